@@ -11,9 +11,9 @@ type Format string
 // The formats garc reads.
 const (
 	Format7z    Format = "7z"
-	FormatRAR5  Format = "rar5"     // RAR 5.0 container, including RAR 7 dictionaries
-	FormatRAR4  Format = "rar4"     // RAR 1.5–4.x container (block format)
-	FormatRAR14 Format = "rar1.4"   // RAR 1.4 ("RE~^") container
+	FormatRAR5  Format = "rar5"   // RAR 5.0 container, including RAR 7 dictionaries
+	FormatRAR4  Format = "rar4"   // RAR 1.5–4.x container (block format)
+	FormatRAR14 Format = "rar1.4" // RAR 1.4 ("RE~^") container
 )
 
 // EntryType says what an entry is.
@@ -86,8 +86,8 @@ type Entry struct {
 	// Junction is set for RAR5 Windows junction points.
 	Junction bool
 
-	Size       int64 // unpacked size; -1 when unknown
-	PackedSize int64 // packed bytes attributed to this entry; 0 inside solid blocks beyond the first
+	Size       int64  // unpacked size; -1 when unknown
+	PackedSize int64  // packed bytes attributed to this entry; 0 inside solid blocks beyond the first
 	Method     string // human-readable method, e.g. "LZMA2:24 BCJ", "RAR5 m3:128K"
 
 	ModTime    time.Time // zero when absent

@@ -1,0 +1,36 @@
+package corpus
+
+import "testing"
+
+func TestUnitsAndListings(t *testing.T) {
+	root, ok := Root()
+	if !ok {
+		t.Skipf("corpus not found at %s (../shared/corpus)", root)
+	}
+	units, err := Units(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(units) < 400 {
+		t.Fatalf("only %d units", len(units))
+	}
+	listed := 0
+	for _, u := range units {
+		if len(u.Members) == 0 || u.Members[0] != u.Unit {
+			t.Errorf("%s: members %q do not start with the unit", u.Unit, u.Members)
+		}
+		if u.Expected == "" {
+			continue
+		}
+		l, err := Listing(root, u.Expected)
+		if err != nil {
+			t.Errorf("%s: %v", u.Unit, err)
+		}
+		if len(l) > 0 {
+			listed++
+		}
+	}
+	if listed < 300 {
+		t.Errorf("only %d units with listings", listed)
+	}
+}
