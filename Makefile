@@ -1,0 +1,65 @@
+# garc — build, test and release targets. Run `make help` for the list.
+GO        ?= go
+PKGS      ?= ./...
+BIN       ?= bin/garc
+FUZZTIME  ?= 10s
+BENCHTIME ?= 1x
+
+.PHONY: help build test test-short bench fuzz lint vet fmt conformance compare release clean cross
+
+help:
+	@echo "build        build ./bin/garc"
+	@echo "test         run every test (the command CI runs)"
+	@echo "bench        run the benchmarks (BENCHTIME=$(BENCHTIME))"
+	@echo "fuzz         run every Fuzz target for FUZZTIME=$(FUZZTIME)"
+	@echo "lint         gofmt check and go vet"
+	@echo "conformance  run the shared-corpus conformance harness and print the per-format table"
+	@echo "compare      compare garc with 7zz on the standard mixed-data input"
+	@echo "release      check the goreleaser configuration"
+	@echo "cross        cross-compile for windows and darwin"
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/garc
+
+test:
+	$(GO) test -timeout 30m $(PKGS)
+
+test-short:
+	$(GO) test -short $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# Every Fuzz target, one after the other, each for FUZZTIME.
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+lint: vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+conformance:
+	$(GO) test -count=1 -run 'Conformance' -v ./internal/conformance | grep -E '^(format|[a-z0-9.-]+[[:space:]]+[0-9]+|total|ok|FAIL|---)' || true
+
+compare:
+	./scripts/compare.sh
+
+cross:
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./...
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./...
+
+release:
+	$(GO) run github.com/goreleaser/goreleaser/v2@latest check
+
+clean:
+	rm -rf bin dist
