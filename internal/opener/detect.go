@@ -1,0 +1,95 @@
+package opener
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// MaxSFXScan is how far into a file the opener looks for an archive
+// signature behind a self-extractor stub or other prefix: 4 MiB, as unrar.
+const MaxSFXScan = 4 << 20
+
+// Signatures of the formats garc reads.
+var (
+	sig7z    = []byte{'7', 'z', 0xBC, 0xAF, 0x27, 0x1C}
+	sigRAR5  = []byte("Rar!\x1a\x07\x01\x00")
+	sigRAR4  = []byte("Rar!\x1a\x07\x00")
+	sigRAR14 = []byte("RE~^")
+)
+
+// sevenZipStartHeader is the size of the 7z signature header.
+const sevenZipStartHeader = 32
+
+// Detection is where a signature was found and which format it names.
+type Detection struct {
+	Format archive.Format
+	Offset int64
+}
+
+// Detect looks for the first archive signature in the first MaxSFXScan
+// bytes of r (of the given size). ok is false when there is none.
+func Detect(r io.ReaderAt, size int64) (d Detection, ok bool, err error) {
+	limit := size
+	if limit > MaxSFXScan+sevenZipStartHeader {
+		limit = MaxSFXScan + sevenZipStartHeader
+	}
+	buf := make([]byte, limit)
+	n, err := r.ReadAt(buf, 0)
+	if err != nil && err != io.EOF {
+		return Detection{}, false, err
+	}
+	d, ok = detectIn(buf[:n])
+	return d, ok, nil
+}
+
+// detectIn scans head, the first bytes of a file, for a signature.
+func detectIn(head []byte) (Detection, bool) {
+	// Signatures at offset 0 are taken without further checks, so that
+	// a damaged archive is reported by its format reader.
+	switch {
+	case bytes.HasPrefix(head, sig7z):
+		return Detection{archive.Format7z, 0}, true
+	case bytes.HasPrefix(head, sigRAR5):
+		return Detection{archive.FormatRAR5, 0}, true
+	case bytes.HasPrefix(head, sigRAR4):
+		return Detection{archive.FormatRAR4, 0}, true
+	case bytes.HasPrefix(head, sigRAR14):
+		return Detection{archive.FormatRAR14, 0}, true
+	}
+	scan := len(head)
+	if scan > MaxSFXScan {
+		scan = MaxSFXScan
+	}
+	for i := 1; i < scan; i++ {
+		switch head[i] {
+		case '7':
+			if bytes.HasPrefix(head[i:], sig7z) && valid7zStart(head[i:]) {
+				return Detection{archive.Format7z, int64(i)}, true
+			}
+		case 'R':
+			rest := head[i:]
+			switch {
+			case bytes.HasPrefix(rest, sigRAR5):
+				return Detection{archive.FormatRAR5, int64(i)}, true
+			case bytes.HasPrefix(rest, sigRAR4):
+				return Detection{archive.FormatRAR4, int64(i)}, true
+			case bytes.HasPrefix(rest, sigRAR14) && len(head) >= 32 && string(head[28:32]) == "RSFX":
+				return Detection{archive.FormatRAR14, int64(i)}, true
+			}
+		}
+	}
+	return Detection{}, false
+}
+
+// valid7zStart reports whether b starts with a 7z signature header whose
+// CRC (bytes 8..11) matches bytes 12..31.
+func valid7zStart(b []byte) bool {
+	if len(b) < sevenZipStartHeader {
+		return false
+	}
+	return crc32.ChecksumIEEE(b[12:32]) == binary.LittleEndian.Uint32(b[8:12])
+}

@@ -1,0 +1,35 @@
+// Package opener turns a path on the command line into an archive.Reader.
+// It decides the format by content, never by the file name's extension:
+//
+//   - A 7z archive starts with the six bytes 37 7A BC AF 27 1C followed by
+//     a two-byte version, the CRC32 of the start header and the start
+//     header itself (next-header offset, size and CRC: 20 bytes). A 7z
+//     signature at offset 0 is always taken (a corrupt start header is then
+//     reported by the 7z reader); anywhere else it counts only when the
+//     start-header CRC matches, because self-extractor stubs can carry the
+//     six signature bytes in their own code.
+//   - RAR 5.0 starts with "Rar!\x1a\x07\x01\x00", RAR 1.5–4.x with
+//     "Rar!\x1a\x07\x00" and RAR 1.4 with "RE~^". As unrar does, a RAR
+//     signature is accepted anywhere in the first MaxSFXScan bytes
+//     (executable SFX stubs, archives appended to images, zero-filled
+//     stubs); a RAR 1.4 signature after offset 0 additionally needs the
+//     "RSFX" marker that RAR 1.4 self-extractors carry at offset 28.
+//
+// The first signature found wins. When none is found in the first
+// MaxSFXScan bytes the error wraps archive.ErrNotArchive.
+//
+// 7z archives are opened with sevenzip.NewReader on a section of the file
+// that starts at the signature (Info.SFXOffset records the stub's length).
+// RAR archives are handed to rar.Open by path, which finds the signature
+// again itself and follows volume sets (name.partN.rar, name.rNN) by
+// name.
+//
+// # Raw splits
+//
+// A file named NAME.001 (or NAME.002 and so on: the set is then opened
+// from NAME.001) whose siblings NAME.002, NAME.003 … exist is a byte split
+// of one archive, as 7-Zip's -v switch and the split(1) tool produce; so
+// is NAME_aa with siblings NAME_ab, NAME_ac …. The parts are joined into
+// one MultiReaderAt and the format is detected inside it; Info.Volumes
+// lists the parts.
+package opener

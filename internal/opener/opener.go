@@ -1,0 +1,204 @@
+package opener
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Open opens the archive at path, whatever its format, and returns a
+// Reader whose Close also closes the files opened here. A raw split
+// (NAME.001, NAME.002 …, or NAME_aa, NAME_ab …) is opened as one archive.
+// When opts.Name is empty the path is used as the display name.
+func Open(path string, opts *archive.Options) (archive.Reader, error) {
+	o := archive.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = path
+	}
+	if parts := SplitParts(path); parts != nil {
+		return openSplit(path, parts, &o)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory: %w", path, archive.ErrNotArchive)
+	}
+	size := st.Size()
+	d, ok, err := Detect(f, size)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !ok {
+		f.Close()
+		return nil, notArchive(path)
+	}
+	switch d.Format {
+	case archive.Format7z:
+		r, err := newSevenZip(io.NewSectionReader(f, d.Offset, size-d.Offset), size-d.Offset, &o)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		info := r.Info()
+		info.SFXOffset = d.Offset
+		if len(info.Volumes) == 0 {
+			info.Volumes = []string{path}
+		}
+		return &fileReader{Reader: r, files: []*os.File{f}}, nil
+	default:
+		// rar.Open finds the signature and the other volumes itself.
+		f.Close()
+		return openRAR(path, &o)
+	}
+}
+
+func notArchive(path string) error {
+	return fmt.Errorf("%s: %w (no 7z or RAR signature found)", path, archive.ErrNotArchive)
+}
+
+// openSplit opens a raw split as one archive.
+func openSplit(path string, parts []string, o *archive.Options) (archive.Reader, error) {
+	m, files, err := openParts(parts)
+	if err != nil {
+		return nil, err
+	}
+	size := m.Size()
+	d, ok, err := Detect(m, size)
+	if err != nil {
+		closeAll(files)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !ok {
+		closeAll(files)
+		return nil, notArchive(parts[0])
+	}
+	sec := io.NewSectionReader(m, d.Offset, size-d.Offset)
+	var r archive.Reader
+	if d.Format == archive.Format7z {
+		r, err = newSevenZip(sec, size-d.Offset, o)
+	} else {
+		r, err = newRAR(sec, size-d.Offset, o)
+	}
+	if err != nil {
+		closeAll(files)
+		return nil, err
+	}
+	info := r.Info()
+	info.SFXOffset = d.Offset
+	info.Volumes = append([]string(nil), parts...)
+	return &fileReader{Reader: r, files: files}, nil
+}
+
+// fileReader is a format Reader that also owns the files it reads.
+type fileReader struct {
+	archive.Reader
+	files []*os.File
+}
+
+// Close closes the format reader and then the files.
+func (r *fileReader) Close() error {
+	err := r.Reader.Close()
+	if cerr := closeAll(r.files); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// SplitParts returns the parts of the raw split that path belongs to, in
+// order, or nil when path is not part of one. NAME.NNN (three or more
+// digits) is a split when NAME.001 (with the same number of digits)
+// exists; NAME_aa … NAME_zz is one when NAME_aa and NAME_ab exist. The
+// parts run from the first one up to the first missing number.
+func SplitParts(path string) []string {
+	dir, base := filepath.Split(path)
+	if stem, digits, ok := numericSuffix(base); ok {
+		first := filepath.Join(dir, stem+fmt.Sprintf("%0*d", digits, 1))
+		if !isFile(first) {
+			return nil
+		}
+		parts := []string{first}
+		for i := 2; ; i++ {
+			p := filepath.Join(dir, stem+fmt.Sprintf("%0*d", digits, i))
+			if !isFile(p) {
+				break
+			}
+			parts = append(parts, p)
+		}
+		return parts
+	}
+	if stem, ok := alphaSuffix(base); ok {
+		first := filepath.Join(dir, stem+"aa")
+		if !isFile(first) || !isFile(filepath.Join(dir, stem+"ab")) {
+			return nil
+		}
+		parts := []string{first}
+		for i := 1; i < 26*26; i++ {
+			p := filepath.Join(dir, stem+string(rune('a'+i/26))+string(rune('a'+i%26)))
+			if !isFile(p) {
+				break
+			}
+			parts = append(parts, p)
+		}
+		return parts
+	}
+	return nil
+}
+
+// numericSuffix splits "name.7z.002" into "name.7z.", 3. The number must
+// have at least three digits and be at least 1.
+func numericSuffix(base string) (stem string, digits int, ok bool) {
+	dot := strings.LastIndexByte(base, '.')
+	if dot < 0 {
+		return "", 0, false
+	}
+	num := base[dot+1:]
+	if len(num) < 3 || len(num) > 6 {
+		return "", 0, false
+	}
+	allZero := true
+	for _, c := range num {
+		if c < '0' || c > '9' {
+			return "", 0, false
+		}
+		if c != '0' {
+			allZero = false
+		}
+	}
+	if allZero {
+		return "", 0, false
+	}
+	return base[:dot+1], len(num), true
+}
+
+// alphaSuffix splits "name_ab" into "name_".
+func alphaSuffix(base string) (string, bool) {
+	if len(base) < 4 || base[len(base)-3] != '_' {
+		return "", false
+	}
+	a, b := base[len(base)-2], base[len(base)-1]
+	if a < 'a' || a > 'z' || b < 'a' || b > 'z' {
+		return "", false
+	}
+	return base[:len(base)-2], true
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
