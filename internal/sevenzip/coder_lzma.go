@@ -1,0 +1,117 @@
+package sevenzip
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+	xzlzma "github.com/ulikunitz/xz/lzma"
+)
+
+func init() {
+	register(methodLZMA, &method{name: "LZMA", numIn: 1, newDecoder: newLZMADecoder, describe: describeLZMA})
+	register(methodLZMA2, &method{name: "LZMA2", numIn: 1, newDecoder: newLZMA2Decoder, describe: describeLZMA2})
+}
+
+// minDict is the smallest dictionary the decoders allocate.
+const minDict = 4096
+
+func describeLZMA(props []byte) string {
+	if len(props) != 5 {
+		return "LZMA"
+	}
+	return "LZMA:" + sizeString(uint64(binary.LittleEndian.Uint32(props[1:])))
+}
+
+// lzma2DictSize returns the dictionary size coded in an LZMA2 property byte.
+func lzma2DictSize(p byte) (uint64, error) {
+	if p > 40 {
+		return 0, fmt.Errorf("LZMA2 dictionary property %d: %w", p, archive.ErrFormat)
+	}
+	if p == 40 {
+		return 0xFFFFFFFF, nil
+	}
+	return uint64(2|p&1) << (p/2 + 11), nil
+}
+
+func describeLZMA2(props []byte) string {
+	if len(props) != 1 {
+		return "LZMA2"
+	}
+	d, err := lzma2DictSize(props[0])
+	if err != nil {
+		return "LZMA2"
+	}
+	return "LZMA2:" + sizeString(d)
+}
+
+// effectiveDict is the dictionary a decoder really needs: never more than
+// the output, never less than minDict.
+func effectiveDict(dict uint64, size int64) int64 {
+	if size >= 0 && uint64(size) < dict {
+		dict = uint64(size)
+	}
+	if dict < minDict {
+		dict = minDict
+	}
+	return int64(dict)
+}
+
+// lzmaDecoder is the engine behind the LZMA and LZMA2 coders. It is a
+// variable so benchmarks can compare implementations.
+var lzmaEngine = "xz"
+
+func newLZMADecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	if len(props) != 5 {
+		return nil, fmt.Errorf("LZMA properties of %d bytes: %w", len(props), archive.ErrFormat)
+	}
+	if props[0] >= 9*5*5 {
+		return nil, fmt.Errorf("LZMA properties byte %d: %w", props[0], archive.ErrFormat)
+	}
+	dict := effectiveDict(uint64(binary.LittleEndian.Uint32(props[1:])), size)
+	if err := d.opts.CheckLimit("LZMA dictionary size", dict); err != nil {
+		return nil, err
+	}
+	if dict > 1<<31-1 {
+		dict = 1<<31 - 1
+	}
+	// ulikunitz/xz reads the classic .lzma header: build one from the
+	// coder properties and the known size.
+	var hdr [13]byte
+	hdr[0] = props[0]
+	binary.LittleEndian.PutUint32(hdr[1:], uint32(dict))
+	if size < 0 {
+		binary.LittleEndian.PutUint64(hdr[5:], ^uint64(0))
+	} else {
+		binary.LittleEndian.PutUint64(hdr[5:], uint64(size))
+	}
+	r, err := xzlzma.ReaderConfig{DictCap: int(dict)}.NewReader(io.MultiReader(bytes.NewReader(hdr[:]), in[0]))
+	if err != nil {
+		return nil, wrapDecodeError(err)
+	}
+	return r, nil
+}
+
+func newLZMA2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	if len(props) != 1 {
+		return nil, fmt.Errorf("LZMA2 properties of %d bytes: %w", len(props), archive.ErrFormat)
+	}
+	ds, err := lzma2DictSize(props[0])
+	if err != nil {
+		return nil, err
+	}
+	dict := effectiveDict(ds, size)
+	if err := d.opts.CheckLimit("LZMA2 dictionary size", dict); err != nil {
+		return nil, err
+	}
+	if dict > 1<<31-1 {
+		dict = 1<<31 - 1
+	}
+	r, err := xzlzma.Reader2Config{DictCap: int(dict)}.NewReader2(in[0])
+	if err != nil {
+		return nil, wrapDecodeError(err)
+	}
+	return r, nil
+}

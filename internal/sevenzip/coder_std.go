@@ -1,0 +1,54 @@
+package sevenzip
+
+import (
+	"bufio"
+	"compress/bzip2"
+	"compress/flate"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+func init() {
+	register(methodBZip2, &method{name: "BZip2", numIn: 1, newDecoder: newBZip2Decoder})
+	register(methodDeflate, &method{name: "Deflate", numIn: 1, newDecoder: newDeflateDecoder})
+	register(methodZstd, &method{name: "ZSTD", numIn: 1, newDecoder: newZstdDecoder})
+}
+
+// newBZip2Decoder uses compress/bzip2, which also reads the concatenated
+// streams 7-Zip writes with multithreaded BZip2 compression.
+func newBZip2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	return bzip2.NewReader(in[0]), nil
+}
+
+func newDeflateDecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	rc := flate.NewReader(asByteReader(in[0]))
+	d.onClose(rc)
+	return rc, nil
+}
+
+// newZstdDecoder decodes the 7-Zip-zstd fork's Zstandard method (raw
+// zstd frames; the properties only record the encoder version and level).
+func newZstdDecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	limit := uint64(d.opts.Limit())
+	dec, err := zstd.NewReader(in[0], zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxMemory(limit), zstd.WithDecoderMaxWindow(limit))
+	if err != nil {
+		return nil, wrapDecodeError(err)
+	}
+	d.onClose(closerFunc(func() error { dec.Close(); return nil }))
+	return dec, nil
+}
+
+// closerFunc adapts a function to io.Closer.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+// asByteReader returns r if it is an io.ByteReader, else a buffered reader.
+func asByteReader(r io.Reader) io.Reader {
+	if _, ok := r.(io.ByteReader); ok {
+		return r
+	}
+	return bufio.NewReaderSize(r, 32<<10)
+}

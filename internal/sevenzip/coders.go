@@ -1,0 +1,198 @@
+package sevenzip
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Method IDs (7-Zip DOC/Methods.txt).
+const (
+	methodCopy      = 0x00
+	methodDelta     = 0x03
+	methodX86       = 0x04
+	methodPPC       = 0x05
+	methodIA64      = 0x06
+	methodARM       = 0x07
+	methodARMT      = 0x08
+	methodSPARC     = 0x09
+	methodARM64     = 0x0A
+	methodRISCV     = 0x0B
+	methodLZMA2     = 0x21
+	methodLZMA      = 0x030101
+	methodBCJ       = 0x03030103
+	methodBCJ2      = 0x0303011B
+	methodPPCOld    = 0x03030205
+	methodIA64Old   = 0x03030401
+	methodARMOld    = 0x03030501
+	methodARMTOld   = 0x03030701
+	methodSPARCOld  = 0x03030805
+	methodPPMd      = 0x030401
+	methodDeflate   = 0x040108
+	methodDeflate64 = 0x040109
+	methodBZip2     = 0x040202
+	methodAES       = 0x06F10701
+	methodZstd      = 0x04F71101
+	methodBrotli    = 0x04F71102
+	methodLZ4       = 0x04F71104
+	methodLZ5       = 0x04F71105
+	methodLizard    = 0x04F71106
+	methodFastLZMA2 = 0x04F71111 // 7-Zip-zstd's fast-lzma2 writes ordinary LZMA2 IDs; kept for naming
+)
+
+// decodeContext is what a coder constructor may need besides its inputs.
+type decodeContext struct {
+	opts     *archive.Options
+	password func() (string, error)
+	key7z    func(password string, salt []byte, cycles int) ([32]byte, error)
+	// closers are run when the folder's decoder is finished.
+	closers []io.Closer
+}
+
+func (d *decodeContext) onClose(c io.Closer) { d.closers = append(d.closers, c) }
+
+func (d *decodeContext) close() {
+	for i := len(d.closers) - 1; i >= 0; i-- {
+		d.closers[i].Close()
+	}
+	d.closers = d.closers[:0]
+}
+
+// newDecoderFunc builds the decoder of one coder from its inputs, its
+// properties and the size of its output.
+type newDecoderFunc func(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error)
+
+// method describes one coder method.
+type method struct {
+	name string
+	// numIn is the number of inputs the decoder takes.
+	numIn int
+	// newDecoder is nil for methods that are recognised but not
+	// supported.
+	newDecoder newDecoderFunc
+	// describe formats the method with its properties for listings, e.g.
+	// "LZMA2:24"; nil means just the name.
+	describe func(props []byte) string
+}
+
+// methods is the registry of coder methods by ID. Coder files add to it in
+// their init functions.
+var methods = map[uint64]*method{}
+
+func register(id uint64, m *method) { methods[id] = m }
+
+func init() {
+	register(methodCopy, &method{name: "Copy", numIn: 1, newDecoder: newCopyDecoder})
+	register(methodBrotli, &method{name: "Brotli", numIn: 1})
+	register(methodLZ4, &method{name: "LZ4", numIn: 1})
+	register(methodLZ5, &method{name: "LZ5", numIn: 1})
+	register(methodLizard, &method{name: "Lizard", numIn: 1})
+}
+
+// methodName returns the display name of a method ID.
+func methodName(id uint64) string {
+	if m, ok := methods[id]; ok {
+		return m.name
+	}
+	return methodIDString(id)
+}
+
+// methodIDString formats an ID as 7-Zip does for unknown methods.
+func methodIDString(id uint64) string {
+	if id == 0 {
+		return "00"
+	}
+	s := strings.ToUpper(strconv.FormatUint(id, 16))
+	if len(s)%2 == 1 {
+		s = "0" + s
+	}
+	return s
+}
+
+// describeCoder formats a coder for listings.
+func describeCoder(c *coder) string {
+	m, ok := methods[c.id]
+	if !ok {
+		return methodIDString(c.id)
+	}
+	if m.describe != nil {
+		return m.describe(c.props)
+	}
+	return m.name
+}
+
+// sizeString formats a dictionary or memory size as 7-Zip does: a power of
+// two as its exponent, otherwise with a k/m suffix.
+func sizeString(v uint64) string {
+	if v != 0 && v&(v-1) == 0 {
+		return strconv.Itoa(bits.TrailingZeros64(v))
+	}
+	switch {
+	case v%(1<<20) == 0:
+		return strconv.FormatUint(v>>20, 10) + "m"
+	case v%(1<<10) == 0:
+		return strconv.FormatUint(v>>10, 10) + "k"
+	}
+	return strconv.FormatUint(v, 10)
+}
+
+func newCopyDecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	return in[0], nil
+}
+
+// errShort is wrapped when a coder ends before its declared size.
+var errShort = fmt.Errorf("data ends early: %w", archive.ErrFormat)
+
+// boundedReader yields exactly n bytes of r: it stops at n and reports a
+// stream that ends earlier as corrupt.
+type boundedReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if b.n <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.n {
+		p = p[:b.n]
+	}
+	n, err := b.r.Read(p)
+	b.n -= int64(n)
+	if err != nil {
+		if err == io.EOF {
+			if b.n > 0 {
+				b.err = errShort
+				return n, b.err
+			}
+			return n, nil
+		}
+		b.err = wrapDecodeError(err)
+		return n, b.err
+	}
+	return n, nil
+}
+
+// wrapDecodeError makes sure an error from a third-party decoder wraps one
+// of the archive sentinels.
+func wrapDecodeError(err error) error {
+	if err == io.ErrUnexpectedEOF {
+		return errShort
+	}
+	for _, s := range []error{archive.ErrFormat, archive.ErrChecksum, archive.ErrLimit,
+		archive.ErrUnsupported, archive.ErrPasswordRequired, archive.ErrWrongPassword} {
+		if errors.Is(err, s) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: %v", archive.ErrFormat, err)
+}

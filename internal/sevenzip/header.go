@@ -1,0 +1,1078 @@
+package sevenzip
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"unicode/utf16"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Property IDs of the 7z header (7zFormat.txt, "Property IDs").
+const (
+	idEnd                   = 0x00
+	idHeader                = 0x01
+	idArchiveProperties     = 0x02
+	idAdditionalStreamsInfo = 0x03
+	idMainStreamsInfo       = 0x04
+	idFilesInfo             = 0x05
+	idPackInfo              = 0x06
+	idUnpackInfo            = 0x07
+	idSubStreamsInfo        = 0x08
+	idSize                  = 0x09
+	idCRC                   = 0x0A
+	idFolder                = 0x0B
+	idCodersUnpackSize      = 0x0C
+	idNumUnpackStream       = 0x0D
+	idEmptyStream           = 0x0E
+	idEmptyFile             = 0x0F
+	idAnti                  = 0x10
+	idName                  = 0x11
+	idCTime                 = 0x12
+	idATime                 = 0x13
+	idMTime                 = 0x14
+	idWinAttributes         = 0x15
+	idComment               = 0x16
+	idEncodedHeader         = 0x17
+	idStartPos              = 0x18
+	idDummy                 = 0x19
+)
+
+// signature is the first six bytes of every 7z archive.
+var signature = []byte{'7', 'z', 0xBC, 0xAF, 0x27, 0x1C}
+
+// signatureHeaderSize is the size of the fixed header at offset 0.
+const signatureHeaderSize = 32
+
+// Structural limits that hold for every archive 7-Zip writes.
+const (
+	maxCodersPerFolder  = 64
+	maxStreamsPerCoder  = 64
+	maxPropsSize        = 1 << 16
+	maxHeaderSize       = 1 << 30 // a decoded header larger than this is refused
+	maxEncodedHeaderNex = 4       // nesting of kEncodedHeader
+)
+
+// errHeader is the cause wrapped by header parse errors.
+var errHeader = fmt.Errorf("bad header: %w", archive.ErrFormat)
+
+// signatureHeader is the parsed fixed header.
+type signatureHeader struct {
+	major, minor     byte
+	nextHeaderOffset uint64
+	nextHeaderSize   uint64
+	nextHeaderCRC    uint32
+}
+
+// parseSignatureHeader checks the signature and the start-header CRC.
+func parseSignatureHeader(b []byte) (signatureHeader, error) {
+	var h signatureHeader
+	if len(b) < signatureHeaderSize || string(b[:6]) != string(signature) {
+		return h, archive.ErrNotArchive
+	}
+	h.major, h.minor = b[6], b[7]
+	if h.major != 0 {
+		return h, &archive.UnsupportedError{What: fmt.Sprintf("7z format version %d.%d", h.major, h.minor)}
+	}
+	if crc32.ChecksumIEEE(b[12:32]) != binary.LittleEndian.Uint32(b[8:12]) {
+		return h, fmt.Errorf("start header: %w", archive.ErrChecksum)
+	}
+	h.nextHeaderOffset = binary.LittleEndian.Uint64(b[12:20])
+	h.nextHeaderSize = binary.LittleEndian.Uint64(b[20:28])
+	h.nextHeaderCRC = binary.LittleEndian.Uint32(b[28:32])
+	return h, nil
+}
+
+// coder is one coder of a folder.
+type coder struct {
+	id         uint64 // method ID, big-endian bytes as a number
+	idSize     int
+	numIn      int // decoder inputs (packed side)
+	numOut     int // decoder outputs (always 1 in practice)
+	props      []byte
+	inStart    int // index of the first input in the folder's input numbering
+	outStart   int // index of the first output in the folder's output numbering
+	hasAltMeth bool
+}
+
+// bindPair connects a coder output (outIndex) to a coder input (inIndex).
+type bindPair struct {
+	inIndex, outIndex int
+}
+
+// folder is a graph of coders producing one unpacked stream.
+type folder struct {
+	coders      []coder
+	bindPairs   []bindPair
+	packed      []int    // folder input index fed by each of the folder's packed streams
+	unpackSizes []uint64 // per coder output
+	hasCRC      bool
+	crc         uint32
+
+	// filled by the stream layout
+	firstPack  int   // index of the folder's first packed stream in streamsInfo.packSizes
+	packOffset int64 // offset of the first packed stream, relative to the end of the signature header
+	numSub     int   // number of substreams (files with data)
+	firstSub   int   // index of the first substream in streamsInfo.sub*
+}
+
+// numInTotal returns the number of coder inputs of the folder.
+func (f *folder) numInTotal() int {
+	n := 0
+	for i := range f.coders {
+		n += f.coders[i].numIn
+	}
+	return n
+}
+
+// numOutTotal returns the number of coder outputs of the folder.
+func (f *folder) numOutTotal() int {
+	n := 0
+	for i := range f.coders {
+		n += f.coders[i].numOut
+	}
+	return n
+}
+
+// mainOutput returns the index of the output no bind pair consumes.
+func (f *folder) mainOutput() int {
+	for o := 0; o < f.numOutTotal(); o++ {
+		bound := false
+		for _, bp := range f.bindPairs {
+			if bp.outIndex == o {
+				bound = true
+				break
+			}
+		}
+		if !bound {
+			return o
+		}
+	}
+	return -1
+}
+
+// unpackSize returns the size of the folder's main output.
+func (f *folder) unpackSize() uint64 {
+	o := f.mainOutput()
+	if o < 0 || o >= len(f.unpackSizes) {
+		return 0
+	}
+	return f.unpackSizes[o]
+}
+
+// streamsInfo is PackInfo + UnpackInfo + SubStreamsInfo.
+type streamsInfo struct {
+	packPos   uint64
+	packSizes []uint64
+	folders   []folder
+	// substreams over all folders, in order
+	subSizes  []uint64
+	subHasCRC []bool
+	subCRCs   []uint32
+}
+
+// fileInfo is one entry of FilesInfo.
+type fileInfo struct {
+	name        string
+	hasStream   bool
+	isEmptyFile bool
+	isAnti      bool
+	hasAttrib   bool
+	attrib      uint32
+	ctime       uint64
+	atime       uint64
+	mtime       uint64
+	hasCTime    bool
+	hasATime    bool
+	hasMTime    bool
+	comment     string
+	hasStartPos bool
+	startPos    uint64
+}
+
+// header is the decoded kHeader.
+type header struct {
+	main  streamsInfo
+	files []fileInfo
+}
+
+// byteReader parses a header buffer. Every read checks the remaining length.
+type byteReader struct {
+	b   []byte
+	off int
+}
+
+func (r *byteReader) remaining() int { return len(r.b) - r.off }
+
+func (r *byteReader) readByte() (byte, error) {
+	if r.off >= len(r.b) {
+		return 0, fmt.Errorf("truncated: %w", errHeader)
+	}
+	c := r.b[r.off]
+	r.off++
+	return c, nil
+}
+
+func (r *byteReader) readBytes(n uint64) ([]byte, error) {
+	if n > uint64(r.remaining()) {
+		return nil, fmt.Errorf("truncated (need %d bytes, have %d): %w", n, r.remaining(), errHeader)
+	}
+	b := r.b[r.off : r.off+int(n)]
+	r.off += int(n)
+	return b, nil
+}
+
+// readNumber reads 7z's variable-length number: the count of leading one
+// bits of the first byte is the number of little-endian bytes that follow;
+// the remaining bits of the first byte are the most significant part.
+func (r *byteReader) readNumber() (uint64, error) {
+	first, err := r.readByte()
+	if err != nil {
+		return 0, err
+	}
+	var v uint64
+	mask := byte(0x80)
+	for i := 0; i < 8; i++ {
+		if first&mask == 0 {
+			high := uint64(first & (mask - 1))
+			return v | high<<(8*uint(i)), nil
+		}
+		c, err := r.readByte()
+		if err != nil {
+			return 0, err
+		}
+		v |= uint64(c) << (8 * uint(i))
+		mask >>= 1
+	}
+	return v, nil
+}
+
+// readCount reads a number used as an element count and checks that each
+// element, taking at least minBytes of header (bits when minBytes==0 count
+// as 1/8 byte), fits in the rest of the header.
+func (r *byteReader) readCount(what string, minBits int) (int, error) {
+	n, err := r.readNumber()
+	if err != nil {
+		return 0, err
+	}
+	if n > uint64(r.remaining())*8/uint64(max(minBits, 1))+8 || n > 1<<31 {
+		return 0, fmt.Errorf("%s count %d larger than the header: %w", what, n, errHeader)
+	}
+	return int(n), nil
+}
+
+func (r *byteReader) readUint32() (uint32, error) {
+	b, err := r.readBytes(4)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b), nil
+}
+
+func (r *byteReader) readUint64() (uint64, error) {
+	b, err := r.readBytes(8)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b), nil
+}
+
+// readBits reads a bit vector of n items, most significant bit first.
+func (r *byteReader) readBits(n int) ([]bool, error) {
+	b, err := r.readBytes(uint64((n + 7) / 8))
+	if err != nil {
+		return nil, err
+	}
+	v := make([]bool, n)
+	for i := range v {
+		v[i] = b[i/8]&(0x80>>uint(i%8)) != 0
+	}
+	return v, nil
+}
+
+// readOptionalBits reads the "AllAreDefined" byte and, when it is zero, a
+// bit vector.
+func (r *byteReader) readOptionalBits(n int) ([]bool, error) {
+	all, err := r.readByte()
+	if err != nil {
+		return nil, err
+	}
+	if all == 0 {
+		return r.readBits(n)
+	}
+	v := make([]bool, n)
+	for i := range v {
+		v[i] = true
+	}
+	return v, nil
+}
+
+// readDigests reads n optional CRC32 values.
+func (r *byteReader) readDigests(n int) ([]bool, []uint32, error) {
+	defined, err := r.readOptionalBits(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	crcs := make([]uint32, n)
+	for i := range crcs {
+		if defined[i] {
+			if crcs[i], err = r.readUint32(); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return defined, crcs, nil
+}
+
+// skipData skips a property whose size follows as a number.
+func (r *byteReader) skipData() error {
+	n, err := r.readNumber()
+	if err != nil {
+		return err
+	}
+	_, err = r.readBytes(n)
+	return err
+}
+
+func (r *byteReader) expect(id byte, what string) error {
+	c, err := r.readByte()
+	if err != nil {
+		return err
+	}
+	if c != id {
+		return fmt.Errorf("%s: property 0x%02x where 0x%02x was expected: %w", what, c, id, errHeader)
+	}
+	return nil
+}
+
+// readPackInfo parses PackInfo after its ID.
+func (r *byteReader) readPackInfo(si *streamsInfo) error {
+	var err error
+	if si.packPos, err = r.readNumber(); err != nil {
+		return err
+	}
+	n, err := r.readCount("packed stream", 8)
+	if err != nil {
+		return err
+	}
+	si.packSizes = make([]uint64, n)
+	for {
+		id, err := r.readByte()
+		if err != nil {
+			return err
+		}
+		switch id {
+		case idEnd:
+			return nil
+		case idSize:
+			for i := range si.packSizes {
+				if si.packSizes[i], err = r.readNumber(); err != nil {
+					return err
+				}
+				if si.packSizes[i] > 1<<62 {
+					return fmt.Errorf("packed size %d: %w", si.packSizes[i], errHeader)
+				}
+			}
+		case idCRC:
+			// Packed-stream CRCs: parsed and ignored (7-Zip ignores them too).
+			if _, _, err := r.readDigests(n); err != nil {
+				return err
+			}
+		default:
+			if err := r.skipData(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// readFolder parses one Folder record.
+func (r *byteReader) readFolder(f *folder) error {
+	nc, err := r.readNumber()
+	if err != nil {
+		return err
+	}
+	if nc == 0 || nc > maxCodersPerFolder {
+		return fmt.Errorf("folder with %d coders: %w", nc, errHeader)
+	}
+	f.coders = make([]coder, nc)
+	nIn, nOut := 0, 0
+	for i := range f.coders {
+		c := &f.coders[i]
+		flags, err := r.readByte()
+		if err != nil {
+			return err
+		}
+		c.idSize = int(flags & 0x0F)
+		if c.idSize > 8 {
+			return fmt.Errorf("method ID of %d bytes: %w", c.idSize, errHeader)
+		}
+		idb, err := r.readBytes(uint64(c.idSize))
+		if err != nil {
+			return err
+		}
+		for _, b := range idb {
+			c.id = c.id<<8 | uint64(b)
+		}
+		c.numIn, c.numOut = 1, 1
+		if flags&0x10 != 0 {
+			a, err := r.readNumber()
+			if err != nil {
+				return err
+			}
+			b, err := r.readNumber()
+			if err != nil {
+				return err
+			}
+			if a == 0 || a > maxStreamsPerCoder || b == 0 || b > maxStreamsPerCoder {
+				return fmt.Errorf("coder with %d inputs and %d outputs: %w", a, b, errHeader)
+			}
+			c.numIn, c.numOut = int(a), int(b)
+		}
+		if flags&0x20 != 0 {
+			n, err := r.readNumber()
+			if err != nil {
+				return err
+			}
+			if n > maxPropsSize {
+				return fmt.Errorf("coder properties of %d bytes: %w", n, errHeader)
+			}
+			if c.props, err = r.readBytes(n); err != nil {
+				return err
+			}
+		}
+		if flags&0x80 != 0 {
+			// Alternative methods were never written by any 7-Zip version.
+			return &archive.UnsupportedError{What: "7z alternative coder methods"}
+		}
+		c.inStart, c.outStart = nIn, nOut
+		nIn += c.numIn
+		nOut += c.numOut
+	}
+	if nOut == 0 || nOut > maxCodersPerFolder*maxStreamsPerCoder {
+		return fmt.Errorf("folder with %d outputs: %w", nOut, errHeader)
+	}
+	nbp := nOut - 1
+	if nbp > nIn {
+		return fmt.Errorf("folder with %d bind pairs and %d inputs: %w", nbp, nIn, errHeader)
+	}
+	f.bindPairs = make([]bindPair, nbp)
+	for i := range f.bindPairs {
+		in, err := r.readNumber()
+		if err != nil {
+			return err
+		}
+		out, err := r.readNumber()
+		if err != nil {
+			return err
+		}
+		if in >= uint64(nIn) || out >= uint64(nOut) {
+			return fmt.Errorf("bind pair %d->%d out of range: %w", out, in, errHeader)
+		}
+		for _, bp := range f.bindPairs[:i] {
+			if bp.inIndex == int(in) || bp.outIndex == int(out) {
+				return fmt.Errorf("bind pair %d->%d used twice: %w", out, in, errHeader)
+			}
+		}
+		f.bindPairs[i] = bindPair{inIndex: int(in), outIndex: int(out)}
+	}
+	np := nIn - nbp
+	if np < 1 {
+		return fmt.Errorf("folder without packed streams: %w", errHeader)
+	}
+	f.packed = make([]int, np)
+	if np == 1 {
+		f.packed[0] = -1
+		for i := 0; i < nIn; i++ {
+			if f.findBindPairForIn(i) < 0 {
+				f.packed[0] = i
+				break
+			}
+		}
+		if f.packed[0] < 0 {
+			return fmt.Errorf("folder without unbound input: %w", errHeader)
+		}
+	} else {
+		for i := range f.packed {
+			v, err := r.readNumber()
+			if err != nil {
+				return err
+			}
+			if v >= uint64(nIn) || f.findBindPairForIn(int(v)) >= 0 {
+				return fmt.Errorf("packed stream index %d: %w", v, errHeader)
+			}
+			for _, p := range f.packed[:i] {
+				if p == int(v) {
+					return fmt.Errorf("packed stream index %d used twice: %w", v, errHeader)
+				}
+			}
+			f.packed[i] = int(v)
+		}
+	}
+	if f.mainOutput() < 0 {
+		return fmt.Errorf("folder without a main output: %w", errHeader)
+	}
+	return f.checkAcyclic()
+}
+
+// checkAcyclic rejects coder graphs with cycles, which would otherwise make
+// the recursive decoder construction loop forever.
+func (f *folder) checkAcyclic() error {
+	state := make([]byte, len(f.coders)) // 0 new, 1 visiting, 2 done
+	var visit func(ci int) error
+	visit = func(ci int) error {
+		switch state[ci] {
+		case 1:
+			return fmt.Errorf("coder graph has a cycle: %w", errHeader)
+		case 2:
+			return nil
+		}
+		state[ci] = 1
+		c := &f.coders[ci]
+		for k := 0; k < c.numIn; k++ {
+			if bp := f.findBindPairForIn(c.inStart + k); bp >= 0 {
+				next := f.coderOfOutput(f.bindPairs[bp].outIndex)
+				if next < 0 {
+					return fmt.Errorf("bind pair to unknown output: %w", errHeader)
+				}
+				if err := visit(next); err != nil {
+					return err
+				}
+			}
+		}
+		state[ci] = 2
+		return nil
+	}
+	for i := range f.coders {
+		if err := visit(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *folder) findBindPairForIn(in int) int {
+	for i, bp := range f.bindPairs {
+		if bp.inIndex == in {
+			return i
+		}
+	}
+	return -1
+}
+
+func (f *folder) coderOfOutput(out int) int {
+	for i := range f.coders {
+		c := &f.coders[i]
+		if out >= c.outStart && out < c.outStart+c.numOut {
+			return i
+		}
+	}
+	return -1
+}
+
+// readUnpackInfo parses UnpackInfo after its ID.
+func (r *byteReader) readUnpackInfo(si *streamsInfo) error {
+	if err := r.expect(idFolder, "unpack info"); err != nil {
+		return err
+	}
+	// A folder takes at least 4 bytes: coder count, flags, one ID byte... be
+	// generous and require 2.
+	n, err := r.readCount("folder", 16)
+	if err != nil {
+		return err
+	}
+	ext, err := r.readByte()
+	if err != nil {
+		return err
+	}
+	if ext != 0 {
+		return &archive.UnsupportedError{What: "7z external folder data"}
+	}
+	si.folders = make([]folder, n)
+	for i := range si.folders {
+		if err := r.readFolder(&si.folders[i]); err != nil {
+			return err
+		}
+	}
+	if err := r.expect(idCodersUnpackSize, "unpack info"); err != nil {
+		return err
+	}
+	for i := range si.folders {
+		f := &si.folders[i]
+		no := f.numOutTotal()
+		if no > r.remaining() {
+			return fmt.Errorf("unpack sizes: %w", errHeader)
+		}
+		f.unpackSizes = make([]uint64, no)
+		for j := range f.unpackSizes {
+			if f.unpackSizes[j], err = r.readNumber(); err != nil {
+				return err
+			}
+			if f.unpackSizes[j] > 1<<62 {
+				return fmt.Errorf("unpack size %d: %w", f.unpackSizes[j], errHeader)
+			}
+		}
+	}
+	for {
+		id, err := r.readByte()
+		if err != nil {
+			return err
+		}
+		switch id {
+		case idEnd:
+			return nil
+		case idCRC:
+			defined, crcs, err := r.readDigests(n)
+			if err != nil {
+				return err
+			}
+			for i := range si.folders {
+				si.folders[i].hasCRC, si.folders[i].crc = defined[i], crcs[i]
+			}
+		default:
+			if err := r.skipData(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// readSubStreamsInfo parses SubStreamsInfo after its ID.
+func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
+	for i := range si.folders {
+		si.folders[i].numSub = 1
+	}
+	id, err := r.readByte()
+	if err != nil {
+		return err
+	}
+	if id == idNumUnpackStream {
+		total := 0
+		for i := range si.folders {
+			n, err := r.readNumber()
+			if err != nil {
+				return err
+			}
+			// Every substream but the last of a folder needs a size
+			// byte; the count is further bounded by the folder size.
+			if n > uint64(r.remaining())+1 && n > si.folders[i].unpackSize() || n > 1<<31 {
+				return fmt.Errorf("%d substreams: %w", n, errHeader)
+			}
+			si.folders[i].numSub = int(n)
+			total += int(n)
+			if total > 1<<31 {
+				return fmt.Errorf("%d substreams: %w", total, errHeader)
+			}
+		}
+		if id, err = r.readByte(); err != nil {
+			return err
+		}
+	}
+	total := 0
+	for i := range si.folders {
+		total += si.folders[i].numSub
+	}
+	if total > len(r.b)*8+len(si.folders) {
+		return fmt.Errorf("%d substreams: %w", total, errHeader)
+	}
+	si.subSizes = make([]uint64, 0, total)
+	hasSizes := id == idSize
+	for i := range si.folders {
+		f := &si.folders[i]
+		f.firstSub = len(si.subSizes)
+		if f.numSub == 0 {
+			continue
+		}
+		var sum uint64
+		if hasSizes {
+			for j := 1; j < f.numSub; j++ {
+				s, err := r.readNumber()
+				if err != nil {
+					return err
+				}
+				sum += s
+				if s > 1<<62 || sum > f.unpackSize() {
+					return fmt.Errorf("substream sizes exceed the folder size: %w", errHeader)
+				}
+				si.subSizes = append(si.subSizes, s)
+			}
+		} else if f.numSub > 1 {
+			return fmt.Errorf("substream sizes missing: %w", errHeader)
+		}
+		si.subSizes = append(si.subSizes, f.unpackSize()-sum)
+	}
+	if hasSizes {
+		if id, err = r.readByte(); err != nil {
+			return err
+		}
+	}
+	si.subHasCRC = make([]bool, total)
+	si.subCRCs = make([]uint32, total)
+	// Substreams whose CRC is not already known from the folder.
+	nUnknown := 0
+	for i := range si.folders {
+		f := &si.folders[i]
+		if f.numSub == 1 && f.hasCRC {
+			si.subHasCRC[f.firstSub] = true
+			si.subCRCs[f.firstSub] = f.crc
+		} else {
+			nUnknown += f.numSub
+		}
+	}
+	for id != idEnd {
+		if id == idCRC {
+			defined, crcs, err := r.readDigests(nUnknown)
+			if err != nil {
+				return err
+			}
+			k := 0
+			for i := range si.folders {
+				f := &si.folders[i]
+				if f.numSub == 1 && f.hasCRC {
+					continue
+				}
+				for j := 0; j < f.numSub; j++ {
+					si.subHasCRC[f.firstSub+j] = defined[k]
+					si.subCRCs[f.firstSub+j] = crcs[k]
+					k++
+				}
+			}
+		} else if err := r.skipData(); err != nil {
+			return err
+		}
+		if id, err = r.readByte(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readStreamsInfo parses StreamsInfo after its ID and lays out the folders.
+func (r *byteReader) readStreamsInfo(si *streamsInfo) error {
+	id, err := r.readByte()
+	if err != nil {
+		return err
+	}
+	if id == idPackInfo {
+		if err := r.readPackInfo(si); err != nil {
+			return err
+		}
+		if id, err = r.readByte(); err != nil {
+			return err
+		}
+	}
+	if id == idUnpackInfo {
+		if err := r.readUnpackInfo(si); err != nil {
+			return err
+		}
+		if id, err = r.readByte(); err != nil {
+			return err
+		}
+	}
+	subDone := false
+	if id == idSubStreamsInfo {
+		if si.folders == nil {
+			return fmt.Errorf("substreams without unpack info: %w", errHeader)
+		}
+		if err := r.readSubStreamsInfo(si); err != nil {
+			return err
+		}
+		subDone = true
+		if id, err = r.readByte(); err != nil {
+			return err
+		}
+	}
+	if id != idEnd {
+		return fmt.Errorf("streams info: unexpected property 0x%02x: %w", id, errHeader)
+	}
+	if !subDone {
+		// One substream per folder, carrying the folder CRC.
+		n := len(si.folders)
+		si.subSizes = make([]uint64, n)
+		si.subHasCRC = make([]bool, n)
+		si.subCRCs = make([]uint32, n)
+		for i := range si.folders {
+			f := &si.folders[i]
+			f.numSub, f.firstSub = 1, i
+			si.subSizes[i] = f.unpackSize()
+			si.subHasCRC[i], si.subCRCs[i] = f.hasCRC, f.crc
+		}
+	}
+	return si.layout()
+}
+
+// layout assigns packed streams to folders and checks that they fit.
+func (si *streamsInfo) layout() error {
+	p := 0
+	off := si.packPos
+	if off > 1<<62 {
+		return fmt.Errorf("pack position %d: %w", off, errHeader)
+	}
+	for i := range si.folders {
+		f := &si.folders[i]
+		f.firstPack = p
+		f.packOffset = int64(off)
+		if len(f.packed) > len(si.packSizes)-p {
+			return fmt.Errorf("folder %d needs more packed streams than there are: %w", i, errHeader)
+		}
+		for j := 0; j < len(f.packed); j++ {
+			off += si.packSizes[p]
+			if off > 1<<62 {
+				return fmt.Errorf("packed streams too large: %w", errHeader)
+			}
+			p++
+		}
+		if len(f.unpackSizes) != f.numOutTotal() {
+			return fmt.Errorf("folder %d without unpack sizes: %w", i, errHeader)
+		}
+	}
+	return nil
+}
+
+// readArchiveProperties skips the ArchiveProperties record.
+func (r *byteReader) readArchiveProperties() error {
+	for {
+		id, err := r.readByte()
+		if err != nil {
+			return err
+		}
+		if id == idEnd {
+			return nil
+		}
+		if err := r.skipData(); err != nil {
+			return err
+		}
+	}
+}
+
+// readFilesInfo parses FilesInfo after its ID.
+func (r *byteReader) readFilesInfo(h *header) error {
+	n, err := r.readCount("file", 1)
+	if err != nil {
+		return err
+	}
+	// A file with data needs a substream; files without data need at
+	// least a bit in the empty-stream vector, so n is bounded by the
+	// header size (checked by readCount) before this allocation.
+	files := make([]fileInfo, n)
+	for i := range files {
+		files[i].hasStream = true
+	}
+	var emptyStream []bool
+	numEmpty := 0
+	for {
+		id, err := r.readNumber()
+		if err != nil {
+			return err
+		}
+		if id == idEnd {
+			break
+		}
+		size, err := r.readNumber()
+		if err != nil {
+			return err
+		}
+		data, err := r.readBytes(size)
+		if err != nil {
+			return err
+		}
+		p := &byteReader{b: data}
+		switch id {
+		case idEmptyStream:
+			if emptyStream, err = p.readBits(n); err != nil {
+				return err
+			}
+			numEmpty = 0
+			for i, e := range emptyStream {
+				files[i].hasStream = !e
+				files[i].isEmptyFile = false
+				files[i].isAnti = false
+				if e {
+					numEmpty++
+				}
+			}
+		case idEmptyFile, idAnti:
+			v, err := p.readBits(numEmpty)
+			if err != nil {
+				return err
+			}
+			k := 0
+			for i := range files {
+				if files[i].hasStream {
+					continue
+				}
+				if id == idEmptyFile {
+					files[i].isEmptyFile = v[k]
+				} else {
+					files[i].isAnti = v[k]
+				}
+				k++
+			}
+		case idName, idComment:
+			ext, err := p.readByte()
+			if err != nil {
+				return err
+			}
+			if ext != 0 {
+				return &archive.UnsupportedError{What: "7z external file names"}
+			}
+			names, err := decodeNames(p.b[p.off:], n)
+			if err != nil {
+				return err
+			}
+			for i := range files {
+				if id == idName {
+					files[i].name = names[i]
+				} else {
+					files[i].comment = names[i]
+				}
+			}
+		case idCTime, idATime, idMTime, idStartPos:
+			defined, err := p.readOptionalBits(n)
+			if err != nil {
+				return err
+			}
+			ext, err := p.readByte()
+			if err != nil {
+				return err
+			}
+			if ext != 0 {
+				return &archive.UnsupportedError{What: "7z external file times"}
+			}
+			for i := range files {
+				if !defined[i] {
+					continue
+				}
+				v, err := p.readUint64()
+				if err != nil {
+					return err
+				}
+				f := &files[i]
+				switch id {
+				case idCTime:
+					f.ctime, f.hasCTime = v, true
+				case idATime:
+					f.atime, f.hasATime = v, true
+				case idMTime:
+					f.mtime, f.hasMTime = v, true
+				default:
+					f.startPos, f.hasStartPos = v, true
+				}
+			}
+		case idWinAttributes:
+			defined, err := p.readOptionalBits(n)
+			if err != nil {
+				return err
+			}
+			ext, err := p.readByte()
+			if err != nil {
+				return err
+			}
+			if ext != 0 {
+				return &archive.UnsupportedError{What: "7z external attributes"}
+			}
+			for i := range files {
+				if !defined[i] {
+					continue
+				}
+				if files[i].attrib, err = p.readUint32(); err != nil {
+					return err
+				}
+				files[i].hasAttrib = true
+			}
+		default:
+			// kDummy and unknown properties are skipped.
+		}
+	}
+	h.files = files
+	return nil
+}
+
+// decodeNames splits n zero-terminated UTF-16LE strings.
+func decodeNames(b []byte, n int) ([]string, error) {
+	if len(b)%2 != 0 {
+		return nil, fmt.Errorf("names of odd length: %w", errHeader)
+	}
+	if n > len(b)/2 {
+		return nil, fmt.Errorf("%d names in %d bytes: %w", n, len(b), errHeader)
+	}
+	names := make([]string, n)
+	u := make([]uint16, 0, 64)
+	k := 0
+	for i := 0; i+1 < len(b) && k < n; i += 2 {
+		c := binary.LittleEndian.Uint16(b[i:])
+		if c == 0 {
+			names[k] = string(utf16.Decode(u))
+			u = u[:0]
+			k++
+			continue
+		}
+		u = append(u, c)
+	}
+	if k != n {
+		return nil, fmt.Errorf("%d of %d names: %w", k, n, errHeader)
+	}
+	return names, nil
+}
+
+// parseHeader parses a plain header (after the kHeader ID).
+func parseHeader(b []byte) (*header, error) {
+	r := &byteReader{b: b}
+	h := &header{}
+	id, err := r.readByte()
+	if err != nil {
+		return nil, err
+	}
+	if id == idArchiveProperties {
+		if err := r.readArchiveProperties(); err != nil {
+			return nil, err
+		}
+		if id, err = r.readByte(); err != nil {
+			return nil, err
+		}
+	}
+	if id == idAdditionalStreamsInfo {
+		var add streamsInfo
+		if err := r.readStreamsInfo(&add); err != nil {
+			return nil, err
+		}
+		if id, err = r.readByte(); err != nil {
+			return nil, err
+		}
+	}
+	if id == idMainStreamsInfo {
+		if err := r.readStreamsInfo(&h.main); err != nil {
+			return nil, err
+		}
+		if id, err = r.readByte(); err != nil {
+			return nil, err
+		}
+	}
+	if id == idFilesInfo {
+		if err := r.readFilesInfo(h); err != nil {
+			return nil, err
+		}
+		if id, err = r.readByte(); err != nil {
+			return nil, err
+		}
+	}
+	if id != idEnd {
+		return nil, fmt.Errorf("header: unexpected property 0x%02x: %w", id, errHeader)
+	}
+	// Files with data must match the substreams one to one.
+	nData := 0
+	for i := range h.files {
+		if h.files[i].hasStream {
+			nData++
+		}
+	}
+	if nData != len(h.main.subSizes) {
+		return nil, fmt.Errorf("%d files with data but %d streams: %w", nData, len(h.main.subSizes), errHeader)
+	}
+	return h, nil
+}
+
+// errTruncated reports an archive shorter than its headers say.
+var errTruncated = errors.New("archive is truncated")

@@ -1,0 +1,778 @@
+package sevenzip
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf16"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// maxLinkTarget bounds the data of a symlink entry.
+const maxLinkTarget = 64 << 10
+
+// Unix file type bits of st_mode.
+const (
+	unixTypeMask = 0xF000
+	unixSymlink  = 0xA000
+	unixDir      = 0x4000
+	unixRegular  = 0x8000
+)
+
+// Windows reparse tags understood as links.
+const (
+	reparseTagSymlink    = 0xA000000C
+	reparseTagMountPoint = 0xA0000003
+)
+
+// entryMeta locates an entry's data.
+type entryMeta struct {
+	folder  int   // -1: no data
+	local   int   // substream index within the folder
+	sub     int   // global substream index
+	reparse bool  // data is a Windows reparse buffer
+	offset  int64 // offset of the data within the folder output
+}
+
+// Reader is an opened 7z archive. It implements archive.Reader.
+type Reader struct {
+	ra      io.ReaderAt
+	size    int64
+	opts    *archive.Options
+	info    archive.Info
+	hdr     *header
+	entries []*archive.Entry
+	meta    []entryMeta
+
+	pwOnce sync.Once
+	pw     string
+	pwErr  error
+
+	keyMu    sync.Mutex
+	keyCache map[string][32]byte
+}
+
+var _ archive.Reader = (*Reader)(nil)
+
+// NewReader opens a 7z archive whose signature header is at offset 0 of r
+// (the caller has already skipped any SFX stub and concatenated raw
+// .001/.002 splits into one ReaderAt). All headers are parsed here.
+func NewReader(r io.ReaderAt, size int64, opts *archive.Options) (archive.Reader, error) {
+	rd, err := newReader(r, size, opts)
+	if err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+func newReader(r io.ReaderAt, size int64, opts *archive.Options) (*Reader, error) {
+	if opts == nil {
+		opts = &archive.Options{}
+	}
+	rd := &Reader{ra: r, size: size, opts: opts, keyCache: map[string][32]byte{}}
+	if err := rd.readHeaders(); err != nil {
+		return nil, rd.wrap("", err)
+	}
+	return rd, nil
+}
+
+// wrap locates an error in the archive.
+func (rd *Reader) wrap(entry string, err error) error {
+	var ae *archive.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	return &archive.Error{Archive: rd.opts.Name, Entry: entry, Offset: -1, Err: err}
+}
+
+// password returns the password, asking for it at most once.
+func (rd *Reader) password() (string, error) {
+	rd.pwOnce.Do(func() {
+		if rd.opts.Password == nil {
+			rd.pwErr = archive.ErrPasswordRequired
+			return
+		}
+		rd.pw, rd.pwErr = rd.opts.Password()
+	})
+	return rd.pw, rd.pwErr
+}
+
+// key7z derives (and caches) a 7zAES key.
+func (rd *Reader) key7z(pw string, salt []byte, cycles int) ([32]byte, error) {
+	ck := string(rune(cycles)) + string(salt)
+	rd.keyMu.Lock()
+	defer rd.keyMu.Unlock()
+	if k, ok := rd.keyCache[ck]; ok {
+		return k, nil
+	}
+	maxCycles := maxKDFCycles
+	if rd.opts.MaxKDFCost > 0 {
+		maxCycles = rd.opts.MaxKDFCost
+	}
+	k, err := standinKey7z(pw, salt, cycles, maxCycles)
+	if err != nil {
+		return k, err
+	}
+	rd.keyCache[ck] = k
+	return k, nil
+}
+
+func (rd *Reader) newDecodeContext() *decodeContext {
+	return &decodeContext{opts: rd.opts, password: rd.password, key7z: rd.key7z}
+}
+
+// readHeaders reads the signature header and the (possibly encoded) header.
+func (rd *Reader) readHeaders() error {
+	var sb [signatureHeaderSize]byte
+	if rd.size < signatureHeaderSize {
+		return archive.ErrNotArchive
+	}
+	if _, err := rd.ra.ReadAt(sb[:], 0); err != nil {
+		return fmt.Errorf("reading the signature header: %w", err)
+	}
+	sh, err := parseSignatureHeader(sb[:])
+	if err != nil {
+		return err
+	}
+	rd.info.Format = archive.Format7z
+	if sh.nextHeaderSize == 0 {
+		// An empty archive.
+		rd.info.PhysicalSize = signatureHeaderSize
+		rd.hdr = &header{}
+		return nil
+	}
+	avail := uint64(rd.size - signatureHeaderSize)
+	if sh.nextHeaderOffset > avail || sh.nextHeaderSize > avail-sh.nextHeaderOffset {
+		return fmt.Errorf("header at %d+%d beyond the end of the archive (%d bytes): %w",
+			sh.nextHeaderOffset, sh.nextHeaderSize, rd.size, archive.ErrFormat)
+	}
+	if sh.nextHeaderSize > maxHeaderSize {
+		return &archive.LimitError{What: "7z header size", Need: int64(sh.nextHeaderSize), Limit: maxHeaderSize}
+	}
+	rd.info.PhysicalSize = signatureHeaderSize + int64(sh.nextHeaderOffset+sh.nextHeaderSize)
+	buf := make([]byte, sh.nextHeaderSize)
+	if _, err := rd.ra.ReadAt(buf, signatureHeaderSize+int64(sh.nextHeaderOffset)); err != nil {
+		return fmt.Errorf("reading the header: %w", err)
+	}
+	if crc32.ChecksumIEEE(buf) != sh.nextHeaderCRC {
+		return fmt.Errorf("header: %w", archive.ErrChecksum)
+	}
+	for level := 0; ; level++ {
+		if len(buf) == 0 {
+			return fmt.Errorf("empty header: %w", errHeader)
+		}
+		switch buf[0] {
+		case idHeader:
+			h, err := parseHeader(buf[1:])
+			if err != nil {
+				return err
+			}
+			rd.hdr = h
+			return rd.buildEntries()
+		case idEncodedHeader:
+			if level >= maxEncodedHeaderNex {
+				return fmt.Errorf("encoded header nested too deep: %w", errHeader)
+			}
+			if buf, err = rd.decodeHeader(buf[1:]); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("header starts with property 0x%02x: %w", buf[0], errHeader)
+		}
+	}
+}
+
+// decodeHeader decodes an encoded header: a StreamsInfo whose folders,
+// concatenated, are the next header.
+func (rd *Reader) decodeHeader(b []byte) ([]byte, error) {
+	var si streamsInfo
+	br := &byteReader{b: b}
+	if err := br.readStreamsInfo(&si); err != nil {
+		return nil, err
+	}
+	if len(si.folders) == 0 {
+		return nil, fmt.Errorf("encoded header without folders: %w", errHeader)
+	}
+	var total uint64
+	encrypted := false
+	for i := range si.folders {
+		total += si.folders[i].unpackSize()
+		if folderEncrypted(&si.folders[i]) {
+			encrypted = true
+		}
+	}
+	if encrypted {
+		rd.info.EncryptedHeaders = true
+	}
+	limit := uint64(min(int64(maxHeaderSize), rd.opts.Limit()))
+	if total > limit {
+		return nil, &archive.LimitError{What: "7z decoded header size", Need: int64(min(total, 1<<62)), Limit: int64(limit)}
+	}
+	var out bytes.Buffer
+	for i := range si.folders {
+		f := &si.folders[i]
+		dctx := rd.newDecodeContext()
+		fd := &folderDecoder{f: f, si: &si, ra: rd.ra, base: signatureHeaderSize, end: rd.size, dctx: dctx}
+		err := func() error {
+			defer dctx.close()
+			r, err := fd.open()
+			if err != nil {
+				return err
+			}
+			h := crc32.NewIEEE()
+			start := out.Len()
+			if _, err := io.Copy(io.MultiWriter(&out, h), r); err != nil {
+				return err
+			}
+			if uint64(out.Len()-start) != f.unpackSize() {
+				return errShort
+			}
+			if f.hasCRC && h.Sum32() != f.crc {
+				return fmt.Errorf("encoded header: %w", archive.ErrChecksum)
+			}
+			return nil
+		}()
+		if err != nil {
+			if encrypted && !errors.Is(err, archive.ErrPasswordRequired) && !errors.Is(err, archive.ErrLimit) &&
+				!errors.Is(err, archive.ErrUnsupported) {
+				return nil, fmt.Errorf("encrypted header: %w (%w)", archive.ErrWrongPassword, err)
+			}
+			return nil, fmt.Errorf("encoded header: %w", err)
+		}
+	}
+	return out.Bytes(), nil
+}
+
+// fileTime converts a Windows FILETIME (100 ns ticks since 1601) to time.
+func fileTime(ft uint64) time.Time {
+	const ticksPerSecond = 10_000_000
+	const epochDiff = 11644473600 // seconds from 1601 to 1970
+	sec := int64(ft/ticksPerSecond) - epochDiff
+	nsec := int64(ft%ticksPerSecond) * 100
+	return time.Unix(sec, nsec).UTC()
+}
+
+// buildEntries maps the parsed header onto archive entries.
+func (rd *Reader) buildEntries() error {
+	h := rd.hdr
+	si := &h.main
+	for i := range si.folders {
+		f := &si.folders[i]
+		if uint64(f.packOffset) > uint64(rd.size) {
+			return fmt.Errorf("folder %d starts beyond the end of the archive: %w", i, archive.ErrFormat)
+		}
+	}
+	folderMethods := make([]string, len(si.folders))
+	methodSeen := map[string]bool{}
+	for i := range si.folders {
+		f := &si.folders[i]
+		folderMethods[i] = folderMethod(f)
+		if f.numSub > 1 {
+			rd.info.Solid = true
+		}
+		for _, s := range strings.Fields(folderMethods[i]) {
+			if !methodSeen[s] {
+				methodSeen[s] = true
+				rd.info.Methods = append(rd.info.Methods, s)
+			}
+		}
+	}
+	// substream → folder
+	subFolder := make([]int, len(si.subSizes))
+	for i := range si.folders {
+		f := &si.folders[i]
+		for j := 0; j < f.numSub; j++ {
+			subFolder[f.firstSub+j] = i
+		}
+	}
+	rd.entries = make([]*archive.Entry, len(h.files))
+	rd.meta = make([]entryMeta, len(h.files))
+	sub := 0
+	var folderOff int64
+	lastFolder := -1
+	for i := range h.files {
+		fi := &h.files[i]
+		name := fi.name
+		if name == "" {
+			name = defaultName(rd.opts.Name)
+		}
+		e := &archive.Entry{Index: i, Name: name, Size: 0, UID: -1, GID: -1, Anti: fi.isAnti, Comment: fi.comment}
+		m := entryMeta{folder: -1}
+		if fi.hasStream {
+			fo := subFolder[sub]
+			f := &si.folders[fo]
+			if fo != lastFolder {
+				folderOff, lastFolder = 0, fo
+			}
+			m.folder, m.sub, m.local, m.offset = fo, sub, sub-f.firstSub, folderOff
+			e.Size = int64(si.subSizes[sub])
+			folderOff += e.Size
+			e.HasCRC32, e.CRC32 = si.subHasCRC[sub], si.subCRCs[sub]
+			e.Method = folderMethods[fo]
+			e.Encrypted = folderEncrypted(f)
+			e.Solid = m.local > 0
+			if m.local == 0 {
+				for k := 0; k < len(f.packed); k++ {
+					e.PackedSize += int64(si.packSizes[f.firstPack+k])
+				}
+			}
+			sub++
+		}
+		if fi.hasMTime {
+			e.ModTime = fileTime(fi.mtime)
+		}
+		if fi.hasCTime {
+			e.CreateTime = fileTime(fi.ctime)
+		}
+		if fi.hasATime {
+			e.AccessTime = fileTime(fi.atime)
+		}
+		isDir := !fi.hasStream && !fi.isEmptyFile
+		if fi.hasAttrib {
+			e.Attributes = fi.attrib
+			if fi.attrib&archive.AttrDirectory != 0 && !fi.hasStream {
+				isDir = true
+			}
+		}
+		e.Type = archive.TypeFile
+		if isDir {
+			e.Type = archive.TypeDir
+		}
+		switch {
+		case fi.hasAttrib && fi.attrib&archive.AttrUnixExtension != 0:
+			unix := fi.attrib >> 16
+			e.HostOS = archive.HostUnix
+			e.HasUnixMode = true
+			e.Mode = unixMode(unix)
+			if unix&unixTypeMask == unixSymlink && fi.hasStream {
+				e.Type = archive.TypeSymlink
+			}
+			if unix&unixTypeMask == unixDir {
+				e.Type = archive.TypeDir
+			}
+		case fi.hasAttrib:
+			e.HostOS = archive.HostWindows
+			if fi.attrib&archive.AttrReparse != 0 && fi.hasStream && e.Size <= maxLinkTarget {
+				m.reparse = true
+				e.Type = archive.TypeSymlink
+				e.LinkToDir = fi.attrib&archive.AttrDirectory != 0
+			}
+		}
+		if e.Type == archive.TypeDir && !isDir && fi.hasStream {
+			// A directory mode on an entry with data: trust the data.
+			e.Type = archive.TypeFile
+		}
+		if !e.HasUnixMode {
+			switch {
+			case e.Type == archive.TypeDir:
+				e.Mode = fs.ModeDir | 0o755
+			case e.Type == archive.TypeSymlink:
+				e.Mode = fs.ModeSymlink | 0o777
+			default:
+				e.Mode = 0o644
+			}
+			if fi.hasAttrib && fi.attrib&archive.AttrReadOnly != 0 {
+				e.Mode &^= 0o222
+			}
+		} else {
+			switch e.Type {
+			case archive.TypeDir:
+				e.Mode = e.Mode&^fs.ModeType | fs.ModeDir
+			case archive.TypeSymlink:
+				e.Mode = e.Mode&^fs.ModeType | fs.ModeSymlink
+			case archive.TypeFile:
+				e.Mode &^= fs.ModeType
+			}
+		}
+		rd.entries[i] = e
+		rd.meta[i] = m
+	}
+	return nil
+}
+
+// defaultName is the name 7-Zip gives an entry stored without one: the
+// archive's file name without its extension (and without a split suffix).
+func defaultName(archiveName string) string {
+	base := path.Base(strings.ReplaceAll(archiveName, "\\", "/"))
+	if archiveName == "" || base == "." || base == "/" {
+		return "[Content]"
+	}
+	for k := 0; k < 2; k++ {
+		ext := path.Ext(base)
+		if ext == "" || ext == base {
+			break
+		}
+		base = strings.TrimSuffix(base, ext)
+		if strings.Trim(ext[1:], "0123456789") != "" {
+			break // a real extension, not a split number
+		}
+	}
+	return base
+}
+
+// unixMode converts st_mode bits to an fs.FileMode.
+func unixMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	switch m & unixTypeMask {
+	case unixDir:
+		mode |= fs.ModeDir
+	case unixSymlink:
+		mode |= fs.ModeSymlink
+	case 0x1000:
+		mode |= fs.ModeNamedPipe
+	case 0x2000:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case 0x6000:
+		mode |= fs.ModeDevice
+	case 0xC000:
+		mode |= fs.ModeSocket
+	}
+	if m&0o4000 != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&0o2000 != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&0o1000 != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
+}
+
+// Info describes the archive.
+func (rd *Reader) Info() *archive.Info { return &rd.info }
+
+// Entries lists the entries in archive order.
+func (rd *Reader) Entries() []*archive.Entry { return rd.entries }
+
+// Close releases the reader. The underlying ReaderAt belongs to the caller.
+func (rd *Reader) Close() error { return nil }
+
+// folderStream is the decoded output of one folder, consumed front to
+// back by the entries of that folder.
+type folderStream struct {
+	index     int
+	f         *folder
+	r         io.Reader // main output, bounded by the folder size
+	dctx      *decodeContext
+	pos       int64       // bytes consumed from r
+	crc       hash.Hash32 // running CRC of the whole folder, when checked
+	encrypted bool
+	err       error
+}
+
+func (fs *folderStream) read(p []byte) (int, error) {
+	if fs.err != nil {
+		return 0, fs.err
+	}
+	n, err := fs.r.Read(p)
+	fs.pos += int64(n)
+	if fs.crc != nil {
+		fs.crc.Write(p[:n])
+	}
+	if err != nil && err != io.EOF {
+		fs.err = err
+	}
+	return n, err
+}
+
+// skipTo discards output up to offset off.
+func (fs *folderStream) skipTo(off int64, buf []byte) error {
+	for fs.pos < off {
+		want := off - fs.pos
+		p := buf
+		if int64(len(p)) > want {
+			p = p[:want]
+		}
+		n, err := fs.read(p)
+		if err == io.EOF && n == 0 {
+			return errShort
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+	}
+	return nil
+}
+
+func (fs *folderStream) close() {
+	if fs != nil && fs.dctx != nil {
+		fs.dctx.close()
+	}
+}
+
+// entryReader yields one entry's bytes and checks its CRC at the end.
+type entryReader struct {
+	fs          *folderStream
+	n           int64
+	crc         uint32
+	hasCRC      bool
+	want        uint32
+	folderCheck bool // verify the folder CRC when done
+	done        bool
+	err         error
+}
+
+func (er *entryReader) Read(p []byte) (int, error) {
+	if er.err != nil {
+		return 0, er.err
+	}
+	if er.n <= 0 {
+		if !er.done {
+			er.done = true
+			if err := er.verify(); err != nil {
+				er.err = err
+				return 0, err
+			}
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > er.n {
+		p = p[:er.n]
+	}
+	n, err := er.fs.read(p)
+	er.n -= int64(n)
+	if er.hasCRC {
+		er.crc = crc32.Update(er.crc, crc32.IEEETable, p[:n])
+	}
+	if err == io.EOF {
+		if er.n > 0 {
+			err = errShort
+		} else {
+			err = nil
+		}
+	}
+	if err != nil {
+		er.err = er.fs.decodeError(err)
+		return n, er.err
+	}
+	if er.n == 0 && n == 0 {
+		return er.Read(p)
+	}
+	return n, nil
+}
+
+func (er *entryReader) verify() error {
+	if er.hasCRC && er.crc != er.want {
+		return er.fs.decodeError(fmt.Errorf("CRC %08x, want %08x: %w", er.crc, er.want, archive.ErrChecksum))
+	}
+	if er.folderCheck && er.fs.crc != nil && er.fs.crc.Sum32() != er.fs.f.crc {
+		return er.fs.decodeError(fmt.Errorf("folder CRC: %w", archive.ErrChecksum))
+	}
+	return nil
+}
+
+// decodeError makes a decoding failure in an encrypted folder report a
+// wrong password as well as the checksum mismatch.
+func (fs *folderStream) decodeError(err error) error {
+	if !fs.encrypted || errors.Is(err, archive.ErrWrongPassword) || errors.Is(err, archive.ErrPasswordRequired) ||
+		errors.Is(err, archive.ErrLimit) || errors.Is(err, archive.ErrUnsupported) {
+		return err
+	}
+	if errors.Is(err, archive.ErrChecksum) {
+		return fmt.Errorf("%w? %w", archive.ErrWrongPassword, err)
+	}
+	return fmt.Errorf("%w? %w (%w)", archive.ErrWrongPassword, archive.ErrChecksum, err)
+}
+
+// openFolder starts decoding folder fo.
+func (rd *Reader) openFolder(fo int) (*folderStream, error) {
+	f := &rd.hdr.main.folders[fo]
+	dctx := rd.newDecodeContext()
+	fd := &folderDecoder{f: f, si: &rd.hdr.main, ra: rd.ra, base: signatureHeaderSize, end: rd.size, dctx: dctx}
+	r, err := fd.open()
+	if err != nil {
+		dctx.close()
+		return nil, err
+	}
+	fs := &folderStream{index: fo, f: f, r: r, dctx: dctx, encrypted: folderEncrypted(f)}
+	// The folder CRC is checked when the files do not all carry their own.
+	if f.hasCRC && f.numSub > 1 {
+		si := &rd.hdr.main
+		for j := 0; j < f.numSub; j++ {
+			if !si.subHasCRC[f.firstSub+j] {
+				fs.crc = crc32.NewIEEE()
+				break
+			}
+		}
+	}
+	return fs, nil
+}
+
+var emptyReader = bytes.NewReader(nil)
+
+// Extract visits the wanted entries in archive order and calls fn with
+// their contents. Each folder is decoded at most once, only as far as its
+// last wanted entry.
+func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn archive.ExtractFunc) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var cur *folderStream
+	defer func() { cur.close() }()
+	var skipBuf []byte
+	for i, e := range rd.entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if want != nil && !want(e) {
+			continue
+		}
+		m := rd.meta[i]
+		if m.folder < 0 {
+			if err := fn(e, emptyReader); err != nil {
+				return err
+			}
+			continue
+		}
+		if cur == nil || cur.index != m.folder {
+			cur.close()
+			cur = nil
+			fs, err := rd.openFolder(m.folder)
+			if err != nil {
+				return rd.wrap(e.Name, err)
+			}
+			cur = fs
+		}
+		if cur.pos > m.offset {
+			return rd.wrap(e.Name, fmt.Errorf("entries out of order: %w", archive.ErrFormat))
+		}
+		if cur.pos < m.offset {
+			if skipBuf == nil {
+				skipBuf = make([]byte, 32<<10)
+			}
+			if err := cur.skipTo(m.offset, skipBuf); err != nil {
+				return rd.wrap(e.Name, cur.decodeError(err))
+			}
+		}
+		si := &rd.hdr.main
+		er := &entryReader{fs: cur, n: e.Size, hasCRC: si.subHasCRC[m.sub], want: si.subCRCs[m.sub],
+			folderCheck: m.local == cur.f.numSub-1}
+		if e.Type == archive.TypeSymlink {
+			target, err := readLinkTarget(er, m.reparse, e)
+			if err != nil {
+				err = rd.wrap(e.Name, err)
+				if ferr := fn(e, &errReader{err: err}); ferr != nil {
+					return ferr
+				}
+				continue
+			}
+			e.LinkTarget = target
+			if err := fn(e, emptyReader); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := fn(e, &namedReader{er: er, rd: rd, name: e.Name}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// namedReader adds the archive and entry names to content errors.
+type namedReader struct {
+	er   *entryReader
+	rd   *Reader
+	name string
+}
+
+func (n *namedReader) Read(p []byte) (int, error) {
+	k, err := n.er.Read(p)
+	if err != nil && err != io.EOF {
+		err = n.rd.wrap(n.name, err)
+	}
+	return k, err
+}
+
+// errReader returns err.
+type errReader struct{ err error }
+
+func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// readLinkTarget reads a symlink entry's data: the target itself for unix
+// entries, a reparse buffer for Windows ones.
+func readLinkTarget(er *entryReader, reparse bool, e *archive.Entry) (string, error) {
+	if er.n > maxLinkTarget {
+		return "", fmt.Errorf("symlink target of %d bytes: %w", er.n, archive.ErrFormat)
+	}
+	data, err := io.ReadAll(er)
+	if err != nil {
+		return "", err
+	}
+	if !reparse {
+		return string(data), nil
+	}
+	target, dir, err := parseReparse(data)
+	if err != nil {
+		return "", err
+	}
+	if dir {
+		e.LinkToDir = true
+	}
+	return target, nil
+}
+
+// parseReparse extracts the print name (or substitute name) from a Windows
+// REPARSE_DATA_BUFFER for symlinks and mount points.
+func parseReparse(b []byte) (string, bool, error) {
+	bad := fmt.Errorf("reparse data: %w", archive.ErrFormat)
+	if len(b) < 8 {
+		return "", false, bad
+	}
+	tag := binary.LittleEndian.Uint32(b)
+	dataLen := int(binary.LittleEndian.Uint16(b[4:]))
+	if 8+dataLen > len(b) {
+		return "", false, bad
+	}
+	d := b[8 : 8+dataLen]
+	var pathStart int
+	isDir := false
+	switch tag {
+	case reparseTagSymlink:
+		pathStart = 12
+	case reparseTagMountPoint:
+		pathStart = 8
+		isDir = true
+	default:
+		return "", false, &archive.UnsupportedError{What: fmt.Sprintf("7z reparse tag %08x", tag)}
+	}
+	if len(d) < pathStart {
+		return "", false, bad
+	}
+	subOff := int(binary.LittleEndian.Uint16(d[0:]))
+	subLen := int(binary.LittleEndian.Uint16(d[2:]))
+	prOff := int(binary.LittleEndian.Uint16(d[4:]))
+	prLen := int(binary.LittleEndian.Uint16(d[6:]))
+	path := d[pathStart:]
+	get := func(off, n int) (string, bool) {
+		if off+n > len(path) || n%2 != 0 {
+			return "", false
+		}
+		u := make([]uint16, n/2)
+		for i := range u {
+			u[i] = binary.LittleEndian.Uint16(path[off+2*i:])
+		}
+		return string(utf16.Decode(u)), true
+	}
+	s, ok := get(prOff, prLen)
+	if !ok || s == "" {
+		s, ok = get(subOff, subLen)
+		if !ok {
+			return "", false, bad
+		}
+		s = strings.TrimPrefix(s, `\??\`)
+	}
+	return strings.ReplaceAll(s, `\`, "/"), isDir, nil
+}
