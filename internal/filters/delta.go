@@ -1,0 +1,66 @@
+package filters
+
+// NewDelta returns the 7z Delta converter (method 03): each byte is stored as
+// its difference to the byte distance positions earlier. distance is the
+// properties byte + 1 (1..256); values outside that range are clamped to it.
+func NewDelta(encode bool, distance int) Converter {
+	if distance < 1 {
+		distance = 1
+	}
+	if distance > 256 {
+		distance = 256
+	}
+	return &deltaConverter{encode: encode, dist: distance}
+}
+
+// deltaConverter keeps the last dist plain bytes in hist, oldest first.
+type deltaConverter struct {
+	encode bool
+	dist   int
+	hist   [256]byte
+	tmp    [256]byte
+}
+
+func (c *deltaConverter) Reset() { c.hist = [256]byte{} }
+
+func (c *deltaConverter) Convert(buf []byte) int {
+	n := len(buf)
+	if n == 0 {
+		return 0
+	}
+	d := c.dist
+	hist := c.hist[:d]
+	if c.encode {
+		// Save the new history before buf is overwritten, then subtract
+		// from the end backwards so earlier plain bytes are still intact.
+		next := c.tmp[:d]
+		if n >= d {
+			copy(next, buf[n-d:])
+		} else {
+			copy(next, hist[n:])
+			copy(next[d-n:], buf)
+		}
+		for i := n - 1; i >= d; i-- {
+			buf[i] -= buf[i-d]
+		}
+		for i := 0; i < d && i < n; i++ {
+			buf[i] -= hist[i]
+		}
+		copy(hist, next)
+		return n
+	}
+	i := 0
+	for ; i < d && i < n; i++ {
+		buf[i] += hist[i]
+	}
+	for ; i < n; i++ {
+		buf[i] += buf[i-d]
+	}
+	if n >= d {
+		copy(hist, buf[n-d:])
+	} else {
+		copy(hist, hist[n:])
+		copy(hist[d-n:], buf)
+	}
+	return n
+}
