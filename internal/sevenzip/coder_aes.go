@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
 )
 
@@ -71,7 +72,7 @@ func newAESDecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (
 	if err != nil {
 		return nil, err
 	}
-	r, err := newAESDecryptReader(in[0], key[:], p.iv[:])
+	r, err := aes.NewDecryptReader(in[0], key[:], p.iv[:])
 	if err != nil {
 		return nil, err
 	}

@@ -141,6 +141,8 @@ func sizeString(v uint64) string {
 	return strconv.FormatUint(v, 10)
 }
 
+func itoa(i int) string { return strconv.Itoa(i) }
+
 func newCopyDecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	return in[0], nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
 )
 
@@ -116,11 +117,7 @@ func (rd *Reader) key7z(pw string, salt []byte, cycles int) ([32]byte, error) {
 	if k, ok := rd.keyCache[ck]; ok {
 		return k, nil
 	}
-	maxCycles := maxKDFCycles
-	if rd.opts.MaxKDFCost > 0 {
-		maxCycles = rd.opts.MaxKDFCost
-	}
-	k, err := standinKey7z(pw, salt, cycles, maxCycles)
+	k, err := aes.Key7zLimit(pw, salt, cycles, rd.opts.MaxKDFCost)
 	if err != nil {
 		return k, err
 	}
