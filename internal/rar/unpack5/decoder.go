@@ -1,0 +1,702 @@
+package unpack5
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Params describe the packed stream of one file.
+type Params struct {
+	// DictSize is the dictionary size from the file header, already
+	// checked by the caller against the user's limit.
+	DictSize int64
+	// UnpackedSize is the file's size, or -1 when unknown (then the stream
+	// ends at its last block).
+	UnpackedSize int64
+	// Solid continues the window, tables and distances of the previous
+	// file decoded by the same Decoder.
+	Solid bool
+	// Version is the compression algorithm: 0 for RAR 5.0, 1 for RAR 7
+	// (extended distances).
+	Version int
+}
+
+const (
+	mainSyms     = 306
+	distSyms5    = 64
+	distSyms7    = 80
+	lowSyms      = 16
+	lenSyms      = 44
+	blSyms       = 20
+	maxTableLens = mainSyms + distSyms7 + lowSyms + lenSyms
+
+	// maxMatch bounds the bytes one symbol writes: the longest length
+	// slot (4097) plus the distance bonus of 3.
+	maxMatch = 4100
+
+	maxFilterBlock = 4 << 20
+	maxFilters     = 8192
+)
+
+func corrupt(what string) error {
+	return fmt.Errorf("rar5 data: %s: %w", what, archive.ErrFormat)
+}
+
+var (
+	errTruncated   = corrupt("unexpected end of packed data")
+	errBlockHeader = corrupt("bad block header")
+	errNoTables    = corrupt("block without Huffman tables")
+	errTable       = corrupt("bad Huffman table")
+	errDistance    = corrupt("match distance beyond the data decoded")
+	errFilter      = corrupt("bad filter")
+	errTooMany     = corrupt("too many filters")
+	errNotStarted  = errors.New("unpack5: Read before Reset")
+)
+
+type filterDesc struct {
+	start    int64 // stream position of the block
+	length   int64
+	typ      uint8 // 0 delta, 1 E8, 2 E8E9, 3 ARM
+	channels uint8
+}
+
+// Decoder decodes RAR 5.0 / RAR 7 packed streams. Create it once with
+// NewDecoder and Reset it for each file; it reuses its buffers.
+type Decoder struct {
+	br bitReader
+
+	winp      *[]byte
+	win       []byte
+	wpos      int   // window index of the next byte written
+	total     int64 // stream position of the next byte written
+	histStart int64 // oldest stream position still valid in the window
+	rpos      int64 // stream position of the next byte to hand out or filter
+
+	fileStart int64
+	fileEnd   int64 // -1 unknown
+	emitted   int64 // bytes handed out for this file
+
+	blockEnd   int64 // bit position where the current block ends
+	lastBlock  bool
+	tablesRead bool
+	streamDone bool
+	started    bool
+	err        error
+
+	distSyms int
+	dists    [4]uint64
+	lastLen  int
+
+	mainH, distH, lowH, lenH, blH huffman
+	lens                          [maxTableLens]byte
+
+	filters       []filterDesc
+	fhead         int
+	lastFilterEnd int64
+	fbuf, fout    []byte
+	foutPos       int
+}
+
+// NewDecoder returns a Decoder ready to be Reset.
+func NewDecoder() *Decoder {
+	return &Decoder{}
+}
+
+// Reset prepares to decode the next file's packed stream from src. With
+// p.Solid the window, tables and distances carry over from the previous
+// file (whose remaining output, if any, is decoded and discarded first);
+// otherwise everything starts afresh.
+func (d *Decoder) Reset(src io.Reader, p Params) error {
+	if p.Version != 0 && p.Version != 1 {
+		d.err = &archive.UnsupportedError{What: fmt.Sprintf("RAR5 compression algorithm version %d", p.Version)}
+		return d.err
+	}
+	if p.DictSize <= 0 || p.DictSize > math.MaxInt {
+		d.err = corrupt("bad dictionary size")
+		return d.err
+	}
+	solid := p.Solid && d.started && d.win != nil
+	if solid {
+		if d.err == nil {
+			d.drain()
+		}
+		if d.err != nil {
+			return d.err
+		}
+	}
+	need := windowSize(p.DictSize, p.UnpackedSize, p.Solid)
+	if need > math.MaxInt {
+		d.err = corrupt("bad dictionary size")
+		return d.err
+	}
+	if !solid {
+		if d.win != nil && int64(len(d.win)) != need {
+			putWindow(d.winp)
+			d.winp, d.win = nil, nil
+		}
+		if d.win == nil {
+			d.winp = getWindow(int(need))
+			d.win = *d.winp
+		}
+		d.wpos, d.total, d.histStart = 0, 0, 0
+		d.tablesRead = false
+		d.dists = [4]uint64{}
+		d.lastLen = 0
+	} else if int64(len(d.win)) < need {
+		d.growWindow(int(need))
+	}
+	if p.Version == 1 {
+		d.distSyms = distSyms7
+	} else {
+		d.distSyms = distSyms5
+	}
+	d.br.reset(src)
+	d.rpos = d.total
+	d.fileStart = d.total
+	d.fileEnd = -1
+	if p.UnpackedSize >= 0 {
+		d.fileEnd = d.total + p.UnpackedSize
+	}
+	d.emitted = 0
+	d.blockEnd = 0
+	d.lastBlock = false
+	d.streamDone = false
+	d.started = true
+	d.err = nil
+	d.filters = d.filters[:0]
+	d.fhead = 0
+	d.lastFilterEnd = d.total
+	d.fbuf = d.fbuf[:0]
+	d.fout = d.fout[:0]
+	d.foutPos = 0
+	return nil
+}
+
+// growWindow moves the valid history into a larger window.
+func (d *Decoder) growWindow(size int) {
+	np := getWindow(size)
+	nw := *np
+	keep := min(d.total-d.histStart, int64(len(d.win)))
+	n := 0
+	if keep > 0 {
+		i := d.wpos - int(keep)
+		if i < 0 {
+			n = copy(nw, d.win[i+len(d.win):])
+			i = 0
+		}
+		n += copy(nw[n:], d.win[i:d.wpos])
+	}
+	putWindow(d.winp)
+	d.winp, d.win = np, nw
+	d.wpos = n
+	d.histStart = d.total - int64(n)
+}
+
+// Close returns the window to the pool. The Decoder may be Reset again.
+func (d *Decoder) Close() error {
+	putWindow(d.winp)
+	d.winp, d.win = nil, nil
+	d.started = false
+	d.err = nil
+	return nil
+}
+
+// drain decodes and discards the rest of the current file.
+func (d *Decoder) drain() {
+	for {
+		b, _, err := d.next()
+		if err != nil {
+			if err != io.EOF {
+				d.err = err
+			}
+			return
+		}
+		d.consume(len(b), false)
+	}
+}
+
+// Read reads decoded bytes: exactly UnpackedSize of them (or up to the end
+// of the stream when the size is unknown), then io.EOF.
+func (d *Decoder) Read(p []byte) (int, error) {
+	if !d.started {
+		return 0, errNotStarted
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	b, fromOut, err := d.next()
+	if err != nil {
+		return 0, err
+	}
+	n := copy(p, b)
+	d.consume(n, fromOut)
+	return n, nil
+}
+
+// WriteTo writes the rest of the file's decoded bytes to w.
+func (d *Decoder) WriteTo(w io.Writer) (int64, error) {
+	if !d.started {
+		return 0, errNotStarted
+	}
+	var total int64
+	for {
+		b, fromOut, err := d.next()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return total, err
+		}
+		n, werr := w.Write(b)
+		d.consume(n, fromOut)
+		total += int64(n)
+		if werr != nil {
+			return total, werr
+		}
+		if n < len(b) {
+			return total, io.ErrShortWrite
+		}
+	}
+}
+
+func (d *Decoder) consume(n int, fromOut bool) {
+	if fromOut {
+		d.foutPos += n
+	} else {
+		d.rpos += int64(n)
+	}
+	d.emitted += int64(n)
+}
+
+// winIndex returns the window index of stream position pos, which must be
+// within the valid history.
+func (d *Decoder) winIndex(pos int64) int {
+	i := d.wpos - int(d.total-pos)
+	if i < 0 {
+		i += len(d.win)
+	}
+	return i
+}
+
+// next returns the next decoded bytes ready to hand out, decoding more when
+// needed. fromOut says they come from the filter output buffer.
+func (d *Decoder) next() (b []byte, fromOut bool, err error) {
+	for {
+		if d.err != nil {
+			return nil, false, d.err
+		}
+		rem := int64(math.MaxInt64)
+		if d.fileEnd >= 0 {
+			rem = d.fileEnd - d.fileStart - d.emitted
+			if rem <= 0 {
+				return nil, false, io.EOF
+			}
+		}
+		if d.foutPos < len(d.fout) {
+			b = d.fout[d.foutPos:]
+			if int64(len(b)) > rem {
+				b = b[:rem]
+			}
+			return b, true, nil
+		}
+		lim := d.total
+		var f *filterDesc
+		if d.fhead < len(d.filters) {
+			f = &d.filters[d.fhead]
+			lim = min(lim, f.start)
+		}
+		if d.rpos < lim {
+			i := d.winIndex(d.rpos)
+			n := min(lim-d.rpos, int64(len(d.win)-i), rem)
+			return d.win[i : i+int(n)], false, nil
+		}
+		if f != nil && d.rpos >= f.start && d.total > d.rpos {
+			end := min(d.total, f.start+f.length)
+			d.collect(end)
+			if int64(len(d.fbuf)) == f.length {
+				d.applyFilter(f)
+				d.fhead++
+			}
+			continue
+		}
+		if d.streamDone {
+			if f != nil {
+				// The stream ended inside a filter block: hand the
+				// collected bytes out unfiltered.
+				d.fbuf, d.fout = d.fout[:0], d.fbuf
+				d.foutPos = 0
+				d.fhead++
+				continue
+			}
+			if d.fileEnd >= 0 {
+				d.err = errTruncated
+				continue
+			}
+			return nil, false, io.EOF
+		}
+		d.err = d.decode()
+	}
+}
+
+// collect appends the window bytes from rpos up to end to the filter input.
+func (d *Decoder) collect(end int64) {
+	for d.rpos < end {
+		i := d.winIndex(d.rpos)
+		n := min(end-d.rpos, int64(len(d.win)-i))
+		d.fbuf = append(d.fbuf, d.win[i:i+int(n)]...)
+		d.rpos += n
+	}
+}
+
+func (d *Decoder) applyFilter(f *filterDesc) {
+	off := f.start - d.fileStart
+	switch f.typ {
+	case 0:
+		n := len(d.fbuf)
+		if cap(d.fout) < n {
+			d.fout = make([]byte, n, max(n, 64<<10))
+		}
+		d.fout = d.fout[:n]
+		filterDelta(d.fout, d.fbuf, int(f.channels))
+		d.fbuf = d.fbuf[:0]
+	case 1, 2:
+		filterE8(d.fbuf, off, f.typ == 2)
+		d.fbuf, d.fout = d.fout[:0], d.fbuf
+	case 3:
+		filterARM(d.fbuf, off)
+		d.fbuf, d.fout = d.fout[:0], d.fbuf
+	}
+	d.foutPos = 0
+}
+
+// readBlockHeader reads the header of the next compressed block and, when
+// present, its Huffman tables.
+func (d *Decoder) readBlockHeader() error {
+	br := &d.br
+	br.alignByte()
+	br.refill()
+	flags := byte(br.readBits(8))
+	sum := byte(br.readBits(8))
+	nb := int(flags>>3&3) + 1
+	if nb == 4 {
+		return errBlockHeader
+	}
+	check := 0x5a ^ flags
+	var size int64
+	for i := range nb {
+		b := byte(br.readBits(8))
+		check ^= b
+		size |= int64(b) << (8 * i)
+	}
+	if br.truncated() {
+		return errTruncated
+	}
+	if check != sum {
+		return errBlockHeader
+	}
+	start := br.bitPos()
+	d.blockEnd = start
+	if size > 0 {
+		d.blockEnd = start + (size-1)*8 + int64(flags&7) + 1
+	}
+	d.lastBlock = flags&0x40 != 0
+	if flags&0x80 != 0 {
+		if err := d.readTables(); err != nil {
+			return err
+		}
+		d.tablesRead = true
+	} else if !d.tablesRead {
+		return errNoTables
+	}
+	return nil
+}
+
+// readTables reads the code lengths of the four Huffman codes.
+func (d *Decoder) readTables() error {
+	br := &d.br
+	var bl [blSyms]byte
+	for i := 0; i < blSyms; {
+		l := byte(br.readBits(4))
+		if l == 15 {
+			z := int(br.readBits(4))
+			if z != 0 {
+				for z += 2; z > 0 && i < blSyms; z-- {
+					bl[i] = 0
+					i++
+				}
+				continue
+			}
+		}
+		bl[i] = l
+		i++
+	}
+	d.blH.init(bl[:])
+	n := mainSyms + d.distSyms + lowSyms + lenSyms
+	lens := d.lens[:n]
+	for i := 0; i < n; {
+		br.refill()
+		s := d.blH.decode(br)
+		switch {
+		case s < 16:
+			lens[i] = byte(s)
+			i++
+		case s < 18:
+			if i == 0 {
+				return errTable
+			}
+			var cnt int
+			if s == 16 {
+				cnt = 3 + int(br.readBits(3))
+			} else {
+				cnt = 11 + int(br.readBits(7))
+			}
+			v := lens[i-1]
+			for ; cnt > 0 && i < n; cnt-- {
+				lens[i] = v
+				i++
+			}
+		default:
+			var cnt int
+			if s == 18 {
+				cnt = 3 + int(br.readBits(3))
+			} else {
+				cnt = 11 + int(br.readBits(7))
+			}
+			for ; cnt > 0 && i < n; cnt-- {
+				lens[i] = 0
+				i++
+			}
+		}
+	}
+	if br.truncated() {
+		return errTruncated
+	}
+	d.mainH.init(lens[:mainSyms])
+	lens = lens[mainSyms:]
+	d.distH.init(lens[:d.distSyms])
+	lens = lens[d.distSyms:]
+	d.lowH.init(lens[:lowSyms])
+	d.lenH.init(lens[lowSyms : lowSyms+lenSyms])
+	return nil
+}
+
+// readFilterNum reads a filter's 1-4 byte little-endian number.
+func (br *bitReader) readFilterNum() int64 {
+	n := int(br.readBits(2)) + 1
+	var v int64
+	for i := range n {
+		v |= int64(br.readBits(8)) << (8 * i)
+	}
+	return v
+}
+
+// readFilter reads a filter record; cur is the stream position of the
+// next byte to be decoded.
+func (d *Decoder) readFilter(cur int64) error {
+	br := &d.br
+	br.refill()
+	off := br.readFilterNum()
+	length := br.readFilterNum()
+	typ := uint8(br.readBits(3))
+	var ch uint8
+	switch typ {
+	case 0:
+		ch = uint8(br.readBits(5)) + 1
+	case 1, 2, 3:
+	default:
+		return errFilter
+	}
+	if length > maxFilterBlock {
+		return errFilter
+	}
+	if length == 0 {
+		return nil
+	}
+	if len(d.filters)-d.fhead >= maxFilters {
+		return errTooMany
+	}
+	start := cur + off
+	if start < d.lastFilterEnd {
+		return errFilter
+	}
+	if d.fhead == len(d.filters) {
+		d.filters = d.filters[:0]
+		d.fhead = 0
+	}
+	d.filters = append(d.filters, filterDesc{start: start, length: length, typ: typ, channels: ch})
+	d.lastFilterEnd = start + length
+	return nil
+}
+
+// slotLength converts a length slot to a match length, reading its extra bits.
+func slotLength(br *bitReader, slot int) int {
+	if slot < 8 {
+		return slot + 2
+	}
+	nb := uint(slot/4 - 1)
+	return (4|slot&3)<<nb + int(br.readBits(nb)) + 2
+}
+
+// decode decodes symbols until the window holds as much pending output as
+// it safely can, the file's size is reached or its last block ends.
+func (d *Decoder) decode() error {
+	if d.fileEnd >= 0 && d.total >= d.fileEnd {
+		d.streamDone = true
+		return nil
+	}
+	limit := d.rpos + int64(len(d.win)) - maxMatch
+	if d.fileEnd >= 0 && limit > d.fileEnd {
+		limit = d.fileEnd
+	}
+	left := int(limit - d.total)
+	if left <= 0 {
+		return corrupt("internal window state")
+	}
+	startLeft := left
+	histLen := d.total - d.histStart
+	win := d.win
+	wsize := len(win)
+	wpos := d.wpos
+	br := &d.br
+	var err error
+loop:
+	for left > 0 {
+		if br.bitPos() >= d.blockEnd {
+			if d.lastBlock {
+				d.streamDone = true
+				break
+			}
+			if err = d.readBlockHeader(); err != nil {
+				break
+			}
+			continue
+		}
+		br.refill()
+		sym := d.mainH.decode(br)
+		if sym < 256 {
+			win[wpos] = byte(sym)
+			wpos++
+			if wpos == wsize {
+				wpos = 0
+			}
+			left--
+			continue
+		}
+		var length int
+		var dist uint64
+		switch {
+		case sym >= 262:
+			length = slotLength(br, sym-262)
+			br.refill()
+			ds := d.distH.decode(br)
+			dist = 1
+			if ds < 4 {
+				dist += uint64(ds)
+			} else {
+				nb := uint(ds/2 - 1)
+				dist += uint64(2|ds&1) << nb
+				if nb >= 4 {
+					nb -= 4
+					if nb > 0 {
+						br.refill()
+						var hi uint64
+						if nb > 32 {
+							hi = br.readBits(nb-32) << 32
+							nb = 32
+						}
+						hi |= br.readBits(nb)
+						dist += hi << 4
+					}
+					br.refill()
+					dist += uint64(d.lowH.decode(br))
+				} else {
+					dist += br.readBits(nb)
+				}
+			}
+			if dist > 0x100 {
+				length++
+				if dist > 0x2000 {
+					length++
+					if dist > 0x40000 {
+						length++
+					}
+				}
+			}
+			d.dists[3], d.dists[2], d.dists[1], d.dists[0] = d.dists[2], d.dists[1], d.dists[0], dist
+			d.lastLen = length
+		case sym >= 258:
+			i := sym - 258
+			dist = d.dists[i]
+			copy(d.dists[1:i+1], d.dists[:i])
+			d.dists[0] = dist
+			br.refill()
+			length = slotLength(br, d.lenH.decode(br))
+			d.lastLen = length
+		case sym == 257:
+			length = d.lastLen
+			if length == 0 {
+				continue
+			}
+			dist = d.dists[0]
+		default:
+			err = d.readFilter(limit - int64(left))
+			if err != nil {
+				break loop
+			}
+			continue
+		}
+		avail := histLen + int64(startLeft-left)
+		if dist == 0 || dist > uint64(avail) || dist > uint64(wsize) {
+			err = errDistance
+			break
+		}
+		src := wpos - int(dist)
+		if src < 0 {
+			src += wsize
+		}
+		if wpos+length <= wsize && src+length <= wsize {
+			if src > wpos || wpos-src >= length {
+				copy(win[wpos:wpos+length], win[src:src+length])
+			} else {
+				// overlapping: the copy repeats the last dist bytes
+				dst := win[wpos : wpos+length]
+				s := win[src:wpos]
+				for k := 0; k < length; {
+					k += copy(dst[k:], s)
+					s = win[src : wpos+k]
+				}
+			}
+			wpos += length
+			if wpos == wsize {
+				wpos = 0
+			}
+		} else {
+			for k := 0; k < length; k++ {
+				win[wpos] = win[src]
+				wpos++
+				if wpos == wsize {
+					wpos = 0
+				}
+				src++
+				if src == wsize {
+					src = 0
+				}
+			}
+		}
+		left -= length
+	}
+	d.wpos = wpos
+	d.total = limit - int64(left)
+	if err == nil {
+		if br.err != nil {
+			err = fmt.Errorf("rar5 data: %w", br.err)
+		} else if br.truncated() {
+			err = errTruncated
+		}
+	}
+	return err
+}
