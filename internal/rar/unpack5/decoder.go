@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/filters"
 )
 
 // Params describe the packed stream of one file.
@@ -361,13 +362,13 @@ func (d *Decoder) applyFilter(f *filterDesc) {
 			d.fout = make([]byte, n, max(n, 64<<10))
 		}
 		d.fout = d.fout[:n]
-		filterDelta(d.fout, d.fbuf, int(f.channels))
+		filters.RARDelta(d.fout, d.fbuf, int(f.channels))
 		d.fbuf = d.fbuf[:0]
 	case 1, 2:
-		filterE8(d.fbuf, off, f.typ == 2)
+		filters.RAR5E8(d.fbuf, off, f.typ == 2)
 		d.fbuf, d.fout = d.fout[:0], d.fbuf
 	case 3:
-		filterARM(d.fbuf, off)
+		filters.RARARM(d.fbuf, off)
 		d.fbuf, d.fout = d.fout[:0], d.fbuf
 	}
 	d.foutPos = 0

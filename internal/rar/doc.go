@@ -1,0 +1,39 @@
+// Package rar reads RAR archives: the RAR 5.0 container (also used by RAR 6
+// and by RAR 7 with its larger, non-power-of-two dictionaries), the block
+// format of RAR 1.5–4.x, and the older RAR 1.4 ("RE~^") layout. It
+// implements archive.Reader on top of the LZ decoders in the sub-packages
+// unpack5, unpack3, unpack20 and unpack15.
+//
+// # Containers
+//
+// A RAR 5.0 archive (RARLAB technote "RAR 5.0 archive format") starts with
+// the 8-byte signature "Rar!\x1a\x07\x01\x00" and is a sequence of headers.
+// Every header begins with a CRC32 of the header, a variable-length integer
+// (vint: 7 bits per byte, low group first, high bit = more) giving the size
+// of the rest of the header, the header type and header flags, then the
+// optional sizes of an extra area and of a data area that follows the
+// header. File and service headers carry the entry metadata; extra records
+// add encryption parameters, BLAKE2sp hashes, precise times, versions,
+// link redirections and unix owners. With -hp every header after the
+// encryption header is AES-256-CBC encrypted and preceded by its IV.
+//
+// A RAR 1.5–4.x archive starts with the 7-byte marker block
+// "Rar!\x1a\x07\x00" and is a sequence of blocks, each with a 7-byte base
+// header (CRC16, type, flags, size) and, for long blocks, a 32-bit data
+// size. The archive header (0x73) carries the archive flags, file headers
+// (0x74) the entries, 0x7a sub-blocks comments and recovery records, and
+// 0x7b ends the archive. With -hp every block after the archive header is
+// AES-128-CBC encrypted, preceded by an 8-byte salt.
+//
+// RAR 1.4 archives start with "RE~^" and use a short fixed header layout.
+//
+// # Volumes and reading model
+//
+// Open follows volume sets by name (name.partN.rar, name.rar/.r00/.r01…,
+// name.001…) and merges the pieces of entries split across volumes into one
+// Entry whose packed data is the concatenation of the pieces. All headers
+// are read when the archive is opened; Extract then makes one forward pass,
+// decoding solid runs once and skipping unwanted data of non-solid entries
+// by offset. Each entry's CRC32 or BLAKE2sp is checked when its stream ends
+// (for split entries the checksum in the last piece covers the whole file).
+package rar

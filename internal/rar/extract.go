@@ -1,0 +1,460 @@
+package rar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/checksum"
+)
+
+// errReader returns err from every Read.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// eofReader is an empty stream.
+var eofReader = bytes.NewReader(nil)
+
+// hasData says whether the entry's content comes from its data area.
+func (f *fileInfo) hasData() bool {
+	switch f.e.Type {
+	case archive.TypeDir, archive.TypeHardlink, archive.TypeCopy:
+		return false
+	case archive.TypeSymlink:
+		return f.linkData
+	}
+	return true
+}
+
+// usesDecoder says whether decoding the entry runs (and advances) an LZ
+// decoder, which matters for solid streams.
+func (f *fileInfo) usesDecoder() bool {
+	return f.hasData() && f.algo != algoStored && !f.badMethod
+}
+
+// Extract visits the wanted entries in archive order (see archive.Reader).
+func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn archive.ExtractFunc) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	n := len(r.files)
+	wanted := make([]bool, n)
+	decode := make([]bool, n)
+	for i, f := range r.files {
+		wanted[i] = want == nil || want(&f.e)
+	}
+	// Walk backwards: an unwanted entry is decoded (and discarded) when a
+	// later decoded entry of its family continues the solid stream from it.
+	var needPrev [5]bool
+	for i := n - 1; i >= 0; i-- {
+		f := r.files[i]
+		dec := f.usesDecoder()
+		decode[i] = wanted[i] || (dec && needPrev[f.algo])
+		if dec {
+			needPrev[f.algo] = decode[i] && f.solid
+		}
+	}
+	// drain[i]: after the callback, the rest of entry i must be decoded
+	// because a later decoded entry continues its solid stream.
+	drain := make([]bool, n)
+	var later [5]bool
+	for i := n - 1; i >= 0; i-- {
+		f := r.files[i]
+		if !f.usesDecoder() {
+			continue
+		}
+		drain[i] = later[f.algo]
+		later[f.algo] = decode[i] && f.solid
+	}
+	var cr contentReader
+	defer cr.release()
+	for i, f := range r.files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !decode[i] {
+			continue
+		}
+		if !f.hasData() {
+			if err := fn(&f.e, eofReader); err != nil {
+				return err
+			}
+			continue
+		}
+		err := r.openContent(ctx, &cr, f)
+		if !wanted[i] {
+			if err == nil {
+				_, err = io.Copy(io.Discard, &cr)
+			}
+			continue
+		}
+		var rd io.Reader = &cr
+		if err != nil {
+			rd = errReader{err}
+		} else if f.linkData {
+			target, lerr := io.ReadAll(io.LimitReader(&cr, maxLinkTarget+1))
+			switch {
+			case lerr != nil:
+				rd = errReader{lerr}
+			case len(target) > maxLinkTarget:
+				rd = errReader{r.errf(f.e.Name, -1, fmt.Errorf("%w: symlink target too long", archive.ErrFormat))}
+			default:
+				f.e.LinkTarget = string(target)
+				rd = eofReader
+			}
+		}
+		if cerr := fn(&f.e, rd); cerr != nil {
+			return cerr
+		}
+		if err == nil && drain[i] {
+			io.Copy(io.Discard, &cr)
+		}
+	}
+	return nil
+}
+
+// readSmall returns the whole content of a small entry (comments).
+func (r *reader) readSmall(f *fileInfo, limit int64) ([]byte, error) {
+	if f.e.Size > limit {
+		return nil, fmt.Errorf("%w: %s too large", archive.ErrLimit, f.e.Name)
+	}
+	var cr contentReader
+	defer cr.release()
+	cr.private = true
+	if err := r.openContent(context.Background(), &cr, f); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(&cr, limit))
+}
+
+// decodeSmall decodes an old (RAR 1.5–2.x) compressed comment.
+func (r *reader) decodeSmall(a algo, ver int, data []byte, unp int64) ([]byte, error) {
+	d, err := newLZDecoder(a)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	if ver < 15 {
+		ver = 15
+	}
+	if err := d.reset(bytes.NewReader(data), 64<<10, unp, false, ver); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(d, unp))
+}
+
+// contentReader yields one entry's content and verifies its size and
+// checksum at the end.
+type contentReader struct {
+	r       *reader
+	f       *fileInfo
+	src     io.Reader
+	parts   partsReader
+	limited io.LimitedReader
+	crc     uint32
+	blake   hash.Hash
+	n       int64
+	err     error
+	hashKey []byte
+	private bool // use a private decoder (comments), closed on release
+	own     lzDecoder
+}
+
+// release frees a private decoder and any decryption buffers.
+func (c *contentReader) release() {
+	c.parts.closeCur()
+	if c.own != nil {
+		c.own.Close()
+		c.own = nil
+	}
+}
+
+// openContent prepares c to read f's content.
+func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo) error {
+	c.parts.closeCur()
+	c.r, c.f = r, f
+	c.err = nil
+	c.n = 0
+	c.crc = 0
+	c.hashKey = nil
+	if f.badMethod {
+		return r.errf(f.e.Name, -1, &archive.UnsupportedError{What: f.e.Method})
+	}
+	if f.e.SplitBefore {
+		return r.errf(f.e.Name, -1, fmt.Errorf("%w: entry starts in a previous volume that was not opened", archive.ErrFormat))
+	}
+	if f.e.BLAKE2sp != nil {
+		if c.blake == nil {
+			c.blake = checksum.NewBLAKE2sp()
+		}
+		c.blake.Reset()
+	}
+	// Encryption keys and the password check come first, so a wrong
+	// password is reported before anything is output.
+	var wrap func(p *part, src io.Reader) (io.Reader, io.Closer, error)
+	switch f.enc {
+	case encRAR5:
+		if len(f.parts) > 0 {
+			p := f.parts[0]
+			k, err := r.rar5Keys(p.salt, f.lg2Count)
+			if err != nil {
+				return r.errf(f.e.Name, -1, err)
+			}
+			if err := checkRAR5Password(k, f.pswCheck); err != nil {
+				return r.errf(f.e.Name, -1, err)
+			}
+			if f.useMAC {
+				c.hashKey = k.hashKey[:]
+			}
+		}
+		wrap = func(p *part, src io.Reader) (io.Reader, io.Closer, error) {
+			k, err := r.rar5Keys(p.salt, f.lg2Count)
+			if err != nil {
+				return nil, nil, err
+			}
+			d, err := newAESReader(src, k.key[:], p.iv)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: %v", archive.ErrFormat, err)
+			}
+			return d, d, nil
+		}
+	case encRAR3:
+		if len(f.parts) > 0 {
+			if _, err := r.rar3Keys(f.parts[0].salt); err != nil {
+				return r.errf(f.e.Name, -1, err)
+			}
+		}
+		wrap = func(p *part, src io.Reader) (io.Reader, io.Closer, error) {
+			k, err := r.rar3Keys(p.salt)
+			if err != nil {
+				return nil, nil, err
+			}
+			d, err := newAESReader(src, k.key[:], k.iv[:])
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: %v", archive.ErrFormat, err)
+			}
+			return d, d, nil
+		}
+	case encRAR20, encRAR15, encRAR13:
+		w, err := r.legacyCipher(f)
+		if err != nil {
+			return r.errf(f.e.Name, -1, err)
+		}
+		wrap = w
+	}
+	c.parts.reset(r, f, wrap)
+	if f.algo == algoStored {
+		if f.e.Size >= 0 {
+			c.limited = io.LimitedReader{R: &c.parts, N: f.e.Size}
+			c.src = &c.limited
+		} else {
+			c.src = &c.parts
+		}
+		return nil
+	}
+	// Dictionary limit before any allocation: a non-solid entry of known
+	// size never needs more window than its size.
+	need := f.dictSize
+	if !f.solid && !r.info.Solid && f.e.Size >= 0 && f.e.Size < need {
+		need = max(f.e.Size, 1)
+	}
+	if err := r.opts.CheckLimit("dictionary size", need); err != nil {
+		return r.errf(f.e.Name, -1, err)
+	}
+	var d lzDecoder
+	var err error
+	if c.private {
+		d, err = newLZDecoder(f.algo)
+		c.own = d
+	} else {
+		d, err = r.decs.get(f.algo)
+	}
+	if err != nil {
+		return r.errf(f.e.Name, -1, err)
+	}
+	ver := f.unpVer
+	if f.rar14 {
+		ver = 15
+	}
+	if err := d.reset(&c.parts, f.dictSize, f.e.Size, f.solid && !c.private, ver); err != nil {
+		return r.errf(f.e.Name, -1, wrapDecodeErr(err))
+	}
+	c.src = d
+	return nil
+}
+
+// wrapDecodeErr makes sure a decoder error wraps one of the sentinels.
+func wrapDecodeErr(err error) error {
+	for _, s := range []error{archive.ErrFormat, archive.ErrUnsupported, archive.ErrLimit, archive.ErrChecksum,
+		archive.ErrWrongPassword, archive.ErrPasswordRequired} {
+		if errors.Is(err, s) {
+			return err
+		}
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: packed data ends early", archive.ErrFormat)
+	}
+	return fmt.Errorf("%w: %v", archive.ErrFormat, err)
+}
+
+// Read implements io.Reader.
+func (c *contentReader) Read(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.src.Read(p)
+	if n > 0 {
+		b := p[:n]
+		if c.f.rar14 {
+			c.crc = rar14Sum(uint16(c.crc), b)
+		} else {
+			c.crc = crc32.Update(c.crc, crc32.IEEETable, b)
+		}
+		if c.f.e.BLAKE2sp != nil {
+			c.blake.Write(b)
+		}
+		c.n += int64(n)
+		if c.f.e.Size >= 0 && c.n > c.f.e.Size {
+			c.err = c.r.errf(c.f.e.Name, -1, fmt.Errorf("%w: more data than the recorded size", archive.ErrFormat))
+			return n - int(c.n-c.f.e.Size), c.err
+		}
+	}
+	if err == io.EOF {
+		c.err = c.finish()
+		return n, c.err
+	}
+	if err != nil {
+		if ae := (*archive.Error)(nil); !errors.As(err, &ae) {
+			err = c.r.errf(c.f.e.Name, -1, wrapDecodeErr(err))
+		}
+		c.err = err
+		return n, err
+	}
+	return n, nil
+}
+
+// finish checks size and checksum at the end of the stream.
+func (c *contentReader) finish() error {
+	f := c.f
+	if f.e.Size >= 0 && c.n != f.e.Size {
+		err := fmt.Errorf("%w: data ends after %d of %d bytes", archive.ErrFormat, c.n, f.e.Size)
+		if f.e.Encrypted {
+			err = fmt.Errorf("%w (probably wrong password): %w", err, archive.ErrWrongPassword)
+		}
+		return c.r.errf(f.e.Name, -1, err)
+	}
+	ok := true
+	switch {
+	case f.rar14:
+		ok = uint16(c.crc) == uint16(f.e.CRC32)
+	case f.e.BLAKE2sp != nil:
+		var sum [32]byte
+		c.blake.Sum(sum[:0])
+		if c.hashKey != nil {
+			sum = checksum.RAR5MACBLAKE2sp(c.hashKey, sum[:])
+		}
+		ok = bytes.Equal(sum[:], f.e.BLAKE2sp)
+	case f.e.HasCRC32:
+		got := c.crc
+		if c.hashKey != nil {
+			got = checksum.RAR5MACCRC32(c.hashKey, got)
+		}
+		ok = got == f.e.CRC32
+	}
+	if ok {
+		return io.EOF
+	}
+	if f.e.Encrypted && f.enc != encRAR5 {
+		return c.r.errf(f.e.Name, -1, fmt.Errorf("%w, probably wrong password: %w", archive.ErrChecksum, archive.ErrWrongPassword))
+	}
+	return c.r.errf(f.e.Name, -1, archive.ErrChecksum)
+}
+
+// rar14Sum is the RAR 1.4 16-bit checksum: add the byte, rotate left.
+func rar14Sum(s uint16, b []byte) uint32 {
+	for _, c := range b {
+		s += uint16(c)
+		s = s<<1 | s>>15
+	}
+	return uint32(s)
+}
+
+// partsReader concatenates an entry's pieces across volumes, decrypting
+// each piece on its own when the entry is encrypted.
+type partsReader struct {
+	r      *reader
+	f      *fileInfo
+	wrap   func(p *part, src io.Reader) (io.Reader, io.Closer, error)
+	idx    int
+	sec    io.SectionReader
+	cur    io.Reader
+	closer io.Closer
+	err    error
+}
+
+func (p *partsReader) reset(r *reader, f *fileInfo, wrap func(*part, io.Reader) (io.Reader, io.Closer, error)) {
+	p.closeCur()
+	p.r, p.f, p.wrap = r, f, wrap
+	p.idx = 0
+	p.err = nil
+}
+
+func (p *partsReader) closeCur() {
+	if p.closer != nil {
+		p.closer.Close()
+		p.closer = nil
+	}
+	p.cur = nil
+}
+
+// Read implements io.Reader.
+func (p *partsReader) Read(b []byte) (int, error) {
+	if p.err != nil {
+		return 0, p.err
+	}
+	for {
+		if p.cur == nil {
+			if p.idx >= len(p.f.parts) {
+				if p.f.e.SplitAfter {
+					p.err = p.r.errf(p.f.e.Name, -1, fmt.Errorf("%w: entry continues in a volume that is missing", archive.ErrFormat))
+					return 0, p.err
+				}
+				p.err = io.EOF
+				return 0, io.EOF
+			}
+			pt := &p.f.parts[p.idx]
+			p.sec = *io.NewSectionReader(p.r.vols[pt.vol], pt.offset, pt.size)
+			p.cur = &p.sec
+			if p.wrap != nil {
+				rd, cl, err := p.wrap(pt, &p.sec)
+				if err != nil {
+					p.err = p.r.errf(p.f.e.Name, -1, err)
+					return 0, p.err
+				}
+				p.cur, p.closer = rd, cl
+			}
+		}
+		n, err := p.cur.Read(b)
+		if err == io.EOF {
+			p.closeCur()
+			p.idx++
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		if err != nil {
+			if err == io.ErrUnexpectedEOF {
+				err = fmt.Errorf("%w: encrypted data is not a whole number of blocks", archive.ErrFormat)
+			}
+			p.err = err
+		}
+		return n, err
+	}
+}

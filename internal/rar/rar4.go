@@ -1,0 +1,574 @@
+package rar
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"strings"
+	"time"
+	"unicode/utf16"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// RAR 1.5–4.x block types.
+const (
+	block4Mark    = 0x72
+	block4Main    = 0x73
+	block4File    = 0x74
+	block4Comment = 0x75
+	block4AV      = 0x76
+	block4Sub     = 0x77
+	block4Protect = 0x78
+	block4Sign    = 0x79
+	block4NewSub  = 0x7a
+	block4End     = 0x7b
+)
+
+// RAR 1.5–4.x flags.
+const (
+	mhdVolume     = 0x0001
+	mhdComment    = 0x0002
+	mhdLock       = 0x0004
+	mhdSolid      = 0x0008
+	mhdNewNumber  = 0x0010
+	mhdProtect    = 0x0040
+	mhdPassword   = 0x0080
+	mhdFirstVol   = 0x0100
+	mhdEncryptVer = 0x0200
+
+	lhdSplitBefore = 0x0001
+	lhdSplitAfter  = 0x0002
+	lhdPassword    = 0x0004
+	lhdComment     = 0x0008
+	lhdSolid       = 0x0010
+	lhdWindowMask  = 0x00e0
+	lhdDirectory   = 0x00e0
+	lhdLarge       = 0x0100
+	lhdUnicode     = 0x0200
+	lhdSalt        = 0x0400
+	lhdExtTime     = 0x1000
+	longBlock      = 0x8000
+
+	earcNextVolume = 0x0001
+)
+
+// block4 is one decoded RAR 1.5–4.x block.
+type block4 struct {
+	typ      byte
+	flags    uint16
+	head     []byte // the whole header (from the CRC field)
+	crcOK    bool
+	dataOff  int64
+	dataSize int64
+	next     int64
+}
+
+// readBlock4 reads the block at pos; with encrypted headers it is preceded
+// by an 8-byte salt and AES-128-CBC encrypted.
+func (r *reader) readBlock4(vol int, pos int64, encrypted bool) (*block4, error) {
+	ra, size := r.vols[vol], r.sizes[vol]
+	var head []byte
+	var hdrEnd int64
+	if !encrypted {
+		var base [7]byte
+		if err := readFull(ra, base[:], pos); err != nil {
+			return nil, err
+		}
+		hs := int64(binary.LittleEndian.Uint16(base[5:]))
+		if hs < 7 {
+			return nil, fmt.Errorf("%w: block header size %d", archive.ErrFormat, hs)
+		}
+		if pos+hs > size {
+			return nil, fmt.Errorf("%w: block header runs past the end of the volume", archive.ErrFormat)
+		}
+		head = make([]byte, hs)
+		if err := readFull(ra, head, pos); err != nil {
+			return nil, err
+		}
+		hdrEnd = pos + hs
+	} else {
+		var salt [8]byte
+		if err := readFull(ra, salt[:], pos); err != nil {
+			return nil, err
+		}
+		k, err := r.rar3Keys(salt[:])
+		if err != nil {
+			return nil, err
+		}
+		var first [16]byte
+		if err := readFull(ra, first[:], pos+8); err != nil {
+			return nil, err
+		}
+		if err := decryptBlock(first[:], k.key[:], k.iv[:]); err != nil {
+			return nil, err
+		}
+		hs := int64(binary.LittleEndian.Uint16(first[5:]))
+		if hs < 7 {
+			return nil, fmt.Errorf("%w: encrypted block header is garbage", archive.ErrWrongPassword)
+		}
+		padded := (hs + 15) &^ 15
+		if pos+8+padded > size {
+			return nil, fmt.Errorf("%w: encrypted block header runs past the end of the volume", archive.ErrWrongPassword)
+		}
+		buf := make([]byte, padded)
+		if err := readFull(ra, buf, pos+8); err != nil {
+			return nil, err
+		}
+		if err := decryptBlock(buf, k.key[:], k.iv[:]); err != nil {
+			return nil, err
+		}
+		head = buf[:hs]
+		hdrEnd = pos + 8 + padded
+	}
+	b := &block4{typ: head[2], flags: binary.LittleEndian.Uint16(head[3:]), head: head}
+	b.crcOK = uint16(crc32.ChecksumIEEE(head[2:])) == binary.LittleEndian.Uint16(head)
+	if encrypted && !b.crcOK {
+		return nil, fmt.Errorf("%w: encrypted header checksum mismatch", archive.ErrWrongPassword)
+	}
+	var add int64
+	if b.flags&longBlock != 0 || b.typ == block4File || b.typ == block4NewSub {
+		if len(head) < 11 {
+			return nil, fmt.Errorf("%w: block header too short", archive.ErrFormat)
+		}
+		add = int64(binary.LittleEndian.Uint32(head[7:]))
+		if b.typ == block4File || b.typ == block4NewSub {
+			if len(head) >= 40 && b.flags&lhdLarge != 0 {
+				add |= int64(binary.LittleEndian.Uint32(head[32:])) << 32
+			}
+		}
+	}
+	b.dataOff = hdrEnd
+	if add < 0 || add > size-hdrEnd {
+		return nil, fmt.Errorf("%w: block data (%d bytes) runs past the end of the volume", archive.ErrFormat, add)
+	}
+	b.dataSize = add
+	b.next = hdrEnd + add
+	return b, nil
+}
+
+// parseRAR4 reads every block of volume vol, whose marker is at off.
+func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
+	var res volResult
+	pos := off + int64(len(sigRAR4))
+	encrypted := false
+	sawMain := false
+	firstFile := true
+	for pos < r.sizes[vol] {
+		if r.sizes[vol]-pos < 7 && !encrypted {
+			break // trailing garbage shorter than a block
+		}
+		b, err := r.readBlock4(vol, pos, encrypted)
+		if err != nil {
+			if errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) {
+				return res, r.errf("", pos, err)
+			}
+			if sawMain && len(r.files) > 0 && isTruncation(err) {
+				break
+			}
+			return res, r.errf("", pos, err)
+		}
+		switch b.typ {
+		case block4Main:
+			if sawMain {
+				break
+			}
+			sawMain = true
+			if !b.crcOK && !(b.flags&mhdComment != 0 && mainCRCPrefixOK(b)) {
+				return res, r.errf("", pos, fmt.Errorf("%w: archive header CRC mismatch", archive.ErrChecksum))
+			}
+			res.volume = b.flags&mhdVolume != 0
+			res.newNaming = b.flags&mhdNewNumber != 0
+			res.first = b.flags&mhdFirstVol != 0
+			if vol == 0 {
+				r.info.Solid = b.flags&mhdSolid != 0
+				r.info.Locked = b.flags&mhdLock != 0
+				r.info.RecoveryRecord = b.flags&mhdProtect != 0
+				r.info.EncryptedHeaders = b.flags&mhdPassword != 0
+				if b.flags&mhdComment != 0 {
+					start := 13
+					if b.flags&mhdEncryptVer != 0 {
+						start = 14
+					}
+					if len(b.head) > start+7 {
+						r.oldComment(b.head[start:])
+					}
+				}
+			}
+			if b.flags&mhdPassword != 0 {
+				encrypted = true
+				if _, err := r.password(); err != nil {
+					return res, r.errf("", pos, err)
+				}
+			}
+		case block4File, block4NewSub:
+			if !sawMain {
+				return res, r.errf("", pos, fmt.Errorf("%w: file block before the archive header", archive.ErrFormat))
+			}
+			f, err := r.parseFile4(b, vol)
+			if err != nil {
+				return res, r.errf(f.e.Name, pos, err)
+			}
+			if !b.crcOK && b.flags&lhdComment == 0 {
+				return res, r.errf(f.e.Name, pos, fmt.Errorf("%w: file header CRC mismatch", archive.ErrChecksum))
+			}
+			if b.typ == block4File {
+				if firstFile && f.e.SplitBefore && vol == 0 {
+					res.notFirst = true
+				}
+				firstFile = false
+				if err := r.addPiece(f); err != nil {
+					return res, r.errf("", pos, err)
+				}
+			} else {
+				r.service4(f, vol)
+			}
+		case block4Comment:
+			if vol == 0 && r.info.Comment == "" {
+				r.oldComment(b.head)
+			}
+		case block4Protect:
+			r.info.RecoveryRecord = true
+		case block4End:
+			res.hasEnd = true
+			res.more = b.flags&earcNextVolume != 0
+			return res, nil
+		case block4Mark:
+			// a repeated marker is harmless
+		default:
+			// AV, old sub-blocks, signatures, unknown: skipped by size.
+		}
+		if b.next <= pos {
+			return res, r.errf("", pos, fmt.Errorf("%w: block does not advance", archive.ErrFormat))
+		}
+		pos = b.next
+	}
+	if !sawMain {
+		return res, r.errf("", pos, fmt.Errorf("%w: no archive header", archive.ErrFormat))
+	}
+	return res, nil
+}
+
+// mainCRCPrefixOK checks an archive header whose CRC covers only the fixed
+// fields, the embedded comment excluded (RAR 2.x).
+func mainCRCPrefixOK(b *block4) bool {
+	n := 13
+	if b.flags&mhdEncryptVer != 0 {
+		n = 14
+	}
+	if len(b.head) < n {
+		return false
+	}
+	return uint16(crc32.ChecksumIEEE(b.head[2:n])) == binary.LittleEndian.Uint16(b.head)
+}
+
+// oldComment decodes a RAR 1.5–2.x comment block (type 0x75): base header,
+// unpacked size, UnpVer, method, CRC16 of the comment, packed bytes.
+func (r *reader) oldComment(blk []byte) {
+	if len(blk) < 13 {
+		return
+	}
+	hs := int(binary.LittleEndian.Uint16(blk[5:]))
+	if hs > len(blk) || hs < 13 {
+		hs = len(blk)
+	}
+	unp := int64(binary.LittleEndian.Uint16(blk[7:]))
+	ver := int(blk[9])
+	method := int(blk[10])
+	crc := binary.LittleEndian.Uint16(blk[11:])
+	data := blk[13:hs]
+	var out []byte
+	if method == 0x30 {
+		out = data
+	} else {
+		a := algoRAR15
+		if ver >= 20 {
+			a = algoRAR20
+		}
+		var err error
+		out, err = r.decodeSmall(a, ver, data, unp)
+		if err != nil {
+			return
+		}
+	}
+	if int64(len(out)) > unp {
+		out = out[:unp]
+	}
+	if uint16(crc32.ChecksumIEEE(out)) != crc && method != 0x30 {
+		return
+	}
+	r.info.Comment = legacyText(trimNUL(out))
+}
+
+func trimNUL(b []byte) []byte {
+	for len(b) > 0 && b[len(b)-1] == 0 {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// service4 handles a 0x7a sub-block: CMT comments and recovery records.
+func (r *reader) service4(f *fileInfo, vol int) {
+	switch f.e.Name {
+	case "CMT":
+		if vol != 0 || r.info.Comment != "" || f.e.Size > maxCommentSize {
+			return
+		}
+		if b, err := r.readSmall(f, maxCommentSize); err == nil {
+			r.info.Comment = legacyText(trimNUL(b))
+		}
+	case "RR":
+		r.info.RecoveryRecord = true
+	}
+}
+
+// parseFile4 decodes a file header or 0x7a sub-block header.
+func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
+	f := &fileInfo{}
+	e := &f.e
+	e.UID, e.GID = -1, -1
+	h := hbuf{b: b.head[7:]}
+	pack := uint64(h.u32())
+	unp := uint64(h.u32())
+	host := h.u8()
+	crc := h.u32()
+	ftime := h.u32()
+	unpVer := int(h.u8())
+	method := int(h.u8())
+	nameSize := int(h.u16())
+	attr := h.u32()
+	if b.flags&lhdLarge != 0 {
+		pack |= uint64(h.u32()) << 32
+		unp |= uint64(h.u32()) << 32
+	}
+	name := h.bytes(nameSize)
+	var salt []byte
+	if b.flags&lhdSalt != 0 {
+		salt = h.bytes(8)
+	}
+	if h.err != nil {
+		return f, h.err
+	}
+	_ = pack
+	if b.flags&lhdUnicode != 0 {
+		e.Name = decodeRARName(name)
+	} else {
+		e.Name = legacyText(name)
+	}
+	if i := strings.IndexByte(e.Name, 0); i >= 0 {
+		e.Name = e.Name[:i]
+	}
+	switch host {
+	case 0, 1, 2: // MS-DOS, OS/2, Windows
+		e.HostOS = archive.HostWindows
+		e.Name = strings.ReplaceAll(e.Name, "\\", "/")
+	case 3, 4, 5: // Unix, Mac OS, BeOS
+		e.HostOS = archive.HostUnix
+	}
+	e.Attributes = attr
+	e.HasCRC32, e.CRC32 = true, crc
+	e.ModTime = dosTime(ftime)
+	if b.flags&lhdExtTime != 0 && h.len() >= 2 {
+		parseExtTime(&h, e)
+	}
+	if b.flags&lhdDirectory == lhdDirectory {
+		e.Type = archive.TypeDir
+	} else if e.HostOS == archive.HostWindows && attr&archive.AttrDirectory != 0 && unp == 0 && b.flags&(lhdSplitBefore|lhdSplitAfter) == 0 {
+		e.Type = archive.TypeDir
+	}
+	e.SplitBefore = b.flags&lhdSplitBefore != 0
+	e.SplitAfter = b.flags&lhdSplitAfter != 0
+	if b.flags&lhdLarge != 0 && unp == 1<<64-1 {
+		e.Size = -1
+	} else if unp > 1<<62 {
+		return f, fmt.Errorf("%w: unpacked size %d", archive.ErrFormat, unp)
+	} else {
+		e.Size = int64(unp)
+		f.sizeKnown = true
+	}
+	e.PackedSize = b.dataSize
+	f.parts = []part{{vol: vol, offset: b.dataOff, size: b.dataSize, salt: salt}}
+	f.unpVer = unpVer
+	f.solid = b.flags&lhdSolid != 0
+	e.Solid = f.solid
+	f.dictSize = int64(64<<10) << ((b.flags & lhdWindowMask) >> 5)
+	if method < 0x30 || method > 0x35 {
+		return f, &archive.UnsupportedError{What: fmt.Sprintf("RAR method 0x%02x", method)}
+	}
+	f.method = method - 0x30
+	family := "RAR4"
+	switch {
+	case method == 0x30:
+		f.algo = algoStored
+	case unpVer <= 15:
+		f.algo, family = algoRAR15, "RAR1.5"
+	case unpVer == 20 || unpVer == 26:
+		f.algo, family = algoRAR20, "RAR2"
+	case unpVer == 29 || unpVer == 36:
+		f.algo = algoRAR3
+	default:
+		f.algo = algoStored
+		f.badMethod = true
+		e.Method = fmt.Sprintf("RAR version %d.%d", unpVer/10, unpVer%10)
+	}
+	if e.Method == "" {
+		if f.algo == algoStored {
+			e.Method = family + " m0"
+		} else {
+			e.Method = fmt.Sprintf("%s m%d:%s", family, f.method, sizeString(f.dictSize))
+		}
+	}
+	if b.flags&lhdPassword != 0 {
+		e.Encrypted = true
+		switch {
+		case unpVer < 15:
+			f.enc = encRAR13
+		case unpVer == 15:
+			f.enc = encRAR15
+		case unpVer == 20 || unpVer == 26:
+			f.enc = encRAR20
+		default:
+			f.enc = encRAR3
+		}
+	}
+	if e.Type == archive.TypeDir {
+		e.Size = 0
+		f.parts = nil
+	} else if e.HostOS == archive.HostUnix && attr&sIFMT == sIFLNK {
+		e.Type = archive.TypeSymlink
+		f.linkData = true
+	}
+	setMode(e)
+	return f, nil
+}
+
+// parseExtTime decodes the RAR 2.9+ extended time field: a 16-bit flag
+// word with 4 bits per time (mtime, ctime, atime, arctime, from the top):
+// 8 = present, 4 = add one second, low 2 bits = number of bytes of the
+// 100 ns remainder that follow (most significant bytes). Times other than
+// mtime are preceded by their DOS time.
+func parseExtTime(h *hbuf, e *archive.Entry) {
+	fl := h.u16()
+	for i := 0; i < 4; i++ {
+		bits := fl >> ((3 - i) * 4)
+		if bits&8 == 0 {
+			continue
+		}
+		var t time.Time
+		if i == 0 {
+			t = e.ModTime
+		} else {
+			t = dosTime(h.u32())
+		}
+		n := int(bits & 3)
+		var rem uint32
+		for j := 0; j < n; j++ {
+			rem |= uint32(h.u8()) << ((j + 3 - n) * 8)
+		}
+		if h.err != nil {
+			return // tolerated: keep what we have
+		}
+		if t.IsZero() {
+			continue
+		}
+		if bits&4 != 0 {
+			t = t.Add(time.Second)
+		}
+		t = t.Add(time.Duration(rem) * 100)
+		switch i {
+		case 0:
+			e.ModTime = t
+		case 1:
+			e.CreateTime = t
+		case 2:
+			e.AccessTime = t
+		}
+	}
+}
+
+// decodeRARName decodes a RAR 2.9+ Unicode file name: the OEM name, a zero
+// byte, then the UTF-16 name compressed against the OEM name. The encoded
+// part starts with the high byte used by mode 1; then a flags byte gives
+// four 2-bit operations (from the top): 0 = one low byte, 1 = one low byte
+// with the high byte, 2 = a full 16-bit character, 3 = a run copying
+// characters from the OEM name (length byte, with bit 7 = add a correction
+// to each copied byte and use the high byte). Without a zero byte the name
+// is UTF-8.
+func decodeRARName(b []byte) string {
+	z := -1
+	for i, c := range b {
+		if c == 0 {
+			z = i
+			break
+		}
+	}
+	if z < 0 {
+		return legacyText(b)
+	}
+	oem, enc := b[:z], b[z+1:]
+	if len(enc) == 0 {
+		return legacyText(oem)
+	}
+	out := make([]uint16, 0, len(oem))
+	high := uint16(enc[0])
+	p := 1
+	var flags byte
+	nflag := 0
+	const maxOut = maxNameLen
+	for p < len(enc) && len(out) < maxOut {
+		if nflag == 0 {
+			flags = enc[p]
+			p++
+			nflag = 8
+		}
+		op := flags >> 6
+		flags <<= 2
+		nflag -= 2
+		switch op {
+		case 0:
+			if p >= len(enc) {
+				goto done
+			}
+			out = append(out, uint16(enc[p]))
+			p++
+		case 1:
+			if p >= len(enc) {
+				goto done
+			}
+			out = append(out, uint16(enc[p])|high<<8)
+			p++
+		case 2:
+			if p+1 >= len(enc) {
+				goto done
+			}
+			out = append(out, uint16(enc[p])|uint16(enc[p+1])<<8)
+			p += 2
+		case 3:
+			if p >= len(enc) {
+				goto done
+			}
+			l := int(enc[p])
+			p++
+			if l&0x80 != 0 {
+				if p >= len(enc) {
+					goto done
+				}
+				corr := enc[p]
+				p++
+				for n := (l & 0x7f) + 2; n > 0 && len(out) < len(oem); n-- {
+					out = append(out, uint16(oem[len(out)]+corr)|high<<8)
+				}
+			} else {
+				for n := l + 2; n > 0 && len(out) < len(oem); n-- {
+					out = append(out, uint16(oem[len(out)]))
+				}
+			}
+		}
+	}
+done:
+	for len(out) > 0 && out[len(out)-1] == 0 {
+		out = out[:len(out)-1]
+	}
+	return string(utf16.Decode(out))
+}
