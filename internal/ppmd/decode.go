@@ -1,0 +1,183 @@
+package ppmd
+
+import "runtime"
+
+// allMasked is copied over a decoder's symbol mask to unmask every symbol.
+var allUnmasked = func() (a [256]byte) {
+	for i := range a {
+		a[i] = 0xFF
+	}
+	return a
+}()
+
+func hiBitsFlag3(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 3) & (1 << 3) }
+func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 << 4) }
+
+// decodeSymbol decodes one symbol with rc and updates the model. It
+// returns the byte value, symEnd for an escape out of the order-0 context
+// (the end marker) or symError when the code cannot be a symbol. charMask
+// is scratch space for the symbols excluded by escapes: 0x00 masks a
+// symbol, 0xFF lets it through.
+func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
+	mem := m.mem
+	mc := m.minContext
+	ns := m.numStats(mc)
+	if ns != 1 {
+		s := m.stats(mc)
+		st := mem[s : s+ns*stateSize]
+		summFreq := m.summFreq(mc)
+		if summFreq > rc.rng || summFreq == 0 {
+			return symError
+		}
+		count := rc.threshold(summFreq)
+		f := uint32(st[1])
+		if count < f {
+			rc.decode(0, f)
+			rc.normalize()
+			m.foundState = s
+			sym := st[0]
+			m.update1First()
+			return int(sym)
+		}
+		m.prevSuccess = 0
+		cum := f
+		for i := uint32(1); i < ns; i++ {
+			e := st[i*stateSize : i*stateSize+2]
+			f = uint32(e[1])
+			if count < cum+f {
+				rc.decode(cum, f)
+				rc.normalize()
+				m.foundState = s + i*stateSize
+				sym := e[0]
+				m.update1()
+				return int(sym)
+			}
+			cum += f
+		}
+		if count >= summFreq {
+			return symError
+		}
+		rc.decode(cum, summFreq-cum)
+		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
+		*charMask = allUnmasked
+		for i := uint32(0); i < ns; i++ {
+			charMask[st[i*stateSize]] = 0
+		}
+	} else {
+		// Binary context: one symbol, coded as a yes/no decision with an
+		// adaptive probability from binSumm.
+		s := mc + 2
+		sym := mem[s]
+		freq := uint32(mem[s+1])
+		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
+		col := m.prevSuccess +
+			uint32(m.runLength>>26)&0x20 +
+			uint32(ns2BSIndx[(m.numStats(m.suffix(mc))-1)&255]) +
+			hiBitsFlag4(sym) +
+			m.hiBitsFlag
+		prob := &m.binSumm[(freq-1)&127][col&63]
+		pr := uint32(*prob)
+		size0 := (rc.rng >> 14) * pr
+		pr -= (pr + 1<<(periodBits-2)) >> periodBits
+		if rc.code < size0 {
+			*prob = uint16(pr + 1<<intBits)
+			rc.rng = size0
+			rc.normalize()
+			c := m.successor(s)
+			m.foundState = s
+			m.prevSuccess = 1
+			m.runLength++
+			if freq < 128 {
+				mem[s+1] = byte(freq + 1)
+			}
+			if m.orderFall == 0 && c > m.text {
+				m.minContext, m.maxContext = c, c
+			} else {
+				m.updateModel()
+			}
+			return int(sym)
+		}
+		*prob = uint16(pr)
+		m.initEsc = uint32(expEscape[(pr>>10)&15])
+		rc.decodeBinEscape(size0)
+		*charMask = allUnmasked
+		charMask[sym] = 0
+		m.prevSuccess = 0
+	}
+
+	// Escape: walk to shorter contexts, excluding the symbols already
+	// seen, until the symbol is found or the order-0 context is left.
+	for {
+		rc.normalize()
+		mc = m.minContext
+		numMasked := m.numStats(mc)
+		for {
+			m.orderFall++
+			suf := m.suffix(mc)
+			if suf == 0 {
+				return symEnd
+			}
+			mc = suf
+			if m.numStats(mc) != numMasked {
+				break
+			}
+		}
+		ns = m.numStats(mc)
+		s := m.stats(mc)
+		st := mem[s : s+ns*stateSize]
+		hiCnt := uint32(0)
+		for i := uint32(0); i < ns; i++ {
+			e := st[i*stateSize : i*stateSize+2]
+			hiCnt += uint32(e[1] & charMask[e[0]])
+		}
+		m.minContext = mc
+		sc, freqSum := m.makeEscFreq(numMasked)
+		freqSum += hiCnt
+		if freqSum > rc.rng {
+			return symError
+		}
+		count := rc.threshold(freqSum)
+		if count < hiCnt {
+			cum := uint32(0)
+			for i := uint32(0); i < ns; i++ {
+				e := st[i*stateSize : i*stateSize+2]
+				f := uint32(e[1] & charMask[e[0]])
+				if count < cum+f {
+					rc.decode(cum, f)
+					rc.normalize()
+					sc.update()
+					m.foundState = s + i*stateSize
+					sym := e[0]
+					m.update2()
+					return int(sym)
+				}
+				cum += f
+			}
+			return symError
+		}
+		if count >= freqSum {
+			return symError
+		}
+		rc.decode(hiCnt, freqSum-hiCnt)
+		sc.summ += uint16(freqSum)
+		for i := uint32(0); i < ns; i++ {
+			charMask[st[i*stateSize]] = 0
+		}
+	}
+}
+
+// catchPanics converts a runtime error raised inside the model (an index
+// out of range or division by zero that a broken invariant would cause)
+// into ErrCorrupt at the API boundary. Tests and fuzz targets turn it off
+// so that such bugs surface instead of hiding.
+var catchPanics = true
+
+// panicErr converts a value recovered from a panic inside the model into
+// ErrCorrupt, marking the model unusable; other panics are re-raised.
+func (m *Model) panicErr(r any) error {
+	if _, isRuntime := r.(runtime.Error); !isRuntime && r != errModelInvariant {
+		panic(r)
+	}
+	m.ready = false
+	return ErrCorrupt
+}

@@ -1,0 +1,603 @@
+package ppmd
+
+import (
+	"fmt"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Limits of the model parameters.
+const (
+	MinOrder   = 2
+	MaxOrder   = 64
+	MinMemSize = 1 << 11           // smallest arena 7-Zip accepts
+	MaxMemSize = 0xFFFFFFFF - 12*3 // largest arena 7-Zip accepts
+)
+
+const (
+	maxFreq    = 124
+	intBits    = 7
+	periodBits = 7
+	binScale   = 1 << (intBits + periodBits)
+	stateSize  = 6
+)
+
+var expEscape = [16]uint8{25, 14, 9, 7, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 2}
+
+var initBinEsc = [8]uint16{0x3CDD, 0x1F3F, 0x59BF, 0x48F3, 0x64A1, 0x5ABC, 0x6632, 0x6051}
+
+// see is a secondary-escape-estimation cell: an adaptive estimate of the
+// escape frequency for contexts of one class.
+type see struct {
+	summ  uint16 // scaled escape frequency
+	shift uint8  // adaptation speed; smaller shifts adapt faster
+	count uint8  // symbols left until the shift grows
+}
+
+// Arena records (little endian, offsets into Model.mem):
+//
+//	state   (6 bytes):  Symbol u8, Freq u8, Successor u32
+//	context (12 bytes): NumStats u16, SummFreq u16, Stats u32, Suffix u32
+//
+// A context with one symbol stores that state inline at offset 2, over
+// SummFreq and Stats ("one state").
+
+// Model is a PPMd var.H context model with its sub-allocator memory. It is
+// created once and reused: Init restarts it, allocating only when a larger
+// arena is needed. A Model is not safe for concurrent use.
+type Model struct {
+	mem  []byte // the arena, len(mem) == size
+	size uint32
+
+	text, unitsStart, loUnit, hiUnit uint32
+	glueCount                        uint32
+	freeList                         [numIndexes]uint32
+
+	minContext, maxContext, foundState uint32
+
+	orderFall, initEsc, prevSuccess, maxOrder, hiBitsFlag uint32
+	runLength, initRL                                     int32
+
+	ready bool // Init succeeded and no inconsistency was detected since
+
+	dummySee see
+	see      [25][16]see
+	binSumm  [128][64]uint16
+}
+
+// NewModel returns an empty model; call Init before use.
+func NewModel() *Model { return &Model{} }
+
+// Init (re)starts the model with the given maximum order (2..64) and arena
+// size in bytes (MinMemSize..MaxMemSize). The arena is reallocated only
+// when memSize exceeds the capacity already held, so callers must check
+// memSize against their memory limits first. Invalid parameters give an
+// error wrapping archive.ErrFormat.
+//
+// RAR 2.9–4.x stores the order as a 5-bit field: the caller derives
+// order = field+1 and, when that exceeds 16, order = 16 + (order-16)*3
+// (an order of 1 is invalid); the memory size is (MaxMB+1) << 20.
+func (m *Model) Init(order int, memSize uint32) error {
+	if order < MinOrder || order > MaxOrder {
+		m.ready = false
+		return fmt.Errorf("ppmd: model order %d out of range %d..%d: %w", order, MinOrder, MaxOrder, archive.ErrFormat)
+	}
+	if memSize < MinMemSize || memSize > MaxMemSize {
+		m.ready = false
+		return fmt.Errorf("ppmd: model memory %d out of range %d..%d: %w", memSize, MinMemSize, uint32(MaxMemSize), archive.ErrFormat)
+	}
+	if uint64(cap(m.mem)) < uint64(memSize) {
+		m.mem = nil // let the old arena go before allocating the new one
+		m.mem = make([]byte, memSize)
+	}
+	m.mem = m.mem[:memSize]
+	m.size = memSize
+	m.maxOrder = uint32(order)
+	m.initEsc = 0
+	m.hiBitsFlag = 0
+	m.restart()
+	m.ready = true
+	return nil
+}
+
+// MemSize returns the arena size set by the last Init (0 before).
+func (m *Model) MemSize() uint32 { return m.size }
+
+// Order returns the maximum order set by the last Init (0 before).
+func (m *Model) Order() int { return int(m.maxOrder) }
+
+// restart empties the arena and builds the initial model: one order-0
+// context holding all 256 symbols with frequency 1.
+func (m *Model) restart() {
+	m.freeList = [numIndexes]uint32{}
+	m.text = 0
+	m.hiUnit = m.size
+	m.unitsStart = m.hiUnit - m.size/8/unitSize*7*unitSize
+	m.loUnit = m.unitsStart
+	m.glueCount = 0
+
+	m.orderFall = m.maxOrder
+	rl := m.maxOrder
+	if rl > 12 {
+		rl = 12
+	}
+	m.initRL = -int32(rl) - 1
+	m.runLength = m.initRL
+	m.prevSuccess = 0
+
+	m.hiUnit -= unitSize
+	mc := m.hiUnit
+	s := m.loUnit
+	m.loUnit += 256 / 2 * unitSize
+	m.minContext, m.maxContext = mc, mc
+	m.foundState = s
+	m.put16(mc, 256)
+	m.put16(mc+2, 256+1)
+	m.put32(mc+4, s)
+	m.put32(mc+8, 0)
+	st := m.mem[s : s+256*stateSize]
+	for i := 0; i < 256; i++ {
+		e := st[i*stateSize : i*stateSize+stateSize]
+		e[0] = byte(i)
+		e[1] = 1
+		e[2], e[3], e[4], e[5] = 0, 0, 0, 0
+	}
+
+	for i := range m.binSumm {
+		for k := 0; k < 8; k++ {
+			v := uint16(binScale - uint32(initBinEsc[k])/uint32(i+2))
+			for j := k; j < 64; j += 8 {
+				m.binSumm[i][j] = v
+			}
+		}
+	}
+	for i := range m.see {
+		summ := uint16((5*i + 10) << (periodBits - 4))
+		for k := range m.see[i] {
+			m.see[i][k] = see{summ: summ, shift: periodBits - 4, count: 4}
+		}
+	}
+	m.dummySee = see{summ: 0, shift: periodBits, count: 64}
+}
+
+// Record accessors.
+
+func (m *Model) successor(s uint32) uint32 { return m.get32(s + 2) }
+func (m *Model) setSuccessor(s, v uint32)  { m.put32(s+2, v) }
+func (m *Model) numStats(c uint32) uint32  { return m.get16(c) }
+func (m *Model) summFreq(c uint32) uint32  { return m.get16(c + 2) }
+func (m *Model) stats(c uint32) uint32     { return m.get32(c + 4) }
+func (m *Model) suffix(c uint32) uint32    { return m.get32(c + 8) }
+func (m *Model) setStats(c, v uint32)      { m.put32(c+4, v) }
+func (m *Model) setSummFreq(c, v uint32)   { m.put16(c+2, v) }
+func (m *Model) copyState(dst, src uint32) { copy(m.mem[dst:dst+stateSize], m.mem[src:src+stateSize]) }
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (m *Model) swapStates(a, b uint32) {
+	x := m.mem[a : a+stateSize : a+stateSize]
+	y := m.mem[b : b+stateSize : b+stateSize]
+	for i := range stateSize {
+		x[i], y[i] = y[i], x[i]
+	}
+}
+
+// createSuccessors turns the raw successor of foundState (a pointer into
+// the text) into real contexts: one new single-symbol context per suffix
+// level whose state still points at the same text position. It returns
+// the context following the current one, or 0 when memory ran out.
+func (m *Model) createSuccessors() uint32 {
+	c := m.minContext
+	upBranch := m.successor(m.foundState)
+	fsym := m.mem[m.foundState]
+	var ps [MaxOrder]uint32
+	numPs := 0
+	if m.orderFall != 0 {
+		ps[numPs] = m.foundState
+		numPs++
+	}
+	for m.suffix(c) != 0 {
+		c = m.suffix(c)
+		var s uint32
+		if m.numStats(c) != 1 {
+			s = m.stats(c)
+			for m.mem[s] != fsym {
+				s += stateSize
+			}
+		} else {
+			s = c + 2
+		}
+		succ := m.successor(s)
+		if succ != upBranch {
+			c = succ
+			if numPs == 0 {
+				return c
+			}
+			break
+		}
+		if numPs >= len(ps) {
+			panic(errModelInvariant)
+		}
+		ps[numPs] = s
+		numPs++
+	}
+
+	newSym := m.mem[upBranch]
+	upBranch++
+	var newFreq uint32
+	if m.numStats(c) == 1 {
+		newFreq = uint32(m.mem[c+3])
+	} else {
+		s := m.stats(c)
+		for m.mem[s] != newSym {
+			s += stateSize
+		}
+		cf := uint32(m.mem[s+1]) - 1
+		s0 := m.summFreq(c) - m.numStats(c) - cf
+		if 2*cf <= s0 {
+			newFreq = 1 + b2u(5*cf > s0)
+		} else {
+			newFreq = 1 + (2*cf+s0-1)/(2*s0) + 1
+		}
+	}
+
+	for numPs > 0 {
+		c1 := m.allocContext()
+		if c1 == 0 {
+			return 0
+		}
+		m.put16(c1, 1)
+		m.mem[c1+2] = newSym
+		m.mem[c1+3] = byte(newFreq)
+		m.put32(c1+4, upBranch)
+		m.put32(c1+8, c)
+		numPs--
+		m.setSuccessor(ps[numPs], c1)
+		c = c1
+	}
+	return c
+}
+
+// updateModel adds the symbol just coded (foundState) to the contexts that
+// escaped to it, creates successor contexts and moves to the next context.
+func (m *Model) updateModel() {
+	fs := m.foundState
+	fsym := m.mem[fs]
+	ffreq := uint32(m.mem[fs+1])
+
+	if ffreq < maxFreq/4 && m.suffix(m.minContext) != 0 {
+		// Also credit the symbol in the next shorter context.
+		c := m.suffix(m.minContext)
+		if m.numStats(c) == 1 {
+			if m.mem[c+3] < 32 {
+				m.mem[c+3]++
+			}
+		} else {
+			s := m.stats(c)
+			if m.mem[s] != fsym {
+				for {
+					s += stateSize
+					if m.mem[s] == fsym {
+						break
+					}
+				}
+				if m.mem[s+1] >= m.mem[s+1-stateSize] {
+					m.swapStates(s, s-stateSize)
+					s -= stateSize
+				}
+			}
+			if m.mem[s+1] < maxFreq-9 {
+				m.mem[s+1] += 2
+				m.setSummFreq(c, m.summFreq(c)+2)
+			}
+		}
+	}
+
+	if m.orderFall == 0 {
+		// At maximum order: the successor is raw; make it a real context.
+		c := m.createSuccessors()
+		m.minContext, m.maxContext = c, c
+		if c == 0 {
+			m.restart()
+			return
+		}
+		m.setSuccessor(m.foundState, c)
+		return
+	}
+
+	m.mem[m.text] = fsym
+	m.text++
+	if m.text >= m.unitsStart {
+		m.restart()
+		return
+	}
+	maxSuccessor := m.text
+
+	minSuccessor := m.successor(fs)
+	if minSuccessor != 0 {
+		if minSuccessor <= maxSuccessor {
+			// Raw successor: create the real context records.
+			cs := m.createSuccessors()
+			if cs == 0 {
+				m.restart()
+				return
+			}
+			minSuccessor = cs
+		}
+		m.orderFall--
+		if m.orderFall == 0 {
+			maxSuccessor = minSuccessor
+			if m.maxContext != m.minContext {
+				m.text--
+			}
+		}
+	} else {
+		// Only the root holds null successors: point it at the text.
+		m.setSuccessor(fs, maxSuccessor)
+		minSuccessor = m.minContext
+	}
+
+	mc := m.minContext
+	c := m.maxContext
+	m.minContext, m.maxContext = minSuccessor, minSuccessor
+	if c == mc {
+		return
+	}
+
+	ns := m.numStats(mc)
+	s0 := m.summFreq(mc) - ns - (uint32(m.mem[fs+1]) - 1)
+	fsFreq := uint32(m.mem[fs+1])
+
+	// Add the symbol to every context between the longest one and the one
+	// where it was found.
+	for c != mc {
+		ns1 := m.numStats(c)
+		var sum uint32
+		if ns1 != 1 {
+			if ns1&1 == 0 {
+				// The state vector is full: grow it by one unit.
+				oldNU := ns1 >> 1
+				i := u2i(oldNU)
+				if i != u2i(oldNU+1) {
+					ptr := m.allocUnits(i + 1)
+					if ptr == 0 {
+						m.restart()
+						return
+					}
+					old := m.stats(c)
+					copy(m.mem[ptr:ptr+oldNU*unitSize], m.mem[old:old+oldNU*unitSize])
+					m.insertNode(old, i)
+					m.setStats(c, ptr)
+				}
+			}
+			sum = m.summFreq(c)
+			sum += b2u(2*ns1 < ns) + 2*(b2u(4*ns1 <= ns)&b2u(sum <= 8*ns1))
+		} else {
+			// Turn the one-state context into a two-state one.
+			s := m.allocUnits(0)
+			if s == 0 {
+				m.restart()
+				return
+			}
+			freq := uint32(m.mem[c+3])
+			m.mem[s] = m.mem[c+2]
+			m.put32(s+2, m.get32(c+4))
+			m.setStats(c, s)
+			if freq < maxFreq/4-1 {
+				freq <<= 1
+			} else {
+				freq = maxFreq - 4
+			}
+			m.mem[s+1] = byte(freq)
+			sum = freq + m.initEsc + b2u(ns > 3)
+		}
+
+		s := m.stats(c) + ns1*stateSize
+		cf := 2 * (sum + 6) * fsFreq
+		sf := s0 + sum
+		m.mem[s] = fsym
+		m.put16(c, ns1+1)
+		m.setSuccessor(s, maxSuccessor)
+		if cf < 6*sf {
+			cf = 1 + b2u(cf > sf) + b2u(cf >= 4*sf)
+			sum += 3
+		} else {
+			cf = 4 + b2u(cf >= 9*sf) + b2u(cf >= 12*sf) + b2u(cf >= 15*sf)
+			sum += cf
+		}
+		m.setSummFreq(c, sum)
+		m.mem[s+1] = byte(cf)
+		c = m.suffix(c)
+	}
+}
+
+// rescale halves the frequencies of minContext (keeping them sorted) and,
+// in a maximum-order context, drops symbols whose frequency reaches 0.
+func (m *Model) rescale() {
+	mc := m.minContext
+	stats := m.stats(mc)
+	s := m.foundState
+
+	// Move the found state to the front.
+	if s != stats {
+		var tmp [stateSize]byte
+		copy(tmp[:], m.mem[s:s+stateSize])
+		copy(m.mem[stats+stateSize:s+stateSize], m.mem[stats:s])
+		copy(m.mem[stats:stats+stateSize], tmp[:])
+		s = stats
+	}
+
+	sumFreq := uint32(m.mem[s+1])
+	escFreq := m.summFreq(mc) - sumFreq
+	adder := b2u(m.orderFall != 0)
+	sumFreq = (sumFreq + 4 + adder) >> 1
+	m.mem[s+1] = byte(sumFreq)
+
+	n := m.numStats(mc)
+	for i := uint32(1); i < n; i++ {
+		s += stateSize
+		freq := uint32(m.mem[s+1])
+		escFreq -= freq
+		freq = (freq + adder) >> 1
+		sumFreq += freq
+		m.mem[s+1] = byte(freq)
+		if freq > uint32(m.mem[s+1-stateSize]) {
+			// Insertion step: move the state up to keep the order.
+			var tmp [stateSize]byte
+			copy(tmp[:], m.mem[s:s+stateSize])
+			s1 := s
+			for {
+				s1 -= stateSize
+				if s1 == stats || freq <= uint32(m.mem[s1+1-stateSize]) {
+					break
+				}
+			}
+			copy(m.mem[s1+stateSize:s+stateSize], m.mem[s1:s])
+			copy(m.mem[s1:s1+stateSize], tmp[:])
+		}
+	}
+
+	if m.mem[s+1] == 0 {
+		i := uint32(0)
+		for {
+			i++
+			s -= stateSize
+			if m.mem[s+1] != 0 {
+				break
+			}
+		}
+		escFreq += i
+		numStats := n
+		newNS := numStats - i
+		m.put16(mc, newNS)
+		n0 := (numStats + 1) >> 1
+		if newNS == 1 {
+			freq := uint32(m.mem[stats+1])
+			for {
+				escFreq >>= 1
+				freq = (freq + 1) >> 1
+				if escFreq <= 1 {
+					break
+				}
+			}
+			one := mc + 2
+			m.copyState(one, stats)
+			m.mem[one+1] = byte(freq)
+			m.foundState = one
+			m.insertNode(stats, u2i(n0))
+			return
+		}
+		n1 := (newNS + 1) >> 1
+		if n0 != n1 {
+			i0, i1 := u2i(n0), u2i(n1)
+			if i0 != i1 {
+				if m.freeList[i1] != 0 {
+					ptr := m.removeNode(i1)
+					m.setStats(mc, ptr)
+					copy(m.mem[ptr:ptr+n1*unitSize], m.mem[stats:stats+n1*unitSize])
+					m.insertNode(stats, i0)
+				} else {
+					m.splitBlock(stats, i0, i1)
+				}
+			}
+		}
+	}
+	m.setSummFreq(mc, sumFreq+escFreq-(escFreq>>1))
+	m.foundState = m.stats(mc)
+}
+
+// makeEscFreq picks the SEE cell for minContext after numMasked symbols
+// were excluded and returns it with the escape frequency to code with.
+func (m *Model) makeEscFreq(numMasked uint32) (*see, uint32) {
+	mc := m.minContext
+	numStats := m.numStats(mc)
+	if numStats == 256 {
+		return &m.dummySee, 1
+	}
+	nonMasked := numStats - numMasked
+	idx := b2u(nonMasked < m.numStats(m.suffix(mc))-numStats) +
+		2*b2u(m.summFreq(mc) < 11*numStats) +
+		4*b2u(numMasked > nonMasked) +
+		m.hiBitsFlag
+	sc := &m.see[ns2Indx[(nonMasked-1)&255]][idx&15]
+	r := uint32(sc.summ >> sc.shift)
+	sc.summ -= uint16(r)
+	return sc, r + b2u(r == 0)
+}
+
+// seeUpdate is applied to the SEE cell after a symbol was found in the
+// context it estimated.
+func (sc *see) update() {
+	if sc.shift < periodBits {
+		sc.count--
+		if sc.count == 0 {
+			sc.summ <<= 1
+			sc.count = uint8(3 << sc.shift)
+			sc.shift++
+		}
+	}
+}
+
+// nextContext moves to the successor of foundState when it is a real
+// context at maximum order, and updates the model otherwise.
+func (m *Model) nextContext() {
+	c := m.successor(m.foundState)
+	if m.orderFall == 0 && c > m.text {
+		m.minContext, m.maxContext = c, c
+	} else {
+		m.updateModel()
+	}
+}
+
+// update1 follows a hit on a state other than the first of minContext.
+func (m *Model) update1() {
+	s := m.foundState
+	freq := uint32(m.mem[s+1]) + 4
+	mc := m.minContext
+	m.setSummFreq(mc, m.summFreq(mc)+4)
+	m.mem[s+1] = byte(freq)
+	if freq > uint32(m.mem[s+1-stateSize]) {
+		m.swapStates(s, s-stateSize)
+		s -= stateSize
+		m.foundState = s
+		if freq > maxFreq {
+			m.rescale()
+		}
+	}
+	m.nextContext()
+}
+
+// update1First follows a hit on the first (most probable) state.
+func (m *Model) update1First() {
+	s := m.foundState
+	mc := m.minContext
+	freq := uint32(m.mem[s+1])
+	summ := m.summFreq(mc)
+	m.prevSuccess = b2u(2*freq > summ)
+	m.runLength += int32(m.prevSuccess)
+	m.setSummFreq(mc, summ+4)
+	freq += 4
+	m.mem[s+1] = byte(freq)
+	if freq > maxFreq {
+		m.rescale()
+	}
+	m.nextContext()
+}
+
+// update2 follows a hit after one or more escapes.
+func (m *Model) update2() {
+	s := m.foundState
+	freq := uint32(m.mem[s+1]) + 4
+	m.runLength = m.initRL
+	mc := m.minContext
+	m.setSummFreq(mc, m.summFreq(mc)+4)
+	m.mem[s+1] = byte(freq)
+	if freq > maxFreq {
+		m.rescale()
+	}
+	m.updateModel()
+}

@@ -1,0 +1,216 @@
+package ppmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Errors reported by the decoders. All wrap archive.ErrFormat.
+var (
+	// ErrCorrupt reports a code value the model cannot map to a symbol, or
+	// a stream that does not start or end as the range coder requires.
+	ErrCorrupt = fmt.Errorf("ppmd: corrupt data: %w", archive.ErrFormat)
+	// ErrEndMarker reports the escape past the order-0 context that PPMd
+	// encoders may write as an end mark, found where data was expected.
+	ErrEndMarker = fmt.Errorf("ppmd: unexpected end marker: %w", archive.ErrFormat)
+	// ErrTruncated reports input that ended before the coded data did.
+	ErrTruncated = fmt.Errorf("ppmd: truncated input: %w", archive.ErrFormat)
+	// ErrNotInitialized reports a RAR decoder started on a model that was
+	// never initialised (or was left inconsistent by an earlier error).
+	ErrNotInitialized = fmt.Errorf("ppmd: model not initialized: %w", archive.ErrFormat)
+)
+
+// errModelInvariant is raised (as a panic, recovered at the API boundary)
+// when the model structure is found inconsistent.
+var errModelInvariant = errors.New("ppmd: model invariant violated")
+
+const (
+	rcTop = 1 << 24
+	rcBot = 1 << 15 // RAR flavour: smallest range before forced renormalisation
+
+	// maxOverread bounds how many bytes past the end of input the RAR
+	// flavour substitutes with zeros before reporting truncation.
+	maxOverread = 8
+)
+
+// Results of decodeSymbol besides byte values.
+const (
+	symEnd   = -1
+	symError = -2
+)
+
+// rangeDecoder is the arithmetic decoder in either flavour:
+//
+//   - 7z (rar == false): 7-Zip's range coder, as in LZMA: a leading zero
+//     byte, then code and range registers renormalised a byte at a time
+//     whenever range drops below 2^24.
+//   - RAR (rar == true): Dmitry Subbotin's carry-less range coder of the
+//     original PPMd var.H, which also tracks low and renormalises when the
+//     top byte of low is settled or the range falls below 2^15.
+//
+// The two differ only in init, decode (which must advance low for RAR),
+// the binary-context escape step, and normalisation.
+type rangeDecoder struct {
+	code, rng, low uint32
+	rar            bool
+
+	// 7z input: buffered reads from src.
+	buf  []byte
+	pos  int
+	src  io.Reader
+	nbuf int
+
+	// RAR input: one byte at a time from br.
+	br       io.ByteReader
+	overread int
+
+	err error // first input error; bytes read after it are 0
+}
+
+func (rc *rangeDecoder) readByte() uint32 {
+	if rc.pos < rc.nbuf {
+		b := rc.buf[rc.pos]
+		rc.pos++
+		return uint32(b)
+	}
+	return rc.readByteSlow()
+}
+
+func (rc *rangeDecoder) readByteSlow() uint32 {
+	if rc.err != nil {
+		return 0
+	}
+	if rc.rar {
+		b, err := rc.br.ReadByte()
+		if err == nil {
+			return uint32(b)
+		}
+		if err == io.EOF {
+			// The encoder flushes four bytes, so a valid stream never
+			// reads past its end; allow a few zero bytes for callers
+			// whose byte source ends exactly there, then give up.
+			rc.overread++
+			if rc.overread <= maxOverread {
+				return 0
+			}
+			err = ErrTruncated
+		}
+		rc.err = err
+		return 0
+	}
+	for {
+		n, err := rc.src.Read(rc.buf)
+		if n > 0 {
+			rc.nbuf = n
+			rc.pos = 1
+			return uint32(rc.buf[0])
+		}
+		if err != nil {
+			if err == io.EOF {
+				err = ErrTruncated
+			}
+			rc.err = err
+			rc.nbuf, rc.pos = 0, 0
+			return 0
+		}
+	}
+}
+
+// init7z starts the 7z flavour: a zero byte, then four code bytes.
+func (rc *rangeDecoder) init7z() error {
+	rc.rar = false
+	rc.code, rc.rng, rc.low = 0, 0xFFFFFFFF, 0
+	first := rc.readByte()
+	for i := 0; i < 4; i++ {
+		rc.code = rc.code<<8 | rc.readByte()
+	}
+	if rc.err != nil {
+		return rc.err
+	}
+	if first != 0 || rc.code == 0xFFFFFFFF {
+		return ErrCorrupt
+	}
+	return nil
+}
+
+// initRAR starts the RAR flavour: four code bytes.
+func (rc *rangeDecoder) initRAR() error {
+	rc.rar = true
+	rc.code, rc.rng, rc.low = 0, 0xFFFFFFFF, 0
+	rc.overread = 0
+	for i := 0; i < 4; i++ {
+		rc.code = rc.code<<8 | rc.readByte()
+	}
+	if rc.err != nil {
+		return rc.err
+	}
+	if rc.code == 0xFFFFFFFF {
+		return ErrCorrupt
+	}
+	return nil
+}
+
+// threshold scales range down by total and returns the code's position in
+// [0, total) — or beyond, for corrupt input. total must not exceed range.
+func (rc *rangeDecoder) threshold(total uint32) uint32 {
+	rc.rng /= total
+	return rc.code / rc.rng
+}
+
+// decode narrows the interval to [start, start+size) of the last
+// threshold's scale, without renormalising.
+func (rc *rangeDecoder) decode(start, size uint32) {
+	start *= rc.rng
+	rc.low += start
+	rc.code -= start
+	rc.rng *= size
+}
+
+// normalize shifts in input bytes until the range is wide enough again.
+func (rc *rangeDecoder) normalize() {
+	if !rc.rar {
+		if rc.rng < rcTop {
+			rc.code = rc.code<<8 | rc.readByte()
+			rc.rng <<= 8
+			if rc.rng < rcTop {
+				rc.code = rc.code<<8 | rc.readByte()
+				rc.rng <<= 8
+			}
+		}
+		return
+	}
+	for {
+		if rc.low^(rc.low+rc.rng) >= rcTop {
+			if rc.rng >= rcBot {
+				return
+			}
+			rc.rng = -rc.low & (rcBot - 1)
+		}
+		rc.code = rc.code<<8 | rc.readByte()
+		rc.rng <<= 8
+		rc.low <<= 8
+		if rc.rng == 0 {
+			// Cannot happen for consistent state; stop rather than spin.
+			if rc.err == nil {
+				rc.err = ErrCorrupt
+			}
+			return
+		}
+	}
+}
+
+// decodeBinEscape applies the escape branch of a binary context whose
+// symbol took size0 = (range>>14)*p of the range.
+func (rc *rangeDecoder) decodeBinEscape(size0 uint32) {
+	if rc.rar {
+		rc.low += size0
+		rc.code -= size0
+		rc.rng = (rc.rng &^ (binScale - 1)) - size0
+		return
+	}
+	rc.code -= size0
+	rc.rng -= size0
+}
