@@ -1,13 +1,20 @@
+// Command garc extracts, lists, tests and creates 7z and RAR archives.
+// See internal/cli for the command line and the exit codes.
 package main
 
 import (
+	"os"
+
+	// Modules required by go.mod that no package imports yet; they keep
+	// go.mod tidy until their users land.
 	_ "github.com/klauspost/compress/zstd"
 	_ "github.com/nwaples/rardecode/v2"
-	_ "github.com/schollz/progressbar/v3"
-	_ "github.com/spf13/cobra"
 	_ "github.com/ulikunitz/xz"
 	_ "golang.org/x/crypto/pbkdf2"
-	_ "golang.org/x/term"
+
+	"github.com/garc-dev/garc/internal/cli"
 )
 
-func main() {}
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"strings"
+)
+
+// valueFlags are the long flags that take a value; when written without
+// '=' the next argument is their value, not a positional argument.
+var valueFlags = map[string]bool{
+	"output": true, "password": true, "password-file": true, "overwrite": true, "links": true,
+	"max-dict": true, "threads": true, "progress": true, "format": true, "include": true,
+	"exclude": true, "level": true, "method": true, "filter": true, "solid": true,
+	"volume-size": true, "symlinks": true, "stdin-name": true, "type": true, "dict": true,
+}
+
+// shortValueFlags are the single-letter flags that take the next argument
+// as their value when nothing is attached.
+var shortValueFlags = map[string]bool{"-o": true}
+
+// exactSwitches maps 7-Zip and unrar switches written as one whole
+// argument to canonical long flags.
+var exactSwitches = map[string][]string{
+	"-y":    {"--yes"},
+	"-r":    {"--recursive"},
+	"-r-":   {"--recursive=false"},
+	"-r0":   {"--recursive"},
+	"-kb":   {"--keep-broken"},
+	"-o+":   {"--overwrite=all"},
+	"-o-":   {"--overwrite=skip"},
+	"-or":   {"--overwrite=rename"},
+	"-aoa":  {"--overwrite=all"},
+	"-aos":  {"--overwrite=skip"},
+	"-aou":  {"--overwrite=rename"},
+	"-aot":  {"--overwrite=rename"},
+	"-slt":  {"--format=slt"},
+	"-bd":   {"--progress=never"},
+	"-inul": {"-q"},
+	"-p":    {"--ask-password"},
+	"-snl":  {"--symlinks=store"},
+	"-si":   {"--stdin"},
+	"-mhe":  {"--encrypt-headers"},
+	"-mhc":  {"--header-compression"},
+	"-ms":   {"--solid=on"},
+	"-mmt":  {"--threads=0"},
+	"-mx":   {"--level=9"},
+	"-ep":   {"--flat"}, // unrar: exclude paths from names
+}
+
+// filterNames are the 7z coders that are filters rather than compression
+// methods, so "-m0=BCJ -m1=LZMA2" maps to --filter=BCJ --method=LZMA2.
+var filterNames = map[string]bool{
+	"bcj": true, "bcj2": true, "x86": true, "arm": true, "arm64": true, "armt": true, "ppc": true,
+	"sparc": true, "ia64": true, "riscv": true, "swap2": true, "swap4": true, "delta": true,
+}
+
+// onOff maps 7-Zip's on/off spellings to a boolean literal.
+func onOff(v string) (string, bool) {
+	switch strings.ToLower(v) {
+	case "", "on", "+", "true":
+		return "true", true
+	case "off", "-", "false":
+		return "false", true
+	}
+	return "", false
+}
+
+// normalizeArgs rewrites the argument spellings of 7-Zip and unrar into
+// the canonical GNU long flags cobra parses, and moves the command word
+// (x, e, l, t, a, d …) to the front so that switches may come before it.
+// Arguments after "--" are positional and never rewritten.
+func normalizeArgs(args []string) []string {
+	var flags, pos []string
+	command := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i:]...)
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			flags = append(flags, a)
+			name := strings.TrimPrefix(a, "--")
+			if !strings.Contains(name, "=") && valueFlags[name] && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if command == "" {
+				command = a
+			} else {
+				pos = append(pos, a)
+			}
+			continue
+		}
+		if shortValueFlags[a] {
+			flags = append(flags, a)
+			if i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+			continue
+		}
+		flags = append(flags, rewriteSwitch(a)...)
+	}
+	out := make([]string, 0, len(args)+1)
+	if command != "" {
+		out = append(out, command)
+	}
+	out = append(out, flags...)
+	return append(out, pos...)
+}
+
+// rewriteSwitch maps one single-dash switch to canonical flags; unknown
+// switches are returned unchanged for cobra to accept or reject.
+func rewriteSwitch(a string) []string {
+	if r, ok := exactSwitches[a]; ok {
+		return r
+	}
+	lower := strings.ToLower(a)
+	switch {
+	case strings.HasPrefix(a, "-o") && len(a) > 2:
+		return []string{"--output=" + a[2:]}
+	case strings.HasPrefix(a, "-hp") && len(a) > 3: // unrar: encrypt headers with password
+		return []string{"--password=" + a[3:], "--encrypt-headers"}
+	case strings.HasPrefix(a, "-p") && len(a) > 2:
+		return []string{"--password=" + a[2:]}
+	case strings.HasPrefix(lower, "-mx"):
+		return []string{"--level=" + strings.TrimPrefix(a[3:], "=")}
+	case strings.HasPrefix(lower, "-mhe="):
+		if v, ok := onOff(a[5:]); ok {
+			return []string{"--encrypt-headers=" + v}
+		}
+	case strings.HasPrefix(lower, "-mhc="):
+		if v, ok := onOff(a[5:]); ok {
+			return []string{"--header-compression=" + v}
+		}
+	case strings.HasPrefix(lower, "-ms="):
+		v := a[4:]
+		if b, ok := onOff(v); ok {
+			v = map[string]string{"true": "on", "false": "off"}[b]
+		}
+		return []string{"--solid=" + v}
+	case strings.HasPrefix(lower, "-mmt"):
+		v := strings.TrimPrefix(a[4:], "=")
+		if b, ok := onOff(v); ok {
+			if b == "true" {
+				v = "0"
+			} else {
+				v = "1"
+			}
+		}
+		return []string{"--threads=" + v}
+	case strings.HasPrefix(lower, "-md="):
+		return []string{"--dict=" + a[4:]}
+	case strings.HasPrefix(lower, "-mf="):
+		return []string{"--filter=" + a[4:]}
+	case len(a) > 3 && a[1] == 'm' && a[2] >= '0' && a[2] <= '9' && strings.Contains(a, "="):
+		v := a[strings.IndexByte(a, '=')+1:]
+		name := strings.ToLower(v)
+		if i := strings.IndexByte(name, ':'); i >= 0 {
+			name = name[:i]
+		}
+		if filterNames[name] {
+			return []string{"--filter=" + v}
+		}
+		return []string{"--method=" + v}
+	case strings.HasPrefix(a, "-v") && len(a) > 2 && a[2] >= '0' && a[2] <= '9':
+		return []string{"--volume-size=" + a[2:]}
+	case strings.HasPrefix(a, "-si") && len(a) > 3:
+		return []string{"--stdin-name=" + a[3:]}
+	case strings.HasPrefix(a, "-t") && len(a) > 2:
+		return []string{"--type=" + a[2:]}
+	case strings.HasPrefix(a, "-x") || strings.HasPrefix(a, "-i"):
+		if f, ok := wildcardSwitch(a); ok {
+			return []string{f}
+		}
+	}
+	return []string{a}
+}
+
+// wildcardSwitch maps 7-Zip's -x[r[-|0]]{!wildcard|@listfile} and
+// -i[r[-|0]]{!wildcard|@listfile}. A recursive include (-ir!) becomes a
+// pattern with a "**/" prefix, which matches at any depth.
+func wildcardSwitch(a string) (string, bool) {
+	flag := "--exclude="
+	if a[1] == 'i' {
+		flag = "--include="
+	}
+	rest := a[2:]
+	recursive := false
+	switch {
+	case strings.HasPrefix(rest, "r-"):
+		rest = rest[2:]
+	case strings.HasPrefix(rest, "r0"), strings.HasPrefix(rest, "r"):
+		recursive = true
+		rest = strings.TrimPrefix(strings.TrimPrefix(rest, "r0"), "r")
+	}
+	switch {
+	case strings.HasPrefix(rest, "!"):
+		p := rest[1:]
+		if recursive && flag == "--include=" && !strings.HasPrefix(p, "**/") {
+			p = "**/" + p
+		}
+		return flag + p, true
+	case strings.HasPrefix(rest, "@"):
+		return flag + rest, true
+	}
+	return "", false
+}

@@ -1,0 +1,300 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// SymlinkMode says how `garc a` treats symbolic links among its inputs.
+type SymlinkMode int
+
+// Symlink modes.
+const (
+	SymlinksFollow SymlinkMode = iota // archive what the link points to (default)
+	SymlinksStore                     // store the link itself (7-Zip -snl)
+)
+
+// SolidMode says how files are grouped into solid blocks.
+type SolidMode struct {
+	// Off disables solid compression: one block per file.
+	Off bool
+	// BlockSize limits the unpacked bytes per solid block; 0 means the
+	// writer's default.
+	BlockSize int64
+	// FilesPerBlock limits the files per solid block; 0 means no limit.
+	FilesPerBlock int
+	// ByExtension starts a new block for each file extension (7-Zip -ms=e).
+	ByExtension bool
+}
+
+// CreateOptions is everything `garc a` was asked to do. The 7z writer
+// receives it through createArchive.
+type CreateOptions struct {
+	// Archive is the path of the archive to create or update.
+	Archive string
+	// Inputs are the files and directories to add, as given; directories
+	// are added with their contents. Recursive makes wildcard inputs match
+	// in subdirectories too (7-Zip -r).
+	Inputs    []string
+	Recursive bool
+	// Includes and Excludes filter the files found under Inputs, with the
+	// wildcard rules of extraction (list files already expanded).
+	Includes, Excludes []string
+	// Level is the compression level 0 (store) … 9 (ultra); -1 is the
+	// default (5).
+	Level int
+	// Method is the main compression method, e.g. "LZMA2", "LZMA", "PPMd",
+	// "Copy", "Deflate"; empty means the default (LZMA2).
+	Method string
+	// Filters are the filters applied before the method, in order, e.g.
+	// ["BCJ"], ["Delta:4"]; ["off"] disables the automatic executable
+	// filter; empty means automatic.
+	Filters []string
+	// Dict is the dictionary size in bytes; 0 means the level's default.
+	Dict int64
+	// Solid controls solid blocks.
+	Solid SolidMode
+	// HeaderCompression compresses the archive header (default true).
+	HeaderCompression bool
+	// EncryptHeaders encrypts the header too, hiding the names (-mhe);
+	// requires Password.
+	EncryptHeaders bool
+	// Password encrypts the content with AES-256 when non-empty.
+	Password string
+	// Threads is the number of encoder threads; 0 means automatic.
+	Threads int
+	// VolumeSize splits the output into NAME.7z.001, .002 … of this many
+	// bytes; 0 writes one file.
+	VolumeSize int64
+	// Symlinks says whether to follow or store symbolic links.
+	Symlinks SymlinkMode
+	// Stdin reads one file's content from Input and stores it as
+	// StdinName (7-Zip -si).
+	Stdin     bool
+	StdinName string
+	Input     io.Reader
+	// Progress, when non-nil, is called with bytes read so far and the
+	// name of the file being added; it must be cheap.
+	Progress func(done int64, current string)
+	// Quiet suppresses informational output.
+	Quiet bool
+	// Out and Err receive informational output and warnings.
+	Out, Err io.Writer
+}
+
+// DeleteOptions is what `garc d` was asked to do.
+type DeleteOptions struct {
+	Archive   string
+	Patterns  []string // entries to delete, wildcard rules of extraction
+	Recursive bool
+	Excludes  []string
+	Password  string
+	Threads   int
+	Quiet     bool
+	Out, Err  io.Writer
+}
+
+// errNotImplemented is returned by the placeholders below.
+var errNotImplemented = errors.New("not implemented yet")
+
+// createArchive writes a 7z archive; the 7z writer sets it. Until then
+// `garc a` fails with exit 2.
+var createArchive = func(ctx context.Context, opts CreateOptions) error {
+	return fmt.Errorf("a: creating 7z archives is %w", errNotImplemented)
+}
+
+// deleteEntries removes entries from a 7z archive; the 7z writer sets it.
+var deleteEntries = func(ctx context.Context, opts DeleteOptions) error {
+	return fmt.Errorf("d: deleting from 7z archives is %w", errNotImplemented)
+}
+
+// createFlags are the flags of `garc a`.
+type createFlags struct {
+	level          int
+	method         string
+	filters        []string
+	dict           string
+	solid          string
+	headerCompress bool
+	encryptHeaders bool
+	volumeSize     string
+	symlinks       string
+	stdin          bool
+	stdinName      string
+}
+
+func (a *app) createCommand() *cobra.Command {
+	var f createFlags
+	cmd := &cobra.Command{
+		Use:     "a ARCHIVE [FILES...]",
+		Aliases: []string{"add"},
+		Short:   "create a 7z archive or add files to one",
+		Long: `Create a 7z archive from files and directories (7-Zip switches in
+parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
+-mf=off), --dict (-md=64m), --solid (-ms=on|off|SIZE|NUMf|e),
+--header-compression (-mhc), --encrypt-headers (-mhe=on), --password (-p),
+--threads (-mmt4), --volume-size (-v100m), --symlinks=store (-snl),
+--stdin (-si, -siNAME), -r, --include/--exclude (-i!, -x!) and @LISTFILE.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := a.createOptions(cmd, args, &f)
+			if err != nil {
+				return err
+			}
+			return createArchive(a.ctx, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&f.level, "level", -1, "compression level 0 (store) to 9 (ultra); default 5")
+	fl.StringVar(&f.method, "method", "", "compression method: LZMA2, LZMA, PPMd, BZip2, Deflate, Copy …")
+	fl.StringArrayVar(&f.filters, "filter", nil, "filter before the method: BCJ, BCJ2, ARM64, Delta:4 …, or off")
+	fl.StringVar(&f.dict, "dict", "", "dictionary size, e.g. 64m")
+	fl.StringVar(&f.solid, "solid", "on", "solid blocks: on, off, a size (4g), a file count (100f), e (per extension)")
+	fl.BoolVar(&f.headerCompress, "header-compression", true, "compress the archive header")
+	fl.BoolVar(&f.encryptHeaders, "encrypt-headers", false, "encrypt the header (file names) too; needs a password")
+	fl.StringVar(&f.volumeSize, "volume-size", "", "split into volumes of this size (e.g. 100m)")
+	fl.StringVar(&f.symlinks, "symlinks", "follow", "symbolic links: follow, or store as links (-snl)")
+	fl.BoolVar(&f.stdin, "stdin", false, "read the content of one file from standard input (-si)")
+	fl.StringVar(&f.stdinName, "stdin-name", "", "name to store standard input under (-siNAME)")
+	return cmd
+}
+
+// parseSolid parses the --solid value.
+func parseSolid(s string) (SolidMode, error) {
+	var m SolidMode
+	for _, part := range strings.Split(strings.ToLower(s), ",") {
+		switch {
+		case part == "on" || part == "true" || part == "":
+		case part == "off" || part == "false":
+			m.Off = true
+		case part == "e":
+			m.ByExtension = true
+		case strings.HasSuffix(part, "f"):
+			n, err := strconv.Atoi(strings.TrimSuffix(part, "f"))
+			if err != nil || n <= 0 {
+				return m, usagef("--solid: invalid file count %q", part)
+			}
+			m.FilesPerBlock = n
+		default:
+			n, err := parseSize(part)
+			if err != nil || n <= 0 {
+				return m, usagef("--solid: invalid value %q", part)
+			}
+			m.BlockSize = n
+		}
+	}
+	return m, nil
+}
+
+func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (CreateOptions, error) {
+	o := CreateOptions{
+		Archive: args[0], Inputs: args[1:], Recursive: a.g.recursive, Level: f.level, Method: f.method,
+		Filters: f.filters, HeaderCompression: f.headerCompress, EncryptHeaders: f.encryptHeaders,
+		Threads: a.g.threads, Stdin: f.stdin || f.stdinName != "", StdinName: f.stdinName, Quiet: a.g.quiet,
+		Out: a.stdout, Err: a.stderr,
+	}
+	if o.Level < -1 || o.Level > 9 {
+		return o, usagef("--level must be 0 to 9")
+	}
+	var err error
+	if o.Dict, err = parseSize(f.dict); err != nil {
+		return o, usagef("--dict: %v", err)
+	}
+	if o.VolumeSize, err = parseSize(f.volumeSize); err != nil {
+		return o, usagef("--volume-size: %v", err)
+	}
+	if o.Solid, err = parseSolid(f.solid); err != nil {
+		return o, err
+	}
+	switch f.symlinks {
+	case "follow":
+		o.Symlinks = SymlinksFollow
+	case "store":
+		o.Symlinks = SymlinksStore
+	default:
+		return o, usagef("--symlinks must be follow or store")
+	}
+	if o.Includes, err = expandListFiles(a.g.includes); err != nil {
+		return o, err
+	}
+	if o.Excludes, err = expandListFiles(a.g.excludes); err != nil {
+		return o, err
+	}
+	var inputs []string
+	for _, in := range o.Inputs {
+		if strings.HasPrefix(in, "@") && len(in) > 1 {
+			list, err := expandListFiles([]string{in})
+			if err != nil {
+				return o, err
+			}
+			inputs = append(inputs, list...)
+		} else {
+			inputs = append(inputs, in)
+		}
+	}
+	o.Inputs = inputs
+	if o.Stdin {
+		if a.g.passwordStdin {
+			return o, usagef("--stdin and --password-stdin both need standard input")
+		}
+		o.Input = a.stdinB
+		if len(o.Inputs) > 0 {
+			return o, usagef("--stdin takes no input files")
+		}
+	} else if len(o.Inputs) == 0 {
+		return o, usagef("a: no files to add")
+	}
+	// The password: given, or asked for on the terminal with -p alone.
+	if a.pw.have {
+		o.Password = a.pw.value
+	} else if a.pw.forceAsk {
+		p1, err := a.pw.prompt("Enter password for the new archive: ")
+		if err != nil {
+			return o, err
+		}
+		p2, err := a.pw.prompt("Verify password: ")
+		if err != nil {
+			return o, err
+		}
+		if p1 != p2 {
+			return o, fmt.Errorf("the passwords do not match")
+		}
+		o.Password = p1
+	}
+	if o.EncryptHeaders && o.Password == "" {
+		return o, usagef("--encrypt-headers (-mhe) needs a password")
+	}
+	return o, nil
+}
+
+func (a *app) deleteCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "d ARCHIVE PATTERNS...",
+		Aliases: []string{"delete"},
+		Short:   "delete entries from a 7z archive",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pats, err := expandListFiles(append(args[1:], a.g.includes...))
+			if err != nil {
+				return err
+			}
+			if len(pats) == 0 {
+				return usagef("d: no entries named")
+			}
+			exc, err := expandListFiles(a.g.excludes)
+			if err != nil {
+				return err
+			}
+			return deleteEntries(a.ctx, DeleteOptions{
+				Archive: args[0], Patterns: pats, Recursive: a.g.recursive, Excludes: exc,
+				Password: a.pw.value, Threads: a.g.threads, Quiet: a.g.quiet, Out: a.stdout, Err: a.stderr,
+			})
+		},
+	}
+}

@@ -1,0 +1,160 @@
+// Package cli implements the garc command line: the cobra commands x, e,
+// l, t, a and d as thin wrappers over internal/opener (format detection),
+// internal/extract (safe extraction) and the format readers; the argv
+// normaliser that accepts 7-Zip's and unrar's switch spellings; the exit
+// codes; password sources and the no-echo prompt; and the progress bar.
+//
+// # Command line
+//
+//	garc x ARCHIVE [PATTERNS...] [-o DIR]   extract with full paths
+//	garc e ARCHIVE [PATTERNS...] [-o DIR]   extract without paths
+//	garc l ARCHIVE [PATTERNS...] [--format=table|slt|json]
+//	garc t ARCHIVE [PATTERNS...]            test checksums
+//	garc a ARCHIVE FILES...                 create a 7z archive
+//	garc d ARCHIVE PATTERNS...              delete entries from a 7z archive
+//
+// Before cobra parses the arguments, normalizeArgs rewrites 7-Zip and
+// unrar spellings to canonical long flags and moves the command word to
+// the front, so `garc -y x -ofoo a.7z` works:
+//
+//	-oDIR, -o DIR       --output=DIR
+//	-pSECRET            --password=SECRET     (-p alone: prompt)
+//	-y                  --yes (overwrite all)
+//	-r, -r-, -r0        --recursive[=false]
+//	-aoa -aos -aou -aot --overwrite=all|skip|rename|rename
+//	-o+ -o- -or (unrar) --overwrite=all|skip|rename
+//	-kb (unrar)         --keep-broken
+//	-ep (unrar)         --flat
+//	-slt                --format=slt
+//	-bd                 --progress=never
+//	-x!P -xr!P -x@F     --exclude=P / --exclude=@F
+//	-i!P -ir!P -i@F     --include=P / --include=**/P / --include=@F
+//	-mx9 -mx=9          --level=9
+//	-m0=lzma2 -m0=BCJ   --method=lzma2 / --filter=BCJ
+//	-mhe=on -mhc=off    --encrypt-headers=true / --header-compression=false
+//	-ms=on|off|SIZE     --solid=…
+//	-mmt4 -mmt=off      --threads=4 / --threads=1
+//	-md=64m -mf=off     --dict=64m / --filter=off
+//	-v100m              --volume-size=100m
+//	-snl                --symlinks=store
+//	-si, -siNAME        --stdin, --stdin-name=NAME
+//	-hpSECRET (unrar)   --password=SECRET --encrypt-headers
+//	-t7z                --type=7z
+//
+// Arguments after "--" are never rewritten.
+//
+// # Selecting entries
+//
+// Positional PATTERNS and --include select entries; --exclude removes
+// them; an argument "@FILE" reads patterns from FILE, one per line. The
+// rules follow 7-Zip's wildcards:
+//
+//   - '*' matches any run of characters and '?' one character, within one
+//     path component ('/' or '\' separate components). "*.*" needs a dot;
+//     use "*" for everything. Matching is case-sensitive.
+//   - A pattern is matched from the archive root, as 7-Zip does without
+//     -r: "*.txt" selects only top-level .txt files, "docs/*.txt" those in
+//     docs. With -r (--recursive) a pattern may match starting at any
+//     depth ("*.txt" then selects every .txt file); a "**/" prefix does
+//     the same for one pattern (7-Zip's -ir!).
+//   - A pattern that matches a directory selects everything beneath it.
+//   - An --exclude pattern without a '/' applies at any depth (like
+//     7-Zip's -xr!); one with a '/' is anchored at the root.
+//
+// When patterns were given and nothing matched, the exit code is 10.
+//
+// # Overwriting
+//
+// Existing files are never overwritten silently. With -y or
+// --overwrite=all they are replaced; --overwrite=skip skips them quietly,
+// --overwrite=rename writes the new file under a free name
+// ("name (1).ext"), --overwrite=never skips them with a warning (exit 1),
+// and --overwrite=ask asks. Without any of these garc asks when stdin is
+// a terminal and otherwise behaves as --overwrite=never.
+//
+// # Passwords
+//
+// The password comes from --password (-p), --password-file FILE (its
+// first line), or --password-stdin (the first line of stdin), in that
+// order. Otherwise, when an archive turns out to need one and stdin is a
+// terminal, garc prompts on stderr and reads it without echo. It never
+// prompts when stdin is not a terminal: the run fails with exit 11, as it
+// does for a wrong password.
+//
+// # Progress
+//
+// A progress bar (bytes done and total, current entry) is drawn on stderr
+// when stderr is a terminal (--progress=auto), always with
+// --progress=always, and never with -q or --progress=never. Standard
+// output is the same with and without it.
+//
+// # Exit codes
+//
+// Defined in exitcodes.go and printed by `garc --help`:
+//
+//	0    success
+//	1    warning: entries skipped, paths or links refused
+//	2    fatal error: corrupt input, not an archive, unsupported feature, I/O error
+//	3    checksum mismatch
+//	7    command-line usage error
+//	8    memory or size limit exceeded (archive.ErrLimit; raise --max-dict)
+//	9    cannot create an output file or directory (extract.ErrCreate)
+//	10   no files matched the patterns
+//	11   wrong or missing password (an error wrapping both ErrWrongPassword
+//	     and ErrChecksum is 11)
+//	255  interrupted by SIGINT or SIGTERM: the context is cancelled,
+//	     temporary files are removed (Extractor.Abort)
+//
+// When several entries fail differently the most severe code wins, in the
+// order 255, 7, 11, 8, 9, 2, 3, 10, 1. Diagnostics go to stderr as
+// "garc: ARCHIVE: ENTRY: cause"; listings and test summaries go to stdout.
+//
+// # JSON listing
+//
+// `garc l --format=json ARCHIVE` prints one JSON document:
+//
+//	{
+//	  "archive": {
+//	    "path": string,               archive path as given
+//	    "type": string,               "7z", "rar5", "rar4" or "rar1.4"
+//	    "solid": bool,
+//	    "volumes": [string],          volume or split-part paths, in order
+//	    "encrypted_headers": bool,
+//	    "locked": bool,               RAR: locked archive
+//	    "recovery_record": bool,      RAR: recovery record present
+//	    "sfx_offset": int,            bytes before the signature (SFX stub)
+//	    "physical_size": int,
+//	    "methods": [string],
+//	    "comment": string             omitted when empty
+//	  },
+//	  "entries": [{
+//	    "path": string,               stored path, '/' separated
+//	    "type": string,               "file", "dir", "symlink", "hardlink" or "copy"
+//	    "link_target": string,        symlink target / linked entry; omitted when empty
+//	    "size": int | null,           unpacked size; null when unknown
+//	    "packed_size": int,
+//	    "method": string,
+//	    "mtime", "ctime", "atime": string,   RFC 3339 with nanoseconds, UTC;
+//	                                  each omitted when not stored
+//	    "attributes": int,            raw attributes as stored
+//	    "host_os": string,            "windows", "unix" or "unknown"
+//	    "unix_mode": string,          octal permission bits ("0755"); omitted
+//	                                  when no unix mode is stored
+//	    "uid", "gid": int,            omitted when not stored
+//	    "owner", "group": string,     omitted when not stored
+//	    "crc32": string,              8 hex digits; omitted when not stored
+//	    "blake2sp": string,           64 hex digits; omitted when not stored
+//	    "encrypted": bool,
+//	    "solid": bool,                continues a solid stream
+//	    "anti": bool,                 7z anti-item; omitted when false
+//	    "split_before", "split_after": bool,   omitted when false
+//	    "comment": string             omitted when empty
+//	  }]
+//	}
+//
+// # Creating archives
+//
+// `garc a` parses its flags into CreateOptions and calls createArchive,
+// which the 7z writer sets; `garc d` does the same with DeleteOptions and
+// deleteEntries. Until the writer exists both fail with exit 2.
+package cli

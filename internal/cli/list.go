@@ -1,0 +1,462 @@
+package cli
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+func (a *app) listCommand() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:     "l ARCHIVE [PATTERNS...]",
+		Aliases: []string{"list"},
+		Short:   "list the entries of an archive",
+		Long: `List the entries of an archive on stdout.
+
+--format=table (default) prints a table like 7-Zip's; --format=slt prints
+one "Key = Value" block per entry with 7-Zip's -slt key names;
+--format=json prints one JSON document:
+
+` + jsonSchemaDoc,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runList(args[0], args[1:], format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, slt or json")
+	return cmd
+}
+
+func (a *app) runList(name string, patterns []string, format string) error {
+	switch format {
+	case "table", "slt", "json":
+	default:
+		return usagef("--format must be table, slt or json, not %q", format)
+	}
+	sel, err := a.selection(patterns)
+	if err != nil {
+		return err
+	}
+	r, err := a.openArchive(name)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var entries []*archive.Entry
+	for _, e := range r.Entries() {
+		if sel.want(e) {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) == 0 && sel.filtered() {
+		return fmt.Errorf("%s: %w", name, errNoMatch)
+	}
+	switch format {
+	case "json":
+		return writeJSON(a.stdout, name, r.Info(), entries)
+	case "slt":
+		writeSLT(a.stdout, name, r.Info(), entries)
+	default:
+		writeTable(a.stdout, name, r.Info(), entries)
+	}
+	return nil
+}
+
+// jsonSchemaDoc documents the JSON listing; doc.go repeats it.
+const jsonSchemaDoc = `  {
+    "archive": {
+      "path": string,               archive path as given
+      "type": string,               "7z", "rar5", "rar4" or "rar1.4"
+      "solid": bool,
+      "volumes": [string],          volume or split-part paths, in order
+      "encrypted_headers": bool,
+      "locked": bool,               RAR: locked archive
+      "recovery_record": bool,      RAR: recovery record present
+      "sfx_offset": int,            bytes before the signature (SFX stub)
+      "physical_size": int,
+      "methods": [string],
+      "comment": string             omitted when empty
+    },
+    "entries": [{
+      "path": string,               stored path, '/' separated
+      "type": string,               "file", "dir", "symlink", "hardlink" or "copy"
+      "link_target": string,        symlink target / linked entry; omitted when empty
+      "size": int | null,           unpacked size; null when unknown
+      "packed_size": int,
+      "method": string,
+      "mtime", "ctime", "atime": string,   RFC 3339 with nanoseconds, UTC;
+                                    each omitted when not stored
+      "attributes": int,            raw attributes as stored
+      "host_os": string,            "windows", "unix" or "unknown"
+      "unix_mode": string,          octal permission bits ("0755"); omitted
+                                    when no unix mode is stored
+      "uid", "gid": int,            omitted when not stored
+      "owner", "group": string,     omitted when not stored
+      "crc32": string,              8 hex digits; omitted when not stored
+      "blake2sp": string,           64 hex digits; omitted when not stored
+      "encrypted": bool,
+      "solid": bool,                continues a solid stream
+      "anti": bool,                 7z anti-item (deletion marker); omitted when false
+      "split_before", "split_after": bool,   omitted when false
+      "comment": string             omitted when empty
+    }]
+  }`
+
+type jsonArchive struct {
+	Path             string   `json:"path"`
+	Type             string   `json:"type"`
+	Solid            bool     `json:"solid"`
+	Volumes          []string `json:"volumes"`
+	EncryptedHeaders bool     `json:"encrypted_headers"`
+	Locked           bool     `json:"locked"`
+	RecoveryRecord   bool     `json:"recovery_record"`
+	SFXOffset        int64    `json:"sfx_offset"`
+	PhysicalSize     int64    `json:"physical_size"`
+	Methods          []string `json:"methods"`
+	Comment          string   `json:"comment,omitempty"`
+}
+
+type jsonEntry struct {
+	Path        string `json:"path"`
+	Type        string `json:"type"`
+	LinkTarget  string `json:"link_target,omitempty"`
+	Size        *int64 `json:"size"`
+	PackedSize  int64  `json:"packed_size"`
+	Method      string `json:"method"`
+	MTime       string `json:"mtime,omitempty"`
+	CTime       string `json:"ctime,omitempty"`
+	ATime       string `json:"atime,omitempty"`
+	Attributes  uint32 `json:"attributes"`
+	HostOS      string `json:"host_os"`
+	UnixMode    string `json:"unix_mode,omitempty"`
+	UID         *int   `json:"uid,omitempty"`
+	GID         *int   `json:"gid,omitempty"`
+	Owner       string `json:"owner,omitempty"`
+	Group       string `json:"group,omitempty"`
+	CRC32       string `json:"crc32,omitempty"`
+	BLAKE2sp    string `json:"blake2sp,omitempty"`
+	Encrypted   bool   `json:"encrypted"`
+	Solid       bool   `json:"solid"`
+	Anti        bool   `json:"anti,omitempty"`
+	SplitBefore bool   `json:"split_before,omitempty"`
+	SplitAfter  bool   `json:"split_after,omitempty"`
+	Comment     string `json:"comment,omitempty"`
+}
+
+func jsonTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func hostName(h archive.HostOS) string {
+	switch h {
+	case archive.HostWindows:
+		return "windows"
+	case archive.HostUnix:
+		return "unix"
+	}
+	return "unknown"
+}
+
+// unixPerm returns the permission and special bits of a Go mode in the
+// unix octal layout.
+func unixPerm(m fs.FileMode) uint32 {
+	v := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		v |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		v |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		v |= 0o1000
+	}
+	return v
+}
+
+func writeJSON(w io.Writer, name string, info *archive.Info, entries []*archive.Entry) error {
+	doc := struct {
+		Archive jsonArchive `json:"archive"`
+		Entries []jsonEntry `json:"entries"`
+	}{
+		Archive: jsonArchive{
+			Path: name, Type: string(info.Format), Solid: info.Solid, Volumes: info.Volumes,
+			EncryptedHeaders: info.EncryptedHeaders, Locked: info.Locked, RecoveryRecord: info.RecoveryRecord,
+			SFXOffset: info.SFXOffset, PhysicalSize: info.PhysicalSize, Methods: info.Methods, Comment: info.Comment,
+		},
+		Entries: make([]jsonEntry, 0, len(entries)),
+	}
+	if doc.Archive.Volumes == nil {
+		doc.Archive.Volumes = []string{}
+	}
+	if doc.Archive.Methods == nil {
+		doc.Archive.Methods = []string{}
+	}
+	for _, e := range entries {
+		j := jsonEntry{
+			Path: e.Name, Type: e.Type.String(), LinkTarget: e.LinkTarget, PackedSize: e.PackedSize,
+			Method: e.Method, MTime: jsonTime(e.ModTime), CTime: jsonTime(e.CreateTime), ATime: jsonTime(e.AccessTime),
+			Attributes: e.Attributes, HostOS: hostName(e.HostOS), Owner: e.Owner, Group: e.Group,
+			Encrypted: e.Encrypted, Solid: e.Solid, Anti: e.Anti, SplitBefore: e.SplitBefore, SplitAfter: e.SplitAfter,
+			Comment: e.Comment,
+		}
+		if e.Size >= 0 {
+			s := e.Size
+			j.Size = &s
+		}
+		if e.HasUnixMode {
+			j.UnixMode = fmt.Sprintf("%04o", unixPerm(e.Mode))
+		}
+		if e.UID >= 0 && (e.UID != 0 || e.GID != 0 || e.Owner != "") {
+			uid := e.UID
+			j.UID = &uid
+		}
+		if e.GID >= 0 && (e.UID != 0 || e.GID != 0 || e.Group != "") {
+			gid := e.GID
+			j.GID = &gid
+		}
+		if e.HasCRC32 {
+			j.CRC32 = fmt.Sprintf("%08x", e.CRC32)
+		}
+		if len(e.BLAKE2sp) > 0 {
+			j.BLAKE2sp = hex.EncodeToString(e.BLAKE2sp)
+		}
+		doc.Entries = append(doc.Entries, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// attrString renders attributes as 7-Zip does: the letters D, R, H, S, A
+// for the Windows bits ("." when clear).
+func attrString(e *archive.Entry) string {
+	var attr uint32
+	switch e.HostOS {
+	case archive.HostUnix:
+		if e.Mode&0o200 == 0 && e.HasUnixMode {
+			attr |= archive.AttrReadOnly
+		}
+	default:
+		attr = e.Attributes
+	}
+	if e.IsDir() {
+		attr |= archive.AttrDirectory
+	}
+	b := []byte(".....")
+	for i, bit := range []uint32{archive.AttrDirectory, archive.AttrReadOnly, archive.AttrHidden, archive.AttrSystem, archive.AttrArchive} {
+		if attr&bit != 0 {
+			b[i] = "DRHSA"[i]
+		}
+	}
+	return string(b)
+}
+
+// sltAttr renders attributes for -slt: the set letters, then the unix
+// mode when one is stored ("A -rw-r--r--").
+func sltAttr(e *archive.Entry) string {
+	s := strings.ReplaceAll(attrString(e), ".", "")
+	if e.HasUnixMode {
+		if s != "" {
+			s += " "
+		}
+		s += modeString(e)
+	}
+	return s
+}
+
+// modeString renders a unix mode like ls -l.
+func modeString(e *archive.Entry) string {
+	m := e.Mode
+	b := []byte("----------")
+	switch {
+	case e.Type == archive.TypeDir:
+		b[0] = 'd'
+	case e.Type == archive.TypeSymlink:
+		b[0] = 'l'
+	}
+	const rwx = "rwxrwxrwx"
+	for i := 0; i < 9; i++ {
+		if m&(1<<uint(8-i)) != 0 {
+			b[i+1] = rwx[i]
+		}
+	}
+	if m&fs.ModeSetuid != 0 {
+		b[3] = "Ss"[b2i(b[3] == 'x')]
+	}
+	if m&fs.ModeSetgid != 0 {
+		b[6] = "Ss"[b2i(b[6] == 'x')]
+	}
+	if m&fs.ModeSticky != 0 {
+		b[9] = "Tt"[b2i(b[9] == 'x')]
+	}
+	return string(b)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func plusMinus(b bool) string {
+	if b {
+		return "+"
+	}
+	return "-"
+}
+
+// sltTime formats a time as 7-Zip's -slt does, in local time with
+// 100-nanosecond digits.
+func sltTime(t time.Time) string {
+	return t.Local().Format("2006-01-02 15:04:05.0000000")
+}
+
+func writeArchiveHeader(w io.Writer, name string, info *archive.Info) {
+	fmt.Fprintf(w, "Path = %s\n", name)
+	fmt.Fprintf(w, "Type = %s\n", info.Format)
+	if info.PhysicalSize > 0 {
+		fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
+	}
+	if info.SFXOffset > 0 {
+		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
+	}
+	if len(info.Methods) > 0 {
+		fmt.Fprintf(w, "Method = %s\n", strings.Join(info.Methods, " "))
+	}
+	fmt.Fprintf(w, "Solid = %s\n", plusMinus(info.Solid))
+	if len(info.Volumes) > 1 {
+		fmt.Fprintf(w, "Volumes = %d\n", len(info.Volumes))
+	}
+	if info.EncryptedHeaders {
+		fmt.Fprintf(w, "Encrypted = +\n")
+	}
+	if info.Locked {
+		fmt.Fprintf(w, "Locked = +\n")
+	}
+	if info.RecoveryRecord {
+		fmt.Fprintf(w, "Recovery Record = +\n")
+	}
+	if info.Comment != "" {
+		fmt.Fprintf(w, "Comment = %s\n", strings.ReplaceAll(strings.TrimRight(info.Comment, "\n"), "\n", "\n  "))
+	}
+}
+
+func writeSLT(w io.Writer, name string, info *archive.Info, entries []*archive.Entry) {
+	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", name)
+	writeArchiveHeader(w, name, info)
+	fmt.Fprintf(w, "\n----------\n")
+	for i, e := range entries {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Path = %s\n", e.Name)
+		fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
+		if e.Size >= 0 {
+			fmt.Fprintf(w, "Size = %d\n", e.Size)
+		} else {
+			fmt.Fprintf(w, "Size = \n")
+		}
+		fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
+		if !e.ModTime.IsZero() {
+			fmt.Fprintf(w, "Modified = %s\n", sltTime(e.ModTime))
+		}
+		if !e.CreateTime.IsZero() {
+			fmt.Fprintf(w, "Created = %s\n", sltTime(e.CreateTime))
+		}
+		if !e.AccessTime.IsZero() {
+			fmt.Fprintf(w, "Accessed = %s\n", sltTime(e.AccessTime))
+		}
+		fmt.Fprintf(w, "Attributes = %s\n", sltAttr(e))
+		if e.HasCRC32 {
+			fmt.Fprintf(w, "CRC = %08X\n", e.CRC32)
+		}
+		if len(e.BLAKE2sp) > 0 {
+			fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
+		}
+		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
+		if e.Comment != "" {
+			fmt.Fprintf(w, "Comment = %s\n", e.Comment)
+		}
+		if e.SplitBefore || e.SplitAfter {
+			fmt.Fprintf(w, "Split Before = %s\nSplit After = %s\n", plusMinus(e.SplitBefore), plusMinus(e.SplitAfter))
+		}
+		fmt.Fprintf(w, "Method = %s\n", e.Method)
+		fmt.Fprintf(w, "Host OS = %s\n", map[archive.HostOS]string{archive.HostWindows: "FAT/NTFS", archive.HostUnix: "Unix", archive.HostUnknown: ""}[e.HostOS])
+		switch e.Type {
+		case archive.TypeSymlink:
+			fmt.Fprintf(w, "Symbolic Link = %s\n", e.LinkTarget)
+		case archive.TypeHardlink:
+			fmt.Fprintf(w, "Hard Link = %s\n", e.LinkTarget)
+		case archive.TypeCopy:
+			fmt.Fprintf(w, "Copy Link = %s\n", e.LinkTarget)
+		}
+		if e.Owner != "" {
+			fmt.Fprintf(w, "User = %s\n", e.Owner)
+		}
+		if e.Group != "" {
+			fmt.Fprintf(w, "Group = %s\n", e.Group)
+		}
+		if e.Anti {
+			fmt.Fprintf(w, "Anti = +\n")
+		}
+	}
+}
+
+func writeTable(w io.Writer, name string, info *archive.Info, entries []*archive.Entry) {
+	writeArchiveHeader(w, name, info)
+	fmt.Fprintln(w)
+	const rule = "------------------- ----- ------------ ------------  ------------------------"
+	fmt.Fprintln(w, "   Date      Time    Attr         Size   Compressed  Name")
+	fmt.Fprintln(w, rule)
+	var size, packed int64
+	var files, dirs int
+	for _, e := range entries {
+		date := strings.Repeat(" ", 19)
+		if !e.ModTime.IsZero() {
+			date = e.ModTime.Local().Format("2006-01-02 15:04:05")
+		}
+		sz := ""
+		if e.Size >= 0 {
+			sz = fmt.Sprint(e.Size)
+			size += e.Size
+		}
+		pk := ""
+		if e.PackedSize > 0 {
+			pk = fmt.Sprint(e.PackedSize)
+			packed += e.PackedSize
+		}
+		n := e.Name
+		switch e.Type {
+		case archive.TypeSymlink:
+			n += " -> " + e.LinkTarget
+		case archive.TypeHardlink, archive.TypeCopy:
+			n += " => " + e.LinkTarget
+		}
+		if e.IsDir() {
+			dirs++
+		} else {
+			files++
+		}
+		fmt.Fprintf(w, "%s %s %12s %12s  %s\n", date, attrString(e), sz, pk, n)
+	}
+	fmt.Fprintln(w, rule)
+	summary := fmt.Sprintf("%d files", files)
+	if dirs > 0 {
+		summary += fmt.Sprintf(", %d folders", dirs)
+	}
+	fmt.Fprintf(w, "%s       %12d %12d  %s\n", strings.Repeat(" ", 19), size, packed, summary)
+}

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// selector decides which entries a command works on, with 7-Zip's
+// wildcard rules (see doc.go, "Selecting entries").
+type selector struct {
+	includes  []pattern
+	excludes  []pattern
+	recursive bool
+}
+
+// pattern is one wildcard split into path components.
+type pattern struct {
+	text     string
+	parts    []string
+	anyDepth bool // "**/" prefix, -r, or an exclude without '/'
+}
+
+func newPattern(text string, anyDepth bool) pattern {
+	t := strings.ReplaceAll(text, "\\", "/")
+	for strings.HasPrefix(t, "**/") {
+		t = t[3:]
+		anyDepth = true
+	}
+	t = strings.TrimPrefix(t, "./")
+	t = strings.Trim(t, "/")
+	return pattern{text: text, parts: strings.Split(t, "/"), anyDepth: anyDepth}
+}
+
+// newSelector builds a selector. Arguments that start with '@' name list
+// files holding one pattern per line.
+func newSelector(includes, excludes []string, recursive bool) (*selector, error) {
+	s := &selector{recursive: recursive}
+	inc, err := expandListFiles(includes)
+	if err != nil {
+		return nil, err
+	}
+	exc, err := expandListFiles(excludes)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range inc {
+		s.includes = append(s.includes, newPattern(p, recursive))
+	}
+	for _, p := range exc {
+		// An exclude without a '/' applies at any depth, like 7-Zip's -xr!.
+		s.excludes = append(s.excludes, newPattern(p, recursive || !strings.Contains(strings.Trim(strings.ReplaceAll(p, "\\", "/"), "/"), "/")))
+	}
+	return s, nil
+}
+
+// expandListFiles replaces each "@file" by the non-empty lines of file.
+func expandListFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "@") || len(a) == 1 {
+			out = append(out, a)
+			continue
+		}
+		f, err := os.Open(a[1:])
+		if err != nil {
+			return nil, usagef("list file: %v", err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
+			if line != "" {
+				out = append(out, line)
+			}
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("list file %s: %w", a[1:], err)
+		}
+	}
+	return out, nil
+}
+
+// filtered reports whether any pattern restricts the selection.
+func (s *selector) filtered() bool { return len(s.includes) > 0 || len(s.excludes) > 0 }
+
+// want reports whether e is selected: it matches an include (or there
+// are none) and no exclude.
+func (s *selector) want(e *archive.Entry) bool {
+	name := strings.Trim(strings.ReplaceAll(e.Name, "\\", "/"), "/")
+	comps := strings.Split(name, "/")
+	if len(s.includes) > 0 {
+		ok := false
+		for i := range s.includes {
+			if s.includes[i].match(comps) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	for i := range s.excludes {
+		if s.excludes[i].match(comps) {
+			return false
+		}
+	}
+	return true
+}
+
+// match reports whether the pattern matches the path (given as
+// components) or one of its parent directories: a matched directory
+// brings its whole subtree. With anyDepth the pattern may start at any
+// component, otherwise it is anchored at the archive root.
+func (p *pattern) match(comps []string) bool {
+	last := 0
+	if p.anyDepth {
+		last = len(comps) - len(p.parts)
+	}
+	for start := 0; start <= last; start++ {
+		if len(comps)-start < len(p.parts) {
+			break
+		}
+		ok := true
+		for j, pp := range p.parts {
+			if !wildMatch(pp, comps[start+j]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// wildMatch matches one path component against a wildcard in which '*'
+// stands for any run of characters and '?' for one character. Like
+// 7-Zip, "*.*" needs a dot and matching is case-sensitive.
+func wildMatch(pat, name string) bool {
+	// Iterative matcher with single-star backtracking; runes, not bytes.
+	p, n := []rune(pat), []rune(name)
+	pi, ni := 0, 0
+	star, mark := -1, 0
+	for ni < len(n) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == n[ni]):
+			pi++
+			ni++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, ni
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			ni = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"io"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// progress draws a byte progress bar with the current entry's name on
+// stderr. A nil *progress draws nothing.
+type progress struct {
+	bar *progressbar.ProgressBar
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// newProgress returns a progress bar for total bytes (-1: unknown), or nil
+// when progress is off: -q, --progress=never, or --progress=auto with
+// stderr not a terminal.
+func newProgress(mode string, quiet bool, stderr io.Writer, total int64) *progress {
+	switch {
+	case quiet || mode == "never":
+		return nil
+	case mode == "auto" && !isTerminal(stderr):
+		return nil
+	}
+	bar := progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionSetWidth(24),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionUseANSICodes(true),
+		progressbar.OptionSetRenderBlankState(true),
+	)
+	return &progress{bar: bar}
+}
+
+// entry shows name as the current entry and returns r counting into the
+// bar.
+func (p *progress) entry(name string, r io.Reader) io.Reader {
+	if p == nil {
+		return r
+	}
+	if len([]rune(name)) > 40 {
+		rs := []rune(name)
+		name = "…" + string(rs[len(rs)-39:])
+	}
+	p.bar.Describe(name)
+	return &countingReader{r: r, bar: p.bar}
+}
+
+// clear removes the bar from the terminal so a message can be printed.
+func (p *progress) clear() {
+	if p != nil {
+		p.bar.Clear()
+	}
+}
+
+// finish removes the bar.
+func (p *progress) finish() {
+	if p != nil {
+		p.bar.Finish()
+	}
+}
+
+type countingReader struct {
+	r   io.Reader
+	bar *progressbar.ProgressBar
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if n > 0 {
+		c.bar.Add(n)
+	}
+	return n, err
+}

@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// globalFlags are the flags every reading command shares.
+type globalFlags struct {
+	password      string
+	passwordSet   bool
+	passwordFile  string
+	passwordStdin bool
+	askPassword   bool
+	quiet         bool
+	yes           bool
+	progress      string
+	maxDict       string
+	threads       int
+	includes      []string
+	excludes      []string
+	recursive     bool
+	archiveType   string
+}
+
+// app is one run of the command line.
+type app struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdinB *bufio.Reader
+	stdout io.Writer
+	stderr io.Writer
+	g      globalFlags
+	pw     *passwordSource
+	prog   *progress
+	code   int  // the exit code accumulated by the command
+	ran    bool // the command line was parsed and a command started
+}
+
+// Main runs garc with the arguments after the program name and returns
+// the process exit code. SIGINT and SIGTERM cancel the run (exit 255).
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal kills the process the default way
+	}()
+	return run(ctx, args, stdin, stdout, stderr)
+}
+
+// run is Main with an explicit context.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
+	a.pw = &passwordSource{ctx: ctx, stdin: stdin, stdinBuf: a.stdinB, stderr: stderr, clearLine: func() { a.prog.clear() }}
+	root := a.rootCommand()
+	root.SetArgs(normalizeArgs(args))
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		code := exitCodeFor(err)
+		if !a.ran {
+			// Errors cobra produces itself before a command runs
+			// (unknown flag or command, wrong argument count) are
+			// usage errors.
+			code = ExitUsage
+		}
+		if !errors.Is(err, errReported) {
+			fmt.Fprintf(stderr, "garc: %v\n", err)
+			if code == ExitUsage {
+				fmt.Fprintln(stderr, "Run 'garc --help' for usage.")
+			}
+		}
+		return worse(a.code, code)
+	}
+	return a.code
+}
+
+// errReported marks an error whose diagnostic has already been printed.
+var errReported = errors.New("reported")
+
+// reported wraps err so that run does not print it again.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() []error {
+	return []error{e.err, errReported}
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "garc COMMAND ARCHIVE [PATTERNS...] [flags]",
+		Short: "extract, list, test and create 7z and RAR archives",
+		Long: `garc reads 7z and RAR archives (RAR 1.4 to RAR 7, self-extracting archives,
+volume sets and raw .001 splits) and writes 7z archives.
+
+Commands:
+  x   extract with full paths      e   extract without paths (flat)
+  l   list contents                t   test every entry's checksum
+  a   add to (create) a 7z archive d   delete entries from a 7z archive
+
+7-Zip and unrar switches are accepted too: -oDIR, -pSECRET, -y, -r, -aoa,
+-aos, -aou, -o+, -o-, -kb, -slt, -mx9, -m0=lzma2, -mhe=on, -mmt4, -x!PAT ...
+
+` + exitCodeTable,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		DisableAutoGenTag: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.ran = true
+			if len(args) > 0 {
+				return usagef("unknown command %q", args[0])
+			}
+			cmd.SetOut(a.stderr)
+			cmd.Help()
+			return usagef("no command given")
+		},
+		Args: cobra.ArbitraryArgs,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.g.password, "password", "", "password for encrypted archives (7-Zip: -pSECRET)")
+	pf.StringVar(&a.g.passwordFile, "password-file", "", "read the password from the first line of `FILE`")
+	pf.BoolVar(&a.g.passwordStdin, "password-stdin", false, "read the password from the first line of standard input")
+	pf.BoolVar(&a.g.askPassword, "ask-password", false, "prompt for the password on the terminal (7-Zip: -p)")
+	pf.BoolVarP(&a.g.quiet, "quiet", "q", false, "print only errors")
+	pf.BoolVarP(&a.g.yes, "yes", "y", false, "assume yes on all queries (overwrite all)")
+	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
+	pf.StringVar(&a.g.maxDict, "max-dict", "", "largest dictionary or model memory to allocate, e.g. 512m, 4g (default 4g)")
+	pf.IntVar(&a.g.threads, "threads", 0, "threads for decoding/encoding independent blocks (0: automatic)")
+	pf.StringArrayVar(&a.g.includes, "include", nil, "only entries matching `PATTERN` (repeatable; @FILE reads a list)")
+	pf.StringArrayVar(&a.g.excludes, "exclude", nil, "skip entries matching `PATTERN` (repeatable; @FILE reads a list)")
+	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")
+	pf.StringVar(&a.g.archiveType, "type", "", "archive type (only 7z is written; reading detects the type)")
+	pf.MarkHidden("ask-password")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		a.ran = true
+		a.g.passwordSet = cmd.Flags().Changed("password")
+		switch a.g.progress {
+		case "auto", "always", "never":
+		default:
+			return usagef("--progress must be auto, always or never, not %q", a.g.progress)
+		}
+		if a.g.archiveType != "" && !strings.EqualFold(a.g.archiveType, "7z") && cmd.Name() == "a" {
+			return usagef("garc writes only 7z archives (-t%s)", a.g.archiveType)
+		}
+		if a.g.threads < 0 {
+			return usagef("--threads must not be negative")
+		}
+		if _, err := parseSize(a.g.maxDict); err != nil {
+			return usagef("--max-dict: %v", err)
+		}
+		return a.pw.resolve(&a.g)
+	}
+	root.AddCommand(a.extractCommand("x", true), a.extractCommand("e", false), a.listCommand(), a.testCommand(),
+		a.createCommand(), a.deleteCommand())
+	return root
+}
+
+// options returns the archive.Options for one archive.
+func (a *app) options(name string) *archive.Options {
+	md, _ := parseSize(a.g.maxDict)
+	return &archive.Options{
+		Name:     name,
+		Password: a.pw.forArchive(name),
+		MaxDict:  md,
+		Threads:  a.g.threads,
+	}
+}
+
+// parseSize parses a size such as 4096, 64k, 512m, 4g, 8GiB or 1t (binary
+// multiples). The empty string is 0.
+func parseSize(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" {
+		return 0, nil
+	}
+	t = strings.TrimSuffix(t, "ib")
+	t = strings.TrimSuffix(t, "b")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'k':
+			mult = 1 << 10
+		case 'm':
+			mult = 1 << 20
+		case 'g':
+			mult = 1 << 30
+		case 't':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("invalid size %q (use a number with an optional k, m, g or t suffix)", s)
+	}
+	if v > (1<<62)/mult {
+		return 0, fmt.Errorf("size %q too large", s)
+	}
+	return v * mult, nil
+}
+
+// report prints a diagnostic "garc: ARCHIVE: ENTRY: cause" on stderr,
+// leaving out the parts the cause already names, and folds its exit code
+// into the run's.
+func (a *app) report(archiveName, entry string, err error) {
+	a.code = worse(a.code, exitCodeFor(err))
+	a.prog.clear()
+	fmt.Fprintf(a.stderr, "garc: %s\n", diagnostic(archiveName, entry, err))
+}
+
+// warn prints a warning and records exit code 1.
+func (a *app) warn(archiveName, entry string, err error) {
+	a.code = worse(a.code, ExitWarning)
+	a.prog.clear()
+	fmt.Fprintf(a.stderr, "garc: %s\n", diagnostic(archiveName, entry, err))
+}
+
+// diagnostic prefixes err with the archive and entry names unless its
+// message starts with them already.
+func diagnostic(archiveName, entry string, err error) string {
+	msg := err.Error()
+	if archiveName != "" && strings.HasPrefix(msg, archiveName+": ") {
+		return msg
+	}
+	if entry != "" && !strings.HasPrefix(msg, entry+": ") {
+		msg = entry + ": " + msg
+	}
+	if archiveName != "" {
+		msg = archiveName + ": " + msg
+	}
+	return msg
+}
+
+// openArchive opens the archive named on the command line.
+func (a *app) openArchive(name string) (archive.Reader, error) {
+	return openArchive(name, a.options(name))
+}
