@@ -144,3 +144,28 @@ func legacyText(b []byte) string {
 	}
 	return string(r)
 }
+
+// cp1252 maps bytes 0x80–0x9f of Windows-1252 to Unicode (0xa0–0xff are
+// Latin-1).
+var cp1252 = [32]rune{
+	'€', '\u0081', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u008d', 'Ž', '\u008f',
+	'\u0090', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u009d', 'ž', 'Ÿ',
+}
+
+// legacyName decodes a non-Unicode file name: UTF-8 when valid, else
+// Windows-1252 (ansi) or CP437.
+func legacyName(b []byte, ansi bool) string {
+	if !ansi || utf8.Valid(b) {
+		return legacyText(b)
+	}
+	r := make([]rune, 0, len(b))
+	for _, c := range b {
+		switch {
+		case c < 0x80 || c >= 0xa0:
+			r = append(r, rune(c))
+		default:
+			r = append(r, cp1252[c-0x80])
+		}
+	}
+	return string(r)
+}

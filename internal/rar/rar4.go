@@ -210,7 +210,24 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 			if err != nil {
 				return res, r.errf(f.e.Name, pos, err)
 			}
-			if !b.crcOK && b.flags&lhdComment == 0 {
+			if b.flags&lhdComment != 0 && len(b.head) > 32 {
+				// RAR 1.5–2.0 file comment embedded after the name; the
+				// header CRC then covers the fields before it.
+				n := 32 + int(binary.LittleEndian.Uint16(b.head[26:]))
+				if b.flags&lhdLarge != 0 {
+					n += 8
+				}
+				if n+13 <= len(b.head) && b.head[n+2] == block4Comment &&
+					int(binary.LittleEndian.Uint16(b.head[n+5:])) == len(b.head)-n {
+					if !b.crcOK {
+						b.crcOK = uint16(crc32.ChecksumIEEE(b.head[2:n])) == binary.LittleEndian.Uint16(b.head)
+					}
+					if c, ok := r.decodeOldComment(b.head[n:]); ok {
+						f.e.Comment = c
+					}
+				}
+			}
+			if !b.crcOK {
 				return res, r.errf(f.e.Name, pos, fmt.Errorf("%w: file header CRC mismatch", archive.ErrChecksum))
 			}
 			if b.typ == block4File {
@@ -266,8 +283,14 @@ func mainCRCPrefixOK(b *block4) bool {
 // oldComment decodes a RAR 1.5–2.x comment block (type 0x75): base header,
 // unpacked size, UnpVer, method, CRC16 of the comment, packed bytes.
 func (r *reader) oldComment(blk []byte) {
+	if c, ok := r.decodeOldComment(blk); ok {
+		r.info.Comment = c
+	}
+}
+
+func (r *reader) decodeOldComment(blk []byte) (string, bool) {
 	if len(blk) < 13 {
-		return
+		return "", false
 	}
 	hs := int(binary.LittleEndian.Uint16(blk[5:]))
 	if hs > len(blk) || hs < 13 {
@@ -289,16 +312,16 @@ func (r *reader) oldComment(blk []byte) {
 		var err error
 		out, err = r.decodeSmall(a, ver, data, unp)
 		if err != nil {
-			return
+			return "", false
 		}
 	}
 	if int64(len(out)) > unp {
 		out = out[:unp]
 	}
 	if uint16(crc32.ChecksumIEEE(out)) != crc && method != 0x30 {
-		return
+		return "", false
 	}
-	r.info.Comment = legacyText(trimNUL(out))
+	return legacyText(trimNUL(out)), true
 }
 
 func trimNUL(b []byte) []byte {
@@ -351,10 +374,11 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 		return f, h.err
 	}
 	_ = pack
+	ansi := host >= 3 // unix-like hosts store ANSI (Windows-1252) names, DOS/Windows OEM ones
 	if b.flags&lhdUnicode != 0 {
-		e.Name = decodeRARName(name)
+		e.Name = decodeRARName(name, ansi)
 	} else {
-		e.Name = legacyText(name)
+		e.Name = legacyName(name, ansi)
 	}
 	if i := strings.IndexByte(e.Name, 0); i >= 0 {
 		e.Name = e.Name[:i]
@@ -362,10 +386,11 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	switch host {
 	case 0, 1, 2: // MS-DOS, OS/2, Windows
 		e.HostOS = archive.HostWindows
-		e.Name = strings.ReplaceAll(e.Name, "\\", "/")
 	case 3, 4, 5: // Unix, Mac OS, BeOS
 		e.HostOS = archive.HostUnix
 	}
+	// RAR writes '\\' as the separator on every host.
+	e.Name = strings.ReplaceAll(e.Name, "\\", "/")
 	e.Attributes = attr
 	e.HasCRC32, e.CRC32 = true, crc
 	e.ModTime = dosTime(ftime)
@@ -495,7 +520,7 @@ func parseExtTime(h *hbuf, e *archive.Entry) {
 // characters from the OEM name (length byte, with bit 7 = add a correction
 // to each copied byte and use the high byte). Without a zero byte the name
 // is UTF-8.
-func decodeRARName(b []byte) string {
+func decodeRARName(b []byte, ansi bool) string {
 	z := -1
 	for i, c := range b {
 		if c == 0 {
@@ -504,11 +529,11 @@ func decodeRARName(b []byte) string {
 		}
 	}
 	if z < 0 {
-		return legacyText(b)
+		return legacyName(b, ansi)
 	}
 	oem, enc := b[:z], b[z+1:]
 	if len(enc) == 0 {
-		return legacyText(oem)
+		return legacyName(oem, ansi)
 	}
 	out := make([]uint16, 0, len(oem))
 	high := uint16(enc[0])
