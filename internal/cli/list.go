@@ -244,13 +244,12 @@ func writeJSON(w io.Writer, name string, info *archive.Info, entries []*archive.
 // for the Windows bits ("." when clear).
 func attrString(e *archive.Entry) string {
 	var attr uint32
-	switch e.HostOS {
-	case archive.HostUnix:
-		if e.Mode&0o200 == 0 && e.HasUnixMode {
-			attr |= archive.AttrReadOnly
-		}
-	default:
-		attr = e.Attributes
+	switch {
+	case e.HostOS != archive.HostUnix || e.Attributes&archive.AttrUnixExtension != 0:
+		// Windows bits, possibly with 7-Zip's unix extension above them.
+		attr = e.Attributes & 0xffff &^ archive.AttrUnixExtension
+	case e.HasUnixMode && e.Mode&0o200 == 0:
+		attr = archive.AttrReadOnly
 	}
 	if e.IsDir() {
 		attr |= archive.AttrDirectory

@@ -1,21 +1,13 @@
 package opener
 
 import (
-	"io"
-
-	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/rar"
+	"github.com/garc-dev/garc/internal/sevenzip"
 )
 
-// Stand-ins for the format packages until they land in the tree; replaced
-// by direct calls of sevenzip.NewReader, rar.Open and rar.NewReader.
+// The format readers the opener dispatches to.
 var (
-	newSevenZip = func(r io.ReaderAt, size int64, opts *archive.Options) (archive.Reader, error) {
-		return nil, &archive.UnsupportedError{What: "7z archive (reader not built yet)"}
-	}
-	openRAR = func(path string, opts *archive.Options) (archive.Reader, error) {
-		return nil, &archive.UnsupportedError{What: "RAR archive (reader not built yet)"}
-	}
-	newRAR = func(r io.ReaderAt, size int64, opts *archive.Options) (archive.Reader, error) {
-		return nil, &archive.UnsupportedError{What: "RAR archive (reader not built yet)"}
-	}
+	newSevenZip = sevenzip.NewReader
+	openRAR     = rar.Open
+	newRAR      = rar.NewReader
 )
