@@ -1,0 +1,254 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+func TestNormalizeArgs(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"x a.7z", "x a.7z"},
+		{"x -ofoo a.7z", "x --output=foo a.7z"},
+		{"-ofoo x a.7z", "x --output=foo a.7z"},
+		{"x a.7z -o foo", "x -o foo a.7z"},
+		{"-o foo x a.7z", "x -o foo a.7z"},
+		{"x -pSECRET a.7z", "x --password=SECRET a.7z"},
+		{"x -p a.7z", "x --ask-password a.7z"},
+		{"x -y -r a.7z *.txt", "x --yes --recursive a.7z *.txt"},
+		{"x -r- a.7z", "x --recursive=false a.7z"},
+		{"x -aoa a.7z", "x --overwrite=all a.7z"},
+		{"x -aos a.7z", "x --overwrite=skip a.7z"},
+		{"x -aou a.7z", "x --overwrite=rename a.7z"},
+		{"x -aot a.7z", "x --overwrite=rename a.7z"},
+		{"x -o+ a.rar", "x --overwrite=all a.rar"},
+		{"x -o- a.rar", "x --overwrite=skip a.rar"},
+		{"x -kb a.rar", "x --keep-broken a.rar"},
+		{"l -slt a.7z", "l --format=slt a.7z"},
+		{"x -bd a.7z", "x --progress=never a.7z"},
+		{"a -mx9 a.7z f", "a --level=9 a.7z f"},
+		{"a -mx=3 a.7z f", "a --level=3 a.7z f"},
+		{"a -mx a.7z f", "a --level=9 a.7z f"},
+		{"a -m0=lzma2 a.7z f", "a --method=lzma2 a.7z f"},
+		{"a -m0=BCJ -m1=LZMA2:d=64m a.7z f", "a --filter=BCJ --method=LZMA2:d=64m a.7z f"},
+		{"a -m0=Delta:4 a.7z f", "a --filter=Delta:4 a.7z f"},
+		{"a -mhe=on a.7z f", "a --encrypt-headers=true a.7z f"},
+		{"a -mhe a.7z f", "a --encrypt-headers a.7z f"},
+		{"a -mhe=off a.7z f", "a --encrypt-headers=false a.7z f"},
+		{"a -mhc=off a.7z f", "a --header-compression=false a.7z f"},
+		{"a -ms=on a.7z f", "a --solid=on a.7z f"},
+		{"a -ms=off a.7z f", "a --solid=off a.7z f"},
+		{"a -ms=4g a.7z f", "a --solid=4g a.7z f"},
+		{"a -mmt4 a.7z f", "a --threads=4 a.7z f"},
+		{"a -mmt=2 a.7z f", "a --threads=2 a.7z f"},
+		{"a -mmt=off a.7z f", "a --threads=1 a.7z f"},
+		{"a -mmt a.7z f", "a --threads=0 a.7z f"},
+		{"a -md=64m a.7z f", "a --dict=64m a.7z f"},
+		{"a -mf=off a.7z f", "a --filter=off a.7z f"},
+		{"a -v100m a.7z f", "a --volume-size=100m a.7z f"},
+		{"a -snl a.7z f", "a --symlinks=store a.7z f"},
+		{"a -si a.7z", "a --stdin a.7z"},
+		{"a -sidata.bin a.7z", "a --stdin-name=data.bin a.7z"},
+		{"a -t7z a.7z f", "a --type=7z a.7z f"},
+		{"a -hpSECRET a.7z f", "a --password=SECRET --encrypt-headers a.7z f"},
+		{"x -x!*.png a.7z", "x --exclude=*.png a.7z"},
+		{"x -xr!*.png a.7z", "x --exclude=*.png a.7z"},
+		{"x -x@list.txt a.7z", "x --exclude=@list.txt a.7z"},
+		{"x -i!*.txt a.7z", "x --include=*.txt a.7z"},
+		{"x -ir!*.txt a.7z", "x --include=**/*.txt a.7z"},
+		{"x -i@list a.7z", "x --include=@list a.7z"},
+		{"x a.7z -- -odd-name", "x a.7z -- -odd-name"},
+		{"x -- -a.7z -y", "x -- -a.7z -y"},
+		{"x --password secret a.7z", "x --password secret a.7z"},
+		{"--password secret x a.7z", "x --password secret a.7z"},
+		{"x --overwrite=all a.7z", "x --overwrite=all a.7z"},
+		{"x -q a.7z", "x -q a.7z"},
+		{"x -inul a.rar", "x -q a.rar"},
+		{"x -ep a.rar", "x --flat a.rar"},
+		{"x -snl a.7z", "x --symlinks=store a.7z"},
+		{"x -unknown a.7z", "x -unknown a.7z"},
+		{"", ""},
+	}
+	for _, tc := range tests {
+		in := strings.Fields(tc.in)
+		got := strings.Join(normalizeArgs(in), " ")
+		if got != tc.want {
+			t.Errorf("normalizeArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestWildMatch(t *testing.T) {
+	tests := []struct {
+		pat, name string
+		want      bool
+	}{
+		{"*", "anything", true},
+		{"*", "", true},
+		{"*.txt", "a.txt", true},
+		{"*.txt", "a.txt.bak", false},
+		{"*.*", "noext", false},
+		{"*.*", "a.b", true},
+		{"?", "a", true},
+		{"?", "ab", false},
+		{"a?c", "abc", true},
+		{"a*b*c", "aXXbYYc", true},
+		{"a*b*c", "aXXbYY", false},
+		{"ü*", "über", true},
+		{"?ber", "über", true},
+		{"A.txt", "a.txt", false},
+		{"**", "x", true},
+	}
+	for _, tc := range tests {
+		if got := wildMatch(tc.pat, tc.name); got != tc.want {
+			t.Errorf("wildMatch(%q, %q) = %v", tc.pat, tc.name, got)
+		}
+	}
+}
+
+func TestSelector(t *testing.T) {
+	names := []string{"a.txt", "b.png", "docs", "docs/c.txt", "docs/img/d.png", "src/docs/e.txt"}
+	tests := []struct {
+		inc, exc  string
+		recursive bool
+		want      string
+	}{
+		{"", "", false, "a.txt b.png docs docs/c.txt docs/img/d.png src/docs/e.txt"},
+		{"*.txt", "", false, "a.txt"},
+		{"*.txt", "", true, "a.txt docs/c.txt src/docs/e.txt"},
+		{"**/*.txt", "", false, "a.txt docs/c.txt src/docs/e.txt"},
+		{"docs", "", false, "docs docs/c.txt docs/img/d.png"},
+		{"docs", "", true, "docs docs/c.txt docs/img/d.png src/docs/e.txt"},
+		{"docs/*.txt", "", false, "docs/c.txt"},
+		{"docs/img", "", false, "docs/img/d.png"},
+		{"", "*.png", false, "a.txt docs docs/c.txt src/docs/e.txt"},
+		{"", "docs", false, "a.txt b.png"},
+		{"", "docs/img", false, "a.txt b.png docs docs/c.txt src/docs/e.txt"},
+		{"docs", "*.png", false, "docs docs/c.txt"},
+		{"nothing", "", false, ""},
+		{"./a.txt", "", false, "a.txt"},
+		{"docs\\c.txt", "", false, "docs/c.txt"},
+	}
+	for _, tc := range tests {
+		var inc, exc []string
+		if tc.inc != "" {
+			inc = []string{tc.inc}
+		}
+		if tc.exc != "" {
+			exc = []string{tc.exc}
+		}
+		s, err := newSelector(inc, exc, tc.recursive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range names {
+			if s.want(&archive.Entry{Name: n}) {
+				got = append(got, n)
+			}
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("include %q exclude %q -r=%v: got %q, want %q", tc.inc, tc.exc, tc.recursive, g, tc.want)
+		}
+	}
+}
+
+func TestExitCodeFor(t *testing.T) {
+	both := fmt.Errorf("x: %w", errors.Join(archive.ErrWrongPassword, archive.ErrChecksum))
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, ExitOK},
+		{errors.New("plain"), ExitFatal},
+		{fmt.Errorf("a: %w", archive.ErrFormat), ExitFatal},
+		{fmt.Errorf("a: %w", archive.ErrNotArchive), ExitFatal},
+		{&archive.UnsupportedError{What: "x"}, ExitFatal},
+		{&archive.Error{Archive: "a", Entry: "e", Offset: -1, Err: archive.ErrChecksum}, ExitChecksum},
+		{&archive.LimitError{What: "dict", Need: 2, Limit: 1}, ExitLimit},
+		{fmt.Errorf("w: %w", errCreate), ExitCreate},
+		{fmt.Errorf("w: %w", errRefused), ExitWarning},
+		{fmt.Errorf("w: %w", errSkipped), ExitWarning},
+		{fmt.Errorf("a: %w", errNoMatch), ExitNoMatch},
+		{archive.ErrPasswordRequired, ExitPassword},
+		{both, ExitPassword},
+		{usagef("bad"), ExitUsage},
+		{errInterrupted, ExitInterrupted},
+		{&reportedError{archive.ErrChecksum}, ExitChecksum},
+	}
+	for _, tc := range tests {
+		if got := exitCodeFor(tc.err); got != tc.want {
+			t.Errorf("exitCodeFor(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+	if worse(ExitChecksum, ExitWarning) != ExitChecksum || worse(ExitWarning, ExitPassword) != ExitPassword ||
+		worse(ExitOK, ExitNoMatch) != ExitNoMatch || worse(ExitInterrupted, ExitUsage) != ExitInterrupted {
+		t.Error("worse does not follow the documented order")
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"", 0, true}, {"4096", 4096, true}, {"64k", 64 << 10, true}, {"512m", 512 << 20, true},
+		{"4g", 4 << 30, true}, {"8GiB", 8 << 30, true}, {"2MB", 2 << 20, true}, {"1t", 1 << 40, true},
+		{"x", 0, false}, {"-1", 0, false}, {"99999999999t", 0, false},
+	}
+	for _, tc := range tests {
+		got, err := parseSize(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseSize(%q) = %d, %v", tc.in, got, err)
+		}
+	}
+}
+
+func TestParseSolid(t *testing.T) {
+	tests := []struct {
+		in   string
+		want SolidMode
+		ok   bool
+	}{
+		{"on", SolidMode{}, true},
+		{"off", SolidMode{Off: true}, true},
+		{"4g", SolidMode{BlockSize: 4 << 30}, true},
+		{"100f", SolidMode{FilesPerBlock: 100}, true},
+		{"e", SolidMode{ByExtension: true}, true},
+		{"e,64m", SolidMode{ByExtension: true, BlockSize: 64 << 20}, true},
+		{"0f", SolidMode{}, false},
+		{"bogus", SolidMode{}, false},
+	}
+	for _, tc := range tests {
+		got, err := parseSolid(tc.in)
+		if (err == nil) != tc.ok || (tc.ok && !reflect.DeepEqual(got, tc.want)) {
+			t.Errorf("parseSolid(%q) = %+v, %v", tc.in, got, err)
+		}
+	}
+}
+
+func TestDiagnostic(t *testing.T) {
+	cause := errors.New("checksum mismatch")
+	tests := []struct {
+		arc, entry string
+		err        error
+		want       string
+	}{
+		{"a.7z", "f.txt", cause, "a.7z: f.txt: checksum mismatch"},
+		{"a.7z", "", cause, "a.7z: checksum mismatch"},
+		{"a.7z", "f.txt", &archive.Error{Archive: "a.7z", Entry: "f.txt", Offset: -1, Err: cause}, "a.7z: f.txt: checksum mismatch"},
+		{"a.7z", "f.txt", fmt.Errorf("f.txt: %w", cause), "a.7z: f.txt: checksum mismatch"},
+	}
+	for _, tc := range tests {
+		if got := diagnostic(tc.arc, tc.entry, tc.err); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
