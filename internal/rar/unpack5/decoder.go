@@ -1,6 +1,7 @@
 package unpack5
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,10 @@ const (
 	// maxMatch bounds the bytes one symbol writes: the longest length
 	// slot (4097) plus the distance bonus of 3.
 	maxMatch = 4100
+
+	// copySlack is the window space past a match that the 8-byte copy
+	// loop may scribble on.
+	copySlack = 16
 
 	maxFilterBlock = 4 << 20
 	maxFilters     = 8192
@@ -544,12 +549,15 @@ func slotLength(br *bitReader, slot int) int {
 
 // decode decodes symbols until the window holds as much pending output as
 // it safely can, the file's size is reached or its last block ends.
+//
+// The bit reader's state lives in locals inside the loop; it is stored
+// back before every call that uses the reader.
 func (d *Decoder) decode() error {
 	if d.fileEnd >= 0 && d.total >= d.fileEnd {
 		d.streamDone = true
 		return nil
 	}
-	limit := d.rpos + int64(len(d.win)) - maxMatch
+	limit := d.rpos + int64(len(d.win)) - maxMatch - copySlack
 	if d.fileEnd >= 0 && limit > d.fileEnd {
 		limit = d.fileEnd
 	}
@@ -563,21 +571,53 @@ func (d *Decoder) decode() error {
 	wsize := len(win)
 	wpos := d.wpos
 	br := &d.br
+	v, nb, pos, data := br.v, br.n, br.pos, br.data
+	endRel := int(d.blockEnd - br.base*8) // block end relative to data[0]
+	mainQ := &d.mainH.quick
 	var err error
 loop:
 	for left > 0 {
-		if br.bitPos() >= d.blockEnd {
+		if nb < 32 {
+			if pos+8 <= len(data) {
+				x := binary.BigEndian.Uint64(data[pos:])
+				v |= x >> nb
+				k := (63 - nb) >> 3
+				pos += int(k)
+				nb += k << 3
+			} else {
+				br.v, br.n, br.pos = v, nb, pos
+				br.refillSlow()
+				v, nb, pos, data = br.v, br.n, br.pos, br.data
+				endRel = int(d.blockEnd - br.base*8)
+			}
+		}
+		if pos*8-int(nb) >= endRel {
 			if d.lastBlock {
 				d.streamDone = true
 				break
 			}
-			if err = d.readBlockHeader(); err != nil {
+			br.v, br.n, br.pos = v, nb, pos
+			err = d.readBlockHeader()
+			v, nb, pos, data = br.v, br.n, br.pos, br.data
+			endRel = int(d.blockEnd - br.base*8)
+			mainQ = &d.mainH.quick
+			if err != nil {
 				break
 			}
 			continue
 		}
-		br.refill()
-		sym := d.mainH.decode(br)
+		var sym int
+		if e := mainQ[v>>(64-quickBits)]; e&15 != 0 {
+			l := uint(e & 15)
+			v <<= l
+			nb -= l
+			sym = int(e >> 4)
+		} else {
+			s, l := d.mainH.decodeSlow(v)
+			v <<= l
+			nb -= l
+			sym = s
+		}
 		if sym < 256 {
 			win[wpos] = byte(sym)
 			wpos++
@@ -591,31 +631,56 @@ loop:
 		var dist uint64
 		switch {
 		case sym >= 262:
-			length = slotLength(br, sym-262)
-			br.refill()
-			ds := d.distH.decode(br)
+			length = sym - 262 + 2
+			if length >= 10 {
+				slot := sym - 262
+				k := uint(slot/4 - 1)
+				length = (4|slot&3)<<k + int(v>>(64-k)) + 2
+				v <<= k
+				nb -= k
+			}
+			if nb < 56 {
+				br.v, br.n, br.pos = v, nb, pos
+				br.refill()
+				v, nb, pos, data = br.v, br.n, br.pos, br.data
+				endRel = int(d.blockEnd - br.base*8)
+			}
+			ds, l := d.distH.decodeV(v)
+			v <<= l
+			nb -= l
 			dist = 1
 			if ds < 4 {
 				dist += uint64(ds)
 			} else {
-				nb := uint(ds/2 - 1)
-				dist += uint64(2|ds&1) << nb
-				if nb >= 4 {
-					nb -= 4
-					if nb > 0 {
-						br.refill()
-						var hi uint64
-						if nb > 32 {
-							hi = br.readBits(nb-32) << 32
-							nb = 32
+				k := uint(ds/2 - 1)
+				dist += uint64(2|ds&1) << k
+				if k >= 4 {
+					k -= 4
+					if k > 0 {
+						if k > 32 {
+							dist += (v >> (64 - (k - 32))) << 36
+							v <<= k - 32
+							nb -= k - 32
+							k = 32
 						}
-						hi |= br.readBits(nb)
-						dist += hi << 4
+						dist += (v >> (64 - k)) << 4
+						v <<= k
+						nb -= k
 					}
-					br.refill()
-					dist += uint64(d.lowH.decode(br))
+					if nb < 32 {
+						br.v, br.n, br.pos = v, nb, pos
+						br.refill()
+						v, nb, pos, data = br.v, br.n, br.pos, br.data
+						endRel = int(d.blockEnd - br.base*8)
+					}
+					ls, l := d.lowH.decodeV(v)
+					v <<= l
+					nb -= l
+					dist += uint64(ls)
 				} else {
-					dist += br.readBits(nb)
+					dist += v >> (64 - k)
+					v <<= k
+					nb -= k
 				}
 			}
 			if dist > 0x100 {
@@ -634,8 +699,16 @@ loop:
 			dist = d.dists[i]
 			copy(d.dists[1:i+1], d.dists[:i])
 			d.dists[0] = dist
-			br.refill()
-			length = slotLength(br, d.lenH.decode(br))
+			ls, l := d.lenH.decodeV(v)
+			v <<= l
+			nb -= l
+			length = ls + 2
+			if ls >= 8 {
+				k := uint(ls/4 - 1)
+				length = (4|ls&3)<<k + int(v>>(64-k)) + 2
+				v <<= k
+				nb -= k
+			}
 			d.lastLen = length
 		case sym == 257:
 			length = d.lastLen
@@ -644,7 +717,10 @@ loop:
 			}
 			dist = d.dists[0]
 		default:
+			br.v, br.n, br.pos = v, nb, pos
 			err = d.readFilter(limit - int64(left))
+			v, nb, pos, data = br.v, br.n, br.pos, br.data
+			endRel = int(d.blockEnd - br.base*8)
 			if err != nil {
 				break loop
 			}
@@ -659,22 +735,19 @@ loop:
 		if src < 0 {
 			src += wsize
 		}
-		if wpos+length <= wsize && src+length <= wsize {
-			if src > wpos || wpos-src >= length {
-				copy(win[wpos:wpos+length], win[src:src+length])
+		if wpos+length+copySlack <= wsize && src+length+copySlack <= wsize {
+			if dist >= 8 {
+				// 8 bytes at a time; may write up to 7 bytes past the
+				// match, into window space not yet in use.
+				for k := 0; k < length; k += 8 {
+					binary.LittleEndian.PutUint64(win[wpos+k:], binary.LittleEndian.Uint64(win[src+k:]))
+				}
 			} else {
-				// overlapping: the copy repeats the last dist bytes
-				dst := win[wpos : wpos+length]
-				s := win[src:wpos]
-				for k := 0; k < length; {
-					k += copy(dst[k:], s)
-					s = win[src : wpos+k]
+				for k := 0; k < length; k++ {
+					win[wpos+k] = win[src+k]
 				}
 			}
 			wpos += length
-			if wpos == wsize {
-				wpos = 0
-			}
 		} else {
 			for k := 0; k < length; k++ {
 				win[wpos] = win[src]
@@ -690,6 +763,7 @@ loop:
 		}
 		left -= length
 	}
+	br.v, br.n, br.pos = v, nb, pos
 	d.wpos = wpos
 	d.total = limit - int64(left)
 	if err == nil {

@@ -70,29 +70,34 @@ func (h *huffman) init(lengths []byte) {
 
 // decode reads one symbol. The reader must hold at least 15 valid bits.
 func (h *huffman) decode(r *bitReader) int {
-	e := h.quick[r.v>>(64-quickBits)]
-	if l := uint(e & 15); l != 0 {
-		r.v <<= l
-		r.n -= l
-		return int(e >> 4)
-	}
-	return h.decodeSlow(r)
+	s, l := h.decodeV(r.v)
+	r.v <<= l
+	r.n -= l
+	return s
 }
 
-func (h *huffman) decodeSlow(r *bitReader) int {
-	code := uint32(r.v >> (64 - maxCodeLen))
+// decodeV returns the symbol at the front of the left-aligned bits v and
+// its code length.
+func (h *huffman) decodeV(v uint64) (int, uint) {
+	e := h.quick[v>>(64-quickBits)]
+	if e&15 != 0 {
+		return int(e >> 4), uint(e & 15)
+	}
+	return h.decodeSlow(v)
+}
+
+func (h *huffman) decodeSlow(v uint64) (int, uint) {
+	code := uint32(v >> (64 - maxCodeLen))
 	l := quickBits + 1
 	for l < maxCodeLen && code >= h.limit[l] {
 		l++
 	}
 	idx := int(h.pos[l]) + int((code-h.limit[l-1])>>(maxCodeLen-l))
-	r.v <<= uint(l)
-	r.n -= uint(l)
 	if idx >= h.nsyms || idx < 0 || code < h.limit[l-1] {
-		if h.nsyms == 0 {
-			return 0
-		}
 		idx = 0
+		if h.nsyms == 0 {
+			return 0, uint(l)
+		}
 	}
-	return int(h.syms[idx])
+	return int(h.syms[idx]), uint(l)
 }

@@ -1,0 +1,21 @@
+package rar
+
+import (
+	"os"
+	"testing"
+)
+
+func TestDump(t *testing.T) {
+	p := os.Getenv("RARDUMP")
+	if p == "" {
+		t.Skip()
+	}
+	r, err := Open(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", *r.Info())
+	for _, e := range r.Entries() {
+		t.Logf("%q %v size=%d pk=%d %s split=%v/%v attr=%x mode=%v", e.Name, e.Type, e.Size, e.PackedSize, e.Method, e.SplitBefore, e.SplitAfter, e.Attributes, e.Mode)
+	}
+}
