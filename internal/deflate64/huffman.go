@@ -1,0 +1,150 @@
+package deflate64
+
+// Huffman decoding tables.
+//
+// Deflate codes are at most 15 bits long and sent least significant bit
+// first, so a decoder indexes a table with the next bits of the input as
+// they sit in the bit buffer. A primary table of 2^primaryBits entries
+// resolves every code of at most primaryBits bits in one lookup (a code of
+// length L fills every entry whose low L bits equal it). A longer code
+// shares its low primaryBits bits with other long codes only; that primary
+// entry links to a secondary table indexed by the following bits, sized for
+// the longest code under the prefix.
+//
+// An entry is a uint32:
+//
+//	bits 0..3   code length in bits (0: no code; the input is invalid)
+//	bits 4..19  symbol, or for a link the secondary table's offset in links
+//	bit  20     link flag
+//	bits 21..24 a link's secondary index width in bits
+
+const (
+	maxCodeLen   = 15
+	entryLink    = 1 << 20
+	entryLenMask = 0xF
+)
+
+// huffman is one decoding table. primary and links are sized for the
+// largest alphabet it is used with and reused for every block.
+type huffman struct {
+	bits    uint // primary index width
+	primary []uint32
+	links   []uint32
+}
+
+func newHuffman(primaryBits uint, maxSyms int) huffman {
+	// Each symbol longer than primaryBits sits under one prefix, so at most
+	// maxSyms prefixes need a secondary table, each of at most
+	// 2^(maxCodeLen-primaryBits) entries.
+	return huffman{
+		bits:    primaryBits,
+		primary: make([]uint32, 1<<primaryBits),
+		links:   make([]uint32, maxSyms<<(maxCodeLen-primaryBits)),
+	}
+}
+
+// reverseBits returns the low n bits of v in reverse order.
+func reverseBits(v uint32, n uint) uint32 {
+	var r uint32
+	for i := uint(0); i < n; i++ {
+		r = r<<1 | v&1
+		v >>= 1
+	}
+	return r
+}
+
+// build fills the table for the code lengths lens (0: symbol unused). It
+// returns false for an over-subscribed code, or an incomplete one other
+// than a single code of length 1 (which deflate allows for distances). An
+// all-zero lengths list builds an empty table on which every lookup fails.
+func (h *huffman) build(lens []uint8) bool {
+	var count [maxCodeLen + 1]int
+	for _, l := range lens {
+		count[l]++
+	}
+	count[0] = 0
+	// Canonical first code of each length, checking the Kraft sum.
+	var next [maxCodeLen + 2]uint32
+	code := uint32(0)
+	left := 1
+	maxLen := 0
+	for l := 1; l <= maxCodeLen; l++ {
+		code = (code + uint32(count[l-1])) << 1
+		next[l] = code
+		left <<= 1
+		left -= count[l]
+		if left < 0 {
+			return false // over-subscribed
+		}
+		if count[l] > 0 {
+			maxLen = l
+		}
+	}
+	for i := range h.primary {
+		h.primary[i] = 0
+	}
+	if maxLen == 0 {
+		return true
+	}
+	if left > 0 && !(maxLen == 1 && count[1] == 1) {
+		return false // incomplete
+	}
+
+	pbits := h.bits
+	pmask := uint32(1)<<pbits - 1
+	// Secondary tables: width per prefix, then offsets.
+	if maxLen > int(pbits) {
+		codes := next
+		for _, l := range lens {
+			if int(l) <= int(pbits) {
+				if l > 0 {
+					codes[l]++
+				}
+				continue
+			}
+			rev := reverseBits(codes[l], uint(l))
+			codes[l]++
+			prefix := rev & pmask
+			w := uint32(l) - uint32(pbits)
+			e := h.primary[prefix]
+			if e == 0 || (e>>21)&0xF < w {
+				h.primary[prefix] = entryLink | w<<21
+			}
+		}
+		off := uint32(0)
+		for i, e := range h.primary {
+			if e&entryLink == 0 {
+				continue
+			}
+			w := (e >> 21) & 0xF
+			h.primary[i] = entryLink | w<<21 | off<<4
+			for j := off; j < off+1<<w; j++ {
+				h.links[j] = 0
+			}
+			off += 1 << w
+		}
+	}
+	for sym, l := range lens {
+		if l == 0 {
+			continue
+		}
+		rev := reverseBits(next[l], uint(l))
+		next[l]++
+		entry := uint32(sym)<<4 | uint32(l)
+		if uint(l) <= pbits {
+			for i := rev; i <= pmask; i += 1 << l {
+				h.primary[i] = entry
+			}
+			continue
+		}
+		link := h.primary[rev&pmask]
+		w := (link >> 21) & 0xF
+		base := (link >> 4) & 0xFFFF
+		sub := l - uint8(pbits)
+		// The secondary entry records only the remaining length.
+		for i := rev >> pbits; i < 1<<w; i += 1 << sub {
+			h.links[base+i] = uint32(sym)<<4 | uint32(sub)
+		}
+	}
+	return true
+}

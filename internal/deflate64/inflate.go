@@ -1,0 +1,561 @@
+package deflate64
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+const (
+	windowSize = 1 << 16 // Deflate64 history; plain deflate uses 32 KiB of it
+	windowMask = windowSize - 1
+	inputSize  = 16 << 10
+
+	litPrimaryBits  = 10
+	distPrimaryBits = 8
+	numLitLen       = 288
+	numDist         = 32
+	numCodeLen      = 19
+)
+
+// Stream states between calls.
+const (
+	stateHeader  = iota // next: a block header
+	stateStored         // inside a stored block
+	stateHuffman        // inside a Huffman block
+	stateDone           // after the final block
+)
+
+var (
+	lengthBase = [29]uint16{3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+		35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258}
+	lengthExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+		3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+	distBase = [32]uint32{1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+		257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+		32769, 49153}
+	distExtra = [32]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
+		7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14}
+	codeLenOrder = [numCodeLen]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
+)
+
+// Decompressor inflates a Deflate64 (or, in plain mode, Deflate) stream. It
+// holds a 64 KiB window, a 16 KiB input buffer and its Huffman tables, all
+// allocated once; Reset starts a new stream with them.
+//
+// It reads its input in chunks and may consume bytes past the end of the
+// compressed stream; give it a reader bounded to the packed size.
+type Decompressor struct {
+	r         io.Reader
+	deflate64 bool
+
+	in     []byte
+	inPos  int
+	inEnd  int
+	inErr  error // error from r, io.EOF at its end
+	bitBuf uint64
+	nbits  uint
+
+	win   []byte
+	wpos  int   // next write position in win
+	rpos  int   // next unread position in win
+	avail int   // unread bytes in win
+	total int64 // bytes produced by the stream so far (bounded check of distances)
+
+	state      int
+	final      bool
+	storedLeft int
+	copyLen    int
+	copyDist   int
+
+	lit, dist, codeLen huffman
+	lens               [numLitLen + numDist]uint8
+	fixedLit           huffman
+	fixedDist          huffman
+	litTab, distTab    *huffman // the current block's tables
+	err                error
+}
+
+// NewReader returns a Deflate64 decompressor reading from r (7z method
+// 040109). The dynamic type is *Decompressor.
+func NewReader(r io.Reader) io.ReadCloser { return New(r, true) }
+
+// New returns a decompressor for Deflate64 (deflate64 = true) or plain
+// Deflate (false) reading from r.
+func New(r io.Reader, deflate64 bool) *Decompressor {
+	d := &Decompressor{
+		in:        make([]byte, inputSize),
+		win:       make([]byte, windowSize),
+		lit:       newHuffman(litPrimaryBits, numLitLen),
+		dist:      newHuffman(distPrimaryBits, numDist),
+		codeLen:   newHuffman(7, numCodeLen),
+		fixedLit:  newHuffman(litPrimaryBits, numLitLen),
+		fixedDist: newHuffman(distPrimaryBits, numDist),
+	}
+	var lens [numLitLen]uint8
+	for i := range lens {
+		switch {
+		case i < 144:
+			lens[i] = 8
+		case i < 256:
+			lens[i] = 9
+		case i < 280:
+			lens[i] = 7
+		default:
+			lens[i] = 8
+		}
+	}
+	d.fixedLit.build(lens[:])
+	for i := 0; i < numDist; i++ {
+		lens[i] = 5
+	}
+	d.fixedDist.build(lens[:numDist])
+	d.ResetMode(r, deflate64)
+	return d
+}
+
+// Reset starts decoding a new stream from r in the same mode.
+func (d *Decompressor) Reset(r io.Reader) { d.ResetMode(r, d.deflate64) }
+
+// ResetMode starts decoding a new stream from r, Deflate64 or plain Deflate.
+func (d *Decompressor) ResetMode(r io.Reader, deflate64 bool) {
+	d.r = r
+	d.deflate64 = deflate64
+	d.inPos, d.inEnd, d.inErr = 0, 0, nil
+	d.bitBuf, d.nbits = 0, 0
+	d.wpos, d.rpos, d.avail, d.total = 0, 0, 0, 0
+	d.state = stateHeader
+	d.final = false
+	d.storedLeft, d.copyLen, d.copyDist = 0, 0, 0
+	d.err = nil
+}
+
+// Close releases nothing and makes further reads fail; it does not close
+// the underlying reader.
+func (d *Decompressor) Close() error {
+	if d.err == nil || d.err == io.EOF {
+		d.err = errClosed
+	}
+	return nil
+}
+
+var errClosed = errors.New("deflate64: read after Close")
+
+func (d *Decompressor) name() string {
+	if d.deflate64 {
+		return "deflate64"
+	}
+	return "deflate"
+}
+
+func (d *Decompressor) corrupt(what string) error {
+	return fmt.Errorf("%s: %w: %s", d.name(), archive.ErrFormat, what)
+}
+
+// truncated reports that the input ended (or failed) inside the stream.
+func (d *Decompressor) truncated() error {
+	if d.inErr != nil && d.inErr != io.EOF {
+		return fmt.Errorf("%s: %w", d.name(), d.inErr)
+	}
+	return fmt.Errorf("%s: %w: %w", d.name(), archive.ErrFormat, io.ErrUnexpectedEOF)
+}
+
+// Read implements io.Reader.
+func (d *Decompressor) Read(p []byte) (int, error) {
+	n := 0
+	for {
+		if d.avail > 0 && n < len(p) {
+			k := min(d.avail, windowSize-d.rpos, len(p)-n)
+			copy(p[n:], d.win[d.rpos:d.rpos+k])
+			n += k
+			d.rpos = (d.rpos + k) & windowMask
+			d.avail -= k
+			continue
+		}
+		if n == len(p) {
+			return n, nil
+		}
+		if d.err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, d.err
+		}
+		d.err = d.step()
+	}
+}
+
+// step decodes until the window holds no free space, a block ends, or an
+// error or the end of the stream is reached.
+func (d *Decompressor) step() error {
+	switch d.state {
+	case stateHeader:
+		if d.final {
+			d.state = stateDone
+			return io.EOF
+		}
+		return d.blockHeader()
+	case stateStored:
+		return d.stored()
+	case stateHuffman:
+		return d.huffmanBlock()
+	}
+	return io.EOF
+}
+
+// fillInput reads more input into d.in, keeping unread bytes. It returns
+// false when no byte was added (end of input or error).
+func (d *Decompressor) fillInput() bool {
+	if d.inErr != nil {
+		return false
+	}
+	if d.inPos > 0 {
+		d.inEnd = copy(d.in, d.in[d.inPos:d.inEnd])
+		d.inPos = 0
+	}
+	for empty := 0; empty < 100; empty++ {
+		n, err := d.r.Read(d.in[d.inEnd:])
+		if n < 0 || n > len(d.in)-d.inEnd {
+			n, err = 0, errors.New("invalid read count")
+		}
+		d.inEnd += n
+		if err != nil {
+			d.inErr = err
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	d.inErr = io.ErrNoProgress
+	return false
+}
+
+// refill tops the bit buffer up to at least 56 bits when input allows.
+func (d *Decompressor) refill() {
+	for {
+		if d.inEnd-d.inPos >= 8 {
+			v := binary.LittleEndian.Uint64(d.in[d.inPos:])
+			k := (63 - d.nbits) >> 3
+			d.bitBuf |= v << d.nbits
+			d.inPos += int(k)
+			d.nbits += k << 3
+			return
+		}
+		for d.nbits <= 56 && d.inPos < d.inEnd {
+			d.bitBuf |= uint64(d.in[d.inPos]) << d.nbits
+			d.inPos++
+			d.nbits += 8
+		}
+		if d.nbits > 56 || !d.fillInput() {
+			return
+		}
+	}
+}
+
+// bits removes and returns the next n (<= 32) bits.
+func (d *Decompressor) bits(n uint) (uint32, error) {
+	if d.nbits < n {
+		d.refill()
+		if d.nbits < n {
+			return 0, d.truncated()
+		}
+	}
+	v := uint32(d.bitBuf & (1<<n - 1))
+	d.bitBuf >>= n
+	d.nbits -= n
+	return v, nil
+}
+
+// decode reads one symbol with table h.
+func (d *Decompressor) decode(h *huffman) (int, error) {
+	if d.nbits < maxCodeLen {
+		d.refill()
+	}
+	e := h.primary[d.bitBuf&(1<<h.bits-1)]
+	n := uint(e & entryLenMask)
+	if e&entryLink != 0 {
+		w := (e >> 21) & 0xF
+		base := (e >> 4) & 0xFFFF
+		e = h.links[base+uint32(d.bitBuf>>h.bits)&(1<<w-1)]
+		n = h.bits + uint(e&entryLenMask)
+		if e&entryLenMask == 0 {
+			n = 0
+		}
+	}
+	if n == 0 {
+		if d.nbits == 0 {
+			return 0, d.truncated()
+		}
+		return 0, d.corrupt("invalid Huffman code")
+	}
+	if n > d.nbits {
+		return 0, d.truncated()
+	}
+	d.bitBuf >>= n
+	d.nbits -= n
+	return int(e>>4) & 0xFFFF, nil
+}
+
+func (d *Decompressor) blockHeader() error {
+	h, err := d.bits(3)
+	if err != nil {
+		return err
+	}
+	d.final = h&1 != 0
+	switch h >> 1 {
+	case 0:
+		// Stored: skip to a byte boundary, then LEN and NLEN.
+		if _, err := d.bits(d.nbits & 7); err != nil {
+			return err
+		}
+		v, err := d.bits(32)
+		if err != nil {
+			return err
+		}
+		if uint16(v) != ^uint16(v>>16) {
+			return d.corrupt("stored block length check failed")
+		}
+		d.storedLeft = int(v & 0xFFFF)
+		d.state = stateStored
+		return nil
+	case 1:
+		d.state = stateHuffman
+		d.litTab, d.distTab = &d.fixedLit, &d.fixedDist
+		return nil
+	case 2:
+		if err := d.dynamicHeader(); err != nil {
+			return err
+		}
+		d.state = stateHuffman
+		d.litTab, d.distTab = &d.lit, &d.dist
+		return nil
+	}
+	return d.corrupt("invalid block type 3")
+}
+
+// dynamicHeader reads the code length code and the literal/length and
+// distance code lengths of a dynamic block and builds the tables.
+func (d *Decompressor) dynamicHeader() error {
+	v, err := d.bits(14)
+	if err != nil {
+		return err
+	}
+	nlit := int(v&0x1F) + 257
+	ndist := int(v>>5&0x1F) + 1
+	nclen := int(v>>10) + 4
+	if nlit > 286 && !d.deflate64 {
+		return d.corrupt("too many literal/length codes")
+	}
+	var clens [numCodeLen]uint8
+	for i := 0; i < nclen; i++ {
+		l, err := d.bits(3)
+		if err != nil {
+			return err
+		}
+		clens[codeLenOrder[i]] = uint8(l)
+	}
+	if !d.codeLen.build(clens[:]) {
+		return d.corrupt("invalid code length code")
+	}
+	lens := d.lens[:nlit+ndist]
+	for i := 0; i < len(lens); {
+		sym, err := d.decode(&d.codeLen)
+		if err != nil {
+			return err
+		}
+		if sym < 16 {
+			lens[i] = uint8(sym)
+			i++
+			continue
+		}
+		var rep int
+		var val uint8
+		switch sym {
+		case 16:
+			if i == 0 {
+				return d.corrupt("repeat of a missing code length")
+			}
+			val = lens[i-1]
+			x, err := d.bits(2)
+			if err != nil {
+				return err
+			}
+			rep = 3 + int(x)
+		case 17:
+			x, err := d.bits(3)
+			if err != nil {
+				return err
+			}
+			rep = 3 + int(x)
+		default:
+			x, err := d.bits(7)
+			if err != nil {
+				return err
+			}
+			rep = 11 + int(x)
+		}
+		if i+rep > len(lens) {
+			return d.corrupt("code lengths overflow")
+		}
+		for ; rep > 0; rep-- {
+			lens[i] = val
+			i++
+		}
+	}
+	if lens[256] == 0 {
+		return d.corrupt("no end-of-block code")
+	}
+	if !d.lit.build(lens[:nlit]) {
+		return d.corrupt("invalid literal/length code")
+	}
+	if !d.dist.build(lens[nlit:]) {
+		return d.corrupt("invalid distance code")
+	}
+	return nil
+}
+
+// stored copies a stored block's bytes into the window.
+func (d *Decompressor) stored() error {
+	for d.storedLeft > 0 {
+		room := windowSize - d.avail
+		if room == 0 {
+			return nil
+		}
+		// Whole bytes still in the bit buffer come first.
+		if d.nbits >= 8 {
+			d.win[d.wpos] = byte(d.bitBuf)
+			d.bitBuf >>= 8
+			d.nbits -= 8
+			d.put(1)
+			d.storedLeft--
+			continue
+		}
+		// The bit buffer is empty; refill may have left copies of
+		// the following input bytes above bit 0, which must go before
+		// those bytes are consumed here directly.
+		d.bitBuf, d.nbits = 0, 0
+		if d.inPos == d.inEnd && !d.fillInput() {
+			return d.truncated()
+		}
+		k := min(d.storedLeft, room, windowSize-d.wpos, d.inEnd-d.inPos)
+		copy(d.win[d.wpos:], d.in[d.inPos:d.inPos+k])
+		d.inPos += k
+		d.put(k)
+		d.storedLeft -= k
+	}
+	d.state = stateHeader
+	return nil
+}
+
+// put accounts for k bytes written at wpos.
+func (d *Decompressor) put(k int) {
+	d.wpos = (d.wpos + k) & windowMask
+	d.avail += k
+	d.total += int64(k)
+}
+
+// copyMatch copies up to the pending match length from copyDist back,
+// limited by the free room; it returns false when the window is full.
+func (d *Decompressor) copyMatch() bool {
+	for d.copyLen > 0 {
+		room := windowSize - d.avail
+		if room == 0 {
+			return false
+		}
+		src := (d.wpos - d.copyDist) & windowMask
+		k := min(d.copyLen, room, windowSize-d.wpos, windowSize-src)
+		dst := d.win[d.wpos : d.wpos+k]
+		if src < d.wpos && d.wpos-src < k {
+			// Overlapping: the output repeats with period copyDist;
+			// copy the growing repeated part forward.
+			n := 0
+			for n < k {
+				n += copy(dst[n:], d.win[src:d.wpos+n])
+			}
+		} else {
+			copy(dst, d.win[src:src+k])
+		}
+		d.put(k)
+		d.copyLen -= k
+	}
+	return true
+}
+
+// huffmanBlock decodes symbols until the block ends or the window is full.
+func (d *Decompressor) huffmanBlock() error {
+	if !d.copyMatch() {
+		return nil
+	}
+	lit, dist := d.litTab, d.distTab
+	maxDist := int64(windowSize)
+	if !d.deflate64 {
+		maxDist = 32768
+	}
+	for {
+		if d.avail == windowSize {
+			return nil
+		}
+		// Fast path for literals with enough bits buffered.
+		sym, err := d.decode(lit)
+		if err != nil {
+			return err
+		}
+		if sym < 256 {
+			d.win[d.wpos] = byte(sym)
+			d.wpos = (d.wpos + 1) & windowMask
+			d.avail++
+			d.total++
+			continue
+		}
+		if sym == 256 {
+			d.state = stateHeader
+			return nil
+		}
+		sym -= 257
+		if sym >= 29 {
+			return d.corrupt("invalid length code")
+		}
+		length := int(lengthBase[sym])
+		if n := uint(lengthExtra[sym]); n > 0 {
+			x, err := d.bits(n)
+			if err != nil {
+				return err
+			}
+			length += int(x)
+		}
+		if sym == 28 && d.deflate64 {
+			// Deflate64: code 285 is 3 + 16 extra bits.
+			x, err := d.bits(16)
+			if err != nil {
+				return err
+			}
+			length = 3 + int(x)
+		}
+		dsym, err := d.decode(dist)
+		if err != nil {
+			return err
+		}
+		if dsym >= 30 && !d.deflate64 {
+			return d.corrupt("invalid distance code")
+		}
+		distance := int(distBase[dsym])
+		if n := uint(distExtra[dsym]); n > 0 {
+			x, err := d.bits(n)
+			if err != nil {
+				return err
+			}
+			distance += int(x)
+		}
+		if int64(distance) > d.total || int64(distance) > maxDist {
+			return d.corrupt("distance beyond the start of the stream")
+		}
+		d.copyLen, d.copyDist = length, distance
+		if !d.copyMatch() {
+			return nil
+		}
+	}
+}
