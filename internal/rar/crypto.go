@@ -3,9 +3,9 @@ package rar
 import (
 	"bytes"
 	"crypto/sha256"
-	"fmt"
 	"io"
 
+	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
 )
 
@@ -35,9 +35,6 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 	if limit <= 0 {
 		limit = defaultMaxKDF
 	}
-	if lg2Count > limit || lg2Count > defaultMaxKDF {
-		return nil, &archive.LimitError{What: "RAR5 key derivation log2 count", Need: int64(lg2Count), Limit: int64(min(limit, defaultMaxKDF))}
-	}
 	pw, err := r.password()
 	if err != nil {
 		return nil, err
@@ -46,9 +43,9 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 	if k := r.keys.r5[id]; k != nil {
 		return k, nil
 	}
-	key, hashKey, check, err := shimKeyRAR5(pw, salt, lg2Count)
+	key, hashKey, check, err := aes.KeyRAR5Limit(pw, salt, lg2Count, limit)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", archive.ErrFormat, err)
+		return nil, err
 	}
 	k := &rar5Keys{key: key, hashKey: hashKey, check: check}
 	if r.keys.r5 == nil {
@@ -88,7 +85,7 @@ func (r *reader) rar3Keys(salt []byte) (*rar3Keys, error) {
 	if k := r.keys.r3[id]; k != nil {
 		return k, nil
 	}
-	key, iv := shimKeyRAR3(pw, salt)
+	key, iv := aes.KeyRAR3(pw, salt)
 	k := &rar3Keys{key: key, iv: iv}
 	if r.keys.r3 == nil {
 		r.keys.r3 = map[string]*rar3Keys{}
@@ -104,7 +101,7 @@ type decryptReader interface {
 }
 
 func newAESReader(src io.Reader, key, iv []byte) (decryptReader, error) {
-	d, err := shimNewDecryptReader(src, key, iv)
+	d, err := aes.NewDecryptReader(src, key, iv)
 	if err != nil {
 		return nil, err
 	}

@@ -538,15 +538,6 @@ func (d *Decoder) readFilter(cur int64) error {
 	return nil
 }
 
-// slotLength converts a length slot to a match length, reading its extra bits.
-func slotLength(br *bitReader, slot int) int {
-	if slot < 8 {
-		return slot + 2
-	}
-	nb := uint(slot/4 - 1)
-	return (4|slot&3)<<nb + int(br.readBits(nb)) + 2
-}
-
 // decode decodes symbols until the window holds as much pending output as
 // it safely can, the file's size is reached or its last block ends.
 //
@@ -699,6 +690,12 @@ loop:
 			dist = d.dists[i]
 			copy(d.dists[1:i+1], d.dists[:i])
 			d.dists[0] = dist
+			if nb < 32 {
+				br.v, br.n, br.pos = v, nb, pos
+				br.refill()
+				v, nb, pos, data = br.v, br.n, br.pos, br.data
+				endRel = int(d.blockEnd - br.base*8)
+			}
 			ls, l := d.lenH.decodeV(v)
 			v <<= l
 			nb -= l
