@@ -1,0 +1,216 @@
+//go:build linux
+
+package cli
+
+// Tests that need a real terminal: the password prompt without echo,
+// Ctrl-C at the prompt, and the progress bar. They open a pseudo-terminal
+// pair with /dev/ptmx and run the built binary on it.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY returns the master and slave ends of a new pseudo-terminal.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	fd := int(m.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		t.Fatalf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		t.Fatalf("ptsname: %v", err)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Fatalf("open slave: %v", err)
+	}
+	return m, s
+}
+
+// ptyRun is garc running with a terminal as its stdin and stderr (and
+// stdout unless captured separately).
+type ptyRun struct {
+	cmd    *exec.Cmd
+	master *os.File
+	mu     sync.Mutex
+	out    bytes.Buffer // everything the terminal received
+	done   chan struct{}
+	stdout bytes.Buffer // stdout when it is a pipe
+}
+
+func startPTY(t *testing.T, dir string, separateStdout bool, args ...string) *ptyRun {
+	t.Helper()
+	master, slave := openPTY(t)
+	r := &ptyRun{master: master, done: make(chan struct{})}
+	r.cmd = exec.Command(garcBin, args...)
+	r.cmd.Dir = dir
+	r.cmd.Env = append(os.Environ(), "TZ=UTC", "TERM=xterm")
+	r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr = slave, slave, slave
+	if separateStdout {
+		r.cmd.Stdout = &r.stdout
+	}
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	go func() {
+		defer close(r.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			r.mu.Lock()
+			r.out.Write(buf[:n])
+			r.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		r.cmd.Process.Kill()
+		master.Close()
+	})
+	return r
+}
+
+// output returns what the terminal has received so far.
+func (r *ptyRun) output() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.out.String()
+}
+
+// waitFor waits until the terminal has shown s. The deadline only stops a
+// hung test; it is not a timing assertion.
+func (r *ptyRun) waitFor(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(r.output(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("terminal never showed %q; it shows:\n%q", s, r.output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// wait waits for the process and returns its exit code.
+func (r *ptyRun) wait(t *testing.T) int {
+	t.Helper()
+	err := r.cmd.Wait()
+	<-r.done
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+func TestPasswordPrompt(t *testing.T) {
+	dir := t.TempDir()
+	arc := makeArchive(t, dir, "hdr.7z", "-ptopsecret", "-mhe=on")
+
+	r := startPTY(t, dir, false, "t", arc)
+	r.waitFor(t, "Enter password for ")
+	r.master.Write([]byte("topsecret\r"))
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf("prompted password: exit %d\n%s", code, r.output())
+	}
+	if strings.Contains(r.output(), "topsecret") {
+		t.Errorf("the password was echoed:\n%q", r.output())
+	}
+	if !strings.Contains(r.output(), "everything is ok") {
+		t.Errorf("test did not run:\n%q", r.output())
+	}
+
+	r = startPTY(t, dir, false, "t", arc)
+	r.waitFor(t, "Enter password for ")
+	r.master.Write([]byte("wrong\r"))
+	if code := r.wait(t); code != ExitPassword {
+		t.Fatalf("wrong prompted password: exit %d, want %d\n%s", code, ExitPassword, r.output())
+	}
+
+	// A password given on the command line is not asked for again.
+	r = startPTY(t, dir, false, "t", "-ptopsecret", arc)
+	if code := r.wait(t); code != ExitOK || strings.Contains(r.output(), "Enter password") {
+		t.Fatalf("-p on a terminal: exit %d\n%s", code, r.output())
+	}
+
+	// An unencrypted archive never prompts.
+	plain := makeArchive(t, dir, "plain.7z")
+	r = startPTY(t, dir, false, "t", plain)
+	if code := r.wait(t); code != ExitOK || strings.Contains(r.output(), "Enter password") {
+		t.Fatalf("plain archive on a terminal: exit %d\n%s", code, r.output())
+	}
+}
+
+func TestInterruptAtPrompt(t *testing.T) {
+	dir := t.TempDir()
+	arc := makeArchive(t, dir, "hdr.7z", "-ptopsecret", "-mhe=on")
+	r := startPTY(t, dir, false, "l", arc)
+	r.waitFor(t, "Enter password for ")
+	r.master.Write([]byte{0x03}) // Ctrl-C: the terminal sends SIGINT
+	if code := r.wait(t); code != ExitInterrupted {
+		t.Fatalf("Ctrl-C at the prompt: exit %d, want %d\n%q", code, ExitInterrupted, r.output())
+	}
+}
+
+func TestProgressOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"src/data.txt": strings.Repeat("progress ", 100000)})
+	arc := makeArchive(t, dir, "p.7z")
+	plain := garc(t, dir, "", "t", arc)
+	plain.expect(t, ExitOK, "t without a terminal")
+	if plain.stderr != "" {
+		t.Errorf("progress drawn although stderr is not a terminal: %q", plain.stderr)
+	}
+
+	r := startPTY(t, dir, true, "t", arc)
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf("t on a terminal: exit %d\n%s", code, r.output())
+	}
+	if !strings.Contains(r.output(), "%") {
+		t.Errorf("no progress bar on the terminal: %q", r.output())
+	}
+	if r.stdout.String() != plain.stdout {
+		t.Errorf("stdout differs with the progress bar:\n%q\n%q", r.stdout.String(), plain.stdout)
+	}
+
+	for _, off := range [][]string{{"-q"}, {"--progress=never"}, {"-bd"}} {
+		r := startPTY(t, dir, true, append([]string{"t"}, append(off, arc)...)...)
+		if code := r.wait(t); code != ExitOK {
+			t.Fatalf("%v: exit %d", off, code)
+		}
+		if strings.Contains(r.output(), "%") {
+			t.Errorf("%v: progress drawn: %q", off, r.output())
+		}
+	}
+
+	forced := garc(t, dir, "", "t", "--progress=always", arc)
+	forced.expect(t, ExitOK, "--progress=always")
+	if !strings.Contains(forced.stderr, "%") || forced.stdout != plain.stdout {
+		t.Errorf("--progress=always: stderr %q stdout %q", forced.stderr, forced.stdout)
+	}
+}
