@@ -1,0 +1,124 @@
+package sevenzip
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+const benchInputSize = 8 << 20
+
+var (
+	benchInputOnce sync.Once
+	benchInput     []byte
+)
+
+// benchData returns the standard benchmark input (mixed-data), or generated
+// mixed data when the tool is absent.
+func benchData(b *testing.B) []byte {
+	benchInputOnce.Do(func() {
+		out, err := exec.Command("/work/shared/tools/mixed-data", fmt.Sprint(benchInputSize)).Output()
+		if err == nil && len(out) == benchInputSize {
+			benchInput = out
+			return
+		}
+		benchInput = mixedData(42, benchInputSize)
+	})
+	return benchInput
+}
+
+// benchArchive builds an archive with 7zz from either one big file or many
+// small ones.
+func benchArchive(b *testing.B, many bool, args ...string) []byte {
+	sevenzz := testenv.SevenZip(b)
+	data := benchData(b)
+	src := b.TempDir()
+	if many {
+		const part = 4 << 10
+		for i := 0; i*part < len(data); i++ {
+			p := filepath.Join(src, fmt.Sprintf("d%02d", i%50), fmt.Sprintf("f%05d", i))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, data[i*part:min(len(data), (i+1)*part)], 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	} else if err := os.WriteFile(filepath.Join(src, "mixed.bin"), data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	arc := filepath.Join(b.TempDir(), "b.7z")
+	run7zz(b, sevenzz, src, arc, args...)
+	out, err := os.ReadFile(arc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+func benchExtract(b *testing.B, many bool, password string, args ...string) {
+	arc := benchArchive(b, many, args...)
+	opts := &archive.Options{}
+	if password != "" {
+		opts.Password = func() (string, error) { return password, nil }
+	}
+	buf := make([]byte, 64<<10)
+	var total int64
+	var ms0, ms1 runtime.MemStats
+	b.ReportAllocs()
+	b.ResetTimer()
+	runtime.ReadMemStats(&ms0)
+	for i := 0; i < b.N; i++ {
+		rd, err := NewReader(bytes.NewReader(arc), int64(len(arc)), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n int64
+		err = rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+			for {
+				k, err := r.Read(buf)
+				n += int64(k)
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += n
+		b.SetBytes(n)
+	}
+	runtime.ReadMemStats(&ms1)
+	if total > 0 {
+		b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/(float64(total)/(1<<20)), "B-alloc/MiB")
+	}
+}
+
+func BenchmarkExtract7zLZMA(b *testing.B)  { benchExtract(b, false, "", "-m0=LZMA", "-mx=5") }
+func BenchmarkExtract7zLZMA2(b *testing.B) { benchExtract(b, false, "", "-m0=LZMA2", "-mx=5", "-mmt=1") }
+func BenchmarkExtract7zPPMd(b *testing.B)  { benchExtract(b, false, "", "-m0=PPMd") }
+func BenchmarkExtract7zBZip2(b *testing.B) { benchExtract(b, false, "", "-m0=BZip2") }
+func BenchmarkExtract7zDeflate(b *testing.B) {
+	benchExtract(b, false, "", "-m0=Deflate")
+}
+func BenchmarkExtract7zAESLZMA2(b *testing.B) {
+	benchExtract(b, false, "secret", "-m0=LZMA2", "-mx=5", "-mmt=1", "-psecret", "-mhe=on")
+}
+func BenchmarkExtract7zSolid(b *testing.B) {
+	benchExtract(b, true, "", "-m0=LZMA2", "-mx=5", "-ms=on", "-mmt=1")
+}
+func BenchmarkExtract7zManySmallFiles(b *testing.B) {
+	benchExtract(b, true, "", "-m0=LZMA2", "-mx=5", "-ms=off", "-mmt=1")
+}
