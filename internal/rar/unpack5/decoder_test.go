@@ -66,6 +66,9 @@ func TestCorpus(t *testing.T) {
 				if f.encrypted {
 					return // later solid files cannot be decoded either
 				}
+				if testing.Short() && f.size > 256<<20 {
+					t.Skipf("%s: %d bytes; skipped in -short mode", f.name, f.size)
+				}
 				err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.version})
 				if err != nil {
 					t.Fatalf("%s: Reset: %v", f.name, err)
