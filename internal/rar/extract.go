@@ -310,16 +310,7 @@ func (c *contentReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.src.Read(p)
 	if n > 0 {
-		b := p[:n]
-		if c.f.rar14 {
-			c.crc = rar14Sum(uint16(c.crc), b)
-		} else {
-			c.crc = crc32.Update(c.crc, crc32.IEEETable, b)
-		}
-		if c.f.e.BLAKE2sp != nil {
-			c.blake.Write(b)
-		}
-		c.n += int64(n)
+		c.account(p[:n])
 		if c.f.e.Size >= 0 && c.n > c.f.e.Size {
 			c.err = c.r.errf(c.f.e.Name, -1, fmt.Errorf("%w: more data than the recorded size", archive.ErrFormat))
 			return n - int(c.n-c.f.e.Size), c.err
@@ -457,4 +448,78 @@ func (p *partsReader) Read(b []byte) (int, error) {
 		}
 		return n, err
 	}
+}
+
+// hashWriter feeds written bytes to the content reader's checksums.
+type hashWriter struct {
+	c *contentReader
+	w io.Writer
+}
+
+func (h hashWriter) Write(p []byte) (int, error) {
+	c := h.c
+	if c.f.e.Size >= 0 && c.n+int64(len(p)) > c.f.e.Size {
+		return 0, c.r.errf(c.f.e.Name, -1, fmt.Errorf("%w: more data than the recorded size", archive.ErrFormat))
+	}
+	n, err := h.w.Write(p)
+	c.account(p[:n])
+	return n, err
+}
+
+// account updates the checksums and count with b.
+func (c *contentReader) account(b []byte) {
+	if c.f.rar14 {
+		c.crc = rar14Sum(uint16(c.crc), b)
+	} else {
+		c.crc = crc32.Update(c.crc, crc32.IEEETable, b)
+	}
+	if c.f.e.BLAKE2sp != nil {
+		c.blake.Write(b)
+	}
+	c.n += int64(len(b))
+}
+
+// WriteTo lets io.Copy use the decoder's own WriteTo, avoiding a copy.
+func (c *contentReader) WriteTo(w io.Writer) (int64, error) {
+	if c.err != nil {
+		if c.err == io.EOF {
+			return 0, nil
+		}
+		return 0, c.err
+	}
+	wt, ok := c.src.(io.WriterTo)
+	if !ok {
+		var total int64
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := c.Read(buf)
+			if n > 0 {
+				m, werr := w.Write(buf[:n])
+				total += int64(m)
+				if werr != nil {
+					return total, werr
+				}
+			}
+			if err == io.EOF {
+				return total, nil
+			}
+			if err != nil {
+				return total, err
+			}
+		}
+	}
+	start := c.n
+	_, err := wt.WriteTo(hashWriter{c, w})
+	if err != nil {
+		if ae := (*archive.Error)(nil); !errors.As(err, &ae) {
+			err = c.r.errf(c.f.e.Name, -1, wrapDecodeErr(err))
+		}
+		c.err = err
+		return c.n - start, err
+	}
+	c.err = c.finish()
+	if c.err == io.EOF {
+		return c.n - start, nil
+	}
+	return c.n - start, c.err
 }

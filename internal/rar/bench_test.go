@@ -1,0 +1,140 @@
+package rar
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/nwaples/rardecode/v2"
+)
+
+// benchArchive is a corpus archive used by the benchmarks.
+type benchArchive struct {
+	name, path, password string
+}
+
+var benchRAR5 = []benchArchive{
+	{"issue1050", "files/sharpcompress/Archives__Rar.issue1050.rar", ""},
+	{"m3-plain-32m", "files/junrar/com__github__junrar__rar5unpack__m3-plain-32m.rar", ""},
+	{"m5-solid-128k", "files/junrar/com__github__junrar__rar5unpack__m5-solid-128k.rar", ""},
+	{"delta", "files/junrar/com__github__junrar__rar5filters__rar5-delta.rar", ""},
+	{"arm", "files/libarchive/test_read_format_rar5_arm.rar", ""},
+	{"blake2", "files/sharpcompress/Archives__Rar5.crc_blake2.rar", ""},
+	{"enc-p", "files/junrar/com__github__junrar__rar5unpack__m3-enc-p.rar", "junrar"},
+}
+
+var benchRAR4 = []benchArchive{
+	{"binary_data", "files/libarchive/test_read_format_rar_binary_data.rar", ""},
+	{"audio_program", "files/sharpcompress/Archives__Rar.Audio_program.rar", ""},
+	{"ppmd_lzss", "files/libarchive/test_read_format_rar_ppmd_lzss_conversion.rar", ""},
+	{"filter", "files/libarchive/test_read_format_rar_filter.rar", ""},
+	{"solid", "files/junrar/com__github__junrar__solid__rar4-solid.rar", ""},
+	{"encrypted", "files/unrarkit/Test_Data__Test_Archive__Password_.rar", "password"},
+}
+
+func benchOpts(pw string) *archive.Options {
+	o := &archive.Options{}
+	if pw != "" {
+		o.Password = func() (string, error) { return pw, nil }
+	}
+	return o
+}
+
+// extractDiscard extracts every entry of path to io.Discard and returns
+// the number of bytes produced.
+func extractDiscard(tb testing.TB, path, pw string) int64 {
+	r, err := Open(path, benchOpts(pw))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	var total int64
+	err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+		n, err := io.Copy(io.Discard, rd)
+		total += n
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return total
+}
+
+func rardecodeDiscard(tb testing.TB, path, pw string) int64 {
+	var opts []rardecode.Option
+	if pw != "" {
+		opts = append(opts, rardecode.Password(pw))
+	}
+	rc, err := rardecode.OpenReader(path, opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rc.Close()
+	var total int64
+	for {
+		_, err := rc.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, rc)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		total += n
+	}
+	return total
+}
+
+func runBench(b *testing.B, list []benchArchive) {
+	root, ok := corpus.Root()
+	if !ok {
+		b.Skipf("corpus not found at %s", root)
+	}
+	for _, a := range list {
+		path := filepath.Join(root, a.path)
+		b.Run(a.name+"/garc", func(b *testing.B) {
+			r, err := Open(path, benchOpts(a.password))
+			if err != nil {
+				b.Skip(err)
+			}
+			var size int64
+			for _, e := range r.Entries() {
+				if e.Size > 0 && e.Type == archive.TypeFile {
+					size += e.Size
+				}
+			}
+			err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+				_, err := io.Copy(io.Discard, rd)
+				return err
+			})
+			r.Close()
+			if decoderMissing(err) {
+				b.Skip(err)
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				extractDiscard(b, path, a.password)
+			}
+		})
+		b.Run(a.name+"/rardecode", func(b *testing.B) {
+			n := rardecodeDiscard(b, path, a.password)
+			b.SetBytes(n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				rardecodeDiscard(b, path, a.password)
+			}
+		})
+	}
+}
+
+func BenchmarkRAR5(b *testing.B) { runBench(b, benchRAR5) }
+func BenchmarkRAR4(b *testing.B) { runBench(b, benchRAR4) }
