@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"compress/bzip2"
 	"compress/flate"
+	"errors"
 	"io"
 
+	"github.com/garc-dev/garc/internal/archive"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -32,12 +34,26 @@ func newDeflateDecoder(in []io.Reader, props []byte, size int64, d *decodeContex
 func newZstdDecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	limit := uint64(d.opts.Limit())
 	dec, err := zstd.NewReader(in[0], zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxMemory(limit), zstd.WithDecoderMaxWindow(limit))
+		zstd.WithDecoderMaxWindow(min(limit, zstd.MaxWindowSize)))
 	if err != nil {
 		return nil, wrapDecodeError(err)
 	}
 	d.onClose(closerFunc(func() error { dec.Close(); return nil }))
-	return dec, nil
+	return &zstdReader{dec: dec, limit: int64(limit)}, nil
+}
+
+// zstdReader reports a frame window above the limit as a LimitError.
+type zstdReader struct {
+	dec   *zstd.Decoder
+	limit int64
+}
+
+func (z *zstdReader) Read(p []byte) (int, error) {
+	n, err := z.dec.Read(p)
+	if err != nil && errors.Is(err, zstd.ErrWindowSizeExceeded) {
+		err = &archive.LimitError{What: "Zstandard window size", Need: z.limit + 1, Limit: z.limit}
+	}
+	return n, err
 }
 
 // closerFunc adapts a function to io.Closer.

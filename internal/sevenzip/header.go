@@ -657,7 +657,7 @@ func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
 			}
 			// Every substream but the last of a folder needs a size
 			// byte; the count is further bounded by the folder size.
-			if n > uint64(r.remaining())+1 && n > si.folders[i].unpackSize() || n > 1<<31 {
+			if n > uint64(r.remaining())+1 {
 				return fmt.Errorf("%d substreams: %w", n, errHeader)
 			}
 			si.folders[i].numSub = int(n)
@@ -849,7 +849,7 @@ func (r *byteReader) readArchiveProperties() error {
 
 // readFilesInfo parses FilesInfo after its ID.
 func (r *byteReader) readFilesInfo(h *header) error {
-	n, err := r.readCount("file", 1)
+	n, err := r.readCount("file", 8)
 	if err != nil {
 		return err
 	}
