@@ -13,6 +13,10 @@ import (
 // by default (the format's own maximum).
 const defaultMaxKDF = 24
 
+// sharedKeys caches derived keys across Readers (volumes opened again,
+// repeated test runs), bounded to aes.DefaultKeyCacheSize entries.
+var sharedKeys aes.KeyCache
+
 type rar5Keys struct {
 	key, hashKey [32]byte
 	check        [8]byte
@@ -43,7 +47,7 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 	if k := r.keys.r5[id]; k != nil {
 		return k, nil
 	}
-	key, hashKey, check, err := aes.KeyRAR5Limit(pw, salt, lg2Count, limit)
+	key, hashKey, check, err := sharedKeys.KeyRAR5(pw, salt, lg2Count, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +89,7 @@ func (r *reader) rar3Keys(salt []byte) (*rar3Keys, error) {
 	if k := r.keys.r3[id]; k != nil {
 		return k, nil
 	}
-	key, iv := aes.KeyRAR3(pw, salt)
+	key, iv := sharedKeys.KeyRAR3(pw, salt)
 	k := &rar3Keys{key: key, iv: iv}
 	if r.keys.r3 == nil {
 		r.keys.r3 = map[string]*rar3Keys{}
