@@ -577,6 +577,10 @@ loop:
 				nb += k << 3
 			} else {
 				br.v, br.n, br.pos = v, nb, pos
+				if br.truncated() {
+					err = errTruncated
+					break
+				}
 				br.refillSlow()
 				v, nb, pos, data = br.v, br.n, br.pos, br.data
 				endRel = int(d.blockEnd - br.base*8)

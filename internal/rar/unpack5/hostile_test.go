@@ -1,0 +1,287 @@
+package unpack5
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
+)
+
+const testOutLimit = 64 << 20
+
+// decodeAll decodes one file with bounded output and memory.
+func decodeAll(d *Decoder, data []byte, f rar5File) (int64, error) {
+	dict := min(f.dict, 64<<20)
+	if err := d.Reset(bytes.NewReader(data), Params{DictSize: dict, UnpackedSize: f.size, Solid: f.solid, Version: f.version}); err != nil {
+		return 0, err
+	}
+	return io.CopyN(io.Discard, d, testOutLimit)
+}
+
+func checkErr(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil && err != io.EOF && !errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrUnsupported) {
+		t.Errorf("%s: error %v does not wrap ErrFormat", what, err)
+	}
+}
+
+// TestCorpusAllUnits runs every parseable RAR5 corpus file, including the
+// fuzz regressions and corrupt ones: no panic, bounded output, errors wrap
+// ErrFormat.
+func TestCorpusAllUnits(t *testing.T) {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skipf("corpus not found at %s", root)
+	}
+	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
+	n := 0
+	for _, p := range paths {
+		files, err := walkRAR5(p)
+		if err != nil || len(files) == 0 {
+			continue
+		}
+		d := NewDecoder()
+		for _, f := range files {
+			if f.dir || f.method == 0 || f.encrypted {
+				continue
+			}
+			if testing.Short() && f.size > 256<<20 {
+				continue
+			}
+			_, err := decodeAll(d, f.data, f)
+			checkErr(t, filepath.Base(p)+"/"+f.name, err)
+			n++
+		}
+		d.Close()
+	}
+	t.Logf("%d files decoded", n)
+}
+
+func smallSamples(t testing.TB) []rar5File {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skipf("corpus not found at %s", root)
+	}
+	var out []rar5File
+	for _, rel := range []string{
+		"files/junrar/com__github__junrar__rar5unpack__m3-plain-128k.rar",
+		"files/junrar/com__github__junrar__rar5filters__rar5-e8e9.rar",
+		"files/junrar/com__github__junrar__rar5filters__rar5-delta.rar",
+		"files/libarchive/test_read_format_rar5_arm.rar",
+		"files/junrar/com__github__junrar__rar5unpack__m5-plain-128k.rar",
+	} {
+		files, err := walkRAR5(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if !f.dir && f.method != 0 && !f.solid {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// TestCorrupted truncates and flips bytes of real streams.
+func TestCorrupted(t *testing.T) {
+	d := NewDecoder()
+	defer d.Close()
+	for _, f := range smallSamples(t) {
+		step := max(1, len(f.data)/97)
+		for cut := 0; cut < len(f.data); cut += step {
+			_, err := decodeAll(d, f.data[:cut], f)
+			if err == nil {
+				t.Errorf("%s truncated at %d: no error", f.name, cut)
+			}
+			checkErr(t, f.name, err)
+		}
+		buf := make([]byte, len(f.data))
+		for i := 0; i < len(f.data); i += step {
+			copy(buf, f.data)
+			buf[i] ^= 0x5a
+			_, err := decodeAll(d, buf, f)
+			checkErr(t, f.name, err)
+		}
+	}
+}
+
+// TestSmallReads reads with one-byte input and output calls.
+func TestSmallReads(t *testing.T) {
+	d := NewDecoder()
+	defer d.Close()
+	for _, f := range smallSamples(t) {
+		ref := NewDecoder()
+		if err := ref.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size}); err != nil {
+			t.Fatal(err)
+		}
+		want, err := io.ReadAll(ref)
+		ref.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.data)), Params{DictSize: f.dict, UnpackedSize: f.size}); err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		var b [1]byte
+		for {
+			n, err := d.Read(b[:])
+			got = append(got, b[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: one-byte reads differ", f.name)
+		}
+		// unknown size: runs to the last block
+		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: -1}); err != nil {
+			t.Fatal(err)
+		}
+		got, err = io.ReadAll(d)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: unknown size: %d bytes, %v", f.name, len(got), err)
+		}
+	}
+}
+
+// TestAllocs checks that decoding a file after the first allocates nothing.
+func TestAllocs(t *testing.T) {
+	s := smallSamples(t)
+	d := NewDecoder()
+	defer d.Close()
+	var r bytes.Reader
+	run := func() {
+		for _, f := range s {
+			r.Reset(f.data)
+			if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.WriteTo(io.Discard); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run()
+	if a := testing.AllocsPerRun(5, run); a > 1 {
+		t.Errorf("%.1f allocations per run", a)
+	}
+}
+
+// TestSolidRestart checks that an unread solid predecessor is decoded
+// before the next file.
+func TestSolidRestart(t *testing.T) {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skip("no corpus")
+	}
+	rel := "files/junrar/com__github__junrar__rar5unpack__m3-solid-128k.rar"
+	files, err := walkRAR5(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, _ := corpus.Listing(root, "expected/junrar/"+strings.TrimPrefix(filepath.Base(rel), "")+".tsv")
+	want := map[string][32]byte{}
+	d := NewDecoder()
+	defer d.Close()
+	for i, f := range files {
+		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid}); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			continue // skip: Reset must finish it
+		}
+		b, err := io.ReadAll(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[f.name] = sha256.Sum256(b)
+	}
+	if len(exp) == 0 {
+		t.Skip("no listing")
+	}
+	got := 0
+	for _, e := range exp {
+		if h, ok := want[e.Path]; ok {
+			got++
+			if hexs := strings.ToLower(string(appendHex(nil, h[:]))); hexs != e.SHA256 {
+				t.Errorf("%s: wrong content after skipped predecessor", e.Path)
+			}
+		}
+	}
+	if got == 0 {
+		t.Error("nothing compared")
+	}
+}
+
+func appendHex(b, s []byte) []byte {
+	const x = "0123456789abcdef"
+	for _, c := range s {
+		b = append(b, x[c>>4], x[c&15])
+	}
+	return b
+}
+
+// FuzzDecode decodes arbitrary packed data.
+func FuzzDecode(f *testing.F) {
+	for _, s := range smallSamples(f) {
+		// large inputs make the fuzzing engine crawl: seed with prefixes
+		f.Add(s.data[:min(len(s.data), 2048)], uint8(1))
+	}
+	f.Add([]byte{0xc7, 0x5a ^ 0xc7 ^ 4, 4, 0, 0, 0, 0}, uint8(1))
+	d := NewDecoder()
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		p := Params{DictSize: 256 << 10, UnpackedSize: int64(mode&3) * 10000, Version: int(mode >> 7)}
+		if mode&4 != 0 {
+			p.UnpackedSize = -1
+		}
+		if err := d.Reset(bytes.NewReader(data), p); err != nil {
+			t.Fatal(err)
+		}
+		_, err := io.CopyN(io.Discard, d, 1<<20)
+		checkErr(t, "fuzz", err)
+	})
+}
+
+// FuzzTables feeds arbitrary bits to the Huffman table reader and decodes
+// symbols with the result.
+func FuzzTables(f *testing.F) {
+	for _, s := range smallSamples(f) {
+		if len(s.data) > 5 {
+			f.Add(s.data[3:min(len(s.data), 300)])
+		}
+	}
+	d := NewDecoder()
+	d.distSyms = distSyms7
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d.br.reset(bytes.NewReader(data))
+		if err := d.readTables(); err != nil {
+			checkErr(t, "tables", err)
+			return
+		}
+		for i := 0; i < 1000; i++ {
+			d.br.refill()
+			if s := d.mainH.decode(&d.br); s < 0 || s >= mainSyms {
+				t.Fatalf("symbol %d", s)
+			}
+			d.br.refill()
+			if s := d.distH.decode(&d.br); s < 0 || s >= distSyms7 {
+				t.Fatalf("distance symbol %d", s)
+			}
+		}
+	})
+}
+
+var _ = os.ReadFile
