@@ -1,0 +1,310 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
+)
+
+const (
+	knownFile       = "testdata/known-failures.tsv"
+	unknownDeadline = 10 * time.Second
+	unknownMaxDict  = 256 << 20
+	// watchdog bounds a unit that ignores its context; it only stops a
+	// hung run, it is not a timing assertion.
+	watchdog = 120 * time.Second
+)
+
+type tally struct{ units, pass, fail, known int }
+
+// TestConformance runs every corpus unit as a subtest and prints the
+// per-format table.
+func TestConformance(t *testing.T) {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skipf("corpus not found at %s (../shared/corpus); nothing to check", root)
+	}
+	units, err := corpus.Units(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, err := KnownFailures(knownFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict := os.Getenv("GARC_STRICT_KNOWN") == "1"
+	inCorpus := map[string]bool{}
+	table := map[string]*tally{}
+	var fixed []string
+	for i := range units {
+		u := &units[i]
+		inCorpus[u.Unit] = true
+		tl := table[u.Format]
+		if tl == nil {
+			tl = &tally{}
+			table[u.Format] = tl
+		}
+		tl.units++
+		t.Run(u.Unit, func(t *testing.T) {
+			problems := runUnit(t, root, u)
+			reason, isKnown := known[u.Unit]
+			switch {
+			case len(problems) > 0 && isKnown:
+				tl.known++
+				t.Logf("known failure (%s):\n  %s", reason, strings.Join(problems, "\n  "))
+			case len(problems) > 0:
+				tl.fail++
+				for _, p := range problems {
+					t.Error(p)
+				}
+			case isKnown:
+				tl.pass++
+				fixed = append(fixed, u.Unit)
+				msg := fmt.Sprintf("listed as a known failure (%s) but passes: remove it from %s", reason, knownFile)
+				if strict {
+					t.Error(msg)
+				} else {
+					t.Log(msg)
+				}
+			default:
+				tl.pass++
+			}
+		})
+	}
+	for unit := range known {
+		if !inCorpus[unit] {
+			t.Errorf("%s lists %s, which is not a corpus unit", knownFile, unit)
+		}
+	}
+	printTable(table)
+	if len(fixed) > 0 {
+		sort.Strings(fixed)
+		fmt.Printf("known failures that now pass (%d): %s\n", len(fixed), strings.Join(fixed, " "))
+	}
+}
+
+func printTable(table map[string]*tally) {
+	var formats []string
+	for f := range table {
+		formats = append(formats, f)
+	}
+	sort.Strings(formats)
+	fmt.Printf("%-10s %6s %6s %6s %6s\n", "format", "units", "pass", "fail", "known")
+	var sum tally
+	for _, f := range formats {
+		c := table[f]
+		fmt.Printf("%-10s %6d %6d %6d %6d\n", f, c.units, c.pass, c.fail, c.known)
+		sum.units += c.units
+		sum.pass += c.pass
+		sum.fail += c.fail
+		sum.known += c.known
+	}
+	fmt.Printf("%-10s %6d %6d %6d %6d\n", "total", sum.units, sum.pass, sum.fail, sum.known)
+}
+
+// runUnit checks one unit and returns what went wrong. It runs the work
+// in a goroutine so that a hung reader is reported instead of stalling
+// the whole run.
+func runUnit(t *testing.T, root string, u *corpus.Unit) []string {
+	tmp := t.TempDir()
+	done := make(chan []string, 1)
+	go func() {
+		var problems []string
+		if err := protect(func() error {
+			problems = checkUnit(root, tmp, u)
+			return nil
+		}); err != nil {
+			problems = append(problems, err.Error())
+		}
+		done <- problems
+	}()
+	select {
+	case p := <-done:
+		return p
+	case <-time.After(watchdog):
+		return []string{fmt.Sprintf("did not finish within %v", watchdog)}
+	}
+}
+
+// unitKind classifies a unit by the README's rules.
+type unitKind int
+
+const (
+	kindExact      unitKind = iota // ok, listing, no gt_note
+	kindLinkEscape                 // LINK-ESCAPE gt_note
+	kindLimit                      // needs a dictionary above the default limit
+	kindSafety                     // other gt_note: only safety is required
+	kindOKNoList                   // ok without a listing
+	kindError                      // error-* without gt_note
+	kindUnknown                    // unknown
+)
+
+func classify(u *corpus.Unit) unitKind {
+	switch {
+	case u.Expect == "unknown":
+		return kindUnknown
+	case strings.HasPrefix(u.GTNote, "LINK-ESCAPE:"):
+		return kindLinkEscape
+	case strings.Contains(u.GTNote, "exit 8"):
+		return kindLimit
+	case u.GTNote != "":
+		return kindSafety
+	case strings.HasPrefix(u.Expect, "error"):
+		return kindError
+	case u.Expected == "":
+		return kindOKNoList
+	}
+	return kindExact
+}
+
+func checkUnit(root, tmp string, u *corpus.Unit) []string {
+	kind := classify(u)
+	ctx := context.Background()
+	maxDict := int64(0)
+	if kind == kindUnknown || kind == kindSafety || kind == kindError {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, unknownDeadline)
+		defer cancel()
+		maxDict = unknownMaxDict
+	}
+	sb, err := newSandbox(tmp)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	r, openErr := openUnit(root, u, maxDict)
+	if isPanic(openErr) {
+		return []string{"open: " + openErr.Error()}
+	}
+	if openErr == nil {
+		defer r.Close()
+	}
+
+	switch kind {
+	case kindExact, kindLinkEscape:
+		if openErr != nil {
+			return []string{"open: " + openErr.Error()}
+		}
+		list, err := corpus.Listing(root, u.Expected)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		want := expectedTree(list)
+		problems = append(problems, listNames(r, want)...)
+		entryErrs, err := testAll(ctx, r)
+		for _, e := range entryErrs {
+			fail("t: %v", e)
+		}
+		if err != nil {
+			fail("t: %v", err)
+		}
+		res := extractAll(ctx, r, sb.dest)
+		for _, e := range res.entryErr {
+			fail("x: %v", e)
+		}
+		if res.err != nil {
+			fail("x: %v", res.err)
+		}
+		if kind == kindLinkEscape {
+			name := strings.Fields(strings.TrimPrefix(u.GTNote, "LINK-ESCAPE:"))[0]
+			refusedIt := false
+			for _, ref := range res.refused {
+				if ref == name || strings.HasSuffix(ref, "/"+name) {
+					refusedIt = true
+				}
+			}
+			if !refusedIt {
+				fail("x: the escaping link %s was not refused (refused: %q)", name, res.refused)
+			}
+			for p := range want {
+				if p == name || strings.HasSuffix(p, "/"+name) {
+					delete(want, p)
+				}
+			}
+		} else if len(res.refused) > 0 {
+			fail("x: refused %q", res.refused)
+		}
+		got, err := walkTree(sb.dest)
+		if err != nil {
+			fail("x: walking the output: %v", err)
+		}
+		problems = append(problems, diffTrees(want, got, 10)...)
+
+	case kindLimit:
+		if openErr != nil {
+			if !errors.Is(openErr, archive.ErrLimit) {
+				fail("open: %v, want a limit error", openErr)
+			}
+			break
+		}
+		entryErrs, err := testAll(ctx, r)
+		limited := errors.Is(err, archive.ErrLimit)
+		for _, e := range entryErrs {
+			limited = limited || errors.Is(e, archive.ErrLimit)
+		}
+		if !limited {
+			fail("t: no limit error under the default --max-dict (errors: %v %v)", err, entryErrs)
+		}
+
+	case kindOKNoList:
+		if openErr != nil {
+			if !errors.Is(openErr, archive.ErrPasswordRequired) {
+				fail("open: %v", openErr)
+			}
+			break
+		}
+		entryErrs, err := testAll(ctx, r)
+		if err != nil {
+			entryErrs = append(entryErrs, err)
+		}
+		for _, e := range entryErrs {
+			if !errors.Is(e, archive.ErrUnsupported) && !errors.Is(e, archive.ErrPasswordRequired) && !errors.Is(e, archive.ErrWrongPassword) {
+				fail("t: %v", e)
+			}
+		}
+
+	case kindError:
+		failed := openErr != nil
+		if openErr == nil {
+			entryErrs, err := testAll(ctx, r)
+			failed = err != nil || len(entryErrs) > 0
+			r.Close()
+			if r2, err := openUnit(root, u, maxDict); err == nil {
+				res := extractAll(ctx, r2, sb.dest)
+				r2.Close()
+				failed = failed || res.err != nil || len(res.entryErr) > 0
+			}
+		}
+		if !failed {
+			fail("expected an error (%s), got none", u.Expect)
+		}
+
+	case kindSafety, kindUnknown:
+		if openErr == nil {
+			testAll(ctx, r)
+			r.Close()
+			if r2, err := openUnit(root, u, maxDict); err == nil {
+				extractAll(ctx, r2, sb.dest)
+				r2.Close()
+			}
+		}
+		if ctx.Err() != nil {
+			fail("did not finish within %v", unknownDeadline)
+		}
+	}
+	problems = append(problems, sb.escaped()...)
+	for _, l := range escapingLinks(sb.dest) {
+		fail("link resolves outside the destination: %s", l)
+	}
+	return problems
+}

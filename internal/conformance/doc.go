@@ -1,0 +1,32 @@
+// Package conformance runs garc's readers and its safe extractor over the
+// shared corpus of real archives (../shared/corpus, indexed by units.tsv)
+// and compares the results with the corpus's ground-truth listings, as the
+// corpus README prescribes. It is test support only; the harness lives in
+// conformance_test.go and uses the helpers here.
+//
+// Per unit, in process (opener.Open, archive.Reader, extract.Extractor):
+//
+//   - expect=ok with a listing and no gt_note: `t` reads every entry
+//     without error; `x` into a temporary directory produces exactly the
+//     listed paths, sizes, SHA-256 digests, directories and symlink
+//     targets; `l` lists the same names.
+//   - gt_note "LINK-ESCAPE: NAME …": the link NAME is refused
+//     (extract.ErrRefused) and everything else matches the listing.
+//   - gt_note naming a dictionary that needs "exit 8": opening or reading
+//     fails with archive.ErrLimit under the default limit.
+//   - any other gt_note (SECURITY fixtures, archives the source expects to
+//     fail): no panic, nothing created outside the destination, and no
+//     symbolic link inside it that resolves outside.
+//   - expect=ok without a listing: the archive opens and lists; reading
+//     fails, if at all, only with unsupported-method or password errors.
+//   - error-*: open, test or extract fails; no panic; nothing outside the
+//     destination.
+//   - unknown: the run ends within a bounded time (context deadline 10 s,
+//     MaxDict 256 MiB) without a panic and without writing outside.
+//
+// Units that do not pass yet are listed, with the reason, in
+// testdata/known-failures.tsv (unit path TAB reason). A listed unit that
+// passes is logged, and fails the run under GARC_STRICT_KNOWN=1 so the
+// list stays honest; every unlisted unit must pass. TestConformance prints
+// a per-format table (format, units, pass, fail, known) on stdout.
+package conformance

@@ -1,0 +1,331 @@
+package conformance
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/opener"
+)
+
+// KnownFailures reads a known-failures file: one "unit TAB reason" per
+// line; '#' starts a comment line.
+func KnownFailures(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	known := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		unit, reason, ok := strings.Cut(line, "\t")
+		if !ok || strings.TrimSpace(reason) == "" {
+			return nil, fmt.Errorf("%s:%d: want unit TAB reason", path, n)
+		}
+		known[unit] = reason
+	}
+	return known, sc.Err()
+}
+
+// options returns the reader options for a unit.
+func options(u *corpus.Unit, maxDict int64) *archive.Options {
+	pw := u.Password
+	return &archive.Options{
+		Name:    u.Unit,
+		MaxDict: maxDict,
+		Password: func() (string, error) {
+			if pw == "" {
+				return "", archive.ErrPasswordRequired
+			}
+			return pw, nil
+		},
+	}
+}
+
+// protect runs f, turning a panic into an error with the stack.
+func protect(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return f()
+}
+
+// errPanic reports whether err came from protect's recovery.
+func isPanic(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "panic: ") }
+
+// testAll reads every entry of r to the end, as `garc t` does, and returns
+// the per-entry errors and the error of Extract itself.
+func testAll(ctx context.Context, r archive.Reader) (entryErrs []error, err error) {
+	buf := make([]byte, 128<<10)
+	err = r.Extract(ctx, nil, func(e *archive.Entry, rd io.Reader) error {
+		if _, cerr := io.CopyBuffer(io.Discard, rd, buf); cerr != nil {
+			entryErrs = append(entryErrs, fmt.Errorf("%s: %w", e.Name, cerr))
+		}
+		return ctx.Err()
+	})
+	return entryErrs, err
+}
+
+// extractResult is what an extraction run reported.
+type extractResult struct {
+	refused  []string // entries refused by the extractor (warnings)
+	entryErr []error  // other per-entry errors
+	err      error    // New, Extract or Finish
+}
+
+// extractAll extracts every entry of r into dest through the safe
+// extractor.
+func extractAll(ctx context.Context, r archive.Reader, dest string) extractResult {
+	var res extractResult
+	x, err := newSink(dest, func(entry string, err error) {
+		if errors.Is(err, errRefused) {
+			res.refused = append(res.refused, entry)
+		}
+	})
+	if err != nil {
+		res.err = err
+		return res
+	}
+	err = r.Extract(ctx, nil, func(e *archive.Entry, rd io.Reader) error {
+		werr := x.Write(e, rd)
+		switch {
+		case werr == nil:
+		case errors.Is(werr, errRefused):
+			res.refused = append(res.refused, e.Name)
+		default:
+			res.entryErr = append(res.entryErr, fmt.Errorf("%s: %w", e.Name, werr))
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		x.Abort()
+		res.err = err
+		return res
+	}
+	res.err = x.Finish()
+	return res
+}
+
+// tree is what a directory holds: relative slash path → description.
+type tree map[string]string
+
+func fileDesc(size int64, sum string) string { return fmt.Sprintf("file %d %s", size, sum) }
+func linkDesc(target string) string         { return "symlink -> " + target }
+
+const dirDesc = "dir"
+
+// expectedTree turns a ground-truth listing into a tree.
+func expectedTree(list []corpus.ExpectedEntry) tree {
+	t := tree{}
+	for _, e := range list {
+		p := strings.Trim(e.Path, "/")
+		switch {
+		case e.IsSymlink:
+			t[p] = linkDesc(e.LinkTarget)
+		case e.IsDir:
+			t[p] = dirDesc
+		default:
+			t[p] = fileDesc(e.Size, strings.ToLower(e.SHA256))
+		}
+	}
+	return t
+}
+
+// walkTree describes everything under dir.
+func walkTree(dir string) (tree, error) {
+	t := tree{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			t[rel] = linkDesc(target)
+		case d.IsDir():
+			t[rel] = dirDesc
+		case d.Type().IsRegular():
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			h := sha256.New()
+			n, err := io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			t[rel] = fileDesc(n, hex.EncodeToString(h.Sum(nil)))
+		default:
+			t[rel] = "special " + d.Type().String()
+		}
+		return nil
+	})
+	return t, err
+}
+
+// diffTrees lists the differences between want and got, at most max.
+func diffTrees(want, got tree, max int) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for k := range want {
+		keys = append(keys, k)
+		seen[k] = true
+	}
+	for k := range got {
+		if !seen[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		w, wok := want[k]
+		g, gok := got[k]
+		switch {
+		case !gok:
+			out = append(out, fmt.Sprintf("x: missing %s (want %s)", k, w))
+		case !wok:
+			out = append(out, fmt.Sprintf("x: unexpected %s (%s)", k, g))
+		case w != g:
+			out = append(out, fmt.Sprintf("x: %s is %s, want %s", k, g, w))
+		}
+		if len(out) >= max {
+			out = append(out, "…")
+			break
+		}
+	}
+	return out
+}
+
+// listNames compares the names Entries lists with the listing: every
+// listed file must be an entry and every entry must be listed (the
+// listing may add parent directories the archive does not store).
+func listNames(r archive.Reader, want tree) []string {
+	names := map[string]bool{}
+	var out []string
+	for _, e := range r.Entries() {
+		if e.Anti {
+			continue
+		}
+		n := strings.Trim(strings.ReplaceAll(e.Name, "\\", "/"), "/")
+		n = strings.TrimPrefix(n, "./")
+		names[n] = true
+		if _, ok := want[n]; !ok {
+			out = append(out, fmt.Sprintf("l: lists %q, not in the listing", e.Name))
+		}
+	}
+	for p, d := range want {
+		if d != dirDesc && !names[p] {
+			out = append(out, fmt.Sprintf("l: does not list %q", p))
+		}
+	}
+	sort.Strings(out)
+	if len(out) > 10 {
+		out = append(out[:10], "…")
+	}
+	return out
+}
+
+// escapingLinks lists symbolic links under dir that resolve outside it.
+func escapingLinks(dir string) []string {
+	var out []string
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		resolved, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			// Dangling: judge the lexical target.
+			target, _ := os.Readlink(p)
+			if filepath.IsAbs(target) {
+				resolved = target
+			} else {
+				resolved = filepath.Join(filepath.Dir(p), target)
+			}
+			if r2, err := filepath.Abs(resolved); err == nil {
+				resolved = r2
+			}
+			if !strings.HasPrefix(resolved+string(filepath.Separator), dir+string(filepath.Separator)) {
+				out = append(out, p+" -> "+target)
+			}
+			return nil
+		}
+		if !strings.HasPrefix(resolved+string(filepath.Separator), real+string(filepath.Separator)) {
+			out = append(out, p+" -> "+resolved)
+		}
+		return nil
+	})
+	return out
+}
+
+// sandbox is a destination inside a parent directory that must hold
+// nothing else afterwards.
+type sandbox struct {
+	parent, dest string
+}
+
+func newSandbox(tmp string) (sandbox, error) {
+	s := sandbox{parent: filepath.Join(tmp, "parent")}
+	s.dest = filepath.Join(s.parent, "dest")
+	return s, os.MkdirAll(s.dest, 0o755)
+}
+
+// escaped lists what appeared beside the destination.
+func (s sandbox) escaped() []string {
+	var out []string
+	for _, dir := range []string{filepath.Dir(s.parent), s.parent} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		for _, e := range ents {
+			if filepath.Join(dir, e.Name()) != s.parent && filepath.Join(dir, e.Name()) != s.dest {
+				out = append(out, "created outside the destination: "+filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	return out
+}
+
+// openUnit opens the unit's archive.
+func openUnit(root string, u *corpus.Unit, maxDict int64) (archive.Reader, error) {
+	var r archive.Reader
+	err := protect(func() error {
+		var err error
+		r, err = opener.Open(u.Path(root), options(u, maxDict))
+		return err
+	})
+	return r, err
+}
