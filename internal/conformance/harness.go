@@ -129,7 +129,7 @@ func extractAll(ctx context.Context, r archive.Reader, dest string) extractResul
 type tree map[string]string
 
 func fileDesc(size int64, sum string) string { return fmt.Sprintf("file %d %s", size, sum) }
-func linkDesc(target string) string         { return "symlink -> " + target }
+func linkDesc(target string) string          { return "symlink -> " + target }
 
 const dirDesc = "dir"
 
