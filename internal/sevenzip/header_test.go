@@ -192,14 +192,14 @@ func TestHandmade(t *testing.T) {
 func TestLimits(t *testing.T) {
 	sevenzz := testenv.SevenZip(t)
 	src := t.TempDir()
-	if err := os.WriteFile(filepath.Join(src, "f"), mixedData(3, 3<<20), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(src, "f"), mixedData(3, 1200<<10), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []string{"-m0=LZMA:d=4m", "-m0=LZMA2:d=4m", "-m0=PPMd:mem=4m"} {
+	for _, m := range []string{"-m0=LZMA:d=1m:a=0", "-m0=LZMA2:d=1m:a=0", "-m0=PPMd:mem=1m:o=2"} {
 		arc := filepath.Join(t.TempDir(), "l.7z")
 		run7zz(t, sevenzz, src, arc, m)
 		data, _ := os.ReadFile(arc)
-		rd, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{MaxDict: 1 << 20})
+		rd, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{MaxDict: 256 << 10})
 		if err != nil {
 			t.Fatal(err)
 		}
