@@ -104,13 +104,13 @@ func RARItanium(buf []byte, fileOffset int64) {
 
 // RARDelta reverses the RAR delta filter: src holds the byte differences of
 // channel 0, then of channel 1, and so on; dst receives the interleaved
-// bytes. min(len(dst), len(src)) bytes are produced; channels below 1 are
-// treated as 1.
+// bytes. min(len(dst), len(src)) bytes are produced; channels is clamped to
+// [1, that count].
 func RARDelta(dst, src []byte, channels int) {
 	n := min(len(dst), len(src))
-	if channels < 1 {
-		channels = 1
-	}
+	// More channels than bytes is the same as one byte per channel;
+	// clamping also keeps i+channels from overflowing.
+	channels = max(1, min(channels, n))
 	s := 0
 	for ch := 0; ch < channels && ch < n; ch++ {
 		var prev byte
@@ -128,6 +128,10 @@ func RARDelta(dst, src []byte, channels int) {
 // pixel to the left and the two above, and red and blue were stored as
 // differences to green. dst and src must not overlap; len(dst) bytes are
 // produced from the same number of src bytes.
+//
+// When width is not a multiple of 3 (or is 3) the predictor reads bytes of
+// dst that this call has not produced yet, as RAR's filter reads whatever
+// its memory holds there; pass a zeroed dst for reproducible output.
 func RARRGB(dst, src []byte, width, posR int) error {
 	n := len(dst)
 	if len(src) < n {
@@ -184,12 +188,12 @@ func absDiff(a, b uint32) uint32 {
 // previous sample and the last three deltas, whose three weights adapt every
 // 32 samples toward the smallest accumulated error. src holds channel 0's
 // bytes, then channel 1's, and so on. min(len(dst), len(src)) bytes are
-// produced; channels below 1 are treated as 1.
+// produced; channels is clamped to [1, that count].
 func RARAudio(dst, src []byte, channels int) {
 	n := min(len(dst), len(src))
-	if channels < 1 {
-		channels = 1
-	}
+	// More channels than bytes is the same as one byte per channel;
+	// clamping also keeps i+channels from overflowing.
+	channels = max(1, min(channels, n))
 	s := 0
 	for ch := 0; ch < channels && ch < n; ch++ {
 		var (
