@@ -16,6 +16,6 @@ func TestDump(t *testing.T) {
 	}
 	t.Logf("%+v", *r.Info())
 	for _, e := range r.Entries() {
-		t.Logf("%q %v size=%d pk=%d %s split=%v/%v attr=%x mode=%v", e.Name, e.Type, e.Size, e.PackedSize, e.Method, e.SplitBefore, e.SplitAfter, e.Attributes, e.Mode)
+		t.Logf("%q -> %q %v size=%d pk=%d %s split=%v/%v attr=%x mode=%v", e.Name, e.LinkTarget, e.Type, e.Size, e.PackedSize, e.Method, e.SplitBefore, e.SplitAfter, e.Attributes, e.Mode)
 	}
 }

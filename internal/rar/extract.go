@@ -116,7 +116,7 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 			io.Copy(io.Discard, &cr)
 		}
 	}
-	return nil
+	return r.tailErr
 }
 
 // readSmall returns the whole content of a small entry (comments).

@@ -102,6 +102,10 @@ type reader struct {
 
 	keys keyCache
 	decs decoderSet
+
+	// tailErr is damage found after the last readable header; Extract
+	// reports it after the entries before it.
+	tailErr error
 }
 
 func (r *reader) Info() *archive.Info       { return &r.info }

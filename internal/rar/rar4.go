@@ -165,7 +165,9 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 				return res, r.errf("", pos, err)
 			}
 			if sawMain && len(r.files) > 0 && isTruncation(err) {
-				break
+				r.tailErr = r.errf("", pos, err)
+				res.hasEnd, res.more = true, false
+				return res, nil
 			}
 			return res, r.errf("", pos, err)
 		}

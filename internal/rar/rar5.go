@@ -147,8 +147,11 @@ func (r *reader) parseRAR5(vol int, off int64) (volResult, error) {
 				return res, r.errf("", pos, err)
 			}
 			if sawMain && len(r.files) > 0 && isTruncation(err) {
-				// A damaged tail: keep the entries read so far.
-				break
+				// A damaged tail: keep the entries read so far and report
+				// the damage when extracting.
+				r.tailErr = r.errf("", pos, err)
+				res.hasEnd, res.more = true, false
+				return res, nil
 			}
 			return res, r.errf("", pos, err)
 		}
@@ -447,6 +450,7 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 				e.Type = archive.TypeSymlink
 				e.Junction = rt == 3
 				e.LinkToDir = fl&1 != 0
+				t = strings.TrimPrefix(t, `\??\`) // NT namespace prefix of junctions
 				t = strings.ReplaceAll(t, "\\", "/")
 			case 4:
 				e.Type = archive.TypeHardlink
