@@ -1,0 +1,140 @@
+package ppmd
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Fuzz targets. The model arena is kept small and reused between inputs
+// (stale arena contents must not matter); output is bounded so every input
+// ends quickly. Minimising a large interesting input can stall the
+// exec counter for a while; -fuzzminimizetime=200x keeps that short.
+
+const fuzzMaxOut = 1 << 16
+
+var fuzzState struct {
+	sync.Mutex
+	r7z Reader7z
+	m   Model
+	rar RARDecoder
+}
+
+// fuzzSeeds7z adds the small PPMd streams of the corpus as seeds.
+func fuzzSeeds7z(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 'a', 'b', 'c'}, uint8(6), uint8(0))
+	root, units := corpusUnits(f)
+	for _, u := range units {
+		if u.Format != "7z" || !hasPPMd(&u) || u.Kind != "single" {
+			continue
+		}
+		fs, err := ppmdFolders(u.Path(root))
+		if err != nil {
+			continue
+		}
+		for _, pf := range fs {
+			if len(pf.packed) <= 8<<10 {
+				f.Add(bytes.Clone(pf.packed), uint8(pf.order), uint8(0))
+			}
+		}
+	}
+}
+
+func FuzzReader7z(f *testing.F) {
+	fuzzSeeds7z(f)
+	f.Fuzz(func(t *testing.T, data []byte, order, memLog uint8) {
+		o := MinOrder + int(order)%(MaxOrder-MinOrder+1)
+		mem := uint32(MinMemSize) << (memLog % 8) // 2 KiB .. 256 KiB
+		fuzzState.Lock()
+		defer fuzzState.Unlock()
+		d := &fuzzState.r7z
+		if err := d.Reset(bytes.NewReader(data), o, mem, fuzzMaxOut); err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, d)
+		if n > fuzzMaxOut {
+			t.Fatalf("%d bytes out, limit %d", n, fuzzMaxOut)
+		}
+		if err != nil && !errors.Is(err, archive.ErrFormat) {
+			t.Fatalf("error %v does not wrap ErrFormat", err)
+		}
+		// Unknown size: until the end marker.
+		if err := d.Reset(bytes.NewReader(data), o, mem, -1); err != nil {
+			t.Fatal(err)
+		}
+		n, _ = io.Copy(io.Discard, io.LimitReader(d, fuzzMaxOut))
+		if n > fuzzMaxOut {
+			t.Fatalf("%d bytes out", n)
+		}
+	})
+}
+
+func FuzzRARDecoder(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 1, 2, 3}, uint8(5), false)
+	root, units := corpusUnits(f)
+	for _, u := range units {
+		if u.Format != "rar4" || u.Kind != "single" || !hasPPMd(&u) {
+			continue
+		}
+		data, err := os.ReadFile(u.Path(root))
+		if err != nil {
+			continue
+		}
+		files, _ := rar4Files(data)
+		for _, rf := range files {
+			// Seed with the range-coded part after a PPM block header.
+			if len(rf.data) > 3 && len(rf.data) <= 16<<10 && rf.data[0]&0xA0 == 0xA0 {
+				skip := 2
+				if rf.data[0]&0x40 != 0 {
+					skip = 3
+				}
+				f.Add(bytes.Clone(rf.data[skip:]), rf.data[0]&0x1F, false)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, flags uint8, twoBlocks bool) {
+		order := int(flags&0x1F) + 1
+		if order > 16 {
+			order = 16 + (order-16)*3
+		}
+		if order < MinOrder {
+			order = MinOrder
+		}
+		fuzzState.Lock()
+		defer fuzzState.Unlock()
+		m, d := &fuzzState.m, &fuzzState.rar
+		if err := m.Init(order, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		br := bytes.NewReader(data)
+		blocks := 1
+		if twoBlocks {
+			blocks = 2 // a second block continuing the same model
+		}
+		for b := 0; b < blocks; b++ {
+			if err := d.Init(m, br); err != nil {
+				if !errors.Is(err, archive.ErrFormat) {
+					t.Fatalf("Init: %v", err)
+				}
+				return
+			}
+			for i := 0; i < fuzzMaxOut/2; i++ {
+				sym, err := d.DecodeSymbol()
+				if err != nil {
+					if !errors.Is(err, archive.ErrFormat) {
+						t.Fatalf("error %v does not wrap ErrFormat", err)
+					}
+					return
+				}
+				if sym < 0 || sym > 255 {
+					t.Fatalf("symbol %d", sym)
+				}
+			}
+		}
+	})
+}

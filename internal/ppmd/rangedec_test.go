@@ -1,0 +1,283 @@
+package ppmd
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Test encoders for the two range coder flavours, written from their
+// descriptions, to check the decoder primitives (threshold, decode,
+// normalize, the binary-context split) independently of the model.
+
+// encoder7z is 7-Zip's range encoder (the one LZMA uses) with a 33-bit low
+// and carry propagation through a cached byte.
+type encoder7z struct {
+	low       uint64
+	rng       uint32
+	cache     byte
+	cacheSize int
+	out       []byte
+}
+
+func newEncoder7z() *encoder7z { return &encoder7z{rng: 0xFFFFFFFF, cacheSize: 1} }
+
+func (e *encoder7z) shiftLow() {
+	if uint32(e.low) < 0xFF000000 || e.low>>32 != 0 {
+		carry := byte(e.low >> 32)
+		temp := e.cache
+		for ; e.cacheSize > 0; e.cacheSize-- {
+			e.out = append(e.out, temp+carry)
+			temp = 0xFF
+		}
+		e.cache = byte(uint32(e.low) >> 24)
+	}
+	e.cacheSize++
+	e.low = uint64(uint32(e.low) << 8)
+}
+
+func (e *encoder7z) norm() {
+	for e.rng < rcTop {
+		e.rng <<= 8
+		e.shiftLow()
+	}
+}
+
+func (e *encoder7z) encode(start, size, total uint32) {
+	e.rng /= total
+	e.low += uint64(start) * uint64(e.rng)
+	e.rng *= size
+	e.norm()
+}
+
+func (e *encoder7z) encodeBit(pr uint32, bit bool) {
+	size0 := (e.rng >> 14) * pr
+	if !bit {
+		e.rng = size0
+	} else {
+		e.low += uint64(size0)
+		e.rng -= size0
+	}
+	e.norm()
+}
+
+func (e *encoder7z) flush() []byte {
+	for i := 0; i < 5; i++ {
+		e.shiftLow()
+	}
+	return e.out
+}
+
+// encoderRAR is Subbotin's carry-less range encoder of PPMd var.H.
+type encoderRAR struct {
+	low, rng uint32
+	out      []byte
+}
+
+func newEncoderRAR() *encoderRAR { return &encoderRAR{rng: 0xFFFFFFFF} }
+
+func (e *encoderRAR) norm() {
+	for {
+		if e.low^(e.low+e.rng) >= rcTop {
+			if e.rng >= rcBot {
+				return
+			}
+			e.rng = -e.low & (rcBot - 1)
+		}
+		e.out = append(e.out, byte(e.low>>24))
+		e.low <<= 8
+		e.rng <<= 8
+	}
+}
+
+func (e *encoderRAR) encode(start, size, total uint32) {
+	e.rng /= total
+	e.low += start * e.rng
+	e.rng *= size
+	e.norm()
+}
+
+func (e *encoderRAR) encodeBit(pr uint32, bit bool) {
+	if !bit {
+		e.encode(0, pr, binScale)
+	} else {
+		e.encode(pr, binScale-pr, binScale)
+	}
+}
+
+func (e *encoderRAR) flush() []byte {
+	for i := 0; i < 4; i++ {
+		e.out = append(e.out, byte(e.low>>24))
+		e.low <<= 8
+	}
+	return e.out
+}
+
+type rcOp struct {
+	bin                bool
+	pr                 uint32 // binary: probability of 0 in 1/2^14
+	bit                bool
+	start, size, total uint32
+}
+
+func randomOps(r *rand.Rand, n int) []rcOp {
+	ops := make([]rcOp, n)
+	for i := range ops {
+		if r.IntN(3) == 0 {
+			ops[i] = rcOp{bin: true, pr: 95 + r.Uint32N(binScale-190), bit: r.IntN(2) == 0}
+			continue
+		}
+		total := 1 + r.Uint32N(1<<15) // PPMd keeps totals below 2^15
+		if r.IntN(4) == 0 {
+			total = 1 + r.Uint32N(300)
+		}
+		start := r.Uint32N(total)
+		size := 1 + r.Uint32N(total-start)
+		ops[i] = rcOp{start: start, size: size, total: total}
+	}
+	return ops
+}
+
+func checkDecode(t *testing.T, rc *rangeDecoder, ops []rcOp) {
+	t.Helper()
+	for i, op := range ops {
+		if op.bin {
+			size0 := (rc.rng >> 14) * op.pr
+			bit := rc.code >= size0
+			if bit != op.bit {
+				t.Fatalf("op %d: bit %v, want %v", i, bit, op.bit)
+			}
+			if !bit {
+				rc.rng = size0
+			} else {
+				rc.decodeBinEscape(size0)
+			}
+			rc.normalize()
+			continue
+		}
+		if op.total > rc.rng {
+			t.Fatalf("op %d: total %d above range %d", i, op.total, rc.rng)
+		}
+		count := rc.threshold(op.total)
+		if count < op.start || count >= op.start+op.size {
+			t.Fatalf("op %d: count %d outside [%d,%d)", i, count, op.start, op.start+op.size)
+		}
+		rc.decode(op.start, op.size)
+		rc.normalize()
+	}
+	if rc.err != nil {
+		t.Fatalf("input error: %v", rc.err)
+	}
+}
+
+func TestRangeDecoder7z(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 50; trial++ {
+		ops := randomOps(r, 2000)
+		e := newEncoder7z()
+		for _, op := range ops {
+			if op.bin {
+				e.encodeBit(op.pr, op.bit)
+			} else {
+				e.encode(op.start, op.size, op.total)
+			}
+		}
+		data := e.flush()
+		rc := &rangeDecoder{buf: make([]byte, 7), src: bytes.NewReader(data)}
+		if err := rc.init7z(); err != nil {
+			t.Fatal(err)
+		}
+		checkDecode(t, rc, ops)
+		if rc.code != 0 {
+			t.Fatalf("code %#x at the end, want 0", rc.code)
+		}
+		if _, err := rc.src.Read(make([]byte, 1)); rc.pos != rc.nbuf || err == nil {
+			t.Fatal("decoder did not consume exactly the encoded bytes")
+		}
+	}
+}
+
+func TestRangeDecoderRAR(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 50; trial++ {
+		ops := randomOps(r, 2000)
+		e := newEncoderRAR()
+		for _, op := range ops {
+			if op.bin {
+				e.encodeBit(op.pr, op.bit)
+			} else {
+				e.encode(op.start, op.size, op.total)
+			}
+		}
+		data := e.flush()
+		br := bytes.NewReader(data)
+		rc := &rangeDecoder{br: br, rar: true}
+		if err := rc.initRAR(); err != nil {
+			t.Fatal(err)
+		}
+		checkDecode(t, rc, ops)
+		if br.Len() != 0 || rc.overread != 0 {
+			t.Fatalf("decoder left %d bytes, overread %d", br.Len(), rc.overread)
+		}
+	}
+}
+
+// TestRangeDecoderFlavours pins the parts where the flavours differ.
+func TestRangeDecoderFlavours(t *testing.T) {
+	// Init: 7z wants a zero byte before the code, RAR does not.
+	rc := &rangeDecoder{buf: make([]byte, 8), src: bytes.NewReader([]byte{1, 2, 3, 4, 5})}
+	if err := rc.init7z(); !errors.Is(err, archive.ErrFormat) {
+		t.Fatalf("7z init with nonzero first byte: %v", err)
+	}
+	rc = &rangeDecoder{br: bytes.NewReader([]byte{1, 2, 3, 4}), rar: true}
+	if err := rc.initRAR(); err != nil || rc.code != 0x01020304 {
+		t.Fatalf("RAR init: code %#x, %v", rc.code, err)
+	}
+	rc = &rangeDecoder{br: bytes.NewReader([]byte{0xFF, 0xFF, 0xFF, 0xFF}), rar: true}
+	if err := rc.initRAR(); !errors.Is(err, archive.ErrFormat) {
+		t.Fatalf("RAR init with code 0xFFFFFFFF: %v", err)
+	}
+
+	// Binary escape: 7z subtracts size0 from the range, RAR keeps only
+	// whole 2^14 steps of it.
+	a := &rangeDecoder{rng: 0x12345678, code: 0x11111111}
+	b := &rangeDecoder{rng: 0x12345678, code: 0x11111111, rar: true}
+	size0 := (a.rng >> 14) * 1000
+	a.decodeBinEscape(size0)
+	b.decodeBinEscape(size0)
+	if a.rng != 0x12345678-size0 || b.rng != (0x12345678>>14)*(binScale-1000) {
+		t.Fatalf("bin escape ranges %#x %#x", a.rng, b.rng)
+	}
+	if b.low != size0 || a.low != 0 {
+		t.Fatalf("bin escape lows %#x %#x", a.low, b.low)
+	}
+
+	// Normalisation: RAR renormalises a range below 2^15 even when the
+	// top byte of low is not settled; 7z only looks at the range.
+	b = &rangeDecoder{low: 0x00FFF000, rng: 0x2000, rar: true, br: bytes.NewReader([]byte{0xAA, 0xBB})}
+	b.normalize()
+	if b.rng != 0x100000 || b.low != 0xFFF00000 || b.code != 0xAA {
+		t.Fatalf("RAR forced normalisation: rng %#x low %#x code %#x", b.rng, b.low, b.code)
+	}
+	a = &rangeDecoder{rng: 0x2000, buf: make([]byte, 4), src: bytes.NewReader([]byte{0xAA, 0xBB})}
+	a.normalize()
+	if a.rng != 0x20000000 || a.code != 0xAABB {
+		t.Fatalf("7z normalisation: rng %#x code %#x", a.rng, a.code)
+	}
+
+	// End of input: RAR tolerates a few zero bytes, then reports truncation.
+	b = &rangeDecoder{br: bytes.NewReader(nil), rar: true}
+	for i := 0; i < maxOverread; i++ {
+		b.readByte()
+	}
+	if b.err != nil {
+		t.Fatalf("error after %d overread bytes: %v", maxOverread, b.err)
+	}
+	b.readByte()
+	if !errors.Is(b.err, ErrTruncated) {
+		t.Fatalf("overread error %v, want ErrTruncated", b.err)
+	}
+}
