@@ -164,6 +164,7 @@ type contentReader struct {
 	hashKey []byte
 	private bool // use a private decoder (comments), closed on release
 	own     lzDecoder
+	ctx     context.Context
 }
 
 // release frees a private decoder and any decryption buffers.
@@ -179,6 +180,7 @@ func (c *contentReader) release() {
 func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo) error {
 	c.parts.closeCur()
 	c.r, c.f = r, f
+	c.ctx = ctx
 	c.err = nil
 	c.n = 0
 	c.crc = 0
@@ -307,6 +309,9 @@ func wrapDecodeErr(err error) error {
 func (c *contentReader) Read(p []byte) (int, error) {
 	if c.err != nil {
 		return 0, c.err
+	}
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
 	}
 	n, err := c.src.Read(p)
 	if n > 0 {
@@ -458,6 +463,9 @@ type hashWriter struct {
 
 func (h hashWriter) Write(p []byte) (int, error) {
 	c := h.c
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
 	if c.f.e.Size >= 0 && c.n+int64(len(p)) > c.f.e.Size {
 		return 0, c.r.errf(c.f.e.Name, -1, fmt.Errorf("%w: more data than the recorded size", archive.ErrFormat))
 	}

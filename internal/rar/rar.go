@@ -186,16 +186,40 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 		r.name = path
 	}
 	r.closers = append(r.closers, f)
-	off, err := findSignature(f, st.Size())
+	off, err := findSignature(f, st.Size(), 0)
 	if err != nil {
 		r.Close()
 		return nil, r.errf("", -1, err)
 	}
-	if err := r.openVolumes(f, st.Size(), off, path, openVolumeFile); err != nil {
+	// A signature inside an SFX stub is not the archive: try the next
+	// candidate when the first does not parse.
+	for try := 0; ; try++ {
+		err = r.openVolumes(f, st.Size(), off, path, openVolumeFile)
+		if err == nil || off == 0 || try >= 8 || errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) {
+			break
+		}
+		next, ferr := findSignature(f, st.Size(), off+1)
+		if ferr != nil {
+			break
+		}
+		r.resetParse()
+		off = next
+	}
+	if err != nil {
 		r.Close()
 		return nil, err
 	}
 	return r, nil
+}
+
+// resetParse forgets what a failed parse attempt collected, keeping the
+// first volume's file open.
+func (r *reader) resetParse() {
+	r.info = archive.Info{}
+	r.files, r.entries = nil, nil
+	r.vols, r.sizes = nil, nil
+	r.closers = r.closers[:1]
+	r.tailErr = nil
 }
 
 func openVolumeFile(path string) (io.ReaderAt, int64, io.Closer, error) {
@@ -211,13 +235,19 @@ func openVolumeFile(path string) (io.ReaderAt, int64, io.Closer, error) {
 	return f, st.Size(), f, nil
 }
 
-// findSignature returns the offset of the first RAR signature in the
-// first sfxScanLimit bytes of f.
-func findSignature(f io.ReaderAt, size int64) (int64, error) {
+// findSignature returns the offset of the first RAR signature at or after
+// from in the first sfxScanLimit bytes of f.
+func findSignature(f io.ReaderAt, size, from int64) (int64, error) {
+	var head [8]byte
+	if n, _ := f.ReadAt(head[:], 0); from == 0 && n >= 4 {
+		if bytes.HasPrefix(head[:n], sigRAR4) || bytes.HasPrefix(head[:n], sigRAR5[:7]) || bytes.HasPrefix(head[:n], sigRAR14) {
+			return 0, nil
+		}
+	}
 	const chunk = 64 << 10
 	buf := make([]byte, chunk+8)
 	limit := min(size, sfxScanLimit)
-	for off := int64(0); off < limit; off += chunk {
+	for off := from; off < limit; off += chunk {
 		n, err := f.ReadAt(buf, off)
 		if n == 0 && err != nil {
 			break
@@ -233,7 +263,7 @@ func findSignature(f io.ReaderAt, size int64) (int64, error) {
 			if bytes.HasPrefix(rest, sigRAR4) || bytes.HasPrefix(rest, sigRAR5[:7]) {
 				return off + int64(i), nil
 			}
-			if off == 0 && i == 0 && bytes.HasPrefix(rest, sigRAR14) {
+			if off+int64(i) == 0 && bytes.HasPrefix(rest, sigRAR14) {
 				return 0, nil
 			}
 			if len(rest) < 8 && n == len(buf) {
