@@ -218,6 +218,9 @@ func (r *reader) resetParse() {
 	r.info = archive.Info{}
 	r.files, r.entries = nil, nil
 	r.vols, r.sizes = nil, nil
+	for _, c := range r.closers[1:] {
+		c.Close()
+	}
 	r.closers = r.closers[:1]
 	r.tailErr = nil
 }
