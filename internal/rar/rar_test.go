@@ -305,3 +305,59 @@ func TestSelectiveSolid(t *testing.T) {
 		}
 	}
 }
+
+func TestCipher20RoundTrip(t *testing.T) {
+	var enc cipher20
+	enc.setPassword([]byte("secret"))
+	plain := []byte("0123456789abcdefTHE SECOND BLOCKthird block.......")
+	plain = plain[:48]
+	buf := bytes.Clone(plain)
+	for i := 0; i < len(buf); i += 16 {
+		enc.crypt(buf[i:i+16], true)
+	}
+	if bytes.Equal(buf, plain) {
+		t.Fatal("encryption changed nothing")
+	}
+	r := newReader20(bytes.NewReader(buf), []byte("secret"))
+	got, err := io.ReadAll(iotestOneByte{r})
+	if err != nil || !bytes.Equal(got, plain) {
+		t.Errorf("decrypt = %q, %v", got, err)
+	}
+}
+
+// iotestOneByte reads one byte at a time.
+type iotestOneByte struct{ r io.Reader }
+
+func (o iotestOneByte) Read(p []byte) (int, error) {
+	if len(p) > 1 {
+		p = p[:1]
+	}
+	return o.r.Read(p)
+}
+
+func TestCipher15And13Stream(t *testing.T) {
+	// The stream ciphers must give the same output whatever the read sizes.
+	data := bytes.Repeat([]byte("rar legacy cipher "), 50)
+	whole := func(mk func(io.Reader) io.Reader, rd func(io.Reader) io.Reader) []byte {
+		b, _ := io.ReadAll(rd(mk(bytes.NewReader(data))))
+		return b
+	}
+	mk15 := func(src io.Reader) io.Reader {
+		d := &reader15{src: src}
+		d.c.setPassword([]byte("pw"))
+		return d
+	}
+	mk13 := func(src io.Reader) io.Reader {
+		d := &reader13{src: src}
+		d.c.setPassword([]byte("pw"))
+		return d
+	}
+	id := func(r io.Reader) io.Reader { return r }
+	one := func(r io.Reader) io.Reader { return iotestOneByte{r} }
+	for name, mk := range map[string]func(io.Reader) io.Reader{"1.5": mk15, "1.3": mk13} {
+		a, b := whole(mk, id), whole(mk, one)
+		if !bytes.Equal(a, b) || bytes.Equal(a, data) {
+			t.Errorf("%s: chunking changes the output or nothing is encrypted", name)
+		}
+	}
+}
