@@ -1,0 +1,76 @@
+// Package extract writes archive entries to disk. It is the only package
+// of garc that creates files, and it enforces the security model below for
+// every format; format readers hand it entries and content readers and
+// never touch the file system themselves.
+//
+// # Security model
+//
+// An archive is untrusted input. Nothing it contains may create, change
+// or read a file outside the destination directory (Options.Dest), and
+// nothing is ever written through a symbolic link.
+//
+// Names. Stored names are cleaned with both '/' and '\' as separators
+// (archives made on Windows use either). A leading "./" is dropped; that
+// is the only silent change. Empty names, NUL bytes, absolute paths
+// ("/x", "\x"), UNC paths ("\\server\share"), drive letters ("C:x",
+// "C:\x") and names that leave the destination after lexical cleaning
+// ("../x", "a/../../x") are refused with ErrRefused and reported through
+// Options.Warn. On Windows each path component additionally passes through
+// SanitizeWindowsName (reserved device names, characters <>:"|?*, control
+// characters, trailing dots and spaces).
+//
+// Path components. Before an entry is written, every directory between
+// the destination and the entry is examined with Lstat, and missing ones
+// are created one at a time. A symbolic link in that chain refuses the
+// entry, whether the archive created it earlier or it already existed:
+// this defeats the classic "make a -> /tmp, then write a/x" attack (as in
+// unrar's CVE-2022-30333). The destination directory itself may be a link;
+// it is the user's choice.
+//
+// Files. Content goes to a fresh temporary file (".garc-XXXXXXXX.tmp",
+// created with O_EXCL and, where available, O_NOFOLLOW) in the target
+// directory. Only when the content reader ends with io.EOF, meaning the
+// format verified the checksum, is the temporary file renamed to the final
+// name. rename replaces an existing file or symbolic link at that name
+// rather than writing through it. On any error the temporary file is
+// removed, unless Options.KeepBroken asks to keep the partial file under
+// its final name; Abort removes temporary files on interruption. Existing
+// files are left alone unless Options.Overwrite says otherwise
+// (OverwriteAll, OverwriteRename to "name (1).ext", OverwriteAsk); by
+// default the entry is reported as skipped (ErrSkipped).
+//
+// Permissions. Files get the stored unix permission bits, or 0644 (0755
+// for directories) when none were stored, with the write bits removed for
+// a Windows read-only attribute. Setuid, setgid and sticky bits are never
+// restored. The bits pass through the process umask, as with any file
+// created by os.OpenFile. Modification and access times are restored;
+// directories get theirs (and their modes, if this run created them) in
+// Finish, deepest first, after their contents are written. Symbolic links
+// keep the time of their creation.
+//
+// Symbolic links. With LinksSafe (the default) a link is created only if
+// its target is relative, and, resolved lexically from the link's
+// directory, stays inside the destination. A target with ".." after a
+// normal component ("d/../..") is refused as well, because it can climb
+// through another link (d -> ".") further than its lexical form suggests;
+// with that rule no chain of created links leads outside. Links are made
+// under a temporary name and renamed into place. LinksSkip skips all links
+// (ErrSkipped); LinksUnsafe creates them as stored. Where the system does
+// not allow creating links (Windows without the privilege) the entry is
+// reported as skipped.
+//
+// Hard links and file copies (RAR5) may only point at an entry extracted
+// earlier in this run, found by its cleaned name in a map of what was
+// written; the target is checked with Lstat to still be a regular file.
+// Hard links use os.Link and fall back to copying; copies always copy.
+// Anything else is refused.
+//
+// Anti-items (7z deletion markers) are ignored.
+//
+// # Errors
+//
+// Write returns nil, an error wrapping ErrRefused (unsafe entry: warning,
+// exit code 1), ErrSkipped (policy: warning), ErrCreate (the operating
+// system failed: exit code 9), or the content reader's own error (for
+// example wrapping archive.ErrChecksum).
+package extract

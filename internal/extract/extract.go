@@ -1,0 +1,639 @@
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Errors returned by Write. Test them with errors.Is.
+var (
+	// ErrRefused marks an entry that was not extracted because its path or
+	// link is unsafe (traversal, absolute path, a symlink on the way, a
+	// link leaving the destination, an unknown hard link target).
+	ErrRefused = errors.New("refused")
+	// ErrSkipped marks an entry that was not extracted by policy: an
+	// existing file not overwritten, or a link skipped by LinksSkip.
+	ErrSkipped = errors.New("skipped")
+	// ErrCreate marks an operating system failure creating output.
+	ErrCreate = errors.New("cannot create output")
+)
+
+// OverwriteMode says what to do when a file to be extracted exists.
+type OverwriteMode int
+
+// Overwrite modes.
+const (
+	// OverwriteNever (the default) leaves existing files alone and reports
+	// the entry as skipped (ErrSkipped, and Warn).
+	OverwriteNever OverwriteMode = iota
+	// OverwriteAsk calls Options.Ask for each existing file.
+	OverwriteAsk
+	// OverwriteAll replaces existing files.
+	OverwriteAll
+	// OverwriteSkip leaves existing files alone without calling Warn; Write
+	// still returns ErrSkipped.
+	OverwriteSkip
+	// OverwriteRename writes the entry as "name (1).ext", "name (2).ext", …
+	OverwriteRename
+)
+
+// LinkPolicy says how symbolic links are extracted.
+type LinkPolicy int
+
+// Link policies.
+const (
+	// LinksSafe (the default) creates symbolic links whose targets stay
+	// inside the destination and refuses the others.
+	LinksSafe LinkPolicy = iota
+	// LinksSkip skips every symbolic link.
+	LinksSkip
+	// LinksUnsafe creates symbolic links as stored.
+	LinksUnsafe
+)
+
+// Options configure an Extractor.
+type Options struct {
+	// Dest is the destination directory ("" means the current one). It is
+	// created if missing.
+	Dest string
+	// Flat drops directories: every file is written into Dest under its
+	// base name (garc e).
+	Flat bool
+	// Overwrite decides about existing files.
+	Overwrite OverwriteMode
+	// Ask is consulted with OverwriteAsk: overwrite says whether to replace
+	// path, all applies the answer to every later file, err aborts.
+	Ask func(path string) (overwrite bool, all bool, err error)
+	// Links is the symbolic link policy.
+	Links LinkPolicy
+	// KeepBroken keeps the partial output of an entry whose content failed
+	// (checksum or decoding error) under its final name.
+	KeepBroken bool
+	// Warn, when set, is called for each refused or skipped entry (except
+	// with OverwriteSkip), in addition to the error Write returns.
+	Warn func(entry string, err error)
+}
+
+// sanitizeNames applies SanitizeWindowsName to every component. Tests
+// switch it on elsewhere.
+var sanitizeNames = runtime.GOOS == "windows"
+
+// dirRecord is a directory entry whose metadata is applied by Finish.
+type dirRecord struct {
+	path    string
+	depth   int
+	mode    fs.FileMode
+	setMode bool // the directory was created by this run
+	mtime   time.Time
+	atime   time.Time
+}
+
+// Extractor writes archive entries below a destination directory under the
+// security rules described in the package documentation. Write is not safe
+// for concurrent use; Abort may be called from another goroutine.
+type Extractor struct {
+	opts    Options
+	root    string
+	mode    OverwriteMode // current overwrite mode (Ask may settle it)
+	created map[string]bool
+	written map[string]string // cleaned entry name → path written
+	dirs    []dirRecord
+	buf     []byte
+
+	mu    sync.Mutex
+	temps map[string]struct{}
+}
+
+// New checks the options and creates the destination directory.
+func New(opts Options) (*Extractor, error) {
+	dest := opts.Dest
+	if dest == "" {
+		dest = "."
+	}
+	if opts.Overwrite == OverwriteAsk && opts.Ask == nil {
+		return nil, errors.New("extract: OverwriteAsk needs an Ask function")
+	}
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
+	}
+	abs, err := filepath.Abs(dest)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
+	}
+	return &Extractor{
+		opts:    opts,
+		root:    abs,
+		mode:    opts.Overwrite,
+		created: make(map[string]bool),
+		written: make(map[string]string),
+		temps:   make(map[string]struct{}),
+	}, nil
+}
+
+// refuse builds an ErrRefused error and reports it.
+func (x *Extractor) refuse(name, why string) error {
+	err := fmt.Errorf("%s: %w: %s", name, ErrRefused, why)
+	x.warn(name, err)
+	return err
+}
+
+func (x *Extractor) warn(name string, err error) {
+	if x.opts.Warn != nil {
+		x.opts.Warn(name, err)
+	}
+}
+
+func createErr(name string, err error) error {
+	return fmt.Errorf("%s: %w: %w", name, ErrCreate, err)
+}
+
+// Write extracts one entry with content r. See the package documentation
+// for the rules. It returns nil on success, an error wrapping ErrRefused,
+// ErrSkipped or ErrCreate, or the error of r (e.g. wrapping
+// archive.ErrChecksum).
+func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
+	if e.Anti {
+		return nil
+	}
+	rel, why := cleanName(e.Name)
+	if why != "" {
+		return x.refuse(e.Name, why)
+	}
+	key := rel // hard links and copies name entries by their full path
+	if x.opts.Flat {
+		if e.Type == archive.TypeDir {
+			return nil
+		}
+		rel = path.Base(rel)
+	}
+	if rel == "." {
+		if e.Type == archive.TypeDir {
+			return nil
+		}
+		return x.refuse(e.Name, "name is the destination itself")
+	}
+	osRel := rel
+	if sanitizeNames {
+		parts := strings.Split(rel, "/")
+		for i, p := range parts {
+			parts[i] = SanitizeWindowsName(p)
+		}
+		osRel = strings.Join(parts, "/")
+	}
+	target := filepath.Join(x.root, filepath.FromSlash(osRel))
+
+	if e.Type == archive.TypeDir {
+		return x.writeDir(e, osRel, target)
+	}
+	if err := x.mkdirs(e.Name, path.Dir(osRel)); err != nil {
+		return err
+	}
+	switch e.Type {
+	case archive.TypeSymlink:
+		return x.writeSymlink(e, rel, target, r)
+	case archive.TypeHardlink, archive.TypeCopy:
+		return x.writeLink(e, key, target)
+	}
+	return x.writeFile(e, key, target, r)
+}
+
+// mkdirs makes sure every component of dir (slash-separated, relative to
+// the root) is a real directory, creating missing ones. A symbolic link
+// anywhere on the way refuses the entry.
+func (x *Extractor) mkdirs(name, dir string) error {
+	if dir == "." || dir == "" {
+		return nil
+	}
+	cur := x.root
+	for _, c := range strings.Split(dir, "/") {
+		cur = filepath.Join(cur, c)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err = os.Mkdir(cur, 0o755); err == nil {
+				x.created[cur] = true
+				continue
+			}
+			if !errors.Is(err, fs.ErrExist) {
+				return createErr(name, err)
+			}
+			fi, err = os.Lstat(cur)
+		}
+		if err != nil {
+			return createErr(name, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return x.refuse(name, "path component "+x.relPath(cur)+" is a symbolic link")
+		}
+		if !fi.IsDir() {
+			return createErr(name, fmt.Errorf("%s is not a directory", x.relPath(cur)))
+		}
+	}
+	return nil
+}
+
+func (x *Extractor) relPath(p string) string {
+	if r, err := filepath.Rel(x.root, p); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return p
+}
+
+func (x *Extractor) writeDir(e *archive.Entry, osRel, target string) error {
+	if err := x.mkdirs(e.Name, path.Dir(osRel)); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Mkdir(target, 0o700|dirPerm(e)); err != nil && !errors.Is(err, fs.ErrExist) {
+			return createErr(e.Name, err)
+		}
+		x.created[target] = true
+	case err != nil:
+		return createErr(e.Name, err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return x.refuse(e.Name, "a symbolic link is in the way of the directory")
+	case !fi.IsDir():
+		return createErr(e.Name, errors.New("a file is in the way of the directory"))
+	}
+	x.dirs = append(x.dirs, dirRecord{
+		path:    target,
+		depth:   strings.Count(osRel, "/"),
+		mode:    dirPerm(e),
+		setMode: x.created[target],
+		mtime:   e.ModTime,
+		atime:   e.AccessTime,
+	})
+	return nil
+}
+
+// filePerm returns the permission bits for a file entry: the stored unix
+// permissions without setuid/setgid/sticky, or 0644; a Windows read-only
+// attribute removes the write bits.
+func filePerm(e *archive.Entry) fs.FileMode {
+	perm := fs.FileMode(0o644)
+	if e.HasUnixMode {
+		perm = e.Mode.Perm()
+	} else if e.Attributes&archive.AttrReadOnly != 0 {
+		perm &^= 0o222
+	}
+	return perm
+}
+
+// dirPerm is filePerm for directories, with 0755 as the fallback.
+func dirPerm(e *archive.Entry) fs.FileMode {
+	perm := fs.FileMode(0o755)
+	if e.HasUnixMode {
+		perm = e.Mode.Perm()
+	}
+	return perm
+}
+
+// resolveExisting applies the overwrite policy to target. It returns the
+// path to write (target, or a renamed one) or an error. An existing file
+// or symbolic link at that path is later replaced by rename, never opened.
+func (x *Extractor) resolveExisting(name, target string) (string, error) {
+	fi, err := os.Lstat(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return target, nil
+	}
+	if err != nil {
+		return "", createErr(name, err)
+	}
+	if fi.IsDir() {
+		return "", createErr(name, errors.New("a directory is in the way"))
+	}
+	mode := x.mode
+	if mode == OverwriteAsk {
+		ok, all, err := x.opts.Ask(target)
+		if err != nil {
+			return "", err
+		}
+		if all {
+			if ok {
+				x.mode = OverwriteAll
+			} else {
+				x.mode = OverwriteSkip
+			}
+		}
+		if ok {
+			return target, nil
+		}
+		return "", fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+	}
+	switch mode {
+	case OverwriteAll:
+		return target, nil
+	case OverwriteRename:
+		dir, base := filepath.Split(target)
+		ext := filepath.Ext(base)
+		stem := strings.TrimSuffix(base, ext)
+		if stem == "" { // ".profile"
+			stem, ext = base, ""
+		}
+		for i := 1; i < 100000; i++ {
+			cand := filepath.Join(dir, stem+" ("+strconv.Itoa(i)+")"+ext)
+			if _, err := os.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
+				return cand, nil
+			}
+		}
+		return "", createErr(name, errors.New("no free name to rename to"))
+	case OverwriteSkip:
+		return "", fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+	}
+	err = fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+	x.warn(name, err)
+	return "", err
+}
+
+// tempFile creates a new empty file next to target with O_EXCL.
+func (x *Extractor) tempFile(target string, perm fs.FileMode) (*os.File, string, error) {
+	dir := filepath.Dir(target)
+	for i := 0; ; i++ {
+		p := filepath.Join(dir, ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, perm)
+		if err == nil {
+			x.mu.Lock()
+			x.temps[p] = struct{}{}
+			x.mu.Unlock()
+			return f, p, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 100 {
+			return nil, "", err
+		}
+	}
+}
+
+func (x *Extractor) forgetTemp(p string) {
+	x.mu.Lock()
+	delete(x.temps, p)
+	x.mu.Unlock()
+}
+
+func (x *Extractor) removeTemp(p string) {
+	os.Remove(p)
+	x.forgetTemp(p)
+}
+
+// commit moves a finished temporary file over final and sets its times.
+func (x *Extractor) commit(e *archive.Entry, tmp, final string) error {
+	setTimes(tmp, e)
+	if err := os.Rename(tmp, final); err != nil {
+		x.removeTemp(tmp)
+		return createErr(e.Name, err)
+	}
+	x.forgetTemp(tmp)
+	return nil
+}
+
+func setTimes(p string, e *archive.Entry) {
+	if e.ModTime.IsZero() && e.AccessTime.IsZero() {
+		return
+	}
+	os.Chtimes(p, e.AccessTime, e.ModTime) // zero times are left unchanged
+}
+
+func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader) error {
+	final, err := x.resolveExisting(e.Name, target)
+	if err != nil {
+		return err
+	}
+	f, tmp, err := x.tempFile(final, filePerm(e))
+	if err != nil {
+		return createErr(e.Name, err)
+	}
+	if x.buf == nil {
+		x.buf = make([]byte, 256<<10)
+	}
+	var rerr, werr error
+	for {
+		n, err := r.Read(x.buf)
+		if n > 0 {
+			if _, werr = f.Write(x.buf[:n]); werr != nil {
+				break
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			rerr = err
+			break
+		}
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		x.removeTemp(tmp)
+		return createErr(e.Name, werr)
+	}
+	if rerr != nil {
+		if x.opts.KeepBroken {
+			if err := x.commit(e, tmp, final); err != nil {
+				return errors.Join(rerr, err)
+			}
+			x.written[rel] = final
+		} else {
+			x.removeTemp(tmp)
+		}
+		return rerr
+	}
+	if err := x.commit(e, tmp, final); err != nil {
+		return err
+	}
+	x.written[rel] = final
+	return nil
+}
+
+// maxLinkTarget bounds a symbolic link target read from entry data.
+const maxLinkTarget = 64 << 10
+
+func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Reader) error {
+	if x.opts.Links == LinksSkip {
+		err := fmt.Errorf("%s: %w: symbolic link", e.Name, ErrSkipped)
+		x.warn(e.Name, err)
+		return err
+	}
+	linkTarget := e.LinkTarget
+	if linkTarget == "" && r != nil {
+		b, err := io.ReadAll(io.LimitReader(r, maxLinkTarget+1))
+		if err != nil {
+			return err
+		}
+		if len(b) > maxLinkTarget {
+			return x.refuse(e.Name, "link target too long")
+		}
+		linkTarget = string(b)
+	}
+	if linkTarget == "" {
+		return x.refuse(e.Name, "empty link target")
+	}
+	if x.opts.Links == LinksSafe {
+		if why := checkLinkTarget(rel, linkTarget); why != "" {
+			return x.refuse(e.Name, why+": "+linkTarget)
+		}
+	}
+	final, err := x.resolveExisting(e.Name, target)
+	if err != nil {
+		return err
+	}
+	osTarget := linkTarget
+	if runtime.GOOS == "windows" {
+		osTarget = filepath.FromSlash(strings.ReplaceAll(linkTarget, `\`, "/"))
+	} else if x.opts.Links == LinksSafe {
+		osTarget = strings.ReplaceAll(linkTarget, `\`, "/")
+	}
+	// Create under a temporary name, then rename over the final name, so
+	// an existing file or link is replaced, never written through.
+	for i := 0; ; i++ {
+		tmp := filepath.Join(filepath.Dir(final), ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
+		err = os.Symlink(osTarget, tmp)
+		if err == nil {
+			x.mu.Lock()
+			x.temps[tmp] = struct{}{}
+			x.mu.Unlock()
+			if err := os.Rename(tmp, final); err != nil {
+				x.removeTemp(tmp)
+				return createErr(e.Name, err)
+			}
+			x.forgetTemp(tmp)
+			return nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 100 {
+			break
+		}
+	}
+	if runtime.GOOS == "windows" {
+		// Creating symbolic links needs a privilege or developer mode.
+		werr := fmt.Errorf("%s: %w: cannot create symbolic link: %w", e.Name, ErrSkipped, err)
+		x.warn(e.Name, werr)
+		return werr
+	}
+	return createErr(e.Name, err)
+}
+
+// writeLink makes a hard link (falling back to a copy) or a file copy of
+// an entry extracted earlier in this run.
+func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
+	tname, why := cleanName(e.LinkTarget)
+	if why != "" {
+		return x.refuse(e.Name, "link target: "+why)
+	}
+	src, ok := x.written[tname]
+	if !ok {
+		return x.refuse(e.Name, "link target "+e.LinkTarget+" was not extracted")
+	}
+	fi, err := os.Lstat(src)
+	if err != nil || !fi.Mode().IsRegular() {
+		return x.refuse(e.Name, "link target "+e.LinkTarget+" is no longer a regular file")
+	}
+	final, err := x.resolveExisting(e.Name, target)
+	if err != nil {
+		return err
+	}
+	if e.Type == archive.TypeHardlink {
+		tmp := filepath.Join(filepath.Dir(final), ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
+		if err := os.Link(src, tmp); err == nil {
+			x.mu.Lock()
+			x.temps[tmp] = struct{}{}
+			x.mu.Unlock()
+			if err := os.Rename(tmp, final); err != nil {
+				x.removeTemp(tmp)
+				return createErr(e.Name, err)
+			}
+			x.forgetTemp(tmp)
+			x.written[rel] = final
+			return nil
+		}
+	}
+	in, err := os.OpenFile(src, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return createErr(e.Name, err)
+	}
+	defer in.Close()
+	perm := filePerm(e)
+	if e.Type == archive.TypeHardlink {
+		perm = fi.Mode().Perm()
+	}
+	f, tmp, err := x.tempFile(final, perm)
+	if err != nil {
+		return createErr(e.Name, err)
+	}
+	if x.buf == nil {
+		x.buf = make([]byte, 256<<10)
+	}
+	_, err = io.CopyBuffer(struct{ io.Writer }{f}, struct{ io.Reader }{in}, x.buf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		x.removeTemp(tmp)
+		return createErr(e.Name, err)
+	}
+	if err := x.commit(e, tmp, final); err != nil {
+		return err
+	}
+	x.written[rel] = final
+	return nil
+}
+
+// Finish applies directory times and modes, deepest directories first so
+// that writing into a directory does not disturb its restored time, and
+// removes any temporary file left behind. It returns the first failure,
+// wrapping ErrCreate.
+func (x *Extractor) Finish() error {
+	var first error
+	sort.SliceStable(x.dirs, func(i, j int) bool { return x.dirs[i].depth > x.dirs[j].depth })
+	for _, d := range x.dirs {
+		fi, err := os.Lstat(d.path)
+		if err != nil || !fi.IsDir() {
+			continue // replaced meanwhile: never follow a link here
+		}
+		if d.setMode {
+			// The directory was created with the umask applied to
+			// mode|0700; keep what the umask allowed of mode.
+			want := fi.Mode().Perm() & d.mode
+			if want != fi.Mode().Perm() {
+				if err := os.Chmod(d.path, want); err != nil && first == nil {
+					first = createErr(x.relPath(d.path), err)
+				}
+			}
+		}
+		if !d.mtime.IsZero() || !d.atime.IsZero() {
+			if err := os.Chtimes(d.path, d.atime, d.mtime); err != nil && first == nil {
+				first = createErr(x.relPath(d.path), err)
+			}
+		}
+	}
+	x.dirs = x.dirs[:0]
+	x.removeTemps()
+	return first
+}
+
+// Abort removes temporary files; call it on interruption or a fatal
+// error. Files already completed stay.
+func (x *Extractor) Abort() { x.removeTemps() }
+
+func (x *Extractor) removeTemps() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for p := range x.temps {
+		os.Remove(p)
+		delete(x.temps, p)
+	}
+}

@@ -1,0 +1,134 @@
+package extract
+
+import (
+	"path"
+	"strings"
+)
+
+// cleanName turns a stored entry name into a slash-separated path relative
+// to the destination, or reports why it is refused. Both '/' and '\' count
+// as separators; a leading "./" is dropped; empty names, absolute paths,
+// drive letters, UNC paths, NUL bytes and anything that leaves the
+// destination after cleaning are refused. The result "." means the
+// destination itself.
+func cleanName(name string) (string, string) {
+	if name == "" {
+		return "", "empty name"
+	}
+	if strings.IndexByte(name, 0) >= 0 {
+		return "", "NUL byte in name"
+	}
+	n := strings.ReplaceAll(name, `\`, "/")
+	if strings.HasPrefix(n, "/") {
+		// Also covers UNC paths (\\server\share) and //x.
+		return "", "absolute path"
+	}
+	if hasDriveLetter(n) {
+		return "", "drive letter in path"
+	}
+	for strings.HasPrefix(n, "./") {
+		n = n[2:]
+	}
+	c := path.Clean(n)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", "path leaves the destination"
+	}
+	return c, ""
+}
+
+// hasDriveLetter reports whether s starts with a Windows drive
+// designator such as "C:".
+func hasDriveLetter(s string) bool {
+	return len(s) >= 2 && s[1] == ':' && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+}
+
+// checkLinkTarget decides whether a symbolic link at rel (a cleaned entry
+// path) pointing to target stays inside the destination. The target is
+// refused when it is absolute (also with '\', drive letters or UNC),
+// when it resolves lexically relative to the link's directory to a place
+// outside the destination, or when it contains ".." after a normal
+// component: such a target can climb through another symbolic link (a
+// -> ".") further than its lexical form suggests. With only leading ".."
+// components climbing real directories, every link stays inside, and so
+// does any chain of them.
+func checkLinkTarget(rel, target string) string {
+	if target == "" {
+		return "empty link target"
+	}
+	if strings.IndexByte(target, 0) >= 0 {
+		return "NUL byte in link target"
+	}
+	t := strings.ReplaceAll(target, `\`, "/")
+	if strings.HasPrefix(t, "/") || hasDriveLetter(t) {
+		return "absolute link target"
+	}
+	seenNormal := false
+	for _, c := range strings.Split(t, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if seenNormal {
+				return "link target climbs after descending"
+			}
+		default:
+			seenNormal = true
+		}
+	}
+	r := path.Join(path.Dir(rel), t)
+	if r == ".." || strings.HasPrefix(r, "../") {
+		return "link target leaves the destination"
+	}
+	return ""
+}
+
+// SanitizeWindowsName makes one path component valid on Windows: the
+// characters <>:"|?* and control characters become '_', trailing dots and
+// spaces become '_', and reserved device names (CON, PRN, AUX, NUL,
+// COM1–COM9, LPT1–LPT9, in any case, with or without an extension) get a
+// '_' prefix. Other names are returned unchanged.
+func SanitizeWindowsName(component string) string {
+	if component == "" {
+		return component
+	}
+	b := []byte(component)
+	changed := false
+	for i, c := range b {
+		if c < 0x20 || c == 0x7f || strings.IndexByte(`<>:"|?*`, c) >= 0 {
+			b[i] = '_'
+			changed = true
+		}
+	}
+	for i := len(b) - 1; i >= 0 && (b[i] == '.' || b[i] == ' '); i-- {
+		b[i] = '_'
+		changed = true
+	}
+	s := component
+	if changed {
+		s = string(b)
+	}
+	stem := s
+	if i := strings.IndexByte(stem, '.'); i >= 0 {
+		stem = stem[:i]
+	}
+	stem = strings.TrimRight(stem, " ")
+	if isReservedWindowsName(stem) {
+		s = "_" + s
+	}
+	return s
+}
+
+func isReservedWindowsName(stem string) bool {
+	switch len(stem) {
+	case 3:
+		switch strings.ToUpper(stem) {
+		case "CON", "PRN", "AUX", "NUL":
+			return true
+		}
+	case 4:
+		u := strings.ToUpper(stem)
+		if (u[:3] == "COM" || u[:3] == "LPT") && u[3] >= '1' && u[3] <= '9' {
+			return true
+		}
+	}
+	return false
+}
