@@ -101,7 +101,11 @@ func (rc *rangeDecoder) readByteSlow() uint32 {
 		rc.err = err
 		return 0
 	}
-	for {
+	for tries := 0; ; tries++ {
+		if tries == 100 {
+			rc.err = io.ErrNoProgress
+			return 0
+		}
 		n, err := rc.src.Read(rc.buf)
 		if n > 0 {
 			rc.nbuf = n

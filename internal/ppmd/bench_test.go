@@ -1,0 +1,144 @@
+package ppmd
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// benchInput returns the standard benchmark data (tools/mixed-data) or,
+// without it, generated mixed data.
+func benchInput(b *testing.B, size int) []byte {
+	b.Helper()
+	tool := filepath.Join("..", "..", "..", "shared", "tools", "mixed-data")
+	if _, err := os.Stat(tool); err == nil {
+		out, err := exec.Command(tool, "8000000").Output()
+		if err == nil && len(out) >= size {
+			return out[:size]
+		}
+	}
+	return mixedData(size)
+}
+
+var benchFolders = map[string]ppmdFolder{}
+
+func benchFolder(b *testing.B, name, method string, data func() []byte) (ppmdFolder, int64) {
+	f, ok := benchFolders[name]
+	if !ok {
+		d := data()
+		f = make7z(b, case7z{name: name, method: method, data: d})
+		benchFolders[name] = f
+	}
+	return f, int64(f.folder.unpackSize())
+}
+
+func benchmarkReader7z(b *testing.B, name, method string, data func() []byte, chunk int) {
+	f, size := benchFolder(b, name, method, data)
+	d := &Reader7z{}
+	buf := make([]byte, chunk)
+	br := bytes.NewReader(f.packed)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		br.Reset(f.packed)
+		if err := d.Reset(br, f.order, f.memSize, size); err != nil {
+			b.Fatal(err)
+		}
+		n := int64(0)
+		for {
+			k, err := d.Read(buf)
+			n += int64(k)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if n != size {
+			b.Fatalf("%d bytes, want %d", n, size)
+		}
+	}
+}
+
+func BenchmarkReader7z(b *testing.B) {
+	mixed := func() []byte { return benchInput(b, 4<<20) }
+	text := func() []byte { return textData(4 << 20) }
+	b.Run("mixed-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "mixed-o6", "PPMd:o=6:mem=16m", mixed, 1<<16) })
+	b.Run("text-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "text-o6", "PPMd:o=6:mem=16m", text, 1<<16) })
+	b.Run("mixed-o32-64m", func(b *testing.B) { benchmarkReader7z(b, "mixed-o32", "PPMd:o=32:mem=64m", mixed, 1<<16) })
+	b.Run("mixed-o6-16m-1byte", func(b *testing.B) { benchmarkReader7z(b, "mixed-o6", "PPMd:o=6:mem=16m", mixed, 1) })
+}
+
+// BenchmarkRARDecoder decodes the corpus's PPM-only RAR files symbol by
+// symbol through DecodeSymbol.
+func BenchmarkRARDecoder(b *testing.B) {
+	root, units := corpusUnits(b)
+	var files []rarFile
+	total := int64(0)
+	for _, u := range units {
+		if u.Format != "rar4" || u.Kind != "single" || !hasPPMd(&u) || u.Expect != "ok" {
+			continue
+		}
+		data, err := os.ReadFile(u.Path(root))
+		if err != nil {
+			b.Fatal(err)
+		}
+		fs, _ := rar4Files(data)
+		for _, f := range fs {
+			if f.unpVer != 29 || f.method == 0x30 || f.flags&0x07 != 0 || f.unpSize < 1000 {
+				continue
+			}
+			if out, err := decodeRARPPM(&f, NewModel(), &RARDecoder{}); err == nil && uint64(len(out)) == f.unpSize {
+				files = append(files, f)
+				total += int64(f.unpSize)
+			}
+		}
+	}
+	if len(files) == 0 {
+		b.Skip("no PPM RAR files in the corpus")
+	}
+	m := NewModel()
+	var d RARDecoder
+	b.SetBytes(total)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range files {
+			if _, err := decodeRARPPM(&files[k], m, &d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestReader7zAllocs(t *testing.T) {
+	c := testCases()[0]
+	f := make7z(t, c)
+	d := &Reader7z{}
+	buf := make([]byte, 1<<12)
+	br := bytes.NewReader(f.packed)
+	run := func() {
+		br.Reset(f.packed)
+		if err := d.Reset(br, f.order, f.memSize, int64(len(c.data))); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			_, err := d.Read(buf)
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run() // allocate the arena and input buffer
+	if n := testing.AllocsPerRun(3, run); n != 0 {
+		t.Fatalf("%v allocations per reused decode, want 0", n)
+	}
+}

@@ -1,0 +1,102 @@
+// Package ppmd decodes PPMd variant H, Dmitry Shkarin's "prediction by
+// partial matching" compressor of 2001, in the two flavours garc meets:
+//
+//   - 7z method 030401 ("PPMd7z"): the model coupled to 7-Zip's range coder
+//     (the one LZMA uses). Reader7z is an io.Reader over such a stream;
+//     ParseProps7z decodes its 5 property bytes (order, memory size).
+//   - RAR 2.9–4.x PPM blocks: the same model coupled to the original
+//     carry-less range coder of Dmitry Subbotin. RARDecoder decodes one
+//     symbol at a time from a byte source shared with RAR's LZ decoder, with
+//     a Model the caller keeps across blocks.
+//
+// The model follows the published var.H algorithm and 7-Zip's Ppmd7
+// implementation of it (bit-exact behaviour is required: encoder and
+// decoder must evolve identical models). The code here is our own.
+//
+// # Contexts and escapes
+//
+// A context is the string of up to MaxOrder bytes preceding the current
+// position. The model stores a tree of contexts: each context record
+// lists the symbols seen after it, each with a frequency, and links to its
+// suffix (the same context one byte shorter); the order-0 root holds all
+// 256 byte values, so every symbol can eventually be coded. Each symbol
+// state also carries a successor: the context one byte longer that follows
+// it. To save memory a successor may first be a "raw" pointer into a copy
+// of the recent input (the text area) and only become a real context
+// record when it is used again.
+//
+// A symbol is coded in the longest context available. If that context
+// never saw it, an escape is coded and the coder moves to the suffix
+// context, excluding (masking) the symbols already ruled out; this repeats
+// until the symbol is found. An escape out of the root is not a symbol:
+// encoders use it as an end marker.
+//
+// After each symbol the model is updated: frequencies grow by 4 (a
+// context's frequencies are halved — rescaled — once one exceeds 124, and
+// maximum-order contexts then drop symbols that fell to 0), the symbol is
+// added to every context that escaped, and new longer contexts are created
+// along the successor chain.
+//
+// # Binary contexts and SEE
+//
+// Contexts with a single symbol are coded as a yes/no decision whose
+// probability comes from a 128×64 table (BinSumm) indexed by the symbol's
+// frequency and a few bits of history: whether the previous symbol was
+// predicted, the run length of successes, the size of the suffix context
+// and whether the current and previous bytes are above 0x3F. The table
+// adapts after every use.
+//
+// The escape frequency of multi-symbol contexts after masking is not
+// taken from the context itself but from secondary escape estimation
+// (SEE): 25×16 adaptive cells selected by the number of unmasked symbols,
+// how that compares with the suffix and the masked count, the context's
+// total frequency and the high bit of the previous byte.
+//
+// # Memory: the sub-allocator
+//
+// All model memory is one arena of the size given in the stream header
+// (Model.Init), addressed by uint32 offsets rather than pointers, which
+// keeps the structure compact and invisible to the garbage collector.
+// The low end holds the text area (growing up); the rest is cut into
+// 12-byte units. Context records take one unit each, from the top down;
+// symbol lists take 1..128 units, rounded to 38 size classes, from below.
+// Freed lists go to per-class free lists, and when an allocation fails the
+// allocator merges adjacent free blocks ("glue") before taking units from
+// the top of the text area.
+//
+// When memory is exhausted (or the text area reaches the units) the model
+// restarts: the arena is emptied and the initial order-0 model rebuilt,
+// identically in encoder and decoder. The arena never grows while
+// decoding, so memory use is exactly the size the caller accepted.
+//
+// # Range decoders
+//
+// Both flavours keep a code and a range register, map the code to a
+// cumulative frequency (threshold), narrow to the symbol's interval and
+// renormalise by shifting in bytes. The 7z flavour begins with a zero
+// byte and renormalises while the range is below 2^24; at the end of a
+// sized stream 7-Zip requires the code register to be 0, which Reader7z
+// checks too. The RAR flavour also tracks the low end of the interval,
+// renormalises when its top byte is settled or the range is below 2^15
+// (then cutting the range to the next 2^15 boundary), and splits binary
+// decisions in whole 2^-14 steps.
+//
+// # Hostile input
+//
+// Any byte sequence decodes to some symbol sequence, and the model stays
+// consistent for every symbol sequence, so corrupt input can only produce
+// wrong bytes or an error: a code outside the current total, an end marker
+// in the middle of data, or input ending early. Totals are checked against
+// the range before dividing, and output is bounded by the caller's size.
+// As a last line of defence, an index or division fault inside the model
+// is turned into ErrCorrupt at the API boundary instead of a crash.
+//
+// # RAR specifics left to the caller
+//
+// The RAR decoder parses the PPM block header: a flags byte (0x20: reset
+// the model, followed by MaxMB; 0x40: an escape character follows; low 5
+// bits: MaxOrder-1). On reset it calls Model.Init(order, (MaxMB+1)<<20)
+// with order = MaxOrder, raised to 16 + (order-16)*3 when above 16. It then
+// interprets the escape character's follow-up codes (new LZ block, end of
+// file, filter, matches) itself.
+package ppmd
