@@ -48,6 +48,7 @@ const (
 	lhdLarge       = 0x0100
 	lhdUnicode     = 0x0200
 	lhdSalt        = 0x0400
+	lhdVersion     = 0x0800
 	lhdExtTime     = 0x1000
 	longBlock      = 0x8000
 
@@ -247,6 +248,8 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 			if vol == 0 && r.info.Comment == "" {
 				r.oldComment(b.head)
 			}
+		case block4Sub:
+			r.oldSubBlock(b, vol)
 		case block4Protect:
 			r.info.RecoveryRecord = true
 		case block4End:
@@ -333,6 +336,29 @@ func trimNUL(b []byte) []byte {
 	return b
 }
 
+// oldSubBlock handles a RAR 2.x sub-block (0x77). The unix owner kind
+// (subtype 0x101) gives owner and group names, stored in the data area, for
+// the file before it.
+func (r *reader) oldSubBlock(b *block4, vol int) {
+	if len(b.head) < 18 || len(r.files) == 0 {
+		return
+	}
+	if binary.LittleEndian.Uint16(b.head[11:]) != 0x101 {
+		return
+	}
+	on := int64(binary.LittleEndian.Uint16(b.head[14:]))
+	gn := int64(binary.LittleEndian.Uint16(b.head[16:]))
+	if on+gn > b.dataSize || on+gn > 1024 {
+		return
+	}
+	names := make([]byte, on+gn)
+	if readFull(r.vols[vol], names, b.dataOff) != nil {
+		return
+	}
+	f := r.files[len(r.files)-1]
+	f.e.Owner, f.e.Group = string(names[:on]), string(names[on:])
+}
+
 // service4 handles a 0x7a sub-block: CMT comments and recovery records.
 func (r *reader) service4(f *fileInfo, vol int) {
 	switch f.e.Name {
@@ -390,6 +416,13 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 		e.HostOS = archive.HostWindows
 	case 3, 4, 5: // Unix, Mac OS, BeOS
 		e.HostOS = archive.HostUnix
+	}
+	if b.flags&lhdVersion != 0 {
+		// File versions (rar -ver) are stored as "name;N".
+		if i := strings.LastIndexByte(e.Name, ';'); i > 0 && isDigits(e.Name[i+1:]) && len(e.Name)-i < 10 {
+			fmt.Sscan(e.Name[i+1:], &e.Version)
+			e.Name = e.Name[:i]
+		}
 	}
 	// RAR writes '\\' as the separator on every host.
 	e.Name = strings.ReplaceAll(e.Name, "\\", "/")
