@@ -13,6 +13,11 @@ import (
 // by default (the format's own maximum).
 const defaultMaxKDF = 24
 
+// maxDistinctSalts bounds the key derivations one archive can demand
+// (each costs milliseconds to seconds), so hostile archives with a new salt
+// per header cannot stall the reader.
+const maxDistinctSalts = 1024
+
 // sharedKeys caches derived keys across Readers (volumes opened again,
 // repeated test runs), bounded to aes.DefaultKeyCacheSize entries.
 var sharedKeys aes.KeyCache
@@ -46,6 +51,9 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 	id := string(salt) + string(rune(lg2Count))
 	if k := r.keys.r5[id]; k != nil {
 		return k, nil
+	}
+	if len(r.keys.r5) >= maxDistinctSalts {
+		return nil, &archive.LimitError{What: "distinct RAR5 encryption salts", Need: int64(len(r.keys.r5) + 1), Limit: maxDistinctSalts}
 	}
 	key, hashKey, check, err := sharedKeys.KeyRAR5(pw, salt, lg2Count, limit)
 	if err != nil {
@@ -88,6 +96,9 @@ func (r *reader) rar3Keys(salt []byte) (*rar3Keys, error) {
 	id := string(salt)
 	if k := r.keys.r3[id]; k != nil {
 		return k, nil
+	}
+	if len(r.keys.r3) >= maxDistinctSalts {
+		return nil, &archive.LimitError{What: "distinct RAR3 encryption salts", Need: int64(len(r.keys.r3) + 1), Limit: maxDistinctSalts}
 	}
 	key, iv := sharedKeys.KeyRAR3(pw, salt)
 	k := &rar3Keys{key: key, iv: iv}
