@@ -36,4 +36,28 @@
 // decoding solid runs once and skipping unwanted data of non-solid entries
 // by offset. Each entry's CRC32 or BLAKE2sp is checked when its stream ends
 // (for split entries the checksum in the last piece covers the whole file).
+//
+// # Encryption
+//
+// RAR5 data and headers use AES-256-CBC with PBKDF2-HMAC-SHA256 keys
+// (internal/aes); the stored password check value rejects a wrong password
+// before any output, and with the "MAC" flag checksums are HMACs keyed by
+// the hash key. RAR 2.9–4.x uses AES-128-CBC with the SHA-1 based key
+// derivation and has no check value: a header that fails its CRC after
+// decryption, or an encrypted entry whose checksum fails, is reported as a
+// wrong password. The older ciphers are implemented here from public
+// descriptions (7-Zip's and XADMaster's readers were read for
+// understanding): RAR 2.0's 16-byte block cipher with its password-shuffled
+// substitution table (crypt20.go), RAR 1.5's 16-bit key stream and RAR
+// 1.3's byte cipher (crypt15.go). Each volume piece is decrypted on its
+// own, as RAR re-initialises the cipher per volume.
+//
+// # Limits
+//
+// Header sizes, name lengths, extra-record counts, entry and volume counts
+// are bounded; every size read from the input is checked against the
+// volume before anything is allocated for it. Dictionaries are checked
+// against Options.MaxDict before a decoder allocates (a non-solid entry
+// never needs more than its size), and RAR5 key derivation cost against
+// Options.MaxKDFCost.
 package rar
