@@ -41,13 +41,12 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		}
 		m.prevSuccess = 0
 		cum := f
-		for i := uint32(1); i < ns; i++ {
-			e := st[i*stateSize : i*stateSize+2]
+		for e := st[stateSize:]; len(e) >= stateSize; e = e[stateSize:] {
 			f = uint32(e[1])
 			if count < cum+f {
 				rc.decode(cum, f)
 				rc.normalize()
-				m.foundState = s + i*stateSize
+				m.foundState = s + uint32(len(st)-len(e))
 				sym := e[0]
 				m.update1()
 				return int(sym)
@@ -60,8 +59,8 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		rc.decode(cum, summFreq-cum)
 		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
 		*charMask = allUnmasked
-		for i := uint32(0); i < ns; i++ {
-			charMask[st[i*stateSize]] = 0
+		for e := st; len(e) >= stateSize; e = e[stateSize:] {
+			charMask[e[0]] = 0
 		}
 	} else {
 		// Binary context: one symbol, coded as a yes/no decision with an
@@ -126,8 +125,7 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		s := m.stats(mc)
 		st := mem[s : s+ns*stateSize]
 		hiCnt := uint32(0)
-		for i := uint32(0); i < ns; i++ {
-			e := st[i*stateSize : i*stateSize+2]
+		for e := st; len(e) >= stateSize; e = e[stateSize:] {
 			hiCnt += uint32(e[1] & charMask[e[0]])
 		}
 		m.minContext = mc
@@ -139,14 +137,13 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		count := rc.threshold(freqSum)
 		if count < hiCnt {
 			cum := uint32(0)
-			for i := uint32(0); i < ns; i++ {
-				e := st[i*stateSize : i*stateSize+2]
+			for e := st; len(e) >= stateSize; e = e[stateSize:] {
 				f := uint32(e[1] & charMask[e[0]])
 				if count < cum+f {
 					rc.decode(cum, f)
 					rc.normalize()
 					sc.update()
-					m.foundState = s + i*stateSize
+					m.foundState = s + uint32(len(st)-len(e))
 					sym := e[0]
 					m.update2()
 					return int(sym)
@@ -160,8 +157,8 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		}
 		rc.decode(hiCnt, freqSum-hiCnt)
 		sc.summ += uint16(freqSum)
-		for i := uint32(0); i < ns; i++ {
-			charMask[st[i*stateSize]] = 0
+		for e := st; len(e) >= stateSize; e = e[stateSize:] {
+			charMask[e[0]] = 0
 		}
 	}
 }
