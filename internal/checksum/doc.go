@@ -55,6 +55,6 @@
 //     bytes, read little-endian, are the stored value (RAR5MACCRC32).
 //   - BLAKE2sp: HMAC-SHA256(hashKey, 32-byte digest) (RAR5MACBLAKE2sp).
 //
-// A format verifying such an entry computes the plain checksum with the
-// readers above (without a stored value) and compares the converted value.
+// The readers do the conversion themselves when prepared with
+// ResetRAR5MAC(r, stored, hashKey).
 package checksum

@@ -22,12 +22,14 @@ const maxDigest = 64
 // A VerifyingReader is reused for the next entry with Reset; neither Read
 // nor Reset allocates (as long as the hash does not).
 type VerifyingReader struct {
-	r     io.Reader
-	h     hash.Hash
-	want  [maxDigest]byte
-	nwant int   // 0: nothing to verify
-	err   error // sticky terminal error (io.EOF or the mismatch)
-	sum   [maxDigest]byte
+	r      io.Reader
+	h      hash.Hash
+	want   [maxDigest]byte
+	nwant  int   // 0: nothing to verify
+	err    error // sticky terminal error (io.EOF or the mismatch)
+	sum    [maxDigest]byte
+	mac    bool // compare RAR5MACBLAKE2sp(macKey, digest) instead
+	macKey [32]byte
 }
 
 // NewVerifyingReader returns a reader over r that verifies h(r) == want at
@@ -42,6 +44,21 @@ func NewVerifyingReader(r io.Reader, h hash.Hash, want []byte) *VerifyingReader 
 
 // Reset prepares v for a new stream with the same hash function.
 func (v *VerifyingReader) Reset(r io.Reader, want []byte) {
+	v.mac = false
+	v.reset(r, want)
+}
+
+// ResetRAR5MAC prepares v for a RAR 5.0 encrypted entry whose stored
+// digest is MAC'd: at EOF the computed digest is converted with
+// RAR5MACBLAKE2sp(hashKey, digest) before the comparison. hashKey is
+// copied (32 bytes).
+func (v *VerifyingReader) ResetRAR5MAC(r io.Reader, want, hashKey []byte) {
+	v.mac = true
+	copy(v.macKey[:], hashKey)
+	v.reset(r, want)
+}
+
+func (v *VerifyingReader) reset(r io.Reader, want []byte) {
 	v.r = r
 	v.h.Reset()
 	v.err = nil
@@ -77,6 +94,10 @@ func (v *VerifyingReader) check() error {
 		return io.EOF
 	}
 	got := v.h.Sum(v.sum[:0])
+	if v.mac {
+		m := RAR5MACBLAKE2sp(v.macKey[:], got)
+		got = append(got[:0], m[:]...)
+	}
 	if v.nwant < 0 || !bytes.Equal(got, v.want[:v.nwant]) {
 		return fmt.Errorf("%w: computed %x, stored %x", archive.ErrChecksum, got, v.want[:max(v.nwant, 0)])
 	}
@@ -94,6 +115,8 @@ type CRC32Reader struct {
 	want    uint32
 	enabled bool
 	err     error
+	mac     bool
+	macKey  [32]byte
 }
 
 // NewCRC32Reader returns a reader over r that reports an error wrapping
@@ -108,6 +131,14 @@ func NewCRC32Reader(r io.Reader, want uint32) *CRC32Reader {
 // Reset prepares c for a new stream that must have CRC-32 want.
 func (c *CRC32Reader) Reset(r io.Reader, want uint32) {
 	*c = CRC32Reader{r: r, want: want, enabled: true}
+}
+
+// ResetRAR5MAC prepares c for a RAR 5.0 encrypted entry whose stored
+// CRC-32 is MAC'd: at EOF the computed CRC is converted with
+// RAR5MACCRC32(hashKey, crc) before the comparison with want.
+func (c *CRC32Reader) ResetRAR5MAC(r io.Reader, want uint32, hashKey []byte) {
+	*c = CRC32Reader{r: r, want: want, enabled: true, mac: true}
+	copy(c.macKey[:], hashKey)
 }
 
 // ResetUnchecked prepares c for a new stream without a stored CRC: the
@@ -125,8 +156,14 @@ func (c *CRC32Reader) Read(p []byte) (int, error) {
 	if n > 0 {
 		c.crc = crc32.Update(c.crc, crc32.IEEETable, p[:n])
 	}
-	if err == io.EOF && c.enabled && c.crc != c.want {
-		err = fmt.Errorf("%w: computed crc32 %08x, stored %08x", archive.ErrChecksum, c.crc, c.want)
+	if err == io.EOF && c.enabled {
+		got := c.crc
+		if c.mac {
+			got = RAR5MACCRC32(c.macKey[:], got)
+		}
+		if got != c.want {
+			err = fmt.Errorf("%w: computed crc32 %08x, stored %08x", archive.ErrChecksum, got, c.want)
+		}
 	}
 	if err != nil {
 		c.err = err

@@ -167,3 +167,33 @@ func TestRAR5MAC(t *testing.T) {
 		t.Errorf("MAC does not depend on the key")
 	}
 }
+
+func TestRAR5MACReaders(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	data := bytes.Repeat([]byte("mac me "), 500)
+	sum := SumBLAKE2sp(data)
+	mac := RAR5MACBLAKE2sp(key, sum[:])
+	v := NewVerifyingReader(nil, NewBLAKE2sp(), nil)
+	v.ResetRAR5MAC(bytes.NewReader(data), mac[:], key)
+	if _, err := io.ReadAll(v); err != nil {
+		t.Fatalf("MAC'd BLAKE2sp: %v", err)
+	}
+	v.ResetRAR5MAC(bytes.NewReader(data), sum[:], key)
+	if _, err := io.ReadAll(v); !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("plain digest accepted as MAC: %v", err)
+	}
+	v.Reset(bytes.NewReader(data), sum[:])
+	if _, err := io.ReadAll(v); err != nil {
+		t.Fatalf("Reset does not clear MAC mode: %v", err)
+	}
+	crc := crc32.ChecksumIEEE(data)
+	c := NewCRC32Reader(nil, 0)
+	c.ResetRAR5MAC(bytes.NewReader(data), RAR5MACCRC32(key, crc), key)
+	if _, err := io.ReadAll(c); err != nil {
+		t.Fatalf("MAC'd CRC32: %v", err)
+	}
+	c.ResetRAR5MAC(bytes.NewReader(data), crc, key)
+	if _, err := io.ReadAll(c); !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("plain CRC accepted as MAC: %v", err)
+	}
+}
