@@ -1,0 +1,571 @@
+package lzma
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Errors reported for corrupt streams. They wrap archive.ErrFormat.
+var (
+	errCorrupt   = fmt.Errorf("lzma: corrupt data: %w", archive.ErrFormat)
+	errTruncated = fmt.Errorf("lzma: unexpected end of compressed data: %w", archive.ErrFormat)
+	errDistance  = fmt.Errorf("lzma: match distance beyond the dictionary: %w", archive.ErrFormat)
+	errProps     = fmt.Errorf("lzma: invalid properties: %w", archive.ErrFormat)
+	errEarlyEnd  = fmt.Errorf("lzma: end marker before the declared size: %w", archive.ErrFormat)
+	errTrailing  = fmt.Errorf("lzma: range coder not finished cleanly: %w", archive.ErrFormat)
+)
+
+var errStop = errors.New("stop")
+
+// decoder is the LZMA model and range decoder together with the window it
+// decodes into. The window is a flat buffer; pos is the next write
+// position and wraps to 0 when the owner has flushed the buffer.
+type decoder struct {
+	probs []uint16
+
+	lc, lp, pb     uint
+	lpMask, pbMask int
+
+	state                  uint32
+	rep0, rep1, rep2, rep3 uint32
+	// pendLen is the remaining length of a match cut short by the
+	// output limit; it continues with distance rep0.
+	pendLen int
+
+	dict []byte
+	pos  int
+	full bool // the window has wrapped: all of dict holds history
+
+	rng, code uint32
+	in        []byte
+	ip        int
+
+	eos bool // end marker decoded
+}
+
+// setProps installs lc/lp/pb, growing the probability array if needed.
+func (d *decoder) setProps(lc, lp, pb uint) {
+	d.lc, d.lp, d.pb = lc, lp, pb
+	d.lpMask = 1<<lp - 1
+	d.pbMask = 1<<pb - 1
+	n := numProbs(lc + lp)
+	if cap(d.probs) < n {
+		d.probs = make([]uint16, n)
+	}
+	d.probs = d.probs[:n]
+}
+
+// resetState puts the model into its initial state.
+func (d *decoder) resetState() {
+	for i := range d.probs {
+		d.probs[i] = probInit
+	}
+	d.state = 0
+	d.rep0, d.rep1, d.rep2, d.rep3 = 0, 0, 0, 0
+	d.pendLen = 0
+	d.eos = false
+}
+
+// resetDict empties the window.
+func (d *decoder) resetDict() {
+	d.pos = 0
+	d.full = false
+}
+
+// initRange starts the range decoder on in[ip:], which must hold at least
+// five bytes.
+func (d *decoder) initRange() error {
+	b := d.in[d.ip : d.ip+5]
+	if b[0] != 0 {
+		return errCorrupt
+	}
+	d.code = uint32(b[1])<<24 | uint32(b[2])<<16 | uint32(b[3])<<8 | uint32(b[4])
+	d.rng = 0xFFFFFFFF
+	d.ip += 5
+	if d.code == d.rng {
+		return errCorrupt
+	}
+	return nil
+}
+
+// finishRange performs the final normalisation and reports whether the
+// range decoder ended cleanly (code == 0).
+func (d *decoder) finishRange() bool {
+	if d.rng < rangeTop {
+		d.rng <<= 8
+		d.code = d.code<<8 | uint32(d.in[d.ip])
+		d.ip++
+	}
+	return d.code == 0
+}
+
+// bitTree decodes an n-bit symbol MSB first from probs[1:1<<n].
+func bitTree(probs []uint16, n uint, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	sym := uint32(1)
+	end := uint32(1) << n
+	probs = probs[:end]
+	for sym < end {
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		p := probs[sym]
+		bound := (rng >> probBits) * uint32(p)
+		if code < bound {
+			rng = bound
+			probs[sym] = p + (probOne-p)>>moveBits
+			sym <<= 1
+		} else {
+			rng -= bound
+			code -= bound
+			probs[sym] = p - p>>moveBits
+			sym = sym<<1 | 1
+		}
+	}
+	return sym - end, rng, code, ip
+}
+
+// bitTreeRev decodes an n-bit symbol LSB first from probs[1:1<<n].
+func bitTreeRev(probs []uint16, n uint, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	m := uint32(1)
+	sym := uint32(0)
+	probs = probs[:1<<n]
+	for i := uint(0); i < n; i++ {
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		p := probs[m]
+		bound := (rng >> probBits) * uint32(p)
+		if code < bound {
+			rng = bound
+			probs[m] = p + (probOne-p)>>moveBits
+			m <<= 1
+		} else {
+			rng -= bound
+			code -= bound
+			probs[m] = p - p>>moveBits
+			m = m<<1 | 1
+			sym |= 1 << i
+		}
+	}
+	return sym, rng, code, ip
+}
+
+// decodeLen decodes a match length (0-based, add minMatchLen) with the
+// length coder at probs[0:lenCoderLen].
+func decodeLen(probs []uint16, posState int, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	probs = probs[:lenCoderLen]
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	p := probs[lenChoice]
+	bound := (rng >> probBits) * uint32(p)
+	if code < bound {
+		rng = bound
+		probs[lenChoice] = p + (probOne-p)>>moveBits
+		off := lenLow + posState*lenLowSyms
+		return bitTree(probs[off:off+lenLowSyms], 3, rng, code, in, ip)
+	}
+	rng -= bound
+	code -= bound
+	probs[lenChoice] = p - p>>moveBits
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	p = probs[lenChoice2]
+	bound = (rng >> probBits) * uint32(p)
+	if code < bound {
+		rng = bound
+		probs[lenChoice2] = p + (probOne-p)>>moveBits
+		off := lenMid + posState*lenMidSyms
+		var s uint32
+		s, rng, code, ip = bitTree(probs[off:off+lenMidSyms], 3, rng, code, in, ip)
+		return s + lenLowSyms, rng, code, ip
+	}
+	rng -= bound
+	code -= bound
+	probs[lenChoice2] = p - p>>moveBits
+	var s uint32
+	s, rng, code, ip = bitTree(probs[lenHigh:lenHigh+lenHighSyms], 8, rng, code, in, ip)
+	return s + lenLowSyms + lenMidSyms, rng, code, ip
+}
+
+// decodeDist decodes a match distance (0-based) for a match of length
+// length-minMatchLen.
+func decodeDist(probs []uint16, length uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	lenState := length
+	if lenState > numLenToPosState-1 {
+		lenState = numLenToPosState - 1
+	}
+	off := offDistSlot + int(lenState)<<numDistSlotBits
+	var slot uint32
+	slot, rng, code, ip = bitTree(probs[off:off+1<<numDistSlotBits], numDistSlotBits, rng, code, in, ip)
+	if slot < startPosModel {
+		return slot, rng, code, ip
+	}
+	nDirect := uint(slot>>1) - 1
+	dist := (2 | slot&1) << nDirect
+	if slot < endPosModel {
+		base := offDistSpec + int(dist) - int(slot)
+		var r uint32
+		r, rng, code, ip = bitTreeRev(probs[base:base+1<<nDirect], nDirect, rng, code, in, ip)
+		return dist + r, rng, code, ip
+	}
+	// Direct bits, then the aligned low bits.
+	var direct uint32
+	for i := nDirect - numAlignBits; i > 0; i-- {
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		rng >>= 1
+		t := (code - rng) >> 31 // 1 when code < rng
+		code -= rng & (t - 1)
+		direct = direct<<1 | (1 - t)
+	}
+	dist += direct << numAlignBits
+	var a uint32
+	a, rng, code, ip = bitTreeRev(probs[offAlign:offAlign+alignSize], numAlignBits, rng, code, in, ip)
+	return dist + a, rng, code, ip
+}
+
+// run decodes symbols into d.dict until d.pos reaches limit, the input
+// position reaches inLimit (checked before each symbol), or an end marker
+// is decoded (d.eos). The caller guarantees maxSymbolInput readable bytes
+// of d.in beyond inLimit.
+func (d *decoder) run(limit, inLimit int) error {
+	dict := d.dict
+	dictLen := len(dict)
+	if limit > dictLen {
+		return errCorrupt
+	}
+	pos := d.pos
+	full := d.full
+
+	// Finish a match interrupted by the previous limit.
+	if d.pendLen > 0 {
+		n := d.pendLen
+		if n > limit-pos {
+			n = limit - pos
+		}
+		pos = copyMatch(dict, pos, int(d.rep0)+1, n)
+		d.pendLen -= n
+		if pos == dictLen {
+			full = true
+		}
+		d.pos, d.full = pos, full
+		if d.pendLen > 0 {
+			return nil
+		}
+	}
+
+	probs := d.probs
+	in := d.in
+	ip := d.ip
+	rng, code := d.rng, d.code
+	state := d.state
+	rep0, rep1, rep2, rep3 := d.rep0, d.rep1, d.rep2, d.rep3
+	pbMask, lpMask := d.pbMask, d.lpMask
+	lc := d.lc
+	litShift := 8 - lc
+	var err error
+
+	for pos < limit && ip < inLimit {
+		posState := pos & pbMask
+		i := offIsMatch + int(state)<<4 + posState
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		p := probs[i]
+		bound := (rng >> probBits) * uint32(p)
+		if code < bound {
+			rng = bound
+			probs[i] = p + (probOne-p)>>moveBits
+			// Literal.
+			prev := 0
+			if pos > 0 {
+				prev = int(dict[pos-1])
+			} else if full {
+				prev = int(dict[dictLen-1])
+			}
+			base := offLiteral + literalCoderSize*(((pos&lpMask)<<lc)+prev>>litShift)
+			lp := probs[base : base+literalCoderSize]
+			sym := uint32(1)
+			if state >= 7 {
+				src := pos - int(rep0) - 1
+				if src < 0 {
+					src += dictLen
+				}
+				mb := uint32(dict[src])
+				for sym < 0x100 {
+					mbit := (mb >> 7) & 1
+					mb <<= 1
+					j := 0x100 + mbit<<8 + sym
+					if rng < rangeTop {
+						rng <<= 8
+						code = code<<8 | uint32(in[ip])
+						ip++
+					}
+					p := lp[j]
+					bound := (rng >> probBits) * uint32(p)
+					var bit uint32
+					if code < bound {
+						rng = bound
+						lp[j] = p + (probOne-p)>>moveBits
+					} else {
+						rng -= bound
+						code -= bound
+						lp[j] = p - p>>moveBits
+						bit = 1
+					}
+					sym = sym<<1 | bit
+					if bit != mbit {
+						break
+					}
+				}
+			}
+			for sym < 0x100 {
+				if rng < rangeTop {
+					rng <<= 8
+					code = code<<8 | uint32(in[ip])
+					ip++
+				}
+				p := lp[sym]
+				bound := (rng >> probBits) * uint32(p)
+				if code < bound {
+					rng = bound
+					lp[sym] = p + (probOne-p)>>moveBits
+					sym <<= 1
+				} else {
+					rng -= bound
+					code -= bound
+					lp[sym] = p - p>>moveBits
+					sym = sym<<1 | 1
+				}
+			}
+			dict[pos] = byte(sym)
+			pos++
+			if state < 4 {
+				state = 0
+			} else if state < 10 {
+				state -= 3
+			} else {
+				state -= 6
+			}
+			continue
+		}
+		rng -= bound
+		code -= bound
+		probs[i] = p - p>>moveBits
+
+		// isRep
+		i = offIsRep + int(state)
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		p = probs[i]
+		bound = (rng >> probBits) * uint32(p)
+		var length uint32
+		if code < bound {
+			rng = bound
+			probs[i] = p + (probOne-p)>>moveBits
+			// Simple match.
+			length, rng, code, ip = decodeLen(probs[offLenMatch:], posState, rng, code, in, ip)
+			var dist uint32
+			dist, rng, code, ip = decodeDist(probs, length, rng, code, in, ip)
+			if dist == 0xFFFFFFFF {
+				d.eos = true
+				break
+			}
+			rep3, rep2, rep1, rep0 = rep2, rep1, rep0, dist
+			if state < 7 {
+				state = 7
+			} else {
+				state = 10
+			}
+		} else {
+			rng -= bound
+			code -= bound
+			probs[i] = p - p>>moveBits
+			// isRepG0
+			i = offIsRepG0 + int(state)
+			if rng < rangeTop {
+				rng <<= 8
+				code = code<<8 | uint32(in[ip])
+				ip++
+			}
+			p = probs[i]
+			bound = (rng >> probBits) * uint32(p)
+			if code < bound {
+				rng = bound
+				probs[i] = p + (probOne-p)>>moveBits
+				// isRep0Long
+				i = offIsRep0Long + int(state)<<4 + posState
+				if rng < rangeTop {
+					rng <<= 8
+					code = code<<8 | uint32(in[ip])
+					ip++
+				}
+				p = probs[i]
+				bound = (rng >> probBits) * uint32(p)
+				if code < bound {
+					rng = bound
+					probs[i] = p + (probOne-p)>>moveBits
+					// Short rep: one byte at distance rep0.
+					if !full && int(rep0) >= pos {
+						err = errDistance
+						break
+					}
+					src := pos - int(rep0) - 1
+					if src < 0 {
+						src += dictLen
+					}
+					dict[pos] = dict[src]
+					pos++
+					if state < 7 {
+						state = 9
+					} else {
+						state = 11
+					}
+					continue
+				}
+				rng -= bound
+				code -= bound
+				probs[i] = p - p>>moveBits
+			} else {
+				rng -= bound
+				code -= bound
+				probs[i] = p - p>>moveBits
+				var dist uint32
+				// isRepG1
+				i = offIsRepG1 + int(state)
+				if rng < rangeTop {
+					rng <<= 8
+					code = code<<8 | uint32(in[ip])
+					ip++
+				}
+				p = probs[i]
+				bound = (rng >> probBits) * uint32(p)
+				if code < bound {
+					rng = bound
+					probs[i] = p + (probOne-p)>>moveBits
+					dist = rep1
+				} else {
+					rng -= bound
+					code -= bound
+					probs[i] = p - p>>moveBits
+					// isRepG2
+					i = offIsRepG2 + int(state)
+					if rng < rangeTop {
+						rng <<= 8
+						code = code<<8 | uint32(in[ip])
+						ip++
+					}
+					p = probs[i]
+					bound = (rng >> probBits) * uint32(p)
+					if code < bound {
+						rng = bound
+						probs[i] = p + (probOne-p)>>moveBits
+						dist = rep2
+					} else {
+						rng -= bound
+						code -= bound
+						probs[i] = p - p>>moveBits
+						dist = rep3
+						rep3 = rep2
+					}
+					rep2 = rep1
+				}
+				rep1 = rep0
+				rep0 = dist
+			}
+			length, rng, code, ip = decodeLen(probs[offLenRep:], posState, rng, code, in, ip)
+			if state < 7 {
+				state = 8
+			} else {
+				state = 11
+			}
+		}
+
+		// Copy the match.
+		if full {
+			if int(rep0) >= dictLen {
+				err = errDistance
+				break
+			}
+		} else if int(rep0) >= pos {
+			err = errDistance
+			break
+		}
+		n := int(length) + minMatchLen
+		if n > limit-pos {
+			d.pendLen = n - (limit - pos)
+			n = limit - pos
+		}
+		pos = copyMatch(dict, pos, int(rep0)+1, n)
+	}
+	if pos == dictLen {
+		full = true
+	}
+	d.pos, d.full = pos, full
+	d.ip = ip
+	d.rng, d.code = rng, code
+	d.state = state
+	d.rep0, d.rep1, d.rep2, d.rep3 = rep0, rep1, rep2, rep3
+	return err
+}
+
+// copyMatch copies n bytes from distance dist back to dict[pos:] and
+// returns the new position. pos+n must not exceed len(dict); dist must not
+// exceed len(dict).
+func copyMatch(dict []byte, pos, dist, n int) int {
+	src := pos - dist
+	if src < 0 {
+		// Source wraps around the end of the window.
+		src += len(dict)
+		k := len(dict) - src
+		if k > n {
+			k = n
+		}
+		// src > pos here, so a forward memmove is the right semantics.
+		copy(dict[pos:pos+k], dict[src:src+k])
+		pos += k
+		n -= k
+		if n == 0 {
+			return pos
+		}
+		src = 0
+	}
+	end := pos + n
+	if dist >= n {
+		copy(dict[pos:end], dict[src:src+n])
+		return end
+	}
+	if dist == 1 {
+		b := dict[src]
+		s := dict[pos:end]
+		for i := range s {
+			s[i] = b
+		}
+		return end
+	}
+	// Overlapping: the source region doubles with every copy.
+	for pos < end {
+		pos += copy(dict[pos:end], dict[src:pos])
+	}
+	return end
+}

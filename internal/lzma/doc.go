@@ -1,0 +1,55 @@
+// Package lzma implements LZMA and LZMA2 compression and decompression as
+// used by 7z archives (methods 030101 and 21).
+//
+// # Format
+//
+// LZMA (lzma-specification.txt in 7-Zip's DOC directory) codes a byte
+// stream as a sequence of literals and matches with an adaptive binary
+// range coder. Every decision is a bit coded with an 11-bit probability
+// that adapts by 1/32 of the distance to 0 or 1 after each use. The model
+// keeps a 12-valued state summarising the last few symbol kinds, the four
+// most recent match distances (rep0..rep3), and codes:
+//
+//   - literals with one of 2^(lc+lp) 0x300-entry bit-tree coders, chosen by
+//     the low lp bits of the position and the high lc bits of the previous
+//     byte; after a match the literal is coded "matched", against the byte
+//     at distance rep0, until the first differing bit;
+//   - match lengths 2..273 with a choice bit, two 3-bit trees per position
+//     state (low pb bits of the position) and an 8-bit tree;
+//   - distances with a 6-bit slot per length class, then reverse bit trees
+//     for small distances or direct (fixed-probability) bits plus four
+//     reverse-coded aligned bits for large ones;
+//   - repeated distances (rep0..rep3) and the one-byte "short rep".
+//
+// The raw stream 7z stores has no header: the five property bytes
+// (lc/lp/pb and the dictionary size) are the coder properties and the
+// unpacked size is in the 7z header, so an end marker (distance
+// 0xFFFFFFFF) is only needed when the size is unknown.
+//
+// LZMA2 (Lzma2Dec.c) frames LZMA data in chunks of at most 2 MiB unpacked
+// and 64 KiB packed. Each chunk starts with a control byte: 0x00 ends the
+// stream, 0x01/0x02 introduce an uncompressed chunk with or without a
+// dictionary reset, and 0x80|… an LZMA chunk whose bits 5–6 say whether
+// it resets nothing, the state, the state and the properties, or
+// everything including the dictionary. Each LZMA chunk restarts the range
+// coder, so chunks can be located without decoding.
+//
+// # Decoder
+//
+// The decoder keeps the dictionary as one flat window that wraps around
+// (its size is rounded to a multiple of 16 so buffer positions give the
+// same lp/pb position bits as stream positions). Compressed input is held
+// in memory with spare bytes after it, so the hot loop decodes whole
+// symbols with the range, code and input position in local variables and
+// checks the input bound once per symbol; a symbol reads at most 49 bytes.
+// Matches are copied with copy(), doubling the source for overlapping
+// short distances. Output is returned from the window through Read or
+// written from it directly by WriteTo.
+//
+// # Encoder
+//
+// See encoder.go: a hash-chain (hc4) or binary-tree (bt4) match finder, a
+// greedy/lazy parser for the fast levels and 7-Zip-style price-based
+// optimal parsing for the normal and higher levels, a range encoder, and
+// LZMA2 framing with independent blocks compressed in parallel.
+package lzma

@@ -1,0 +1,107 @@
+package lzma
+
+import "io"
+
+// inBufSize is the capacity of the input buffer; it must hold a whole
+// LZMA2 chunk (64 KiB packed) plus its header.
+const inBufSize = 1 << 17
+
+// inBuffer buffers compressed input so that the range decoder can read
+// from memory. buf has maxSymbolInput bytes beyond inBufSize so that a
+// decoder running past the valid data stays inside the slice; those bytes
+// are never treated as data.
+type inBuffer struct {
+	r      io.Reader
+	buf    []byte
+	rp, wp int
+	eof    bool  // r returned io.EOF
+	err    error // a read error other than io.EOF
+}
+
+func (b *inBuffer) reset(r io.Reader) {
+	if b.buf == nil {
+		b.buf = make([]byte, inBufSize+maxSymbolInput)
+	}
+	b.r = r
+	b.rp, b.wp = 0, 0
+	b.eof = false
+	b.err = nil
+}
+
+// ensure tries to make n bytes (n <= inBufSize) available at buf[rp:] and
+// returns how many are available. It moves the unread bytes to the front of
+// the buffer, so positions into buf are invalidated.
+func (b *inBuffer) ensure(n int) int {
+	if b.wp-b.rp >= n {
+		return b.wp - b.rp
+	}
+	if b.rp > 0 {
+		b.wp = copy(b.buf, b.buf[b.rp:b.wp])
+		b.rp = 0
+	}
+	for b.wp < n && !b.eof && b.err == nil {
+		m, err := b.r.Read(b.buf[b.wp:inBufSize])
+		b.wp += m
+		if err == io.EOF {
+			b.eof = true
+		} else if err != nil {
+			b.err = err
+		} else if m == 0 {
+			// Tolerate a few empty reads, but not forever.
+			m, err = b.r.Read(b.buf[b.wp:inBufSize])
+			b.wp += m
+			if m == 0 && err == nil {
+				b.err = io.ErrNoProgress
+			} else if err == io.EOF {
+				b.eof = true
+			} else if err != nil {
+				b.err = err
+			}
+		}
+	}
+	if b.eof {
+		clear(b.buf[b.wp : b.wp+maxSymbolInput])
+	}
+	return b.wp - b.rp
+}
+
+// fillMore reads at least one more chunk of input if possible, keeping
+// buf[rp:wp].
+func (b *inBuffer) fillMore() {
+	want := b.wp - b.rp + maxSymbolInput
+	if want < inBufSize/2 {
+		want = inBufSize / 2
+	}
+	b.ensure(want)
+}
+
+// readFull copies len(p) bytes into p, from the buffer first and then
+// straight from the reader. It reports whether all bytes were read.
+func (b *inBuffer) readFull(p []byte) bool {
+	n := copy(p, b.buf[b.rp:b.wp])
+	b.rp += n
+	if n == len(p) {
+		return true
+	}
+	if b.eof || b.err != nil {
+		return false
+	}
+	m, err := io.ReadFull(b.r, p[n:])
+	if err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			b.eof = true
+		} else {
+			b.err = err
+		}
+		return n+m == len(p)
+	}
+	return true
+}
+
+// failure returns the read error if there was one, else def.
+func (b *inBuffer) failure(def error) error {
+	if b.err != nil {
+		return b.err
+	}
+	return def
+}

@@ -1,0 +1,452 @@
+package lzma
+
+import (
+	"encoding/binary"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// windowSize returns the window to allocate for a dictionary of dictSize
+// bytes and an unpacked size (or -1): the smaller of the two, at least
+// minDictSize for streams of unknown size, rounded up to a multiple of 16
+// so that buffer positions agree with stream positions modulo 2^pb and 2^lp.
+func windowSize(dictSize uint32, size int64) int64 {
+	w := int64(dictSize)
+	if w < minDictSize {
+		w = minDictSize
+	}
+	if size >= 0 && size < w {
+		w = size
+	}
+	w = (w + 15) &^ 15
+	if w == 0 {
+		w = 16
+	}
+	return w
+}
+
+// allocWindow sizes d.dict to n bytes, reusing its storage when possible.
+func (d *decoder) allocWindow(n int64, maxDict int64) error {
+	if maxDict <= 0 {
+		maxDict = archive.DefaultMaxDict
+	}
+	if n > maxDict {
+		return &archive.LimitError{What: "LZMA dictionary size", Need: n, Limit: maxDict}
+	}
+	if int64(cap(d.dict)) >= n {
+		d.dict = d.dict[:n]
+	} else {
+		d.dict = make([]byte, n)
+	}
+	d.resetDict()
+	return nil
+}
+
+// Reader decompresses a raw LZMA stream as 7z stores it (method 030101):
+// no header, the properties given separately.
+type Reader struct {
+	d         decoder
+	in        inBuffer
+	size      int64 // declared unpacked size, -1 when unknown
+	remaining int64 // bytes still to produce when size is known
+	flushed   int   // d.dict[flushed:d.pos] is decoded but not yet returned
+	maxDict   int64
+	started   bool
+	err       error // sticky; io.EOF at the end of the stream
+}
+
+// NewReader returns a Reader decoding the LZMA stream r. props is the
+// 5-byte 7z coder property (lc/lp/pb byte, dictionary size uint32 LE).
+// size is the exact unpacked size or -1 when unknown, in which case the
+// stream must end with an end marker. maxDict bounds the window allocated
+// (min(dictionary size, size)); above it an error wrapping archive.ErrLimit
+// is returned. maxDict <= 0 means archive.DefaultMaxDict.
+func NewReader(r io.Reader, props []byte, size int64, maxDict int64) (*Reader, error) {
+	z := &Reader{maxDict: maxDict}
+	if err := z.Reset(r, props, size); err != nil {
+		return nil, err
+	}
+	return z, nil
+}
+
+// Reset prepares z to decode a new stream, reusing its buffers. The
+// dictionary limit given to NewReader still applies.
+func (z *Reader) Reset(r io.Reader, props []byte, size int64) error {
+	z.err = nil
+	if len(props) != 5 {
+		return errProps
+	}
+	lc, lp, pb, ok := decodeProps(props[0])
+	if !ok {
+		return errProps
+	}
+	dictSize := binary.LittleEndian.Uint32(props[1:])
+	if err := z.d.allocWindow(windowSize(dictSize, size), z.maxDict); err != nil {
+		return err
+	}
+	z.d.setProps(lc, lp, pb)
+	z.d.resetState()
+	z.in.reset(r)
+	z.size = size
+	z.remaining = size
+	z.flushed = 0
+	z.started = false
+	return nil
+}
+
+// fill decodes more output into the window. It is called only when all
+// decoded bytes have been returned (flushed == pos).
+func (z *Reader) fill() error {
+	d := &z.d
+	if d.pos == len(d.dict) {
+		d.pos = 0
+		z.flushed = 0
+	}
+	if z.size >= 0 && z.remaining == 0 {
+		return io.EOF
+	}
+	if d.eos {
+		return io.EOF
+	}
+	if !z.started {
+		if z.in.ensure(5) < 5 {
+			return z.in.failure(errTruncated)
+		}
+		d.in = z.in.buf
+		d.ip = z.in.rp
+		if err := d.initRange(); err != nil {
+			return err
+		}
+		z.started = true
+	}
+	limit := len(d.dict)
+	if z.size >= 0 && z.remaining < int64(limit-d.pos) {
+		limit = d.pos + int(z.remaining)
+	}
+	for d.pos < limit {
+		if z.in.wp-d.ip <= maxSymbolInput && !z.in.eof && z.in.err == nil {
+			z.in.rp = d.ip
+			z.in.fillMore()
+			d.in = z.in.buf
+			d.ip = z.in.rp
+		}
+		inLimit := z.in.wp - maxSymbolInput
+		if z.in.eof || z.in.err != nil {
+			inLimit = z.in.wp + 1
+		}
+		start, ipStart := d.pos, d.ip
+		err := d.run(limit, inLimit)
+		if err == nil && d.pos == start && d.ip == ipStart && !d.eos && d.pendLen == 0 {
+			// No progress is only possible when input is missing.
+			return z.in.failure(errTruncated)
+		}
+		if d.ip > z.in.wp {
+			return z.in.failure(errTruncated)
+		}
+		if z.size >= 0 {
+			z.remaining -= int64(d.pos - start)
+		}
+		if err != nil {
+			return err
+		}
+		if d.eos {
+			if z.size >= 0 && z.remaining > 0 {
+				return errEarlyEnd
+			}
+			if !d.finishRange() || d.ip > z.in.wp {
+				return errTrailing
+			}
+			break
+		}
+		if (z.in.eof || z.in.err != nil) && d.pos < limit && d.ip >= inLimit {
+			return z.in.failure(errTruncated)
+		}
+	}
+	return nil
+}
+
+// Read implements io.Reader.
+func (z *Reader) Read(p []byte) (int, error) {
+	for {
+		if z.flushed < z.d.pos {
+			n := copy(p, z.d.dict[z.flushed:z.d.pos])
+			z.flushed += n
+			return n, nil
+		}
+		if z.err != nil {
+			return 0, z.err
+		}
+		if len(p) == 0 {
+			return 0, nil
+		}
+		z.err = z.fill()
+	}
+}
+
+// WriteTo implements io.WriterTo, writing straight from the window.
+func (z *Reader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for {
+		if z.flushed < z.d.pos {
+			n, err := w.Write(z.d.dict[z.flushed:z.d.pos])
+			z.flushed += n
+			total += int64(n)
+			if err != nil {
+				return total, err
+			}
+			continue
+		}
+		if z.err != nil {
+			if z.err == io.EOF {
+				return total, nil
+			}
+			return total, z.err
+		}
+		z.err = z.fill()
+	}
+}
+
+// Reader2 decompresses an LZMA2 stream (7z method 21).
+type Reader2 struct {
+	d         decoder
+	in        inBuffer
+	size      int64
+	remaining int64
+	flushed   int
+	maxDict   int64
+	err       error
+
+	// Current chunk: kind is 0 between chunks, 1 inside an uncompressed
+	// chunk, 2 inside an LZMA chunk whose packed bytes end at in.buf[chunkEnd].
+	kind      int
+	chunkLeft int
+	chunkEnd  int
+	needDict  bool // the next chunk must reset the dictionary
+	needProps bool // the next LZMA chunk must set properties
+}
+
+// NewReader2 returns a Reader2 decoding the LZMA2 stream r. props is the
+// 7z coder property byte (dictionary size code), size the unpacked size or
+// -1, and maxDict bounds the window allocation as for NewReader.
+func NewReader2(r io.Reader, props byte, size int64, maxDict int64) (*Reader2, error) {
+	z := &Reader2{maxDict: maxDict}
+	if err := z.Reset(r, props, size); err != nil {
+		return nil, err
+	}
+	return z, nil
+}
+
+// Reset prepares z to decode a new stream, reusing its buffers.
+func (z *Reader2) Reset(r io.Reader, props byte, size int64) error {
+	z.err = nil
+	dictSize, ok := lzma2DictSize(props)
+	if !ok {
+		return errProps
+	}
+	if err := z.d.allocWindow(windowSize(dictSize, size), z.maxDict); err != nil {
+		return err
+	}
+	z.in.reset(r)
+	z.size = size
+	z.remaining = size
+	z.flushed = 0
+	z.kind = 0
+	z.chunkLeft = 0
+	z.needDict = true
+	z.needProps = true
+	z.d.eos = false
+	z.d.pendLen = 0
+	return nil
+}
+
+// startChunk parses the next chunk header. It returns io.EOF at the end
+// byte.
+func (z *Reader2) startChunk() error {
+	d := &z.d
+	if z.in.ensure(1) < 1 {
+		return z.in.failure(errTruncated)
+	}
+	c := z.in.buf[z.in.rp]
+	z.in.rp++
+	switch {
+	case c == 0:
+		if z.size >= 0 && z.remaining > 0 {
+			return errEarlyEnd
+		}
+		return io.EOF
+	case c == 1 || c == 2:
+		if z.in.ensure(2) < 2 {
+			return z.in.failure(errTruncated)
+		}
+		n := int(binary.BigEndian.Uint16(z.in.buf[z.in.rp:])) + 1
+		z.in.rp += 2
+		if c == 1 {
+			d.resetDict()
+			z.flushed = 0
+			z.needDict = false
+			z.needProps = true
+		} else if z.needDict {
+			return errCorrupt
+		}
+		z.kind = 1
+		z.chunkLeft = n
+		return nil
+	case c < 0x80:
+		return errCorrupt
+	}
+	reset := (c >> 5) & 3
+	hdr := 4
+	if reset >= 2 {
+		hdr = 5
+	}
+	if z.in.ensure(hdr) < hdr {
+		return z.in.failure(errTruncated)
+	}
+	h := z.in.buf[z.in.rp : z.in.rp+hdr]
+	unpacked := int(c&0x1F)<<16 + int(binary.BigEndian.Uint16(h)) + 1
+	packed := int(binary.BigEndian.Uint16(h[2:])) + 1
+	if reset == 3 {
+		d.resetDict()
+		z.flushed = 0
+		z.needDict = false
+	} else if z.needDict {
+		return errCorrupt
+	}
+	if reset >= 2 {
+		lc, lp, pb, ok := decodeProps(h[4])
+		if !ok || lc+lp > 4 {
+			return errProps
+		}
+		d.setProps(lc, lp, pb)
+		z.needProps = false
+	} else if z.needProps {
+		return errCorrupt
+	}
+	if reset >= 1 {
+		d.resetState()
+	}
+	z.in.rp += hdr
+	if packed < 5 {
+		return errCorrupt
+	}
+	if z.in.ensure(packed) < packed {
+		return z.in.failure(errTruncated)
+	}
+	d.in = z.in.buf
+	d.ip = z.in.rp
+	z.chunkEnd = z.in.rp + packed
+	if err := d.initRange(); err != nil {
+		return err
+	}
+	z.kind = 2
+	z.chunkLeft = unpacked
+	return nil
+}
+
+// fill decodes more output into the window; called when flushed == pos.
+func (z *Reader2) fill() error {
+	d := &z.d
+	if d.pos == len(d.dict) {
+		d.pos = 0
+		z.flushed = 0
+	}
+	for {
+		if z.size >= 0 && z.remaining == 0 {
+			return io.EOF
+		}
+		if z.kind == 0 {
+			if err := z.startChunk(); err != nil {
+				return err
+			}
+		}
+		limit := len(d.dict)
+		if limit-d.pos > z.chunkLeft {
+			limit = d.pos + z.chunkLeft
+		}
+		if z.size >= 0 && z.remaining < int64(limit-d.pos) {
+			limit = d.pos + int(z.remaining)
+		}
+		start := d.pos
+		if z.kind == 1 {
+			if !z.in.readFull(d.dict[d.pos:limit]) {
+				return z.in.failure(errTruncated)
+			}
+			d.pos = limit
+			if d.pos == len(d.dict) {
+				d.full = true
+			}
+		} else {
+			err := d.run(limit, z.chunkEnd+1)
+			if err != nil {
+				return err
+			}
+			if d.ip > z.chunkEnd || d.eos {
+				return errCorrupt
+			}
+		}
+		n := d.pos - start
+		z.chunkLeft -= n
+		if z.size >= 0 {
+			z.remaining -= int64(n)
+		}
+		if z.kind == 2 && z.chunkLeft == 0 {
+			if d.pendLen > 0 || !d.finishRange() || d.ip != z.chunkEnd {
+				return errCorrupt
+			}
+			z.in.rp = z.chunkEnd
+		}
+		if z.chunkLeft == 0 {
+			z.kind = 0
+		}
+		if n > 0 {
+			return nil
+		}
+		if z.kind == 2 && d.pos < limit {
+			// No progress with input left in the chunk: impossible for
+			// valid data.
+			return errCorrupt
+		}
+	}
+}
+
+// Read implements io.Reader.
+func (z *Reader2) Read(p []byte) (int, error) {
+	for {
+		if z.flushed < z.d.pos {
+			n := copy(p, z.d.dict[z.flushed:z.d.pos])
+			z.flushed += n
+			return n, nil
+		}
+		if z.err != nil {
+			return 0, z.err
+		}
+		if len(p) == 0 {
+			return 0, nil
+		}
+		z.err = z.fill()
+	}
+}
+
+// WriteTo implements io.WriterTo, writing straight from the window.
+func (z *Reader2) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for {
+		if z.flushed < z.d.pos {
+			n, err := w.Write(z.d.dict[z.flushed:z.d.pos])
+			z.flushed += n
+			total += int64(n)
+			if err != nil {
+				return total, err
+			}
+			continue
+		}
+		if z.err != nil {
+			if z.err == io.EOF {
+				return total, nil
+			}
+			return total, z.err
+		}
+		z.err = z.fill()
+	}
+}
