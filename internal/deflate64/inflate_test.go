@@ -1,0 +1,390 @@
+package deflate64
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// testData returns named inputs: random, text-like, repetitive with long
+// matches and far distances, real binary code and the standard mixed data.
+func testData(t testing.TB) map[string][]byte {
+	rng := rand.New(rand.NewSource(1))
+	m := map[string][]byte{}
+	m["empty"] = nil
+	m["one"] = []byte{'x'}
+	random := make([]byte, 300<<10)
+	rng.Read(random)
+	m["random"] = random
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while archive decoders inflate blocks of huffman codes")
+	var text bytes.Buffer
+	for text.Len() < 1<<20 {
+		text.WriteString(words[rng.Intn(len(words))])
+		text.WriteByte(" \n"[rng.Intn(2)])
+	}
+	m["text"] = text.Bytes()
+	// Long runs (matches far longer than 258) and repeats 40-60 KiB back.
+	var rep bytes.Buffer
+	block := make([]byte, 50<<10)
+	rng.Read(block)
+	for i := 0; i < 8; i++ {
+		rep.Write(block)
+		rep.Write(bytes.Repeat([]byte{byte(i)}, 70000+i))
+		rep.Write(block[:1000+rng.Intn(5000)])
+	}
+	m["repeats"] = rep.Bytes()
+	if b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "bin", "gofmt")); err == nil {
+		m["binary"] = b[:min(len(b), 2<<20)]
+	}
+	if out, err := exec.Command("../../../shared/tools/mixed-data", "2000000").Output(); err == nil {
+		m["mixed"] = out
+	}
+	return m
+}
+
+func flateCompress(t testing.TB, data []byte, level int) []byte {
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(data)
+	w.Close()
+	return b.Bytes()
+}
+
+func inflateAll(r io.Reader, deflate64 bool) ([]byte, error) {
+	return io.ReadAll(New(r, deflate64))
+}
+
+// TestPlainDeflate decodes compress/flate output at every level, with
+// whole, 1-byte and odd-sized input reads.
+func TestPlainDeflate(t *testing.T) {
+	for name, data := range testData(t) {
+		for _, level := range []int{flate.HuffmanOnly, flate.NoCompression, 1, 5, 9} {
+			comp := flateCompress(t, data, level)
+			got, err := inflateAll(bytes.NewReader(comp), false)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%s level %d: err %v, %d of %d bytes, first difference at %d", name, level, err, len(got), len(data), firstDiff(got, data))
+			}
+			if len(data) > 400<<10 && level != 5 {
+				continue
+			}
+			got, err = inflateAll(iotest.OneByteReader(bytes.NewReader(comp)), false)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%s level %d, 1-byte input: err %v", name, level, err)
+			}
+			got, err = io.ReadAll(iotest.OneByteReader(New(iotest.HalfReader(bytes.NewReader(comp)), false)))
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%s level %d, 1-byte output: err %v", name, level, err)
+			}
+		}
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := 0; i < min(len(a), len(b)); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestDeflate64ModeReadsDeflate: a Deflate stream that uses neither length
+// code 285 nor distance codes 30/31 decodes the same in Deflate64 mode.
+func TestDeflate64ModeReadsDeflate(t *testing.T) {
+	data := testData(t)["text"]
+	comp := flateCompress(t, data, flate.HuffmanOnly)
+	got, err := inflateAll(bytes.NewReader(comp), true)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func need7zz(t testing.TB) string {
+	p, err := exec.LookPath("7zz")
+	if err != nil {
+		t.Skip("7zz not installed (apt-get install 7zip); skipping Deflate64 fixtures")
+	}
+	return p
+}
+
+// zipDeflate64 compresses data with 7-Zip into a zip archive using method
+// Deflate64 and returns the raw compressed stream of the single member.
+func zipDeflate64(t testing.TB, data []byte, level string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(need7zz(t), "a", "-tzip", "-mm=Deflate64", "-mx="+level, "-bd", "a.zip", "f")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("7zz: %v\n%s", err, out)
+	}
+	z, err := os.ReadFile(filepath.Join(dir, "a.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(z) < 30 || binary.LittleEndian.Uint32(z) != 0x04034b50 {
+		t.Fatal("no zip local header")
+	}
+	method := binary.LittleEndian.Uint16(z[8:])
+	csize := int(binary.LittleEndian.Uint32(z[18:]))
+	start := 30 + int(binary.LittleEndian.Uint16(z[26:])) + int(binary.LittleEndian.Uint16(z[28:]))
+	if method != 9 || start+csize > len(z) {
+		t.Fatalf("unexpected zip member: method %d, size %d", method, csize)
+	}
+	return z[start : start+csize]
+}
+
+func TestDeflate64Against7zz(t *testing.T) {
+	need7zz(t)
+	for name, data := range testData(t) {
+		if len(data) < 100 || name == "random" { // 7-Zip stores these uncompressed
+			continue
+		}
+		for _, level := range []string{"1", "9"} {
+			if level == "9" && name != "repeats" && name != "mixed" {
+				continue // slow to make, and -mx=1 covers the same codes
+			}
+			comp := zipDeflate64(t, data, level)
+			got, err := inflateAll(bytes.NewReader(comp), true)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%s -mx=%s: err %v, %d of %d bytes, first difference at %d", name, level, err, len(got), len(data), firstDiff(got, data))
+			}
+			if name == "repeats" {
+				// The fixture must use what only Deflate64 has, or
+				// this test proves nothing: plain mode must reject it.
+				if _, err := inflateAll(bytes.NewReader(comp), false); err == nil {
+					t.Errorf("repeats -mx=%s: plain Deflate accepted a Deflate64 stream", level)
+				}
+			}
+		}
+	}
+}
+
+// TestCorpusDeflate64 decodes the solid Deflate64 folder of py7zr's
+// deflate64.7z (its packed stream starts right after the 32-byte signature
+// header) and compares it with 7zz's extraction of the members in order.
+func TestCorpusDeflate64(t *testing.T) {
+	exe := need7zz(t)
+	path := filepath.Join("..", "..", "..", "shared", "corpus", "files", "py7zr", "data__deflate64.7z")
+	arc, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	list, err := exec.Command(exe, "l", "-slt", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for _, line := range strings.Split(string(list), "\n") {
+		name, ok := strings.CutPrefix(line, "Path = ")
+		if !ok || strings.HasSuffix(name, ".7z") {
+			continue
+		}
+		out, err := exec.Command(exe, "x", "-so", path, name).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, out...)
+	}
+	got, err := inflateAll(bytes.NewReader(arc[32:]), true)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("err %v, %d of %d bytes, first difference at %d", err, len(got), len(want), firstDiff(got, want))
+	}
+	t.Logf("%d bytes", len(got))
+}
+
+func TestCorrupt(t *testing.T) {
+	data := testData(t)["text"][:100000]
+	comp := flateCompress(t, data, 6)
+	for _, n := range []int{0, 1, 2, 10, len(comp) / 2, len(comp) - 1} {
+		_, err := inflateAll(bytes.NewReader(comp[:n]), false)
+		if !errors.Is(err, archive.ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("truncated to %d: err = %v", n, err)
+		}
+	}
+	cases := map[string][]byte{
+		"block type 3":       {0x07},
+		"stored length":      {0x01, 0x05, 0x00, 0x05, 0x00},
+		"distance too far":   flateDistanceTooFar(),
+		"incomplete lengths": {0x05, 0xE0, 0xFF},
+	}
+	for name, in := range cases {
+		_, err := inflateAll(bytes.NewReader(in), false)
+		if !errors.Is(err, archive.ErrFormat) {
+			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
+	}
+	boom := errors.New("boom")
+	_, err := inflateAll(io.MultiReader(bytes.NewReader(comp[:100]), iotest.ErrReader(boom)), false)
+	if !errors.Is(err, boom) {
+		t.Errorf("reader error: got %v", err)
+	}
+	d := New(bytes.NewReader(comp), false)
+	d.Close()
+	if _, err := d.Read(make([]byte, 10)); err == nil {
+		t.Error("read after Close succeeded")
+	}
+}
+
+// flateDistanceTooFar is a fixed-Huffman block whose first symbol is a
+// match: length 3 (code 257, 7 bits 0000001), distance code 0 (5 bits).
+func flateDistanceTooFar() []byte {
+	var bits uint64
+	n := uint(0)
+	put := func(v uint64, k uint) { bits |= v << n; n += k }
+	put(1, 1) // final
+	put(1, 2) // fixed
+	// Huffman codes are sent most significant bit first.
+	put(reverse(0b0000001, 7), 7)
+	put(0, 5)
+	put(0, 7) // end of block
+	var out []byte
+	for i := uint(0); i < n; i += 8 {
+		out = append(out, byte(bits>>i))
+	}
+	return out
+}
+
+func reverse(v uint64, n uint) uint64 {
+	var r uint64
+	for i := uint(0); i < n; i++ {
+		r = r<<1 | v&1
+		v >>= 1
+	}
+	return r
+}
+
+func TestReset(t *testing.T) {
+	m := testData(t)
+	a, b := flateCompress(t, m["text"], 6), flateCompress(t, m["random"], 1)
+	d := New(bytes.NewReader(a), false)
+	if got, err := io.ReadAll(d); err != nil || !bytes.Equal(got, m["text"]) {
+		t.Fatal("first stream", err)
+	}
+	d.Reset(bytes.NewReader(b))
+	if got, err := io.ReadAll(d); err != nil || !bytes.Equal(got, m["random"]) {
+		t.Fatal("second stream", err)
+	}
+	rc := NewReader(bytes.NewReader(nil))
+	if _, ok := rc.(*Decompressor); !ok {
+		t.Fatal("NewReader does not return a *Decompressor")
+	}
+	src := bytes.NewReader(a)
+	buf := make([]byte, 4096)
+	allocs := testing.AllocsPerRun(5, func() {
+		src.Reset(a)
+		d.Reset(src)
+		for {
+			if _, err := d.Read(buf); err != nil {
+				break
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per stream after Reset", allocs)
+	}
+}
+
+func FuzzInflate(f *testing.F) {
+	f.Add(flateCompress(f, []byte("hello hello hello hello"), 9), false)
+	f.Add(flateCompress(f, bytes.Repeat([]byte("ab"), 1000), 1), true)
+	f.Add([]byte{0x07}, false)
+	f.Fuzz(func(t *testing.T, data []byte, d64 bool) {
+		got, err := io.ReadAll(io.LimitReader(New(bytes.NewReader(data), d64), 1<<24))
+		if err != nil && !errors.Is(err, archive.ErrFormat) {
+			t.Fatalf("error does not wrap ErrFormat: %v", err)
+		}
+		if d64 {
+			return
+		}
+		// Whatever the standard library accepts must decode the same.
+		want, werr := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), 1<<24))
+		if werr == nil && (err != nil || !bytes.Equal(got, want)) {
+			t.Fatalf("compress/flate decodes %d bytes, we gave %d, err %v", len(want), len(got), err)
+		}
+	})
+}
+
+func BenchmarkInflate(b *testing.B) {
+	data := testData(b)
+	for _, name := range []string{"mixed", "text", "binary"} {
+		in, ok := data[name]
+		if !ok {
+			continue
+		}
+		comp := flateCompress(b, in, 6)
+		b.Run(name+"/ours", func(b *testing.B) {
+			d := New(bytes.NewReader(comp), false)
+			src := bytes.NewReader(comp)
+			buf := make([]byte, 32<<10)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				src.Reset(comp)
+				d.Reset(src)
+				for {
+					if _, err := d.Read(buf); err != nil {
+						break
+					}
+				}
+			}
+		})
+		b.Run(name+"/stdlib", func(b *testing.B) {
+			src := bytes.NewReader(comp)
+			r := flate.NewReader(src)
+			buf := make([]byte, 32<<10)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				src.Reset(comp)
+				r.(flate.Resetter).Reset(src, nil)
+				for {
+					if _, err := r.Read(buf); err != nil {
+						break
+					}
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkInflate64(b *testing.B) {
+	need7zz(b)
+	in := testData(b)["mixed"]
+	if in == nil {
+		b.Skip("no mixed data")
+	}
+	comp := zipDeflate64(b, in, "9")
+	d := New(bytes.NewReader(comp), true)
+	src := bytes.NewReader(comp)
+	buf := make([]byte, 32<<10)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		src.Reset(comp)
+		d.Reset(src)
+		for {
+			if _, err := d.Read(buf); err != nil {
+				break
+			}
+		}
+	}
+}
+
