@@ -43,35 +43,11 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	n := len(r.files)
-	wanted := make([]bool, n)
-	decode := make([]bool, n)
+	wanted := make([]bool, len(r.files))
 	for i, f := range r.files {
 		wanted[i] = want == nil || want(&f.e)
 	}
-	// Walk backwards: an unwanted entry is decoded (and discarded) when a
-	// later decoded entry of its family continues the solid stream from it.
-	var needPrev [5]bool
-	for i := n - 1; i >= 0; i-- {
-		f := r.files[i]
-		dec := f.usesDecoder()
-		decode[i] = wanted[i] || (dec && needPrev[f.algo])
-		if dec {
-			needPrev[f.algo] = decode[i] && f.solid
-		}
-	}
-	// drain[i]: after the callback, the rest of entry i must be decoded
-	// because a later decoded entry continues its solid stream.
-	drain := make([]bool, n)
-	var later [5]bool
-	for i := n - 1; i >= 0; i-- {
-		f := r.files[i]
-		if !f.usesDecoder() {
-			continue
-		}
-		drain[i] = later[f.algo]
-		later[f.algo] = decode[i] && f.solid
-	}
+	decode, drain := planSolid(r.files, wanted)
 	var cr contentReader
 	defer cr.release()
 	for i, f := range r.files {
@@ -117,6 +93,27 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 		}
 	}
 	return r.tailErr
+}
+
+// planSolid decides which entries to decode and which to decode to the
+// end after the callback. An unwanted entry is decoded (and discarded) when
+// a later decoded entry of its decoder family continues the solid stream
+// from it; a wanted entry is drained when such a later entry exists.
+func planSolid(files []*fileInfo, wanted []bool) (decode, drain []bool) {
+	n := len(files)
+	decode = make([]bool, n)
+	drain = make([]bool, n)
+	var needPrev [5]bool
+	for i := n - 1; i >= 0; i-- {
+		f := files[i]
+		dec := f.usesDecoder()
+		decode[i] = wanted[i] || (dec && needPrev[f.algo])
+		if dec {
+			drain[i] = needPrev[f.algo]
+			needPrev[f.algo] = decode[i] && f.solid
+		}
+	}
+	return decode, drain
 }
 
 // readSmall returns the whole content of a small entry (comments).

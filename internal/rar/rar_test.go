@@ -361,3 +361,34 @@ func TestCipher15And13Stream(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanSolid(t *testing.T) {
+	mk := func(a algo, solid bool) *fileInfo {
+		return &fileInfo{algo: a, solid: solid, e: archive.Entry{Type: archive.TypeFile}}
+	}
+	dir := &fileInfo{e: archive.Entry{Type: archive.TypeDir}}
+	files := []*fileInfo{
+		mk(algoRAR5, false),  // 0: start of the solid stream
+		mk(algoRAR5, true),   // 1
+		mk(algoStored, true), // 2: stored, not part of the stream
+		dir,                  // 3
+		mk(algoRAR5, true),   // 4: wanted
+		mk(algoRAR5, true),   // 5: after the last wanted one
+		mk(algoRAR5, false),  // 6: new stream, wanted
+	}
+	wanted := []bool{false, false, false, false, true, false, true}
+	decode, drain := planSolid(files, wanted)
+	wantDecode := []bool{true, true, false, false, true, false, true}
+	wantDrain := []bool{true, true, false, false, false, false, false}
+	for i := range files {
+		if decode[i] != wantDecode[i] || drain[i] != wantDrain[i] {
+			t.Errorf("entry %d: decode %v drain %v, want %v %v", i, decode[i], drain[i], wantDecode[i], wantDrain[i])
+		}
+	}
+	// Wanting entry 5 too: entry 4 must be drained after its callback.
+	wanted[5] = true
+	_, drain = planSolid(files, wanted)
+	if !drain[4] {
+		t.Errorf("entry 4 not drained before the wanted solid entry 5")
+	}
+}
