@@ -336,6 +336,7 @@ func BenchmarkInflate(b *testing.B) {
 			buf := make([]byte, 32<<10)
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
+			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				src.Reset(comp)
 				d.Reset(src)
@@ -377,6 +378,7 @@ func BenchmarkInflate64(b *testing.B) {
 	buf := make([]byte, 32<<10)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		src.Reset(comp)
 		d.Reset(src)
@@ -387,4 +389,3 @@ func BenchmarkInflate64(b *testing.B) {
 		}
 	}
 }
-
