@@ -235,8 +235,10 @@ func (x *Extractor) mkdirs(name, dir string) error {
 		if err != nil {
 			return createErr(name, err)
 		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return x.refuse(name, "path component "+x.relPath(cur)+" is a symbolic link")
+		if fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
+			// ModeIrregular: Windows reports junctions and other reparse
+			// points so; they redirect like links.
+			return x.refuse(name, "path component "+x.relPath(cur)+" is a symbolic link or reparse point")
 		}
 		if !fi.IsDir() {
 			return createErr(name, fmt.Errorf("%s is not a directory", x.relPath(cur)))
@@ -265,7 +267,7 @@ func (x *Extractor) writeDir(e *archive.Entry, osRel, target string) error {
 		x.created[target] = true
 	case err != nil:
 		return createErr(e.Name, err)
-	case fi.Mode()&fs.ModeSymlink != 0:
+	case fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0:
 		return x.refuse(e.Name, "a symbolic link is in the way of the directory")
 	case !fi.IsDir():
 		return createErr(e.Name, errors.New("a file is in the way of the directory"))
@@ -412,12 +414,22 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	if err != nil {
 		return err
 	}
-	f, tmp, err := x.tempFile(final, filePerm(e))
+	perm := filePerm(e)
+	createPerm := perm
+	if runtime.GOOS == "windows" {
+		// A read-only temporary file could not be removed on failure;
+		// the attribute is applied once the content is complete.
+		createPerm = 0o666
+	}
+	f, tmp, err := x.tempFile(final, createPerm)
 	if err != nil {
 		return createErr(e.Name, err)
 	}
 	if x.buf == nil {
 		x.buf = make([]byte, 256<<10)
+	}
+	if r == nil {
+		r = strings.NewReader("")
 	}
 	var rerr, werr error
 	for {
@@ -452,6 +464,9 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 			x.removeTemp(tmp)
 		}
 		return rerr
+	}
+	if createPerm != perm {
+		os.Chmod(tmp, perm)
 	}
 	if err := x.commit(e, tmp, final); err != nil {
 		return err
