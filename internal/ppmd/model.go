@@ -2,6 +2,7 @@ package ppmd
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -72,7 +73,8 @@ func NewModel() *Model { return &Model{} }
 // size in bytes (MinMemSize..MaxMemSize). The arena is reallocated only
 // when memSize exceeds the capacity already held, so callers must check
 // memSize against their memory limits first. Invalid parameters give an
-// error wrapping archive.ErrFormat.
+// error wrapping archive.ErrFormat; a size the platform cannot address
+// (above math.MaxInt) gives an *archive.LimitError.
 //
 // RAR 2.9–4.x stores the order as a 5-bit field: the caller derives
 // order = field+1 and, when that exceeds 16, order = 16 + (order-16)*3
@@ -85,6 +87,10 @@ func (m *Model) Init(order int, memSize uint32) error {
 	if memSize < MinMemSize || memSize > MaxMemSize {
 		m.ready = false
 		return fmt.Errorf("ppmd: model memory %d out of range %d..%d: %w", memSize, MinMemSize, uint32(MaxMemSize), archive.ErrFormat)
+	}
+	if uint64(memSize) > math.MaxInt {
+		m.ready = false
+		return &archive.LimitError{What: "PPMd memory", Need: int64(memSize), Limit: math.MaxInt}
 	}
 	if uint64(cap(m.mem)) < uint64(memSize) {
 		m.mem = nil // let the old arena go before allocating the new one

@@ -107,6 +107,8 @@ func testCases() []case7z {
 			{"mixed-o6-16m", "PPMd:o=6:mem=16m", mixedData(600_000)},
 			{"mixed-o2-64k-restarts", "PPMd:o=2:mem=64k", mixedData(300_000)},
 			{"mixed-o16-1m-restarts", "PPMd:o=16:mem=1m", mixedData(1_500_000)},
+			{"mixed-o32-64k-restarts", "PPMd:o=32:mem=64k", mixedData(400_000)},
+			{"text-o24-64k-restarts", "PPMd:o=24:mem=64k", textData(400_000)},
 			{"text-o32-1m-restarts", "PPMd:o=32:mem=1m", textData(2_000_000)},
 			{"mixed-o32-4m", "PPMd:o=32:mem=4m", mixedData(800_000)},
 			{"random-o8-2m", "PPMd:o=8:mem=2m", randomData(300_000, 3)},
@@ -361,5 +363,78 @@ func crcCheck(t *testing.T, f ppmdFolder, got []byte) {
 			}
 		}
 		off += s
+	}
+}
+
+func TestRARDecoderState(t *testing.T) {
+	var d RARDecoder
+	if _, err := d.DecodeSymbol(); !errors.Is(err, ErrNotInitialized) {
+		t.Fatalf("DecodeSymbol before Init: %v", err)
+	}
+	m := NewModel()
+	if err := d.Init(m, bytes.NewReader(make([]byte, 16))); !errors.Is(err, ErrNotInitialized) {
+		t.Fatalf("Init with a fresh model: %v", err)
+	}
+	if err := m.Init(4, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	// All-0xFF input: the code register cannot be 0xFFFFFFFF.
+	if err := d.Init(m, bytes.NewReader(bytes.Repeat([]byte{0xFF}, 8))); !errors.Is(err, archive.ErrFormat) {
+		t.Fatalf("Init on 0xFF bytes: %v", err)
+	}
+	// Random input decodes to something or fails with ErrFormat; after a
+	// failure the model refuses to go on until it is initialised again.
+	if err := d.Init(m, bytes.NewReader(randomData(64, 9))); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	for i := 0; i < 1<<16 && err == nil; i++ {
+		_, err = d.DecodeSymbol()
+	}
+	if !errors.Is(err, archive.ErrFormat) {
+		t.Fatalf("random input: %v, want ErrFormat once the input is used up", err)
+	}
+	if _, err := d.DecodeSymbol(); !errors.Is(err, ErrNotInitialized) {
+		t.Fatalf("DecodeSymbol after an error: %v", err)
+	}
+	if err := d.Init(m, bytes.NewReader(randomData(64, 9))); !errors.Is(err, ErrNotInitialized) {
+		t.Fatalf("Init after an error without Model.Init: %v", err)
+	}
+}
+
+// TestPanicSafetyNet breaks the model on purpose and checks that the API
+// reports ErrCorrupt instead of crashing.
+func TestPanicSafetyNet(t *testing.T) {
+	catchPanics = true
+	defer func() { catchPanics = false }()
+
+	m := NewModel()
+	if err := m.Init(6, 1<<16); err != nil {
+		t.Fatal(err)
+	}
+	var d RARDecoder
+	if err := d.Init(m, bytes.NewReader(randomData(64, 1))); err != nil {
+		t.Fatal(err)
+	}
+	m.minContext = m.size - 2 // a record running off the arena
+	if _, err := d.DecodeSymbol(); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("broken RAR model: %v, want ErrCorrupt", err)
+	}
+
+	c := testCases()[len(testCases())-1]
+	f := make7z(t, c)
+	r, err := NewReader7z(bytes.NewReader(f.packed), f.order, f.memSize, int64(len(c.data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Read(make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	r.m.minContext = r.m.size - 2
+	if _, err := r.Read(make([]byte, 1)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("broken 7z model: %v, want ErrCorrupt", err)
+	}
+	if _, err := r.Read(make([]byte, 1)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("error is not sticky: %v", err)
 	}
 }
