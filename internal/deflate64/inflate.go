@@ -499,7 +499,16 @@ func (d *Decompressor) huffmanBlock() error {
 		if d.avail == windowSize {
 			return nil
 		}
-		// Fast path for literals with enough bits buffered.
+		if d.inEnd-d.inPos >= fastInput {
+			end, err := d.fastLoop(maxDist)
+			if end || err != nil {
+				return err
+			}
+			if d.copyLen > 0 || d.avail == windowSize {
+				return nil
+			}
+			continue
+		}
 		sym, err := d.decode(lit)
 		if err != nil {
 			return err
@@ -558,4 +567,137 @@ func (d *Decompressor) huffmanBlock() error {
 			return nil
 		}
 	}
+}
+
+// fastInput is the input that fastLoop needs buffered to decode a whole
+// symbol: two refills of at most 8 bytes each.
+const fastInput = 16
+
+// fastLoop decodes symbols with the state in local variables while at
+// least fastInput bytes of input are buffered, so that the bit buffer can
+// be refilled eight bytes at a time without checks. It stops at the end of
+// the block (end = true), when the window is full, when a match did not
+// fit, or when input runs low; the caller continues with the careful path.
+func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
+	bitBuf, nbits := d.bitBuf, d.nbits
+	in, inPos, inEnd := d.in, d.inPos, d.inEnd
+	win, wpos, avail, total := d.win, d.wpos, d.avail, d.total
+	lit, dist := d.litTab, d.distTab
+	litMask := uint64(1)<<lit.bits - 1
+	distMask := uint64(1)<<dist.bits - 1
+	for inEnd-inPos >= fastInput && avail < windowSize {
+		if nbits < 32 {
+			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << nbits
+			k := (63 - nbits) >> 3
+			inPos += int(k)
+			nbits += k << 3
+		}
+		e := lit.primary[bitBuf&litMask]
+		n := uint(e & entryLenMask)
+		if e&entryLink != 0 {
+			w := (e >> 21) & 0xF
+			e = lit.links[(e>>4)&0xFFFF+uint32(bitBuf>>lit.bits)&(1<<w-1)]
+			n = 0
+			if e&entryLenMask != 0 {
+				n = lit.bits + uint(e&entryLenMask)
+			}
+		}
+		if n == 0 {
+			err = d.corrupt("invalid Huffman code")
+			break
+		}
+		bitBuf >>= n
+		nbits -= n
+		sym := int(e>>4) & 0xFFFF
+		if sym < 256 {
+			win[wpos] = byte(sym)
+			wpos = (wpos + 1) & windowMask
+			avail++
+			total++
+			continue
+		}
+		if sym == 256 {
+			end = true
+			d.state = stateHeader
+			break
+		}
+		sym -= 257
+		if sym >= 29 {
+			err = d.corrupt("invalid length code")
+			break
+		}
+		length := int(lengthBase[sym])
+		if sym == 28 && d.deflate64 {
+			length = 3 + int(bitBuf&0xFFFF)
+			bitBuf >>= 16
+			nbits -= 16
+		} else if x := uint(lengthExtra[sym]); x > 0 {
+			length += int(bitBuf & (1<<x - 1))
+			bitBuf >>= x
+			nbits -= x
+		}
+		if nbits < 32 {
+			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << nbits
+			k := (63 - nbits) >> 3
+			inPos += int(k)
+			nbits += k << 3
+		}
+		e = dist.primary[bitBuf&distMask]
+		n = uint(e & entryLenMask)
+		if e&entryLink != 0 {
+			w := (e >> 21) & 0xF
+			e = dist.links[(e>>4)&0xFFFF+uint32(bitBuf>>dist.bits)&(1<<w-1)]
+			n = 0
+			if e&entryLenMask != 0 {
+				n = dist.bits + uint(e&entryLenMask)
+			}
+		}
+		if n == 0 {
+			err = d.corrupt("invalid Huffman code")
+			break
+		}
+		bitBuf >>= n
+		nbits -= n
+		dsym := int(e>>4) & 0xFFFF
+		if dsym >= 30 && !d.deflate64 {
+			err = d.corrupt("invalid distance code")
+			break
+		}
+		distance := int(distBase[dsym])
+		if x := uint(distExtra[dsym]); x > 0 {
+			distance += int(bitBuf & (1<<x - 1))
+			bitBuf >>= x
+			nbits -= x
+		}
+		if int64(distance) > total || int64(distance) > maxDist {
+			err = d.corrupt("distance beyond the start of the stream")
+			break
+		}
+		// Short match that fits without wrapping: copy inline.
+		src := wpos - distance
+		if length <= windowSize-avail && src >= 0 && wpos+length <= windowSize {
+			if distance >= length {
+				copy(win[wpos:wpos+length], win[src:src+length])
+			} else {
+				for i := 0; i < length; i++ {
+					win[wpos+i] = win[src+i]
+				}
+			}
+			wpos = (wpos + length) & windowMask
+			avail += length
+			total += int64(length)
+			continue
+		}
+		d.wpos, d.avail, d.total = wpos, avail, total
+		d.copyLen, d.copyDist = length, distance
+		full := !d.copyMatch()
+		wpos, avail, total = d.wpos, d.avail, d.total
+		if full {
+			break
+		}
+	}
+	d.bitBuf, d.nbits = bitBuf, nbits
+	d.inPos = inPos
+	d.wpos, d.avail, d.total = wpos, avail, total
+	return end, err
 }
