@@ -368,3 +368,43 @@ func TestDecryptBlocks(t *testing.T) {
 		t.Fatal("bad key accepted")
 	}
 }
+
+// FuzzDecryptReader feeds arbitrary ciphertext in arbitrary pieces: the
+// reader must return exactly the whole blocks, decrypted as crypto/cipher
+// does, and report a trailing partial block as ErrFormat.
+func FuzzDecryptReader(f *testing.F) {
+	f.Add(make([]byte, 32), uint8(1))
+	f.Add(make([]byte, 33), uint8(16))
+	f.Add([]byte{}, uint8(0))
+	f.Fuzz(func(t *testing.T, ct []byte, step uint8) {
+		key, iv := bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 16)
+		whole := len(ct) &^ 15
+		want := append([]byte(nil), ct[:whole]...)
+		b, _ := aes.NewCipher(key)
+		cipher.NewCBCDecrypter(b, iv).CryptBlocks(want, want)
+		var src io.Reader = bytes.NewReader(ct)
+		if step%2 == 1 {
+			src = iotest.OneByteReader(src)
+		}
+		d, err := NewDecryptReader(src, key, iv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		buf := make([]byte, int(step)+1)
+		var got []byte
+		for {
+			n, err := d.Read(buf)
+			got = append(got, buf[:n]...)
+			if err != nil {
+				if len(ct)%16 == 0 && err != io.EOF || len(ct)%16 != 0 && !errors.Is(err, archive.ErrFormat) {
+					t.Fatalf("len %d: error %v", len(ct), err)
+				}
+				break
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("len %d: plaintext differs", len(ct))
+		}
+	})
+}
