@@ -466,3 +466,25 @@ func TestReaderAllocs(t *testing.T) {
 		t.Errorf("Reader allocates %v times per stream", allocs)
 	}
 }
+
+// TestConvertContract checks the promise of Converter.Convert: the bytes it
+// leaves unprocessed are fewer than 16, and it never reports more than it
+// was given.
+func TestConvertContract(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	for _, m := range converterMethods {
+		for _, encode := range []bool{false, true} {
+			c := m.mk(encode)
+			for n := 0; n < 300; n++ {
+				buf := make([]byte, n)
+				rng.Read(buf)
+				m.plant(rng, buf)
+				c.Reset()
+				got := c.Convert(buf)
+				if got < 0 || got > n || n-got >= 16 && n >= 16 {
+					t.Fatalf("%s encode=%v: Convert of %d bytes returned %d", m.name, encode, n, got)
+				}
+			}
+		}
+	}
+}

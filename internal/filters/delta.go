@@ -40,8 +40,12 @@ func (c *deltaConverter) Convert(buf []byte) int {
 			copy(next, hist[n:])
 			copy(next[d-n:], buf)
 		}
-		for i := n - 1; i >= d; i-- {
-			buf[i] -= buf[i-d]
+		if n > d {
+			// Backwards, so buf[i-d] is still plain when buf[i] is coded.
+			dst, src := buf[d:n], buf[:n-d]
+			for i := len(dst) - 1; i >= 0; i-- {
+				dst[i] -= src[i]
+			}
 		}
 		for i := 0; i < d && i < n; i++ {
 			buf[i] -= hist[i]
@@ -53,8 +57,21 @@ func (c *deltaConverter) Convert(buf []byte) int {
 	for ; i < d && i < n; i++ {
 		buf[i] += hist[i]
 	}
-	for ; i < n; i++ {
-		buf[i] += buf[i-d]
+	if n > d {
+		if d == 1 {
+			acc := buf[0]
+			rest := buf[1:n]
+			for j := range rest {
+				acc += rest[j]
+				rest[j] = acc
+			}
+		} else {
+			dst, src := buf[d:n], buf[:n-d]
+			src = src[:len(dst)]
+			for j := range dst {
+				dst[j] += src[j]
+			}
+		}
 	}
 	if n >= d {
 		copy(hist, buf[n-d:])

@@ -55,7 +55,10 @@
 // RAR 2.9-4.x runs filters as programs of its virtual machine; every archive
 // uses one of a few standard programs, recognised by checksum, which the RAR
 // decoder maps to the functions here (E8, E8E9, Itanium, Delta, RGB, Audio).
-// RAR5 has native filters: Delta, E8, E8E9 and ARM. All of them work on one
+// RAR5 has native filters: Delta, E8, E8E9 and ARM. The x86 filter differs
+// in one point between the two: RAR5 reduces the operand's file offset
+// modulo 16 MiB, RAR3 uses it as a 32-bit number, hence RARE8 (RAR3) and
+// RAR5E8. All of them work on one
 // whole filter block with its position in the file and are written to be
 // safe for any parameters: invalid ones give an error wrapping
 // archive.ErrFormat or are clamped, as documented per function. The
