@@ -138,3 +138,32 @@ func FuzzRARDecoder(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRoundTrip encodes arbitrary data with the test encoder and checks
+// that Reader7z restores it, for any order and a small arena.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add([]byte("abracadabra"), uint8(4), uint8(0), false)
+	f.Add(bytes.Repeat([]byte{0, 1, 2, 3, 255}, 300), uint8(62), uint8(3), true)
+	f.Fuzz(func(t *testing.T, data []byte, order, memLog uint8, endMark bool) {
+		if len(data) > 1<<16 {
+			return
+		}
+		o := MinOrder + int(order)%(MaxOrder-MinOrder+1)
+		mem := uint32(MinMemSize) << (memLog % 8)
+		packed := encode7z(t, data, o, mem, endMark)
+		size := int64(len(data))
+		if endMark && len(data)%2 == 1 {
+			size = -1
+		}
+		fuzzState.Lock()
+		defer fuzzState.Unlock()
+		d := &fuzzState.r7z
+		if err := d.Reset(bytes.NewReader(packed), o, mem, size); err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(d)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("order %d mem %d size %d: err=%v equal=%v", o, mem, size, err, bytes.Equal(got, data))
+		}
+	})
+}
