@@ -306,6 +306,10 @@ func FuzzInflate(f *testing.F) {
 	f.Add(flateCompress(f, []byte("hello hello hello hello"), 9), false)
 	f.Add(flateCompress(f, bytes.Repeat([]byte("ab"), 1000), 1), true)
 	f.Add([]byte{0x07}, false)
+	// Seed with the start of a real Deflate64 stream from the corpus.
+	if arc, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "files", "py7zr", "data__deflate64.7z")); err == nil && len(arc) > 32+4096 {
+		f.Add(arc[32:32+4096], true)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, d64 bool) {
 		got, err := io.ReadAll(io.LimitReader(New(bytes.NewReader(data), d64), 1<<24))
 		if err != nil && !errors.Is(err, archive.ErrFormat) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -38,6 +40,12 @@ func FuzzConverters(f *testing.F) {
 // output or an error, never panic or loop.
 func FuzzBCJ2(f *testing.F) {
 	f.Add([]byte{0xE8, 1, 2, 3, 0xE9, 0x0F, 0x85}, []byte{0, 0, 0, 1}, []byte{0, 0, 0, 2}, []byte{0, 0x80, 0, 0, 0, 0xFF, 0xFF}, uint16(20))
+	// Seed with the streams of a real BCJ2 archive from the corpus.
+	if arc, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "files", "libarchive", "test_read_format_7zip_bcj2_copy_1.7z")); err == nil {
+		if s, err := folderStreams(arc, bcj2ID); err == nil {
+			f.Add(s[0][:min(len(s[0]), 2000)], s[1], s[2], s[3], uint16(2000))
+		}
+	}
 	f.Fuzz(func(t *testing.T, main, call, jump, rc []byte, size uint16) {
 		r, err := NewBCJ2Reader(bytes.NewReader(main), bytes.NewReader(call), bytes.NewReader(jump), bytes.NewReader(rc), int64(size))
 		if err != nil {
