@@ -1,0 +1,235 @@
+package unpack3
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"path/filepath"
+	"testing"
+	"testing/iotest"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
+)
+
+const testOutLimit = 64 << 20
+
+func decodeAll(d *Decoder, data []byte, f rar4File) (int64, error) {
+	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.dict, 64<<20), UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
+		return 0, err
+	}
+	n, err := io.CopyN(io.Discard, d, testOutLimit)
+	if err == io.EOF {
+		err = nil
+	}
+	return n, err
+}
+
+func checkErr(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil && err != io.EOF && !errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrUnsupported) {
+		t.Errorf("%s: error %v wraps neither ErrFormat nor ErrUnsupported", what, err)
+	}
+}
+
+// TestCorpusAllUnits decodes every version 2.9 member of every RAR4
+// corpus file, hostile ones included: no panic, bounded output, errors
+// wrap ErrFormat.
+func TestCorpusAllUnits(t *testing.T) {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skipf("corpus not found at %s", root)
+	}
+	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
+	n, failed := 0, 0
+	for _, p := range paths {
+		files, _ := walkRAR4(p)
+		d := NewDecoder()
+		for _, f := range files {
+			if f.dir || f.method == 0x30 || f.encrypted || f.split || (f.unpVer != 29 && f.unpVer != 36) {
+				continue
+			}
+			_, err := decodeAll(d, f.data, f)
+			checkErr(t, filepath.Base(p)+"/"+f.name, err)
+			if err != nil {
+				failed++
+				t.Logf("%s/%s: %v", filepath.Base(p), f.name, err)
+			}
+			n++
+		}
+		d.Close()
+	}
+	t.Logf("%d members decoded, %d with errors", n, failed)
+}
+
+func smallSamples(t testing.TB) []rar4File {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skipf("corpus not found at %s", root)
+	}
+	var out []rar4File
+	for _, rel := range []string{
+		"files/libarchive/test_read_format_rar_filter.rar",
+		"files/libarchive/test_read_format_rar_compress_best.rar",
+		"files/sharpcompress/Archives__Rar.Audio_program.rar",
+		"files/libarchive/test_read_format_rar3_lowdist_reset.rar",
+		"files/libarchive/test_read_format_rar_binary_data.rar",
+	} {
+		files, err := walkRAR4(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if !f.dir && f.method != 0x30 && !f.solid && f.unpVer == 29 && len(f.data) < 200000 {
+				out = append(out, f)
+			}
+		}
+	}
+	if len(out) < 4 {
+		t.Fatalf("only %d samples", len(out))
+	}
+	return out
+}
+
+// TestCorrupted truncates and flips bytes of real streams.
+func TestCorrupted(t *testing.T) {
+	d := NewDecoder()
+	defer d.Close()
+	for _, f := range smallSamples(t) {
+		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}); err != nil {
+			t.Fatal(err)
+		}
+		want, err := io.ReadAll(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := max(1, len(f.data)/61)
+		for cut := 0; cut < len(f.data); cut += step {
+			if err := d.Reset(bytes.NewReader(f.data[:cut]), Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(d)
+			checkErr(t, f.name, err)
+			// The range coder may finish the last symbols without the
+			// final bytes; the output must then still be right.
+			if err == nil && !bytes.Equal(got, want) {
+				t.Errorf("%s truncated at %d of %d: wrong output and no error", f.name, cut, len(f.data))
+			}
+		}
+		buf := make([]byte, len(f.data))
+		for i := 0; i < len(f.data); i += step {
+			copy(buf, f.data)
+			buf[i] ^= 0x5a
+			_, err := decodeAll(d, buf, f)
+			checkErr(t, f.name, err)
+		}
+	}
+}
+
+// TestSmallReads reads with one-byte input and output calls.
+func TestSmallReads(t *testing.T) {
+	d := NewDecoder()
+	defer d.Close()
+	for _, f := range smallSamples(t) {
+		p := Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}
+		ref := NewDecoder()
+		if err := ref.Reset(bytes.NewReader(f.data), p); err != nil {
+			t.Fatal(err)
+		}
+		want, err := io.ReadAll(ref)
+		ref.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.data)), p); err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		var b [1]byte
+		for {
+			n, err := d.Read(b[:])
+			got = append(got, b[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: one-byte reads differ", f.name)
+		}
+	}
+}
+
+// TestAllocs checks that decoding LZ files again allocates nothing.
+func TestAllocs(t *testing.T) {
+	var s []rar4File
+	for _, f := range smallSamples(t) {
+		if f.method < 0x35 { // PPMd files allocate their model per restart
+			s = append(s, f)
+		}
+	}
+	d := NewDecoder()
+	defer d.Close()
+	var r bytes.Reader
+	run := func() {
+		for _, f := range s {
+			r.Reset(f.data)
+			if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.WriteTo(io.Discard); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run()
+	if a := testing.AllocsPerRun(5, run); a > 1 {
+		t.Errorf("%.1f allocations per run", a)
+	}
+}
+
+func TestTables(t *testing.T) {
+	wantLen := [28]uint8{0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224}
+	if lengthBase != wantLen {
+		t.Errorf("lengthBase %v", lengthBase)
+	}
+	if distBase[59] != 3932160 || distBits[59] != 18 || distBase[36] != 262144 || distBits[35] != 16 {
+		t.Errorf("distBase %v %v", distBase, distBits)
+	}
+}
+
+// FuzzDecode decodes arbitrary packed data.
+func FuzzDecode(f *testing.F) {
+	for _, s := range smallSamples(f) {
+		f.Add(s.data[:min(len(s.data), 2048)], uint8(1))
+	}
+	d := NewDecoder()
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		p := Params{DictSize: 256 << 10, UnpackedSize: int64(mode&3) * 10000, Version: 29}
+		if mode&4 != 0 {
+			p.UnpackedSize = -1
+		}
+		if err := d.Reset(bytes.NewReader(data), p); err != nil {
+			t.Fatal(err)
+		}
+		_, err := io.CopyN(io.Discard, d, 1<<20)
+		checkErr(t, "fuzz", err)
+	})
+}
+
+// FuzzFilterRecord parses arbitrary filter records.
+func FuzzFilterRecord(f *testing.F) {
+	f.Add([]byte{0x80, 0x00})
+	f.Add([]byte{0xbc, 0x03, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc})
+	d := NewDecoder()
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		if len(rec) == 0 {
+			return
+		}
+		d.queue, d.qhead, d.lastFilterEnd = d.queue[:0], 0, 0
+		err := d.parseFilter(rec, 1000)
+		checkErr(t, "filter", err)
+	})
+}
