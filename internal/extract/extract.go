@@ -110,9 +110,14 @@ type Extractor struct {
 	root    string
 	mode    OverwriteMode // current overwrite mode (Ask may settle it)
 	created map[string]bool
-	written map[string]string // cleaned entry name → path written
-	dirs    []dirRecord
-	buf     []byte
+	// verified holds directories known to be real directories. Nothing
+	// this package does can turn a directory into a link (files and links
+	// are renamed into place, which fails on a directory), so a directory
+	// is examined once per run.
+	verified map[string]bool
+	written  map[string]string // cleaned entry name → path written
+	dirs     []dirRecord
+	buf      []byte
 
 	mu    sync.Mutex
 	temps map[string]struct{}
@@ -135,12 +140,13 @@ func New(opts Options) (*Extractor, error) {
 		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
 	}
 	return &Extractor{
-		opts:    opts,
-		root:    abs,
-		mode:    opts.Overwrite,
-		created: make(map[string]bool),
-		written: make(map[string]string),
-		temps:   make(map[string]struct{}),
+		opts:     opts,
+		root:     abs,
+		mode:     opts.Overwrite,
+		created:  make(map[string]bool),
+		verified: make(map[string]bool),
+		written:  make(map[string]string),
+		temps:    make(map[string]struct{}),
 	}, nil
 }
 
@@ -221,10 +227,14 @@ func (x *Extractor) mkdirs(name, dir string) error {
 	cur := x.root
 	for _, c := range strings.Split(dir, "/") {
 		cur = filepath.Join(cur, c)
+		if x.verified[cur] {
+			continue
+		}
 		fi, err := os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
 			if err = os.Mkdir(cur, 0o755); err == nil {
 				x.created[cur] = true
+				x.verified[cur] = true
 				continue
 			}
 			if !errors.Is(err, fs.ErrExist) {
@@ -243,6 +253,7 @@ func (x *Extractor) mkdirs(name, dir string) error {
 		if !fi.IsDir() {
 			return createErr(name, fmt.Errorf("%s is not a directory", x.relPath(cur)))
 		}
+		x.verified[cur] = true
 	}
 	return nil
 }
