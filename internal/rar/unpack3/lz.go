@@ -422,15 +422,18 @@ func copyMatch(win []byte, wpos, dist, length int) int {
 	}
 	if wpos+length+copySlack <= wsize && src+length+copySlack <= wsize {
 		switch {
-		case dist >= 8:
-			for k := 0; k < length; k += 8 {
-				binary.LittleEndian.PutUint64(win[wpos+k:], binary.LittleEndian.Uint64(win[src+k:]))
-			}
-		case length >= 32:
+		case dist >= length && length >= 64:
+			copy(win[wpos:wpos+length], win[src:src+length])
+		case dist < length && length >= 32:
+			// overlapping: copy the period once, then double it
 			dst := win[wpos : wpos+length]
 			k := copy(dst, win[src:wpos])
 			for k < length {
 				k += copy(dst[k:], dst[:k])
+			}
+		case dist >= 8:
+			for k := 0; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(win[wpos+k:], binary.LittleEndian.Uint64(win[src+k:]))
 			}
 		default:
 			for k := 0; k < length; k++ {

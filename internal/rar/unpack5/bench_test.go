@@ -51,6 +51,7 @@ func BenchmarkRAR5(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := startCPU()
 			for b.Loop() {
 				for _, f := range files {
 					if f.dir || f.method == 0 {
@@ -66,6 +67,7 @@ func BenchmarkRAR5(b *testing.B) {
 					}
 				}
 			}
+			cpu.report(b, size)
 		})
 	}
 }
@@ -94,6 +96,7 @@ func BenchmarkRardecode(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := startCPU()
 			for b.Loop() {
 				r, err := rardecode.NewReader(bytes.NewReader(data))
 				if err != nil {
@@ -112,6 +115,7 @@ func BenchmarkRardecode(b *testing.B) {
 					}
 				}
 			}
+			cpu.report(b, size)
 		})
 	}
 }

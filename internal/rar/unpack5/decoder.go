@@ -740,18 +740,18 @@ loop:
 			switch {
 			case length >= 64 && int(dist) >= length:
 				copy(win[wpos:wpos+length], win[src:src+length])
+			case int(dist) < length && length >= 32:
+				// overlapping: copy the period once, then double it
+				dst := win[wpos : wpos+length]
+				k := copy(dst, win[src:wpos])
+				for k < length {
+					k += copy(dst[k:], dst[:k])
+				}
 			case dist >= 8:
 				// 8 bytes at a time; may write up to 7 bytes past the
 				// match, into window space not yet in use.
 				for k := 0; k < length; k += 8 {
 					binary.LittleEndian.PutUint64(win[wpos+k:], binary.LittleEndian.Uint64(win[src+k:]))
-				}
-			case length >= 32:
-				// short period, long run: double the copied span
-				dst := win[wpos : wpos+length]
-				k := copy(dst, win[src:wpos])
-				for k < length {
-					k += copy(dst[k:], dst[:k])
 				}
 			default:
 				for k := 0; k < length; k++ {
