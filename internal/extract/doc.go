@@ -25,7 +25,10 @@
 // entry, whether the archive created it earlier or it already existed:
 // this defeats the classic "make a -> /tmp, then write a/x" attack (as in
 // unrar's CVE-2022-30333). The destination directory itself may be a link;
-// it is the user's choice.
+// it is the user's choice. Windows junctions and other reparse points count
+// as links. A directory found real is not examined again in the same run:
+// nothing the extractor does can turn a directory into a link, because
+// files and links are renamed into place and rename fails on a directory.
 //
 // Files. Content goes to a fresh temporary file (".garc-XXXXXXXX.tmp",
 // created with O_EXCL and, where available, O_NOFOLLOW) in the target
@@ -46,7 +49,8 @@
 // created by os.OpenFile. Modification and access times are restored;
 // directories get theirs (and their modes, if this run created them) in
 // Finish, deepest first, after their contents are written. Symbolic links
-// keep the time of their creation.
+// get their own times on Linux (utimensat without following); elsewhere
+// they keep the time of their creation.
 //
 // Symbolic links. With LinksSafe (the default) a link is created only if
 // its target is relative, and, resolved lexically from the link's

@@ -533,6 +533,9 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 			x.mu.Lock()
 			x.temps[tmp] = struct{}{}
 			x.mu.Unlock()
+			if !e.ModTime.IsZero() || !e.AccessTime.IsZero() {
+				lchtimes(tmp, e.AccessTime, e.ModTime) // best effort
+			}
 			if err := os.Rename(tmp, final); err != nil {
 				x.removeTemp(tmp)
 				return createErr(e.Name, err)

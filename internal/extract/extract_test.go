@@ -791,3 +791,19 @@ func FuzzWriteName(f *testing.F) {
 		})
 	})
 }
+
+func TestSymlinkTimes(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("link times are restored on Linux only")
+	}
+	f := newFixture(t, Options{})
+	mt := time.Date(2005, 6, 7, 8, 9, 10, 0, time.UTC)
+	e := &archive.Entry{Name: "l", Type: archive.TypeSymlink, LinkTarget: "nowhere", ModTime: mt}
+	if err := f.x.Write(e, nil); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(filepath.Join(f.dest, "l"))
+	if err != nil || !fi.ModTime().Equal(mt) {
+		t.Fatalf("link mtime %v, want %v (%v)", fi.ModTime(), mt, err)
+	}
+}
