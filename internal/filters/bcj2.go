@@ -215,12 +215,6 @@ func (d *BCJ2Reader) decodeBit(b byte) (bool, error) {
 	return true, nil
 }
 
-// isJump reports whether b, preceded by prev, is an opcode whose operand
-// the encoder may have converted.
-func isJump(prev, b byte) bool {
-	return b&0xFE == 0xE8 || prev == 0x0F && b&0xF0 == 0x80
-}
-
 // Read implements io.Reader.
 func (d *BCJ2Reader) Read(p []byte) (int, error) {
 	if d.err != nil {
@@ -316,17 +310,21 @@ func (d *BCJ2Reader) decode(p []byte) (int, error) {
 		}
 		prev := d.prev
 		i := 0
-		for i < len(src) {
+		for ; i < len(src); i++ {
+			// Opcodes whose operand the encoder may have moved out:
+			// E8 CALL, E9 JMP, 0F 80..8F Jcc.
 			b := src[i]
-			dst[i] = b
-			i++
-			if isJump(prev, b) {
-				d.needsBit = true
-				d.op = b
+			if b&0xFE == 0xE8 || prev == 0x0F && b&0xF0 == 0x80 {
 				break
 			}
 			prev = b
 		}
+		if i < len(src) {
+			d.needsBit = true
+			d.op = src[i]
+			i++
+		}
+		copy(dst, src[:i])
 		d.prev = prev
 		d.main.pos += i
 		n += i
