@@ -130,13 +130,20 @@ func (m *Model) glueFreeBlocks() {
 		m.put16(m.loUnit, 1)
 	}
 
-	// Collect all free blocks into one list of records.
+	// Collect all free blocks into one list of records. The arena holds
+	// at most maxNodes blocks; counting them guards against a cycle in a
+	// broken model.
+	maxNodes := m.size/unitSize + 1
+	count := uint32(0)
 	var n uint32
 	for i := uint32(0); i < numIndexes; i++ {
 		nu := i2u(i)
 		next := m.freeList[i]
 		m.freeList[i] = 0
 		for next != 0 {
+			if count++; count > maxNodes {
+				panic(errModelInvariant)
+			}
 			node := next
 			next = m.get32(node)
 			m.put16(node, 0)
@@ -168,8 +175,9 @@ func (m *Model) glueFreeBlocks() {
 		prev = node + 4
 		for {
 			node2 := node + nu*unitSize
-			nu += m.get16(node2 + 2)
-			if m.get16(node2) != 0 || nu >= 0x10000 {
+			nu2 := m.get16(node2 + 2)
+			nu += nu2
+			if m.get16(node2) != 0 || nu >= 0x10000 || nu2 == 0 {
 				break
 			}
 			m.put16(node+2, nu)

@@ -106,7 +106,9 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 
 	// Escape: walk to shorter contexts, excluding the symbols already
 	// seen, until the symbol is found or the order-0 context is left.
-	for {
+	// A consistent model has at most MaxOrder suffix links above any
+	// context; the step bound only guards against a broken one.
+	for steps := 0; ; {
 		rc.normalize()
 		mc = m.minContext
 		numMasked := m.numStats(mc)
@@ -115,6 +117,9 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 			suf := m.suffix(mc)
 			if suf == 0 {
 				return symEnd
+			}
+			if steps++; steps > 2*MaxOrder {
+				panic(errModelInvariant)
 			}
 			mc = suf
 			if m.numStats(mc) != numMasked {

@@ -360,7 +360,10 @@ func (m *Model) updateModel() {
 
 	// Add the symbol to every context between the longest one and the one
 	// where it was found.
-	for c != mc {
+	for steps := 0; c != mc; steps++ {
+		if c == 0 || steps > MaxOrder {
+			panic(errModelInvariant)
+		}
 		ns1 := m.numStats(c)
 		var sum uint32
 		if ns1 != 1 {
