@@ -203,9 +203,10 @@ func convertX86(data []byte, pc uint32, state *uint32, encode bool) int {
 	pc += 5 // displacements are relative to the end of the 5-byte instruction
 	mask := *state & 7
 	pos := 0
+	scan := data[:limit]
 	for {
 		p := pos
-		for p < limit && data[p]&0xFE != 0xE8 {
+		for p < len(scan) && scan[p]&0xFE != 0xE8 {
 			p++
 		}
 		d := p - pos
