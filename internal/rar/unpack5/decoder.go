@@ -565,6 +565,8 @@ func (d *Decoder) decode() error {
 	v, nb, pos, data := br.v, br.n, br.pos, br.data
 	endRel := int(d.blockEnd - br.base*8) // block end relative to data[0]
 	mainQ := &d.mainH.quick
+	d0, d1, d2, d3 := d.dists[0], d.dists[1], d.dists[2], d.dists[3]
+	lastLen := d.lastLen
 	var err error
 loop:
 	for left > 0 {
@@ -687,13 +689,24 @@ loop:
 					}
 				}
 			}
-			d.dists[3], d.dists[2], d.dists[1], d.dists[0] = d.dists[2], d.dists[1], d.dists[0], dist
-			d.lastLen = length
+			d3, d2, d1, d0 = d2, d1, d0, dist
+			lastLen = length
 		case sym >= 258:
 			i := sym - 258
-			dist = d.dists[i]
-			copy(d.dists[1:i+1], d.dists[:i])
-			d.dists[0] = dist
+			switch i {
+			case 0:
+				dist = d0
+			case 1:
+				dist = d1
+				d1 = d0
+			case 2:
+				dist = d2
+				d2, d1 = d1, d0
+			default:
+				dist = d3
+				d3, d2, d1 = d2, d1, d0
+			}
+			d0 = dist
 			if nb < 32 {
 				br.v, br.n, br.pos = v, nb, pos
 				br.refill()
@@ -710,13 +723,13 @@ loop:
 				v <<= k
 				nb -= k
 			}
-			d.lastLen = length
+			lastLen = length
 		case sym == 257:
-			length = d.lastLen
+			length = lastLen
 			if length == 0 {
 				continue
 			}
-			dist = d.dists[0]
+			dist = d0
 		default:
 			br.v, br.n, br.pos = v, nb, pos
 			err = d.readFilter(limit - int64(left))
@@ -775,6 +788,8 @@ loop:
 		left -= length
 	}
 	br.v, br.n, br.pos = v, nb, pos
+	d.dists = [4]uint64{d0, d1, d2, d3}
+	d.lastLen = lastLen
 	d.wpos = wpos
 	d.total = limit - int64(left)
 	if err == nil {
