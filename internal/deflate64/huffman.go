@@ -28,19 +28,22 @@ const (
 // largest alphabet it is used with and reused for every block.
 type huffman struct {
 	bits    uint // primary index width
+	maxLen  uint // longest code the table has room for
 	primary []uint32
 	links   []uint32
 }
 
-func newHuffman(primaryBits uint, maxSyms int) huffman {
-	// Each symbol longer than primaryBits sits under one prefix, so at most
-	// maxSyms prefixes need a secondary table, each of at most
-	// 2^(maxCodeLen-primaryBits) entries.
-	return huffman{
-		bits:    primaryBits,
-		primary: make([]uint32, 1<<primaryBits),
-		links:   make([]uint32, maxSyms<<(maxCodeLen-primaryBits)),
+// newHuffman allocates a table for up to maxSyms symbols with codes of at
+// most maxLen bits.
+func newHuffman(primaryBits uint, maxSyms int, maxLen uint) huffman {
+	h := huffman{bits: primaryBits, maxLen: maxLen, primary: make([]uint32, 1<<primaryBits)}
+	if maxLen > primaryBits {
+		// Each symbol longer than primaryBits sits under one prefix, so
+		// at most maxSyms prefixes need a secondary table, each of at
+		// most 2^(maxLen-primaryBits) entries.
+		h.links = make([]uint32, maxSyms<<(maxLen-primaryBits))
 	}
+	return h
 }
 
 // reverseBits returns the low n bits of v in reverse order.
@@ -60,6 +63,9 @@ func reverseBits(v uint32, n uint) uint32 {
 func (h *huffman) build(lens []uint8) bool {
 	var count [maxCodeLen + 1]int
 	for _, l := range lens {
+		if uint(l) > h.maxLen {
+			return false
+		}
 		count[l]++
 	}
 	count[0] = 0

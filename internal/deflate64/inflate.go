@@ -73,8 +73,6 @@ type Decompressor struct {
 
 	lit, dist, codeLen huffman
 	lens               [numLitLen + numDist]uint8
-	fixedLit           huffman
-	fixedDist          huffman
 	litTab, distTab    *huffman // the current block's tables
 	err                error
 }
@@ -87,14 +85,23 @@ func NewReader(r io.Reader) io.ReadCloser { return New(r, true) }
 // Deflate (false) reading from r.
 func New(r io.Reader, deflate64 bool) *Decompressor {
 	d := &Decompressor{
-		in:        make([]byte, inputSize),
-		win:       make([]byte, windowSize),
-		lit:       newHuffman(litPrimaryBits, numLitLen),
-		dist:      newHuffman(distPrimaryBits, numDist),
-		codeLen:   newHuffman(7, numCodeLen),
-		fixedLit:  newHuffman(litPrimaryBits, numLitLen),
-		fixedDist: newHuffman(distPrimaryBits, numDist),
+		in:      make([]byte, inputSize),
+		win:     make([]byte, windowSize),
+		lit:     newHuffman(litPrimaryBits, numLitLen, maxCodeLen),
+		dist:    newHuffman(distPrimaryBits, numDist, maxCodeLen),
+		codeLen: newHuffman(7, numCodeLen, 7),
 	}
+	d.ResetMode(r, deflate64)
+	return d
+}
+
+// fixedLit and fixedDist are the codes of RFC 1951 section 3.2.6, shared
+// read-only by all decompressors.
+var fixedLit, fixedDist = buildFixed()
+
+func buildFixed() (lit, dist huffman) {
+	lit = newHuffman(litPrimaryBits, numLitLen, maxCodeLen)
+	dist = newHuffman(distPrimaryBits, numDist, maxCodeLen)
 	var lens [numLitLen]uint8
 	for i := range lens {
 		switch {
@@ -108,13 +115,16 @@ func New(r io.Reader, deflate64 bool) *Decompressor {
 			lens[i] = 8
 		}
 	}
-	d.fixedLit.build(lens[:])
+	if !lit.build(lens[:]) {
+		panic("deflate64: fixed literal/length code")
+	}
 	for i := 0; i < numDist; i++ {
 		lens[i] = 5
 	}
-	d.fixedDist.build(lens[:numDist])
-	d.ResetMode(r, deflate64)
-	return d
+	if !dist.build(lens[:numDist]) {
+		panic("deflate64: fixed distance code")
+	}
+	return lit, dist
 }
 
 // Reset starts decoding a new stream from r in the same mode.
@@ -324,7 +334,7 @@ func (d *Decompressor) blockHeader() error {
 		return nil
 	case 1:
 		d.state = stateHuffman
-		d.litTab, d.distTab = &d.fixedLit, &d.fixedDist
+		d.litTab, d.distTab = &fixedLit, &fixedDist
 		return nil
 	case 2:
 		if err := d.dynamicHeader(); err != nil {
