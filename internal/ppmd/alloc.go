@@ -160,7 +160,10 @@ func (m *Model) glueFreeBlocks() {
 	// unlinked, those met earlier are skipped by the fill pass below,
 	// which walks in the same direction.
 	var prev uint32
-	for n != 0 {
+	for steps := uint32(0); n != 0; steps++ {
+		if steps > count {
+			panic(errModelInvariant)
+		}
 		node := n
 		nu := m.get16(node + 2)
 		n = m.get32(node + 4)
@@ -186,7 +189,11 @@ func (m *Model) glueFreeBlocks() {
 	}
 
 	// Refill the free lists.
-	for n = head; n != 0; {
+	n = head
+	for steps := uint32(0); n != 0; steps++ {
+		if steps > count {
+			panic(errModelInvariant)
+		}
 		node := n
 		nu := m.get16(node + 2)
 		n = m.get32(node + 4)
