@@ -153,6 +153,8 @@ type contentReader struct {
 	f       *fileInfo
 	src     io.Reader
 	parts   partsReader
+	packed  io.Reader // parts, decrypted when the entry is encrypted
+	dec     io.Closer // the decryptor, closed before the next entry
 	limited io.LimitedReader
 	crc     uint32
 	blake   hash.Hash
@@ -166,7 +168,7 @@ type contentReader struct {
 
 // release frees a private decoder and any decryption buffers.
 func (c *contentReader) release() {
-	c.parts.closeCur()
+	c.closeDec()
 	if c.own != nil {
 		c.own.Close()
 		c.own = nil
@@ -175,7 +177,7 @@ func (c *contentReader) release() {
 
 // openContent prepares c to read f's content.
 func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo) error {
-	c.parts.closeCur()
+	c.closeDec()
 	c.r, c.f = r, f
 	c.ctx = ctx
 	c.err = nil
@@ -247,13 +249,23 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 		}
 		wrap = w
 	}
-	c.parts.reset(r, f, wrap)
+	// The packed stream is encrypted as a whole: the cipher state runs on
+	// across volume pieces.
+	c.parts.reset(r, f)
+	c.packed = &c.parts
+	if wrap != nil && len(f.parts) > 0 {
+		rd, cl, err := wrap(&f.parts[0], &c.parts)
+		if err != nil {
+			return r.errf(f.e.Name, -1, err)
+		}
+		c.packed, c.dec = rd, cl
+	}
 	if f.algo == algoStored {
 		if f.e.Size >= 0 {
-			c.limited = io.LimitedReader{R: &c.parts, N: f.e.Size}
+			c.limited = io.LimitedReader{R: c.packed, N: f.e.Size}
 			c.src = &c.limited
 		} else {
-			c.src = &c.parts
+			c.src = c.packed
 		}
 		return nil
 	}
@@ -281,7 +293,7 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	if f.rar14 {
 		ver = 15
 	}
-	if err := d.reset(&c.parts, f.dictSize, f.e.Size, f.solid && !c.private, ver); err != nil {
+	if err := d.reset(c.packed, f.dictSize, f.e.Size, f.solid && !c.private, ver); err != nil {
 		return r.errf(f.e.Name, -1, wrapDecodeErr(err))
 	}
 	c.src = d
@@ -378,32 +390,29 @@ func rar14Sum(s uint16, b []byte) uint32 {
 	return uint32(s)
 }
 
-// partsReader concatenates an entry's pieces across volumes, decrypting
-// each piece on its own when the entry is encrypted.
-type partsReader struct {
-	r      *reader
-	f      *fileInfo
-	wrap   func(p *part, src io.Reader) (io.Reader, io.Closer, error)
-	idx    int
-	sec    io.SectionReader
-	cur    io.Reader
-	closer io.Closer
-	err    error
-}
-
-func (p *partsReader) reset(r *reader, f *fileInfo, wrap func(*part, io.Reader) (io.Reader, io.Closer, error)) {
-	p.closeCur()
-	p.r, p.f, p.wrap = r, f, wrap
-	p.idx = 0
-	p.err = nil
-}
-
-func (p *partsReader) closeCur() {
-	if p.closer != nil {
-		p.closer.Close()
-		p.closer = nil
+// closeDec returns the decryptor's buffer.
+func (c *contentReader) closeDec() {
+	if c.dec != nil {
+		c.dec.Close()
+		c.dec = nil
 	}
+}
+
+// partsReader concatenates an entry's pieces across volumes.
+type partsReader struct {
+	r   *reader
+	f   *fileInfo
+	idx int
+	sec io.SectionReader
+	cur io.Reader
+	err error
+}
+
+func (p *partsReader) reset(r *reader, f *fileInfo) {
+	p.r, p.f = r, f
+	p.idx = 0
 	p.cur = nil
+	p.err = nil
 }
 
 // Read implements io.Reader.
@@ -424,18 +433,10 @@ func (p *partsReader) Read(b []byte) (int, error) {
 			pt := &p.f.parts[p.idx]
 			p.sec = *io.NewSectionReader(p.r.vols[pt.vol], pt.offset, pt.size)
 			p.cur = &p.sec
-			if p.wrap != nil {
-				rd, cl, err := p.wrap(pt, &p.sec)
-				if err != nil {
-					p.err = p.r.errf(p.f.e.Name, -1, err)
-					return 0, p.err
-				}
-				p.cur, p.closer = rd, cl
-			}
 		}
 		n, err := p.cur.Read(b)
 		if err == io.EOF {
-			p.closeCur()
+			p.cur = nil
 			p.idx++
 			if n > 0 {
 				return n, nil
