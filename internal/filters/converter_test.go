@@ -488,3 +488,29 @@ func TestConvertContract(t *testing.T) {
 		}
 	}
 }
+
+// TestOneByteWrites encodes through the Writer one byte per call.
+func TestOneByteWrites(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for _, m := range converterMethods {
+		data := make([]byte, 2000)
+		rng.Read(data)
+		m.plant(rng, data)
+		var out bytes.Buffer
+		w := NewWriter(&out, m.mk(true))
+		for i := range data {
+			if n, err := w.Write(data[i : i+1]); n != 1 || err != nil {
+				t.Fatalf("%s: Write = %d, %v", m.name, n, err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if want := convertWhole(m.mk(true), data); !bytes.Equal(out.Bytes(), want) {
+			t.Fatalf("%s: 1-byte writes encode differently", m.name)
+		}
+		if _, err := w.Write([]byte{1}); err == nil {
+			t.Fatalf("%s: Write after Close succeeded", m.name)
+		}
+	}
+}
