@@ -565,6 +565,7 @@ func (d *Decoder) decode() error {
 	v, nb, pos, data := br.v, br.n, br.pos, br.data
 	endRel := int(d.blockEnd - br.base*8) // block end relative to data[0]
 	mainQ := &d.mainH.quick
+	distQ, lowQ, lenQ := &d.distH.quick, &d.lowH.quick, &d.lenH.quick
 	d0, d1, d2, d3 := d.dists[0], d.dists[1], d.dists[2], d.dists[3]
 	lastLen := d.lastLen
 	var err error
@@ -637,14 +638,31 @@ loop:
 				nb -= k
 			}
 			if nb < 56 {
-				br.v, br.n, br.pos = v, nb, pos
-				br.refill()
-				v, nb, pos, data = br.v, br.n, br.pos, br.data
-				endRel = int(d.blockEnd - br.base*8)
+				if pos+8 <= len(data) {
+					x := binary.BigEndian.Uint64(data[pos:])
+					v |= x >> nb
+					k := (63 - nb) >> 3
+					pos += int(k)
+					nb += k << 3
+				} else {
+					br.v, br.n, br.pos = v, nb, pos
+					br.refill()
+					v, nb, pos, data = br.v, br.n, br.pos, br.data
+					endRel = int(d.blockEnd - br.base*8)
+				}
 			}
-			ds, l := d.distH.decodeV(v)
-			v <<= l
-			nb -= l
+			var ds int
+			if e := distQ[v>>(64-quickBits)]; e&15 != 0 {
+				ds = int(e >> 4)
+				l := uint(e & 15)
+				v <<= l
+				nb -= l
+			} else {
+				s, l := d.distH.decodeSlow(v)
+				ds = s
+				v <<= l
+				nb -= l
+			}
 			dist = 1
 			if ds < 4 {
 				dist += uint64(ds)
@@ -665,15 +683,30 @@ loop:
 						nb -= k
 					}
 					if nb < 32 {
-						br.v, br.n, br.pos = v, nb, pos
-						br.refill()
-						v, nb, pos, data = br.v, br.n, br.pos, br.data
-						endRel = int(d.blockEnd - br.base*8)
+						if pos+8 <= len(data) {
+							x := binary.BigEndian.Uint64(data[pos:])
+							v |= x >> nb
+							k := (63 - nb) >> 3
+							pos += int(k)
+							nb += k << 3
+						} else {
+							br.v, br.n, br.pos = v, nb, pos
+							br.refill()
+							v, nb, pos, data = br.v, br.n, br.pos, br.data
+							endRel = int(d.blockEnd - br.base*8)
+						}
 					}
-					ls, l := d.lowH.decodeV(v)
-					v <<= l
-					nb -= l
-					dist += uint64(ls)
+					if e := lowQ[v>>(64-quickBits)]; e&15 != 0 {
+						dist += uint64(e >> 4)
+						l := uint(e & 15)
+						v <<= l
+						nb -= l
+					} else {
+						ls, l := d.lowH.decodeSlow(v)
+						dist += uint64(ls)
+						v <<= l
+						nb -= l
+					}
 				} else {
 					dist += v >> (64 - k)
 					v <<= k
@@ -708,14 +741,31 @@ loop:
 			}
 			d0 = dist
 			if nb < 32 {
-				br.v, br.n, br.pos = v, nb, pos
-				br.refill()
-				v, nb, pos, data = br.v, br.n, br.pos, br.data
-				endRel = int(d.blockEnd - br.base*8)
+				if pos+8 <= len(data) {
+					x := binary.BigEndian.Uint64(data[pos:])
+					v |= x >> nb
+					k := (63 - nb) >> 3
+					pos += int(k)
+					nb += k << 3
+				} else {
+					br.v, br.n, br.pos = v, nb, pos
+					br.refill()
+					v, nb, pos, data = br.v, br.n, br.pos, br.data
+					endRel = int(d.blockEnd - br.base*8)
+				}
 			}
-			ls, l := d.lenH.decodeV(v)
-			v <<= l
-			nb -= l
+			var ls int
+			if e := lenQ[v>>(64-quickBits)]; e&15 != 0 {
+				ls = int(e >> 4)
+				l := uint(e & 15)
+				v <<= l
+				nb -= l
+			} else {
+				s, l := d.lenH.decodeSlow(v)
+				ls = s
+				v <<= l
+				nb -= l
+			}
 			length = ls + 2
 			if ls >= 8 {
 				k := uint(ls/4 - 1)
