@@ -93,7 +93,7 @@ func BenchmarkRARDecoder(b *testing.B) {
 			if f.unpVer != 29 || f.method == 0x30 || f.flags&0x07 != 0 || f.unpSize < 1000 {
 				continue
 			}
-			if out, err := decodeRARPPM(&f, NewModel(), &RARDecoder{}); err == nil && uint64(len(out)) == f.unpSize {
+			if out, err := decodeRARPPM(&f, &rarPPMStream{m: NewModel()}, false); err == nil && uint64(len(out)) == f.unpSize {
 				files = append(files, f)
 				total += int64(f.unpSize)
 			}
@@ -102,14 +102,13 @@ func BenchmarkRARDecoder(b *testing.B) {
 	if len(files) == 0 {
 		b.Skip("no PPM RAR files in the corpus")
 	}
-	m := NewModel()
-	var d RARDecoder
+	st := &rarPPMStream{m: NewModel()}
 	b.SetBytes(total)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for k := range files {
-			if _, err := decodeRARPPM(&files[k], m, &d); err != nil {
+			if _, err := decodeRARPPM(&files[k], st, false); err != nil {
 				b.Fatal(err)
 			}
 		}

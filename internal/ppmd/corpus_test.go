@@ -136,96 +136,126 @@ func rar4Files(data []byte) ([]rarFile, error) {
 // filters, continuation of a solid stream).
 var errNotPPMOnly = errors.New("not PPM-only data")
 
+// rarPPMStream is the state a RAR 2.9 PPM stream keeps across the files
+// of a solid archive: the model, the range decoder, the escape character
+// and the output so far (matches may reach into earlier files).
+type rarPPMStream struct {
+	m    *Model
+	d    RARDecoder
+	esc  byte
+	hist []byte
+	// clean is set when the previous file ended with the end-of-file code,
+	// so a solid successor may continue the model.
+	clean bool
+}
+
 // decodeRARPPM decodes a RAR 2.9 file whose packed data is one PPM block,
 // implementing the small part of the RAR 3 format around it: the block
-// header and the escape codes for matches, as the RAR decoder will.
-func decodeRARPPM(f *rarFile, m *Model, d *RARDecoder) ([]byte, error) {
+// header and the escape codes for matches, as the RAR decoder will. A
+// solid file may continue the previous file's model (no reset flag).
+func decodeRARPPM(f *rarFile, st *rarPPMStream, solid bool) ([]byte, error) {
+	if !solid {
+		st.esc, st.hist = 2, st.hist[:0]
+	} else if !st.clean {
+		return nil, errNotPPMOnly
+	}
+	st.clean = false
 	br := bytes.NewReader(f.data)
 	b0, err := br.ReadByte()
 	if err != nil || b0&0x80 == 0 {
 		return nil, errNotPPMOnly
 	}
 	flags := b0 & 0x7F
-	if flags&0x20 == 0 {
-		return nil, errNotPPMOnly // continues an earlier model
+	if flags&0x20 != 0 {
+		maxMB, err := br.ReadByte()
+		if err != nil {
+			return nil, err
+		}
+		order := int(flags&0x1F) + 1
+		if order > 16 {
+			order = 16 + (order-16)*3
+		}
+		if err := st.m.Init(order, (uint32(maxMB)+1)<<20); err != nil {
+			return nil, err
+		}
+	} else if !solid {
+		return nil, errNotPPMOnly
 	}
-	maxMB, err := br.ReadByte()
-	if err != nil {
-		return nil, err
-	}
-	esc := byte(2)
 	if flags&0x40 != 0 {
-		if esc, err = br.ReadByte(); err != nil {
+		if st.esc, err = br.ReadByte(); err != nil {
 			return nil, err
 		}
 	}
-	order := int(flags&0x1F) + 1
-	if order > 16 {
-		order = 16 + (order-16)*3
-	}
-	if err := m.Init(order, (uint32(maxMB)+1)<<20); err != nil {
+	d := &st.d
+	if err := d.Init(st.m, br); err != nil {
 		return nil, err
 	}
-	if err := d.Init(m, br); err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, f.unpSize)
+	base := len(st.hist)
+	end := base + int(f.unpSize)
 	copyMatch := func(dist, length int) error {
-		if dist > len(out) {
+		if dist > len(st.hist) {
 			return errors.New("match before start")
 		}
-		for ; length > 0 && uint64(len(out)) < f.unpSize; length-- {
-			out = append(out, out[len(out)-dist])
+		for ; length > 0 && len(st.hist) < end; length-- {
+			st.hist = append(st.hist, st.hist[len(st.hist)-dist])
 		}
 		return nil
 	}
-	for uint64(len(out)) < f.unpSize {
+	out := func() []byte { return st.hist[base:] }
+	for len(st.hist) < end {
 		c, err := d.DecodeSymbol()
 		if err != nil {
-			return out, err
+			return out(), err
 		}
-		if byte(c) != esc {
-			out = append(out, byte(c))
+		if byte(c) != st.esc {
+			st.hist = append(st.hist, byte(c))
 			continue
 		}
 		code, err := d.DecodeSymbol()
 		if err != nil {
-			return out, err
+			return out(), err
 		}
 		switch code {
 		case 0, 3: // new LZ table / filter
-			return out, errNotPPMOnly
+			return out(), errNotPPMOnly
 		case 2: // end of file data
-			return out, nil
+			return out(), nil
 		case 4:
 			dist := 0
 			for i := 0; i < 3; i++ {
 				b, err := d.DecodeSymbol()
 				if err != nil {
-					return out, err
+					return out(), err
 				}
 				dist = dist<<8 | b
 			}
 			l, err := d.DecodeSymbol()
 			if err != nil {
-				return out, err
+				return out(), err
 			}
 			if err := copyMatch(dist+2, l+32); err != nil {
-				return out, err
+				return out(), err
 			}
 		case 5:
 			l, err := d.DecodeSymbol()
 			if err != nil {
-				return out, err
+				return out(), err
 			}
 			if err := copyMatch(1, l+4); err != nil {
-				return out, err
+				return out(), err
 			}
 		default:
-			out = append(out, esc)
+			st.hist = append(st.hist, st.esc)
 		}
 	}
-	return out, nil
+	// The encoder closes a file with the escape character and code 2;
+	// consume it so that a solid successor sees the same model.
+	if c, err := d.DecodeSymbol(); err == nil && byte(c) == st.esc {
+		if code, err := d.DecodeSymbol(); err == nil && code == 2 {
+			st.clean = true
+		}
+	}
+	return out(), nil
 }
 
 // TestCorpusRAR decodes the RAR 2.9 files of the corpus whose data is a
@@ -233,9 +263,8 @@ func decodeRARPPM(f *rarFile, m *Model, d *RARDecoder) ([]byte, error) {
 // error or in output, never a panic or a hang.
 func TestCorpusRAR(t *testing.T) {
 	root, units := corpusUnits(t)
-	m := NewModel()
-	var d RARDecoder
-	verified := 0
+	st := &rarPPMStream{m: NewModel()}
+	verified, continued := 0, 0
 	for _, u := range units {
 		if u.Format != "rar4" || u.Kind != "single" || !hasPPMd(&u) {
 			continue
@@ -253,7 +282,8 @@ func TestCorpusRAR(t *testing.T) {
 				continue
 			}
 			start := time.Now()
-			out, err := decodeRARPPM(&f, m, &d)
+			solid := f.flags&0x10 != 0
+			out, err := decodeRARPPM(&f, st, solid)
 			took := time.Since(start)
 			name := u.Unit + ":" + f.name
 			switch {
@@ -278,12 +308,15 @@ func TestCorpusRAR(t *testing.T) {
 				}
 			default:
 				verified++
-				t.Logf("%s: order %d mem %d MiB: %d bytes, CRC ok (%v)", name, m.Order(), m.MemSize()>>20, len(out), took)
+				if solid {
+					continued++
+				}
+				t.Logf("%s: order %d mem %d MiB solid=%v: %d bytes, CRC ok (%v)", name, st.m.Order(), st.m.MemSize()>>20, solid, len(out), took)
 			}
 		}
 	}
-	if verified == 0 {
-		t.Fatal("no RAR PPM file verified")
+	if verified == 0 || continued == 0 {
+		t.Fatalf("%d RAR PPM files verified, %d of them continuing a solid model; want some of both", verified, continued)
 	}
 }
 
