@@ -114,20 +114,23 @@ func TestCorruptInputs(t *testing.T) {
 	cases := 0
 	for _, data := range seeds {
 		for _, off := range headerBoundaries(data) {
-			for _, d := range []int{-1, 0, 1, 7} {
+			for _, d := range []int{-1, 0, 7} {
 				if n := off + d; n > 0 && n < len(data) {
 					exercise(data[:n])
 					cases++
 				}
 			}
-			for _, d := range []int{0, 2, 4, 5, 6, 9, 12} {
+			for _, d := range []int{0, 5, 12} {
 				if n := off + d; n < len(data) {
 					c := bytes.Clone(data)
 					c[n] ^= 0x55
 					exercise(c)
-					c[n] = 0xff
-					exercise(c)
-					cases += 2
+					cases++
+					if !testing.Short() {
+						c[n] = 0xff
+						exercise(c)
+						cases++
+					}
 				}
 			}
 		}
