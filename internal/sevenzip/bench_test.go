@@ -106,8 +106,10 @@ func benchExtract(b *testing.B, many bool, password string, args ...string) {
 	}
 }
 
-func BenchmarkExtract7zLZMA(b *testing.B)  { benchExtract(b, false, "", "-m0=LZMA", "-mx=5") }
-func BenchmarkExtract7zLZMA2(b *testing.B) { benchExtract(b, false, "", "-m0=LZMA2", "-mx=5", "-mmt=1") }
+func BenchmarkExtract7zLZMA(b *testing.B) { benchExtract(b, false, "", "-m0=LZMA", "-mx=5") }
+func BenchmarkExtract7zLZMA2(b *testing.B) {
+	benchExtract(b, false, "", "-m0=LZMA2", "-mx=5", "-mmt=1")
+}
 func BenchmarkExtract7zPPMd(b *testing.B)  { benchExtract(b, false, "", "-m0=PPMd") }
 func BenchmarkExtract7zBZip2(b *testing.B) { benchExtract(b, false, "", "-m0=BZip2") }
 func BenchmarkExtract7zDeflate(b *testing.B) {

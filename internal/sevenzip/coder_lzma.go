@@ -59,11 +59,25 @@ func effectiveDict(dict uint64, size int64) int64 {
 	return int64(dict)
 }
 
-// lzmaDecoder is the engine behind the LZMA and LZMA2 coders. It is a
-// variable so benchmarks can compare implementations.
+// lzmaEngine selects the implementation behind the LZMA and LZMA2 coders:
+// "xz" (github.com/ulikunitz/xz/lzma) or "garc" (internal/lzma, when it is
+// linked in). It is a variable so benchmarks can compare them.
 var lzmaEngine = "xz"
 
+// lzmaEngines holds the constructors of each engine.
+var lzmaEngines = map[string][2]newDecoderFunc{
+	"xz": {newLZMADecoderXZ, newLZMA2DecoderXZ},
+}
+
 func newLZMADecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	return lzmaEngines[lzmaEngine][0](in, props, size, d)
+}
+
+func newLZMA2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+	return lzmaEngines[lzmaEngine][1](in, props, size, d)
+}
+
+func newLZMADecoderXZ(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	if len(props) != 5 {
 		return nil, fmt.Errorf("LZMA properties of %d bytes: %w", len(props), archive.ErrFormat)
 	}
@@ -94,7 +108,7 @@ func newLZMADecoder(in []io.Reader, props []byte, size int64, d *decodeContext) 
 	return r, nil
 }
 
-func newLZMA2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
+func newLZMA2DecoderXZ(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	if len(props) != 1 {
 		return nil, fmt.Errorf("LZMA2 properties of %d bytes: %w", len(props), archive.ErrFormat)
 	}

@@ -50,6 +50,8 @@ type decodeContext struct {
 	opts     *archive.Options
 	password func() (string, error)
 	key7z    func(password string, salt []byte, cycles int) ([32]byte, error)
+	// pool recycles decoders between folders; may be nil.
+	pool *decoderPool
 	// closers are run when the folder's decoder is finished.
 	closers []io.Closer
 }
@@ -153,10 +155,15 @@ var errShort = fmt.Errorf("data ends early: %w", archive.ErrFormat)
 // boundedReader yields exactly n bytes of r: it stops at n and reports a
 // stream that ends earlier as corrupt.
 type boundedReader struct {
-	r   io.Reader
-	n   int64
-	err error
+	r     io.Reader
+	n     int64
+	err   error
+	stall int // consecutive reads that returned nothing
 }
+
+// maxStall is how many empty reads in a row are taken as a decoder that
+// makes no progress.
+const maxStall = 100
 
 func (b *boundedReader) Read(p []byte) (int, error) {
 	if b.err != nil {
@@ -170,6 +177,14 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	}
 	n, err := b.r.Read(p)
 	b.n -= int64(n)
+	if n == 0 && err == nil {
+		if b.stall++; b.stall >= maxStall {
+			b.err = fmt.Errorf("decoder makes no progress: %w", archive.ErrFormat)
+			return 0, b.err
+		}
+	} else {
+		b.stall = 0
+	}
 	if err != nil {
 		if err == io.EOF {
 			if b.n > 0 {

@@ -62,6 +62,8 @@ type Reader struct {
 
 	keyMu    sync.Mutex
 	keyCache map[string][32]byte
+
+	pool decoderPool
 }
 
 var _ archive.Reader = (*Reader)(nil)
@@ -126,7 +128,7 @@ func (rd *Reader) key7z(pw string, salt []byte, cycles int) ([32]byte, error) {
 }
 
 func (rd *Reader) newDecodeContext() *decodeContext {
-	return &decodeContext{opts: rd.opts, password: rd.password, key7z: rd.key7z}
+	return &decodeContext{opts: rd.opts, password: rd.password, key7z: rd.key7z, pool: &rd.pool}
 }
 
 // readHeaders reads the signature header and the (possibly encoded) header.
@@ -453,8 +455,14 @@ func (rd *Reader) Info() *archive.Info { return &rd.info }
 // Entries lists the entries in archive order.
 func (rd *Reader) Entries() []*archive.Entry { return rd.entries }
 
-// Close releases the reader. The underlying ReaderAt belongs to the caller.
-func (rd *Reader) Close() error { return nil }
+// Close releases pooled decoders. The underlying ReaderAt belongs to the
+// caller.
+func (rd *Reader) Close() error {
+	rd.pool.mu.Lock()
+	rd.pool.items = nil
+	rd.pool.mu.Unlock()
+	return nil
+}
 
 // folderStream is the decoded output of one folder, consumed front to
 // back by the entries of that folder.
