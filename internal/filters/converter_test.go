@@ -514,3 +514,40 @@ func TestOneByteWrites(t *testing.T) {
 		}
 	}
 }
+
+// Test7zzStartOffset checks the ARM64 and RISCV start offsets against 7-Zip,
+// including the properties 7-Zip writes for them.
+func Test7zzStartOffset(t *testing.T) {
+	need7zz(t)
+	rng := rand.New(rand.NewSource(8))
+	for _, c := range []struct {
+		arch   Arch
+		method string
+		start  uint32
+		plant  func(*rand.Rand, []byte)
+		id     byte
+	}{
+		{ArchARM64, "ARM64:4096", 4096, plantARM64, 0xA},
+		{ArchARM64, "ARM64:12345676", 12345676, plantARM64, 0xA},
+		{ArchRISCV, "RISCV:8190", 8190, plantRISCV, 0xB},
+	} {
+		data := make([]byte, 100000)
+		rng.Read(data)
+		c.plant(rng, data)
+		arc := make7z(t, data, "-m0="+c.method, "-m1=Copy")
+		streams, props, err := folderCoder(arc, []byte{c.id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, ok := ParseStartOffset(c.arch, props)
+		if !ok || start != c.start {
+			t.Fatalf("%s: properties %x parse to %d, %v", c.method, props, start, ok)
+		}
+		if got := convertWhole(NewBranch(c.arch, true, start), data); !bytes.Equal(got, streams[0]) {
+			t.Fatalf("%s: encoding differs from 7-Zip's at %d", c.method, firstDiff(got, streams[0]))
+		}
+		if got := convertWhole(NewBranch(c.arch, false, start), streams[0]); !bytes.Equal(got, data) {
+			t.Fatalf("%s: decoding differs at %d", c.method, firstDiff(got, data))
+		}
+	}
+}

@@ -57,14 +57,20 @@ func make7z(t testing.TB, data []byte, methods ...string) []byte {
 // through Copy coders, and returns the packed bytes that reach each input
 // of the coder with method ID id, in input order.
 func folderStreams(arc []byte, id []byte) ([][]byte, error) {
+	s, _, err := folderCoder(arc, id)
+	return s, err
+}
+
+// folderCoder is folderStreams that also returns the coder's properties.
+func folderCoder(arc []byte, id []byte) ([][]byte, []byte, error) {
 	bad := errors.New("unexpected 7z header layout")
 	if len(arc) < 32 {
-		return nil, bad
+		return nil, nil, bad
 	}
 	off := binary.LittleEndian.Uint64(arc[12:])
 	size := binary.LittleEndian.Uint64(arc[20:])
 	if off > uint64(len(arc)) || 32+off+size > uint64(len(arc)) {
-		return nil, bad
+		return nil, nil, bad
 	}
 	h := arc[32+off : 32+off+size]
 	pos := 0
@@ -93,12 +99,12 @@ func folderStreams(arc []byte, id []byte) ([][]byte, error) {
 	}
 	expect := func(b int) bool { return byteAt() == b }
 	if !expect(0x01) || !expect(0x04) || !expect(0x06) {
-		return nil, bad
+		return nil, nil, bad
 	}
 	packPos := number()
 	numPack := int(number())
 	if !expect(0x09) || numPack > 16 {
-		return nil, bad
+		return nil, nil, bad
 	}
 	sizes := make([]uint64, numPack)
 	for i := range sizes {
@@ -110,18 +116,19 @@ func folderStreams(arc []byte, id []byte) ([][]byte, error) {
 			break
 		}
 		if b != 0x0A {
-			return nil, bad
+			return nil, nil, bad
 		}
-		return nil, bad // CRCs of packed streams are not expected
+		return nil, nil, bad // CRCs of packed streams are not expected
 	}
 	if !expect(0x07) || !expect(0x0B) || number() != 1 || !expect(0) {
-		return nil, bad
+		return nil, nil, bad
 	}
 	type coder struct {
 		id            []byte
 		firstIn       int
 		numIn, numOut int
 		firstOut      int
+		props         []byte
 	}
 	numCoders := int(number())
 	coders := make([]coder, numCoders)
@@ -136,7 +143,12 @@ func folderStreams(arc []byte, id []byte) ([][]byte, error) {
 			c.numOut = int(number())
 		}
 		if flag&0x20 != 0 {
-			pos += int(number())
+			n := int(number())
+			if pos+n > len(h) {
+				return nil, nil, bad
+			}
+			c.props = h[pos : pos+n]
+			pos += n
 		}
 		c.firstIn, c.firstOut = totalIn, totalOut
 		totalIn += c.numIn
@@ -161,13 +173,13 @@ func folderStreams(arc []byte, id []byte) ([][]byte, error) {
 		}
 	}
 	if len(packIn) != numPack {
-		return nil, bad
+		return nil, nil, bad
 	}
 	packData := map[int][]byte{} // in-stream -> bytes
 	start := 32 + packPos
 	for i, s := range sizes {
 		if start+s > uint64(len(arc)) {
-			return nil, bad
+			return nil, nil, bad
 		}
 		packData[packIn[i]] = arc[start : start+s]
 		start += s
@@ -187,7 +199,7 @@ func folderStreams(arc []byte, id []byte) ([][]byte, error) {
 			}
 			out, ok := bindIn[in]
 			if !ok {
-				return nil, bad
+				return nil, nil, bad
 			}
 			for _, cc := range coders {
 				if cc.firstOut == out && len(cc.id) == 1 && cc.id[0] == 0 {
@@ -195,10 +207,10 @@ func folderStreams(arc []byte, id []byte) ([][]byte, error) {
 				}
 			}
 			if res[k] == nil {
-				return nil, bad
+				return nil, nil, bad
 			}
 		}
-		return res, nil
+		return res, c.props, nil
 	}
-	return nil, bad
+	return nil, nil, bad
 }
