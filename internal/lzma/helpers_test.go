@@ -107,16 +107,6 @@ func ulikunitzLZMA(tb testing.TB, data []byte, lc, lp, pb, dictCap int, eos bool
 	return b[13:], append([]byte(nil), b[:5]...)
 }
 
-// lzma2PropFor returns the smallest LZMA2 dictionary code covering n.
-func lzma2PropFor(n uint32) byte {
-	for p := byte(0); p < 40; p++ {
-		if s, _ := lzma2DictSize(p); s >= n {
-			return p
-		}
-	}
-	return 40
-}
-
 func ulikunitzLZMA2(tb testing.TB, data []byte, lc, lp, pb, dictCap int) ([]byte, byte) {
 	tb.Helper()
 	var buf bytes.Buffer

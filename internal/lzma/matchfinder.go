@@ -1,0 +1,336 @@
+package lzma
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// match is one match candidate: length and 0-based distance.
+type match struct {
+	len, dist uint32
+}
+
+// matchFinder finds, at each position of its buffer, the matches of
+// increasing length that start within the dictionary. Positions stored in
+// the tables are absolute stream positions plus one (0 means empty); a
+// buffer index i corresponds to the absolute position i+delta-1.
+//
+// The hash-chain variant (hc4) keeps for every position the previous one
+// with the same 4-byte hash; the binary-tree variant (bt4) keeps the
+// positions with the same hash in a binary search tree ordered by the
+// bytes that follow them, re-rooted at every insertion, which finds the
+// longest matches with far fewer comparisons. Both look up 2- and 3-byte
+// matches in small direct tables first.
+type matchFinder struct {
+	bt       bool
+	buf      []byte // buf[:end] is valid data
+	end      int
+	pos      int    // buffer index of the next position to process
+	delta    uint32 // absolute+1 = index + delta
+	dictSize uint32
+	cyclic   uint32 // dictSize+1
+	nice     int    // stop searching at this length
+	cycles   int    // chain/tree steps per position
+
+	hash2   []uint32 // 2-byte direct table, 1<<16
+	hash3   []uint32 // 3-byte hash, 1<<16
+	hash4   []uint32
+	h4shift uint
+	son     []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
+}
+
+func newMatchFinder(bt bool, dictSize uint32, nice, cycles int) *matchFinder {
+	mf := &matchFinder{bt: bt, dictSize: dictSize, cyclic: dictSize + 1, nice: nice, cycles: cycles}
+	hbits := bits.Len32(dictSize-1) - 1
+	if hbits < 16 {
+		hbits = 16
+	}
+	if hbits > 24 {
+		hbits = 24
+	}
+	mf.h4shift = uint(32 - hbits)
+	mf.hash2 = make([]uint32, 1<<16)
+	mf.hash3 = make([]uint32, 1<<16)
+	mf.hash4 = make([]uint32, 1<<hbits)
+	n := int(mf.cyclic)
+	if bt {
+		n *= 2
+	}
+	mf.son = make([]uint32, n)
+	return mf
+}
+
+// reset empties the tables and sets the buffer to data (borrowed).
+func (mf *matchFinder) reset(data []byte) {
+	clear(mf.hash2)
+	clear(mf.hash3)
+	clear(mf.hash4)
+	// son entries are only reached through the hash tables, so they need
+	// no clearing: every reachable entry was written after the reset.
+	mf.buf = data
+	mf.end = len(data)
+	mf.pos = 0
+	mf.delta = 1
+}
+
+// avail is the number of bytes from the current position to the end.
+func (mf *matchFinder) avail() int { return mf.end - mf.pos }
+
+func hash3of(b []byte) uint32 {
+	v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+	return (v * 506832829) >> 16
+}
+
+// matchLen returns how many bytes a[i:] and a[j:] share, up to limit
+// (j < i, i+limit <= len(a)).
+func matchLen(a []byte, i, j, limit int) int {
+	n := 0
+	for n+8 <= limit {
+		x := binary.LittleEndian.Uint64(a[i+n:]) ^ binary.LittleEndian.Uint64(a[j+n:])
+		if x != 0 {
+			return n + bits.TrailingZeros64(x)>>3
+		}
+		n += 8
+	}
+	for n < limit && a[i+n] == a[j+n] {
+		n++
+	}
+	return n
+}
+
+// maxDist returns the largest usable distance (1-based) at buffer index
+// pos.
+func (mf *matchFinder) maxDist(cur uint32) uint32 {
+	// cur-delta = buffer index; history is all of buf before it.
+	h := cur - mf.delta
+	if h > mf.dictSize {
+		h = mf.dictSize
+	}
+	return h
+}
+
+// find appends the matches at the current position to ms (lengths
+// strictly increasing, at most limit = min(nice, avail)) and advances one
+// position.
+func (mf *matchFinder) find(ms []match) []match {
+	ms = ms[:0]
+	pos := mf.pos
+	limit := mf.end - pos
+	if limit > mf.nice {
+		limit = mf.nice
+	}
+	if limit < 4 {
+		mf.pos++
+		if limit < 2 {
+			return ms
+		}
+		// Too close to the end for hashing: look only for short
+		// matches by brute force? Not worth it; emit none.
+		return ms
+	}
+	buf := mf.buf
+	cur := uint32(pos) + mf.delta
+	maxD := mf.maxDist(cur)
+	b := buf[pos : pos+4]
+	h2 := uint32(b[0]) | uint32(b[1])<<8
+	h3 := hash3of(b)
+	h4 := (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+	c2, c3, c4 := mf.hash2[h2], mf.hash3[h3], mf.hash4[h4]
+	mf.hash2[h2], mf.hash3[h3], mf.hash4[h4] = cur, cur, cur
+
+	best := 1
+	d2 := cur - c2
+	if d2 <= maxD && d2 > 0 {
+		// hash2 is exact: two bytes match.
+		l := 2 + matchLen(buf, pos+2, pos+2-int(d2), limit-2)
+		ms = append(ms, match{uint32(l), d2 - 1})
+		best = l
+	}
+	d3 := cur - c3
+	if d3 != d2 && d3 <= maxD && d3 > 0 && buf[pos-int(d3)] == buf[pos] {
+		l := matchLen(buf, pos, pos-int(d3), limit)
+		if l >= 3 && l > best {
+			ms = append(ms, match{uint32(l), d3 - 1})
+			best = l
+		}
+	}
+	if mf.bt {
+		ms = mf.btFind(ms, pos, cur, c4, maxD, limit, best)
+	} else {
+		ms = mf.hcFind(ms, pos, cur, c4, maxD, limit, best)
+	}
+	if debugChecks {
+		for _, m := range ms {
+			for i := 0; i < int(m.len); i++ {
+				if buf[pos+i] != buf[pos+i-int(m.dist)-1] {
+					panic(fmt.Sprintf("mf bad match at %d: %v (byte %d)", pos, m, i))
+				}
+			}
+		}
+	}
+	mf.pos++
+	return ms
+}
+
+func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
+	son := mf.son
+	cyc := mf.cyclic
+	son[cur%cyc] = cand
+	if best >= limit {
+		return ms
+	}
+	buf := mf.buf
+	for n := mf.cycles; n > 0; n-- {
+		d := cur - cand
+		if d > maxD || d == 0 {
+			break
+		}
+		j := pos - int(d)
+		if buf[j+best] == buf[pos+best] && buf[j] == buf[pos] {
+			l := matchLen(buf, pos, j, limit)
+			if l > best {
+				ms = append(ms, match{uint32(l), d - 1})
+				best = l
+				if l >= limit {
+					break
+				}
+			}
+		}
+		cand = son[cand%cyc]
+	}
+	return ms
+}
+
+func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
+	son := mf.son
+	cyc := mf.cyclic
+	buf := mf.buf
+	p0 := int(cur%cyc)*2 + 1 // right link: subtree of greater suffixes
+	p1 := int(cur%cyc) * 2   // left link: subtree of smaller suffixes
+	len0, len1 := 0, 0
+	for n := mf.cycles; ; n-- {
+		d := cur - cand
+		if n == 0 || d > maxD || d == 0 {
+			son[p0] = 0
+			son[p1] = 0
+			return ms
+		}
+		pair := int(cand%cyc) * 2
+		j := pos - int(d)
+		l := len0
+		if len1 < l {
+			l = len1
+		}
+		if buf[j+l] == buf[pos+l] {
+			l += 1 + matchLen(buf, pos+l+1, j+l+1, limit-l-1)
+			if l > best {
+				ms = append(ms, match{uint32(l), d - 1})
+				best = l
+			}
+			if l >= limit {
+				son[p1] = son[pair]
+				son[p0] = son[pair+1]
+				return ms
+			}
+		}
+		if buf[j+l] < buf[pos+l] {
+			son[p1] = cand
+			p1 = pair + 1
+			cand = son[p1]
+			len1 = l
+		} else {
+			son[p0] = cand
+			p0 = pair
+			cand = son[p0]
+			len0 = l
+		}
+	}
+}
+
+// skip advances n positions, inserting them into the tables.
+func (mf *matchFinder) skip(n int) {
+	if !mf.bt {
+		for ; n > 0; n-- {
+			pos := mf.pos
+			if mf.end-pos < 4 {
+				mf.pos++
+				continue
+			}
+			cur := uint32(pos) + mf.delta
+			b := mf.buf[pos : pos+4]
+			h2 := uint32(b[0]) | uint32(b[1])<<8
+			h3 := hash3of(b)
+			h4 := (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+			mf.hash2[h2], mf.hash3[h3] = cur, cur
+			mf.son[cur%mf.cyclic] = mf.hash4[h4]
+			mf.hash4[h4] = cur
+			mf.pos++
+		}
+		return
+	}
+	for ; n > 0; n-- {
+		pos := mf.pos
+		limit := mf.end - pos
+		if limit > mf.nice {
+			limit = mf.nice
+		}
+		if limit < 4 {
+			mf.pos++
+			continue
+		}
+		cur := uint32(pos) + mf.delta
+		b := mf.buf[pos : pos+4]
+		h2 := uint32(b[0]) | uint32(b[1])<<8
+		h3 := hash3of(b)
+		h4 := (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+		mf.hash2[h2], mf.hash3[h3] = cur, cur
+		cand := mf.hash4[h4]
+		mf.hash4[h4] = cur
+		mf.btInsert(pos, cur, cand, mf.maxDist(cur), limit)
+		mf.pos++
+	}
+}
+
+// btInsert re-roots the tree at cur without collecting matches.
+func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
+	son := mf.son
+	cyc := mf.cyclic
+	buf := mf.buf
+	p0 := int(cur%cyc)*2 + 1
+	p1 := int(cur%cyc) * 2
+	len0, len1 := 0, 0
+	for n := mf.cycles; ; n-- {
+		d := cur - cand
+		if n == 0 || d > maxD || d == 0 {
+			son[p0] = 0
+			son[p1] = 0
+			return
+		}
+		pair := int(cand%cyc) * 2
+		j := pos - int(d)
+		l := len0
+		if len1 < l {
+			l = len1
+		}
+		if buf[j+l] == buf[pos+l] {
+			l += 1 + matchLen(buf, pos+l+1, j+l+1, limit-l-1)
+			if l >= limit {
+				son[p1] = son[pair]
+				son[p0] = son[pair+1]
+				return
+			}
+		}
+		if buf[j+l] < buf[pos+l] {
+			son[p1] = cand
+			p1 = pair + 1
+			cand = son[p1]
+			len1 = l
+		} else {
+			son[p0] = cand
+			p0 = pair
+			cand = son[p0]
+			len0 = l
+		}
+	}
+}

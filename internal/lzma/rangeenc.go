@@ -1,0 +1,156 @@
+package lzma
+
+import "math"
+
+// rangeEncoder is the binary arithmetic coder of LZMA. Bytes are appended
+// to out; a run of 0xFF bytes is held back (cache/cacheSize) until a carry
+// out of low is resolved.
+type rangeEncoder struct {
+	low       uint64
+	rng       uint32
+	cache     byte
+	cacheSize int64
+	out       []byte
+}
+
+func (e *rangeEncoder) reset() {
+	e.low = 0
+	e.rng = 0xFFFFFFFF
+	e.cache = 0
+	e.cacheSize = 1
+	e.out = e.out[:0]
+}
+
+// size is the number of bytes the stream would have if flushed now.
+func (e *rangeEncoder) size() int64 { return int64(len(e.out)) + e.cacheSize + 4 }
+
+func (e *rangeEncoder) shiftLow() {
+	if uint32(e.low) < 0xFF000000 || e.low>>32 != 0 {
+		carry := byte(e.low >> 32)
+		tmp := e.cache
+		for {
+			e.out = append(e.out, tmp+carry)
+			tmp = 0xFF
+			e.cacheSize--
+			if e.cacheSize == 0 {
+				break
+			}
+		}
+		e.cache = byte(e.low >> 24)
+	}
+	e.cacheSize++
+	e.low = (e.low & 0x00FFFFFF) << 8
+}
+
+func (e *rangeEncoder) flush() {
+	for i := 0; i < 5; i++ {
+		e.shiftLow()
+	}
+}
+
+func (e *rangeEncoder) bit(p *uint16, b uint32) {
+	v := *p
+	bound := (e.rng >> probBits) * uint32(v)
+	if b == 0 {
+		e.rng = bound
+		*p = v + (probOne-v)>>moveBits
+	} else {
+		e.low += uint64(bound)
+		e.rng -= bound
+		*p = v - v>>moveBits
+	}
+	for e.rng < rangeTop {
+		e.rng <<= 8
+		e.shiftLow()
+	}
+}
+
+// direct codes the low n bits of v, most significant first, with fixed
+// probability 1/2.
+func (e *rangeEncoder) direct(v uint32, n uint) {
+	for n > 0 {
+		n--
+		e.rng >>= 1
+		if (v>>n)&1 != 0 {
+			e.low += uint64(e.rng)
+		}
+		for e.rng < rangeTop {
+			e.rng <<= 8
+			e.shiftLow()
+		}
+	}
+}
+
+// tree codes the n-bit symbol sym MSB first with probs[1:1<<n].
+func (e *rangeEncoder) tree(probs []uint16, n uint, sym uint32) {
+	m := uint32(1)
+	for n > 0 {
+		n--
+		b := (sym >> n) & 1
+		e.bit(&probs[m], b)
+		m = m<<1 | b
+	}
+}
+
+// treeRev codes the n-bit symbol sym LSB first with probs[1:1<<n].
+func (e *rangeEncoder) treeRev(probs []uint16, n uint, sym uint32) {
+	m := uint32(1)
+	for ; n > 0; n-- {
+		b := sym & 1
+		sym >>= 1
+		e.bit(&probs[m], b)
+		m = m<<1 | b
+	}
+}
+
+// Prices are in 1/16 bit units.
+const (
+	priceShift   = 4
+	infinity     = 1 << 30
+	priceTableSz = probOne >> priceReduce
+	priceReduce  = 4
+)
+
+// probPrices[p>>priceReduce] is the price of coding a 0 bit with
+// probability p (of a 0), i.e. -log2(p/2048) in 1/16 bits.
+var probPrices [priceTableSz]uint32
+
+func init() {
+	for i := range probPrices {
+		p := (float64(i<<priceReduce) + float64(1<<priceReduce)/2) / probOne
+		probPrices[i] = uint32(math.Round(-math.Log2(p) * (1 << priceShift)))
+	}
+}
+
+func price0(p uint16) uint32 { return probPrices[p>>priceReduce] }
+func price1(p uint16) uint32 { return probPrices[(probOne-p)>>priceReduce] }
+func priceBit(p uint16, b uint32) uint32 {
+	if b == 0 {
+		return price0(p)
+	}
+	return price1(p)
+}
+
+func treePrice(probs []uint16, n uint, sym uint32) uint32 {
+	var pr uint32
+	m := uint32(1)
+	for n > 0 {
+		n--
+		b := (sym >> n) & 1
+		pr += priceBit(probs[m], b)
+		m = m<<1 | b
+	}
+	return pr
+}
+
+func treeRevPrice(probs []uint16, n uint, sym uint32) uint32 {
+	var pr uint32
+	m := uint32(1)
+	for ; n > 0; n-- {
+		b := sym & 1
+		sym >>= 1
+		pr += priceBit(probs[m], b)
+		m = m<<1 | b
+	}
+	return pr
+}

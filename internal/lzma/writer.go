@@ -1,0 +1,531 @@
+package lzma
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+)
+
+// WriterOptions configure the LZMA and LZMA2 encoders. LevelOptions gives
+// 7-Zip's presets; zero fields of options passed to NewWriter/NewWriter2
+// are filled from the preset of Level.
+type WriterOptions struct {
+	Level       int    // 0..9 preset (0 behaves as 1; storing is the container's business)
+	DictSize    uint32 // dictionary size in bytes (4 KiB .. 1.5 GiB)
+	LC, LP, PB  int    // literal context bits, literal position bits, position bits
+	FastBytes   int    // "nice" match length at which searching stops (5..273)
+	MatchFinder string // "hc4" (hash chain) or "bt4" (binary tree)
+	Cycles      int    // match finder steps per position
+	Threads     int    // LZMA2: blocks compressed in parallel
+	BlockSize   int64  // LZMA2: independent block size (0: 4×DictSize clamped to [1 MiB, 256 MiB])
+	// EOSMarker makes the LZMA Writer end the stream with an end marker
+	// (needed when the unpacked size is not stored elsewhere).
+	EOSMarker bool
+}
+
+// LevelOptions returns 7-Zip's -mx0..9 settings for LZMA/LZMA2.
+func LevelOptions(level int) WriterOptions {
+	if level < 0 {
+		level = 0
+	}
+	if level > 9 {
+		level = 9
+	}
+	o := WriterOptions{Level: level, LC: 3, LP: 0, PB: 2, Threads: 1}
+	switch {
+	case level <= 3:
+		o.DictSize = 1 << (level*2 + 16)
+		if level == 0 {
+			o.DictSize = 1 << 18
+		}
+	case level <= 6:
+		o.DictSize = 1 << (level + 19)
+	case level == 7:
+		o.DictSize = 1 << 25
+	default:
+		o.DictSize = 1 << 26
+	}
+	if level < 7 {
+		o.FastBytes = 32
+	} else {
+		o.FastBytes = 64
+	}
+	if level < 5 {
+		o.MatchFinder = "hc4"
+		o.Cycles = (16 + o.FastBytes/2) >> 1
+	} else {
+		o.MatchFinder = "bt4"
+		o.Cycles = 16 + o.FastBytes/2
+	}
+	o.BlockSize = defaultBlockSize(o.DictSize)
+	return o
+}
+
+func defaultBlockSize(dict uint32) int64 {
+	b := int64(dict) * 4
+	if b < 1<<20 {
+		b = 1 << 20
+	}
+	if b > 256<<20 {
+		b = 256 << 20
+	}
+	return b
+}
+
+// normalize fills zero fields from the level preset and validates.
+func (o *WriterOptions) normalize() error {
+	d := LevelOptions(o.Level)
+	if o.DictSize == 0 {
+		o.DictSize = d.DictSize
+	}
+	if o.FastBytes == 0 {
+		o.FastBytes = d.FastBytes
+	}
+	if o.MatchFinder == "" {
+		o.MatchFinder = d.MatchFinder
+	}
+	if o.Cycles == 0 {
+		o.Cycles = d.Cycles
+		if o.MatchFinder != d.MatchFinder {
+			o.Cycles = 16 + o.FastBytes/2
+			if o.MatchFinder == "hc4" {
+				o.Cycles >>= 1
+			}
+		}
+	}
+	if o.Threads <= 0 {
+		o.Threads = 1
+	}
+	if o.BlockSize == 0 {
+		o.BlockSize = defaultBlockSize(o.DictSize)
+	}
+	switch {
+	case o.DictSize < minDictSize || o.DictSize > 3<<29:
+		return fmt.Errorf("lzma: dictionary size %d out of range", o.DictSize)
+	case o.LC < 0 || o.LC > 8 || o.LP < 0 || o.LP > 4 || o.PB < 0 || o.PB > 4:
+		return errors.New("lzma: lc/lp/pb out of range")
+	case o.FastBytes < 5 || o.FastBytes > maxMatchLen:
+		return errors.New("lzma: fast bytes out of range")
+	case o.MatchFinder != "hc4" && o.MatchFinder != "bt4":
+		return fmt.Errorf("lzma: unknown match finder %q", o.MatchFinder)
+	case o.Cycles < 1:
+		return errors.New("lzma: cycles out of range")
+	case o.BlockSize < 1<<16:
+		return errors.New("lzma: block size too small")
+	}
+	return nil
+}
+
+// Writer compresses to a raw LZMA stream as 7z stores it: no header, and
+// no end marker unless EOSMarker is set.
+type Writer struct {
+	w      io.Writer
+	opts   WriterOptions
+	e      *encoder
+	stage  []byte // input gathered before the encoder is created
+	buf    []byte // window storage once streaming
+	err    error
+	closed bool
+}
+
+// streamExtra is the window space beyond the dictionary used by the
+// streaming Writer.
+const streamExtra = 1 << 21
+
+// NewWriter returns a Writer compressing to w.
+func NewWriter(w io.Writer, opts WriterOptions) (*Writer, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	return &Writer{w: w, opts: opts}, nil
+}
+
+// Props returns the 5-byte 7z coder properties.
+func (z *Writer) Props() []byte {
+	p := make([]byte, 5)
+	p[0] = byte((z.opts.PB*5+z.opts.LP)*9 + z.opts.LC)
+	binary.LittleEndian.PutUint32(p[1:], z.opts.DictSize)
+	return p
+}
+
+// Reset discards state and starts a new stream to w with the same options.
+func (z *Writer) Reset(w io.Writer) {
+	z.w = w
+	z.stage = z.stage[:0]
+	if z.e != nil {
+		if z.e.dictSize != z.opts.DictSize {
+			z.e = nil // sized for a small stream
+		} else {
+			z.e.mf.buf = nil
+		}
+	}
+	z.err = nil
+	z.closed = false
+}
+
+func (z *Writer) startStreaming() {
+	if z.e == nil || z.e.dictSize != z.opts.DictSize {
+		z.e = newEncoder(&z.opts)
+	}
+	if z.buf == nil {
+		z.buf = make([]byte, int(z.opts.DictSize)+streamExtra+lookahead)
+	}
+	z.e.resetStream(z.buf[:0])
+	z.e.mf.buf = z.buf
+	z.e.mf.end = copy(z.buf, z.stage)
+	z.stage = z.stage[:0]
+}
+
+// Write compresses p.
+func (z *Writer) Write(p []byte) (int, error) {
+	if z.err != nil {
+		return 0, z.err
+	}
+	if z.closed {
+		return 0, errors.New("lzma: write after close")
+	}
+	n := len(p)
+	if z.e == nil || z.e.mf.buf == nil {
+		room := int(z.opts.DictSize) + streamExtra - len(z.stage)
+		if len(p) < room {
+			z.stage = append(z.stage, p...)
+			return n, nil
+		}
+		z.stage = append(z.stage, p[:room]...)
+		p = p[room:]
+		z.startStreaming()
+	}
+	for len(p) > 0 {
+		mf := z.e.mf
+		if mf.end == len(z.buf) {
+			if err := z.makeRoom(); err != nil {
+				z.err = err
+				return n - len(p), err
+			}
+		}
+		k := copy(z.buf[mf.end:], p)
+		mf.end += k
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// makeRoom encodes what the lookahead allows, writes the output and slides
+// the window.
+func (z *Writer) makeRoom() error {
+	e := z.e
+	mf := e.mf
+	e.encodeSome(1<<62, 1<<62, false)
+	if err := z.flushOut(); err != nil {
+		return err
+	}
+	s := e.ep - int(z.opts.DictSize) - 8
+	if s <= 0 {
+		return errors.New("lzma: internal error: window too small")
+	}
+	copy(z.buf, z.buf[s:mf.end])
+	mf.end -= s
+	mf.pos -= s
+	e.ep -= s
+	mf.delta += uint32(s)
+	if mf.delta > 1<<30 {
+		mf.normalize()
+	}
+	return nil
+}
+
+func (z *Writer) flushOut() error {
+	out := z.e.rc.out
+	if len(out) == 0 {
+		return nil
+	}
+	_, err := z.w.Write(out)
+	z.e.rc.out = out[:0]
+	return err
+}
+
+// Close finishes the stream (it does not close the underlying writer).
+func (z *Writer) Close() error {
+	if z.err != nil {
+		return z.err
+	}
+	if z.closed {
+		return nil
+	}
+	z.closed = true
+	if z.e == nil || z.e.mf.buf == nil {
+		// Everything fits in memory: size the match finder to the data.
+		need := uint32(min(max(len(z.stage), minDictSize), int(z.opts.DictSize)))
+		if z.e == nil || z.e.dictSize < need {
+			o := z.opts
+			if len(z.stage) < int(o.DictSize) {
+				o.DictSize = uint32(max(len(z.stage), minDictSize))
+			}
+			z.e = newEncoder(&o)
+		}
+		z.e.resetStream(z.stage)
+		z.e.mf.buf = z.stage
+	}
+	e := z.e
+	e.encodeSome(1<<62, 1<<62, true)
+	if z.opts.EOSMarker {
+		e.encodeEndMarker()
+	}
+	e.rc.flush()
+	z.err = z.flushOut()
+	e.mf.buf = nil
+	return z.err
+}
+
+// normalize rebases stored positions so that delta becomes 1.
+func (mf *matchFinder) normalize() {
+	sub := mf.delta - 1
+	fix := func(t []uint32) {
+		for i, v := range t {
+			if v > sub {
+				t[i] = v - sub
+			} else {
+				t[i] = 0
+			}
+		}
+	}
+	fix(mf.hash2)
+	fix(mf.hash3)
+	fix(mf.hash4)
+	fix(mf.son)
+	mf.delta = 1
+}
+
+// Writer2 compresses to an LZMA2 stream: chunks of at most 2 MiB unpacked
+// and 64 KiB packed, independent blocks of BlockSize bytes (each starting
+// with a dictionary reset) compressed by up to Threads goroutines, and the
+// end byte 0x00. The output depends only on the options and the input,
+// not on the number of threads.
+type Writer2 struct {
+	w      io.Writer
+	opts   WriterOptions
+	block  []byte
+	jobs   []*job2
+	free   chan *encoder
+	nEnc   int
+	spare  [][]byte
+	err    error
+	closed bool
+}
+
+type job2 struct {
+	data []byte
+	out  []byte
+	done chan struct{}
+}
+
+// NewWriter2 returns a Writer2 compressing to w.
+func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	if opts.LC+opts.LP > 4 {
+		return nil, errors.New("lzma: LZMA2 needs lc+lp <= 4")
+	}
+	return &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads)}, nil
+}
+
+// Props returns the 7z coder property byte (dictionary size code).
+func (z *Writer2) Props() byte { return lzma2PropFor(z.opts.DictSize) }
+
+func lzma2PropFor(n uint32) byte {
+	for p := byte(0); p < 40; p++ {
+		if s, _ := lzma2DictSize(p); s >= n {
+			return p
+		}
+	}
+	return 40
+}
+
+// Reset starts a new stream to w with the same options, keeping encoders.
+func (z *Writer2) Reset(w io.Writer) {
+	for _, j := range z.jobs {
+		<-j.done
+	}
+	z.jobs = z.jobs[:0]
+	z.w = w
+	z.block = z.block[:0]
+	z.err = nil
+	z.closed = false
+}
+
+// Write compresses p.
+func (z *Writer2) Write(p []byte) (int, error) {
+	if z.err != nil {
+		return 0, z.err
+	}
+	if z.closed {
+		return 0, errors.New("lzma: write after close")
+	}
+	n := len(p)
+	for len(p) > 0 {
+		room := int(z.opts.BlockSize) - len(z.block)
+		k := min(room, len(p))
+		z.block = append(z.block, p[:k]...)
+		p = p[k:]
+		if len(z.block) == int(z.opts.BlockSize) {
+			if err := z.submit(false); err != nil {
+				return n - len(p), err
+			}
+		}
+	}
+	return n, nil
+}
+
+// getEncoder returns an idle encoder, creating one when fewer than Threads
+// exist. For a lone final block smaller than the dictionary, the encoder
+// is sized to the block.
+func (z *Writer2) getEncoder(size int) *encoder {
+	select {
+	case e := <-z.free:
+		return e
+	default:
+	}
+	if z.nEnc < z.opts.Threads {
+		z.nEnc++
+		o := z.opts
+		if size >= 0 && size < int(o.DictSize) {
+			o.DictSize = uint32(max(size, minDictSize))
+		}
+		return newEncoder(&o)
+	}
+	return <-z.free
+}
+
+func (z *Writer2) submit(last bool) error {
+	data := z.block
+	if len(z.spare) > 0 {
+		z.block = z.spare[len(z.spare)-1][:0]
+		z.spare = z.spare[:len(z.spare)-1]
+	} else {
+		z.block = nil
+	}
+	size := -1
+	if last && len(z.jobs) == 0 && z.nEnc == 0 {
+		size = len(data)
+	}
+	if z.opts.Threads <= 1 {
+		e := z.getEncoder(size)
+		out := compressBlock(e, data, nil)
+		z.free <- e
+		z.spare = append(z.spare, data)
+		_, err := z.w.Write(out)
+		if err != nil {
+			z.err = err
+		}
+		return err
+	}
+	for len(z.jobs) >= z.opts.Threads {
+		if err := z.finishOldest(); err != nil {
+			return err
+		}
+	}
+	j := &job2{data: data, done: make(chan struct{})}
+	z.jobs = append(z.jobs, j)
+	e := z.getEncoder(size)
+	go func() {
+		j.out = compressBlock(e, j.data, nil)
+		z.free <- e
+		close(j.done)
+	}()
+	return nil
+}
+
+func (z *Writer2) finishOldest() error {
+	j := z.jobs[0]
+	<-j.done
+	copy(z.jobs, z.jobs[1:])
+	z.jobs = z.jobs[:len(z.jobs)-1]
+	z.spare = append(z.spare, j.data)
+	if _, err := z.w.Write(j.out); err != nil {
+		z.err = err
+		return err
+	}
+	return nil
+}
+
+// Close compresses the buffered input, writes the end byte and waits for
+// the workers (it does not close the underlying writer).
+func (z *Writer2) Close() error {
+	if z.err != nil {
+		return z.err
+	}
+	if z.closed {
+		return nil
+	}
+	z.closed = true
+	if len(z.block) > 0 {
+		if err := z.submit(true); err != nil {
+			return err
+		}
+	}
+	for len(z.jobs) > 0 {
+		if err := z.finishOldest(); err != nil {
+			return err
+		}
+	}
+	_, err := z.w.Write([]byte{0})
+	z.err = err
+	return err
+}
+
+// compressBlock encodes data as an independent sequence of LZMA2 chunks
+// (the first one resets the dictionary) and appends them to out.
+func compressBlock(e *encoder, data []byte, out []byte) []byte {
+	e.resetStream(data)
+	needDict, needProps, needState := true, true, true
+	propsByte := byte((int(e.pb)*5+int(e.lp))*9 + int(e.lc))
+	for e.ep < len(data) {
+		start := e.ep
+		e.rc.reset()
+		e.encodeSome(chunkPacked-80, chunkUnpack, true)
+		u := e.ep - start
+		e.rc.flush()
+		packed := e.rc.out
+		if len(packed) < u && len(packed) <= chunkPacked {
+			reset := 0
+			switch {
+			case needDict:
+				reset = 3
+			case needProps:
+				reset = 2
+			case needState:
+				reset = 1
+			}
+			out = append(out, byte(0x80|reset<<5|(u-1)>>16), byte((u-1)>>8), byte(u-1),
+				byte((len(packed)-1)>>8), byte(len(packed)-1))
+			if reset >= 2 {
+				out = append(out, propsByte)
+			}
+			out = append(out, packed...)
+			needDict, needProps, needState = false, false, false
+			continue
+		}
+		// Incompressible: store the bytes and restart the model, which
+		// the decoder did not see update.
+		for s := start; s < e.ep; {
+			n := min(e.ep-s, 1<<16)
+			c := byte(2)
+			if needDict {
+				c = 1
+				needDict = false
+				needProps = true
+			}
+			out = append(out, c, byte((n-1)>>8), byte(n-1))
+			out = append(out, data[s:s+n]...)
+			s += n
+		}
+		e.resetState()
+		needState = true
+	}
+	return out
+}
+
+var _ = bits.Len32
