@@ -560,6 +560,7 @@ func (d *Decoder) decode() error {
 	histLen := d.total - d.histStart
 	win := d.win
 	wsize := len(win)
+	full := histLen >= int64(wsize)
 	wpos := d.wpos
 	br := &d.br
 	v, nb, pos, data := br.v, br.n, br.pos, br.data
@@ -604,8 +605,22 @@ loop:
 			}
 			continue
 		}
+		e := mainQ[v>>(64-quickBits)]
+		if e-1 < 256<<4-1 {
+			// a literal with a short code (e is sym<<4 | length, length > 0)
+			l := uint(e & 15)
+			v <<= l
+			nb -= l
+			win[wpos] = byte(e >> 4)
+			wpos++
+			if wpos == wsize {
+				wpos = 0
+			}
+			left--
+			continue
+		}
 		var sym int
-		if e := mainQ[v>>(64-quickBits)]; e&15 != 0 {
+		if e&15 != 0 {
 			l := uint(e & 15)
 			v <<= l
 			nb -= l
@@ -790,8 +805,7 @@ loop:
 			}
 			continue
 		}
-		avail := histLen + int64(startLeft-left)
-		if dist == 0 || dist > uint64(avail) || dist > uint64(wsize) {
+		if dist-1 >= uint64(wsize) || (!full && int64(dist) > histLen+int64(startLeft-left)) {
 			err = errDistance
 			break
 		}
@@ -801,6 +815,13 @@ loop:
 		}
 		if wpos+length+copySlack <= wsize && src+length+copySlack <= wsize {
 			switch {
+			case length <= 16 && dist >= 8:
+				// two 8-byte moves; the second may read what the
+				// first wrote, as the match semantics require
+				t := win[wpos : wpos+16]
+				f := win[src : src+16]
+				binary.LittleEndian.PutUint64(t[0:8], binary.LittleEndian.Uint64(f[0:8]))
+				binary.LittleEndian.PutUint64(t[8:16], binary.LittleEndian.Uint64(f[8:16]))
 			case length >= 64 && int(dist) >= length:
 				copy(win[wpos:wpos+length], win[src:src+length])
 			case int(dist) < length && length >= 32:
