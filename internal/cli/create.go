@@ -147,7 +147,12 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 			if err != nil {
 				return err
 			}
-			return createArchive(a.ctx, opts)
+			if a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, -1); a.prog != nil {
+				opts.Progress = a.prog.set
+			}
+			err = createArchive(a.ctx, opts)
+			a.prog.finish()
+			return err
 		},
 	}
 	fl := cmd.Flags()

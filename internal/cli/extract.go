@@ -192,7 +192,8 @@ func (a *app) runExtract(name string, patterns []string, f *extractFlags) error 
 			stop = werr
 			return werr
 		case errors.Is(werr, errRefused), errors.Is(werr, errSkipped):
-			a.warn(name, e.Name, werr)
+			// The extractor has reported it through Warn (exit 1), or
+			// skipped it quietly under --overwrite=skip (exit 0).
 			return nil
 		case errors.Is(werr, archive.ErrPasswordRequired):
 			// The password function already declined; every other

@@ -1,55 +1,32 @@
 package cli
 
-// Temporary stand-in for internal/extract until it lands; it mirrors the
-// agreed API and is replaced by aliases of the real package.
-
 import (
-	"errors"
-	"io"
-
-	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/extract"
 )
 
-type overwriteMode int
+// Short names for the extract API used by the commands.
+type (
+	overwriteMode  = extract.OverwriteMode
+	linkPolicy     = extract.LinkPolicy
+	extractOptions = extract.Options
+)
 
 const (
-	overwriteAsk overwriteMode = iota
-	overwriteAll
-	overwriteSkip
-	overwriteRename
-	overwriteNever
+	overwriteAsk    = extract.OverwriteAsk
+	overwriteAll    = extract.OverwriteAll
+	overwriteSkip   = extract.OverwriteSkip
+	overwriteRename = extract.OverwriteRename
+	overwriteNever  = extract.OverwriteNever
+
+	linksSafe   = extract.LinksSafe
+	linksSkip   = extract.LinksSkip
+	linksUnsafe = extract.LinksUnsafe
 )
-
-type linkPolicy int
-
-const (
-	linksSafe linkPolicy = iota
-	linksSkip
-	linksUnsafe
-)
-
-type extractOptions struct {
-	Dest       string
-	Flat       bool
-	Overwrite  overwriteMode
-	Ask        func(path string) (overwrite bool, all bool, err error)
-	Links      linkPolicy
-	KeepBroken bool
-	Warn       func(entry string, err error)
-}
 
 var (
-	errRefused = errors.New("refused")
-	errSkipped = errors.New("skipped")
-	errCreate  = errors.New("cannot create output")
+	errRefused = extract.ErrRefused
+	errSkipped = extract.ErrSkipped
+	errCreate  = extract.ErrCreate
 )
 
-type extractor interface {
-	Write(e *archive.Entry, r io.Reader) error
-	Finish() error
-	Abort()
-}
-
-func newExtractor(o extractOptions) (extractor, error) {
-	return nil, &archive.UnsupportedError{What: "extraction (internal/extract not built yet)"}
-}
+func newExtractor(o extractOptions) (*extract.Extractor, error) { return extract.New(o) }

@@ -49,12 +49,26 @@ func (p *progress) entry(name string, r io.Reader) io.Reader {
 	if p == nil {
 		return r
 	}
-	if len([]rune(name)) > 40 {
-		rs := []rune(name)
-		name = "…" + string(rs[len(rs)-39:])
-	}
-	p.bar.Describe(name)
+	p.bar.Describe(shortName(name))
 	return &countingReader{r: r, bar: p.bar}
+}
+
+// set shows done bytes and the current name (for creation, where the
+// writer counts).
+func (p *progress) set(done int64, current string) {
+	if p == nil {
+		return
+	}
+	p.bar.Describe(shortName(current))
+	p.bar.Set64(done)
+}
+
+// shortName keeps the last 40 characters of a name.
+func shortName(name string) string {
+	if rs := []rune(name); len(rs) > 40 {
+		return "…" + string(rs[len(rs)-39:])
+	}
+	return name
 }
 
 // clear removes the bar from the terminal so a message can be printed.

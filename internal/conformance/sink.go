@@ -1,23 +1,13 @@
 package conformance
 
-// Temporary stand-in until internal/extract lands: the harness extracts
-// through this small interface.
-
 import (
-	"errors"
-	"io"
-
-	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/extract"
 )
 
-type sink interface {
-	Write(e *archive.Entry, r io.Reader) error
-	Finish() error
-	Abort()
-}
+var errRefused = extract.ErrRefused
 
-var errRefused = errors.New("refused")
-
-func newSink(dest string, warn func(entry string, err error)) (sink, error) {
-	return nil, &archive.UnsupportedError{What: "extraction (internal/extract not built yet)"}
+// newSink returns the safe extractor writing into dest; existing files
+// (archives that store a name twice) are replaced, as 7-Zip -y does.
+func newSink(dest string, warn func(entry string, err error)) (*extract.Extractor, error) {
+	return extract.New(extract.Options{Dest: dest, Overwrite: extract.OverwriteAll, Links: extract.LinksSafe, Warn: warn})
 }
