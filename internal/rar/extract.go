@@ -335,13 +335,27 @@ func (c *contentReader) Read(p []byte) (int, error) {
 		return n, c.err
 	}
 	if err != nil {
-		if ae := (*archive.Error)(nil); !errors.As(err, &ae) {
-			err = c.r.errf(c.f.e.Name, -1, wrapDecodeErr(err))
-		}
-		c.err = err
-		return n, err
+		c.err = c.dataErr(err)
+		return n, c.err
 	}
 	return n, nil
+}
+
+// dataErr locates a decoding error at the entry. Without a password check
+// value (RAR 1.3–4.x), corrupt data in an encrypted entry most likely
+// means a wrong password, so it is reported as both.
+func (c *contentReader) dataErr(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if ae := (*archive.Error)(nil); errors.As(err, &ae) {
+		return err
+	}
+	err = wrapDecodeErr(err)
+	if c.f.e.Encrypted && c.f.enc != encRAR5 && errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrWrongPassword) {
+		err = fmt.Errorf("%w (probably wrong password): %w", err, archive.ErrWrongPassword)
+	}
+	return c.r.errf(c.f.e.Name, -1, err)
 }
 
 // finish checks size and checksum at the end of the stream.
@@ -424,7 +438,7 @@ func (p *partsReader) Read(b []byte) (int, error) {
 		if p.cur == nil {
 			if p.idx >= len(p.f.parts) {
 				if p.f.e.SplitAfter {
-					p.err = p.r.errf(p.f.e.Name, -1, fmt.Errorf("%w: entry continues in a volume that is missing", archive.ErrFormat))
+					p.err = fmt.Errorf("%w: entry continues in a volume that is missing", archive.ErrFormat)
 					return 0, p.err
 				}
 				p.err = io.EOF
@@ -517,8 +531,10 @@ func (c *contentReader) WriteTo(w io.Writer) (int64, error) {
 	start := c.n
 	_, err := wt.WriteTo(hashWriter{c, w})
 	if err != nil {
-		if ae := (*archive.Error)(nil); !errors.As(err, &ae) {
-			err = c.r.errf(c.f.e.Name, -1, wrapDecodeErr(err))
+		if ae := (*archive.Error)(nil); errors.As(err, &ae) || errors.Is(err, context.Canceled) {
+			// ours (hashWriter) or the caller's cancellation
+		} else if errors.Is(err, archive.ErrFormat) || errors.Is(err, archive.ErrUnsupported) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, archive.ErrLimit) {
+			err = c.dataErr(err)
 		}
 		c.err = err
 		return c.n - start, err

@@ -173,6 +173,27 @@ func TestRAR3WrongPassword(t *testing.T) {
 	if !errors.Is(err, archive.ErrWrongPassword) || !errors.Is(err, archive.ErrChecksum) {
 		t.Errorf("wrong password on stored RAR 2.0 data: %v", err)
 	}
+	// AES-128 compressed data with a wrong password: every encrypted
+	// entry fails as a probable wrong password.
+	r3, err := Open(corpusFile(t, "files/sharpcompress/Archives__Rar.encrypted_filesOnly.rar"), pwOpts("nope", &calls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r3.Close()
+	failed := 0
+	err = r3.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+		_, err := io.Copy(io.Discard, rd)
+		if e.Encrypted && e.Size > 0 {
+			if !errors.Is(err, archive.ErrWrongPassword) {
+				t.Errorf("%s: %v", e.Name, err)
+			}
+			failed++
+		}
+		return nil
+	})
+	if err != nil || failed == 0 {
+		t.Errorf("extract: %v, %d encrypted entries", err, failed)
+	}
 	r2, err := Open(p, nil)
 	if err != nil {
 		t.Fatal(err)
