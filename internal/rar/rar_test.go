@@ -244,6 +244,15 @@ func TestInfo(t *testing.T) {
 	if in := r.Info(); in.Format != archive.FormatRAR5 || strings.TrimSpace(in.Comment) != "This is another comment" {
 		t.Errorf("info %+v", in)
 	}
+	// RAR 2.9 archive comment in a compressed CMT sub-block.
+	r6, err := Open(corpusFile(t, "files/sharpcompress/Archives__Rar.comment.rar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r6.Close()
+	if c := r6.Info().Comment; c != "This is a comment\n" {
+		t.Errorf("RAR4 comment %q", c)
+	}
 	r2, err := Open(corpusFile(t, "files/libarchive/test_read_format_rar5_sfx.exe"), nil)
 	if err != nil {
 		t.Fatal(err)
