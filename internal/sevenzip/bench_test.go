@@ -124,3 +124,21 @@ func BenchmarkExtract7zSolid(b *testing.B) {
 func BenchmarkExtract7zManySmallFiles(b *testing.B) {
 	benchExtract(b, true, "", "-m0=LZMA2", "-mx=5", "-ms=off", "-mmt=1")
 }
+
+// BenchmarkLZMAEngines compares the LZMA engines (ulikunitz/xz and
+// internal/lzma) on the same archives.
+func BenchmarkLZMAEngines(b *testing.B) {
+	saved := lzmaEngine
+	defer func() { lzmaEngine = saved }()
+	for _, m := range []string{"LZMA", "LZMA2"} {
+		for _, engine := range []string{"xz", "garc"} {
+			if _, ok := lzmaEngines[engine]; !ok {
+				continue
+			}
+			b.Run(m+"/"+engine, func(b *testing.B) {
+				lzmaEngine = engine
+				benchExtract(b, false, "", "-m0="+m, "-mx=5", "-mmt=1")
+			})
+		}
+	}
+}
