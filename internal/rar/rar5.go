@@ -331,7 +331,12 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 		e.Method = fmt.Sprintf("%s m%d:%s", name, f.method, sizeString(f.dictSize))
 	}
 	if ver > 1 {
-		e.Method = fmt.Sprintf("RAR5 algorithm %d", ver)
+		e.Method = fmt.Sprintf("RAR5 algorithm version %d", ver)
+		f.badMethod = true
+	}
+	if f.method > 5 {
+		e.Method = fmt.Sprintf("RAR5 method %d", f.method)
+		f.badMethod = true
 	}
 	if h.dataSize > 0 || h.flags&hfl5Data != 0 {
 		f.parts = []part{{vol: vol, offset: h.dataOff, size: h.dataSize}}
