@@ -448,10 +448,11 @@ func (d *Decoder) applyFilter(f *filterDesc) error {
 	case fltDelta:
 		filters.RARDelta(d.fout, d.fbuf, int(f.r0))
 	case fltRGB:
-		if f.r0 < 3 || f.r0 > uint32(n) || f.r1 > 2 {
-			err = errFilter
-		} else if e := filters.RARRGB(d.fout, d.fbuf, int(f.r0), int(f.r1)); e != nil {
-			err = fmt.Errorf("rar3 RGB filter: %v: %w", e, archive.ErrFormat)
+		// odd widths make the predictor read output not yet produced:
+		// start from zeros so that the result is reproducible
+		clear(d.fout)
+		if e := filters.RARRGB(d.fout, d.fbuf, int(min(f.r0, 1<<30)), int(min(f.r1, 3))); e != nil {
+			err = fmt.Errorf("rar3 data: %w", e)
 		}
 	case fltAudio:
 		filters.RARAudio(d.fout, d.fbuf, int(f.r0))

@@ -2,6 +2,8 @@ package unpack3
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"path/filepath"
@@ -232,4 +234,59 @@ func FuzzFilterRecord(f *testing.F) {
 		err := d.parseFilter(rec, 1000)
 		checkErr(t, "filter", err)
 	})
+}
+
+// TestSolidSkip leaves every other solid member unread: Reset must decode
+// it before continuing, and the read members must match the listing.
+func TestSolidSkip(t *testing.T) {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skip("no corpus")
+	}
+	for _, name := range []string{"junrar/com__github__junrar__solid__rar4-solid.rar", "rarfile/files__unicode.rar", "sharpcompress/Archives__Rar.solid.rar"} {
+		files, err := walkRAR4(filepath.Join(root, "files", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp, err := corpus.Listing(root, "expected/"+name+".tsv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{}
+		for _, e := range exp {
+			want[e.Path] = e.SHA256
+		}
+		d := NewDecoder()
+		compared := 0
+		for i, f := range files {
+			if f.dir || f.method == 0x30 {
+				continue
+			}
+			if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: 29}); err != nil {
+				t.Fatal(err)
+			}
+			if i%2 == 0 {
+				continue
+			}
+			got, err := io.ReadAll(d)
+			if err != nil {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+			if w, ok := want[f.name]; ok {
+				compared++
+				if sha256hex(got) != w {
+					t.Errorf("%s/%s: wrong content after an unread predecessor", name, f.name)
+				}
+			}
+		}
+		d.Close()
+		if compared == 0 {
+			t.Errorf("%s: nothing compared", name)
+		}
+	}
+}
+
+func sha256hex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }
