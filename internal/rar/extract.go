@@ -353,7 +353,7 @@ func (c *contentReader) dataErr(err error) error {
 	}
 	err = wrapDecodeErr(err)
 	if c.f.e.Encrypted && c.f.enc != encRAR5 && errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrWrongPassword) {
-		err = fmt.Errorf("%w (probably wrong password): %w", err, archive.ErrWrongPassword)
+		err = fmt.Errorf("%w? decoding failed: %w", archive.ErrWrongPassword, err)
 	}
 	return c.r.errf(c.f.e.Name, -1, err)
 }
@@ -364,7 +364,7 @@ func (c *contentReader) finish() error {
 	if f.e.Size >= 0 && c.n != f.e.Size {
 		err := fmt.Errorf("%w: data ends after %d of %d bytes", archive.ErrFormat, c.n, f.e.Size)
 		if f.e.Encrypted {
-			err = fmt.Errorf("%w (probably wrong password): %w", err, archive.ErrWrongPassword)
+			err = fmt.Errorf("%w? decoding failed: %w", archive.ErrWrongPassword, err)
 		}
 		return c.r.errf(f.e.Name, -1, err)
 	}
@@ -390,7 +390,7 @@ func (c *contentReader) finish() error {
 		return io.EOF
 	}
 	if f.e.Encrypted && f.enc != encRAR5 {
-		return c.r.errf(f.e.Name, -1, fmt.Errorf("%w, probably wrong password: %w", archive.ErrChecksum, archive.ErrWrongPassword))
+		return c.r.errf(f.e.Name, -1, fmt.Errorf("%w (%w?)", archive.ErrChecksum, archive.ErrWrongPassword))
 	}
 	return c.r.errf(f.e.Name, -1, archive.ErrChecksum)
 }
