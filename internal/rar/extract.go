@@ -363,7 +363,7 @@ func (c *contentReader) finish() error {
 	f := c.f
 	if f.e.Size >= 0 && c.n != f.e.Size {
 		err := fmt.Errorf("%w: data ends after %d of %d bytes", archive.ErrFormat, c.n, f.e.Size)
-		if f.e.Encrypted {
+		if f.e.Encrypted && f.enc != encRAR5 {
 			err = fmt.Errorf("%w? decoding failed: %w", archive.ErrWrongPassword, err)
 		}
 		return c.r.errf(f.e.Name, -1, err)
