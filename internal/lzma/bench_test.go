@@ -82,3 +82,77 @@ func BenchmarkDecodeLZMA2_7zzMx5_Ulikunitz(b *testing.B) {
 		}
 	}
 }
+
+func benchEncode(b *testing.B, level int, lzma2 bool) {
+	data := mixedInput(b, 4<<20)
+	o := LevelOptions(level)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var out bytes.Buffer
+	if lzma2 {
+		w, err := NewWriter2(&out, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			out.Reset()
+			w.Reset(&out)
+			w.Write(data)
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	} else {
+		w, err := NewWriter(&out, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			out.Reset()
+			w.Reset(&out)
+			w.Write(data)
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(out.Len())/float64(len(data))*100, "%size")
+}
+
+func BenchmarkEncodeLZMA2Mx1(b *testing.B) { benchEncode(b, 1, true) }
+func BenchmarkEncodeLZMA2Mx3(b *testing.B) { benchEncode(b, 3, true) }
+func BenchmarkEncodeLZMA2Mx5(b *testing.B) { benchEncode(b, 5, true) }
+func BenchmarkEncodeLZMA2Mx7(b *testing.B) { benchEncode(b, 7, true) }
+func BenchmarkEncodeLZMA2Mx9(b *testing.B) { benchEncode(b, 9, true) }
+func BenchmarkEncodeLZMAMx1(b *testing.B)  { benchEncode(b, 1, false) }
+func BenchmarkEncodeLZMAMx5(b *testing.B)  { benchEncode(b, 5, false) }
+
+func benchDecodeOurs(b *testing.B, level int) {
+	data := mixedInput(b, 4<<20)
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, LevelOptions(level))
+	w.Write(data)
+	w.Close()
+	comp, props := buf.Bytes(), w.Props()
+	z, err := NewReader(bytes.NewReader(comp), props, int64(len(data)), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := bytes.NewReader(comp)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Reset(comp)
+		z.Reset(r, props, int64(len(data)))
+		if n, err := z.WriteTo(io.Discard); err != nil || n != int64(len(data)) {
+			b.Fatal(n, err)
+		}
+	}
+}
+
+func BenchmarkDecodeLZMAMx1(b *testing.B) { benchDecodeOurs(b, 1) }
+func BenchmarkDecodeLZMAMx5(b *testing.B) { benchDecodeOurs(b, 5) }
+func BenchmarkDecodeLZMAMx9(b *testing.B) { benchDecodeOurs(b, 9) }

@@ -1,0 +1,134 @@
+package lzma
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	uxz "github.com/ulikunitz/xz"
+)
+
+// cpuTime returns the user+system CPU time of this process and of its
+// waited-for children. The comparison uses CPU time because the machine is
+// shared and wall-clock times are noisy.
+func cpuTime() (self, children time.Duration) {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
+	children = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return
+}
+
+func timeSelf(f func()) time.Duration {
+	s0, _ := cpuTime()
+	f()
+	s1, _ := cpuTime()
+	return s1 - s0
+}
+
+func timeChild(t *testing.T, args ...string) time.Duration {
+	_, c0 := cpuTime()
+	if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	_, c1 := cpuTime()
+	return c1 - c0
+}
+
+// TestCompare7zz prints sizes and CPU-time ratios of our encoder and
+// decoder against 7zz and ulikunitz/xz on the mixed benchmark input. It
+// runs only with GARC_COMPARE=1 (GARC_COMPARE_SIZE sets the input size,
+// GARC_COMPARE_LEVELS e.g. "1,5,9"). It asserts only correctness.
+func TestCompare7zz(t *testing.T) {
+	if os.Getenv("GARC_COMPARE") == "" {
+		t.Skip("set GARC_COMPARE=1 to run the comparison with 7zz")
+	}
+	if _, err := exec.LookPath("7zz"); err != nil {
+		t.Skip("7zz not installed")
+	}
+	size := 32 << 20
+	if s, err := strconv.Atoi(os.Getenv("GARC_COMPARE_SIZE")); err == nil {
+		size = s
+	}
+	levels := []int{1, 5, 9}
+	if s := os.Getenv("GARC_COMPARE_LEVELS"); s != "" {
+		levels = nil
+		for _, f := range bytes.Split([]byte(s), []byte(",")) {
+			l, _ := strconv.Atoi(string(f))
+			levels = append(levels, l)
+		}
+	}
+	data := mixedInput(t, size)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "mixed.bin")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mb := float64(len(data)) / 1e6
+	t.Logf("input: %d bytes", len(data))
+	for _, level := range levels {
+		// 7zz: .xz (LZMA2, one thread) so that the raw stream can be fed to our decoder.
+		xzPath := filepath.Join(dir, fmt.Sprintf("7zz%d.xz", level))
+		t7enc := timeChild(t, "7zz", "a", "-txz", fmt.Sprintf("-mx%d", level), "-mmt1", xzPath, in)
+		xz7, _ := os.ReadFile(xzPath)
+		raw7, prop7, err := parseXZ(xz7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t7dec := timeChild(t, "7zz", "t", "-mmt1", xzPath)
+
+		o := LevelOptions(level)
+		var ours []byte
+		var oprop byte
+		tenc := timeSelf(func() { ours, oprop = encodeLZMA2(t, data, o) })
+		oursXZ := filepath.Join(dir, fmt.Sprintf("ours%d.xz", level))
+		os.WriteFile(oursXZ, wrapXZ(ours, oprop, int64(len(data))), 0o644)
+		timeChild(t, "7zz", "t", oursXZ) // 7zz must accept our stream
+
+		o2 := o
+		o2.Threads = 2
+		var ours2 []byte
+		start := time.Now()
+		ours2, _ = encodeLZMA2(t, data, o2)
+		wall2 := time.Since(start)
+		if !bytes.Equal(ours, ours2) {
+			t.Errorf("mx%d: output depends on the thread count", level)
+		}
+
+		// Decoding the 7zz stream: ours vs ulikunitz.
+		var got bytes.Buffer
+		tdec := timeSelf(func() {
+			z, err := NewReader2(bytes.NewReader(raw7), prop7, int64(len(data)), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Reset()
+			if _, err := z.WriteTo(&got); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if !bytes.Equal(got.Bytes(), data) {
+			t.Fatalf("mx%d: decoding 7zz's stream differs", level)
+		}
+		tul := timeSelf(func() {
+			r, err := uxz.NewReader(bytes.NewReader(xz7))
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, r)
+		})
+		t.Logf("mx%d size: 7zz %d, ours %d (%.2f%%)", level, len(raw7), len(ours), 100*(float64(len(ours))/float64(len(raw7))-1))
+		t.Logf("mx%d encode 1 thread: 7zz %.2fs (%.1f MB/s), ours %.2fs (%.1f MB/s), ratio %.2fx; ours 2 threads wall %.2fs",
+			level, t7enc.Seconds(), mb/t7enc.Seconds(), tenc.Seconds(), mb/tenc.Seconds(), tenc.Seconds()/t7enc.Seconds(), wall2.Seconds())
+		t.Logf("mx%d decode: 7zz t %.3fs (%.1f MB/s), ours %.3fs (%.1f MB/s, %.2fx of 7zz), ulikunitz %.3fs (%.1f MB/s)",
+			level, t7dec.Seconds(), mb/t7dec.Seconds(), tdec.Seconds(), mb/tdec.Seconds(), t7dec.Seconds()/tdec.Seconds(), tul.Seconds(), mb/tul.Seconds())
+	}
+}

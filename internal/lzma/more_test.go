@@ -1,0 +1,269 @@
+package lzma
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	ulzma "github.com/ulikunitz/xz/lzma"
+)
+
+// TestWriterStreaming exercises the sliding window of the LZMA Writer
+// (input much larger than the dictionary) with small writes.
+func TestWriterStreaming(t *testing.T) {
+	data := append(testData("text", 1<<20, 1), testData("mixed", 3<<19, 2)...)
+	for _, level := range []int{1, 5} {
+		o := LevelOptions(level)
+		o.DictSize = 1 << 16
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := data; len(p) > 0; {
+			n := min(len(p), 100003)
+			if _, err := w.Write(p[:n]); err != nil {
+				t.Fatal(err)
+			}
+			p = p[n:]
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got := decodeOurs(t, buf.Bytes(), w.Props(), int64(len(data)))
+		if !bytes.Equal(got, data) {
+			t.Fatalf("mx%d: streaming round trip differs", level)
+		}
+		// Reuse after Reset.
+		var buf2 bytes.Buffer
+		w.Reset(&buf2)
+		w.Write(data[:1000])
+		w.Close()
+		if got := decodeOurs(t, buf2.Bytes(), w.Props(), 1000); !bytes.Equal(got, data[:1000]) {
+			t.Fatal("round trip after Reset differs")
+		}
+	}
+}
+
+// TestWriter2Blocks checks block splitting, every chunk type, and that the
+// output does not depend on the thread count.
+func TestWriter2Blocks(t *testing.T) {
+	// Text, then incompressible data (uncompressed chunks), then text
+	// again (state reset after an uncompressed chunk).
+	var data []byte
+	data = append(data, testData("random", 100000, 1)...)
+	data = append(data, testData("text", 1500000, 2)...)
+	data = append(data, testData("random", 200000, 3)...)
+	data = append(data, testData("text", 300000, 4)...)
+	var ref []byte
+	for _, threads := range []int{1, 2, 3} {
+		o := LevelOptions(3)
+		o.BlockSize = 1 << 20
+		o.Threads = threads
+		comp, prop := encodeLZMA2(t, data, o)
+		if ref == nil {
+			ref = comp
+			kinds := chunkKinds(comp)
+			for _, k := range []byte{0x01, 0x02, 0xE0, 0xC0, 0xA0, 0x80} {
+				if !kinds[k] {
+					t.Errorf("no chunk with control %#x", k)
+				}
+			}
+		} else if !bytes.Equal(comp, ref) {
+			t.Fatalf("threads=%d: output differs from threads=1", threads)
+		}
+		checkLZMA2(t, fmt.Sprint("threads", threads), comp, prop, int64(len(data)), data)
+		r, err := ulzma.Reader2Config{DictCap: 1 << 20}.NewReader2(bytes.NewReader(comp))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("ulikunitz: %v", err)
+		}
+	}
+}
+
+// chunkKinds returns the set of control bytes (LZMA chunks reduced to
+// their reset bits) in an LZMA2 stream.
+func chunkKinds(b []byte) map[byte]bool {
+	m := map[byte]bool{}
+	for p := 0; p < len(b) && b[p] != 0; {
+		c := b[p]
+		if c < 0x80 {
+			m[c] = true
+			p += 3 + (int(b[p+1])<<8 | int(b[p+2])) + 1
+			continue
+		}
+		m[c&0xE0] = true
+		p += 6 + (int(b[p+3])<<8 | int(b[p+4]))
+		if c >= 0xC0 {
+			p++
+		}
+	}
+	return m
+}
+
+func TestLCLPPB(t *testing.T) {
+	data := testData("mixed", 100000, 5)
+	for _, p := range [][3]int{{0, 0, 0}, {8, 0, 0}, {0, 4, 4}, {3, 1, 2}, {4, 0, 4}} {
+		for _, level := range []int{2, 6} {
+			o := LevelOptions(level)
+			o.LC, o.LP, o.PB = p[0], p[1], p[2]
+			comp, props := encodeLZMA(t, data, o)
+			if got := decodeOurs(t, comp, props, int64(len(data))); !bytes.Equal(got, data) {
+				t.Fatalf("%v mx%d: round trip differs", p, level)
+			}
+			r, err := ulzma.NewReader(bytes.NewReader(wrapLZMAAlone(comp, props, int64(len(data)))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%v mx%d: ulikunitz: %v", p, level, err)
+			}
+		}
+	}
+}
+
+// TestSevenZipDecodesOurs has 7zz decode our LZMA (.lzma) and LZMA2 (.xz)
+// streams.
+func TestSevenZipDecodesOurs(t *testing.T) {
+	if _, err := exec.LookPath("7zz"); err != nil {
+		t.Skip("7zz not installed")
+	}
+	dir := t.TempDir()
+	data := testData("mixed", 400000, 9)
+	for _, level := range []int{1, 5, 9} {
+		o := LevelOptions(level)
+		comp, props := encodeLZMA(t, data, o)
+		f1 := filepath.Join(dir, fmt.Sprintf("a%d.lzma", level))
+		os.WriteFile(f1, wrapLZMAAlone(comp, props, int64(len(data))), 0o644)
+		o.BlockSize = 1 << 17
+		comp2, prop := encodeLZMA2(t, data, o)
+		f2 := filepath.Join(dir, fmt.Sprintf("a%d.xz", level))
+		os.WriteFile(f2, wrapXZ(comp2, prop, int64(len(data))), 0o644)
+		for _, f := range []string{f1, f2} {
+			out, err := exec.Command("7zz", "x", "-so", f).Output()
+			if err != nil {
+				t.Fatalf("7zz x %s: %v", f, err)
+			}
+			if !bytes.Equal(out, data) {
+				t.Fatalf("7zz decoded %s differently", f)
+			}
+		}
+	}
+}
+
+func TestWriterOptionsErrors(t *testing.T) {
+	for _, o := range []WriterOptions{
+		{Level: 5, DictSize: 100},
+		{Level: 5, LC: 9},
+		{Level: 5, FastBytes: 300},
+		{Level: 5, MatchFinder: "bt9"},
+	} {
+		if _, err := NewWriter(io.Discard, o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+	if _, err := NewWriter2(io.Discard, WriterOptions{Level: 5, LC: 4, LP: 1}); err == nil {
+		t.Error("lc+lp > 4 accepted for LZMA2")
+	}
+}
+
+func TestDecodeAllocs(t *testing.T) {
+	data := testData("text", 1<<20, 1)
+	comp, prop := encodeLZMA2(t, data, LevelOptions(3))
+	z, err := NewReader2(bytes.NewReader(comp), prop, int64(len(data)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bytes.NewReader(comp)
+	allocs := testing.AllocsPerRun(5, func() {
+		r.Reset(comp)
+		z.Reset(r, prop, int64(len(data)))
+		if _, err := z.WriteTo(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 0 {
+		t.Errorf("%.0f allocations per decode after Reset", allocs)
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	data := testData("text", 3000, 1)
+	comp, props := ulikunitzLZMA(f, data, 3, 0, 2, 1<<16, true)
+	f.Add(append(props, comp...))
+	comp, props = encodeLZMA(f, data, LevelOptions(5))
+	f.Add(append(props, comp...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 5 {
+			return
+		}
+		props := append([]byte(nil), b[:5]...)
+		props[1], props[2], props[3], props[4] = 0, 0, 1, 0 // 64 KiB
+		for _, size := range []int64{-1, 5000} {
+			z, err := NewReader(bytes.NewReader(b[5:]), props, size, 1<<20)
+			if err != nil {
+				return
+			}
+			n, err := io.Copy(io.Discard, io.LimitReader(z, 1<<20))
+			if err != nil && !errors.Is(err, archive.ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			if size >= 0 && err == nil && n != size {
+				t.Fatalf("got %d bytes without error, want %d", n, size)
+			}
+		}
+	})
+}
+
+func FuzzReader2(f *testing.F) {
+	data := append(testData("text", 3000, 1), testData("random", 2000, 1)...)
+	comp, prop := ulikunitzLZMA2(f, data, 3, 0, 2, 1<<16)
+	f.Add(append([]byte{prop}, comp...))
+	comp, prop = encodeLZMA2(f, data, LevelOptions(5))
+	f.Add(append([]byte{prop}, comp...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 1 {
+			return
+		}
+		z, err := NewReader2(bytes.NewReader(b[1:]), b[0]%20, -1, 1<<20)
+		if err != nil {
+			return
+		}
+		_, err = io.Copy(io.Discard, io.LimitReader(z, 1<<22))
+		if err != nil && !errors.Is(err, archive.ErrFormat) {
+			t.Fatalf("error %v does not wrap ErrFormat", err)
+		}
+	})
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	f.Add([]byte("hello hello hello world"), uint8(5))
+	f.Add(testData("mixed", 5000, 1), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, level uint8) {
+		o := LevelOptions(int(level % 10))
+		o.DictSize = 1 << 16
+		comp, props := encodeLZMA(t, data, o)
+		if got := decodeOurs(t, comp, props, int64(len(data))); !bytes.Equal(got, data) {
+			t.Fatal("LZMA round trip differs")
+		}
+		o.BlockSize = 1 << 16
+		comp2, prop := encodeLZMA2(t, data, o)
+		z, err := NewReader2(bytes.NewReader(comp2), prop, int64(len(data)), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("LZMA2 round trip: %v", err)
+		}
+	})
+}
