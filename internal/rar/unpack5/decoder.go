@@ -556,17 +556,20 @@ func (d *Decoder) decode() error {
 	if left <= 0 {
 		return corrupt("internal window state")
 	}
-	startLeft := left
 	histLen := d.total - d.histStart
 	win := d.win
 	wsize := len(win)
-	full := histLen >= int64(wsize)
+	// the history available to a match is histLen plus what this call
+	// wrote; once it covers the window only the window bounds distances
+	availBase := histLen + int64(left)
+	if histLen >= int64(wsize) {
+		availBase = math.MaxInt64 / 2
+	}
 	wpos := d.wpos
 	br := &d.br
 	v, nb, pos, data := br.v, br.n, br.pos, br.data
 	endRel := int(d.blockEnd - br.base*8) // block end relative to data[0]
 	mainQ := &d.mainH.quick
-	distQ, lowQ, lenQ := &d.distH.quick, &d.lowH.quick, &d.lenH.quick
 	d0, d1, d2, d3 := d.dists[0], d.dists[1], d.dists[2], d.dists[3]
 	lastLen := d.lastLen
 	var err error
@@ -667,7 +670,7 @@ loop:
 				}
 			}
 			var ds int
-			if e := distQ[v>>(64-quickBits)]; e&15 != 0 {
+			if e := d.distH.quick[v>>(64-quickBits)]; e&15 != 0 {
 				ds = int(e >> 4)
 				l := uint(e & 15)
 				v <<= l
@@ -711,7 +714,7 @@ loop:
 							endRel = int(d.blockEnd - br.base*8)
 						}
 					}
-					if e := lowQ[v>>(64-quickBits)]; e&15 != 0 {
+					if e := d.lowH.quick[v>>(64-quickBits)]; e&15 != 0 {
 						dist += uint64(e >> 4)
 						l := uint(e & 15)
 						v <<= l
@@ -770,7 +773,7 @@ loop:
 				}
 			}
 			var ls int
-			if e := lenQ[v>>(64-quickBits)]; e&15 != 0 {
+			if e := d.lenH.quick[v>>(64-quickBits)]; e&15 != 0 {
 				ls = int(e >> 4)
 				l := uint(e & 15)
 				v <<= l
@@ -805,7 +808,7 @@ loop:
 			}
 			continue
 		}
-		if dist-1 >= uint64(wsize) || (!full && int64(dist) > histLen+int64(startLeft-left)) {
+		if dist-1 >= uint64(wsize) || int64(dist) > availBase-int64(left) {
 			err = errDistance
 			break
 		}
