@@ -132,12 +132,6 @@ func (r *reader) password() (string, error) {
 			return
 		}
 		r.pw, r.pwErr = r.opts.Password()
-		if r.pwErr == nil {
-			return
-		}
-		if !errors.Is(r.pwErr, archive.ErrPasswordRequired) {
-			r.pwErr = fmt.Errorf("%w: %v", archive.ErrPasswordRequired, r.pwErr)
-		}
 	})
 	return r.pw, r.pwErr
 }
