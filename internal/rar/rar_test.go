@@ -227,6 +227,11 @@ func TestNotFirstVolume(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Archives__Rar5.multi.part01.rar") {
 		t.Errorf("want an error naming part01, got %v", err)
 	}
+	// Old naming: .r00 is a later volume of name.rar.
+	p = corpusFile(t, "files/rarfile/files__rar3-old.r01")
+	if _, err := Open(p, nil); err == nil || !strings.Contains(err.Error(), "files__rar3-old.rar") {
+		t.Errorf("old naming: want an error naming the .rar, got %v", err)
+	}
 	p = corpusFile(t, "files/sharpcompress/Archives__Rar4.multi.part03.rar")
 	if _, err := os.Stat(p); err == nil {
 		if _, err := Open(p, nil); err == nil || !strings.Contains(err.Error(), "part01") {
