@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -110,6 +111,17 @@ func checkUnit(root string, u *corpus.Unit) (res unitResult) {
 		return
 	}
 	defer r.Close()
+	if u.Kind == "rar-volumes" {
+		var got []string
+		for _, v := range r.Info().Volumes {
+			rel, _ := filepath.Rel(root, v)
+			got = append(got, rel)
+		}
+		if strings.Join(got, " ") != strings.Join(u.Members, " ") {
+			res.msg = fmt.Sprintf("volumes %q, want %q", got, u.Members)
+			return
+		}
+	}
 	byName := map[string]*archive.Entry{}
 	for _, e := range r.Entries() {
 		byName[strings.TrimSuffix(e.Name, "/")] = e
