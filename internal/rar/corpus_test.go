@@ -155,7 +155,12 @@ func checkUnit(root string, u *corpus.Unit) (res unitResult) {
 			problems = append(problems, fmt.Sprintf("%s: size %d want %d", w.Path, e.Size, w.Size))
 		}
 	}
+	linkEscape := strings.HasPrefix(u.GTNote, "LINK-ESCAPE:")
 	for n, e := range byName {
+		// The reference tool left out links escaping the destination.
+		if linkEscape && e.Type == archive.TypeSymlink && strings.Contains(u.GTNote, path.Base(n)) {
+			continue
+		}
 		if !wantNames[n] && !(e.Type == archive.TypeDir) {
 			problems = append(problems, "unexpected "+n)
 		}
@@ -252,7 +257,7 @@ func TestCorpus(t *testing.T) {
 		}
 		t.Run(strings.TrimPrefix(u.Unit, "files/"), func(t *testing.T) {
 			switch {
-			case u.Expect == "ok" && u.Expected != "" && u.GTNote == "":
+			case u.Expect == "ok" && u.Expected != "" && (u.GTNote == "" || strings.HasPrefix(u.GTNote, "LINK-ESCAPE:")):
 				c.units++
 				if testing.Short() && strings.Contains(u.Unit, "rar7-md6g") {
 					t.Skip("6 GiB dictionary")

@@ -455,8 +455,8 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 				e.Type = archive.TypeSymlink
 				e.Junction = rt == 3
 				e.LinkToDir = fl&1 != 0
-				t = strings.TrimPrefix(t, `\??\`) // NT namespace prefix of junctions
 				t = strings.ReplaceAll(t, "\\", "/")
+				t = strings.TrimPrefix(t, "/??/") // NT namespace prefix of junctions
 			case 4:
 				e.Type = archive.TypeHardlink
 			case 5:
