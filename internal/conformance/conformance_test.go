@@ -52,8 +52,8 @@ func TestConformance(t *testing.T) {
 			tl = &tally{}
 			table[u.Format] = tl
 		}
-		tl.units++
 		t.Run(u.Unit, func(t *testing.T) {
+			tl.units++
 			problems := runUnit(t, root, u)
 			reason, isKnown := known[u.Unit]
 			switch {
@@ -101,6 +101,9 @@ func printTable(table map[string]*tally) {
 	var sum tally
 	for _, f := range formats {
 		c := table[f]
+		if c.units == 0 {
+			continue
+		}
 		fmt.Printf("%-10s %6d %6d %6d %6d\n", f, c.units, c.pass, c.fail, c.known)
 		sum.units += c.units
 		sum.pass += c.pass
@@ -200,6 +203,21 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 			return []string{err.Error()}
 		}
 		want := expectedTree(list)
+		var escName string // LINK-ESCAPE: the entry holding the escaping link
+		if kind == kindLinkEscape {
+			base := strings.Fields(strings.TrimPrefix(u.GTNote, "LINK-ESCAPE:"))[0]
+			for _, e := range r.Entries() {
+				if e.Name == base || strings.HasSuffix(e.Name, "/"+base) {
+					escName = e.Name
+				}
+			}
+			if escName == "" {
+				fail("l: the escaping link %s is not listed", base)
+			} else if _, ok := want[escName]; !ok {
+				// The reference tool left it out; it is still an entry.
+				want[escName] = "escaping link"
+			}
+		}
 		problems = append(problems, listNames(r, want)...)
 		entryErrs, err := testAll(ctx, r)
 		for _, e := range entryErrs {
@@ -216,19 +234,20 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 			fail("x: %v", res.err)
 		}
 		if kind == kindLinkEscape {
-			name := strings.Fields(strings.TrimPrefix(u.GTNote, "LINK-ESCAPE:"))[0]
-			refusedIt := false
+			refused := map[string]bool{}
 			for _, ref := range res.refused {
-				if ref == name || strings.HasSuffix(ref, "/"+name) {
-					refusedIt = true
-				}
+				refused[ref] = true
 			}
-			if !refusedIt {
-				fail("x: the escaping link %s was not refused (refused: %q)", name, res.refused)
+			if escName != "" && !refused[escName] {
+				fail("x: the escaping link %s was not refused (refused: %q)", escName, res.refused)
 			}
-			for p := range want {
-				if p == name || strings.HasSuffix(p, "/"+name) {
-					delete(want, p)
+			delete(want, escName)
+			// Other links the reference tool created but whose targets
+			// leave the destination (absolute, drive letter, "..") are
+			// refused too under the safe policy.
+			for name := range refused {
+				if d, ok := want[name]; ok && strings.HasPrefix(d, "symlink -> ") && escapesLexically(name, strings.TrimPrefix(d, "symlink -> ")) {
+					delete(want, name)
 				}
 			}
 		} else if len(res.refused) > 0 {
@@ -238,7 +257,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 		if err != nil {
 			fail("x: walking the output: %v", err)
 		}
-		problems = append(problems, diffTrees(want, got, 10)...)
+		problems = append(problems, diffTrees(withParents(want), got, 10)...)
 
 	case kindLimit:
 		if openErr != nil {
@@ -258,7 +277,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 
 	case kindOKNoList:
 		if openErr != nil {
-			if !errors.Is(openErr, archive.ErrPasswordRequired) {
+			if !errors.Is(openErr, archive.ErrPasswordRequired) && !errors.Is(openErr, archive.ErrWrongPassword) {
 				fail("open: %v", openErr)
 			}
 			break

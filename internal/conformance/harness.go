@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
@@ -150,6 +151,23 @@ func expectedTree(list []corpus.ExpectedEntry) tree {
 	return t
 }
 
+// withParents returns t plus the parent directories of its paths, which
+// extraction creates even when the listing does not name them.
+func withParents(t tree) tree {
+	out := tree{}
+	for p, d := range t {
+		out[p] = d
+	}
+	for p := range t {
+		for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
+			if _, ok := out[dir]; !ok {
+				out[dir] = dirDesc
+			}
+		}
+	}
+	return out
+}
+
 // walkTree describes everything under dir.
 func walkTree(dir string) (tree, error) {
 	t := tree{}
@@ -235,8 +253,7 @@ func listNames(r archive.Reader, want tree) []string {
 		if e.Anti {
 			continue
 		}
-		n := strings.Trim(strings.ReplaceAll(e.Name, "\\", "/"), "/")
-		n = strings.TrimPrefix(n, "./")
+		n := strings.TrimPrefix(strings.Trim(e.Name, "/"), "./")
 		names[n] = true
 		if _, ok := want[n]; !ok {
 			out = append(out, fmt.Sprintf("l: lists %q, not in the listing", e.Name))
@@ -252,6 +269,19 @@ func listNames(r archive.Reader, want tree) []string {
 		out = append(out[:10], "…")
 	}
 	return out
+}
+
+// escapesLexically reports whether a symbolic link at linkPath (a
+// slash path relative to the destination) with the given target points
+// outside the destination: an absolute or drive-letter target, or one
+// that climbs above the root.
+func escapesLexically(linkPath, target string) bool {
+	t := strings.ReplaceAll(target, "\\", "/")
+	if strings.HasPrefix(t, "/") || len(t) >= 2 && t[1] == ':' {
+		return true
+	}
+	c := path.Clean(path.Join(path.Dir(linkPath), t))
+	return c == ".." || strings.HasPrefix(c, "../")
 }
 
 // escapingLinks lists symbolic links under dir that resolve outside it.
