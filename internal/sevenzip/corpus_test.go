@@ -77,8 +77,8 @@ type extracted struct {
 }
 
 // extractAll opens data and extracts every entry into memory.
-func extractAll(data []byte, name, password string) (map[string]extracted, archive.Reader, error) {
-	opts := &archive.Options{Name: name}
+func extractAll(data []byte, name, password string, threads int) (map[string]extracted, archive.Reader, error) {
+	opts := &archive.Options{Name: name, Threads: threads}
 	if password != "" {
 		opts.Password = func() (string, error) { return password, nil }
 	}
@@ -127,7 +127,7 @@ func TestCorpus(t *testing.T) {
 			data := loadUnit(t, root, u)
 			switch {
 			case strings.HasPrefix(u.Expect, "error-"):
-				_, _, err := extractAll(data, filepath.Base(u.Unit), u.Password)
+				_, _, err := extractAll(data, filepath.Base(u.Unit), u.Password, 2)
 				if err == nil {
 					fail++
 					t.Errorf("%s: no error", u.Expect)
@@ -141,7 +141,7 @@ func TestCorpus(t *testing.T) {
 				errOK++
 				t.Logf("error as expected: %v", err)
 			case u.Expect == "unknown" || u.Expected == "" || u.GTNote != "":
-				_, _, err := extractAll(data, filepath.Base(u.Unit), u.Password)
+				_, _, err := extractAll(data, filepath.Base(u.Unit), u.Password, 2)
 				unknown++
 				t.Logf("finished: %v", err)
 			default:
@@ -170,9 +170,22 @@ func checkListing(root string, u *corpus.Unit, data []byte) error {
 	if err != nil {
 		return err
 	}
-	got, _, err := extractAll(data, filepath.Base(u.Unit), u.Password)
+	got, _, err := extractAll(data, filepath.Base(u.Unit), u.Password, 1)
 	if err != nil {
 		return err
+	}
+	// Parallel folder decoding must give the same result.
+	got2, _, err := extractAll(data, filepath.Base(u.Unit), u.Password, 2)
+	if err != nil {
+		return fmt.Errorf("threads 2: %w", err)
+	}
+	if len(got2) != len(got) {
+		return fmt.Errorf("threads 2: %d entries, want %d", len(got2), len(got))
+	}
+	for k, v := range got {
+		if got2[k] != v {
+			return fmt.Errorf("threads 2: %s differs", k)
+		}
 	}
 	// Listings made from 7zz -so (links through links) list directories
 	// as files holding the concatenation of their contents.

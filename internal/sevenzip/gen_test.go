@@ -229,6 +229,21 @@ func TestGenerated(t *testing.T) {
 				t.Fatal(err)
 			}
 			compareTrees(t, got, w)
+			// The same with parallel decoding of folders.
+			data, _ := os.ReadFile(arc)
+			opts := &archive.Options{Threads: 3}
+			if c.password != "" {
+				opts.Password = func() (string, error) { return c.password, nil }
+			}
+			prd, err := NewReader(bytes.NewReader(data), int64(len(data)), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pgot, err := extractToMap(prd)
+			if err != nil {
+				t.Fatalf("threads: %v", err)
+			}
+			compareTrees(t, pgot, w)
 			for _, e := range rd.Entries() {
 				if e.Name == "sub/big.bin" {
 					if !strings.Contains(e.Method, c.method) {
@@ -336,6 +351,30 @@ func TestSelective(t *testing.T) {
 			})
 		if err != nil || n != 1 {
 			t.Errorf("%s: %v, %d calls", target, err, n)
+		}
+	}
+	// Parallel, selecting every third entry.
+	data, _ := os.ReadFile(arc)
+	for _, threads := range []int{2, 4} {
+		prd, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		err = prd.Extract(context.Background(), func(e *archive.Entry) bool { return e.Index%3 == 1 },
+			func(e *archive.Entry, r io.Reader) error {
+				n++
+				b, err := io.ReadAll(r)
+				if err != nil {
+					return err
+				}
+				if w := want[e.Name]; e.Type == archive.TypeFile && string(b) != w {
+					t.Errorf("threads %d: %s differs", threads, e.Name)
+				}
+				return nil
+			})
+		if err != nil || n == 0 {
+			t.Errorf("threads %d: %v (%d entries)", threads, err, n)
 		}
 	}
 	// Partial reads: read 10 bytes of each file; everything must still work.

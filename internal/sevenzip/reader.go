@@ -601,6 +601,12 @@ func (rd *Reader) openFolder(fo int) (*folderStream, error) {
 		dctx.close()
 		return nil, err
 	}
+	return rd.newFolderStream(fo, r, dctx), nil
+}
+
+// newFolderStream wraps a folder's decoded output.
+func (rd *Reader) newFolderStream(fo int, r io.Reader, dctx *decodeContext) *folderStream {
+	f := &rd.hdr.main.folders[fo]
 	fs := &folderStream{index: fo, f: f, r: r, dctx: dctx, encrypted: folderEncrypted(f)}
 	// The folder CRC is checked when the files do not all carry their own.
 	if f.hasCRC && f.numSub > 1 {
@@ -612,7 +618,7 @@ func (rd *Reader) openFolder(fo int) (*folderStream, error) {
 			}
 		}
 	}
-	return fs, nil
+	return fs
 }
 
 var emptyReader = bytes.NewReader(nil)
@@ -625,7 +631,28 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 		ctx = context.Background()
 	}
 	var cur *folderStream
-	defer func() { cur.close() }()
+	var curJob *prefetched
+	var pf *prefetcher
+	closeCur := func() {
+		cur.close()
+		cur = nil
+		if curJob != nil {
+			pf.release(curJob)
+			curJob = nil
+		}
+	}
+	defer func() {
+		closeCur()
+		if pf != nil {
+			pf.stop()
+		}
+	}()
+	if rd.opts.Threads > 1 {
+		folders, need := rd.plan(want)
+		if len(folders) > 1 {
+			pf = rd.startPrefetch(ctx, folders, need, rd.opts.Threads)
+		}
+	}
 	var skipBuf []byte
 	for i, e := range rd.entries {
 		if err := ctx.Err(); err != nil {
@@ -642,13 +669,20 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			continue
 		}
 		if cur == nil || cur.index != m.folder {
-			cur.close()
-			cur = nil
-			fs, err := rd.openFolder(m.folder)
-			if err != nil {
-				return rd.wrap(e.Name, err)
+			closeCur()
+			if j := pf.take(m.folder); j != nil {
+				if j.openErr != nil {
+					return rd.wrap(e.Name, j.openErr)
+				}
+				cur = rd.newFolderStream(m.folder, &dataThenError{data: j.data, err: j.readErr}, nil)
+				curJob = j
+			} else {
+				fs, err := rd.openFolder(m.folder)
+				if err != nil {
+					return rd.wrap(e.Name, err)
+				}
+				cur = fs
 			}
-			cur = fs
 		}
 		if cur.pos > m.offset {
 			return rd.wrap(e.Name, fmt.Errorf("entries out of order: %w", archive.ErrFormat))
@@ -684,6 +718,24 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 		}
 	}
 	return nil
+}
+
+// plan returns the folders with wanted entries, in order, and for each the
+// decoded bytes needed (up to the end of its last wanted entry).
+func (rd *Reader) plan(want func(*archive.Entry) bool) ([]int, map[int]int64) {
+	need := map[int]int64{}
+	var folders []int
+	for i, e := range rd.entries {
+		m := rd.meta[i]
+		if m.folder < 0 || (want != nil && !want(e)) {
+			continue
+		}
+		if _, ok := need[m.folder]; !ok {
+			folders = append(folders, m.folder)
+		}
+		need[m.folder] = m.offset + e.Size
+	}
+	return folders, need
 }
 
 // namedReader adds the archive and entry names to content errors.

@@ -1,0 +1,192 @@
+package sevenzip
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+)
+
+// Parallel decoding: with Options.Threads > 1, Extract decodes the wanted
+// part of upcoming folders in background goroutines into memory while the
+// caller consumes the current one. Memory is bounded by a byte budget; a
+// folder whose wanted part does not fit the budget is decoded in the
+// foreground, streaming, as without threads.
+
+// prefetchBudget bounds the decoded bytes held in memory by prefetching
+// (not counting decoder dictionaries).
+const prefetchBudget = 256 << 20
+
+// prefetched is the background decoding of one folder.
+type prefetched struct {
+	folder  int
+	need    int64 // bytes decoded: up to the end of the last wanted entry
+	done    chan struct{}
+	data    []byte
+	openErr error // the folder could not be opened
+	readErr error // decoding failed after len(data) bytes
+}
+
+// prefetcher runs the background decoding.
+type prefetcher struct {
+	rd      *Reader
+	jobs    map[int]*prefetched
+	order   []*prefetched
+	mu      sync.Mutex
+	cond    *sync.Cond
+	budget  int64
+	stopped bool
+	wg      sync.WaitGroup
+	cancel  context.CancelFunc
+}
+
+// errStopped ends background decoding when Extract returns.
+var errStopped = errors.New("extraction stopped")
+
+// startPrefetch plans and starts background decoding of the folders in
+// need (folder index → bytes needed), in archive order.
+func (rd *Reader) startPrefetch(ctx context.Context, folders []int, need map[int]int64, threads int) *prefetcher {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &prefetcher{rd: rd, jobs: map[int]*prefetched{}, budget: prefetchBudget, cancel: cancel}
+	p.cond = sync.NewCond(&p.mu)
+	for _, fo := range folders {
+		n := need[fo]
+		if n > prefetchBudget {
+			continue
+		}
+		j := &prefetched{folder: fo, need: n, done: make(chan struct{})}
+		p.jobs[fo] = j
+		p.order = append(p.order, j)
+	}
+	sem := make(chan struct{}, threads)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for _, j := range p.order {
+			// Wait for budget and a free worker, in order.
+			p.mu.Lock()
+			for !p.stopped && p.budget < j.need {
+				p.cond.Wait()
+			}
+			if p.stopped {
+				p.mu.Unlock()
+				p.failRest(j)
+				return
+			}
+			p.budget -= j.need
+			p.mu.Unlock()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				p.failRest(j)
+				return
+			}
+			p.wg.Add(1)
+			go func(j *prefetched) {
+				defer p.wg.Done()
+				defer func() { <-sem }()
+				p.decode(ctx, j)
+			}(j)
+		}
+	}()
+	return p
+}
+
+// failRest marks jobs from j on as stopped.
+func (p *prefetcher) failRest(from *prefetched) {
+	started := false
+	for _, j := range p.order {
+		if j == from {
+			started = true
+		}
+		if started {
+			j.openErr = errStopped
+			close(j.done)
+		}
+	}
+}
+
+// decode runs one job.
+func (p *prefetcher) decode(ctx context.Context, j *prefetched) {
+	defer close(j.done)
+	fs, err := p.rd.openFolder(j.folder)
+	if err != nil {
+		j.openErr = err
+		return
+	}
+	defer fs.close()
+	j.data = make([]byte, j.need)
+	r := &ctxReader{ctx: ctx, r: fs.r}
+	n, err := io.ReadFull(r, j.data)
+	j.data = j.data[:n]
+	if err != nil {
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			err = errShort
+		}
+		j.readErr = err
+	}
+}
+
+// take returns the job of folder fo, waiting for it, or nil if the folder
+// is not prefetched.
+func (p *prefetcher) take(fo int) *prefetched {
+	if p == nil {
+		return nil
+	}
+	j := p.jobs[fo]
+	if j == nil {
+		return nil
+	}
+	<-j.done
+	return j
+}
+
+// release returns a finished job's memory to the budget.
+func (p *prefetcher) release(j *prefetched) {
+	p.mu.Lock()
+	p.budget += j.need
+	j.data = nil
+	p.cond.Broadcast()
+	p.mu.Unlock()
+}
+
+// stop ends background decoding and waits for the goroutines.
+func (p *prefetcher) stop() {
+	p.cancel()
+	p.mu.Lock()
+	p.stopped = true
+	p.cond.Broadcast()
+	p.mu.Unlock()
+	p.wg.Wait()
+}
+
+// ctxReader stops reading when the context is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, errStopped
+	}
+	return c.r.Read(p)
+}
+
+// dataThenError yields data and then err (io.EOF when err is nil).
+type dataThenError struct {
+	data []byte
+	err  error
+}
+
+func (d *dataThenError) Read(p []byte) (int, error) {
+	if len(d.data) == 0 {
+		if d.err == nil {
+			return 0, io.EOF
+		}
+		return 0, d.err
+	}
+	n := copy(p, d.data)
+	d.data = d.data[n:]
+	return n, nil
+}

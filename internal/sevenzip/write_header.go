@@ -1,0 +1,327 @@
+package sevenzip
+
+import (
+	"encoding/binary"
+	"time"
+	"unicode/utf16"
+)
+
+// headerWriter serialises 7z header structures (7zFormat.txt) into a byte
+// slice. It is the mirror image of byteReader.
+type headerWriter struct {
+	b []byte
+}
+
+func (w *headerWriter) byte(c byte) { w.b = append(w.b, c) }
+
+// number appends 7z's variable-length number: n leading one bits in the
+// first byte announce n little-endian bytes that follow, and the rest of
+// the first byte holds the most significant bits.
+func (w *headerWriter) number(v uint64) {
+	for n := 0; n < 8; n++ {
+		if v < 1<<(7*uint(n+1)) {
+			mask := byte(0xFF << (8 - uint(n)))
+			w.b = append(w.b, mask|byte(v>>(8*uint(n))))
+			for i := 0; i < n; i++ {
+				w.b = append(w.b, byte(v>>(8*uint(i))))
+			}
+			return
+		}
+	}
+	w.b = append(w.b, 0xFF)
+	w.b = binary.LittleEndian.AppendUint64(w.b, v)
+}
+
+func (w *headerWriter) u32(v uint32) { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
+func (w *headerWriter) u64(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
+
+// bits appends a bit vector, most significant bit first.
+func (w *headerWriter) bits(v []bool) {
+	var c byte
+	for i, b := range v {
+		if b {
+			c |= 0x80 >> uint(i%8)
+		}
+		if i%8 == 7 {
+			w.b = append(w.b, c)
+			c = 0
+		}
+	}
+	if len(v)%8 != 0 {
+		w.b = append(w.b, c)
+	}
+}
+
+// optionalBits appends the AllAreDefined byte and, unless all are set, the
+// vector.
+func (w *headerWriter) optionalBits(v []bool) {
+	if allTrue(v) {
+		w.byte(1)
+		return
+	}
+	w.byte(0)
+	w.bits(v)
+}
+
+func allTrue(v []bool) bool {
+	for _, b := range v {
+		if !b {
+			return false
+		}
+	}
+	return true
+}
+
+func anyTrue(v []bool) bool {
+	for _, b := range v {
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
+// digests appends optional CRCs.
+func (w *headerWriter) digests(defined []bool, crcs []uint32) {
+	w.optionalBits(defined)
+	for i, d := range defined {
+		if d {
+			w.u32(crcs[i])
+		}
+	}
+}
+
+// folder appends one Folder record.
+func (w *headerWriter) folder(f *folder) {
+	w.number(uint64(len(f.coders)))
+	for i := range f.coders {
+		c := &f.coders[i]
+		idSize := c.idSize
+		if idSize == 0 {
+			idSize = methodIDSize(c.id)
+		}
+		flags := byte(idSize)
+		simple := c.numIn == 1 && c.numOut == 1
+		if !simple {
+			flags |= 0x10
+		}
+		if len(c.props) > 0 {
+			flags |= 0x20
+		}
+		w.byte(flags)
+		for k := idSize - 1; k >= 0; k-- {
+			w.byte(byte(c.id >> (8 * uint(k))))
+		}
+		if !simple {
+			w.number(uint64(c.numIn))
+			w.number(uint64(c.numOut))
+		}
+		if len(c.props) > 0 {
+			w.number(uint64(len(c.props)))
+			w.b = append(w.b, c.props...)
+		}
+	}
+	for _, bp := range f.bindPairs {
+		w.number(uint64(bp.inIndex))
+		w.number(uint64(bp.outIndex))
+	}
+	if len(f.packed) > 1 {
+		for _, p := range f.packed {
+			w.number(uint64(p))
+		}
+	}
+}
+
+// methodIDSize is the number of big-endian bytes of a method ID.
+func methodIDSize(id uint64) int {
+	n := 1
+	for id > 0xFF {
+		id >>= 8
+		n++
+	}
+	return n
+}
+
+// streamsInfo appends a StreamsInfo record (after its property ID). The
+// folders' numSub and the substream vectors must be filled.
+func (w *headerWriter) streamsInfo(si *streamsInfo) {
+	w.byte(idPackInfo)
+	w.number(si.packPos)
+	w.number(uint64(len(si.packSizes)))
+	w.byte(idSize)
+	for _, s := range si.packSizes {
+		w.number(s)
+	}
+	w.byte(idEnd)
+
+	w.byte(idUnpackInfo)
+	w.byte(idFolder)
+	w.number(uint64(len(si.folders)))
+	w.byte(0) // not external
+	for i := range si.folders {
+		w.folder(&si.folders[i])
+	}
+	w.byte(idCodersUnpackSize)
+	for i := range si.folders {
+		for _, s := range si.folders[i].unpackSizes {
+			w.number(s)
+		}
+	}
+	fdef := make([]bool, len(si.folders))
+	fcrc := make([]uint32, len(si.folders))
+	for i := range si.folders {
+		fdef[i], fcrc[i] = si.folders[i].hasCRC, si.folders[i].crc
+	}
+	if anyTrue(fdef) {
+		w.byte(idCRC)
+		w.digests(fdef, fcrc)
+	}
+	w.byte(idEnd)
+
+	if si.subSizes != nil {
+		w.byte(idSubStreamsInfo)
+		needCount, needSizes := false, false
+		for i := range si.folders {
+			if si.folders[i].numSub != 1 {
+				needCount = true
+			}
+			if si.folders[i].numSub > 1 {
+				needSizes = true
+			}
+		}
+		if needCount {
+			w.byte(idNumUnpackStream)
+			for i := range si.folders {
+				w.number(uint64(si.folders[i].numSub))
+			}
+		}
+		if needSizes {
+			w.byte(idSize)
+			for i := range si.folders {
+				f := &si.folders[i]
+				for j := 0; j < f.numSub-1; j++ {
+					w.number(si.subSizes[f.firstSub+j])
+				}
+			}
+		}
+		var def []bool
+		var crcs []uint32
+		for i := range si.folders {
+			f := &si.folders[i]
+			if f.numSub == 1 && f.hasCRC {
+				continue
+			}
+			for j := 0; j < f.numSub; j++ {
+				def = append(def, si.subHasCRC[f.firstSub+j])
+				crcs = append(crcs, si.subCRCs[f.firstSub+j])
+			}
+		}
+		if anyTrue(def) {
+			w.byte(idCRC)
+			w.digests(def, crcs)
+		}
+		w.byte(idEnd)
+	}
+	w.byte(idEnd)
+}
+
+// property appends a FilesInfo property: ID, size, data.
+func (w *headerWriter) property(id byte, data []byte) {
+	w.number(uint64(id))
+	w.number(uint64(len(data)))
+	w.b = append(w.b, data...)
+}
+
+// timeToFiletime converts a time to Windows FILETIME ticks.
+func timeToFiletime(t time.Time) uint64 {
+	const epochDiff = 11644473600
+	return uint64(t.Unix()+epochDiff)*10_000_000 + uint64(t.Nanosecond()/100)
+}
+
+// filesInfo appends the FilesInfo record (after its ID).
+func (w *headerWriter) filesInfo(files []fileInfo) {
+	n := len(files)
+	w.number(uint64(n))
+	var sub headerWriter
+	empty := make([]bool, n)
+	var emptyFile []bool
+	for i := range files {
+		if !files[i].hasStream {
+			empty[i] = true
+			emptyFile = append(emptyFile, files[i].isEmptyFile)
+		}
+	}
+	if anyTrue(empty) {
+		sub.b = sub.b[:0]
+		sub.bits(empty)
+		w.property(idEmptyStream, sub.b)
+		if anyTrue(emptyFile) {
+			sub.b = sub.b[:0]
+			sub.bits(emptyFile)
+			w.property(idEmptyFile, sub.b)
+		}
+	}
+	// Names: external flag, then zero-terminated UTF-16LE strings.
+	sub.b = sub.b[:0]
+	sub.byte(0)
+	for i := range files {
+		for _, c := range utf16.Encode([]rune(files[i].name)) {
+			sub.b = binary.LittleEndian.AppendUint16(sub.b, c)
+		}
+		sub.b = append(sub.b, 0, 0)
+	}
+	w.property(idName, sub.b)
+	timeProp := func(id byte, has func(*fileInfo) (bool, uint64)) {
+		def := make([]bool, n)
+		for i := range files {
+			def[i], _ = has(&files[i])
+		}
+		if !anyTrue(def) {
+			return
+		}
+		sub.b = sub.b[:0]
+		sub.optionalBits(def)
+		sub.byte(0)
+		for i := range files {
+			if ok, v := has(&files[i]); ok {
+				sub.u64(v)
+			}
+		}
+		w.property(id, sub.b)
+	}
+	timeProp(idCTime, func(f *fileInfo) (bool, uint64) { return f.hasCTime, f.ctime })
+	timeProp(idATime, func(f *fileInfo) (bool, uint64) { return f.hasATime, f.atime })
+	timeProp(idMTime, func(f *fileInfo) (bool, uint64) { return f.hasMTime, f.mtime })
+	def := make([]bool, n)
+	for i := range files {
+		def[i] = files[i].hasAttrib
+	}
+	if anyTrue(def) {
+		sub.b = sub.b[:0]
+		sub.optionalBits(def)
+		sub.byte(0)
+		for i := range files {
+			if files[i].hasAttrib {
+				sub.u32(files[i].attrib)
+			}
+		}
+		w.property(idWinAttributes, sub.b)
+	}
+	w.byte(idEnd)
+}
+
+// plainHeader serialises a complete kHeader.
+func plainHeader(si *streamsInfo, files []fileInfo) []byte {
+	w := &headerWriter{}
+	w.byte(idHeader)
+	if len(si.folders) > 0 {
+		w.byte(idMainStreamsInfo)
+		w.streamsInfo(si)
+	}
+	if len(files) > 0 {
+		w.byte(idFilesInfo)
+		w.filesInfo(files)
+	}
+	w.byte(idEnd)
+	return w.b
+}
