@@ -132,3 +132,42 @@ func TestCompare7zz(t *testing.T) {
 			level, t7dec.Seconds(), mb/t7dec.Seconds(), tdec.Seconds(), mb/tdec.Seconds(), t7dec.Seconds()/tdec.Seconds(), tul.Seconds(), mb/tul.Seconds())
 	}
 }
+
+// TestCompareDecodeSpeed measures the CPU time of decoding 7zz's -mx5
+// stream of 8 MiB of mixed data (ours vs 7zz t), best of several runs.
+// GARC_COMPARE=1 only.
+func TestCompareDecodeSpeed(t *testing.T) {
+	if os.Getenv("GARC_COMPARE") == "" {
+		t.Skip("set GARC_COMPARE=1")
+	}
+	if _, err := exec.LookPath("7zz"); err != nil {
+		t.Skip("7zz not installed")
+	}
+	b := &testing.B{}
+	_ = b
+	data := mixedInput(t, benchSize)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.bin")
+	os.WriteFile(in, data, 0o644)
+	xzPath := filepath.Join(dir, "in.xz")
+	timeChild(t, "7zz", "a", "-txz", "-mx5", "-mmt1", xzPath, in)
+	xz, _ := os.ReadFile(xzPath)
+	raw, prop, err := parseXZ(xz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, _ := NewReader2(bytes.NewReader(raw), prop, int64(len(data)), 0)
+	best, best7 := time.Hour, time.Hour
+	for i := 0; i < 7; i++ {
+		d := timeSelf(func() {
+			z.Reset(bytes.NewReader(raw), prop, int64(len(data)))
+			if n, err := z.WriteTo(io.Discard); err != nil || n != int64(len(data)) {
+				t.Fatal(n, err)
+			}
+		})
+		best = min(best, d)
+		best7 = min(best7, timeChild(t, "7zz", "t", "-mmt1", xzPath))
+	}
+	mb := float64(len(data)) / 1e6
+	t.Logf("decode 8 MiB (7zz -mx5 stream): ours %.1f MB/s, 7zz t %.1f MB/s, ratio %.2f", mb/best.Seconds(), mb/best7.Seconds(), best7.Seconds()/best.Seconds())
+}

@@ -337,23 +337,21 @@ func (d *decoder) run(limit, inLimit int) error {
 				}
 			}
 			for sym < 0x100 {
+				// Branch-free: literal bits are close to unpredictable.
 				if rng < rangeTop {
 					rng <<= 8
 					code = code<<8 | uint32(in[ip])
 					ip++
 				}
-				p := lp[sym]
-				bound := (rng >> probBits) * uint32(p)
-				if code < bound {
-					rng = bound
-					lp[sym] = p + (probOne-p)>>moveBits
-					sym <<= 1
-				} else {
-					rng -= bound
-					code -= bound
-					lp[sym] = p - p>>moveBits
-					sym = sym<<1 | 1
-				}
+				p := uint32(lp[sym&0xFF])
+				bound := (rng >> probBits) * p
+				m := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+				rng = bound&m | (rng-bound)&^m
+				code -= bound &^ m
+				p0 := p + (probOne-p)>>moveBits
+				p1 := p - p>>moveBits
+				lp[sym&0xFF] = uint16(p1 ^ (p0^p1)&m)
+				sym = sym<<1 | ^m&1
 			}
 			dict[pos] = byte(sym)
 			pos++
