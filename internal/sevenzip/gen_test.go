@@ -321,6 +321,18 @@ func TestPasswords(t *testing.T) {
 	if asked != 1 {
 		t.Errorf("password asked %d times", asked)
 	}
+	// The first file of the folder fails before it yields any byte.
+	first := true
+	rd.Extract(context.Background(), func(e *archive.Entry) bool { return e.Size > 0 }, func(e *archive.Entry, r io.Reader) error {
+		if first {
+			first = false
+			n, err := r.Read(make([]byte, 1<<20))
+			if n != 0 || !errors.Is(err, archive.ErrWrongPassword) {
+				t.Errorf("first read with a wrong password: %d bytes, %v", n, err)
+			}
+		}
+		return nil
+	})
 	if !rd.Entries()[0].Encrypted && !rd.Entries()[len(rd.Entries())-1].Encrypted {
 		t.Error("entries not marked encrypted")
 	}

@@ -713,12 +713,30 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			}
 			continue
 		}
+		if cur.encrypted && cur.pos == 0 && e.Size <= preverifyMax && er.hasCRC {
+			// The first entry of an encrypted folder is decoded and
+			// checked before the callback sees any byte, so that a
+			// wrong password is reported before anything is written.
+			data, err := io.ReadAll(er)
+			var r io.Reader = bytes.NewReader(data)
+			if err != nil {
+				r = &errReader{err: rd.wrap(e.Name, err)}
+			}
+			if err := fn(e, r); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := fn(e, &namedReader{er: er, rd: rd, name: e.Name}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// preverifyMax bounds the first entry of an encrypted folder that is
+// verified in memory before it is handed out.
+const preverifyMax = 4 << 20
 
 // plan returns the folders with wanted entries, in order, and for each the
 // decoded bytes needed (up to the end of its last wanted entry).
