@@ -1,0 +1,113 @@
+package lzcore
+
+// MaxCodeLen is the longest Huffman code RAR uses.
+const MaxCodeLen = 15
+
+// quickBits is the width of the lookup table for short codes.
+const quickBits = 10
+
+// MaxSymbols bounds the alphabet of a Huffman decoder (RAR5's main table
+// is the largest, 306 symbols).
+const MaxSymbols = 306
+
+// Huffman is a canonical Huffman decoder: a quickBits-bit lookup table for
+// short codes and a search over the left-aligned per-length limits for
+// the rest. The zero value decodes every bit pattern as symbol 0.
+type Huffman struct {
+	quick [1 << quickBits]uint16 // sym<<4 | length; length 0: use the slow path
+	limit [MaxCodeLen + 1]uint32 // left-aligned (15-bit) end of the codes of length <= L
+	pos   [MaxCodeLen + 2]uint16 // index in syms of the first code of length L
+	syms  [MaxSymbols]uint16     // symbols sorted by (length, value)
+	nsyms int
+}
+
+// Init builds the decoder from code lengths (0 = unused symbol; only the
+// low four bits of each length count). At most MaxSymbols lengths are
+// used. Invalid (over- or under-subscribed) codes do not fail here:
+// decoding maps unassigned bit patterns to the first symbol, as RAR's own
+// decoders do.
+func (h *Huffman) Init(lengths []byte) {
+	if len(lengths) > MaxSymbols {
+		lengths = lengths[:MaxSymbols]
+	}
+	var count [MaxCodeLen + 1]int
+	for _, l := range lengths {
+		count[l&15]++
+	}
+	count[0] = 0
+	var code uint32
+	n := 0
+	for l := 1; l <= MaxCodeLen; l++ {
+		code += uint32(count[l]) << (MaxCodeLen - l)
+		h.limit[l] = code
+		h.pos[l] = uint16(n)
+		n += count[l]
+	}
+	h.pos[MaxCodeLen+1] = uint16(n)
+	h.nsyms = n
+	var next [MaxCodeLen + 1]uint16
+	for l := 1; l <= MaxCodeLen; l++ {
+		next[l] = h.pos[l]
+	}
+	for s, l := range lengths {
+		if l&15 != 0 {
+			l &= 15
+			h.syms[next[l]] = uint16(s)
+			next[l]++
+		}
+	}
+	// quick table: codes are assigned in (length, symbol) order, so the
+	// short ones fill the table from the start.
+	c := 0
+	end := int(h.pos[quickBits+1])
+	for i := 0; i < end; i++ {
+		s := h.syms[i]
+		l := int(lengths[s] & 15)
+		k := 1 << (quickBits - l)
+		if c+k > len(h.quick) {
+			break
+		}
+		e := s<<4 | uint16(l)
+		q := h.quick[c : c+k]
+		for j := range q {
+			q[j] = e
+		}
+		c += k
+	}
+	clear(h.quick[c:])
+}
+
+// Decode reads one symbol. The reader must hold at least MaxCodeLen valid
+// bits (call Refill first).
+func (h *Huffman) Decode(r *BitReader) int {
+	s, l := h.DecodeV(r.V)
+	r.V <<= l
+	r.N -= l
+	return s
+}
+
+// DecodeV returns the symbol at the front of the left-aligned bits v and
+// its code length, without consuming anything.
+func (h *Huffman) DecodeV(v uint64) (int, uint) {
+	e := h.quick[v>>(64-quickBits)]
+	if e&15 != 0 {
+		return int(e >> 4), uint(e & 15)
+	}
+	return h.decodeSlow(v)
+}
+
+func (h *Huffman) decodeSlow(v uint64) (int, uint) {
+	code := uint32(v >> (64 - MaxCodeLen))
+	l := quickBits + 1
+	for l < MaxCodeLen && code >= h.limit[l] {
+		l++
+	}
+	idx := int(h.pos[l]) + int((code-h.limit[l-1])>>(MaxCodeLen-l))
+	if idx >= h.nsyms || idx < 0 || code < h.limit[l-1] {
+		idx = 0
+		if h.nsyms == 0 {
+			return 0, uint(l)
+		}
+	}
+	return int(h.syms[idx]), uint(l)
+}

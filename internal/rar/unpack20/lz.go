@@ -1,0 +1,147 @@
+package unpack20
+
+// decodeLZ decodes LZ symbols until the window reaches limit, the input
+// is exhausted or new tables switch the mode.
+func (d *Decoder) decodeLZ(limit int64) error {
+	br := &d.br
+	win := &d.win
+	for win.Total() < limit {
+		br.Refill()
+		if br.Truncated() {
+			return errTruncated
+		}
+		sym := d.mainH.Decode(br)
+		if sym < 256 {
+			win.PutByte(byte(sym))
+			continue
+		}
+		var length int
+		var dist uint32
+		switch {
+		case sym >= 270:
+			i := sym - 270
+			length = int(lengthBase[i]) + 3 + int(br.ReadBits(uint(lengthBits[i])))
+			ds := d.distH.Decode(br)
+			dist = distBase[ds] + 1 + br.ReadBits(uint(distBits[ds]))
+			if dist >= 0x2000 {
+				length++
+				if dist >= 0x40000 {
+					length++
+				}
+			}
+		case sym == 269:
+			d.needTables = true
+			return d.readTables()
+		case sym >= 261:
+			i := sym - 261
+			dist = shortBase[i] + 1 + br.ReadBits(uint(shortBits[i]))
+			length = 2
+		case sym == 256:
+			dist = d.lastDst
+			length = d.lastLen
+		default: // 257-260
+			dist = d.dists[(d.distPtr-(sym-256))&3]
+			ls := d.lenH.Decode(br)
+			length = int(lengthBase[ls]) + 2 + int(br.ReadBits(uint(lengthBits[ls])))
+			if dist >= 0x101 {
+				length++
+				if dist >= 0x2000 {
+					length++
+					if dist >= 0x40000 {
+						length++
+					}
+				}
+			}
+		}
+		d.dists[d.distPtr&3] = dist
+		d.distPtr++
+		d.lastDst = dist
+		d.lastLen = length
+		if length > 0 && !win.Copy(int(dist), length) {
+			return errDistance
+		}
+	}
+	return nil
+}
+
+// decodeAudio decodes audio symbols until the window reaches limit or new
+// tables switch the mode.
+func (d *Decoder) decodeAudio(limit int64) error {
+	br := &d.br
+	win := &d.win
+	for win.Total() < limit {
+		br.Refill()
+		if br.Truncated() {
+			return errTruncated
+		}
+		sym := d.audH[d.channel].Decode(br)
+		if sym == 256 {
+			d.needTables = true
+			return d.readTables()
+		}
+		win.PutByte(d.audioSt[d.channel&3].decode(&d.chDelta, byte(sym)))
+		d.channel++
+		if d.channel >= d.channels {
+			d.channel = 0
+		}
+	}
+	return nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// decode turns one prediction error into the channel's next byte and
+// adapts the weights.
+func (s *audioState) decode(chDelta *int, delta byte) byte {
+	s.d[3] = s.d[2]
+	s.d[2] = s.d[1]
+	s.d[1] = s.lastDelta - s.d[0]
+	s.d[0] = s.lastDelta
+	cd := *chDelta
+	pred := (8*s.lastByte + s.k[0]*s.d[0] + s.k[1]*s.d[1] + s.k[2]*s.d[2] + s.k[3]*s.d[3] + s.k[4]*cd) >> 3
+	b := byte(pred) - delta
+
+	e := int(int8(delta)) << 3
+	s.err[0] += abs(e)
+	s.err[1] += abs(e - s.d[0])
+	s.err[2] += abs(e + s.d[0])
+	s.err[3] += abs(e - s.d[1])
+	s.err[4] += abs(e + s.d[1])
+	s.err[5] += abs(e - s.d[2])
+	s.err[6] += abs(e + s.d[2])
+	s.err[7] += abs(e - s.d[3])
+	s.err[8] += abs(e + s.d[3])
+	s.err[9] += abs(e - cd)
+	s.err[10] += abs(e + cd)
+
+	s.lastDelta = int(int8(b - byte(s.lastByte)))
+	*chDelta = s.lastDelta
+	s.lastByte = int(b)
+
+	s.count++
+	if s.count&31 == 0 {
+		best := 0
+		for i := 1; i < len(s.err); i++ {
+			if s.err[i] < s.err[best] {
+				best = i
+			}
+		}
+		s.err = [11]int{}
+		if best > 0 {
+			k := &s.k[(best-1)/2]
+			if best&1 == 1 {
+				if *k >= -16 {
+					*k--
+				}
+			} else if *k < 16 {
+				*k++
+			}
+		}
+	}
+	return b
+}
