@@ -30,6 +30,7 @@ type matchFinder struct {
 	delta    uint32 // absolute+1 = index + delta
 	dictSize uint32
 	cyclic   uint32 // dictSize+1
+	cycPos   uint32 // (absolute position of pos, plus one) % cyclic
 	nice     int    // stop searching at this length
 	cycles   int    // chain/tree steps per position
 
@@ -72,6 +73,25 @@ func (mf *matchFinder) reset(data []byte) {
 	mf.end = len(data)
 	mf.pos = 0
 	mf.delta = 1
+	mf.cycPos = 1 % mf.cyclic
+}
+
+// advance moves to the next position.
+func (mf *matchFinder) advance() {
+	mf.pos++
+	mf.cycPos++
+	if mf.cycPos == mf.cyclic {
+		mf.cycPos = 0
+	}
+}
+
+// slot returns the cyclic index of the position d before the current one
+// (0 < d < cyclic).
+func (mf *matchFinder) slot(d uint32) uint32 {
+	if d > mf.cycPos {
+		return mf.cycPos - d + mf.cyclic
+	}
+	return mf.cycPos - d
 }
 
 // avail is the number of bytes from the current position to the end.
@@ -121,12 +141,8 @@ func (mf *matchFinder) find(ms []match) []match {
 		limit = mf.nice
 	}
 	if limit < 4 {
-		mf.pos++
-		if limit < 2 {
-			return ms
-		}
-		// Too close to the end for hashing: look only for short
-		// matches by brute force? Not worth it; emit none.
+		// Too close to the end for hashing.
+		mf.advance()
 		return ms
 	}
 	buf := mf.buf
@@ -169,14 +185,13 @@ func (mf *matchFinder) find(ms []match) []match {
 			}
 		}
 	}
-	mf.pos++
+	mf.advance()
 	return ms
 }
 
 func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
 	son := mf.son
-	cyc := mf.cyclic
-	son[cur%cyc] = cand
+	son[mf.cycPos] = cand
 	if best >= limit {
 		return ms
 	}
@@ -197,17 +212,16 @@ func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit
 				}
 			}
 		}
-		cand = son[cand%cyc]
+		cand = son[mf.slot(d)]
 	}
 	return ms
 }
 
 func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
 	son := mf.son
-	cyc := mf.cyclic
 	buf := mf.buf
-	p0 := int(cur%cyc)*2 + 1 // right link: subtree of greater suffixes
-	p1 := int(cur%cyc) * 2   // left link: subtree of smaller suffixes
+	p0 := int(mf.cycPos)*2 + 1 // right link: subtree of greater suffixes
+	p1 := int(mf.cycPos) * 2   // left link: subtree of smaller suffixes
 	len0, len1 := 0, 0
 	for n := mf.cycles; ; n-- {
 		d := cur - cand
@@ -216,7 +230,7 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 			son[p1] = 0
 			return ms
 		}
-		pair := int(cand%cyc) * 2
+		pair := int(mf.slot(d)) * 2
 		j := pos - int(d)
 		l := len0
 		if len1 < l {
@@ -254,7 +268,7 @@ func (mf *matchFinder) skip(n int) {
 		for ; n > 0; n-- {
 			pos := mf.pos
 			if mf.end-pos < 4 {
-				mf.pos++
+				mf.advance()
 				continue
 			}
 			cur := uint32(pos) + mf.delta
@@ -263,9 +277,9 @@ func (mf *matchFinder) skip(n int) {
 			h3 := hash3of(b)
 			h4 := (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
 			mf.hash2[h2], mf.hash3[h3] = cur, cur
-			mf.son[cur%mf.cyclic] = mf.hash4[h4]
+			mf.son[mf.cycPos] = mf.hash4[h4]
 			mf.hash4[h4] = cur
-			mf.pos++
+			mf.advance()
 		}
 		return
 	}
@@ -276,7 +290,7 @@ func (mf *matchFinder) skip(n int) {
 			limit = mf.nice
 		}
 		if limit < 4 {
-			mf.pos++
+			mf.advance()
 			continue
 		}
 		cur := uint32(pos) + mf.delta
@@ -288,17 +302,16 @@ func (mf *matchFinder) skip(n int) {
 		cand := mf.hash4[h4]
 		mf.hash4[h4] = cur
 		mf.btInsert(pos, cur, cand, mf.maxDist(cur), limit)
-		mf.pos++
+		mf.advance()
 	}
 }
 
 // btInsert re-roots the tree at cur without collecting matches.
 func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
 	son := mf.son
-	cyc := mf.cyclic
 	buf := mf.buf
-	p0 := int(cur%cyc)*2 + 1
-	p1 := int(cur%cyc) * 2
+	p0 := int(mf.cycPos)*2 + 1
+	p1 := int(mf.cycPos) * 2
 	len0, len1 := 0, 0
 	for n := mf.cycles; ; n-- {
 		d := cur - cand
@@ -307,7 +320,7 @@ func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
 			son[p1] = 0
 			return
 		}
-		pair := int(cand%cyc) * 2
+		pair := int(mf.slot(d)) * 2
 		j := pos - int(d)
 		l := len0
 		if len1 < l {

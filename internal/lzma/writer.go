@@ -281,7 +281,9 @@ func (z *Writer) Close() error {
 
 // normalize rebases stored positions so that delta becomes 1.
 func (mf *matchFinder) normalize() {
-	sub := mf.delta - 1
+	// Keep positions congruent modulo the cyclic size: the chain/tree
+	// slots are indexed by them.
+	sub := (mf.delta - 1) / mf.cyclic * mf.cyclic
 	fix := func(t []uint32) {
 		for i, v := range t {
 			if v > sub {
@@ -295,7 +297,7 @@ func (mf *matchFinder) normalize() {
 	fix(mf.hash3)
 	fix(mf.hash4)
 	fix(mf.son)
-	mf.delta = 1
+	mf.delta -= sub
 }
 
 // Writer2 compresses to an LZMA2 stream: chunks of at most 2 MiB unpacked
@@ -311,6 +313,7 @@ type Writer2 struct {
 	free   chan *encoder
 	nEnc   int
 	spare  [][]byte
+	first  bool // the next block is the first of the stream
 	err    error
 	closed bool
 }
@@ -329,7 +332,7 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 	if opts.LC+opts.LP > 4 {
 		return nil, errors.New("lzma: LZMA2 needs lc+lp <= 4")
 	}
-	return &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads)}, nil
+	return &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads), first: true}, nil
 }
 
 // Props returns the 7z coder property byte (dictionary size code).
@@ -352,6 +355,7 @@ func (z *Writer2) Reset(w io.Writer) {
 	z.jobs = z.jobs[:0]
 	z.w = w
 	z.block = z.block[:0]
+	z.first = true
 	z.err = nil
 	z.closed = false
 }
@@ -366,6 +370,10 @@ func (z *Writer2) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
+		if z.block == nil && len(z.spare) > 0 {
+			z.block = z.spare[len(z.spare)-1][:0]
+			z.spare = z.spare[:len(z.spare)-1]
+		}
 		room := int(z.opts.BlockSize) - len(z.block)
 		k := min(room, len(p))
 		z.block = append(z.block, p[:k]...)
@@ -383,34 +391,35 @@ func (z *Writer2) Write(p []byte) (int, error) {
 // exist. For a lone final block smaller than the dictionary, the encoder
 // is sized to the block.
 func (z *Writer2) getEncoder(size int) *encoder {
+	o := z.opts
+	if size >= 0 && size < int(o.DictSize) {
+		o.DictSize = uint32(max(size, minDictSize))
+	}
+	var e *encoder
 	select {
-	case e := <-z.free:
-		return e
+	case e = <-z.free:
 	default:
-	}
-	if z.nEnc < z.opts.Threads {
-		z.nEnc++
-		o := z.opts
-		if size >= 0 && size < int(o.DictSize) {
-			o.DictSize = uint32(max(size, minDictSize))
+		if z.nEnc < z.opts.Threads {
+			z.nEnc++
+			return newEncoder(&o)
 		}
-		return newEncoder(&o)
+		e = <-z.free
 	}
-	return <-z.free
+	if e.dictSize < o.DictSize {
+		// Made for a smaller stream before a Reset.
+		e = newEncoder(&o)
+	}
+	return e
 }
 
 func (z *Writer2) submit(last bool) error {
 	data := z.block
-	if len(z.spare) > 0 {
-		z.block = z.spare[len(z.spare)-1][:0]
-		z.spare = z.spare[:len(z.spare)-1]
-	} else {
-		z.block = nil
-	}
+	z.block = nil
 	size := -1
-	if last && len(z.jobs) == 0 && z.nEnc == 0 {
+	if last && len(z.jobs) == 0 && z.first {
 		size = len(data)
 	}
+	z.first = false
 	if z.opts.Threads <= 1 {
 		e := z.getEncoder(size)
 		out := compressBlock(e, data, nil)
