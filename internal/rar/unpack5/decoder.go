@@ -43,6 +43,11 @@ const (
 	// copySlack is the window space past a match that the 8-byte copy
 	// loop may scribble on.
 	copySlack = 16
+	// ringExtra keeps the bytes scribbled past a match (< copySlack)
+	// beyond the longest allowed distance.
+	ringExtra = 32
+	// winTail is the space past the ring that one symbol may write.
+	winTail = maxMatch + copySlack + 16
 
 	maxFilterBlock = 4 << 20
 	maxFilters     = 8192
@@ -76,7 +81,9 @@ type Decoder struct {
 	br bitReader
 
 	winp      *[]byte
-	win       []byte
+	win       []byte // ring plus winTail bytes that writes may spill into
+	ring      int    // size of the circular window
+	dict      int    // longest distance allowed: ring - ringExtra
 	wpos      int   // window index of the next byte written
 	total     int64 // stream position of the next byte written
 	histStart int64 // oldest stream position still valid in the window
@@ -140,19 +147,18 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 		return d.err
 	}
 	if !solid {
-		if d.win != nil && int64(len(d.win)) != need {
+		if d.win != nil && int64(d.dict) != need {
 			putWindow(d.winp)
 			d.winp, d.win = nil, nil
 		}
 		if d.win == nil {
-			d.winp = getWindow(int(need))
-			d.win = *d.winp
+			d.setWindow(int(need))
 		}
 		d.wpos, d.total, d.histStart = 0, 0, 0
 		d.tablesRead = false
 		d.dists = [4]uint64{}
 		d.lastLen = 0
-	} else if int64(len(d.win)) < need {
+	} else if int64(d.dict) < need {
 		d.growWindow(int(need))
 	}
 	if p.Version == 1 {
@@ -182,22 +188,31 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 	return nil
 }
 
+// setWindow takes a window for distances up to dict from the pool. The
+// ring is ringExtra bytes longer than dict so that the bytes a match copy
+// may scribble past its end are never ones a later match can reach.
+func (d *Decoder) setWindow(dict int) {
+	d.winp = getWindow(dict + ringExtra + winTail)
+	d.win = *d.winp
+	d.ring = dict + ringExtra
+	d.dict = dict
+}
+
 // growWindow moves the valid history into a larger window.
-func (d *Decoder) growWindow(size int) {
-	np := getWindow(size)
-	nw := *np
-	keep := min(d.total-d.histStart, int64(len(d.win)))
+func (d *Decoder) growWindow(dict int) {
+	oldp, old, oring := d.winp, d.win, d.ring
+	d.setWindow(dict)
+	keep := min(d.total-d.histStart, int64(oring))
 	n := 0
 	if keep > 0 {
 		i := d.wpos - int(keep)
 		if i < 0 {
-			n = copy(nw, d.win[i+len(d.win):])
+			n = copy(d.win, old[i+oring:oring])
 			i = 0
 		}
-		n += copy(nw[n:], d.win[i:d.wpos])
+		n += copy(d.win[n:], old[i:d.wpos])
 	}
-	putWindow(d.winp)
-	d.winp, d.win = np, nw
+	putWindow(oldp)
 	d.wpos = n
 	d.histStart = d.total - int64(n)
 }
@@ -283,7 +298,7 @@ func (d *Decoder) consume(n int, fromOut bool) {
 func (d *Decoder) winIndex(pos int64) int {
 	i := d.wpos - int(d.total-pos)
 	if i < 0 {
-		i += len(d.win)
+		i += d.ring
 	}
 	return i
 }
@@ -317,7 +332,7 @@ func (d *Decoder) next() (b []byte, fromOut bool, err error) {
 		}
 		if d.rpos < lim {
 			i := d.winIndex(d.rpos)
-			n := min(lim-d.rpos, int64(len(d.win)-i), rem)
+			n := min(lim-d.rpos, int64(d.ring-i), rem)
 			return d.win[i : i+int(n)], false, nil
 		}
 		if f != nil && d.rpos >= f.start && d.total > d.rpos {
@@ -352,7 +367,7 @@ func (d *Decoder) next() (b []byte, fromOut bool, err error) {
 func (d *Decoder) collect(end int64) {
 	for d.rpos < end {
 		i := d.winIndex(d.rpos)
-		n := min(end-d.rpos, int64(len(d.win)-i))
+		n := min(end-d.rpos, int64(d.ring-i))
 		d.fbuf = append(d.fbuf, d.win[i:i+int(n)]...)
 		d.rpos += n
 	}
@@ -548,24 +563,33 @@ func (d *Decoder) decode() error {
 		d.streamDone = true
 		return nil
 	}
-	limit := d.rpos + int64(len(d.win)) - maxMatch - copySlack
+	limit := d.rpos + int64(d.ring) - maxMatch - copySlack
 	if d.fileEnd >= 0 && limit > d.fileEnd {
 		limit = d.fileEnd
 	}
-	left := int(limit - d.total)
-	if left <= 0 {
+	total0 := d.total
+	want := int(limit - total0)
+	if want <= 0 {
 		return corrupt("internal window state")
 	}
-	histLen := d.total - d.histStart
 	win := d.win
-	wsize := len(win)
+	ring := d.ring
+	maxDist := uint64(d.dict)
 	// the history available to a match is histLen plus what this call
-	// wrote; once it covers the window only the window bounds distances
-	availBase := histLen + int64(left)
-	if histLen >= int64(wsize) {
-		availBase = math.MaxInt64 / 2
+	// wrote; once it covers the dictionary only the dictionary bounds
+	// distances
+	histLen := total0 - d.histStart
+	if histLen >= int64(d.dict) {
+		histLen = math.MaxInt64 / 2
 	}
+	// Symbols are decoded in segments in which wpos stays below stop
+	// (<= ring), so literals need no wrap check; a match may run past the
+	// ring into the tail, which is moved to the front when the segment
+	// ends.
 	wpos := d.wpos
+	done := 0 // bytes produced by finished segments
+	segBase := wpos
+	stop := min(wpos+want, ring)
 	br := &d.br
 	v, nb, pos, data := br.v, br.n, br.pos, br.data
 	endRel := int(d.blockEnd - br.base*8) // block end relative to data[0]
@@ -574,7 +598,19 @@ func (d *Decoder) decode() error {
 	lastLen := d.lastLen
 	var err error
 loop:
-	for left > 0 {
+	for {
+		if wpos >= stop {
+			done += wpos - segBase
+			if wpos >= ring {
+				wpos = copy(win, win[ring:wpos])
+			}
+			segBase = wpos
+			if done >= want {
+				break
+			}
+			stop = min(wpos+want-done, ring)
+			continue
+		}
 		if nb < 32 {
 			if pos+8 <= len(data) {
 				x := binary.BigEndian.Uint64(data[pos:])
@@ -616,10 +652,6 @@ loop:
 			nb -= l
 			win[wpos] = byte(e >> 4)
 			wpos++
-			if wpos == wsize {
-				wpos = 0
-			}
-			left--
 			continue
 		}
 		var sym int
@@ -637,10 +669,6 @@ loop:
 		if sym < 256 {
 			win[wpos] = byte(sym)
 			wpos++
-			if wpos == wsize {
-				wpos = 0
-			}
-			left--
 			continue
 		}
 		var length int
@@ -800,7 +828,7 @@ loop:
 			dist = d0
 		default:
 			br.v, br.n, br.pos = v, nb, pos
-			err = d.readFilter(limit - int64(left))
+			err = d.readFilter(total0 + int64(done+wpos-segBase))
 			v, nb, pos, data = br.v, br.n, br.pos, br.data
 			endRel = int(d.blockEnd - br.base*8)
 			if err != nil {
@@ -808,15 +836,19 @@ loop:
 			}
 			continue
 		}
-		if dist-1 >= uint64(wsize) || int64(dist) > availBase-int64(left) {
+		if dist-1 >= maxDist || int64(dist) > histLen+int64(done+wpos-segBase) {
 			err = errDistance
 			break
 		}
+		// The destination always fits: wpos < ring and the tail holds a
+		// match plus copySlack. A source that does not wrap is read
+		// linearly, following the writes into the tail if need be; one
+		// that wraps must end before the ring does for the fast copies.
 		src := wpos - int(dist)
 		if src < 0 {
-			src += wsize
+			src += ring
 		}
-		if wpos+length+copySlack <= wsize && src+length+copySlack <= wsize {
+		if src < wpos || src+length+copySlack <= ring {
 			switch {
 			case length <= 16 && dist >= 8:
 				// two 8-byte moves; the second may read what the
@@ -847,25 +879,26 @@ loop:
 			}
 			wpos += length
 		} else {
+			// wrapped source running past the end of the ring
 			for k := 0; k < length; k++ {
 				win[wpos] = win[src]
 				wpos++
-				if wpos == wsize {
-					wpos = 0
-				}
 				src++
-				if src == wsize {
+				if src == ring {
 					src = 0
 				}
 			}
 		}
-		left -= length
+	}
+	done += wpos - segBase
+	if wpos >= ring {
+		wpos = copy(win, win[ring:wpos])
 	}
 	br.v, br.n, br.pos = v, nb, pos
 	d.dists = [4]uint64{d0, d1, d2, d3}
 	d.lastLen = lastLen
 	d.wpos = wpos
-	d.total = limit - int64(left)
+	d.total = total0 + int64(done)
 	if err == nil {
 		if br.err != nil {
 			err = fmt.Errorf("rar5 data: %w", br.err)
