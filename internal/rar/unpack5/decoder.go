@@ -84,10 +84,10 @@ type Decoder struct {
 	win       []byte // ring plus winTail bytes that writes may spill into
 	ring      int    // size of the circular window
 	dict      int    // longest distance allowed: ring - ringExtra
-	wpos      int   // window index of the next byte written
-	total     int64 // stream position of the next byte written
-	histStart int64 // oldest stream position still valid in the window
-	rpos      int64 // stream position of the next byte to hand out or filter
+	wpos      int    // window index of the next byte written
+	total     int64  // stream position of the next byte written
+	histStart int64  // oldest stream position still valid in the window
+	rpos      int64  // stream position of the next byte to hand out or filter
 
 	fileStart int64
 	fileEnd   int64 // -1 unknown
