@@ -40,6 +40,9 @@ const (
 	// copySlack is the window space past a match that the 8-byte copy
 	// loop may scribble on.
 	copySlack = 16
+	// ringExtra keeps the bytes scribbled past a match (< copySlack)
+	// beyond the longest allowed distance.
+	ringExtra = 32
 )
 
 var (
@@ -109,7 +112,8 @@ type Decoder struct {
 	br bitReader
 
 	winp      *[]byte
-	win       []byte
+	win       []byte // circular window, ringExtra bytes longer than dict
+	dict      int    // longest distance allowed
 	wpos      int
 	total     int64 // stream position of the next byte written
 	histStart int64 // oldest stream position still in the window
@@ -185,13 +189,14 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 	}
 	need := windowSize(p.DictSize, p.UnpackedSize, p.Solid)
 	if !solid {
-		if d.win != nil && int64(len(d.win)) != need {
+		if d.win != nil && int64(d.dict) != need {
 			putWindow(d.winp)
 			d.winp, d.win = nil, nil
 		}
 		if d.win == nil {
-			d.winp = getWindow(int(need))
+			d.winp = getWindow(int(need) + ringExtra)
 			d.win = *d.winp
+			d.dict = int(need)
 		}
 		d.wpos, d.total, d.histStart = 0, 0, 0
 		d.needHeader = true
@@ -208,7 +213,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 		}
 		d.progs = d.progs[:0]
 		d.fnum = 0
-	} else if int64(len(d.win)) < need {
+	} else if int64(d.dict) < need {
 		d.growWindow(int(need))
 	}
 	d.br.reset(src)
@@ -232,7 +237,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 }
 
 func (d *Decoder) growWindow(size int) {
-	np := getWindow(size)
+	np := getWindow(size + ringExtra)
 	nw := *np
 	keep := min(d.total-d.histStart, int64(len(d.win)))
 	n := 0
@@ -246,6 +251,7 @@ func (d *Decoder) growWindow(size int) {
 	}
 	putWindow(d.winp)
 	d.winp, d.win = np, nw
+	d.dict = size
 	d.wpos = n
 	d.histStart = d.total - int64(n)
 }

@@ -399,7 +399,7 @@ loop:
 			break loop
 		}
 		avail := histLen + int64(startLeft-left)
-		if dist == 0 || int64(dist) > avail || int(dist) > wsize {
+		if dist == 0 || int64(dist) > avail || int(dist) > d.dict {
 			err = errDistance
 			break
 		}
@@ -526,7 +526,7 @@ func (d *Decoder) decodePPM(limit int64) error {
 			d.total++
 			continue
 		}
-		if int64(dist) > d.total-d.histStart || dist > wsize {
+		if int64(dist) > d.total-d.histStart || dist > d.dict {
 			return errDistance
 		}
 		d.wpos = copyMatch(win, d.wpos, dist, length)
