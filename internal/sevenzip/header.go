@@ -51,8 +51,8 @@ const (
 	maxCodersPerFolder  = 64
 	maxStreamsPerCoder  = 64
 	maxPropsSize        = 1 << 16
-	maxHeaderSize       = 1 << 30 // a decoded header larger than this is refused
-	maxEncodedHeaderNex = 4       // nesting of kEncodedHeader
+	maxHeaderSize       = 256 << 20 // a header larger than this is refused
+	maxEncodedHeaderNex = 4         // nesting of kEncodedHeader
 )
 
 // errHeader is the cause wrapped by header parse errors.
@@ -200,8 +200,9 @@ type header struct {
 
 // byteReader parses a header buffer. Every read checks the remaining length.
 type byteReader struct {
-	b   []byte
-	off int
+	b        []byte
+	off      int
+	maxFiles int // 0: no limit beyond the header size
 }
 
 func (r *byteReader) remaining() int { return len(r.b) - r.off }
@@ -853,6 +854,9 @@ func (r *byteReader) readFilesInfo(h *header) error {
 	if err != nil {
 		return err
 	}
+	if r.maxFiles > 0 && n > r.maxFiles {
+		return &archive.LimitError{What: "7z entry count", Need: int64(n), Limit: int64(r.maxFiles)}
+	}
 	// A file with data needs a substream; files without data need at
 	// least a bit in the empty-stream vector, so n is bounded by the
 	// header size (checked by readCount) before this allocation.
@@ -1017,9 +1021,21 @@ func decodeNames(b []byte, n int) ([]string, error) {
 	return names, nil
 }
 
-// parseHeader parses a plain header (after the kHeader ID).
+// bytesPerEntry is the memory an entry costs once listed (parsed record,
+// archive.Entry, locator), used to bound the entry count by the memory
+// limit before allocating.
+const bytesPerEntry = 512
+
+// parseHeader parses a plain header (after the kHeader ID) with the
+// default memory limit.
 func parseHeader(b []byte) (*header, error) {
-	r := &byteReader{b: b}
+	return parseHeaderLimit(b, archive.DefaultMaxDict)
+}
+
+// parseHeaderLimit parses a plain header, refusing more entries than fit
+// in memLimit bytes.
+func parseHeaderLimit(b []byte, memLimit int64) (*header, error) {
+	r := &byteReader{b: b, maxFiles: int(min(memLimit/bytesPerEntry, 1<<31))}
 	h := &header{}
 	id, err := r.readByte()
 	if err != nil {

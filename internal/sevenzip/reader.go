@@ -173,7 +173,7 @@ func (rd *Reader) readHeaders() error {
 		}
 		switch buf[0] {
 		case idHeader:
-			h, err := parseHeader(buf[1:])
+			h, err := parseHeaderLimit(buf[1:], rd.opts.Limit())
 			if err != nil {
 				return err
 			}
@@ -349,7 +349,7 @@ func (rd *Reader) buildEntries() error {
 			e.Type = archive.TypeDir
 		}
 		switch {
-		case fi.hasAttrib && fi.attrib&archive.AttrUnixExtension != 0:
+		case fi.hasAttrib && fi.attrib&archive.AttrUnixExtension != 0 && fi.attrib>>16 != 0:
 			unix := fi.attrib >> 16
 			e.HostOS = archive.HostUnix
 			e.HasUnixMode = true
