@@ -120,16 +120,32 @@ func linkMode(s string) (linkPolicy, error) {
 	return 0, usagef("--links must be safe, skip or unsafe, not %q", s)
 }
 
-// ask asks on the terminal whether to overwrite path.
+// ask asks on the terminal whether to overwrite path. Ctrl-C while it
+// waits ends the run (exit 255).
 func (a *app) ask(path string) (overwrite, all bool, err error) {
 	a.prog.clear()
+	type answer struct {
+		line string
+		err  error
+	}
 	for {
 		fmt.Fprintf(a.stderr, "garc: %s exists. Overwrite? [y]es, [n]o, [A]lways, [N]ever, [q]uit: ", path)
-		line, err := a.stdinB.ReadString('\n')
-		if err != nil && line == "" {
+		ch := make(chan answer, 1)
+		go func() {
+			line, err := a.stdinB.ReadString('\n')
+			ch <- answer{line, err}
+		}()
+		var ans answer
+		select {
+		case ans = <-ch:
+		case <-a.ctx.Done():
+			fmt.Fprintln(a.stderr)
+			return false, false, errInterrupted
+		}
+		if ans.err != nil && ans.line == "" {
 			return false, false, fmt.Errorf("%w: no answer to the overwrite question", errSkipped)
 		}
-		switch strings.TrimSpace(line) {
+		switch strings.TrimSpace(ans.line) {
 		case "y", "Y", "yes":
 			return true, false, nil
 		case "n", "no":

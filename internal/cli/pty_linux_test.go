@@ -10,8 +10,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -212,5 +214,79 @@ func TestProgressOnTerminal(t *testing.T) {
 	forced.expect(t, ExitOK, "--progress=always")
 	if !strings.Contains(forced.stderr, "%") || forced.stdout != plain.stdout {
 		t.Errorf("--progress=always: stderr %q stdout %q", forced.stderr, forced.stdout)
+	}
+}
+
+func TestOverwriteQuestion(t *testing.T) {
+	dir := t.TempDir()
+	arc := makeArchive(t, dir, "s.7z")
+	garc(t, dir, "", "x", arc, "-o", "out").expect(t, ExitOK, "first x")
+	target := dir + "/out/src/a.txt"
+	edit := func() { os.WriteFile(target, []byte("local edit"), 0o644) }
+	content := func() string { b, _ := os.ReadFile(target); return string(b) }
+
+	// "n" keeps the file.
+	edit()
+	r := startPTY(t, dir, false, "x", arc, "-o", "out", "src/a.txt")
+	r.waitFor(t, "a.txt exists. Overwrite?")
+	r.master.Write([]byte("n\r"))
+	if code := r.wait(t); code != ExitOK && code != ExitWarning {
+		t.Fatalf(`"n": exit %d\n%s`, code, r.output())
+	}
+	if content() != "local edit" {
+		t.Error(`"n" overwrote the file`)
+	}
+
+	// "A" at the first question replaces everything without asking again.
+	edit()
+	r = startPTY(t, dir, false, "x", arc, "-o", "out")
+	r.waitFor(t, "exists. Overwrite?")
+	r.master.Write([]byte("A\r"))
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf(`"A": exit %d\n%s`, code, r.output())
+	}
+	if content() != sampleFiles["src/a.txt"] {
+		t.Error(`"A" did not overwrite`)
+	}
+	if n := strings.Count(r.output(), "Overwrite?"); n != 1 {
+		t.Errorf(`"A" did not stop the questions (%d asked):\n%s`, n, r.output())
+	}
+
+	// "y" replaces it.
+	r = startPTY(t, dir, false, "x", arc, "-o", "out", "src/a.txt")
+	r.waitFor(t, "a.txt exists. Overwrite?")
+	r.master.Write([]byte("y\r"))
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf(`"y": exit %d\n%s`, code, r.output())
+	}
+	if content() != sampleFiles["src/a.txt"] {
+		t.Error(`"y" did not overwrite`)
+	}
+
+	// "q" and Ctrl-C end the run with 255 and leave no temporary files.
+	for _, key := range []string{"q\r", "\x03"} {
+		edit()
+		r = startPTY(t, dir, false, "x", arc, "-o", "out", "src/a.txt")
+		r.waitFor(t, "a.txt exists. Overwrite?")
+		r.master.Write([]byte(key))
+		if code := r.wait(t); code != ExitInterrupted {
+			t.Fatalf("%q at the question: exit %d, want %d\n%s", key, code, ExitInterrupted, r.output())
+		}
+		if content() != "local edit" {
+			t.Errorf("%q: file replaced", key)
+		}
+		var stray []string
+		filepath.WalkDir(dir+"/out", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(dir+"/out", p)
+				if _, ok := sampleFiles[filepath.ToSlash(rel)]; !ok {
+					stray = append(stray, rel)
+				}
+			}
+			return nil
+		})
+		if len(stray) > 0 {
+			t.Errorf("%q: files left behind: %v", key, stray)
+		}
 	}
 }
