@@ -759,15 +759,9 @@ loop:
 					nb -= k
 				}
 			}
-			if dist > 0x100 {
-				length++
-				if dist > 0x2000 {
-					length++
-					if dist > 0x40000 {
-						length++
-					}
-				}
-			}
+			// one more byte for distances above 0x100, 0x2000 and 0x40000
+			// (branch-free: the subtraction wraps when dist is larger)
+			length += int((0x100-dist)>>63 + (0x2000-dist)>>63 + (0x40000-dist)>>63)
 			d3, d2, d1, d0 = d2, d1, d0, dist
 			lastLen = length
 		case sym >= 258:
