@@ -1,0 +1,654 @@
+package sevenzip
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/garc-dev/garc/internal/aes"
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/filters"
+	"github.com/garc-dev/garc/internal/lzma"
+)
+
+// Output is where an archive is written: sequentially with Write, except
+// that the 32-byte signature header is filled in at offset 0 at the end
+// with WriteAt. *os.File satisfies it.
+type Output interface {
+	io.Writer
+	WriteAt(p []byte, off int64) (int, error)
+}
+
+// WriteItem is one entry to add to an archive.
+type WriteItem struct {
+	// Name is the stored path, '/' separated and relative.
+	Name string
+	// Type is TypeFile, TypeDir or TypeSymlink. A symlink's LinkTarget is
+	// stored as its data, as 7-Zip does on unix.
+	Type       archive.EntryType
+	LinkTarget string
+	// Size is the expected content size (it decides empty files, solid
+	// block limits and update comparisons); the bytes actually read are
+	// what is stored.
+	Size int64
+	// Times; zero values are not stored.
+	ModTime, CreateTime, AccessTime time.Time
+	// Attributes are Windows attributes, with a unix mode in the high 16
+	// bits when AttrUnixExtension is set. HasAttributes says to store them.
+	Attributes    uint32
+	HasAttributes bool
+	// Open returns the content of a file. It is called once, when the
+	// file is compressed (and possibly once before, briefly, to look at
+	// its first bytes for executable detection).
+	Open func() (io.ReadCloser, error)
+}
+
+// SolidOptions decide how files are grouped into solid blocks (7-Zip -ms).
+type SolidOptions struct {
+	Off           bool  // one block per file (-ms=off)
+	BlockSize     int64 // unpacked bytes per block; 0: 7-Zip's default for the dictionary
+	FilesPerBlock int   // files per block; 0: no limit
+	ByExtension   bool  // a new block for each extension (-ms=e)
+}
+
+// WriteOptions configure Write. The zero value writes an LZMA2 level 5
+// solid archive with a compressed header.
+type WriteOptions struct {
+	// Method is "LZMA2" (default), "LZMA" or "Copy" (7-Zip's -mx0).
+	Method string
+	// Level is 1..9; 0 (or out of range) means 5.
+	Level int
+	// DictSize overrides the level's dictionary size.
+	DictSize uint32
+	// Filter is "" (automatic: BCJ or ARM64 for executables), "off", or
+	// a filter forced on every block: "BCJ" (x86) or "ARM64".
+	Filter string
+	Solid  SolidOptions
+	// NoHeaderCompression writes the header uncompressed (-mhc=off).
+	NoHeaderCompression bool
+	// Password encrypts the data with 7zAES; EncryptHeaders the header too.
+	Password       string
+	EncryptHeaders bool
+	// KDFCycles is the 7zAES key derivation cost (log2 of the rounds); 0
+	// means 19, 7-Zip's default.
+	KDFCycles int
+	// Threads compress LZMA2 blocks in parallel; the output does not
+	// depend on it.
+	Threads int
+	// Progress, when set, is called with the content bytes read so far and
+	// the current entry name.
+	Progress func(done int64, name string)
+
+	// Base is an existing archive being updated or pruned. Its entries
+	// are kept (their packed data copied without recompression where a
+	// whole folder survives) unless Keep rejects them or, with Update,
+	// an item of the same name replaces them.
+	Base *Base
+	// Keep selects the base entries to keep; nil keeps all.
+	Keep func(e *archive.Entry) bool
+	// Update applies 7-Zip's default update rule to items whose names
+	// exist in Base: an item replaces the old entry when its size differs
+	// or its modification time is newer; otherwise the old entry is kept
+	// and the item is skipped. Without Update, items always replace.
+	Update bool
+}
+
+// WriteStats summarise a written archive.
+type WriteStats struct {
+	Files, Dirs   int   // entries in the new archive
+	Added         int   // items compressed from the inputs
+	Kept          int   // entries taken over from the base archive
+	Skipped       int   // items not added because the base had them unchanged
+	BytesIn       int64 // content bytes read and compressed
+	BytesOut      int64 // size of the archive
+	CopiedFolders int   // base folders copied without recompression
+}
+
+// Default key derivation cost of 7-Zip's 7zAES encoder.
+const defaultKDFCycles = 19
+
+
+// filterKind is the branch filter chosen for a block.
+type filterKind int
+
+const (
+	filterNone filterKind = iota
+	filterX86
+	filterARM64
+)
+
+// srcFile is one file with data waiting to be compressed.
+type srcFile struct {
+	info fileInfo
+	size int64
+	name string
+	open func() (io.ReadCloser, error)
+	ext  string
+	kind filterKind
+}
+
+// writer holds the state of one Write call.
+type writer struct {
+	ctx     context.Context
+	out     Output
+	opts    WriteOptions
+	method  string
+	lopts   lzma.WriterOptions
+	pos     int64 // bytes written to out
+	key     [32]byte
+	salt    [16]byte
+	haveKey bool
+	buf     []byte
+	done    int64
+
+	lz2 *lzma.Writer2
+	lz1 *lzma.Writer
+
+	si    streamsInfo
+	files []fileInfo // files with data, in folder order
+}
+
+// Write writes a 7z archive of items (plus the surviving entries of
+// opts.Base) to out.
+func Write(ctx context.Context, out Output, items []WriteItem, opts *WriteOptions) (*WriteStats, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	w := &writer{ctx: ctx, out: out}
+	if opts != nil {
+		w.opts = *opts
+	}
+	if err := w.setup(); err != nil {
+		return nil, err
+	}
+	return w.run(items)
+}
+
+// setup normalises the options.
+func (w *writer) setup() error {
+	o := &w.opts
+	if o.Level <= 0 || o.Level > 9 {
+		o.Level = 5
+	}
+	w.method = strings.ToUpper(o.Method)
+	switch w.method {
+	case "", "LZMA2":
+		w.method = "LZMA2"
+	case "LZMA", "COPY":
+	default:
+		return &archive.UnsupportedError{What: "7z write method " + o.Method}
+	}
+	w.lopts = lzma.LevelOptions(o.Level)
+	if o.DictSize != 0 {
+		w.lopts.DictSize = o.DictSize
+		w.lopts.BlockSize = 0
+	}
+	w.lopts.Threads = max(o.Threads, 1)
+	if o.EncryptHeaders && o.Password == "" {
+		return errors.New("7z writer: encrypted headers need a password")
+	}
+	if o.KDFCycles == 0 {
+		o.KDFCycles = defaultKDFCycles
+	}
+	switch strings.ToUpper(o.Filter) {
+	case "", "AUTO", "OFF", "BCJ", "X86", "ARM64":
+	default:
+		return &archive.UnsupportedError{What: "7z write filter " + o.Filter}
+	}
+	if o.Password != "" {
+		if _, err := rand.Read(w.salt[:]); err != nil {
+			return err
+		}
+		k, err := aes.Key7z(o.Password, w.salt[:], o.KDFCycles)
+		if err != nil {
+			return err
+		}
+		w.key, w.haveKey = k, true
+	}
+	w.buf = make([]byte, 256<<10)
+	return nil
+}
+
+// solidLimit returns the unpacked bytes per solid block.
+func (w *writer) solidLimit() int64 {
+	if w.opts.Solid.BlockSize > 0 {
+		return w.opts.Solid.BlockSize
+	}
+	if w.method == "COPY" {
+		return 1 << 62
+	}
+	// 7-Zip: 128 times the dictionary, at least 16 MiB, at most 4 GiB.
+	return min(max(int64(w.lopts.DictSize)<<7, 16<<20), 4<<30)
+}
+
+func (w *writer) write(p []byte) error {
+	n, err := w.out.Write(p)
+	w.pos += int64(n)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	return err
+}
+
+func (w *writer) run(items []WriteItem) (*WriteStats, error) {
+	st := &WriteStats{}
+	// Validate the items.
+	seen := make(map[string]int, len(items))
+	for i := range items {
+		it := &items[i]
+		if it.Name == "" {
+			return nil, fmt.Errorf("7z writer: item %d without a name", i)
+		}
+		if j, ok := seen[it.Name]; ok {
+			return nil, fmt.Errorf("7z writer: %q added twice (items %d and %d)", it.Name, j, i)
+		}
+		seen[it.Name] = i
+		if it.Type == archive.TypeFile && it.Size != 0 && it.Open == nil {
+			return nil, fmt.Errorf("7z writer: %q has no content", it.Name)
+		}
+	}
+	plan, err := w.planBase(items, st)
+	if err != nil {
+		return nil, err
+	}
+	defer plan.close()
+	var empties []fileInfo
+	empties = append(empties, plan.empties...)
+	var newData []*srcFile
+	for i := range items {
+		if plan.skipItem != nil && plan.skipItem[i] {
+			st.Skipped++
+			continue
+		}
+		it := &items[i]
+		fi := itemInfo(it)
+		switch {
+		case it.Type == archive.TypeDir:
+			fi.hasStream = false
+			empties = append(empties, fi)
+		case it.Type == archive.TypeSymlink:
+			target := it.LinkTarget
+			newData = append(newData, &srcFile{info: fi, size: int64(len(target)), name: it.Name,
+				open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(target)), nil }})
+		case it.Size == 0:
+			fi.hasStream, fi.isEmptyFile = false, true
+			empties = append(empties, fi)
+		default:
+			newData = append(newData, &srcFile{info: fi, size: it.Size, name: it.Name, open: it.Open})
+		}
+		st.Added++
+	}
+	// Dirs first, then empty files, as 7-Zip lists them.
+	var dirs, efiles []fileInfo
+	for _, f := range empties {
+		if f.isEmptyFile {
+			efiles = append(efiles, f)
+		} else {
+			dirs = append(dirs, f)
+		}
+	}
+
+	if err := w.write(make([]byte, signatureHeaderSize)); err != nil {
+		return nil, err
+	}
+	// Base folders copied whole, then base folders recompressed, then new.
+	if err := w.copyBaseFolders(plan); err != nil {
+		return nil, err
+	}
+	for _, group := range plan.recompress {
+		if err := w.compressFolder(group, filterNone); err != nil {
+			return nil, err
+		}
+	}
+	groups, err := w.groupNew(newData)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		if err := w.compressFolder(g.files, g.kind); err != nil {
+			return nil, err
+		}
+	}
+	all := make([]fileInfo, 0, len(dirs)+len(efiles)+len(w.files))
+	all = append(all, dirs...)
+	all = append(all, efiles...)
+	all = append(all, w.files...)
+	for i := range all {
+		if all[i].hasStream || all[i].isEmptyFile {
+			st.Files++
+		} else {
+			st.Dirs++
+		}
+	}
+	st.BytesIn = w.done
+	st.CopiedFolders = plan.copied
+	if err := w.finish(all); err != nil {
+		return nil, err
+	}
+	st.BytesOut = w.pos
+	return st, nil
+}
+
+// itemInfo converts an item's metadata.
+func itemInfo(it *WriteItem) fileInfo {
+	fi := fileInfo{name: it.Name, hasStream: true}
+	if !it.ModTime.IsZero() {
+		fi.mtime, fi.hasMTime = timeToFiletime(it.ModTime), true
+	}
+	if !it.CreateTime.IsZero() {
+		fi.ctime, fi.hasCTime = timeToFiletime(it.CreateTime), true
+	}
+	if !it.AccessTime.IsZero() {
+		fi.atime, fi.hasATime = timeToFiletime(it.AccessTime), true
+	}
+	if it.HasAttributes {
+		fi.attrib, fi.hasAttrib = it.Attributes, true
+	} else if it.Type == archive.TypeDir {
+		fi.attrib, fi.hasAttrib = archive.AttrDirectory, true
+	}
+	return fi
+}
+
+// finish writes the header and the signature header.
+func (w *writer) finish(files []fileInfo) error {
+	si := &w.si
+	var next []byte
+	if len(files) > 0 {
+		plain := plainHeader(si, files)
+		next = plain
+		if !w.opts.NoHeaderCompression || w.opts.EncryptHeaders {
+			enc, err := w.encodeHeader(plain)
+			if err != nil {
+				return err
+			}
+			next = enc
+		}
+	}
+	nextOff := w.pos - signatureHeaderSize
+	if err := w.write(next); err != nil {
+		return err
+	}
+	var sh [signatureHeaderSize]byte
+	copy(sh[:], signature)
+	sh[6], sh[7] = 0, 4
+	if len(next) == 0 {
+		nextOff = 0
+	}
+	binary.LittleEndian.PutUint64(sh[12:], uint64(nextOff))
+	binary.LittleEndian.PutUint64(sh[20:], uint64(len(next)))
+	binary.LittleEndian.PutUint32(sh[28:], crc32.ChecksumIEEE(next))
+	binary.LittleEndian.PutUint32(sh[8:], crc32.ChecksumIEEE(sh[12:32]))
+	if _, err := w.out.WriteAt(sh[:], 0); err != nil {
+		return err
+	}
+	return nil
+}
+
+// encodeHeader compresses (and encrypts) the plain header into a packed
+// stream and returns the kEncodedHeader record that describes it.
+func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
+	start := w.pos
+	pack := &countWriter{w: w.out}
+	var mid io.Writer = pack
+	var aw *aes.EncryptWriter
+	var midCount *countWriter
+	var aesCoder coder
+	if w.opts.EncryptHeaders {
+		var err error
+		if aw, aesCoder, err = w.newAES(pack); err != nil {
+			return nil, err
+		}
+		midCount = &countWriter{w: aw}
+		mid = midCount
+	}
+	lo := lzma.LevelOptions(5)
+	lo.DictSize = uint32(min(max(len(plain), 1<<16), 1<<24))
+	lo.FastBytes = 273
+	z, err := lzma.NewWriter(mid, lo)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := z.Write(plain); err != nil {
+		return nil, err
+	}
+	if err := z.Close(); err != nil {
+		return nil, err
+	}
+	f := folder{coders: []coder{{id: methodLZMA, numIn: 1, numOut: 1, props: z.Props()}},
+		unpackSizes: []uint64{uint64(len(plain))}, hasCRC: true, crc: crc32.ChecksumIEEE(plain)}
+	if aw != nil {
+		if err := aw.Close(); err != nil {
+			return nil, err
+		}
+		f.coders = append(f.coders, aesCoder)
+		f.unpackSizes = append(f.unpackSizes, uint64(midCount.n))
+	}
+	chainFolder(&f)
+	w.pos += pack.n
+	if pack.err != nil {
+		return nil, pack.err
+	}
+	si := streamsInfo{packPos: uint64(start - signatureHeaderSize), packSizes: []uint64{uint64(pack.n)},
+		folders: []folder{f}}
+	hw := &headerWriter{}
+	hw.byte(idEncodedHeader)
+	hw.streamsInfo(&si)
+	return hw.b, nil
+}
+
+// chainFolder links a folder's single-input coders into a chain: coder
+// 0 produces the main output, coder i reads coder i+1's output, and the
+// last coder reads the packed stream.
+func chainFolder(f *folder) {
+	f.bindPairs = f.bindPairs[:0]
+	for i := range f.coders {
+		f.coders[i].inStart, f.coders[i].outStart = i, i
+		f.coders[i].numIn, f.coders[i].numOut = 1, 1
+		if i > 0 {
+			f.bindPairs = append(f.bindPairs, bindPair{inIndex: i - 1, outIndex: i})
+		}
+	}
+	f.packed = []int{len(f.coders) - 1}
+}
+
+// newAES starts a 7zAES encryption with a fresh IV and returns its coder
+// record.
+func (w *writer) newAES(to io.Writer) (*aes.EncryptWriter, coder, error) {
+	var iv [16]byte
+	if _, err := rand.Read(iv[:]); err != nil {
+		return nil, coder{}, err
+	}
+	aw, err := aes.NewEncryptWriter(to, w.key[:], iv[:])
+	if err != nil {
+		return nil, coder{}, err
+	}
+	props := make([]byte, 0, 2+32)
+	props = append(props, byte(w.opts.KDFCycles)|0xC0, byte(len(w.salt)-1)<<4|byte(len(iv)-1))
+	props = append(props, w.salt[:]...)
+	props = append(props, iv[:]...)
+	return aw, coder{id: methodAES, numIn: 1, numOut: 1, props: props}, nil
+}
+
+// countWriter counts bytes written through it.
+type countWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+// compressFolder compresses files into one folder with the configured
+// method, an optional branch filter and optional encryption, and records
+// the folder, its packed stream and the files' sizes and CRCs.
+func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
+	if len(files) == 0 {
+		return nil
+	}
+	pack := &countWriter{w: w.out}
+	var mid io.Writer = pack
+	var aw *aes.EncryptWriter
+	var midCount *countWriter
+	var aesCoder coder
+	if w.haveKey {
+		var err error
+		if aw, aesCoder, err = w.newAES(pack); err != nil {
+			return err
+		}
+		defer aw.Close() // releases the pooled buffer on errors; no-op after Close
+		midCount = &countWriter{w: aw}
+		mid = midCount
+	}
+	var comp io.Writer
+	var compClose func() error
+	var mcoder coder
+	switch w.method {
+	case "LZMA2":
+		if w.lz2 == nil {
+			z, err := lzma.NewWriter2(mid, w.lopts)
+			if err != nil {
+				return err
+			}
+			w.lz2 = z
+		} else {
+			w.lz2.Reset(mid)
+		}
+		comp, compClose = w.lz2, w.lz2.Close
+		mcoder = coder{id: methodLZMA2, props: []byte{w.lz2.Props()}}
+	case "LZMA":
+		if w.lz1 == nil {
+			z, err := lzma.NewWriter(mid, w.lopts)
+			if err != nil {
+				return err
+			}
+			w.lz1 = z
+		} else {
+			w.lz1.Reset(mid)
+		}
+		comp, compClose = w.lz1, w.lz1.Close
+		mcoder = coder{id: methodLZMA, props: w.lz1.Props()}
+	default:
+		comp, compClose = mid, func() error { return nil }
+		mcoder = coder{id: methodCopy}
+	}
+	var in io.Writer = comp
+	var fw io.WriteCloser
+	var f folder
+	switch kind {
+	case filterX86:
+		fw = filters.NewWriter(comp, filters.NewX86(true))
+		f.coders = append(f.coders, coder{id: methodBCJ})
+	case filterARM64:
+		fw = filters.NewWriter(comp, filters.NewARM64(true, 0))
+		f.coders = append(f.coders, coder{id: methodARM64})
+	}
+	if fw != nil {
+		in = fw
+	}
+	f.coders = append(f.coders, mcoder)
+	var total int64
+	firstSub := len(w.si.subSizes)
+	for _, sf := range files {
+		n, crc, err := w.copyFile(in, sf)
+		if err != nil {
+			return err
+		}
+		total += n
+		w.si.subSizes = append(w.si.subSizes, uint64(n))
+		w.si.subHasCRC = append(w.si.subHasCRC, true)
+		w.si.subCRCs = append(w.si.subCRCs, crc)
+		w.files = append(w.files, sf.info)
+	}
+	if fw != nil {
+		if err := fw.Close(); err != nil {
+			return err
+		}
+	}
+	if err := compClose(); err != nil {
+		return err
+	}
+	if w.method == "LZMA2" && total < int64(w.lopts.DictSize) {
+		// Writer2 sizes the encoder of a stream shorter than the
+		// dictionary to the stream; do not reuse it for the next folder.
+		w.lz2 = nil
+	}
+	for range f.coders {
+		f.unpackSizes = append(f.unpackSizes, uint64(total))
+	}
+	if aw != nil {
+		if err := aw.Close(); err != nil {
+			return err
+		}
+		f.coders = append(f.coders, aesCoder)
+		f.unpackSizes = append(f.unpackSizes, uint64(midCount.n))
+	}
+	if pack.err != nil {
+		return pack.err
+	}
+	chainFolder(&f)
+	f.numSub = len(files)
+	f.firstSub = firstSub
+	w.pos += pack.n
+	w.si.packSizes = append(w.si.packSizes, uint64(pack.n))
+	w.si.folders = append(w.si.folders, f)
+	return nil
+}
+
+// copyFile streams one file into the folder's encoder and returns the
+// bytes read and their CRC.
+func (w *writer) copyFile(dst io.Writer, sf *srcFile) (int64, uint32, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	rc, err := sf.open()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rc.Close()
+	var n int64
+	var crc uint32
+	for {
+		k, rerr := rc.Read(w.buf)
+		if k > 0 {
+			crc = crc32.Update(crc, crc32.IEEETable, w.buf[:k])
+			if _, err := dst.Write(w.buf[:k]); err != nil {
+				return n, crc, err
+			}
+			n += int64(k)
+			w.done += int64(k)
+			if w.opts.Progress != nil {
+				w.opts.Progress(w.done, sf.name)
+			}
+			if err := w.ctx.Err(); err != nil {
+				return n, crc, err
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return n, crc, fmt.Errorf("%s: %w", sf.name, rerr)
+		}
+	}
+	if w.opts.Progress != nil {
+		w.opts.Progress(w.done, sf.name)
+	}
+	return n, crc, nil
+}
