@@ -98,7 +98,7 @@ func newEncoder(o *WriterOptions) *encoder {
 	e.lpMask = 1<<e.lp - 1
 	e.pbMask = 1<<e.pb - 1
 	e.probs = make([]uint16, numProbs(e.lc+e.lp))
-	e.mf = newMatchFinder(o.MatchFinder == "bt4", o.DictSize, o.FastBytes, o.Cycles)
+	e.mf = newMatchFinder(o.MatchFinder[:2] == "bt", int(o.MatchFinder[2]-'0'), o.DictSize, o.FastBytes, o.Cycles)
 	e.ms = make([]match, 0, maxMatchLen+8)
 	e.next = make([]match, 0, maxMatchLen+8)
 	e.pend = make([]symbol, 0, numOpts+1)

@@ -37,12 +37,14 @@ type matchFinder struct {
 	hash2   []uint32 // 2-byte direct table, 1<<16
 	hash3   []uint32 // 3-byte hash, 1<<16
 	hash4   []uint32
+	hash4b  []uint32 // with 5-byte main hashing: one 4-byte candidate, 1<<18
 	h4shift uint
+	hb      int // bytes hashed for the main table: 4 or 5
 	son     []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
 }
 
-func newMatchFinder(bt bool, dictSize uint32, nice, cycles int) *matchFinder {
-	mf := &matchFinder{bt: bt, dictSize: dictSize, cyclic: dictSize + 1, nice: nice, cycles: cycles}
+func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *matchFinder {
+	mf := &matchFinder{bt: bt, hb: hashBytes, dictSize: dictSize, cyclic: dictSize + 1, nice: nice, cycles: cycles}
 	hbits := bits.Len32(dictSize-1) - 1
 	if hbits < 16 {
 		hbits = 16
@@ -54,6 +56,9 @@ func newMatchFinder(bt bool, dictSize uint32, nice, cycles int) *matchFinder {
 	mf.hash2 = make([]uint32, 1<<16)
 	mf.hash3 = make([]uint32, 1<<16)
 	mf.hash4 = make([]uint32, 1<<hbits)
+	if hashBytes == 5 {
+		mf.hash4b = make([]uint32, 1<<18)
+	}
 	n := int(mf.cyclic)
 	if bt {
 		n *= 2
@@ -67,6 +72,7 @@ func (mf *matchFinder) reset(data []byte) {
 	clear(mf.hash2)
 	clear(mf.hash3)
 	clear(mf.hash4)
+	clear(mf.hash4b)
 	// son entries are only reached through the hash tables, so they need
 	// no clearing: every reachable entry was written after the reset.
 	mf.buf = data
@@ -96,6 +102,15 @@ func (mf *matchFinder) slot(d uint32) uint32 {
 
 // avail is the number of bytes from the current position to the end.
 func (mf *matchFinder) avail() int { return mf.end - mf.pos }
+
+// mainHash hashes the first 4 or 5 bytes of b (len(b) >= mf.hb).
+func (mf *matchFinder) mainHash(b []byte) uint32 {
+	if mf.hb == 5 {
+		v := uint64(binary.LittleEndian.Uint32(b)) | uint64(b[4])<<32
+		return uint32((v * 0x9E3779B97F4A7C15) >> (32 + mf.h4shift))
+	}
+	return (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+}
 
 func hash3of(b []byte) uint32 {
 	v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
@@ -140,7 +155,7 @@ func (mf *matchFinder) find(ms []match) []match {
 	if limit > mf.nice {
 		limit = mf.nice
 	}
-	if limit < 4 {
+	if limit < mf.hb {
 		// Too close to the end for hashing.
 		mf.advance()
 		return ms
@@ -148,10 +163,10 @@ func (mf *matchFinder) find(ms []match) []match {
 	buf := mf.buf
 	cur := uint32(pos) + mf.delta
 	maxD := mf.maxDist(cur)
-	b := buf[pos : pos+4]
+	b := buf[pos : pos+mf.hb]
 	h2 := uint32(b[0]) | uint32(b[1])<<8
 	h3 := hash3of(b)
-	h4 := (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+	h4 := mf.mainHash(b)
 	c2, c3, c4 := mf.hash2[h2], mf.hash3[h3], mf.hash4[h4]
 	mf.hash2[h2], mf.hash3[h3], mf.hash4[h4] = cur, cur, cur
 
@@ -169,6 +184,22 @@ func (mf *matchFinder) find(ms []match) []match {
 		if l >= 3 && l > best {
 			ms = append(ms, match{uint32(l), d3 - 1})
 			best = l
+		}
+	}
+	if mf.hb == 5 {
+		h := (binary.LittleEndian.Uint32(b) * 2654435761) >> (32 - 18)
+		c := mf.hash4b[h]
+		mf.hash4b[h] = cur
+		d4 := cur - c
+		if d4 != d2 && d4 != d3 && d4 <= maxD && d4 > 0 && best < limit {
+			j := pos - int(d4)
+			if binary.LittleEndian.Uint32(buf[j:]) == binary.LittleEndian.Uint32(b) {
+				l := 4 + matchLen(buf, pos+4, j+4, limit-4)
+				if l > best {
+					ms = append(ms, match{uint32(l), d4 - 1})
+					best = l
+				}
+			}
 		}
 	}
 	if mf.bt {
@@ -267,16 +298,19 @@ func (mf *matchFinder) skip(n int) {
 	if !mf.bt {
 		for ; n > 0; n-- {
 			pos := mf.pos
-			if mf.end-pos < 4 {
+			if mf.end-pos < mf.hb {
 				mf.advance()
 				continue
 			}
 			cur := uint32(pos) + mf.delta
-			b := mf.buf[pos : pos+4]
+			b := mf.buf[pos : pos+mf.hb]
 			h2 := uint32(b[0]) | uint32(b[1])<<8
 			h3 := hash3of(b)
-			h4 := (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+			h4 := mf.mainHash(b)
 			mf.hash2[h2], mf.hash3[h3] = cur, cur
+			if mf.hb == 5 {
+				mf.hash4b[(binary.LittleEndian.Uint32(b)*2654435761)>>(32-18)] = cur
+			}
 			mf.son[mf.cycPos] = mf.hash4[h4]
 			mf.hash4[h4] = cur
 			mf.advance()
@@ -289,16 +323,19 @@ func (mf *matchFinder) skip(n int) {
 		if limit > mf.nice {
 			limit = mf.nice
 		}
-		if limit < 4 {
+		if limit < mf.hb {
 			mf.advance()
 			continue
 		}
 		cur := uint32(pos) + mf.delta
-		b := mf.buf[pos : pos+4]
+		b := mf.buf[pos : pos+mf.hb]
 		h2 := uint32(b[0]) | uint32(b[1])<<8
 		h3 := hash3of(b)
-		h4 := (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+		h4 := mf.mainHash(b)
 		mf.hash2[h2], mf.hash3[h3] = cur, cur
+		if mf.hb == 5 {
+			mf.hash4b[(binary.LittleEndian.Uint32(b)*2654435761)>>(32-18)] = cur
+		}
 		cand := mf.hash4[h4]
 		mf.hash4[h4] = cur
 		mf.btInsert(pos, cur, cand, mf.maxDist(cur), limit)

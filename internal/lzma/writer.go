@@ -16,7 +16,7 @@ type WriterOptions struct {
 	DictSize    uint32 // dictionary size in bytes (4 KiB .. 1.5 GiB)
 	LC, LP, PB  int    // literal context bits, literal position bits, position bits
 	FastBytes   int    // "nice" match length at which searching stops (5..273)
-	MatchFinder string // "hc4" (hash chain) or "bt4" (binary tree)
+	MatchFinder string // "hc4"/"hc5" (hash chain) or "bt4"/"bt5" (binary tree), hashing 4 or 5 bytes
 	Cycles      int    // match finder steps per position
 	Threads     int    // LZMA2: blocks compressed in parallel
 	BlockSize   int64  // LZMA2: independent block size (0: 4×DictSize clamped to [1 MiB, 256 MiB])
@@ -53,8 +53,10 @@ func LevelOptions(level int) WriterOptions {
 		o.FastBytes = 64
 	}
 	if level < 5 {
-		o.MatchFinder = "hc4"
-		o.Cycles = (16 + o.FastBytes/2) >> 1
+		// 7-Zip uses hc5 with 16 cycles here; our hash chain needs more
+		// steps to reach the same ratio, which costs little time.
+		o.MatchFinder = "hc5"
+		o.Cycles = 96
 	} else {
 		o.MatchFinder = "bt4"
 		o.Cycles = 16 + o.FastBytes/2
@@ -86,11 +88,16 @@ func (o *WriterOptions) normalize() error {
 	if o.MatchFinder == "" {
 		o.MatchFinder = d.MatchFinder
 	}
+	switch o.MatchFinder {
+	case "hc4", "hc5", "bt4", "bt5":
+	default:
+		return fmt.Errorf("lzma: unknown match finder %q", o.MatchFinder)
+	}
 	if o.Cycles == 0 {
 		o.Cycles = d.Cycles
 		if o.MatchFinder != d.MatchFinder {
 			o.Cycles = 16 + o.FastBytes/2
-			if o.MatchFinder == "hc4" {
+			if o.MatchFinder[:2] == "hc" {
 				o.Cycles >>= 1
 			}
 		}
@@ -108,8 +115,6 @@ func (o *WriterOptions) normalize() error {
 		return errors.New("lzma: lc/lp/pb out of range")
 	case o.FastBytes < 5 || o.FastBytes > maxMatchLen:
 		return errors.New("lzma: fast bytes out of range")
-	case o.MatchFinder != "hc4" && o.MatchFinder != "bt4":
-		return fmt.Errorf("lzma: unknown match finder %q", o.MatchFinder)
 	case o.Cycles < 1:
 		return errors.New("lzma: cycles out of range")
 	case o.BlockSize < 1<<16:
@@ -296,6 +301,7 @@ func (mf *matchFinder) normalize() {
 	fix(mf.hash2)
 	fix(mf.hash3)
 	fix(mf.hash4)
+	fix(mf.hash4b)
 	fix(mf.son)
 	mf.delta -= sub
 }
