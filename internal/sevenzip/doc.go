@@ -36,6 +36,47 @@
 // registry (coders.go). Every coder output is bounded by its declared unpack
 // size, and a coder that ends early is reported as corrupt data.
 //
+// Coders (registry in coders.go, one file per family): Copy; LZMA and
+// LZMA2 (internal/lzma, with github.com/ulikunitz/xz/lzma kept as a
+// comparison engine); PPMd var.H (internal/ppmd); BZip2 (compress/bzip2,
+// which also reads the concatenated streams of multithreaded 7-Zip);
+// Deflate (compress/flate); Deflate64 (internal/deflate64); the branch
+// filters BCJ, PPC, IA64, ARM, ARMT, SPARC, ARM64, RISCV and Delta, and the
+// four-input BCJ2 (internal/filters); 7zAES (internal/aes); and the
+// 7-Zip-zstd fork's Zstandard (github.com/klauspost/compress/zstd). Brotli,
+// LZ4, LZ5, Lizard and unknown IDs are reported as unsupported by name.
+//
+// # Reading
+//
+// NewReader parses everything up front (Entries is complete). Extract walks
+// the entries in archive order; a folder is opened when its first wanted
+// entry is reached, entries in front of it are decoded and discarded, and
+// decoding stops after the folder's last wanted entry, so a solid block is
+// decoded at most once per call. Each content reader checks the file CRC
+// at its end, or the folder CRC at the folder's end when files carry none.
+// Symlinks (unix mode S_IFLNK, or Windows reparse data) get their target
+// read from the data (at most 64 KiB) into Entry.LinkTarget.
+//
+// Passwords are asked for once per Reader. An encrypted header that does
+// not decode is a wrong password; in encrypted folders a CRC mismatch or a
+// decoder error is reported as both ErrWrongPassword and ErrChecksum, and
+// the first entry of an encrypted folder is verified before its reader
+// yields a byte, so a wrong password shows before anything is written.
+//
+// With Options.Threads > 1, the wanted parts of upcoming folders are
+// decoded in background goroutines into memory (bounded by a 256 MiB
+// budget; larger folders are streamed in the foreground).
+//
+// # Limits
+//
+// Every count read from a header is checked against the bytes left before
+// anything is allocated; the entry count is also bounded by the memory
+// limit. Dictionary sizes (LZMA, LZMA2: the window really allocated, i.e.
+// never more than the output), PPMd model memory and the Zstandard window
+// are checked against Options.Limit and refused with *archive.LimitError;
+// the 7zAES key-derivation cost against Options.MaxKDFCost. No coder yields
+// more than its declared size, and one that ends early is corrupt data.
+//
 // The format-neutral view (archive.Entry, archive.Reader) is in
 // internal/archive; reader.go maps the parsed header onto it.
 package sevenzip

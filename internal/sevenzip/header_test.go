@@ -308,3 +308,42 @@ func FuzzReader(f *testing.F) {
 		})
 	})
 }
+
+// TestUnsupportedFolder checks that a folder with an unsupported method
+// fails its own entries only.
+func TestUnsupportedFolder(t *testing.T) {
+	a, b := []byte("brotli?"), []byte("stored")
+	hdr := []byte{idHeader, idMainStreamsInfo,
+		idPackInfo, 0, 2, idSize, byte(len(a)), byte(len(b)), idEnd,
+		idUnpackInfo, idFolder, 2, 0,
+		1, 0x04, 0x04, 0xF7, 0x11, 0x02,
+		1, 0x01, 0x00,
+		idCodersUnpackSize, byte(len(a)), byte(len(b)), idEnd,
+		idEnd,
+		idFilesInfo, 2, idName, 9, 0, 'a', 0, 0, 0, 'b', 0, 0, 0, idEnd, idEnd}
+	data := buildArchive(append(bytes.Clone(a), b...), hdr)
+	rd, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := rd.Entries()[0].Method; m != "Brotli" {
+		t.Errorf("method %q", m)
+	}
+	results := map[string]error{}
+	contents := map[string]string{}
+	err = rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+		d, err := io.ReadAll(r)
+		results[e.Name], contents[e.Name] = err, string(d)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ue *archive.UnsupportedError
+	if !errors.As(results["a"], &ue) || ue.What != "7z method Brotli" {
+		t.Errorf("a: %v", results["a"])
+	}
+	if results["b"] != nil || contents["b"] != string(b) {
+		t.Errorf("b: %q, %v", contents["b"], results["b"])
+	}
+}

@@ -654,6 +654,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 		}
 	}
 	var skipBuf []byte
+	failedFolder, failedErr := -1, error(nil)
 	for i, e := range rd.entries {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -668,20 +669,32 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			}
 			continue
 		}
+		if failedFolder == m.folder {
+			// The folder could not be opened or decoded: every wanted
+			// entry of it gets the error, and the run goes on.
+			if err := fn(e, &errReader{err: rd.wrap(e.Name, failedErr)}); err != nil {
+				return err
+			}
+			continue
+		}
 		if cur == nil || cur.index != m.folder {
 			closeCur()
+			var err error
 			if j := pf.take(m.folder); j != nil {
-				if j.openErr != nil {
-					return rd.wrap(e.Name, j.openErr)
+				if err = j.openErr; err == nil {
+					cur = rd.newFolderStream(m.folder, &dataThenError{data: j.data, err: j.readErr}, nil)
+					curJob = j
 				}
-				cur = rd.newFolderStream(m.folder, &dataThenError{data: j.data, err: j.readErr}, nil)
-				curJob = j
 			} else {
-				fs, err := rd.openFolder(m.folder)
-				if err != nil {
-					return rd.wrap(e.Name, err)
+				cur, err = rd.openFolder(m.folder)
+			}
+			if err != nil {
+				cur = nil
+				failedFolder, failedErr = m.folder, err
+				if err := fn(e, &errReader{err: rd.wrap(e.Name, err)}); err != nil {
+					return err
 				}
-				cur = fs
+				continue
 			}
 		}
 		if cur.pos > m.offset {
@@ -692,7 +705,13 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 				skipBuf = make([]byte, 32<<10)
 			}
 			if err := cur.skipTo(m.offset, skipBuf); err != nil {
-				return rd.wrap(e.Name, cur.decodeError(err))
+				err = cur.decodeError(err)
+				closeCur()
+				failedFolder, failedErr = m.folder, err
+				if err := fn(e, &errReader{err: rd.wrap(e.Name, err)}); err != nil {
+					return err
+				}
+				continue
 			}
 		}
 		si := &rd.hdr.main
