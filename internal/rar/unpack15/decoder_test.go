@@ -1,0 +1,132 @@
+package unpack15
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"path/filepath"
+	"testing"
+	"testing/iotest"
+
+	"github.com/garc-dev/garc/internal/corpus"
+)
+
+// isV15 reports whether a walked entry holds a version 1.5 (or 1.4)
+// packed stream.
+func isV15(f rar4File) bool {
+	return !f.dir && f.method != 0x30 && f.unpVer >= 10 && f.unpVer <= 15
+}
+
+// corpusFiles returns the version 1.5 members of the unencrypted
+// single-volume RAR 1.4-4.x corpus units that are expected to extract,
+// with the listing's sha256 of each.
+func corpusFiles(t testing.TB) (units map[string][]rar4File, want map[string]map[string]string) {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skipf("corpus not found at %s", root)
+	}
+	all, err := corpus.Units(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units = map[string][]rar4File{}
+	want = map[string]map[string]string{}
+	for _, u := range all {
+		if u.Kind != "single" || u.Expected == "" || u.Expect != "ok" {
+			continue
+		}
+		var files []rar4File
+		switch u.Format {
+		case "rar4", "rar1.5-2":
+			files, err = walkRAR4(u.Path(root))
+		case "rar1.4":
+			files, err = walkRAR14(u.Path(root))
+		default:
+			continue
+		}
+		if err != nil || len(files) == 0 {
+			continue
+		}
+		use := false
+		for _, f := range files {
+			if isV15(f) && !f.encrypted {
+				use = true
+			}
+		}
+		if !use {
+			continue
+		}
+		exp, err := corpus.Listing(root, u.Expected)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := map[string]string{}
+		for _, e := range exp {
+			if !e.IsDir && !e.IsSymlink {
+				w[e.Path] = e.SHA256
+			}
+		}
+		name := filepath.Base(u.Unit)
+		units[name] = files
+		want[name] = w
+	}
+	return units, want
+}
+
+// TestCorpus decodes every version 1.5 file of the unencrypted
+// single-volume corpus archives and compares it with the listing, reading
+// through Read, one byte at a time, and WriteTo.
+func TestCorpus(t *testing.T) {
+	units, want := corpusFiles(t)
+	checked := 0
+	for name, files := range units {
+		for _, mode := range []string{"read", "onebyte", "writeto"} {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				d := NewDecoder()
+				defer d.Close()
+				for _, f := range files {
+					if !isV15(f) || f.split {
+						continue
+					}
+					if f.encrypted {
+						return
+					}
+					if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
+						t.Fatalf("%s: Reset: %v", f.name, err)
+					}
+					h := sha256.New()
+					var n int64
+					var err error
+					switch mode {
+					case "read":
+						n, err = io.Copy(h, struct{ io.Reader }{d})
+					case "onebyte":
+						n, err = io.Copy(h, iotest.OneByteReader(d))
+					default:
+						n, err = d.WriteTo(h)
+					}
+					if err != nil {
+						t.Fatalf("%s: after %d bytes: %v", f.name, n, err)
+					}
+					if n != f.size {
+						t.Fatalf("%s: %d bytes, want %d", f.name, n, f.size)
+					}
+					w, ok := want[name][f.name]
+					if !ok {
+						t.Logf("%s: not in the listing", f.name)
+						continue
+					}
+					if got := hex.EncodeToString(h.Sum(nil)); got != w {
+						t.Errorf("%s: sha256 mismatch", f.name)
+					}
+					checked++
+				}
+			})
+		}
+	}
+	t.Logf("%d files checked", checked)
+	if checked < 3 {
+		t.Errorf("only %d files checked", checked)
+	}
+}
