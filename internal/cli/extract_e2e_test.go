@@ -208,3 +208,40 @@ func TestHostileArchives(t *testing.T) {
 		}
 	}
 }
+
+func TestExtractDamagedAndPasswords(t *testing.T) {
+	dir := t.TempDir()
+	stored := makeArchive(t, dir, "stored.7z", "-mx=0", "-ms=off")
+	data, _ := os.ReadFile(stored)
+	i := strings.Index(string(data), "gamma gamma")
+	data[i] = 'G'
+	os.WriteFile(stored, data, 0o644)
+
+	r := garc(t, dir, "", "x", stored, "-o", "out")
+	r.expect(t, ExitChecksum, "x damaged")
+	got := readTree(t, filepath.Join(dir, "out"))
+	if _, ok := got["src/docs/c.txt"]; ok {
+		t.Error("the damaged file was kept without --keep-broken")
+	}
+	if got["src/a.txt"] != sampleFiles["src/a.txt"] {
+		t.Error("the intact files were not extracted")
+	}
+	garc(t, dir, "", "x", "-kb", stored, "-o", "kept").expect(t, ExitChecksum, "x -kb damaged")
+	if c := readTree(t, filepath.Join(dir, "kept"))["src/docs/c.txt"]; len(c) != len(sampleFiles["src/docs/c.txt"]) {
+		t.Errorf("-kb did not keep the damaged file (%d bytes)", len(c))
+	}
+
+	enc := makeArchive(t, dir, "enc.7z", "-psecret")
+	r = garc(t, dir, "", "x", "-pwrong", enc, "-o", "wrong")
+	r.expect(t, ExitPassword, "x wrong password")
+	for name, c := range readTree(t, filepath.Join(dir, "wrong")) {
+		if c != "/" && c != "" {
+			t.Errorf("wrong password left %s behind", name)
+		}
+	}
+	garc(t, dir, "", "x", enc, "-o", "nopw").expect(t, ExitPassword, "x without password")
+	garc(t, dir, "", "x", "-psecret", enc, "-o", "right").expect(t, ExitOK, "x right password")
+	if readTree(t, filepath.Join(dir, "right"))["src/a.txt"] != sampleFiles["src/a.txt"] {
+		t.Error("x with the right password produced wrong content")
+	}
+}

@@ -264,11 +264,15 @@ func TestOverwriteQuestion(t *testing.T) {
 	}
 
 	// "q" and Ctrl-C end the run with 255 and leave no temporary files.
-	for _, key := range []string{"q\r", "\x03"} {
+	for _, key := range []string{"q\r", "\x03", "SIGTERM"} {
 		edit()
 		r = startPTY(t, dir, false, "x", arc, "-o", "out", "src/a.txt")
 		r.waitFor(t, "a.txt exists. Overwrite?")
-		r.master.Write([]byte(key))
+		if key == "SIGTERM" {
+			r.cmd.Process.Signal(syscall.SIGTERM)
+		} else {
+			r.master.Write([]byte(key))
+		}
 		if code := r.wait(t); code != ExitInterrupted {
 			t.Fatalf("%q at the question: exit %d, want %d\n%s", key, code, ExitInterrupted, r.output())
 		}
