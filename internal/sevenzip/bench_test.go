@@ -142,3 +142,37 @@ func BenchmarkLZMAEngines(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExtract7zFile measures extraction ("garc t") of the archive
+// named by SEVENZIP_BENCH_ARCHIVE (e.g. a 100 MB 7z of mixed-data), for
+// comparison with `7zz t -mmt=1` on the same file.
+func BenchmarkExtract7zFile(b *testing.B) {
+	path := os.Getenv("SEVENZIP_BENCH_ARCHIVE")
+	if path == "" {
+		b.Skip("set SEVENZIP_BENCH_ARCHIVE to a 7z file to measure it")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	buf := make([]byte, 256<<10)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		rd, err := NewReader(f, st.Size(), &archive.Options{Threads: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n int64
+		err = rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+			k, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{r}, buf)
+			n += k
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(n)
+	}
+}
