@@ -53,6 +53,35 @@ const (
 	maxFilters     = 8192
 )
 
+// Length and distance slots: a base value and a number of extra bits
+// (the arrays are padded to a power of two so that masked indexes need no
+// bounds check).
+var (
+	lenSlotBase  [64]uint16
+	lenSlotBits  [64]uint8
+	distSlotBase [128]uint64
+	distSlotBits [128]uint8
+)
+
+func init() {
+	for s := range lenSyms {
+		if s >= 8 {
+			k := s/4 - 1
+			lenSlotBase[s], lenSlotBits[s] = uint16((4|s&3)<<k), uint8(k)
+		} else {
+			lenSlotBase[s] = uint16(s)
+		}
+	}
+	for s := range distSyms7 {
+		if s >= 4 {
+			k := s/2 - 1
+			distSlotBase[s], distSlotBits[s] = uint64(2|s&1)<<k, uint8(k)
+		} else {
+			distSlotBase[s] = uint64(s)
+		}
+	}
+}
+
 func corrupt(what string) error {
 	return fmt.Errorf("rar5 data: %s: %w", what, archive.ErrFormat)
 }
@@ -675,14 +704,11 @@ loop:
 		var dist uint64
 		switch {
 		case sym >= 262:
-			length = sym - 262 + 2
-			if length >= 10 {
-				slot := sym - 262
-				k := uint(slot/4 - 1)
-				length = (4|slot&3)<<k + int(v>>(64-k)) + 2
-				v <<= k
-				nb -= k
-			}
+			slot := (sym - 262) & 63
+			k := uint(lenSlotBits[slot])
+			length = int(lenSlotBase[slot]) + 2 + int(v>>1>>(63-k))
+			v <<= k
+			nb -= k
 			if nb < 56 {
 				if pos+8 <= len(data) {
 					x := binary.BigEndian.Uint64(data[pos:])
@@ -709,13 +735,14 @@ loop:
 				v <<= l
 				nb -= l
 			}
-			dist = 1
-			if ds < 4 {
-				dist += uint64(ds)
+			ds &= 127
+			dist = distSlotBase[ds] + 1
+			if k := uint(distSlotBits[ds]); k < 4 {
+				dist += v >> 1 >> (63 - k)
+				v <<= k
+				nb -= k
 			} else {
-				k := uint(ds/2 - 1)
-				dist += uint64(2|ds&1) << k
-				if k >= 4 {
+				{
 					k -= 4
 					if k > 0 {
 						if k > 32 {
@@ -753,10 +780,6 @@ loop:
 						v <<= l
 						nb -= l
 					}
-				} else {
-					dist += v >> (64 - k)
-					v <<= k
-					nb -= k
 				}
 			}
 			// one more byte for distances above 0x100, 0x2000 and 0x40000
@@ -806,13 +829,11 @@ loop:
 				v <<= l
 				nb -= l
 			}
-			length = ls + 2
-			if ls >= 8 {
-				k := uint(ls/4 - 1)
-				length = (4|ls&3)<<k + int(v>>(64-k)) + 2
-				v <<= k
-				nb -= k
-			}
+			ls &= 63
+			k := uint(lenSlotBits[ls])
+			length = int(lenSlotBase[ls]) + 2 + int(v>>1>>(63-k))
+			v <<= k
+			nb -= k
 			lastLen = length
 		case sym == 257:
 			length = lastLen
