@@ -113,7 +113,6 @@ type WriteStats struct {
 // Default key derivation cost of 7-Zip's 7zAES encoder.
 const defaultKDFCycles = 19
 
-
 // filterKind is the branch filter chosen for a block.
 type filterKind int
 

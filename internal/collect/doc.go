@@ -1,0 +1,30 @@
+// Package collect turns the inputs of `garc a` into the list of entries a
+// 7z archive stores: the files and directories named on the command line
+// (directories with everything below them), wildcard inputs such as
+// "*.txt" (matched in their directory, or in every directory below it
+// with Recursive), filtered by a selection function, plus standard input
+// as one entry.
+//
+// # Names
+//
+// Entries are named as 7-Zip names them: a relative input keeps its
+// cleaned relative path ("dir/sub" stores "dir/sub/..." without a separate
+// "dir" entry), while an absolute input, or one that climbs with "..",
+// stores only its last component. "." stores the directory's contents
+// without an entry for itself. Names use '/' as the separator.
+//
+// # Metadata
+//
+// Every item records its size, modification, change and access times and
+// its attributes in 7-Zip's unix convention: the Windows bits (0x10
+// directory, 0x20 archive, 0x01 read-only) with the full unix st_mode in
+// the high 16 bits and the 0x8000 flag that announces it.
+//
+// # Links
+//
+// By default symbolic links are followed: the entry gets what the link
+// points to, and directories reached through links are walked with a
+// guard against loops. With StoreSymlinks (7-Zip -snl) a link is stored
+// as a link whose data is its target. Special files (devices, FIFOs,
+// sockets) are skipped with a warning.
+package collect

@@ -1,0 +1,214 @@
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// ArchiveFile is an archive being written by `garc a` or `garc d`. Its
+// bytes go to temporary files (".garc-XXXXXXXX.tmp", created with O_EXCL)
+// beside the target, so an existing archive is never touched until Commit
+// has flushed the new one to disk and renames it into place. Abort (or a
+// failed Commit) removes the temporary files.
+//
+// With a volume size the archive is split into TARGET.001, TARGET.002 …
+// of that many bytes each (the last one shorter), as 7-Zip's -v does.
+// ArchiveFile implements io.Writer and io.WriterAt, so a writer can fill
+// in the signature header at offset 0 after the rest.
+type ArchiveFile struct {
+	target  string
+	volSize int64       // 0: one file
+	perm    fs.FileMode // kept from an existing target; 0: new file (0666 less the umask)
+	parts   []*os.File
+	temps   []string
+	size    int64
+	done    bool
+	err     error
+}
+
+// CreateArchive starts writing the archive target. volumeSize > 0 splits it
+// into volumes. An existing target keeps its permission bits.
+func CreateArchive(target string, volumeSize int64) (*ArchiveFile, error) {
+	if volumeSize < 0 {
+		return nil, fmt.Errorf("%s: negative volume size", target)
+	}
+	a := &ArchiveFile{target: target, volSize: volumeSize}
+	if fi, err := os.Stat(target); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: not a regular file", target)
+		}
+		a.perm = fi.Mode().Perm()
+	}
+	if err := a.addPart(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// VolumeName returns the name of volume i (0-based) of a split archive:
+// TARGET.001 for i = 0.
+func VolumeName(target string, i int) string {
+	return fmt.Sprintf("%s.%03d", target, i+1)
+}
+
+// addPart creates the next temporary file.
+func (a *ArchiveFile) addPart() error {
+	dir := filepath.Dir(a.target)
+	for i := 0; ; i++ {
+		p := filepath.Join(dir, ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL|oNoFollow, 0o666)
+		if err == nil {
+			a.parts = append(a.parts, f)
+			a.temps = append(a.temps, p)
+			return nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 100 {
+			return err
+		}
+	}
+}
+
+// Size returns the bytes written so far.
+func (a *ArchiveFile) Size() int64 { return a.size }
+
+// Volumes returns the number of files written so far.
+func (a *ArchiveFile) Volumes() int { return len(a.parts) }
+
+// Write appends p, starting new volumes as they fill up.
+func (a *ArchiveFile) Write(p []byte) (int, error) {
+	if a.done {
+		return 0, fs.ErrClosed
+	}
+	if a.err != nil {
+		return 0, a.err
+	}
+	written := 0
+	for len(p) > 0 {
+		cur := a.parts[len(a.parts)-1]
+		chunk := p
+		if a.volSize > 0 {
+			used := a.size - int64(len(a.parts)-1)*a.volSize
+			if used == a.volSize {
+				if err := a.addPart(); err != nil {
+					a.err = err
+					return written, err
+				}
+				continue
+			}
+			if room := a.volSize - used; int64(len(chunk)) > room {
+				chunk = chunk[:room]
+			}
+		}
+		n, err := cur.Write(chunk)
+		written += n
+		a.size += int64(n)
+		p = p[n:]
+		if err != nil {
+			a.err = err
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+// WriteAt overwrites bytes already written.
+func (a *ArchiveFile) WriteAt(p []byte, off int64) (int, error) {
+	if a.done {
+		return 0, fs.ErrClosed
+	}
+	if a.err != nil {
+		return 0, a.err
+	}
+	if off < 0 || off+int64(len(p)) > a.size {
+		return 0, errors.New("archive file: WriteAt beyond the written data")
+	}
+	written := 0
+	for len(p) > 0 {
+		i, local := 0, off
+		if a.volSize > 0 {
+			i, local = int(off/a.volSize), off%a.volSize
+		}
+		chunk := p
+		if a.volSize > 0 && int64(len(chunk)) > a.volSize-local {
+			chunk = chunk[:a.volSize-local]
+		}
+		n, err := a.parts[i].WriteAt(chunk, local)
+		written += n
+		if err != nil {
+			a.err = err
+			return written, err
+		}
+		p = p[n:]
+		off += int64(n)
+	}
+	return written, nil
+}
+
+// Commit flushes the archive to disk and renames it into place: the
+// target itself, or its volumes TARGET.001 … It removes the temporary
+// files if anything fails.
+func (a *ArchiveFile) Commit() error {
+	if a.done {
+		return fs.ErrClosed
+	}
+	if a.err != nil {
+		a.Abort()
+		return a.err
+	}
+	for _, f := range a.parts {
+		if a.perm != 0 {
+			if err := f.Chmod(a.perm); err != nil {
+				a.Abort()
+				return err
+			}
+		}
+		if err := f.Sync(); err != nil {
+			a.Abort()
+			return fmt.Errorf("%s: %w", a.target, err)
+		}
+		if err := f.Close(); err != nil {
+			a.Abort()
+			return fmt.Errorf("%s: %w", a.target, err)
+		}
+	}
+	a.done = true
+	for i, tmp := range a.temps {
+		final := a.target
+		if a.volSize > 0 {
+			final = VolumeName(a.target, i)
+		}
+		if err := os.Rename(tmp, final); err != nil {
+			for _, t := range a.temps[i:] {
+				os.Remove(t)
+			}
+			return err
+		}
+	}
+	if d, err := os.Open(filepath.Dir(a.target)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Abort closes and removes the temporary files. It is safe to call more
+// than once and after Commit (then it does nothing).
+func (a *ArchiveFile) Abort() error {
+	if a.done {
+		return nil
+	}
+	a.done = true
+	var first error
+	for i, f := range a.parts {
+		f.Close()
+		if err := os.Remove(a.temps[i]); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	return first
+}
