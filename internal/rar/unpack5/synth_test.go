@@ -176,7 +176,10 @@ func synthesize(rng *rand.Rand, n int, dict uint64, withFilters bool) ([]synthOp
 	var out []byte
 	var dists [4]uint64
 	lastLen := 0
-	type pend struct{ start, length int64; typ, ch uint8 }
+	type pend struct {
+		start, length int64
+		typ, ch       uint8
+	}
 	var fl []pend
 	for len(out) < n {
 		r := rng.Intn(100)
