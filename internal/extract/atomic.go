@@ -94,6 +94,10 @@ func (a *ArchiveFile) Write(p []byte) (int, error) {
 		if a.volSize > 0 {
 			used := a.size - int64(len(a.parts)-1)*a.volSize
 			if used == a.volSize {
+				if err := a.retire(len(a.parts) - 1); err != nil {
+					a.err = err
+					return written, err
+				}
 				if err := a.addPart(); err != nil {
 					a.err = err
 					return written, err
@@ -137,7 +141,23 @@ func (a *ArchiveFile) WriteAt(p []byte, off int64) (int, error) {
 		if a.volSize > 0 && int64(len(chunk)) > a.volSize-local {
 			chunk = chunk[:a.volSize-local]
 		}
-		n, err := a.parts[i].WriteAt(chunk, local)
+		f := a.parts[i]
+		if f == nil {
+			var err error
+			if f, err = os.OpenFile(a.temps[i], os.O_WRONLY|oNoFollow, 0); err != nil {
+				a.err = err
+				return written, err
+			}
+		}
+		n, err := f.WriteAt(chunk, local)
+		if f != a.parts[i] {
+			if err == nil {
+				err = f.Sync()
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
 		written += n
 		if err != nil {
 			a.err = err
@@ -160,18 +180,8 @@ func (a *ArchiveFile) Commit() error {
 		a.Abort()
 		return a.err
 	}
-	for _, f := range a.parts {
-		if a.perm != 0 {
-			if err := f.Chmod(a.perm); err != nil {
-				a.Abort()
-				return err
-			}
-		}
-		if err := f.Sync(); err != nil {
-			a.Abort()
-			return fmt.Errorf("%s: %w", a.target, err)
-		}
-		if err := f.Close(); err != nil {
+	for i := range a.parts {
+		if err := a.retire(i); err != nil {
 			a.Abort()
 			return fmt.Errorf("%s: %w", a.target, err)
 		}
@@ -196,6 +206,28 @@ func (a *ArchiveFile) Commit() error {
 	return nil
 }
 
+// retire sets the permissions of volume i, flushes it to disk and closes
+// it. Volumes are retired as they fill up, so a split archive keeps one
+// or two files open.
+func (a *ArchiveFile) retire(i int) error {
+	f := a.parts[i]
+	if f == nil {
+		return nil
+	}
+	a.parts[i] = nil
+	err := error(nil)
+	if a.perm != 0 {
+		err = f.Chmod(a.perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // Abort closes and removes the temporary files. It is safe to call more
 // than once and after Commit (then it does nothing).
 func (a *ArchiveFile) Abort() error {
@@ -205,7 +237,9 @@ func (a *ArchiveFile) Abort() error {
 	a.done = true
 	var first error
 	for i, f := range a.parts {
-		f.Close()
+		if f != nil {
+			f.Close()
+		}
 		if err := os.Remove(a.temps[i]); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
 			first = err
 		}
