@@ -348,3 +348,34 @@ func TestUnsupportedFolder(t *testing.T) {
 		t.Errorf("b: %q, %v", contents["b"], results["b"])
 	}
 }
+
+// TestCancel checks that a cancelled context stops extraction inside an
+// entry.
+func TestCancel(t *testing.T) {
+	root := testenv.CorpusRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "files/sevenzip/lzma2.7z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var readErr error
+	err = rd.Extract(ctx, nil, func(e *archive.Entry, r io.Reader) error {
+		if e.Size < 2 || readErr != nil {
+			return nil
+		}
+		var b [1]byte
+		if _, err := r.Read(b[:]); err != nil {
+			return err
+		}
+		cancel()
+		_, readErr = io.ReadAll(r)
+		return nil
+	})
+	if !errors.Is(readErr, context.Canceled) || !errors.Is(err, context.Canceled) {
+		t.Errorf("read error %v, Extract %v", readErr, err)
+	}
+}

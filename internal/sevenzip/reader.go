@@ -475,11 +475,17 @@ type folderStream struct {
 	crc       hash.Hash32 // running CRC of the whole folder, when checked
 	encrypted bool
 	err       error
+	ctx       context.Context // cancels reading; may be nil
 }
 
 func (fs *folderStream) read(p []byte) (int, error) {
 	if fs.err != nil {
 		return 0, fs.err
+	}
+	if fs.ctx != nil {
+		if err := fs.ctx.Err(); err != nil {
+			return 0, err
+		}
 	}
 	n, err := fs.r.Read(p)
 	fs.pos += int64(n)
@@ -582,7 +588,8 @@ func (er *entryReader) verify() error {
 // wrong password as well as the checksum mismatch.
 func (fs *folderStream) decodeError(err error) error {
 	if !fs.encrypted || errors.Is(err, archive.ErrWrongPassword) || errors.Is(err, archive.ErrPasswordRequired) ||
-		errors.Is(err, archive.ErrLimit) || errors.Is(err, archive.ErrUnsupported) {
+		errors.Is(err, archive.ErrLimit) || errors.Is(err, archive.ErrUnsupported) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	if errors.Is(err, archive.ErrChecksum) {
@@ -621,7 +628,12 @@ func (rd *Reader) newFolderStream(fo int, r io.Reader, dctx *decodeContext) *fol
 	return fs
 }
 
-var emptyReader = bytes.NewReader(nil)
+// eofReader is the content of entries without data.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+var emptyReader io.Reader = eofReader{}
 
 // Extract visits the wanted entries in archive order and calls fn with
 // their contents. Each folder is decoded at most once, only as far as its
@@ -697,6 +709,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 				continue
 			}
 		}
+		cur.ctx = ctx
 		if cur.pos > m.offset {
 			return rd.wrap(e.Name, fmt.Errorf("entries out of order: %w", archive.ErrFormat))
 		}
