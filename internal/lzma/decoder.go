@@ -156,33 +156,17 @@ func bitTreeRev(probs []uint16, n uint, rng, code uint32, in []byte, ip int) (ui
 	return sym, rng, code, ip
 }
 
-// decodeLen decodes a match length (0-based, add minMatchLen) with the
-// length coder at probs[0:lenCoderLen].
-func decodeLen(probs []uint16, posState int, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+// decodeLenTail decodes a match length (0-based) after a 1 choice bit,
+// with the length coder at probs[0:lenCoderLen].
+func decodeLenTail(probs []uint16, posState int, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
 	probs = probs[:lenCoderLen]
 	if rng < rangeTop {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	p := probs[lenChoice]
+	p := probs[lenChoice2]
 	bound := (rng >> probBits) * uint32(p)
-	if code < bound {
-		rng = bound
-		probs[lenChoice] = p + (probOne-p)>>moveBits
-		off := lenLow + posState*lenLowSyms
-		return bitTree(probs[off:off+lenLowSyms], 3, rng, code, in, ip)
-	}
-	rng -= bound
-	code -= bound
-	probs[lenChoice] = p - p>>moveBits
-	if rng < rangeTop {
-		rng <<= 8
-		code = code<<8 | uint32(in[ip])
-		ip++
-	}
-	p = probs[lenChoice2]
-	bound = (rng >> probBits) * uint32(p)
 	if code < bound {
 		rng = bound
 		probs[lenChoice2] = p + (probOne-p)>>moveBits
@@ -199,19 +183,9 @@ func decodeLen(probs []uint16, posState int, rng, code uint32, in []byte, ip int
 	return s + lenLowSyms + lenMidSyms, rng, code, ip
 }
 
-// decodeDist decodes a match distance (0-based) for a match of length
-// length-minMatchLen.
-func decodeDist(probs []uint16, length uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	lenState := length
-	if lenState > numLenToPosState-1 {
-		lenState = numLenToPosState - 1
-	}
-	off := offDistSlot + int(lenState)<<numDistSlotBits
-	var slot uint32
-	slot, rng, code, ip = bitTree(probs[off:off+1<<numDistSlotBits], numDistSlotBits, rng, code, in, ip)
-	if slot < startPosModel {
-		return slot, rng, code, ip
-	}
+// decodeDistTail decodes the rest of a distance (0-based) whose slot is
+// at least startPosModel.
+func decodeDistTail(probs []uint16, slot uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
 	nDirect := uint(slot>>1) - 1
 	dist := (2 | slot&1) << nDirect
 	if slot < endPosModel {
@@ -378,23 +352,12 @@ func (d *decoder) run(limit, inLimit int) error {
 		p = probs[i]
 		bound = (rng >> probBits) * uint32(p)
 		var length uint32
-		if code < bound {
+		lenOff := offLenRep
+		simple := code < bound
+		if simple {
 			rng = bound
 			probs[i] = p + (probOne-p)>>moveBits
-			// Simple match.
-			length, rng, code, ip = decodeLen(probs[offLenMatch:], posState, rng, code, in, ip)
-			var dist uint32
-			dist, rng, code, ip = decodeDist(probs, length, rng, code, in, ip)
-			if dist == 0xFFFFFFFF {
-				d.eos = true
-				break
-			}
-			rep3, rep2, rep1, rep0 = rep2, rep1, rep0, dist
-			if state < 7 {
-				state = 7
-			} else {
-				state = 10
-			}
+			lenOff = offLenMatch
 		} else {
 			rng -= bound
 			code -= bound
@@ -491,11 +454,89 @@ func (d *decoder) run(limit, inLimit int) error {
 				rep1 = rep0
 				rep0 = dist
 			}
-			length, rng, code, ip = decodeLen(probs[offLenRep:], posState, rng, code, in, ip)
 			if state < 7 {
 				state = 8
 			} else {
 				state = 11
+			}
+		}
+
+		// Length: the choice bit and the low 3-bit tree inline.
+		lcd := probs[lenOff : lenOff+lenCoderLen]
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		p = lcd[lenChoice]
+		bound = (rng >> probBits) * uint32(p)
+		if code < bound {
+			rng = bound
+			lcd[lenChoice] = p + (probOne-p)>>moveBits
+			lo := lcd[lenLow+posState*lenLowSyms : lenLow+posState*lenLowSyms+lenLowSyms]
+			sym := uint32(1)
+			for sym < lenLowSyms {
+				if rng < rangeTop {
+					rng <<= 8
+					code = code<<8 | uint32(in[ip])
+					ip++
+				}
+				p := uint32(lo[sym&7])
+				bound := (rng >> probBits) * p
+				m := uint32((int64(code) - int64(bound)) >> 63)
+				rng = bound&m | (rng-bound)&^m
+				code -= bound &^ m
+				p0 := p + (probOne-p)>>moveBits
+				p1 := p - p>>moveBits
+				lo[sym&7] = uint16(p1 ^ (p0^p1)&m)
+				sym = sym<<1 | ^m&1
+			}
+			length = sym - lenLowSyms
+		} else {
+			rng -= bound
+			code -= bound
+			lcd[lenChoice] = p - p>>moveBits
+			length, rng, code, ip = decodeLenTail(lcd, posState, rng, code, in, ip)
+		}
+
+		if simple {
+			// Distance slot inline, the rest in decodeDistTail.
+			ls := length
+			if ls > numLenToPosState-1 {
+				ls = numLenToPosState - 1
+			}
+			so := offDistSlot + int(ls)<<numDistSlotBits
+			sp := probs[so : so+1<<numDistSlotBits]
+			slot := uint32(1)
+			for slot < 1<<numDistSlotBits {
+				if rng < rangeTop {
+					rng <<= 8
+					code = code<<8 | uint32(in[ip])
+					ip++
+				}
+				p := uint32(sp[slot&63])
+				bound := (rng >> probBits) * p
+				m := uint32((int64(code) - int64(bound)) >> 63)
+				rng = bound&m | (rng-bound)&^m
+				code -= bound &^ m
+				p0 := p + (probOne-p)>>moveBits
+				p1 := p - p>>moveBits
+				sp[slot&63] = uint16(p1 ^ (p0^p1)&m)
+				slot = slot<<1 | ^m&1
+			}
+			dist := slot - 1<<numDistSlotBits
+			if dist >= startPosModel {
+				dist, rng, code, ip = decodeDistTail(probs, dist, rng, code, in, ip)
+				if dist == 0xFFFFFFFF {
+					d.eos = true
+					break
+				}
+			}
+			rep3, rep2, rep1, rep0 = rep2, rep1, rep0, dist
+			if state < 7 {
+				state = 7
+			} else {
+				state = 10
 			}
 		}
 
@@ -514,7 +555,13 @@ func (d *decoder) run(limit, inLimit int) error {
 			d.pendLen = n - (limit - pos)
 			n = limit - pos
 		}
-		pos = copyMatch(dict, pos, int(rep0)+1, n)
+		if src := pos - int(rep0) - 1; src >= 0 && n <= 16 && int(rep0) >= n-1 {
+			// Short, not overlapping, not wrapping: the common case.
+			copy(dict[pos:pos+n], dict[src:src+n])
+			pos += n
+		} else {
+			pos = copyMatch(dict, pos, int(rep0)+1, n)
+		}
 	}
 	if pos == dictLen {
 		full = true
