@@ -39,7 +39,7 @@ type matchFinder struct {
 	hash4   []uint32
 	hash4b  []uint32 // with 5-byte main hashing: one 4-byte candidate, 1<<18
 	h4shift uint
-	hb      int // bytes hashed for the main table: 4 or 5
+	hb      int      // bytes hashed for the main table: 4 or 5
 	son     []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
 }
 
