@@ -263,8 +263,22 @@ loop:
 				v, nb, pos, data = br.v, br.n, br.pos, br.data
 			}
 		}
+		e := mainQ[v>>(64-quickBits)]
+		if e-1 < 256<<4-1 {
+			// a literal with a short code (e is sym<<4 | length, length > 0)
+			l := uint(e & 15)
+			v <<= l
+			nb -= l
+			win[wpos] = byte(e >> 4)
+			wpos++
+			if wpos == wsize {
+				wpos = 0
+			}
+			left--
+			continue
+		}
 		var sym int
-		if e := mainQ[v>>(64-quickBits)]; e&15 != 0 {
+		if e&15 != 0 {
 			l := uint(e & 15)
 			v <<= l
 			nb -= l
@@ -300,9 +314,18 @@ loop:
 				br.refill()
 				v, nb, pos, data = br.v, br.n, br.pos, br.data
 			}
-			ds, l := d.distH.decodeV(v)
-			v <<= l
-			nb -= l
+			var ds int
+			if e := d.distH.quick[v>>(64-quickBits)]; e&15 != 0 {
+				ds = int(e >> 4)
+				l := uint(e & 15)
+				v <<= l
+				nb -= l
+			} else {
+				s, l := d.distH.decodeSlow(v)
+				ds = s
+				v <<= l
+				nb -= l
+			}
 			dist = distBase[ds] + 1
 			k := uint(distBits[ds])
 			if k >= 4 {
@@ -320,9 +343,18 @@ loop:
 						br.refill()
 						v, nb, pos, data = br.v, br.n, br.pos, br.data
 					}
-					ls, l := d.lowH.decodeV(v)
-					v <<= l
-					nb -= l
+					var ls int
+					if e := d.lowH.quick[v>>(64-quickBits)]; e&15 != 0 {
+						ls = int(e >> 4)
+						l := uint(e & 15)
+						v <<= l
+						nb -= l
+					} else {
+						s, l := d.lowH.decodeSlow(v)
+						ls = s
+						v <<= l
+						nb -= l
+					}
 					if ls == 16 {
 						d.lowRep = 15
 						dist += d.lowDist
@@ -363,9 +395,18 @@ loop:
 				br.refill()
 				v, nb, pos, data = br.v, br.n, br.pos, br.data
 			}
-			ls, l := d.lenH.decodeV(v)
-			v <<= l
-			nb -= l
+			var ls int
+			if e := d.lenH.quick[v>>(64-quickBits)]; e&15 != 0 {
+				ls = int(e >> 4)
+				l := uint(e & 15)
+				v <<= l
+				nb -= l
+			} else {
+				s, l := d.lenH.decodeSlow(v)
+				ls = s
+				v <<= l
+				nb -= l
+			}
 			length = int(lengthBase[ls]) + 2
 			if k := uint(lengthBits[ls]); k > 0 {
 				length += int(v >> (64 - k))
