@@ -1,10 +1,13 @@
 package rar
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/rar/unpack15"
+	"github.com/garc-dev/garc/internal/rar/unpack20"
+	"github.com/garc-dev/garc/internal/rar/unpack3"
+	"github.com/garc-dev/garc/internal/rar/unpack5"
 )
 
 // lzDecoder is what the container needs from a decoder sub-package
@@ -58,15 +61,48 @@ func algoName(a algo) string {
 	return "stored"
 }
 
-// newLZDecoder creates a decoder for family a. Families whose decoder
-// package has not landed yet report UnsupportedError.
+// newLZDecoder creates a decoder for family a.
 func newLZDecoder(a algo) (lzDecoder, error) {
-	if mk := decoderFactories[a]; mk != nil {
-		return mk(), nil
+	switch a {
+	case algoRAR5:
+		return unpack5Decoder{unpack5.NewDecoder()}, nil
+	case algoRAR3:
+		return unpack3Decoder{unpack3.NewDecoder()}, nil
+	case algoRAR20:
+		return unpack20Decoder{unpack20.NewDecoder()}, nil
+	case algoRAR15:
+		return unpack15Decoder{unpack15.NewDecoder()}, nil
 	}
-	return nil, &archive.UnsupportedError{What: fmt.Sprintf("%s (decoder not available)", algoName(a))}
+	return nil, &archive.UnsupportedError{What: algoName(a)}
 }
 
-// decoderFactories is filled by the adapter files of the decoder packages
-// that exist.
-var decoderFactories [5]func() lzDecoder
+// The adapters give each decoder package's Reset the container's
+// parameters.
+
+// unpack5Decoder adapts unpack5.Decoder (RAR5 and RAR7 LZ).
+type unpack5Decoder struct{ *unpack5.Decoder }
+
+func (d unpack5Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
+	return d.Reset(src, unpack5.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
+}
+
+// unpack3Decoder adapts unpack3.Decoder (RAR 2.9–4.x LZ, PPMd, filters).
+type unpack3Decoder struct{ *unpack3.Decoder }
+
+func (d unpack3Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
+	return d.Reset(src, unpack3.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
+}
+
+// unpack20Decoder adapts unpack20.Decoder (RAR 2.0 LZ and audio).
+type unpack20Decoder struct{ *unpack20.Decoder }
+
+func (d unpack20Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
+	return d.Reset(src, unpack20.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
+}
+
+// unpack15Decoder adapts unpack15.Decoder (RAR 1.5, also RAR 1.3/1.4).
+type unpack15Decoder struct{ *unpack15.Decoder }
+
+func (d unpack15Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
+	return d.Reset(src, unpack15.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
+}
