@@ -22,7 +22,21 @@ func describeLZMA(props []byte) string {
 	if len(props) != 5 {
 		return "LZMA"
 	}
-	return "LZMA:" + sizeString(uint64(binary.LittleEndian.Uint32(props[1:])))
+	s := "LZMA:" + sizeString(uint64(binary.LittleEndian.Uint32(props[1:])))
+	// Non-default literal/position bits, as 7-Zip lists them.
+	if p := int(props[0]); p < 9*5*5 {
+		lc, lp, pb := p%9, p/9%5, p/45
+		if lc != 3 {
+			s += ":lc" + itoa(lc)
+		}
+		if lp != 0 {
+			s += ":lp" + itoa(lp)
+		}
+		if pb != 2 {
+			s += ":pb" + itoa(pb)
+		}
+	}
+	return s
 }
 
 // lzma2DictSize returns the dictionary size coded in an LZMA2 property byte.

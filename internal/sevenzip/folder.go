@@ -114,22 +114,23 @@ func (fd *folderDecoder) coderOutput(ci int) (io.Reader, error) {
 	return &boundedReader{r: r, n: size}, nil
 }
 
-// folderMethod describes a folder's coders for listings, from the coder
-// producing the output towards the packed streams, e.g. "BCJ LZMA2:24".
+// folderMethod describes a folder's coders for listings as 7-Zip does,
+// from the coder producing the output towards the packed streams, e.g.
+// "BCJ LZMA2:24" or "BCJ2 LZMA2:24 LZMA:20:lc0:lp2 LZMA:20:lc0:lp2".
 func folderMethod(f *folder) string {
 	var parts []string
-	seen := map[string]bool{}
+	seen := make([]bool, len(f.coders))
 	var walk func(ci int, depth int)
 	walk = func(ci int, depth int) {
 		if ci < 0 || depth > len(f.coders) {
 			return
 		}
 		c := &f.coders[ci]
-		s := describeCoder(c)
-		if !seen[s] {
-			seen[s] = true
-			parts = append(parts, s)
+		if seen[ci] {
+			return
 		}
+		seen[ci] = true
+		parts = append(parts, describeCoder(c))
 		for k := 0; k < c.numIn; k++ {
 			if bp := f.findBindPairForIn(c.inStart + k); bp >= 0 {
 				walk(f.coderOfOutput(f.bindPairs[bp].outIndex), depth+1)
