@@ -258,6 +258,19 @@ func TestInfo(t *testing.T) {
 	if c := r6.Info().Comment; c != "This is a comment\n" {
 		t.Errorf("RAR4 comment %q", c)
 	}
+	// RAR 1.5 compressed archive comment in the archive header, and a
+	// stored file comment inside a file header.
+	r7, err := Open(corpusFile(t, "files/rarfile/files__rar15-comment.rar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r7.Close()
+	if c := r7.Info().Comment; !strings.HasPrefix(c, "RARcomment") {
+		t.Errorf("RAR 1.5 comment %q", c)
+	}
+	if c := r7.Entries()[0].Comment; !strings.HasPrefix(c, "file1comment") {
+		t.Errorf("RAR 1.5 file comment %q", c)
+	}
 	r2, err := Open(corpusFile(t, "files/libarchive/test_read_format_rar5_sfx.exe"), nil)
 	if err != nil {
 		t.Fatal(err)
