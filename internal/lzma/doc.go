@@ -48,8 +48,33 @@
 //
 // # Encoder
 //
-// See encoder.go: a hash-chain (hc4) or binary-tree (bt4) match finder, a
-// greedy/lazy parser for the fast levels and 7-Zip-style price-based
-// optimal parsing for the normal and higher levels, a range encoder, and
-// LZMA2 framing with independent blocks compressed in parallel.
+// The match finders (matchfinder.go, after LzFind.c's ideas) index the
+// window by a 4- or 5-byte hash: hc4/hc5 chain every position to the
+// previous one with the same hash, bt4/bt5 keep those positions in a
+// binary tree ordered by the following bytes, re-rooted at each insertion.
+// Small direct tables give the nearest 2- and 3-byte (and, for the 5-byte
+// variants, 4-byte) matches. Positions are absolute stream positions so
+// the tables survive sliding the window.
+//
+// Levels 1–4 parse greedily with one position of lookahead (a longer or
+// closer match at the next byte, or a rep match there, makes the current
+// byte a literal). Levels 5–9 use price-based optimal parsing (encoder.go):
+// prices of every decision are read from the current probabilities, and
+// the cheapest way to reach each of the next positions (up to 4096) is
+// found by dynamic programming over literals, short reps, rep matches,
+// matches of every length, and the composites "literal + rep0" and
+// "match or rep + literal + rep0". Length and distance price tables are
+// refreshed as the model adapts.
+//
+// Parsed symbols carry their real distance, not a rep index, so they can
+// be coded in whatever model state holds when they are emitted; this is
+// what lets an LZMA2 chunk end anywhere and lets the model be reset after
+// a chunk turned out incompressible and was stored.
+//
+// Writer2 cuts the input into independent blocks (BlockSize, each
+// starting with a dictionary reset), compresses them on up to Threads
+// goroutines and writes them in order, so the output does not depend on
+// the thread count. Each block becomes LZMA chunks of at most 2 MiB
+// unpacked and 64 KiB packed, or uncompressed chunks when LZMA does not
+// shrink the data.
 package lzma

@@ -42,14 +42,35 @@ type symbol struct {
 	len, dist uint32
 }
 
+// optNode is a position of the optimal parse: the cheapest known way to
+// reach it, as the step from node prev. Kind 4 is a composite step: an
+// optional first symbol (kind1 2 = rep, 3 = match, 0 = none) of length
+// len1 and distance dist, then a literal, then a rep0 match; len is the
+// total length.
 type optNode struct {
 	price uint32
 	prev  int32
-	kind  uint8 // 0 literal, 1 short rep, 2 rep, 3 match
+	kind  uint8 // 0 literal, 1 short rep, 2 rep, 3 match, 4 composite
+	kind1 uint8
+	len1  uint32
 	len   uint32
 	dist  uint32
 	state uint32
 	reps  [4]uint32
+}
+
+// repsAfterRep moves distance d (one of r) to the front.
+func repsAfterRep(r [4]uint32, d uint32) [4]uint32 {
+	switch d {
+	case r[0]:
+	case r[1]:
+		r[0], r[1] = r[1], r[0]
+	case r[2]:
+		r[0], r[1], r[2] = r[2], r[0], r[1]
+	default:
+		r[0], r[1], r[2], r[3] = r[3], r[0], r[1], r[2]
+	}
+	return r
 }
 
 // encoder holds the LZMA model, the range encoder, a match finder and the
@@ -103,7 +124,7 @@ func newEncoder(o *WriterOptions) *encoder {
 	e.next = make([]match, 0, maxMatchLen+8)
 	e.pend = make([]symbol, 0, numOpts+1)
 	if !e.fast {
-		e.opt = make([]optNode, numOpts+maxMatchLen+2)
+		e.opt = make([]optNode, numOpts+2*maxMatchLen+4)
 	}
 	e.numSlots = 2 * bits.Len32(o.DictSize)
 	if e.numSlots < 8 {
@@ -709,19 +730,20 @@ func (e *encoder) parseOptimal() {
 			nst = stateAfterShortRep(nst)
 		case 2:
 			nst = stateAfterRep(nst)
-			r := &n.reps
-			switch n.dist {
-			case r[0]:
-			case r[1]:
-				r[0], r[1] = r[1], r[0]
-			case r[2]:
-				r[0], r[1], r[2] = r[2], r[0], r[1]
-			default:
-				r[0], r[1], r[2], r[3] = r[3], r[0], r[1], r[2]
-			}
+			n.reps = repsAfterRep(n.reps, n.dist)
 		case 3:
 			nst = stateAfterMatch(nst)
 			n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
+		case 4:
+			switch n.kind1 {
+			case 2:
+				nst = stateAfterRep(nst)
+				n.reps = repsAfterRep(n.reps, n.dist)
+			case 3:
+				nst = stateAfterMatch(nst)
+				n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
+			}
+			nst = stateAfterRep(stateAfterLit(nst))
 		}
 		n.state = nst
 
@@ -766,6 +788,13 @@ func (e *encoder) parseOptimal() {
 		}
 		mBase := price + price1(isM)
 		rBase := mBase + price1(e.probs[offIsRep+int(nst)])
+		// Literal, then rep0.
+		if crep0 && mb != cb && cavail > 2 {
+			if l2 := e.tailRep0(buf, p+1, reps[0], cavail-1); l2 >= 2 {
+				pr := lit + e.rep0Price(stateAfterLit(nst), csp+1, l2)
+				e.relaxComposite(cur, &end, pr, 0, 0, reps[0], 1+l2)
+			}
+		}
 		// Short rep.
 		if crep0 && mb == cb {
 			pr := rBase + price0(e.probs[offIsRepG0+int(nst)]) + price0(e.probs[offIsRep0Long+int(nst)<<4+int(cps)])
@@ -795,6 +824,15 @@ func (e *encoder) parseOptimal() {
 					*o = optNode{price: pr, prev: int32(cur), kind: 2, len: uint32(l), dist: reps[i]}
 				}
 			}
+			// Rep, literal, rep0.
+			if rl+2 < cavail {
+				if l2 := e.tailRep0(buf, p+rl+1, reps[i], cavail-rl-1); l2 >= 2 {
+					s1 := stateAfterRep(nst)
+					pr := pr0 + lpr[rl-2] + e.litAfter(buf, p+rl, csp+int64(rl), s1, reps[i]) +
+						e.rep0Price(stateAfterLit(s1), csp+int64(rl)+1, l2)
+					e.relaxComposite(cur, &end, pr, 2, rl, reps[i], rl+1+l2)
+				}
+			}
 			if i == 0 {
 				start = rl + 1
 			}
@@ -817,8 +855,54 @@ func (e *encoder) parseOptimal() {
 				if pr < o.price {
 					*o = optNode{price: pr, prev: int32(cur), kind: 3, len: uint32(l), dist: d}
 				}
+				// Match, literal, rep0 (at the full length of each distance).
+				if l == int(ms[mi].len) && l+2 < cavail {
+					if l2 := e.tailRep0(buf, p+l+1, d, cavail-l-1); l2 >= 2 {
+						s1 := stateAfterMatch(nst)
+						pr += e.litAfter(buf, p+l, csp+int64(l), s1, d) +
+							e.rep0Price(stateAfterLit(s1), csp+int64(l)+1, l2)
+						e.relaxComposite(cur, &end, pr, 3, l, d, l+1+l2)
+					}
+				}
 			}
 		}
+	}
+}
+
+// tailRep0 returns the length of the match at q with 0-based distance
+// dist, limited to avail and the nice length.
+func (e *encoder) tailRep0(buf []byte, q int, dist uint32, avail int) int {
+	limit := min(avail, e.nice)
+	j := q - int(dist) - 1
+	if limit < 2 || buf[q] != buf[j] || buf[q+1] != buf[j+1] {
+		return 0
+	}
+	return 2 + matchLen(buf, q+2, j+2, limit-2)
+}
+
+// litAfter is the price of a literal (with its isMatch bit) at q in state st.
+func (e *encoder) litAfter(buf []byte, q int, sp int64, st, rep0 uint32) uint32 {
+	ps := uint32(sp) & e.pbMask
+	return price0(e.probs[offIsMatch+int(st)<<4+int(ps)]) + e.literalPrice(buf, q, sp, st, rep0)
+}
+
+// rep0Price is the price of a rep0 match of length l in state st.
+func (e *encoder) rep0Price(st uint32, sp int64, l int) uint32 {
+	ps := uint32(sp) & e.pbMask
+	return price1(e.probs[offIsMatch+int(st)<<4+int(ps)]) + price1(e.probs[offIsRep+int(st)]) +
+		e.repIndexPrice(0, st, ps) + e.lenPrices[1][ps][l-2]
+}
+
+// relaxComposite offers a composite step from cur.
+func (e *encoder) relaxComposite(cur int, end *int, price uint32, kind1 uint8, len1 int, dist uint32, total int) {
+	opt := e.opt
+	for *end < cur+total {
+		*end++
+		opt[*end].price = infinity
+	}
+	o := &opt[cur+total]
+	if price < o.price {
+		*o = optNode{price: price, prev: int32(cur), kind: 4, kind1: kind1, len1: uint32(len1), len: uint32(total), dist: dist}
 	}
 }
 
@@ -827,7 +911,16 @@ func (e *encoder) backtrack(cur int) {
 	opt := e.opt
 	start := len(e.pend)
 	for i := cur; i > 0; i = int(opt[i].prev) {
-		e.pend = append(e.pend, symbol{opt[i].len, opt[i].dist})
+		n := &opt[i]
+		if n.kind == 4 {
+			// Appended in reverse: rep0, literal, first symbol.
+			e.pend = append(e.pend, symbol{n.len - n.len1 - 1, n.dist}, symbol{1, litMarker})
+			if n.kind1 != 0 {
+				e.pend = append(e.pend, symbol{n.len1, n.dist})
+			}
+			continue
+		}
+		e.pend = append(e.pend, symbol{n.len, n.dist})
 	}
 	s := e.pend[start:]
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
