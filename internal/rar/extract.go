@@ -116,10 +116,29 @@ func planSolid(files []*fileInfo, wanted []bool) (decode, drain []bool) {
 	return decode, drain
 }
 
+// maxCommentWork bounds the bytes decoded for comments while opening one
+// archive, so headers repeating large compressed comments cannot make
+// opening slow.
+const maxCommentWork = 16 << 20
+
+func (r *reader) spendCommentBudget(n int64) error {
+	if n < 0 {
+		n = maxCommentSize
+	}
+	if r.commentWork+n > maxCommentWork {
+		return fmt.Errorf("%w: comments larger than %d bytes in total", archive.ErrLimit, maxCommentWork)
+	}
+	r.commentWork += n
+	return nil
+}
+
 // readSmall returns the whole content of a small entry (comments).
 func (r *reader) readSmall(f *fileInfo, limit int64) ([]byte, error) {
 	if f.e.Size > limit {
 		return nil, fmt.Errorf("%w: %s too large", archive.ErrLimit, f.e.Name)
+	}
+	if err := r.spendCommentBudget(f.e.Size); err != nil {
+		return nil, err
 	}
 	var cr contentReader
 	defer cr.release()
@@ -132,6 +151,9 @@ func (r *reader) readSmall(f *fileInfo, limit int64) ([]byte, error) {
 
 // decodeSmall decodes an old (RAR 1.5–2.x) compressed comment.
 func (r *reader) decodeSmall(a algo, ver int, data []byte, unp int64) ([]byte, error) {
+	if err := r.spendCommentBudget(unp); err != nil {
+		return nil, err
+	}
 	d, err := newLZDecoder(a)
 	if err != nil {
 		return nil, err

@@ -106,6 +106,8 @@ type reader struct {
 	// tailErr is damage found after the last readable header; Extract
 	// reports it after the entries before it.
 	tailErr error
+
+	commentWork int64 // bytes decoded for comments so far
 }
 
 func (r *reader) Info() *archive.Info       { return &r.info }
