@@ -42,7 +42,13 @@
 // The sliding window is min(dictionary, unpacked size rounded up) for an
 // entry that starts a new stream and the full dictionary for solid
 // continuations; it is taken from a pool of windows keyed by size and given
-// back by Close, so consecutive entries and archives reuse it. Every size,
+// back by Close, so consecutive entries and archives reuse it. The ring is
+// 32 bytes longer than the dictionary (match copies move 8 or 16 bytes at
+// a time and may write a few bytes past a match, which must never be
+// history a later distance can reach) and is followed by a tail of one
+// longest match, into which writes spill instead of wrapping; the tail is
+// moved to the front of the ring between runs of symbols, so that the
+// literal path needs no wrap check. Every size,
 // distance and filter range taken from the input is checked; corrupt data
 // yields an error wrapping archive.ErrFormat.
 package unpack5
