@@ -16,7 +16,7 @@ const defaultMaxKDF = 24
 // maxDistinctSalts bounds the key derivations one archive can demand
 // (each costs milliseconds to seconds), so hostile archives with a new salt
 // per header cannot stall the reader.
-const maxDistinctSalts = 1024
+const maxDistinctSalts = 64
 
 // sharedKeys caches derived keys across Readers (volumes opened again,
 // repeated test runs), bounded to aes.DefaultKeyCacheSize entries.
