@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/testenv"
@@ -252,8 +253,10 @@ func TestGenerated(t *testing.T) {
 					if !e.HasCRC32 || e.Size != int64(len(w["sub/big.bin"])) {
 						t.Errorf("big.bin: crc %v size %d", e.HasCRC32, e.Size)
 					}
-					if e.ModTime.IsZero() {
-						t.Error("no modification time")
+					if st, err := os.Stat(filepath.Join(dir, "sub", "big.bin")); err != nil {
+						t.Error(err)
+					} else if want := st.ModTime().Truncate(100 * time.Nanosecond); !e.ModTime.Equal(want) {
+						t.Errorf("modification time %v, want %v", e.ModTime, want)
 					}
 					if !e.HasUnixMode || e.Mode.Perm() != 0o644 {
 						t.Errorf("mode %v (unix %v)", e.Mode, e.HasUnixMode)
@@ -429,4 +432,51 @@ func TestVolumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareTrees(t, got, want)
+}
+
+// TestAntiItems reads a differential archive whose deleted files are
+// anti-items.
+func TestAntiItems(t *testing.T) {
+	sevenzz := testenv.SevenZip(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	for name, data := range map[string]string{"a.txt": "a", "b.txt": "b", "d/c.txt": "c"} {
+		p := filepath.Join(src, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := filepath.Join(dir, "base.7z")
+	run7zz(t, sevenzz, src, base)
+	os.Remove(filepath.Join(src, "b.txt"))
+	os.RemoveAll(filepath.Join(src, "d"))
+	cmd := exec.Command(sevenzz, "u", "-bso0", base, "-u-", "-up0q3r2x2y2z0w2!"+filepath.Join(dir, "diff.7z"), ".")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	rd := openFile(t, filepath.Join(dir, "diff.7z"), "")
+	anti := map[string]archive.EntryType{}
+	for _, e := range rd.Entries() {
+		if e.Anti {
+			anti[e.Name] = e.Type
+		}
+	}
+	if len(anti) != 3 || anti["d"] != archive.TypeDir || anti["b.txt"] != archive.TypeFile {
+		t.Errorf("anti-items %v", anti)
+	}
+	n := 0
+	err := rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+		if e.Anti {
+			n++
+			if b, err := io.ReadAll(r); err != nil || len(b) != 0 {
+				t.Errorf("anti-item %s: %d bytes, %v", e.Name, len(b), err)
+			}
+		}
+		return nil
+	})
+	if err != nil || n != 3 {
+		t.Errorf("extract: %v, %d anti-items", err, n)
+	}
 }
