@@ -2,7 +2,6 @@ package rar
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +57,8 @@ type part struct {
 	vol    int
 	offset int64
 	size   int64
-	// per-piece encryption parameters (RAR5/RAR3 re-key each volume)
+	// encryption parameters recorded with the piece; the cipher uses the
+	// first piece's and runs on across the following ones
 	salt []byte
 	iv   []byte
 }
@@ -287,6 +287,3 @@ func readFull(ra io.ReaderAt, p []byte, off int64) error {
 }
 
 var _ archive.Reader = (*reader)(nil)
-
-// Extract is implemented in extract.go.
-var _ = context.Background
