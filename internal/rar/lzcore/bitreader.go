@@ -101,6 +101,23 @@ func (r *BitReader) fill() {
 	}
 }
 
+// Fill makes at least k bits available, k <= 56. It is cheap (inlined)
+// when they already are.
+func (r *BitReader) Fill(k uint) {
+	if r.N < k {
+		r.Refill()
+	}
+}
+
+// Bits returns and consumes the next k bits, 0 <= k <= 32, which Fill or
+// Refill made available.
+func (r *BitReader) Bits(k uint) uint32 {
+	x := r.V >> 1 >> (63 - k) // k may be 0
+	r.V <<= k
+	r.N -= k
+	return uint32(x)
+}
+
 // ReadBits returns the next k bits, 0 <= k <= 32.
 func (r *BitReader) ReadBits(k uint) uint32 {
 	if r.N < k {

@@ -80,10 +80,37 @@ func (h *Huffman) Init(lengths []byte) {
 // Decode reads one symbol. The reader must hold at least MaxCodeLen valid
 // bits (call Refill first).
 func (h *Huffman) Decode(r *BitReader) int {
-	s, l := h.DecodeV(r.V)
-	r.V <<= l
-	r.N -= l
-	return s
+	e := h.quick[r.V>>(64-quickBits)]
+	if e&15 == 0 {
+		e = h.slowEntry(r.V)
+	}
+	r.V <<= e & 15
+	r.N -= uint(e & 15)
+	return int(e >> 4)
+}
+
+// Quick returns the lookup-table entry for the left-aligned bits v:
+// symbol<<4 | code length, or a zero length when the code is longer than
+// the table, in which case Slow decodes it. Hot loops use the pair to
+// keep the common case inlined:
+//
+//	e := h.Quick(r.V)
+//	if e&15 == 0 {
+//		e = h.Slow(r.V)
+//	}
+//	r.Skip(uint(e & 15))
+//	sym := int(e >> 4)
+func (h *Huffman) Quick(v uint64) uint16 { return h.quick[v>>(64-quickBits)] }
+
+// Slow decodes a code longer than the lookup table, returning it packed
+// like a table entry.
+func (h *Huffman) Slow(v uint64) uint16 { return h.slowEntry(v) }
+
+// slowEntry decodes a code longer than the lookup table, returning it
+// packed like a table entry.
+func (h *Huffman) slowEntry(v uint64) uint16 {
+	s, l := h.decodeSlow(v)
+	return uint16(s)<<4 | uint16(l)
 }
 
 // DecodeV returns the symbol at the front of the left-aligned bits v and

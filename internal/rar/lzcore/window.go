@@ -83,10 +83,10 @@ func pow2(n int64) int64 {
 }
 
 // Reset empties the window, (re)allocating it from the pool with at least
-// size bytes.
+// size bytes. A buffer that is already large enough is kept.
 func (x *Window) Reset(size int64) {
 	size = pow2(size)
-	if x.buf != nil && int64(len(x.buf)) != size {
+	if x.buf != nil && int64(len(x.buf)) < size {
 		x.Release()
 	}
 	if x.buf == nil {

@@ -5,12 +5,19 @@ package unpack20
 func (d *Decoder) decodeLZ(limit int64) error {
 	br := &d.br
 	win := &d.win
+	mainH := &d.mainH
 	for win.Total() < limit {
-		br.Refill()
+		// a symbol needs at most 15+5 bits, its distance 15+16 more
+		br.Fill(40)
 		if br.Truncated() {
 			return errTruncated
 		}
-		sym := d.mainH.Decode(br)
+		e := mainH.Quick(br.V)
+		if e&15 == 0 {
+			e = mainH.Slow(br.V)
+		}
+		br.Skip(uint(e & 15))
+		sym := int(e >> 4)
 		if sym < 256 {
 			win.PutByte(byte(sym))
 			continue
@@ -20,9 +27,10 @@ func (d *Decoder) decodeLZ(limit int64) error {
 		switch {
 		case sym >= 270:
 			i := sym - 270
-			length = int(lengthBase[i]) + 3 + int(br.ReadBits(uint(lengthBits[i])))
+			length = int(lengthBase[i]) + 3 + int(br.Bits(uint(lengthBits[i])))
+			br.Fill(31)
 			ds := d.distH.Decode(br)
-			dist = distBase[ds] + 1 + br.ReadBits(uint(distBits[ds]))
+			dist = distBase[ds] + 1 + br.Bits(uint(distBits[ds]))
 			if dist >= 0x2000 {
 				length++
 				if dist >= 0x40000 {
@@ -34,15 +42,16 @@ func (d *Decoder) decodeLZ(limit int64) error {
 			return d.readTables()
 		case sym >= 261:
 			i := sym - 261
-			dist = shortBase[i] + 1 + br.ReadBits(uint(shortBits[i]))
+			dist = shortBase[i] + 1 + br.Bits(uint(shortBits[i]))
 			length = 2
 		case sym == 256:
 			dist = d.lastDst
 			length = d.lastLen
 		default: // 257-260
 			dist = d.dists[(d.distPtr-(sym-256))&3]
+			br.Fill(20)
 			ls := d.lenH.Decode(br)
-			length = int(lengthBase[ls]) + 2 + int(br.ReadBits(uint(lengthBits[ls])))
+			length = int(lengthBase[ls]) + 2 + int(br.Bits(uint(lengthBits[ls])))
 			if dist >= 0x101 {
 				length++
 				if dist >= 0x2000 {
@@ -70,11 +79,11 @@ func (d *Decoder) decodeAudio(limit int64) error {
 	br := &d.br
 	win := &d.win
 	for win.Total() < limit {
-		br.Refill()
+		br.Fill(16)
 		if br.Truncated() {
 			return errTruncated
 		}
-		sym := d.audH[d.channel].Decode(br)
+		sym := d.audH[d.channel&3].Decode(br)
 		if sym == 256 {
 			d.needTables = true
 			return d.readTables()
@@ -88,11 +97,10 @@ func (d *Decoder) decodeAudio(limit int64) error {
 	return nil
 }
 
+// abs is branch-free: the signs of prediction errors are unpredictable.
 func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+	m := x >> 63
+	return (x ^ m) - m
 }
 
 // decode turns one prediction error into the channel's next byte and
