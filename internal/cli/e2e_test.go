@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/testenv"
 )
@@ -45,7 +47,10 @@ type result struct {
 // terminal).
 func garc(t *testing.T, dir, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(garcBin, args...)
+	// The deadline only stops a hung run; it is not a timing assertion.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, garcBin, args...)
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(os.Environ(), "TZ=UTC")
@@ -53,6 +58,9 @@ func garc(t *testing.T, dir, stdin string, args ...string) result {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	code := 0
+	if ctx.Err() != nil {
+		t.Fatalf("garc %q did not finish within 2 minutes\nstderr:\n%s", args, errb.String())
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
