@@ -32,7 +32,7 @@ var benchRAR4 = []benchArchive{
 	{"audio_program", "files/sharpcompress/Archives__Rar.Audio_program.rar", ""},
 	{"ppmd_lzss", "files/libarchive/test_read_format_rar_ppmd_lzss_conversion.rar", ""},
 	{"filter", "files/libarchive/test_read_format_rar_filter.rar", ""},
-	{"solid", "files/junrar/com__github__junrar__solid__rar4-solid.rar", ""},
+	{"solid", "files/sharpcompress/Archives__Rar.solid.rar", ""},
 	{"encrypted", "files/unrarkit/Test_Data__Test_Archive__Password_.rar", "password"},
 	{"v20-folder", "files/unrarkit/Test_Data__Folder_Archive.rar", ""},
 	{"v20-audio", "files/junrar/com__github__junrar__audio__BoatModernEnglish-audio-text-unpack20.rar", ""},
