@@ -54,7 +54,7 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 		r.sizes = append(r.sizes, size)
 		if cur != "" {
 			r.info.Volumes = append(r.info.Volumes, cur)
-		} else if vol == 0 {
+		} else if vol == 0 && r.name != "" {
 			r.info.Volumes = append(r.info.Volumes, r.name)
 		}
 		r.info.PhysicalSize += size - off
