@@ -451,6 +451,11 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	f.parts = []part{{vol: vol, offset: b.dataOff, size: b.dataSize, salt: salt}}
 	f.unpVer = unpVer
 	f.solid = b.flags&lhdSolid != 0
+	if unpVer <= 15 && r.info.Solid && len(r.files) > 0 && b.typ == block4File {
+		// RAR 1.5 has no per-file solid flag: in a solid archive every
+		// file after the first continues the stream.
+		f.solid = true
+	}
 	e.Solid = f.solid
 	f.dictSize = int64(64<<10) << ((b.flags & lhdWindowMask) >> 5)
 	if method < 0x30 || method > 0x35 {
