@@ -21,7 +21,6 @@ func (d *Decoder) decode() error {
 			d.fileEnd = win.Total()
 			return nil
 		}
-		br.Refill()
 		if br.Truncated() {
 			return errTruncated
 		}
@@ -68,9 +67,7 @@ func (d *Decoder) step() error {
 // decodeNum reads one symbol of a fixed code.
 func (d *Decoder) decodeNum(c *fixedCode) (uint32, error) {
 	br := &d.br
-	if br.N < fixedBits {
-		br.Refill()
-	}
+	br.Fill(fixedBits)
 	e := c[br.V>>(64-fixedBits)]
 	l := uint(e & 15)
 	if l == 0 {
