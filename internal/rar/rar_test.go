@@ -440,3 +440,28 @@ func TestPlanSolid(t *testing.T) {
 		t.Errorf("entry 4 not drained before the wanted solid entry 5")
 	}
 }
+
+func TestExtractCancel(t *testing.T) {
+	r, err := Open(corpusFile(t, "files/junrar/com__github__junrar__rar5unpack__m3-plain-32m.rar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var readErr error
+	err = r.Extract(ctx, nil, func(e *archive.Entry, rd io.Reader) error {
+		buf := make([]byte, 100)
+		if _, err := io.ReadFull(rd, buf); err != nil {
+			return err
+		}
+		cancel()
+		_, readErr = io.Copy(io.Discard, rd)
+		return nil
+	})
+	if !errors.Is(readErr, context.Canceled) {
+		t.Errorf("read after cancel: %v", readErr)
+	}
+	if !errors.Is(err, context.Canceled) && err != nil {
+		t.Errorf("extract: %v", err)
+	}
+}
