@@ -290,3 +290,32 @@ func sha256hex(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
+
+// FuzzTables feeds arbitrary bits to the LZ block header reader (table
+// deltas included) and decodes symbols with the result.
+func FuzzTables(f *testing.F) {
+	for _, s := range smallSamples(f) {
+		f.Add(s.data[:min(len(s.data), 300)])
+	}
+	d := NewDecoder()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d.br.reset(bytes.NewReader(data))
+		if len(data) > 0 && data[0]&1 == 1 {
+			clear(d.lens[:])
+		}
+		if err := d.readTables(); err != nil {
+			checkErr(t, "tables", err)
+			return
+		}
+		for range 1000 {
+			d.br.refill()
+			if s := d.mainH.decode(&d.br); s < 0 || s >= mainSyms {
+				t.Fatalf("symbol %d", s)
+			}
+			d.br.refill()
+			if s := d.lowH.decode(&d.br); s < 0 || s >= lowSyms {
+				t.Fatalf("low distance symbol %d", s)
+			}
+		}
+	})
+}
