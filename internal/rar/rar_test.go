@@ -465,3 +465,27 @@ func TestExtractCancel(t *testing.T) {
 		t.Errorf("extract: %v", err)
 	}
 }
+
+func TestPasswordAskedOnce(t *testing.T) {
+	for _, tc := range []struct{ path, pw string }{
+		{"files/sharpcompress/Archives__Rar.encrypted_filesAndHeader.rar", "test"},
+		{"files/junrar/com__github__junrar__rar5unpack__m3-enc-hp.rar", "junrar"},
+		{"files/sharpcompress/Archives__Rar.EncryptedParts.part01.rar", "test"},
+	} {
+		calls := 0
+		r, err := Open(corpusFile(t, tc.path), pwOpts(tc.pw, &calls))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if !r.Info().EncryptedHeaders {
+			t.Errorf("%s: encrypted headers not reported", tc.path)
+		}
+		if err, _ := extractErrors(t, r); err != nil {
+			t.Errorf("%s: %v", tc.path, err)
+		}
+		r.Close()
+		if calls != 1 {
+			t.Errorf("%s: password asked %d times", tc.path, calls)
+		}
+	}
+}
