@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// createTree writes a tree with files, an empty directory and a symlink.
+func createTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	writeTree(t, dir, sampleFiles)
+	os.Remove(filepath.Join(dir, "src/empty/.keep"))
+	if err := os.Symlink("a.txt", filepath.Join(dir, "src/link")); err != nil {
+		t.Fatal(err)
+	}
+	return readTree(t, filepath.Join(dir, "src"))
+}
+
+// sevenZipTest checks an archive with `7zz t`.
+func sevenZipTestArchive(t *testing.T, dir, arc string, extra ...string) {
+	t.Helper()
+	sevenZip(t, dir, append([]string{"t", arc}, extra...)...)
+}
+
+func sameTree(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d entries (%s), want %d (%s)", what, len(got), keys(got), len(want), keys(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s differs", what, k)
+		}
+	}
+}
+
+func TestCreate7zInterop(t *testing.T) {
+	testenv.SevenZip(t)
+	for _, sw := range [][]string{
+		{}, {"-mx0"}, {"-mx1", "-ms=off"}, {"-m0=LZMA", "-mx9"}, {"-psecret", "-mhe=on"}, {"-mhc=off"},
+		{"-mf=off", "-ms=2f"}, {"-mmt2", "-md=1m"}, {"-v100"},
+	} {
+		t.Run(strings.Join(sw, ""), func(t *testing.T) {
+			dir := t.TempDir()
+			want := createTree(t, dir)
+			args := append([]string{"a", "-snl", "out.7z", "src"}, sw...)
+			r := garc(t, dir, "", args...)
+			r.expect(t, ExitOK, "garc a")
+			if !strings.Contains(r.stdout, "files") || !strings.Contains(r.stdout, "bytes out") {
+				t.Errorf("no summary line: %q", r.stdout)
+			}
+			arc := "out.7z"
+			if len(sw) == 1 && strings.HasPrefix(sw[0], "-v") {
+				arc = "out.7z.001"
+				if _, err := os.Stat(filepath.Join(dir, "out.7z.002")); err != nil {
+					t.Fatalf("no second volume: %v", err)
+				}
+			}
+			pw := "-p"
+			if len(sw) > 0 && strings.HasPrefix(sw[0], "-p") {
+				pw = sw[0]
+			}
+			sevenZipTestArchive(t, dir, arc, pw)
+			sevenZip(t, dir, "x", "-snl", pw, "-o7", arc)
+			sameTree(t, "7zz x", readTree(t, filepath.Join(dir, "7", "src")), want)
+			r = garc(t, dir, "", "x", pw, "-o", "g", arc)
+			r.expect(t, ExitOK, "garc x")
+			sameTree(t, "garc x", readTree(t, filepath.Join(dir, "g", "src")), want)
+		})
+	}
+}
+
+func TestCreatePy7zr(t *testing.T) {
+	if exec.Command("python3", "-c", "import py7zr").Run() != nil {
+		testenv.Missing(t, "python3 with py7zr (apt-get install python3-py7zr)")
+	}
+	dir := t.TempDir()
+	want := createTree(t, dir)
+	os.Remove(filepath.Join(dir, "src/link"))
+	delete(want, "link")
+	garc(t, dir, "", "a", "out.7z", "src").expect(t, ExitOK, "garc a")
+	cmd := exec.Command("python3", "-c", "import py7zr,sys; py7zr.SevenZipFile(sys.argv[1]).extractall(sys.argv[2])", "out.7z", "py")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("py7zr: %v\n%s", err, out)
+	}
+	sameTree(t, "py7zr", readTree(t, filepath.Join(dir, "py", "src")), want)
+}
+
+func TestUpdateAndDelete7z(t *testing.T) {
+	testenv.SevenZip(t)
+	dir := t.TempDir()
+	want := createTree(t, dir)
+	sevenZip(t, dir, "a", "-snl", "out.7z", "src")
+	// Change one file (newer and longer), add one; garc updates 7-Zip's
+	// archive.
+	time.Sleep(10 * time.Millisecond) // a newer mtime than the archived one, not a timing assertion
+	writeTree(t, dir, map[string]string{"src/a.txt": "changed", "src/new.txt": "new"})
+	want["a.txt"], want["new.txt"] = "changed", "new"
+	r := garc(t, dir, "", "a", "-snl", "out.7z", "src")
+	r.expect(t, ExitOK, "garc a (update)")
+	if !strings.Contains(r.stdout, "kept") {
+		t.Errorf("update summary: %q", r.stdout)
+	}
+	sevenZipTestArchive(t, dir, "out.7z")
+	sevenZip(t, dir, "x", "-snl", "-o1", "out.7z")
+	sameTree(t, "after update", readTree(t, filepath.Join(dir, "1", "src")), want)
+	// Delete a directory and a file.
+	garc(t, dir, "", "d", "out.7z", "src/docs", "src/new.txt").expect(t, ExitOK, "garc d")
+	for k := range want {
+		if strings.HasPrefix(k, "docs") || k == "new.txt" {
+			delete(want, k)
+		}
+	}
+	sevenZipTestArchive(t, dir, "out.7z")
+	sevenZip(t, dir, "x", "-snl", "-o2", "out.7z")
+	sameTree(t, "after delete", readTree(t, filepath.Join(dir, "2", "src")), want)
+	garc(t, dir, "", "d", "out.7z", "nothing-like-this").expect(t, ExitNoMatch, "garc d without a match")
+}
+
+func TestCreateStdin(t *testing.T) {
+	dir := t.TempDir()
+	garc(t, dir, "piped content\n", "a", "-siname.txt", "out.7z").expect(t, ExitOK, "garc a -si")
+	garc(t, dir, "", "x", "-o", "x", "out.7z").expect(t, ExitOK, "garc x")
+	b, err := os.ReadFile(filepath.Join(dir, "x", "name.txt"))
+	if err != nil || string(b) != "piped content\n" {
+		t.Fatalf("stdin entry: %q %v", b, err)
+	}
+}
+
+// noTemps fails if a temporary archive file is left in dir.
+func noTemps(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".garc-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestCreateFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	mnt := filepath.Join(dir, "small")
+	os.Mkdir(mnt, 0o755)
+	if err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt).Run(); err != nil {
+		t.Skipf("skipping: cannot mount a small tmpfs (%v)", err)
+	}
+	defer exec.Command("umount", mnt).Run()
+	writeTree(t, dir, map[string]string{"f.txt": "small"})
+	garc(t, dir, "", "a", "small/out.7z", "f.txt").expect(t, ExitOK, "garc a small")
+	before, err := os.ReadFile(filepath.Join(mnt, "out.7z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 256<<10)
+	rand.Read(big)
+	os.WriteFile(filepath.Join(dir, "big.bin"), big, 0o644)
+	r := garc(t, dir, "", "a", "-mx1", "small/out.7z", "big.bin")
+	if r.code == ExitOK {
+		t.Fatal("adding 256 KiB of random data to a 64 KiB file system succeeded")
+	}
+	after, err := os.ReadFile(filepath.Join(mnt, "out.7z"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("the existing archive changed after a failed update (%v)", err)
+	}
+	noTemps(t, mnt)
+}
+
+func TestCreateInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"f.txt": "small"})
+	garc(t, dir, "", "a", "out.7z", "f.txt").expect(t, ExitOK, "garc a")
+	before, _ := os.ReadFile(filepath.Join(dir, "out.7z"))
+	big := make([]byte, 64<<20)
+	rand.Read(big)
+	os.WriteFile(filepath.Join(dir, "big.bin"), big, 0o644)
+	cmd := exec.Command(garcBin, "a", "-mx9", "-mmt1", "out.7z", "big.bin")
+	cmd.Dir = dir
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the temporary archive exists, then press Ctrl-C.
+	for i := 0; ; i++ {
+		ents, _ := os.ReadDir(dir)
+		found := false
+		for _, e := range ents {
+			found = found || strings.HasPrefix(e.Name(), ".garc-")
+		}
+		if found || i > 2000 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if err == nil {
+		t.Skip("garc finished before the interrupt arrived")
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "out.7z"))
+	if !bytes.Equal(before, after) {
+		t.Fatal("the existing archive changed after an interrupted update")
+	}
+	noTemps(t, dir)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
+		t.Errorf("exit %v, want %d\n%s", err, ExitInterrupted, errb.String())
+	}
+}
