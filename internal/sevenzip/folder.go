@@ -50,11 +50,19 @@ func (fd *folderDecoder) packReader(k int) (io.Reader, error) {
 			start, size, fd.end, archive.ErrFormat)
 	}
 	sr := io.NewSectionReader(fd.ra, start, size)
-	bs := packBufferSize
-	if size < int64(bs) {
-		bs = max(int(size), 16)
+	// Buffers of finished folders are reused.
+	br, ok := fd.dctx.pool.get("bufio").(*bufio.Reader)
+	if ok {
+		br.Reset(sr)
+	} else {
+		br = bufio.NewReaderSize(sr, packBufferSize)
 	}
-	return bufio.NewReaderSize(sr, bs), nil
+	fd.dctx.onClose(closerFunc(func() error {
+		br.Reset(nil)
+		fd.dctx.pool.put("bufio", br)
+		return nil
+	}))
+	return br, nil
 }
 
 // coderOutput builds the decoder of coder ci with all its inputs.
