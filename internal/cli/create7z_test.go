@@ -80,20 +80,35 @@ func TestCreate7zInterop(t *testing.T) {
 }
 
 func TestCreatePy7zr(t *testing.T) {
-	if exec.Command("python3", "-c", "import py7zr").Run() != nil {
+	py := ""
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(p, "-c", "import py7zr").Run() == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
 		testenv.Missing(t, "python3 with py7zr (apt-get install python3-py7zr)")
 	}
-	dir := t.TempDir()
-	want := createTree(t, dir)
-	os.Remove(filepath.Join(dir, "src/link"))
-	delete(want, "link")
-	garc(t, dir, "", "a", "out.7z", "src").expect(t, ExitOK, "garc a")
-	cmd := exec.Command("python3", "-c", "import py7zr,sys; py7zr.SevenZipFile(sys.argv[1]).extractall(sys.argv[2])", "out.7z", "py")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("py7zr: %v\n%s", err, out)
+	for _, sw := range [][]string{{}, {"-psecret", "-mhe=on"}, {"-m0=LZMA", "-ms=off"}, {"-mx0"}} {
+		t.Run(strings.Join(sw, ""), func(t *testing.T) {
+			dir := t.TempDir()
+			want := createTree(t, dir)
+			os.Remove(filepath.Join(dir, "src/link"))
+			delete(want, "link")
+			garc(t, dir, "", append([]string{"a", "out.7z", "src"}, sw...)...).expect(t, ExitOK, "garc a")
+			pw := "None"
+			if len(sw) > 0 && strings.HasPrefix(sw[0], "-p") {
+				pw = "'" + sw[0][2:] + "'"
+			}
+			cmd := exec.Command(py, "-c", "import py7zr,sys; py7zr.SevenZipFile(sys.argv[1], password="+pw+").extractall(sys.argv[2])", "out.7z", "py")
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("py7zr: %v\n%s", err, out)
+			}
+			sameTree(t, "py7zr", readTree(t, filepath.Join(dir, "py", "src")), want)
+		})
 	}
-	sameTree(t, "py7zr", readTree(t, filepath.Join(dir, "py", "src")), want)
 }
 
 func TestUpdateAndDelete7z(t *testing.T) {
