@@ -175,6 +175,11 @@ func (rd *Reader) readHeaders() error {
 		case idHeader:
 			h, err := parseHeaderLimit(buf[1:], rd.opts.Limit())
 			if err != nil {
+				if rd.info.EncryptedHeaders && errors.Is(err, archive.ErrFormat) {
+					// A header decrypted with a wrong key that carried no
+					// CRC fails to parse instead.
+					return fmt.Errorf("%w? %w", archive.ErrWrongPassword, err)
+				}
 				return err
 			}
 			rd.hdr = h
