@@ -131,6 +131,9 @@ func TestHelpAndUsage(t *testing.T) {
 			t.Errorf("--help lacks %q", want)
 		}
 	}
+	if r := garc(t, dir, "", "--version"); r.code != ExitOK || !strings.HasPrefix(r.stdout, "garc version ") {
+		t.Errorf("--version: %d %q", r.code, r.stdout)
+	}
 	r = garc(t, dir, "", "l", "--help")
 	r.expect(t, ExitOK, "l --help")
 	if !strings.Contains(r.stdout, `"encrypted_headers": bool`) || !strings.Contains(r.stdout, "RFC 3339") {

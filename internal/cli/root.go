@@ -117,6 +117,7 @@ Commands:
 -aos, -aou, -o+, -o-, -kb, -slt, -mx9, -m0=lzma2, -mhe=on, -mmt4, -x!PAT ...
 
 ` + exitCodeTable,
+		Version:           version(),
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
