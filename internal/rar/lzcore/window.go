@@ -215,3 +215,14 @@ func (x *Window) Consume(n int) { x.rpos += int64(n) }
 
 // Skip marks every decoded byte as handed out.
 func (x *Window) Skip() { x.rpos = x.total }
+
+// Truncate drops the bytes written at and after stream position pos,
+// which must not precede ReadPos; decoders use it to take back a symbol
+// decoded from padding bits past the end of a stream of unknown size.
+func (x *Window) Truncate(pos int64) {
+	if pos < x.rpos || pos > x.total {
+		return
+	}
+	x.total = pos
+	x.w = int(pos) & x.mask
+}

@@ -16,8 +16,10 @@ type Params struct {
 	// never reaches back more than 64 KiB, so larger values change
 	// nothing.
 	DictSize int64
-	// UnpackedSize is the file's size, or -1 when unknown (then the
-	// stream is decoded until its input ends).
+	// UnpackedSize is the file's size, or -1 when unknown. The format
+	// has no end marker, so the stream is then decoded until its input
+	// ends; the padding bits of the last byte may decode to a few extra
+	// bytes.
 	UnpackedSize int64
 	// Solid continues the window, tables, averages and distance history
 	// of the previous file decoded by the same Decoder.

@@ -151,6 +151,10 @@ func TestGarbage(t *testing.T) {
 		if err == nil {
 			t.Errorf("garbage %d: %d bytes decoded without error", i, n)
 		}
+		// without a size the stream ends with the input, error or not
+		f.size = -1
+		_, err = decodeAll(d, data, f)
+		checkErr(t, "garbage, unknown size", err)
 	}
 }
 

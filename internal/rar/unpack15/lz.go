@@ -14,13 +14,10 @@ func (d *Decoder) decode() error {
 		return corrupt("internal window state")
 	}
 	br := &d.br
+	if d.fileEnd < 0 {
+		return d.decodeUnsized(limit)
+	}
 	for win.Total() < limit {
-		if d.fileEnd < 0 && br.BitsLeft() < 8 {
-			// unknown size: the stream ends with its input
-			d.done = true
-			d.fileEnd = win.Total()
-			return nil
-		}
 		if br.Truncated() {
 			return errTruncated
 		}
@@ -33,6 +30,36 @@ func (d *Decoder) decode() error {
 	}
 	if br.Truncated() {
 		return errTruncated
+	}
+	return nil
+}
+
+// decodeUnsized decodes a stream of unknown size step by step: the format
+// has no end marker, so the stream ends where its input does, and a step
+// that needed bits past the end (padding) is taken back.
+func (d *Decoder) decodeUnsized(limit int64) error {
+	br := &d.br
+	win := &d.win
+	for win.Total() < limit {
+		if br.BitsLeft() == 0 {
+			break
+		}
+		before := win.Total()
+		err := d.step()
+		if br.Err() != nil {
+			return corrupt(br.Err().Error())
+		}
+		if br.Truncated() {
+			win.Truncate(before)
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if win.Total() < limit {
+		d.done = true
+		d.fileEnd = win.Total()
 	}
 	return nil
 }

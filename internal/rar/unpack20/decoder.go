@@ -15,8 +15,10 @@ type Params struct {
 	// DictSize is the dictionary size from the file header, already
 	// checked by the caller against the user's limit.
 	DictSize int64
-	// UnpackedSize is the file's size, or -1 when unknown (then the
-	// stream is decoded until its input ends).
+	// UnpackedSize is the file's size, or -1 when unknown. The format
+	// has no end marker, so the stream is then decoded until its input
+	// ends; the padding bits of the last byte may decode to a few extra
+	// bytes.
 	UnpackedSize int64
 	// Solid continues the window, tables, audio predictors and distance
 	// history of the previous file decoded by the same Decoder.
@@ -285,6 +287,9 @@ func (d *Decoder) decode() error {
 		return corrupt("internal window state")
 	}
 	br := &d.br
+	if d.fileEnd < 0 {
+		return d.decodeUnsized(limit)
+	}
 	for d.win.Total() < limit {
 		if d.needTables {
 			if err := d.readTables(); err != nil {
@@ -294,12 +299,6 @@ func (d *Decoder) decode() error {
 		}
 		if !d.tablesOK {
 			return errNoTables
-		}
-		if d.fileEnd < 0 && br.BitsLeft() < 8 {
-			// unknown size: the stream ends with its input
-			d.done = true
-			d.fileEnd = d.win.Total()
-			return nil
 		}
 		var err error
 		if d.audio {
@@ -316,6 +315,45 @@ func (d *Decoder) decode() error {
 		if br.Truncated() {
 			return errTruncated
 		}
+	}
+	return nil
+}
+
+// decodeUnsized decodes a stream of unknown size symbol by symbol: the
+// format has no end marker, so the stream ends where its input does, and
+// a symbol that needed bits past the end (padding) is taken back.
+func (d *Decoder) decodeUnsized(limit int64) error {
+	br := &d.br
+	for d.win.Total() < limit {
+		if br.BitsLeft() == 0 {
+			break
+		}
+		before := d.win.Total()
+		var err error
+		switch {
+		case d.needTables:
+			err = d.readTables()
+		case !d.tablesOK:
+			return errNoTables
+		case d.audio:
+			err = d.decodeAudio(before + 1)
+		default:
+			err = d.decodeLZ(before + 1)
+		}
+		if br.Err() != nil {
+			return corrupt(br.Err().Error())
+		}
+		if br.Truncated() {
+			d.win.Truncate(before)
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if d.win.Total() < limit {
+		d.done = true
+		d.fileEnd = d.win.Total()
 	}
 	return nil
 }
