@@ -10,12 +10,15 @@
 // nothing is ever written through a symbolic link.
 //
 // Names. Stored names are cleaned with both '/' and '\' as separators
-// (archives made on Windows use either). A leading "./" is dropped; that
-// is the only silent change. Empty names, NUL bytes, absolute paths
-// ("/x", "\x"), UNC paths ("\\server\share"), drive letters ("C:x",
-// "C:\x") and names that leave the destination after lexical cleaning
-// ("../x", "a/../../x") are refused with ErrRefused and reported through
-// Options.Warn. On Windows each path component additionally passes through
+// (archives made on Windows use either). A leading "./" is dropped. An
+// absolute prefix — a leading separator ("/x", "\x"), a UNC prefix
+// ("\\server\share\x") or a drive letter ("C:x", "C:\x") — is removed
+// and the entry is written inside the destination, as 7-Zip, unrar and tar
+// do; Options.Warn is told, and nothing is ever written at the absolute
+// location. Empty names, NUL bytes and names that leave the destination
+// after lexical cleaning ("../x", "a/../../x", "/../x") are refused with
+// ErrRefused and reported through Options.Warn. On Windows each path
+// component additionally passes through
 // SanitizeWindowsName (reserved device names, characters <>:"|?*, control
 // characters, trailing dots and spaces).
 //

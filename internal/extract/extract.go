@@ -175,9 +175,13 @@ func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
 	if e.Anti {
 		return nil
 	}
-	rel, why := cleanName(e.Name)
+	rel, note, why := cleanName(e.Name)
 	if why != "" {
 		return x.refuse(e.Name, why)
+	}
+	if note != "" {
+		// Not an error: the entry is written inside the destination.
+		x.warn(e.Name, fmt.Errorf("%s: absolute path made relative (%s)", e.Name, note))
 	}
 	key := rel // hard links and copies name entries by their full path
 	if x.opts.Flat {
@@ -559,7 +563,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 // writeLink makes a hard link (falling back to a copy) or a file copy of
 // an entry extracted earlier in this run.
 func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
-	tname, why := cleanName(e.LinkTarget)
+	tname, _, why := cleanName(e.LinkTarget)
 	if why != "" {
 		return x.refuse(e.Name, "link target: "+why)
 	}

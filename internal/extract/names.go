@@ -7,33 +7,51 @@ import (
 
 // cleanName turns a stored entry name into a slash-separated path relative
 // to the destination, or reports why it is refused. Both '/' and '\' count
-// as separators; a leading "./" is dropped; empty names, absolute paths,
-// drive letters, UNC paths, NUL bytes and anything that leaves the
-// destination after cleaning are refused. The result "." means the
-// destination itself.
-func cleanName(name string) (string, string) {
+// as separators; a leading "./" is dropped. An absolute prefix (a leading
+// separator, a drive letter such as "C:", or a UNC "\\server\share"
+// prefix) is removed, as 7-Zip, unrar and tar do, so the entry lands inside
+// the destination; note says what was removed. Empty names, NUL bytes and
+// anything that leaves the destination after cleaning are refused.
+// The result "." means the destination itself.
+func cleanName(name string) (rel, note, why string) {
 	if name == "" {
-		return "", "empty name"
+		return "", "", "empty name"
 	}
 	if strings.IndexByte(name, 0) >= 0 {
-		return "", "NUL byte in name"
+		return "", "", "NUL byte in name"
 	}
 	n := strings.ReplaceAll(name, `\`, "/")
-	if strings.HasPrefix(n, "/") {
-		// Also covers UNC paths (\\server\share) and //x.
-		return "", "absolute path"
+	if strings.HasPrefix(n, "//") && !strings.HasPrefix(n, "///") {
+		// UNC path: drop "//server/share".
+		rest := strings.TrimLeft(n, "/")
+		parts := strings.SplitN(rest, "/", 3)
+		n = ""
+		if len(parts) == 3 {
+			n = parts[2]
+		}
+		note = "UNC prefix removed"
 	}
 	if hasDriveLetter(n) {
-		return "", "drive letter in path"
+		n = n[2:]
+		note = "drive letter removed"
+	}
+	if strings.HasPrefix(n, "/") {
+		n = strings.TrimLeft(n, "/")
+		if note == "" {
+			note = "leading '/' removed"
+		}
+	}
+	if n == "" {
+		return "", note, "empty name"
 	}
 	for strings.HasPrefix(n, "./") {
 		n = n[2:]
 	}
 	c := path.Clean(n)
 	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", "path leaves the destination"
+		return "", note, "path leaves the destination"
 	}
-	return c, ""
+	return c, note, ""
 }
 
 // hasDriveLetter reports whether s starts with a Windows drive
