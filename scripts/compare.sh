@@ -19,15 +19,15 @@ go build -o "$work/garc" ./cmd/garc
 "$gen" "$size" > "$work/mixed.bin"
 echo "input: $(stat -c %s "$work/mixed.bin") bytes of mixed data; $(7zz | sed -n 2p)"
 
-# seconds TIME-OF CMD...: wall time of one run, in seconds with 3 decimals.
+# seconds CMD...: wall time of one run, in seconds with 3 decimals.
 seconds() {
   local start end
   start=$(date +%s.%N)
   "$@" >/dev/null 2>&1
   end=$(date +%s.%N)
-  echo "$end - $start" | bc -l | xargs printf '%.3f'
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
 }
-ratio() { echo "$1 / $2" | bc -l | xargs printf '%.3f'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
 printf '\n%-28s %12s %9s %12s %9s %8s %8s\n' "compression" "7zz bytes" "7zz s" "garc bytes" "garc s" "size×" "time×"
 for mx in $levels; do
