@@ -441,19 +441,26 @@ func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
 	return hw.b, nil
 }
 
-// chainFolder links a folder's single-input coders into a chain: coder
-// 0 produces the main output, coder i reads coder i+1's output, and the
-// last coder reads the packed stream.
+// chainFolder turns a folder whose coders and unpack sizes are listed
+// from the main output towards the packed stream into 7-Zip's layout: the
+// list is reversed so that coder 0 reads the packed stream, coder i+1
+// reads coder i's output, and the last coder produces the main output.
+// (Readers such as py7zr depend on this order.)
 func chainFolder(f *folder) {
+	n := len(f.coders)
+	for i := 0; i < n/2; i++ {
+		f.coders[i], f.coders[n-1-i] = f.coders[n-1-i], f.coders[i]
+		f.unpackSizes[i], f.unpackSizes[n-1-i] = f.unpackSizes[n-1-i], f.unpackSizes[i]
+	}
 	f.bindPairs = f.bindPairs[:0]
 	for i := range f.coders {
 		f.coders[i].inStart, f.coders[i].outStart = i, i
 		f.coders[i].numIn, f.coders[i].numOut = 1, 1
 		if i > 0 {
-			f.bindPairs = append(f.bindPairs, bindPair{inIndex: i - 1, outIndex: i})
+			f.bindPairs = append(f.bindPairs, bindPair{inIndex: i, outIndex: i - 1})
 		}
 	}
-	f.packed = []int{len(f.coders) - 1}
+	f.packed = []int{0}
 }
 
 // newAES starts a 7zAES encryption with a fresh IV and returns its coder
