@@ -1,0 +1,102 @@
+package extract
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".garc-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func TestArchiveFileCommitAndAbort(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "a.7z")
+	os.WriteFile(target, []byte("old archive"), 0o640)
+	a, err := CreateArchive(target, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Write([]byte("xxxx new archive"))
+	if b, _ := os.ReadFile(target); string(b) != "old archive" {
+		t.Fatal("target changed before Commit")
+	}
+	a.Abort()
+	if b, _ := os.ReadFile(target); string(b) != "old archive" {
+		t.Fatal("target changed by Abort")
+	}
+	if l := leftovers(t, dir); len(l) != 0 {
+		t.Fatalf("temporaries left: %v", l)
+	}
+	a, _ = CreateArchive(target, 0)
+	a.Write([]byte("xxxx new archive"))
+	a.WriteAt([]byte("NEW!"), 0)
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(target)
+	fi, _ := os.Stat(target)
+	if string(b) != "NEW! new archive" || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("committed %q mode %v", b, fi.Mode())
+	}
+	if _, err := a.Write([]byte("x")); err == nil {
+		t.Fatal("write after Commit accepted")
+	}
+	if l := leftovers(t, dir); len(l) != 0 {
+		t.Fatalf("temporaries left: %v", l)
+	}
+}
+
+func TestArchiveFileVolumes(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "v.7z")
+	a, err := CreateArchive(target, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("0123456789abcdefghijklmnopqrstuvwxyz")
+	for i := range data { // 1-byte writes cross every boundary
+		a.Write(data[i : i+1])
+	}
+	a.WriteAt([]byte("ABCDEFGHIJKL"), 4) // spans volumes 1 and 2
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for i := 0; ; i++ {
+		b, err := os.ReadFile(VolumeName(target, i))
+		if err != nil {
+			if i != 4 {
+				t.Fatalf("%d volumes, want 4", i)
+			}
+			break
+		}
+		if len(b) > 10 {
+			t.Fatalf("volume %d has %d bytes", i, len(b))
+		}
+		got = append(got, b...)
+	}
+	if want := "0123ABCDEFGHIJKLghijklmnopqrstuvwxyz"; !bytes.Equal(got, []byte(want)) {
+		t.Fatalf("volumes hold %q, want %q", got, want)
+	}
+	if l := leftovers(t, dir); len(l) != 0 {
+		t.Fatalf("temporaries left: %v", l)
+	}
+	b, _ := CreateArchive(filepath.Join(dir, "w.7z"), 4)
+	b.Write(data)
+	b.Abort()
+	if l := leftovers(t, dir); len(l) != 0 {
+		t.Fatalf("temporaries left after Abort: %v", l)
+	}
+}
