@@ -18,6 +18,8 @@ const (
 	knownFile       = "testdata/known-failures.tsv"
 	unknownDeadline = 10 * time.Second
 	unknownMaxDict  = 256 << 20
+	// shortMaxOutput is the largest listed output x writes in -short mode.
+	shortMaxOutput = 256 << 20
 	// watchdog bounds a unit that ignores its context; it only stops a
 	// hung run, it is not a timing assertion.
 	watchdog = 120 * time.Second
@@ -226,6 +228,10 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 		if err != nil {
 			fail("t: %v", err)
 		}
+		if testing.Short() && listingBytes(list) > shortMaxOutput {
+			// -short: t and l only; x would write more than shortMaxOutput.
+			break
+		}
 		res := extractAll(ctx, r, sb.dest)
 		for _, e := range res.entryErr {
 			fail("x: %v", e)
@@ -326,4 +332,13 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 		fail("link resolves outside the destination: %s", l)
 	}
 	return problems
+}
+
+// listingBytes is the total size of the files in a listing.
+func listingBytes(list []corpus.ExpectedEntry) int64 {
+	var n int64
+	for _, e := range list {
+		n += e.Size
+	}
+	return n
 }
