@@ -1,3 +1,33 @@
+// Writing 7z archives (this file, write_header.go, write_group.go,
+// write_update.go).
+//
+// Write lays an archive out as 7-Zip does: a 32-byte signature header
+// (filled in last, through Output.WriteAt), the packed streams of every
+// folder, then the header. Each new folder is a chain of coders fed by one
+// goroutine: an optional branch filter (BCJ x86 or ARM64, chosen per file
+// by extension and by the PE/ELF/Mach-O header), the compressor (LZMA2,
+// LZMA or Copy) and optional 7zAES encryption, with byte counters between
+// the stages giving the unpack size of every coder output. Folders are
+// recorded in 7-Zip's coder order: coder 0 reads the packed stream and the
+// last coder produces the file data.
+//
+// Files with data are grouped into solid blocks by filter (and by
+// extension with -ms=e) in input order, cut at 7-Zip's size limit (128
+// times the dictionary, 16 MiB to 4 GiB) or a file count. Directories and
+// empty files have no stream (kEmptyStream, kEmptyFile) and are listed
+// first. The header (FilesInfo with names, times, attributes) is written
+// plain or, by default, LZMA-compressed and optionally encrypted as a
+// kEncodedHeader. Encryption derives one key per archive from a random
+// 16-byte salt (2^19 SHA-256 rounds by default) and uses a random IV per
+// folder.
+//
+// Updating starts from a Base archive: folders whose entries all survive
+// are copied byte for byte with their records and substream CRCs; folders
+// that lose some entries are decoded once and their survivors
+// recompressed into a new folder; entries without data are carried over.
+// 7-Zip's default update rule decides whether an input replaces an entry
+// of the same name (different size or newer modification time).
+
 package sevenzip
 
 import (
