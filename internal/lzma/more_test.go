@@ -90,6 +90,27 @@ func TestWriter2Blocks(t *testing.T) {
 	}
 }
 
+// dictResets counts the chunks of an LZMA2 stream that reset the
+// dictionary.
+func dictResets(b []byte) int {
+	n := 0
+	for p := 0; p < len(b) && b[p] != 0; {
+		c := b[p]
+		if c == 1 || c >= 0xE0 {
+			n++
+		}
+		if c < 0x80 {
+			p += 3 + (int(b[p+1])<<8 | int(b[p+2])) + 1
+			continue
+		}
+		p += 6 + (int(b[p+3])<<8 | int(b[p+4]))
+		if c >= 0xC0 {
+			p++
+		}
+	}
+	return n
+}
+
 // chunkKinds returns the set of control bytes (LZMA chunks reduced to
 // their reset bits) in an LZMA2 stream.
 func chunkKinds(b []byte) map[byte]bool {
@@ -138,15 +159,15 @@ func TestSevenZipDecodesOurs(t *testing.T) {
 		t.Skip("7zz not installed")
 	}
 	dir := t.TempDir()
-	data := testData("mixed", 400000, 9)
-	for _, level := range []int{1, 5, 9} {
+	for i, data := range [][]byte{testData("mixed", 400000, 9), {}, {'x'}, testData("random", 70000, 3)} {
+		level := []int{1, 5, 9, 3}[i]
 		o := LevelOptions(level)
 		comp, props := encodeLZMA(t, data, o)
-		f1 := filepath.Join(dir, fmt.Sprintf("a%d.lzma", level))
+		f1 := filepath.Join(dir, fmt.Sprintf("a%d.lzma", i))
 		os.WriteFile(f1, wrapLZMAAlone(comp, props, int64(len(data))), 0o644)
 		o.BlockSize = 1 << 17
 		comp2, prop := encodeLZMA2(t, data, o)
-		f2 := filepath.Join(dir, fmt.Sprintf("a%d.xz", level))
+		f2 := filepath.Join(dir, fmt.Sprintf("a%d.xz", i))
 		os.WriteFile(f2, wrapXZ(comp2, prop, int64(len(data))), 0o644)
 		for _, f := range []string{f1, f2} {
 			out, err := exec.Command("7zz", "x", "-so", f).Output()
@@ -154,7 +175,7 @@ func TestSevenZipDecodesOurs(t *testing.T) {
 				t.Fatalf("7zz x %s: %v", f, err)
 			}
 			if !bytes.Equal(out, data) {
-				t.Fatalf("7zz decoded %s differently", f)
+				t.Fatalf("7zz decoded %s (%d bytes) differently", f, len(data))
 			}
 		}
 	}
@@ -266,4 +287,68 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("LZMA2 round trip: %v", err)
 		}
 	})
+}
+
+// TestDecode7zzStreams decodes LZMA streams from 7z archives and LZMA2
+// streams from .xz files made by 7zz with various settings.
+func TestDecode7zzStreams(t *testing.T) {
+	if _, err := exec.LookPath("7zz"); err != nil {
+		t.Skip("7zz not installed")
+	}
+	dir := t.TempDir()
+	data := testData("mixed", 300000, 11)
+	in := filepath.Join(dir, "in.bin")
+	os.WriteFile(in, data, 0o644)
+	for i, m := range []string{"LZMA:x1", "LZMA:x5", "LZMA:x9:lc1:lp2:pb0", "LZMA:x5:eos", "LZMA:d4k:lc0", "LZMA2:x1", "LZMA2:x5", "LZMA2:x9:lc0:lp2:pb1", "7z:LZMA2:d64k:c128k"} {
+		if m[:3] == "7z:" {
+			// LZMA2 in a 7z archive, blocks compressed by two threads:
+			// dictionary resets in the middle of the stream.
+			f := filepath.Join(dir, fmt.Sprintf("t%d.7z", i))
+			if out, err := exec.Command("7zz", "a", "-t7z", "-mhc=off", "-mmt2", "-m0="+m[3:], f, in).CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", m, err, out)
+			}
+			b, _ := os.ReadFile(f)
+			k := bytes.Index(b[32:], []byte{0x21, 0x21, 0x01})
+			if k < 0 {
+				t.Fatalf("%s: no LZMA2 coder in the header", m)
+			}
+			if n := dictResets(b[32:]); n < 2 {
+				t.Fatalf("%s: %d dictionary resets, want several", m, n)
+			}
+			checkLZMA2(t, m, b[32:], b[32+k+3], int64(len(data)), data)
+			continue
+		}
+		if m[:5] == "LZMA2" {
+			f := filepath.Join(dir, fmt.Sprintf("t%d.xz", i))
+			if out, err := exec.Command("7zz", "a", "-txz", "-m0="+m, f, in).CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", m, err, out)
+			}
+			b, _ := os.ReadFile(f)
+			raw, prop, err := parseXZ(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLZMA2(t, m, raw, prop, int64(len(data)), data)
+			continue
+		}
+		f := filepath.Join(dir, fmt.Sprintf("t%d.7z", i))
+		if out, err := exec.Command("7zz", "a", "-t7z", "-mhc=off", "-m0="+m, f, in).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", m, err, out)
+		}
+		b, _ := os.ReadFile(f)
+		// The coder record: flags 0x23, id 03 01 01, props size 5, props.
+		k := bytes.Index(b[32:], []byte{0x23, 0x03, 0x01, 0x01, 0x05})
+		if k < 0 {
+			t.Fatalf("%s: no LZMA coder in the header", m)
+		}
+		props := b[32+k+5 : 32+k+10]
+		z, err := NewReader(bytes.NewReader(b[32:]), props, int64(len(data)), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
 }
