@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -250,5 +251,18 @@ func TestDiagnostic(t *testing.T) {
 		if got := diagnostic(tc.arc, tc.entry, tc.err); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
+	}
+}
+
+func TestJSONTime(t *testing.T) {
+	tm := time.Date(2026, 1, 2, 3, 4, 5, 123456700, time.FixedZone("X", 3600))
+	if got := jsonTime(tm); got != "2026-01-02T02:04:05.123456700Z" {
+		t.Errorf("jsonTime = %q", got)
+	}
+	if got := jsonTime(time.Time{}); got != "" {
+		t.Errorf("zero time = %q", got)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, jsonTime(tm)); err != nil {
+		t.Errorf("not RFC 3339: %v", err)
 	}
 }

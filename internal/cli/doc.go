@@ -134,7 +134,7 @@
 //	    "size": int | null,           unpacked size; null when unknown
 //	    "packed_size": int,
 //	    "method": string,
-//	    "mtime", "ctime", "atime": string,   RFC 3339 with nanoseconds, UTC;
+//	    "mtime", "ctime", "atime": string,   RFC 3339, UTC, always 9 fraction digits
 //	                                  each omitted when not stored
 //	    "attributes": int,            raw attributes as stored
 //	    "host_os": string,            "windows", "unix" or "unknown"

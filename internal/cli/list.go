@@ -93,7 +93,7 @@ const jsonSchemaDoc = `  {
       "size": int | null,           unpacked size; null when unknown
       "packed_size": int,
       "method": string,
-      "mtime", "ctime", "atime": string,   RFC 3339 with nanoseconds, UTC;
+      "mtime", "ctime", "atime": string,   RFC 3339, UTC, always 9 fraction digits
                                     each omitted when not stored
       "attributes": int,            raw attributes as stored
       "host_os": string,            "windows", "unix" or "unknown"
@@ -152,11 +152,15 @@ type jsonEntry struct {
 	Comment     string `json:"comment,omitempty"`
 }
 
+// jsonTimeLayout is RFC 3339 with a fixed nine-digit fraction
+// ("2026-01-02T03:04:05.123456700Z").
+const jsonTimeLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
 func jsonTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(time.RFC3339Nano)
+	return t.UTC().Format(jsonTimeLayout)
 }
 
 func hostName(h archive.HostOS) string {
