@@ -226,3 +226,15 @@ func (x *Window) Truncate(pos int64) {
 	x.total = pos
 	x.w = int(pos) & x.mask
 }
+
+// Raw gives hot loops direct access to the ring: the buffer (its length
+// is a power of two) and the index of the next byte written. After
+// storing k bytes at buf[(w+i)&(len(buf)-1)], the caller calls Advance(k);
+// it keeps k within Room.
+func (x *Window) Raw() (buf []byte, w int) { return x.buf, x.w }
+
+// Advance accounts for n bytes stored through Raw.
+func (x *Window) Advance(n int) {
+	x.w = (x.w + n) & x.mask
+	x.total += int64(n)
+}

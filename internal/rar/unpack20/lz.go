@@ -1,5 +1,7 @@
 package unpack20
 
+import "github.com/garc-dev/garc/internal/rar/lzcore"
+
 // decodeLZ decodes LZ symbols until the window reaches limit, the input
 // is exhausted or new tables switch the mode.
 func (d *Decoder) decodeLZ(limit int64) error {
@@ -19,7 +21,26 @@ func (d *Decoder) decodeLZ(limit int64) error {
 		br.Skip(uint(e & 15))
 		sym := int(e >> 4)
 		if sym < 256 {
-			win.PutByte(byte(sym))
+			// a run of literals, with the bit buffer and the window
+			// index in registers
+			buf, w := win.Raw()
+			mask := len(buf) - 1
+			buf[w] = byte(sym)
+			k := 1
+			left := int(limit - win.Total())
+			v, nb := br.V, br.N
+			for k < left && nb >= lzcore.MaxCodeLen {
+				e := mainH.Quick(v)
+				if e&15 == 0 || e>>4 >= 256 {
+					break
+				}
+				v <<= e & 15
+				nb -= uint(e & 15)
+				buf[(w+k)&mask] = byte(e >> 4)
+				k++
+			}
+			br.V, br.N = v, nb
+			win.Advance(k)
 			continue
 		}
 		var length int
