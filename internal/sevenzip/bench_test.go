@@ -65,8 +65,12 @@ func benchArchive(b *testing.B, many bool, args ...string) []byte {
 }
 
 func benchExtract(b *testing.B, many bool, password string, args ...string) {
+	benchExtractThreads(b, many, password, 1, args...)
+}
+
+func benchExtractThreads(b *testing.B, many bool, password string, threads int, args ...string) {
 	arc := benchArchive(b, many, args...)
-	opts := &archive.Options{}
+	opts := &archive.Options{Threads: threads}
 	if password != "" {
 		opts.Password = func() (string, error) { return password, nil }
 	}
@@ -175,4 +179,16 @@ func BenchmarkExtract7zFile(b *testing.B) {
 		}
 		b.SetBytes(n)
 	}
+}
+
+// BenchmarkExtract7zManySmallFilesThreads2 is the non-solid case decoded
+// with two threads (folders prefetched in the background).
+func BenchmarkExtract7zManySmallFilesThreads2(b *testing.B) {
+	benchExtractThreads(b, true, "", 2, "-m0=LZMA2", "-mx=5", "-ms=off", "-mmt=1")
+}
+
+// BenchmarkExtract7zSolidBlocksThreads2 decodes 1 MiB solid blocks with
+// two threads.
+func BenchmarkExtract7zSolidBlocksThreads2(b *testing.B) {
+	benchExtractThreads(b, true, "", 2, "-m0=LZMA2", "-mx=5", "-ms=1m", "-mmt=1")
 }

@@ -349,6 +349,52 @@ func TestUnsupportedFolder(t *testing.T) {
 	}
 }
 
+// TestManyFailingFoldersThreads checks that folders failing to open do not
+// hold back parallel decoding.
+func TestManyFailingFoldersThreads(t *testing.T) {
+	const n = 40
+	hdr := []byte{idHeader, idMainStreamsInfo, idPackInfo, 0, n, idSize}
+	var packed []byte
+	for i := 0; i < n; i++ {
+		hdr = append(hdr, 1)
+		packed = append(packed, byte('a'+i%26))
+	}
+	hdr = append(hdr, idEnd, idUnpackInfo, idFolder, n, 0)
+	for i := 0; i < n; i++ {
+		if i == n-1 {
+			hdr = append(hdr, 1, 0x01, 0x00) // Copy
+		} else {
+			hdr = append(hdr, 1, 0x04, 0x04, 0xF7, 0x11, 0x04) // LZ4
+		}
+	}
+	hdr = append(hdr, idCodersUnpackSize)
+	for i := 0; i < n; i++ {
+		hdr = append(hdr, 1)
+	}
+	hdr = append(hdr, idEnd, idEnd, idFilesInfo, n, idName, 0x80, byte(1+4*n), 0)
+	for i := 0; i < n; i++ {
+		hdr = append(hdr, byte('A'+i), 0, 0, 0)
+	}
+	hdr = append(hdr, idEnd, idEnd)
+	data := buildArchive(packed, hdr)
+	rd, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, ok := 0, 0
+	err = rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+		if _, err := io.ReadAll(r); errors.Is(err, archive.ErrUnsupported) {
+			failed++
+		} else if err == nil {
+			ok++
+		}
+		return nil
+	})
+	if err != nil || failed != n-1 || ok != 1 {
+		t.Errorf("%v: %d failed, %d ok", err, failed, ok)
+	}
+}
+
 // TestCancel checks that a cancelled context stops extraction inside an
 // entry.
 func TestCancel(t *testing.T) {

@@ -17,6 +17,9 @@ import (
 // (not counting decoder dictionaries).
 const prefetchBudget = 256 << 20
 
+// maxAhead bounds the folders decoded ahead, per thread.
+const maxAhead = 4
+
 // prefetched is the background decoding of one folder.
 type prefetched struct {
 	folder  int
@@ -29,15 +32,17 @@ type prefetched struct {
 
 // prefetcher runs the background decoding.
 type prefetcher struct {
-	rd      *Reader
-	jobs    map[int]*prefetched
-	order   []*prefetched
-	mu      sync.Mutex
-	cond    *sync.Cond
-	budget  int64
-	stopped bool
-	wg      sync.WaitGroup
-	cancel  context.CancelFunc
+	rd       *Reader
+	jobs     map[int]*prefetched
+	order    []*prefetched
+	mu       sync.Mutex
+	cond     *sync.Cond
+	budget   int64
+	free     [][]byte // released buffers
+	inFlight int      // jobs dispatched and not yet released
+	stopped  bool
+	wg       sync.WaitGroup
+	cancel   context.CancelFunc
 }
 
 // errStopped ends background decoding when Extract returns.
@@ -65,9 +70,10 @@ func (rd *Reader) startPrefetch(ctx context.Context, folders []int, need map[int
 		for _, j := range p.order {
 			// Wait for budget and a free worker, in order.
 			p.mu.Lock()
-			for !p.stopped && p.budget < j.need {
+			for !p.stopped && (p.budget < j.need || p.inFlight >= maxAhead*threads) {
 				p.cond.Wait()
 			}
+			p.inFlight++
 			if p.stopped {
 				p.mu.Unlock()
 				p.failRest(j)
@@ -115,7 +121,7 @@ func (p *prefetcher) decode(ctx context.Context, j *prefetched) {
 		return
 	}
 	defer fs.close()
-	j.data = make([]byte, j.need)
+	j.data = p.buffer(j.need)
 	r := &ctxReader{ctx: ctx, r: fs.r}
 	n, err := io.ReadFull(r, j.data)
 	j.data = j.data[:n]
@@ -141,10 +147,31 @@ func (p *prefetcher) take(fo int) *prefetched {
 	return j
 }
 
+// maxFreeBuffers bounds the released buffers kept for reuse.
+const maxFreeBuffers = 8
+
+// buffer returns a buffer of n bytes, reusing a released one if possible.
+func (p *prefetcher) buffer(n int64) []byte {
+	p.mu.Lock()
+	for i, b := range p.free {
+		if int64(cap(b)) >= n {
+			p.free = append(p.free[:i], p.free[i+1:]...)
+			p.mu.Unlock()
+			return b[:n]
+		}
+	}
+	p.mu.Unlock()
+	return make([]byte, n)
+}
+
 // release returns a finished job's memory to the budget.
 func (p *prefetcher) release(j *prefetched) {
 	p.mu.Lock()
 	p.budget += j.need
+	p.inFlight--
+	if j.data != nil && len(p.free) < maxFreeBuffers {
+		p.free = append(p.free, j.data[:0])
+	}
 	j.data = nil
 	p.cond.Broadcast()
 	p.mu.Unlock()

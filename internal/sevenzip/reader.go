@@ -701,6 +701,8 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 				if err = j.openErr; err == nil {
 					cur = rd.newFolderStream(m.folder, &dataThenError{data: j.data, err: j.readErr}, nil)
 					curJob = j
+				} else {
+					pf.release(j)
 				}
 			} else {
 				cur, err = rd.openFolder(m.folder)
