@@ -557,6 +557,15 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 	var mcoder coder
 	switch w.method {
 	case "LZMA2":
+		if lo, small := w.reducedOptions(files); small {
+			z, err := lzma.NewWriter2(mid, lo)
+			if err != nil {
+				return err
+			}
+			comp, compClose = z, z.Close
+			mcoder = coder{id: methodLZMA2, props: []byte{z.Props()}}
+			break
+		}
 		if w.lz2 == nil {
 			z, err := lzma.NewWriter2(mid, w.lopts)
 			if err != nil {
@@ -569,6 +578,15 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 		comp, compClose = w.lz2, w.lz2.Close
 		mcoder = coder{id: methodLZMA2, props: []byte{w.lz2.Props()}}
 	case "LZMA":
+		if lo, small := w.reducedOptions(files); small {
+			z, err := lzma.NewWriter(mid, lo)
+			if err != nil {
+				return err
+			}
+			comp, compClose = z, z.Close
+			mcoder = coder{id: methodLZMA, props: z.Props()}
+			break
+		}
 		if w.lz1 == nil {
 			z, err := lzma.NewWriter(mid, w.lopts)
 			if err != nil {
@@ -620,7 +638,7 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 	if err := compClose(); err != nil {
 		return err
 	}
-	if w.method == "LZMA2" && total < int64(w.lopts.DictSize) {
+	if w.lz2 != nil && comp == io.Writer(w.lz2) && total < int64(w.lopts.DictSize) {
 		// Writer2 sizes the encoder of a stream shorter than the
 		// dictionary to the stream; do not reuse it for the next folder.
 		w.lz2 = nil
@@ -645,6 +663,38 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 	w.si.packSizes = append(w.si.packSizes, uint64(pack.n))
 	w.si.folders = append(w.si.folders, f)
 	return nil
+}
+
+// reducedOptions returns encoder options with the dictionary reduced to
+// the folder's expected size, as 7-Zip does, when that is smaller than
+// the level's dictionary: decoders then need less memory. The size is
+// rounded up to 2^n or 3*2^n, which LZMA2 can express, and at least 4 KiB.
+func (w *writer) reducedOptions(files []*srcFile) (lzma.WriterOptions, bool) {
+	var total int64
+	for _, sf := range files {
+		if sf.size < 0 {
+			return w.lopts, false
+		}
+		total += sf.size
+	}
+	if total >= int64(w.lopts.DictSize) {
+		return w.lopts, false
+	}
+	d := int64(1 << 12)
+	for d < total {
+		if d+d/2 >= total && d >= 1<<13 {
+			d += d / 2
+			break
+		}
+		d *= 2
+	}
+	if d >= int64(w.lopts.DictSize) {
+		return w.lopts, false
+	}
+	lo := w.lopts
+	lo.DictSize = uint32(d)
+	lo.BlockSize = 0
+	return lo, true
 }
 
 // copyFile streams one file into the folder's encoder and returns the

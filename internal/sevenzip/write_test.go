@@ -388,3 +388,24 @@ func compareDisk(t *testing.T, files []testFile, root string) {
 		}
 	}
 }
+
+func TestWriteReducesDictionary(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		size   int
+		want   string
+	}{{"LZMA2", 100, "LZMA2:12"}, {"LZMA2", 10000, "LZMA2:12k"}, {"LZMA2", 13000, "LZMA2:14"}, {"LZMA", 5000, "LZMA:13"},
+		{"LZMA2", 100000, "LZMA2:16"}} {
+		files := []testFile{{name: "f", data: pseudoText(1, c.size), mode: 0o100644}}
+		b := writeArchive(t, files, &WriteOptions{Method: c.method, Level: 1, DictSize: 1 << 16})
+		rd, err := newReader(bytes.NewReader(b), int64(len(b)), &archive.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := folderMethod(&rd.hdr.main.folders[0]); got != c.want {
+			t.Errorf("%s of %d bytes: %s, want %s", c.method, c.size, got, c.want)
+		}
+		ents, data := readBack(t, b, "")
+		checkTree(t, files, ents, data)
+	}
+}
