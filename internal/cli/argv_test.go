@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -264,5 +265,60 @@ func TestJSONTime(t *testing.T) {
 	}
 	if _, err := time.Parse(time.RFC3339Nano, jsonTime(tm)); err != nil {
 		t.Errorf("not RFC 3339: %v", err)
+	}
+}
+
+type fakeReader struct{ entries []*archive.Entry }
+
+func (f *fakeReader) Info() *archive.Info       { return &archive.Info{} }
+func (f *fakeReader) Entries() []*archive.Entry { return f.entries }
+func (f *fakeReader) Close() error              { return nil }
+func (f *fakeReader) Extract(context.Context, func(*archive.Entry) bool, archive.ExtractFunc) error {
+	return nil
+}
+
+func TestWithLinkTargets(t *testing.T) {
+	es := []*archive.Entry{
+		{Name: "a/orig.bin"},
+		{Name: "b/copy.bin", Type: archive.TypeCopy, LinkTarget: "a/orig.bin"},
+		{Name: "c/hard.bin", Type: archive.TypeHardlink, LinkTarget: "b/copy.bin"},
+		{Name: "d/other.txt"},
+	}
+	r := &fakeReader{es}
+	sel, _ := newSelector([]string{"c"}, nil, false)
+	want := withLinkTargets(r, sel)
+	var got []string
+	for _, e := range es {
+		if want(e) {
+			got = append(got, e.Name)
+		}
+	}
+	if g := strings.Join(got, " "); g != "a/orig.bin b/copy.bin c/hard.bin" {
+		t.Errorf("got %q", g)
+	}
+	all, _ := newSelector(nil, nil, false)
+	if w := withLinkTargets(r, all); !w(es[3]) {
+		t.Error("unfiltered selection lost an entry")
+	}
+}
+
+func TestAttrString(t *testing.T) {
+	tests := []struct {
+		e    archive.Entry
+		want string
+	}{
+		{archive.Entry{HostOS: archive.HostWindows, Attributes: archive.AttrArchive | archive.AttrReadOnly}, ".R..A"},
+		{archive.Entry{HostOS: archive.HostWindows, Type: archive.TypeDir, Attributes: archive.AttrDirectory}, "D...."},
+		// 7z: Windows bits with the unix mode in the high 16 bits.
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: archive.AttrArchive | archive.AttrUnixExtension | 0o100644<<16, Mode: 0o644, HasUnixMode: true}, "....A"},
+		// RAR from unix: a plain st_mode.
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: 0o100644, Mode: 0o644, HasUnixMode: true}, "....."},
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: 0o100444, Mode: 0o444, HasUnixMode: true}, ".R..."},
+		{archive.Entry{HostOS: archive.HostUnix, Type: archive.TypeDir, Attributes: 0o40755, Mode: 0o755, HasUnixMode: true}, "D...."},
+	}
+	for _, tc := range tests {
+		if got := attrString(&tc.e); got != tc.want {
+			t.Errorf("attrString(%+v) = %q, want %q", tc.e, got, tc.want)
+		}
 	}
 }

@@ -175,6 +175,7 @@ func create7z(ctx context.Context, o CreateOptions) error {
 	if err != nil {
 		return err
 	}
+	items = withoutArchive(items, o.Archive)
 	var base *sevenzip.Base
 	var baseFile *os.File
 	if o.VolumeSize == 0 {
@@ -205,6 +206,25 @@ func create7z(ctx context.Context, o CreateOptions) error {
 		return fmt.Errorf("a: %d inputs skipped: %w", warnings, errNoMatch)
 	}
 	return nil
+}
+
+// withoutArchive drops the archive being written from the inputs, as
+// 7-Zip does for `a archive.7z .`.
+func withoutArchive(items []collect.Item, archivePath string) []collect.Item {
+	afi, err := os.Stat(archivePath)
+	if err != nil {
+		return items
+	}
+	out := items[:0]
+	for _, it := range items {
+		if it.Path != "" && it.Type == archive.TypeFile {
+			if fi, err := os.Stat(it.Path); err == nil && os.SameFile(fi, afi) {
+				continue
+			}
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // delete7z implements `garc d`.

@@ -249,8 +249,9 @@ func writeJSON(w io.Writer, name string, info *archive.Info, entries []*archive.
 func attrString(e *archive.Entry) string {
 	var attr uint32
 	switch {
-	case e.HostOS != archive.HostUnix || e.Attributes&archive.AttrUnixExtension != 0:
-		// Windows bits, possibly with 7-Zip's unix extension above them.
+	case e.HostOS != archive.HostUnix || e.Attributes&archive.AttrUnixExtension != 0 && e.Attributes>>16 != 0:
+		// Windows bits, possibly with 7-Zip's unix extension above them
+		// (a RAR unix st_mode fits in the low 16 bits instead).
 		attr = e.Attributes & 0xffff &^ archive.AttrUnixExtension
 	case e.HasUnixMode && e.Mode&0o200 == 0:
 		attr = archive.AttrReadOnly
