@@ -67,6 +67,15 @@ func TestDetectionOnCorpus(t *testing.T) {
 		t.Error("x SFX extracted nothing")
 	}
 
+	// A selected RAR5 file copy and hard link bring their targets.
+	links := filepath.Join(dir, "links")
+	garc(t, dir, "", "x", f("junrar/com__github__junrar__links__rar5-links.rar"), "-o", links, "copy-b.bin", "hard.txt").expect(t, ExitOK, "x copy and hard link")
+	for _, n := range []string{"copy-b.bin", "copy-a.bin", "hard.txt", "file.txt"} {
+		if _, err := os.Stat(filepath.Join(links, n)); err != nil {
+			t.Errorf("x copy-b.bin hard.txt: %v", err)
+		}
+	}
+
 	// A later volume: an error naming the first one.
 	r := garc(t, dir, "", "l", f("sharpcompress/Archives__Rar5.multi.part03.rar"))
 	r.expect(t, ExitFatal, "later volume")

@@ -61,6 +61,9 @@
 //   - An --exclude pattern without a '/' applies at any depth (like
 //     7-Zip's -xr!); one with a '/' is anchored at the root.
 //
+// A selected hard link or RAR file copy brings the entry it refers to,
+// since it is made from that file once written.
+//
 // When patterns were given and nothing matched, the exit code is 10.
 //
 // # Overwriting
