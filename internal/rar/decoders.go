@@ -12,9 +12,11 @@ import (
 
 // lzDecoder is what the container needs from a decoder sub-package
 // (unpack5, unpack3, unpack20, unpack15): reset for the next entry's packed
-// stream, read exactly the unpacked size, release the window.
+// stream, read exactly the unpacked size, release the window. maxMem bounds
+// memory a decoder sizes from the stream itself rather than from the file
+// header (the RAR 2.9–4.x PPMd model); 0 means no limit.
 type lzDecoder interface {
-	reset(src io.Reader, dictSize, unpackedSize int64, solid bool, version int) error
+	reset(src io.Reader, dictSize, unpackedSize int64, solid bool, version int, maxMem int64) error
 	Read(p []byte) (int, error)
 	Close() error
 }
@@ -82,27 +84,27 @@ func newLZDecoder(a algo) (lzDecoder, error) {
 // unpack5Decoder adapts unpack5.Decoder (RAR5 and RAR7 LZ).
 type unpack5Decoder struct{ *unpack5.Decoder }
 
-func (d unpack5Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
+func (d unpack5Decoder) reset(src io.Reader, dict, size int64, solid bool, version int, _ int64) error {
 	return d.Reset(src, unpack5.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
 }
 
 // unpack3Decoder adapts unpack3.Decoder (RAR 2.9–4.x LZ, PPMd, filters).
 type unpack3Decoder struct{ *unpack3.Decoder }
 
-func (d unpack3Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
-	return d.Reset(src, unpack3.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
+func (d unpack3Decoder) reset(src io.Reader, dict, size int64, solid bool, version int, maxMem int64) error {
+	return d.Reset(src, unpack3.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version, MaxMem: maxMem})
 }
 
 // unpack20Decoder adapts unpack20.Decoder (RAR 2.0 LZ and audio).
 type unpack20Decoder struct{ *unpack20.Decoder }
 
-func (d unpack20Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
+func (d unpack20Decoder) reset(src io.Reader, dict, size int64, solid bool, version int, _ int64) error {
 	return d.Reset(src, unpack20.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
 }
 
 // unpack15Decoder adapts unpack15.Decoder (RAR 1.5, also RAR 1.3/1.4).
 type unpack15Decoder struct{ *unpack15.Decoder }
 
-func (d unpack15Decoder) reset(src io.Reader, dict, size int64, solid bool, version int) error {
+func (d unpack15Decoder) reset(src io.Reader, dict, size int64, solid bool, version int, _ int64) error {
 	return d.Reset(src, unpack15.Params{DictSize: dict, UnpackedSize: size, Solid: solid, Version: version})
 }

@@ -58,6 +58,7 @@
 // are bounded; every size read from the input is checked against the
 // volume before anything is allocated for it. Dictionaries are checked
 // against Options.MaxDict before a decoder allocates (a non-solid entry
-// never needs more than its size), and RAR5 key derivation cost against
+// never needs more than its size), as is the PPMd model size that a RAR
+// 2.9–4.x block header asks for, and RAR5 key derivation cost against
 // Options.MaxKDFCost.
 package rar

@@ -162,7 +162,7 @@ func (r *reader) decodeSmall(a algo, ver int, data []byte, unp int64) ([]byte, e
 	if ver < 15 {
 		ver = 15
 	}
-	if err := d.reset(bytes.NewReader(data), 64<<10, unp, false, ver); err != nil {
+	if err := d.reset(bytes.NewReader(data), 64<<10, unp, false, ver, r.opts.Limit()); err != nil {
 		return nil, err
 	}
 	return io.ReadAll(io.LimitReader(d, unp))
@@ -315,7 +315,7 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	if f.rar14 {
 		ver = 15
 	}
-	if err := d.reset(c.packed, f.dictSize, f.e.Size, f.solid && !c.private, ver); err != nil {
+	if err := d.reset(c.packed, f.dictSize, f.e.Size, f.solid && !c.private, ver, r.opts.Limit()); err != nil {
 		return r.errf(f.e.Name, -1, wrapDecodeErr(err))
 	}
 	c.src = d
