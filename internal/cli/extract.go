@@ -59,8 +59,9 @@ otherwise skipped with a warning (exit 1).`,
 	fl.BoolVar(&f.keepBroken, "keep-broken", false, "keep files whose checksum failed (unrar -kb)")
 	fl.StringVar(&f.symlinks, "symlinks", "", "accepted for 7-Zip's -snl; links are always extracted as links")
 	fl.MarkHidden("symlinks")
-	if fullPaths {
-		fl.BoolVar(&f.flat, "flat", false, "drop stored paths, like the e command (unrar -ep)")
+	fl.BoolVar(&f.flat, "flat", false, "drop stored paths, like the e command (unrar -ep)")
+	if !fullPaths {
+		fl.MarkHidden("flat") // e is always flat; accepted for unrar's -ep
 	}
 	return cmd
 }
