@@ -330,8 +330,12 @@ func (w *writer) run(items []WriteItem) (*WriteStats, error) {
 	if err := w.copyBaseFolders(plan); err != nil {
 		return nil, err
 	}
-	for _, group := range plan.recompress {
-		if err := w.compressFolder(group, filterNone); err != nil {
+	for k, group := range plan.recompress {
+		kind := plan.recompKind[k]
+		if strings.EqualFold(w.opts.Filter, "off") || w.method == "COPY" {
+			kind = filterNone
+		}
+		if err := w.compressFolder(group, kind); err != nil {
 			return nil, err
 		}
 	}

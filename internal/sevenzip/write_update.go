@@ -38,6 +38,7 @@ type basePlan struct {
 	empties    []fileInfo   // kept base entries without data
 	copyFolder []bool       // per base folder: copied whole
 	recompress [][]*srcFile // kept entries of partly kept folders, per folder
+	recompKind []filterKind // the branch filter each of those folders had
 	sources    []*baseFolderSource
 	copied     int
 }
@@ -106,6 +107,7 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 		default:
 			partial[fo] = len(p.recompress)
 			p.recompress = append(p.recompress, nil)
+			p.recompKind = append(p.recompKind, folderFilter(f))
 		}
 	}
 	src := map[int]*baseFolderSource{}
@@ -137,6 +139,20 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 			open: func() (io.ReadCloser, error) { return s.open(off, size, sub, e.Name) }})
 	}
 	return p, nil
+}
+
+// folderFilter returns the branch filter of a base folder, so that its
+// recompressed survivors keep it.
+func folderFilter(f *folder) filterKind {
+	for i := range f.coders {
+		switch f.coders[i].id {
+		case methodBCJ, methodX86:
+			return filterX86
+		case methodARM64:
+			return filterARM64
+		}
+	}
+	return filterNone
 }
 
 // changed applies 7-Zip's default update rule: a newer modification time

@@ -344,3 +344,29 @@ func TestEncryptWriterAllocsAndClose(t *testing.T) {
 		t.Errorf("WriteByte after Close: %v", err)
 	}
 }
+
+func TestDeleteKeepsFilter(t *testing.T) {
+	files := []testFile{
+		{name: "p1", data: fakeELF(3000), mode: 0o100755},
+		{name: "p2", data: fakeELF(4000), mode: 0o100755},
+		{name: "t.txt", data: pseudoText(1, 3000), mode: 0o100644},
+	}
+	old := writeArchive(t, files, &WriteOptions{Level: 1})
+	nb, st := updateArchive(t, old, nil, WriteOptions{Level: 1, Keep: func(e *archive.Entry) bool { return e.Name != "p1" }}, "")
+	if st.CopiedFolders != 1 {
+		t.Errorf("%d folders copied, want 1 (the text block)", st.CopiedFolders)
+	}
+	rd, err := newReader(bytes.NewReader(nb), int64(len(nb)), &archive.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var methods []string
+	for i := range rd.hdr.main.folders {
+		methods = append(methods, folderMethod(&rd.hdr.main.folders[i]))
+	}
+	if strings.Join(methods, ",") != "LZMA2:12,BCJ LZMA2:12" {
+		t.Errorf("folders after the deletion: %q", methods)
+	}
+	ents, data := readBack(t, nb, "")
+	checkTree(t, files[1:], ents, data)
+}
