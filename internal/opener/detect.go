@@ -33,12 +33,23 @@ type Detection struct {
 // Detect looks for the first archive signature in the first MaxSFXScan
 // bytes of r (of the given size). ok is false when there is none.
 func Detect(r io.ReaderAt, size int64) (d Detection, ok bool, err error) {
-	limit := size
-	if limit > MaxSFXScan+sevenZipStartHeader {
-		limit = MaxSFXScan + sevenZipStartHeader
+	// Most archives start with their signature: look at a small head
+	// first and read the whole scan window only when that fails.
+	var head [64]byte
+	n, err := r.ReadAt(head[:min(int64(len(head)), max(size, 0))], 0)
+	if err != nil && err != io.EOF {
+		return Detection{}, false, err
+	}
+	if d, ok := detectAtStart(head[:n]); ok {
+		return d, true, nil
+	}
+	limit := min(size, MaxSFXScan+sevenZipStartHeader)
+	if limit <= int64(n) {
+		d, ok = detectIn(head[:n])
+		return d, ok, nil
 	}
 	buf := make([]byte, limit)
-	n, err := r.ReadAt(buf, 0)
+	n, err = r.ReadAt(buf, 0)
 	if err != nil && err != io.EOF {
 		return Detection{}, false, err
 	}
@@ -46,10 +57,8 @@ func Detect(r io.ReaderAt, size int64) (d Detection, ok bool, err error) {
 	return d, ok, nil
 }
 
-// detectIn scans head, the first bytes of a file, for a signature.
-func detectIn(head []byte) (Detection, bool) {
-	// Signatures at offset 0 are taken without further checks, so that
-	// a damaged archive is reported by its format reader.
+// detectAtStart recognises a signature at offset 0.
+func detectAtStart(head []byte) (Detection, bool) {
 	switch {
 	case bytes.HasPrefix(head, sig7z):
 		return Detection{archive.Format7z, 0}, true
@@ -59,6 +68,16 @@ func detectIn(head []byte) (Detection, bool) {
 		return Detection{archive.FormatRAR4, 0}, true
 	case bytes.HasPrefix(head, sigRAR14):
 		return Detection{archive.FormatRAR14, 0}, true
+	}
+	return Detection{}, false
+}
+
+// detectIn scans head, the first bytes of a file, for a signature.
+func detectIn(head []byte) (Detection, bool) {
+	// Signatures at offset 0 are taken without further checks, so that
+	// a damaged archive is reported by its format reader.
+	if d, ok := detectAtStart(head); ok {
+		return d, true
 	}
 	scan := len(head)
 	if scan > MaxSFXScan {
