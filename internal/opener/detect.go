@@ -79,29 +79,42 @@ func detectIn(head []byte) (Detection, bool) {
 	if d, ok := detectAtStart(head); ok {
 		return d, true
 	}
-	scan := len(head)
-	if scan > MaxSFXScan {
-		scan = MaxSFXScan
+	scan := min(len(head), MaxSFXScan)
+	// Jump between the candidate first bytes '7' and 'R' with
+	// bytes.IndexByte rather than looking at every byte.
+	next := func(c byte, from int) int {
+		if from >= scan {
+			return scan
+		}
+		if k := bytes.IndexByte(head[from:scan], c); k >= 0 {
+			return from + k
+		}
+		return scan
 	}
-	for i := 1; i < scan; i++ {
-		switch head[i] {
-		case '7':
-			if bytes.HasPrefix(head[i:], sig7z) && valid7zStart(head[i:]) {
+	n7, nR := next('7', 1), next('R', 1)
+	for {
+		i := min(n7, nR)
+		if i >= scan {
+			return Detection{}, false
+		}
+		rest := head[i:]
+		if i == n7 {
+			if bytes.HasPrefix(rest, sig7z) && valid7zStart(rest) {
 				return Detection{archive.Format7z, int64(i)}, true
 			}
-		case 'R':
-			rest := head[i:]
-			switch {
-			case bytes.HasPrefix(rest, sigRAR5):
-				return Detection{archive.FormatRAR5, int64(i)}, true
-			case bytes.HasPrefix(rest, sigRAR4):
-				return Detection{archive.FormatRAR4, int64(i)}, true
-			case bytes.HasPrefix(rest, sigRAR14) && len(head) >= 32 && string(head[28:32]) == "RSFX":
-				return Detection{archive.FormatRAR14, int64(i)}, true
-			}
+			n7 = next('7', i+1)
+			continue
 		}
+		switch {
+		case bytes.HasPrefix(rest, sigRAR5):
+			return Detection{archive.FormatRAR5, int64(i)}, true
+		case bytes.HasPrefix(rest, sigRAR4):
+			return Detection{archive.FormatRAR4, int64(i)}, true
+		case bytes.HasPrefix(rest, sigRAR14) && len(head) >= 32 && string(head[28:32]) == "RSFX":
+			return Detection{archive.FormatRAR14, int64(i)}, true
+		}
+		nR = next('R', i+1)
 	}
-	return Detection{}, false
 }
 
 // valid7zStart reports whether b starts with a 7z signature header whose
