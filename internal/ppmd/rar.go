@@ -65,3 +65,43 @@ func (d *RARDecoder) DecodeSymbol() (sym int, err error) {
 	}
 	return sym, nil
 }
+
+// DecodeLiterals decodes symbols into dst until dst is full or a symbol
+// equal to esc is decoded; it returns the number of bytes stored and
+// whether it stopped at esc (which is consumed, not stored). It is
+// DecodeSymbol in a loop, with the model's panic safety net paid once
+// per call instead of once per symbol; errors are those of DecodeSymbol.
+func (d *RARDecoder) DecodeLiterals(dst []byte, esc byte) (n int, escaped bool, err error) {
+	m := d.m
+	if m == nil || !m.ready {
+		return 0, false, ErrNotInitialized
+	}
+	defer func() {
+		if catchPanics {
+			if r := recover(); r != nil {
+				escaped, err = false, m.panicErr(r)
+			}
+		}
+	}()
+	rc, mask := &d.rc, &d.charMask
+	for n < len(dst) {
+		sym := m.decodeSymbol(rc, mask)
+		if rc.err != nil {
+			m.ready = false
+			return n, false, rc.err
+		}
+		if sym < 0 {
+			m.ready = false
+			if sym == symEnd {
+				return n, false, ErrEndMarker
+			}
+			return n, false, ErrCorrupt
+		}
+		if byte(sym) == esc {
+			return n, true, nil
+		}
+		dst[n] = byte(sym)
+		n++
+	}
+	return n, false, nil
+}

@@ -25,6 +25,11 @@ type Params struct {
 	// Version is the file's unpack version: 29 (36, a RAR 3.6 beta
 	// variant, is refused as unsupported, as unrar does).
 	Version int
+	// MaxMem, when positive, limits the PPMd model memory that a block
+	// header may ask for (up to 256 MiB): a larger request fails with an
+	// *archive.LimitError before anything is allocated. 0 sets no limit
+	// beyond the format's.
+	MaxMem int64
 }
 
 const (
@@ -141,9 +146,10 @@ type Decoder struct {
 	lowDist    uint32
 	lowRep     int
 
-	model *ppmd.Model
-	ppm   ppmd.RARDecoder
-	esc   byte
+	model  *ppmd.Model
+	ppm    ppmd.RARDecoder
+	esc    byte
+	maxMem int64 // Params.MaxMem of the current file
 
 	progs         []vmProgram
 	fnum          int
@@ -216,6 +222,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 	} else if int64(d.dict) < need {
 		d.growWindow(int(need))
 	}
+	d.maxMem = p.MaxMem
 	d.br.reset(src)
 	d.rpos = d.total
 	d.fileStart = d.total
@@ -261,7 +268,9 @@ func (d *Decoder) growWindow(size int) {
 func (d *Decoder) Close() error {
 	putWindow(d.winp)
 	d.winp, d.win = nil, nil
+	putModel(d.model)
 	d.model = nil
+	d.ppm = ppmd.RARDecoder{}
 	d.started = false
 	d.err = nil
 	return nil

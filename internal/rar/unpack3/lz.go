@@ -3,7 +3,7 @@ package unpack3
 import (
 	"encoding/binary"
 
-	"github.com/garc-dev/garc/internal/ppmd"
+	"github.com/garc-dev/garc/internal/archive"
 )
 
 // decode decodes until the window holds as much pending output as it
@@ -67,8 +67,11 @@ func (d *Decoder) readBlockHeader() error {
 			if order < 2 {
 				return errPPM
 			}
+			if d.maxMem > 0 && int64(mem) > d.maxMem {
+				return &archive.LimitError{What: "PPMd memory", Need: int64(mem), Limit: d.maxMem}
+			}
 			if d.model == nil {
-				d.model = ppmd.NewModel()
+				d.model = getModel()
 			}
 			if err := d.model.Init(order, mem); err != nil {
 				return err
@@ -503,20 +506,21 @@ func (d *Decoder) decodePPM(limit int64) error {
 	win := d.win
 	wsize := len(win)
 	for d.total < limit {
-		c, err := d.ppm.DecodeSymbol()
+		// literals go straight into the window, up to the limit or the
+		// ring's end
+		n, escaped, err := d.ppm.DecodeLiterals(win[d.wpos:min(wsize, d.wpos+int(limit-d.total))], d.esc)
+		d.wpos += n
+		if d.wpos == wsize {
+			d.wpos = 0
+		}
+		d.total += int64(n)
 		if err != nil {
 			return err
 		}
-		if byte(c) != d.esc {
-			win[d.wpos] = byte(c)
-			d.wpos++
-			if d.wpos == wsize {
-				d.wpos = 0
-			}
-			d.total++
+		if !escaped {
 			continue
 		}
-		c, err = d.ppm.DecodeSymbol()
+		c, err := d.ppm.DecodeSymbol()
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,10 @@
 package unpack3
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/garc-dev/garc/internal/ppmd"
+)
 
 // minWindow is the smallest window allocated. It leaves room for the
 // longest match beyond the decoding limit.
@@ -55,4 +59,24 @@ func windowSize(dict, unpacked int64, solid bool) int64 {
 		w = min(w, r)
 	}
 	return max(w, minWindow)
+}
+
+// models pools PPMd models with their arenas (up to 256 MiB, allocated and
+// cleared by the runtime), so that a new Decoder per archive does not pay
+// for a fresh arena. Model.Init rebuilds a model whatever it held.
+var models sync.Pool
+
+// getModel returns a pooled PPMd model or a new one.
+func getModel() *ppmd.Model {
+	if m, ok := models.Get().(*ppmd.Model); ok {
+		return m
+	}
+	return ppmd.NewModel()
+}
+
+// putModel returns m to the pool.
+func putModel(m *ppmd.Model) {
+	if m != nil {
+		models.Put(m)
+	}
 }
