@@ -31,6 +31,7 @@
 package sevenzip
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -39,6 +40,8 @@ import (
 	"hash/crc32"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/garc-dev/garc/internal/aes"
@@ -174,10 +177,9 @@ type writer struct {
 	salt    [16]byte
 	haveKey bool
 	buf     []byte
-	done    int64
-
-	lz2 *lzma.Writer2
-	lz1 *lzma.Writer
+	done    atomic.Int64
+	progMu  sync.Mutex
+	enc     encoderSet // encoders of the writing goroutine
 
 	si    streamsInfo
 	files []fileInfo // files with data, in folder order
@@ -343,10 +345,8 @@ func (w *writer) run(items []WriteItem) (*WriteStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, g := range groups {
-		if err := w.compressFolder(g.files, g.kind); err != nil {
-			return nil, err
-		}
+	if err := w.compressGroups(groups); err != nil {
+		return nil, err
 	}
 	all := make([]fileInfo, 0, len(dirs)+len(efiles)+len(w.files))
 	all = append(all, dirs...)
@@ -359,7 +359,7 @@ func (w *writer) run(items []WriteItem) (*WriteStats, error) {
 			st.Dirs++
 		}
 	}
-	st.BytesIn = w.done
+	st.BytesIn = w.done.Load()
 	st.CopiedFolders = plan.copied
 	if err := w.finish(all); err != nil {
 		return nil, err
@@ -535,14 +535,62 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// compressFolder compresses files into one folder with the configured
-// method, an optional branch filter and optional encryption, and records
-// the folder, its packed stream and the files' sizes and CRCs.
+// folderResult is a compressed folder waiting to be recorded.
+type folderResult struct {
+	f      folder
+	packed int64
+	sizes  []uint64
+	crcs   []uint32
+	infos  []fileInfo
+	data   *bytes.Buffer // the packed stream, for folders compressed in parallel
+}
+
+// encoderSet holds the encoders and the read buffer one goroutine reuses
+// from folder to folder.
+type encoderSet struct {
+	lz2 *lzma.Writer2
+	lz1 *lzma.Writer
+	buf []byte
+}
+
+// compressFolder compresses files into one folder written straight to the
+// output and records it.
 func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 	if len(files) == 0 {
 		return nil
 	}
-	pack := &countWriter{w: w.out}
+	r, err := w.encodeFolder(w.ctx, w.out, files, kind, &w.enc)
+	if r != nil {
+		w.pos += r.packed
+	}
+	if err != nil {
+		return err
+	}
+	w.record(r)
+	return nil
+}
+
+// record appends a compressed folder to the streams info.
+func (w *writer) record(r *folderResult) {
+	r.f.firstSub = len(w.si.subSizes)
+	r.f.numSub = len(r.sizes)
+	for i := range r.sizes {
+		w.si.subSizes = append(w.si.subSizes, r.sizes[i])
+		w.si.subHasCRC = append(w.si.subHasCRC, true)
+		w.si.subCRCs = append(w.si.subCRCs, r.crcs[i])
+	}
+	w.files = append(w.files, r.infos...)
+	w.si.packSizes = append(w.si.packSizes, uint64(r.packed))
+	w.si.folders = append(w.si.folders, r.f)
+}
+
+// encodeFolder compresses files into one folder with the configured
+// method, an optional branch filter and optional encryption, writing the
+// packed stream to dst. The result's packed size is valid even on error.
+func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFile, kind filterKind, es *encoderSet) (*folderResult, error) {
+	res := &folderResult{}
+	pack := &countWriter{w: dst}
+	defer func() { res.packed = pack.n }()
 	var mid io.Writer = pack
 	var aw *aes.EncryptWriter
 	var midCount *countWriter
@@ -550,7 +598,7 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 	if w.haveKey {
 		var err error
 		if aw, aesCoder, err = w.newAES(pack); err != nil {
-			return err
+			return res, err
 		}
 		defer aw.Close() // releases the pooled buffer on errors; no-op after Close
 		midCount = &countWriter{w: aw}
@@ -564,51 +612,51 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 		if lo, small := w.reducedOptions(files); small {
 			z, err := lzma.NewWriter2(mid, lo)
 			if err != nil {
-				return err
+				return res, err
 			}
 			comp, compClose = z, z.Close
 			mcoder = coder{id: methodLZMA2, props: []byte{z.Props()}}
 			break
 		}
-		if w.lz2 == nil {
+		if es.lz2 == nil {
 			z, err := lzma.NewWriter2(mid, w.lopts)
 			if err != nil {
-				return err
+				return res, err
 			}
-			w.lz2 = z
+			es.lz2 = z
 		} else {
-			w.lz2.Reset(mid)
+			es.lz2.Reset(mid)
 		}
-		comp, compClose = w.lz2, w.lz2.Close
-		mcoder = coder{id: methodLZMA2, props: []byte{w.lz2.Props()}}
+		comp, compClose = es.lz2, es.lz2.Close
+		mcoder = coder{id: methodLZMA2, props: []byte{es.lz2.Props()}}
 	case "LZMA":
 		if lo, small := w.reducedOptions(files); small {
 			z, err := lzma.NewWriter(mid, lo)
 			if err != nil {
-				return err
+				return res, err
 			}
 			comp, compClose = z, z.Close
 			mcoder = coder{id: methodLZMA, props: z.Props()}
 			break
 		}
-		if w.lz1 == nil {
+		if es.lz1 == nil {
 			z, err := lzma.NewWriter(mid, w.lopts)
 			if err != nil {
-				return err
+				return res, err
 			}
-			w.lz1 = z
+			es.lz1 = z
 		} else {
-			w.lz1.Reset(mid)
+			es.lz1.Reset(mid)
 		}
-		comp, compClose = w.lz1, w.lz1.Close
-		mcoder = coder{id: methodLZMA, props: w.lz1.Props()}
+		comp, compClose = es.lz1, es.lz1.Close
+		mcoder = coder{id: methodLZMA, props: es.lz1.Props()}
 	default:
 		comp, compClose = mid, func() error { return nil }
 		mcoder = coder{id: methodCopy}
 	}
 	var in io.Writer = comp
 	var fw io.WriteCloser
-	var f folder
+	f := &res.f
 	switch kind {
 	case filterX86:
 		fw = filters.NewWriter(comp, filters.NewX86(true))
@@ -622,50 +670,143 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 	}
 	f.coders = append(f.coders, mcoder)
 	var total int64
-	firstSub := len(w.si.subSizes)
+	if es.buf == nil {
+		es.buf = make([]byte, 256<<10)
+	}
 	for _, sf := range files {
-		n, crc, err := w.copyFile(in, sf)
+		n, crc, err := w.copyFile(ctx, in, sf, es.buf)
 		if err != nil {
-			return err
+			return res, err
 		}
 		total += n
-		w.si.subSizes = append(w.si.subSizes, uint64(n))
-		w.si.subHasCRC = append(w.si.subHasCRC, true)
-		w.si.subCRCs = append(w.si.subCRCs, crc)
-		w.files = append(w.files, sf.info)
+		res.sizes = append(res.sizes, uint64(n))
+		res.crcs = append(res.crcs, crc)
+		res.infos = append(res.infos, sf.info)
 	}
 	if fw != nil {
 		if err := fw.Close(); err != nil {
-			return err
+			return res, err
 		}
 	}
 	if err := compClose(); err != nil {
-		return err
+		return res, err
 	}
-	if w.lz2 != nil && comp == io.Writer(w.lz2) && total < int64(w.lopts.DictSize) {
+	if es.lz2 != nil && comp == io.Writer(es.lz2) && total < int64(w.lopts.DictSize) {
 		// Writer2 sizes the encoder of a stream shorter than the
 		// dictionary to the stream; do not reuse it for the next folder.
-		w.lz2 = nil
+		es.lz2 = nil
 	}
 	for range f.coders {
 		f.unpackSizes = append(f.unpackSizes, uint64(total))
 	}
 	if aw != nil {
 		if err := aw.Close(); err != nil {
-			return err
+			return res, err
 		}
 		f.coders = append(f.coders, aesCoder)
 		f.unpackSizes = append(f.unpackSizes, uint64(midCount.n))
 	}
 	if pack.err != nil {
-		return pack.err
+		return res, pack.err
 	}
-	chainFolder(&f)
-	f.numSub = len(files)
-	f.firstSub = firstSub
-	w.pos += pack.n
-	w.si.packSizes = append(w.si.packSizes, uint64(pack.n))
-	w.si.folders = append(w.si.folders, f)
+	chainFolder(f)
+	return res, nil
+}
+
+// expectedSize is the sum of the files' sizes, or -1 when one is unknown.
+func expectedSize(files []*srcFile) int64 {
+	var t int64
+	for _, sf := range files {
+		if sf.size < 0 {
+			return -1
+		}
+		t += sf.size
+	}
+	return t
+}
+
+// compressGroups compresses the new solid blocks. With several threads,
+// blocks smaller than the dictionary (which get encoders of their own
+// anyway) are compressed in parallel into memory, at most Threads+1 of
+// them held at once, and written in order; larger blocks are compressed
+// straight to the output, using LZMA2's own block parallelism. The bytes
+// are the same whatever the thread count.
+func (w *writer) compressGroups(groups []fileGroup) error {
+	threads := w.opts.Threads
+	if threads <= 1 || len(groups) < 2 || w.method == "COPY" {
+		for _, g := range groups {
+			if err := w.compressFolder(g.files, g.kind); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	ctx, cancel := context.WithCancel(w.ctx)
+	defer cancel()
+	type job struct {
+		r    *folderResult
+		err  error
+		done chan struct{}
+	}
+	var pending []*job
+	sem := make(chan struct{}, threads)
+	defer func() {
+		cancel()
+		for _, j := range pending {
+			<-j.done
+		}
+	}()
+	flushOldest := func() error {
+		j := pending[0]
+		<-j.done
+		pending = pending[1:]
+		if j.err != nil {
+			return j.err
+		}
+		if err := w.write(j.r.data.Bytes()); err != nil {
+			return err
+		}
+		j.r.data = nil
+		w.record(j.r)
+		return nil
+	}
+	for _, g := range groups {
+		size := expectedSize(g.files)
+		if size < 0 || size >= int64(w.lopts.DictSize) {
+			for len(pending) > 0 {
+				if err := flushOldest(); err != nil {
+					return err
+				}
+			}
+			if err := w.compressFolder(g.files, g.kind); err != nil {
+				return err
+			}
+			continue
+		}
+		for len(pending) > threads {
+			if err := flushOldest(); err != nil {
+				return err
+			}
+		}
+		j := &job{done: make(chan struct{})}
+		pending = append(pending, j)
+		go func(g fileGroup, size int64) {
+			defer close(j.done)
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			buf := bytes.NewBuffer(make([]byte, 0, size/2+4096))
+			es := &encoderSet{buf: make([]byte, 64<<10)}
+			j.r, j.err = w.encodeFolder(ctx, buf, g.files, g.kind, es)
+			if j.r != nil {
+				j.r.data = buf
+			}
+		}(g, size)
+	}
+	for len(pending) > 0 {
+		if err := flushOldest(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -703,8 +844,8 @@ func (w *writer) reducedOptions(files []*srcFile) (lzma.WriterOptions, bool) {
 
 // copyFile streams one file into the folder's encoder and returns the
 // bytes read and their CRC.
-func (w *writer) copyFile(dst io.Writer, sf *srcFile) (int64, uint32, error) {
-	if err := w.ctx.Err(); err != nil {
+func (w *writer) copyFile(ctx context.Context, dst io.Writer, sf *srcFile, buf []byte) (int64, uint32, error) {
+	if err := ctx.Err(); err != nil {
 		return 0, 0, err
 	}
 	rc, err := sf.open()
@@ -715,18 +856,15 @@ func (w *writer) copyFile(dst io.Writer, sf *srcFile) (int64, uint32, error) {
 	var n int64
 	var crc uint32
 	for {
-		k, rerr := rc.Read(w.buf)
+		k, rerr := rc.Read(buf)
 		if k > 0 {
-			crc = crc32.Update(crc, crc32.IEEETable, w.buf[:k])
-			if _, err := dst.Write(w.buf[:k]); err != nil {
+			crc = crc32.Update(crc, crc32.IEEETable, buf[:k])
+			if _, err := dst.Write(buf[:k]); err != nil {
 				return n, crc, err
 			}
 			n += int64(k)
-			w.done += int64(k)
-			if w.opts.Progress != nil {
-				w.opts.Progress(w.done, sf.name)
-			}
-			if err := w.ctx.Err(); err != nil {
+			w.progress(int64(k), sf.name)
+			if err := ctx.Err(); err != nil {
 				return n, crc, err
 			}
 		}
@@ -737,8 +875,16 @@ func (w *writer) copyFile(dst io.Writer, sf *srcFile) (int64, uint32, error) {
 			return n, crc, fmt.Errorf("%s: %w", sf.name, rerr)
 		}
 	}
-	if w.opts.Progress != nil {
-		w.opts.Progress(w.done, sf.name)
-	}
+	w.progress(0, sf.name)
 	return n, crc, nil
+}
+
+// progress counts content bytes read and reports them.
+func (w *writer) progress(n int64, name string) {
+	w.done.Add(n)
+	if w.opts.Progress != nil {
+		w.progMu.Lock()
+		w.opts.Progress(w.done.Load(), name) // loaded under the lock: never goes back
+		w.progMu.Unlock()
+	}
 }

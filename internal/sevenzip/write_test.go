@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -408,4 +409,36 @@ func TestWriteReducesDictionary(t *testing.T) {
 		ents, data := readBack(t, b, "")
 		checkTree(t, files, ents, data)
 	}
+}
+
+func TestWriteParallelFoldersDeterministic(t *testing.T) {
+	var files []testFile
+	for i := range 12 {
+		files = append(files, testFile{name: fmt.Sprintf("f%02d.txt", i), data: pseudoText(uint64(i), 3000+i*5000), mode: 0o100644})
+	}
+	files = append(files, testFile{name: "big.txt", data: pseudoText(99, 300000), mode: 0o100644})
+	base := WriteOptions{Level: 1, DictSize: 1 << 17, Solid: SolidOptions{Off: true}}
+	var first []byte
+	for _, threads := range []int{1, 2, 3} {
+		o := base
+		o.Threads = threads
+		var mu sync.Mutex
+		var last int64
+		o.Progress = func(done int64, name string) {
+			mu.Lock()
+			if done < last {
+				t.Errorf("progress went back from %d to %d", last, done)
+			}
+			last = done
+			mu.Unlock()
+		}
+		b := writeArchive(t, files, &o)
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(first, b) {
+			t.Fatalf("%d threads: output differs from 1 thread", threads)
+		}
+	}
+	ents, data := readBack(t, first, "")
+	checkTree(t, files, ents, data)
 }

@@ -219,12 +219,14 @@ func (f *failWriter) Write(p []byte) (int, error) {
 
 func TestWriteFailingOutput(t *testing.T) {
 	files := sampleTree()
-	full := writeArchive(t, files, &WriteOptions{Password: "x", KDFCycles: 4})
-	for _, n := range []int{0, 1, 31, 32, 100, 1000, len(full) / 2, len(full) - 100, len(full) - 200} {
-		out := &failWriter{n: n}
-		_, err := Write(context.Background(), out, items(files), &WriteOptions{Password: "x", KDFCycles: 4})
-		if !errors.Is(err, errInjected) {
-			t.Errorf("failing after %d bytes: %v", n, err)
+	for _, o := range []WriteOptions{{Password: "x", KDFCycles: 4}, {Threads: 2, Solid: SolidOptions{Off: true}}} {
+		full := writeArchive(t, files, &o)
+		for _, n := range []int{0, 1, 31, 32, 100, 1000, len(full) / 2, len(full) - 100, len(full) - 200} {
+			out := &failWriter{n: n}
+			_, err := Write(context.Background(), out, items(files), &o)
+			if !errors.Is(err, errInjected) {
+				t.Errorf("failing after %d of %d bytes (threads %d): %v", n, len(full), o.Threads, err)
+			}
 		}
 	}
 }
