@@ -130,10 +130,11 @@ func writeArchive(ctx context.Context, path string, volumeSize int64, base *os.F
 // summary prints the closing line of `a` and `d`.
 func summary(w io.Writer, st *sevenzip.WriteStats) {
 	ratio := 0.0
-	if st.BytesIn > 0 {
-		ratio = 100 * float64(st.BytesOut) / float64(st.BytesIn)
+	if st.UnpackedSize > 0 {
+		ratio = 100 * float64(st.BytesOut) / float64(st.UnpackedSize)
 	}
-	fmt.Fprintf(w, "%d files, %d folders, %d bytes in, %d bytes out (%.1f%%)", st.Files, st.Dirs, st.BytesIn, st.BytesOut, ratio)
+	fmt.Fprintf(w, "%d files, %d folders, %d bytes in, %d bytes out (archive of %d bytes of content: %.1f%%)",
+		st.Files, st.Dirs, st.BytesIn, st.BytesOut, st.UnpackedSize, ratio)
 	if st.Kept > 0 || st.Skipped > 0 {
 		fmt.Fprintf(w, "; %d added, %d kept, %d unchanged skipped, %d blocks copied", st.Added, st.Kept, st.Skipped, st.CopiedFolders)
 	}

@@ -140,6 +140,7 @@ type WriteStats struct {
 	Skipped       int   // items not added because the base had them unchanged
 	BytesIn       int64 // content bytes read and compressed
 	BytesOut      int64 // size of the archive
+	UnpackedSize  int64 // total size of the entries in the archive
 	CopiedFolders int   // base folders copied without recompression
 }
 
@@ -360,6 +361,9 @@ func (w *writer) run(items []WriteItem) (*WriteStats, error) {
 		}
 	}
 	st.BytesIn = w.done.Load()
+	for _, n := range w.si.subSizes {
+		st.UnpackedSize += int64(n)
+	}
 	st.CopiedFolders = plan.copied
 	if err := w.finish(all); err != nil {
 		return nil, err

@@ -146,7 +146,7 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 func folderFilter(f *folder) filterKind {
 	for i := range f.coders {
 		switch f.coders[i].id {
-		case methodBCJ, methodX86:
+		case methodBCJ, methodX86, methodBCJ2:
 			return filterX86
 		case methodARM64:
 			return filterARM64
