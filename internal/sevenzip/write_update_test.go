@@ -152,7 +152,8 @@ func TestUpdate7zzArchive(t *testing.T) {
 	os.WriteFile(filepath.Join(src, "sub", "a.txt"), pseudoText(1, 50000), 0o644)
 	os.WriteFile(filepath.Join(src, "b.bin"), randomBytes(2, 30000), 0o600)
 	os.WriteFile(filepath.Join(src, "c.txt"), pseudoText(3, 500), 0o644)
-	for _, sw := range [][]string{{"-mx5"}, {"-ms=off"}, {"-mx1", "-pzz", "-mhe=on"}, {"-mx0"}} {
+	for _, sw := range [][]string{{"-mx5"}, {"-ms=off"}, {"-mx1", "-pzz", "-mhe=on"}, {"-mx0"},
+		{"-m0=BCJ2", "-m1=LZMA", "-m2=LZMA", "-m3=LZMA", "-mb0:1", "-mb0s1:2", "-mb0s2:3"}} {
 		t.Run(strings.Join(sw, ""), func(t *testing.T) {
 			arc := filepath.Join(t.TempDir(), "z.7z")
 			args := append([]string{"a", arc, "."}, sw...)
