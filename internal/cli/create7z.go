@@ -111,7 +111,7 @@ func writeArchive(ctx context.Context, path string, volumeSize int64, base *os.F
 	items []sevenzip.WriteItem, wo *sevenzip.WriteOptions) (*sevenzip.WriteStats, error) {
 	out, err := extract.CreateArchive(path, volumeSize)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w: %w", path, errCreate, err)
 	}
 	st, err := sevenzip.Write(ctx, out, items, wo)
 	if base != nil {
@@ -204,7 +204,7 @@ func create7z(ctx context.Context, o CreateOptions) error {
 		summary(o.Out, st)
 	}
 	if warnings > 0 {
-		return fmt.Errorf("a: %d inputs skipped: %w", warnings, errNoMatch)
+		return fmt.Errorf("a: %d inputs skipped: %w", warnings, errSkipped)
 	}
 	return nil
 }
