@@ -111,13 +111,27 @@ func RARDelta(dst, src []byte, channels int) {
 	// More channels than bytes is the same as one byte per channel;
 	// clamping also keeps i+channels from overflowing.
 	channels = max(1, min(channels, n))
-	s := 0
-	for ch := 0; ch < channels && ch < n; ch++ {
+	dst, src = dst[:n], src[:n]
+	if channels == 1 {
 		var prev byte
-		for i := ch; i < n; i += channels {
-			prev -= src[s]
+		for i, b := range src {
+			prev -= b
 			dst[i] = prev
-			s++
+		}
+		return
+	}
+	// Channel ch has ceil((n-ch)/channels) bytes, stored one after the
+	// other in src; ranging over each channel's run leaves one bounds
+	// check per byte, on dst.
+	for ch := 0; ch < channels; ch++ {
+		run := src[:(n-ch+channels-1)/channels]
+		src = src[len(run):]
+		var prev byte
+		i := ch
+		for _, b := range run {
+			prev -= b
+			dst[i] = prev
+			i += channels
 		}
 	}
 }
