@@ -204,7 +204,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 		if err != nil {
 			return []string{err.Error()}
 		}
-		want := expectedTree(list)
+		want := expectedTree(list, strings.Contains(u.GTTool, "-so"))
 		var escName string // LINK-ESCAPE: the entry holding the escaping link
 		if kind == kindLinkEscape {
 			base := strings.Fields(strings.TrimPrefix(u.GTNote, "LINK-ESCAPE:"))[0]

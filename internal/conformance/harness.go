@@ -134,21 +134,44 @@ func linkDesc(target string) string          { return "symlink -> " + target }
 
 const dirDesc = "dir"
 
-// expectedTree turns a ground-truth listing into a tree.
-func expectedTree(list []corpus.ExpectedEntry) tree {
+// expectedTree turns a ground-truth listing into a tree, in garc's terms:
+//
+//   - '\' is a path separator in every format (internal/extract treats it
+//     so, on every platform, for safety), while 7zz on Linux keeps it as a
+//     character of the name; listed paths are compared with '\' read as
+//     '/'.
+//   - Listings made from 7zz -so streams (gt_tool "7zz(-so stream)") show
+//     directories as files holding the concatenation of their contents; a
+//     listed path that is the parent of another listed path is a
+//     directory.
+func expectedTree(list []corpus.ExpectedEntry, fromStream bool) tree {
 	t := tree{}
+	parents := map[string]bool{}
+	if fromStream {
+		for _, e := range list {
+			p := normalizeListed(e.Path)
+			for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
+				parents[dir] = true
+			}
+		}
+	}
 	for _, e := range list {
-		p := strings.Trim(e.Path, "/")
+		p := normalizeListed(e.Path)
 		switch {
 		case e.IsSymlink:
 			t[p] = linkDesc(e.LinkTarget)
-		case e.IsDir:
+		case e.IsDir || parents[p]:
 			t[p] = dirDesc
 		default:
 			t[p] = fileDesc(e.Size, strings.ToLower(e.SHA256))
 		}
 	}
 	return t
+}
+
+// normalizeListed maps a listed path to the slash path garc extracts it to.
+func normalizeListed(p string) string {
+	return strings.Trim(strings.ReplaceAll(p, "\\", "/"), "/")
 }
 
 // withParents returns t plus the parent directories of its paths, which
@@ -253,7 +276,7 @@ func listNames(r archive.Reader, want tree) []string {
 		if e.Anti {
 			continue
 		}
-		n := strings.TrimPrefix(strings.Trim(e.Name, "/"), "./")
+		n := strings.TrimPrefix(normalizeListed(e.Name), "./")
 		names[n] = true
 		if _, ok := want[n]; !ok {
 			out = append(out, fmt.Sprintf("l: lists %q, not in the listing", e.Name))

@@ -15,7 +15,7 @@ func TestDiffTrees(t *testing.T) {
 		{Path: "d/f", Size: 3, SHA256: "AB"},
 		{Path: "l", IsSymlink: true, LinkTarget: "d/f"},
 	}
-	want := expectedTree(list)
+	want := expectedTree(list, false)
 	same := tree{"d": dirDesc, "d/f": fileDesc(3, "ab"), "l": linkDesc("d/f")}
 	if d := diffTrees(want, same, 10); len(d) != 0 {
 		t.Fatalf("identical trees differ: %q", d)
@@ -111,5 +111,21 @@ func TestKnownFailuresFile(t *testing.T) {
 	os.WriteFile(bad, []byte("files/x\n"), 0o644)
 	if _, err := KnownFailures(bad); err == nil {
 		t.Error("a line without a reason was accepted")
+	}
+}
+
+func TestExpectedTreeNormalisation(t *testing.T) {
+	list := []corpus.ExpectedEntry{
+		{Path: `a\b\c.txt`, Size: 1, SHA256: "AA"},
+		{Path: "d", Size: 2, SHA256: "BB"}, // a -so listing shows the directory d as a file
+		{Path: "d/e", Size: 2, SHA256: "BB"},
+	}
+	got := expectedTree(list, true)
+	want := tree{"a/b/c.txt": fileDesc(1, "aa"), "d": dirDesc, "d/e": fileDesc(2, "bb")}
+	if diff := diffTrees(want, got, 10); len(diff) != 0 {
+		t.Fatalf("stream listing: %q", diff)
+	}
+	if got := expectedTree(list, false); got["d"] != fileDesc(2, "bb") {
+		t.Fatalf("non-stream listing: d is %q, want a file", got["d"])
 	}
 }
