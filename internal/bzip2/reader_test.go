@@ -1,0 +1,464 @@
+package bzip2
+
+import (
+	"bytes"
+	stdbzip2 "compress/bzip2"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// compressWithTool compresses data with the bzip2 command at level.
+func compressWithTool(t testing.TB, data []byte, level int) []byte {
+	t.Helper()
+	tool := testenv.Tool(t, "bzip2")
+	cmd := exec.Command(tool, "-c", fmt.Sprintf("-%d", level))
+	cmd.Stdin = bytes.NewReader(data)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bzip2 -%d: %v: %s", level, err, stderr.String())
+	}
+	return out.Bytes()
+}
+
+func randomBytes(n int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 1))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+func textBytes(n int, seed uint64) []byte {
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while seven archivers decode blocks of text and numbers 42 1999 bzip2 huffman burrows wheeler")
+	r := rand.New(rand.NewPCG(seed, 2))
+	var b bytes.Buffer
+	for b.Len() < n {
+		b.WriteString(words[r.IntN(len(words))])
+		if r.IntN(12) == 0 {
+			b.WriteString(".\n")
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.Bytes()[:n]
+}
+
+// runBytes has runs of every length from 1 to ~1000 plus one very long
+// run, to exercise the RLE1 stage and long RUNA/RUNB sequences.
+func runBytes(n int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 3))
+	b := make([]byte, 0, n)
+	b = append(b, bytes.Repeat([]byte{'z'}, min(n/3, 400000))...)
+	for l := 1; len(b) < n; l++ {
+		c := byte(r.IntN(4))
+		for range l % 1024 {
+			b = append(b, c)
+		}
+	}
+	return b[:n]
+}
+
+func decodeOurs(t testing.TB, comp []byte, chunk int) ([]byte, error) {
+	t.Helper()
+	z := NewReader(bytes.NewReader(comp))
+	if chunk == 0 {
+		var out bytes.Buffer
+		_, err := z.WriteTo(&out)
+		return out.Bytes(), err
+	}
+	var out []byte
+	buf := make([]byte, chunk)
+	for {
+		n, err := z.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+}
+
+func decodeStd(comp []byte) ([]byte, error) {
+	return io.ReadAll(stdbzip2.NewReader(bytes.NewReader(comp)))
+}
+
+type namedInput struct {
+	name string
+	data []byte
+}
+
+func testInputs() []namedInput {
+	return []namedInput{
+		{"empty", nil},
+		{"one-byte", []byte{'x'}},
+		{"four-equal", []byte("aaaa")},
+		{"five-equal", []byte("aaaaa")},
+		{"random-1.3M", randomBytes(1300000, 1)},
+		{"text-2M", textBytes(2000000, 2)},
+		{"runs-1.5M", runBytes(1500000, 3)},
+		{"zeros-3M", make([]byte, 3<<20)},
+	}
+}
+
+func TestDifferentialBzip2Tool(t *testing.T) {
+	for _, in := range testInputs() {
+		for _, level := range []int{1, 9} {
+			t.Run(fmt.Sprintf("%s/level%d", in.name, level), func(t *testing.T) {
+				comp := compressWithTool(t, in.data, level)
+				want, err := decodeStd(comp)
+				if err != nil {
+					t.Fatalf("compress/bzip2: %v", err)
+				}
+				if !bytes.Equal(want, in.data) {
+					t.Fatalf("compress/bzip2 disagrees with the input")
+				}
+				for _, chunk := range []int{0, 1, 7, 4096, 1 << 20} {
+					if chunk == 1 && len(in.data) > 300000 {
+						continue
+					}
+					got, err := decodeOurs(t, comp, chunk)
+					if err != nil {
+						t.Fatalf("chunk %d: %v", chunk, err)
+					}
+					if !bytes.Equal(got, in.data) {
+						t.Fatalf("chunk %d: output differs (got %d bytes, want %d)", chunk, len(got), len(in.data))
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestConcatenatedStreams(t *testing.T) {
+	a, b := textBytes(300000, 5), randomBytes(200000, 6)
+	comp := append(compressWithTool(t, a, 1), compressWithTool(t, b, 9)...)
+	comp = append(comp, compressWithTool(t, nil, 5)...)
+	got, err := decodeOurs(t, comp, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append(append([]byte{}, a...), b...); !bytes.Equal(got, want) {
+		t.Fatalf("output differs")
+	}
+	// Trailing bytes that are not a stream are an error, as for
+	// compress/bzip2.
+	if _, err := decodeOurs(t, append(comp, 0, 0, 0, 0), 0); !errors.Is(err, archive.ErrFormat) {
+		t.Fatalf("trailing garbage: got %v, want ErrFormat", err)
+	}
+}
+
+func TestReset(t *testing.T) {
+	in1, in2 := runBytes(700000, 7), textBytes(100000, 8)
+	c1, c2 := compressWithTool(t, in1, 9), compressWithTool(t, in2, 2)
+	z := NewReader(bytes.NewReader(c1))
+	var out bytes.Buffer
+	if _, err := z.WriteTo(&out); err != nil || !bytes.Equal(out.Bytes(), in1) {
+		t.Fatalf("first stream: %v", err)
+	}
+	for range 2 {
+		if err := z.Reset(bytes.NewReader(c2)); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		if _, err := z.WriteTo(&out); err != nil || !bytes.Equal(out.Bytes(), in2) {
+			t.Fatalf("after Reset: %v", err)
+		}
+	}
+	// Decoding again after Reset allocates nothing.
+	allocs := testing.AllocsPerRun(3, func() {
+		z.Reset(bytes.NewReader(c1))
+		if _, err := z.WriteTo(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 2 {
+		t.Fatalf("%v allocations per decode after Reset", allocs)
+	}
+}
+
+// sevenZipPackedStream returns the packed data of a 7z archive holding one
+// folder, written with an uncompressed header (-mhc=off): the bytes between
+// the signature header and the header.
+func sevenZipPackedStream(t *testing.T, arc []byte) []byte {
+	t.Helper()
+	if len(arc) < 32 || string(arc[:2]) != "7z" {
+		t.Fatalf("not a 7z archive")
+	}
+	next := binary.LittleEndian.Uint64(arc[12:])
+	if next > uint64(len(arc)-32) {
+		t.Fatalf("bad next header offset")
+	}
+	return arc[32 : 32+next]
+}
+
+func TestSevenZipMultiThreaded(t *testing.T) {
+	tool := testenv.SevenZip(t)
+	dir := t.TempDir()
+	data := append(textBytes(1500000, 9), runBytes(1200000, 10)...)
+	src := filepath.Join(dir, "data.bin")
+	if err := os.WriteFile(src, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) {
+		t.Helper()
+		out, err := exec.Command(tool, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("7zz %v: %v\n%s", args, err, out)
+		}
+	}
+	for _, mx := range []string{"-mx1", "-mx9"} {
+		bz := filepath.Join(dir, "out"+mx+".bz2")
+		run("a", "-tbzip2", "-mmt2", mx, bz, src)
+		sz := filepath.Join(dir, "out"+mx+".7z")
+		run("a", "-m0=BZip2", "-mmt2", "-mhc=off", mx, sz, src)
+		bzData, err := os.ReadFile(bz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		szData, err := os.ReadFile(sz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, comp := range map[string][]byte{"bz2": bzData, "7z": sevenZipPackedStream(t, szData)} {
+			for _, chunk := range []int{0, 1000} {
+				got, err := decodeOurs(t, comp, chunk)
+				if err != nil {
+					t.Fatalf("%s %s: %v", name, mx, err)
+				}
+				if !bytes.Equal(got, data) {
+					t.Fatalf("%s %s: output differs", name, mx)
+				}
+			}
+			t.Logf("%s %s: %d streams", name, mx, bytes.Count(comp, []byte("BZh")))
+		}
+	}
+}
+
+// findBits returns the bit offset of the last occurrence of the 48-bit
+// pattern in b, or -1.
+func findBits(b []byte, pattern uint64) int {
+	for off := len(b)*8 - 48; off >= 0; off-- {
+		if readBitsAt(b, off, 48) == pattern {
+			return off
+		}
+	}
+	return -1
+}
+
+func readBitsAt(b []byte, off, n int) uint64 {
+	var v uint64
+	for i := range n {
+		bit := b[(off+i)/8] >> (7 - (off+i)%8) & 1
+		v = v<<1 | uint64(bit)
+	}
+	return v
+}
+
+func writeBitsAt(b []byte, off, n int, v uint64) {
+	for i := range n {
+		p := off + i
+		bit := byte(v>>(n-1-i)) & 1
+		b[p/8] = b[p/8]&^(0x80>>(p%8)) | bit<<(7-p%8)
+	}
+}
+
+func TestCorruptCRC(t *testing.T) {
+	data := textBytes(50000, 11)
+	comp := compressWithTool(t, data, 9)
+
+	block := bytes.Clone(comp)
+	block[12] ^= 0x10 // stored block CRC: bytes 10..13
+	if _, err := decodeOurs(t, block, 0); !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("block CRC: got %v, want ErrChecksum", err)
+	}
+
+	stream := bytes.Clone(comp)
+	off := findBits(stream, endMagic)
+	if off < 0 {
+		t.Fatal("end of stream marker not found")
+	}
+	writeBitsAt(stream, off+48+5, 1, readBitsAt(stream, off+48+5, 1)^1)
+	got, err := decodeOurs(t, stream, 0)
+	if !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("stream CRC: got %v, want ErrChecksum", err)
+	}
+	if !bytes.Equal(got, data) {
+		t.Fatalf("data before the stream CRC differs")
+	}
+
+	// A corrupted data byte fails the block CRC (or the format).
+	body := bytes.Clone(comp)
+	body[len(body)/2] ^= 0x01
+	if _, err := decodeOurs(t, body, 0); !errors.Is(err, archive.ErrChecksum) && !errors.Is(err, archive.ErrFormat) {
+		t.Fatalf("corrupt body: got %v", err)
+	}
+}
+
+// referenceCRC is a bitwise bzip2 CRC, independent of the package's tables.
+func referenceCRC(p []byte) uint32 {
+	crc := ^uint32(0)
+	for _, b := range p {
+		crc ^= uint32(b) << 24
+		for range 8 {
+			if crc&0x80000000 != 0 {
+				crc = crc<<1 ^ 0x04C11DB7
+			} else {
+				crc <<= 1
+			}
+		}
+	}
+	return ^crc
+}
+
+func TestCRCTables(t *testing.T) {
+	data := randomBytes(1000, 12)
+	for n := range 40 {
+		if got, want := ^crcUpdate(^uint32(0), data[:n*25]), referenceCRC(data[:n*25]); got != want {
+			t.Fatalf("len %d: %08x, want %08x", n*25, got, want)
+		}
+	}
+}
+
+// TestRandomisedBlock sets the randomised flag of a one-block stream whose
+// input has no runs of four, and checks the output against an independent
+// model: the bytes at the table's positions have their low bit flipped,
+// then the RLE1 stage applies to the result.
+func TestRandomisedBlock(t *testing.T) {
+	data := make([]byte, 60000)
+	r := rand.New(rand.NewPCG(13, 13))
+	for i := range data {
+		data[i] = byte('a' + 2*r.IntN(8)) // even letters: flips never make runs longer than pairs
+		if i >= 1 && data[i] == data[i-1] {
+			data[i] = 'z'
+		}
+	}
+	comp := compressWithTool(t, data, 9)
+
+	// Model: flip the low bit at the randomised positions.
+	flipped := bytes.Clone(data)
+	gap, idx := 0, 0
+	for i := range flipped {
+		if gap == 0 {
+			gap = int(randomGapsForTest[idx])
+			idx = (idx + 1) % 512
+		}
+		gap--
+		if gap == 1 {
+			flipped[i] ^= 1
+		}
+	}
+	// RLE1 stage over the flipped bytes.
+	var want []byte
+	run, last := 0, -1
+	for _, b := range flipped {
+		if run == 4 {
+			want = append(want, bytes.Repeat([]byte{byte(last)}, int(b))...)
+			run = 0
+			continue
+		}
+		if int(b) == last {
+			run++
+		} else {
+			last, run = int(b), 1
+		}
+		want = append(want, b)
+	}
+
+	mod := bytes.Clone(comp)
+	mod[14] |= 0x80 // randomised bit follows the block magic and CRC
+	crc := referenceCRC(want)
+	binary.BigEndian.PutUint32(mod[10:], crc)
+	off := findBits(mod, endMagic)
+	writeBitsAt(mod, off+48, 32, uint64(crc))
+	got, err := decodeOurs(t, mod, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("randomised output differs")
+	}
+	if bytes.Equal(got, data) {
+		t.Fatalf("randomisation had no effect")
+	}
+}
+
+// randomGapsForTest spells out the start of the randomisation table
+// independently of randgaps.go (enough for the 60000-byte test: 60000
+// bytes need about 110 entries of average 550).
+var randomGapsForTest = func() [512]uint16 {
+	var t [512]uint16
+	head := []uint16{619, 720, 127, 481, 931, 816, 813, 233, 566, 247}
+	copy(t[:], randomGaps[:])
+	for i, v := range head {
+		if t[i] != v {
+			panic("randomGaps does not start with the format's values")
+		}
+	}
+	return t
+}()
+
+func TestTruncatedAndHostile(t *testing.T) {
+	comp := compressWithTool(t, textBytes(200000, 14), 9)
+	for _, n := range []int{0, 1, 3, 4, 10, 14, 20, 50, 100, len(comp) / 2, len(comp) - 1} {
+		if _, err := decodeOurs(t, comp[:n], 0); !errors.Is(err, archive.ErrFormat) {
+			t.Errorf("truncated to %d: got %v, want ErrFormat", n, err)
+		}
+	}
+	// Every single-bit flip in the headers must fail cleanly or agree with
+	// compress/bzip2.
+	for bit := 0; bit < 8*min(len(comp), 200); bit++ {
+		mod := bytes.Clone(comp)
+		mod[bit/8] ^= 0x80 >> (bit % 8)
+		checkAgainstStd(t, mod)
+	}
+}
+
+// checkAgainstStd requires that ours and compress/bzip2 both fail or both
+// produce the same bytes (compress/bzip2 rejects randomised blocks, which
+// we decode). Output is capped to keep hostile expansions cheap.
+func checkAgainstStd(t *testing.T, comp []byte) {
+	t.Helper()
+	const limit = 64 << 20
+	got, errOurs := io.ReadAll(io.LimitReader(NewReader(bytes.NewReader(comp)), limit))
+	want, errStd := io.ReadAll(io.LimitReader(stdbzip2.NewReader(bytes.NewReader(comp)), limit))
+	if errStd != nil && strings.Contains(errStd.Error(), "randomized") {
+		return
+	}
+	if errOurs != nil && !errors.Is(errOurs, archive.ErrFormat) && !errors.Is(errOurs, archive.ErrChecksum) {
+		t.Fatalf("error wraps neither ErrFormat nor ErrChecksum: %v", errOurs)
+	}
+	if (errOurs == nil) != (errStd == nil) {
+		t.Fatalf("ours: %v, compress/bzip2: %v", errOurs, errStd)
+	}
+	if errOurs == nil && !bytes.Equal(got, want) {
+		t.Fatalf("outputs differ")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	if _, err := exec.LookPath("bzip2"); err == nil {
+		for i, in := range [][]byte{nil, []byte("x"), []byte("aaaaaaaaaaaaaaab"), textBytes(3000, 15), runBytes(5000, 16)} {
+			f.Add(compressWithTool(f, in, 1+i%9))
+		}
+	}
+	f.Add([]byte("BZh9"))
+	f.Add([]byte("BZh91AY&SY"))
+	f.Fuzz(func(t *testing.T, comp []byte) {
+		checkAgainstStd(t, comp)
+	})
+}
