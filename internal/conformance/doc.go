@@ -19,6 +19,8 @@
 //     symbolic link inside it that resolves outside.
 //   - expect=ok without a listing: the archive opens and lists; reading
 //     fails, if at all, only with unsupported-method or password errors.
+//     For RAR units whose unrar_t column says RARLAB's unrar fails them
+//     too, a clean error is accepted (unrar is the reference for RAR).
 //   - error-*: open, test or extract fails; no panic; nothing outside the
 //     destination.
 //   - unknown: the run ends within a bounded time (context deadline 10 s,
