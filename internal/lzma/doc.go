@@ -62,8 +62,8 @@
 // prices of every decision are read from the current probabilities, and
 // the cheapest way to reach each of the next positions (up to 4096) is
 // found by dynamic programming over literals, short reps, rep matches,
-// matches of every length, and the composites "literal + rep0" and
-// "match or rep + literal + rep0". Length and distance price tables are
+// matches of every length, and (levels 7–9) the composites "literal +
+// rep0" and "match or rep + literal + rep0". Length and distance price tables are
 // refreshed as the model adapts.
 //
 // Parsed symbols carry their real distance, not a rep index, so they can
