@@ -387,7 +387,7 @@ func (d *decoder) run(limit, inLimit int) error {
 					rng = bound
 					probs[i] = p + (probOne-p)>>moveBits
 					// Short rep: one byte at distance rep0.
-					if !full && int(rep0) >= pos {
+					if !full && uint(rep0) >= uint(pos) || uint(rep0) >= uint(dictLen) {
 						err = errDistance
 						break
 					}
@@ -542,11 +542,11 @@ func (d *decoder) run(limit, inLimit int) error {
 
 		// Copy the match.
 		if full {
-			if int(rep0) >= dictLen {
+			if uint(rep0) >= uint(dictLen) {
 				err = errDistance
 				break
 			}
-		} else if int(rep0) >= pos {
+		} else if uint(rep0) >= uint(pos) {
 			err = errDistance
 			break
 		}

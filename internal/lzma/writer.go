@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 )
 
@@ -222,7 +223,7 @@ func (z *Writer) Write(p []byte) (int, error) {
 func (z *Writer) makeRoom() error {
 	e := z.e
 	mf := e.mf
-	e.encodeSome(1<<62, 1<<62, false)
+	e.encodeSome(1<<62, math.MaxInt, false)
 	if err := z.flushOut(); err != nil {
 		return err
 	}
@@ -274,7 +275,7 @@ func (z *Writer) Close() error {
 		z.e.mf.buf = z.stage
 	}
 	e := z.e
-	e.encodeSome(1<<62, 1<<62, true)
+	e.encodeSome(1<<62, math.MaxInt, true)
 	if z.opts.EOSMarker {
 		e.encodeEndMarker()
 	}
