@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 )
 
 // WriterOptions configure the LZMA and LZMA2 encoders. LevelOptions gives
@@ -543,5 +542,3 @@ func compressBlock(e *encoder, data []byte, out []byte) []byte {
 	}
 	return out
 }
-
-var _ = bits.Len32
