@@ -221,7 +221,15 @@ func (r *reader) resetParse() {
 	r.tailErr = nil
 }
 
+// openVolumeFile opens a later volume, found by name. Only regular files
+// are volumes: opening a FIFO blocks until a writer appears and a device
+// never ends, so anything else is refused before it is opened.
 func openVolumeFile(path string) (io.ReaderAt, int64, io.Closer, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, 0, nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, 0, nil, fmt.Errorf("volume %s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, nil, err
@@ -230,6 +238,10 @@ func openVolumeFile(path string) (io.ReaderAt, int64, io.Closer, error) {
 	if err != nil {
 		f.Close()
 		return nil, 0, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, nil, fmt.Errorf("volume %s is not a regular file", path)
 	}
 	return f, st.Size(), f, nil
 }
