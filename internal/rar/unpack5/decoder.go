@@ -61,6 +61,10 @@ var (
 	lenSlotBits  [64]uint8
 	distSlotBase [128]uint64
 	distSlotBits [128]uint8
+	// distLenBonus is the length added to a match by its distance slot:
+	// one for distances above 0x100, 0x2000 and 0x40000 each (the slots
+	// starting at 0x100, 0x2000 and 0x40000 hold exactly those).
+	distLenBonus [128]uint8
 )
 
 func init() {
@@ -78,6 +82,11 @@ func init() {
 			distSlotBase[s], distSlotBits[s] = uint64(2|s&1)<<k, uint8(k)
 		} else {
 			distSlotBase[s] = uint64(s)
+		}
+		for _, t := range []uint64{0x100, 0x2000, 0x40000} {
+			if distSlotBase[s] >= t {
+				distLenBonus[s]++
+			}
 		}
 	}
 }
@@ -675,12 +684,39 @@ loop:
 		}
 		e := mainQ[v>>(64-quickBits)]
 		if e-1 < 256<<4-1 {
-			// a literal with a short code (e is sym<<4 | length, length > 0)
-			l := uint(e & 15)
-			v <<= l
-			nb -= l
-			win[wpos] = byte(e >> 4)
-			wpos++
+			// A run of literals with short codes (e is sym<<4 | length,
+			// length > 0), in a tight loop that leaves for anything else:
+			// the segment's end, the end of the buffered input, the last
+			// bytes of the block (before pos reaches endPos no bit of the
+			// block's end has been consumed) or another kind of symbol.
+			endPos := (endRel + 7) >> 3
+			for {
+				l := uint(e & 15)
+				v <<= l
+				nb -= l
+				win[wpos] = byte(e >> 4)
+				wpos++
+				if wpos >= stop {
+					break
+				}
+				if nb < 32 {
+					if pos+8 > len(data) {
+						break
+					}
+					x := binary.BigEndian.Uint64(data[pos:])
+					v |= x >> nb
+					k := (63 - nb) >> 3
+					pos += int(k)
+					nb += k << 3
+				}
+				if pos >= endPos {
+					break
+				}
+				e = mainQ[v>>(64-quickBits)]
+				if e-1 >= 256<<4-1 {
+					break
+				}
+			}
 			continue
 		}
 		var sym int
@@ -736,6 +772,7 @@ loop:
 				nb -= l
 			}
 			ds &= 127
+			length += int(distLenBonus[ds])
 			dist = distSlotBase[ds] + 1
 			if k := uint(distSlotBits[ds]); k < 4 {
 				dist += v >> 1 >> (63 - k)
@@ -782,9 +819,6 @@ loop:
 					}
 				}
 			}
-			// one more byte for distances above 0x100, 0x2000 and 0x40000
-			// (branch-free: the subtraction wraps when dist is larger)
-			length += int((0x100-dist)>>63 + (0x2000-dist)>>63 + (0x40000-dist)>>63)
 			d3, d2, d1, d0 = d2, d1, d0, dist
 			lastLen = length
 		case sym >= 258:
