@@ -5,8 +5,8 @@ import (
 )
 
 // readBlock reads one block after its magic and CRC: the header, the
-// tables, the symbols, and builds the inverse BWT chain in z.tt. On return
-// z.tPos and z.left describe the chain to walk.
+// tables, the symbols, and undoes the BWT into z.pre[:z.rend], the block's
+// text before the RLE1 stage.
 func (z *Reader) readBlock() error {
 	br := &z.br
 	v, err := br.readBits(25)
@@ -123,9 +123,12 @@ func (z *Reader) readBlock() error {
 	}
 
 	// Inverse BWT: z.counts holds the number of each byte value; turn it
-	// into the start of each value's range in the sorted first column and
-	// link every position of the last column to its successor.
-	tt := z.tt[:n]
+	// into the start of each value's range in the sorted first column.
+	// Then link every position i of the last column both ways: tt[j]
+	// gets i as successor and lf[i] gets j as predecessor, where j is i's
+	// row in the first column (the LF mapping). Both carry the byte in
+	// their low 8 bits.
+	tt, lf := z.tt[:n], z.lf[:n]
 	sum := int32(0)
 	for i := range z.counts {
 		c := z.counts[i]
@@ -135,15 +138,55 @@ func (z *Reader) readBlock() error {
 	counts := &z.counts
 	for i := range tt {
 		b := byte(tt[i])
-		tt[counts[b]] |= uint32(i) << 8
+		j := counts[b]
 		counts[b]++
+		tt[j] |= uint32(i) << 8
+		lf[i] = uint32(j)<<8 | uint32(b)
 	}
-	z.tPos = tt[origPtr] >> 8
-	z.left = n
-	z.randomised = randomised
-	z.randGap, z.randIndex = 0, 0
+
+	// The links form one cycle through all n positions; the text starts
+	// at tt[origPtr]'s successor and ends at origPtr. Walking forward
+	// from the start and backward from the end at once gives two
+	// independent chains of cache misses instead of one.
+	pre := z.pre[:n]
+	fwd := tt[origPtr] >> 8
+	bwd := uint32(origPtr)
+	lo, hi := 0, n-1
+	for lo < hi {
+		t := tt[fwd]
+		u := lf[bwd]
+		fwd = t >> 8
+		bwd = u >> 8
+		pre[lo] = byte(t)
+		pre[hi] = byte(u)
+		lo++
+		hi--
+	}
+	if lo == hi {
+		pre[lo] = byte(tt[fwd])
+	}
+	if randomised {
+		derandomise(pre)
+	}
+	z.rpos, z.rend = 0, n
 	z.last, z.run, z.repeat = -1, 0, 0
 	return nil
+}
+
+// derandomise flips back the lowest bit of the bytes at the positions the
+// format's table gives, for blocks marked randomised.
+func derandomise(pre []byte) {
+	gap, idx := 0, 0
+	for k := range pre {
+		if gap == 0 {
+			gap = int(randomGaps[idx])
+			idx = (idx + 1) % len(randomGaps)
+		}
+		gap--
+		if gap == 1 {
+			pre[k] ^= 1
+		}
+	}
 }
 
 // decodeSymbols decodes the Huffman-coded symbols of a block, undoing the

@@ -23,7 +23,9 @@ func formatError(what string) error {
 // are allocated once and reused for every block, stream and Reset.
 type Reader struct {
 	br        bitReader
-	tt        []uint32 // BWT column and successor links; len = blockSize
+	tt        []uint32 // BWT last column with successor links
+	lf        []uint32 // the same with predecessor links
+	pre       []byte   // the block's text before the RLE1 stage
 	blockSize int      // of the current stream
 	counts    [256]int32
 	selectors [maxSelectors]uint8
@@ -38,14 +40,10 @@ type Reader struct {
 	inBlock    bool
 	wantCRC    uint32
 	crc        uint32 // running CRC state of the block's output
-	tPos       uint32 // next position in the BWT chain
-	left       int    // chain steps left
+	rpos, rend int    // unread part of pre
 	last       int    // previous output byte (-1: none) for the RLE1 stage
 	run        int    // equal bytes in a row ending with last (0..4)
 	repeat     int    // copies of last still to output
-	randomised bool
-	randGap    int // randomised blocks: bytes until the next flipped one
-	randIndex  int
 
 	err error
 }
@@ -65,7 +63,7 @@ func (z *Reader) Reset(r io.Reader) error {
 	z.streams = 0
 	z.inStream = false
 	z.inBlock = false
-	z.left, z.repeat = 0, 0
+	z.rpos, z.rend, z.repeat = 0, 0, 0
 	z.err = nil
 	return nil
 }
@@ -78,7 +76,7 @@ func (z *Reader) Read(p []byte) (int, error) {
 			k := z.emit(p[n:])
 			z.crc = crcUpdate(z.crc, p[n:n+k])
 			n += k
-			if z.left == 0 && z.repeat == 0 {
+			if z.rpos == z.rend && z.repeat == 0 {
 				z.inBlock = false
 				if got := ^z.crc; got != z.wantCRC {
 					z.err = fmt.Errorf("bzip2: block CRC %08x, stored %08x: %w", got, z.wantCRC, archive.ErrChecksum)
@@ -196,6 +194,8 @@ func (z *Reader) readStreamHeader() error {
 	z.blockSize = level * 100000
 	if cap(z.tt) < z.blockSize {
 		z.tt = make([]uint32, z.blockSize)
+		z.lf = make([]uint32, z.blockSize)
+		z.pre = make([]byte, z.blockSize)
 	}
 	z.tt = z.tt[:cap(z.tt)]
 	z.streams++
@@ -204,13 +204,10 @@ func (z *Reader) readStreamHeader() error {
 	return nil
 }
 
-// emit writes the next output bytes of the block into out: it follows the
-// BWT chain and undoes the initial run-length stage (after four equal
-// bytes comes a count of further copies).
+// emit writes the next output bytes of the block into out, undoing the
+// initial run-length stage: after four equal bytes comes a count (0..255)
+// of further copies.
 func (z *Reader) emit(out []byte) int {
-	if z.randomised {
-		return z.emitRandomised(out)
-	}
 	o := 0
 	if z.repeat > 0 {
 		k := min(z.repeat, len(out))
@@ -221,22 +218,53 @@ func (z *Reader) emit(out []byte) int {
 		z.repeat -= k
 		o = k
 	}
-	tt := z.tt
-	pos, left, last, run := z.tPos, z.left, z.last, z.run
-	for o < len(out) && left > 0 {
-		t := tt[pos]
-		pos = t >> 8
-		left--
-		b := int(byte(t))
+	src := z.pre[:z.rend]
+	i, last, run := z.rpos, z.last, z.run
+	if run == 4 && i < len(src) && o < len(out) {
+		// The previous call stopped between a run of four and its count.
+		k := int(src[i])
+		i++
+		run = 0
+		m := min(k, len(out)-o)
+		fill := out[o : o+m]
+		for j := range fill {
+			fill[j] = byte(last)
+		}
+		o += m
+		z.repeat = k - m
+	}
+	// Fast loop: room for a whole repeat, so no state is left pending.
+	for i < len(src) && o+256 <= len(out) {
+		b := int(src[i])
+		i++
+		out[o] = byte(b)
+		o++
+		if b != last {
+			last, run = b, 1
+			continue
+		}
+		if run++; run == 4 {
+			run = 0
+			if i < len(src) {
+				k := int(src[i])
+				i++
+				fill := out[o : o+k]
+				for j := range fill {
+					fill[j] = byte(b)
+				}
+				o += k
+			}
+		}
+	}
+	for i < len(src) && o < len(out) {
+		b := int(src[i])
+		i++
 		if run == 4 {
 			run = 0
-			if b == 0 {
-				continue
-			}
 			k := min(b, len(out)-o)
 			fill := out[o : o+k]
-			for i := range fill {
-				fill[i] = byte(last)
+			for j := range fill {
+				fill[j] = byte(last)
 			}
 			o += k
 			z.repeat = b - k
@@ -250,49 +278,6 @@ func (z *Reader) emit(out []byte) int {
 		out[o] = byte(b)
 		o++
 	}
-	z.tPos, z.left, z.last, z.run = pos, left, last, run
-	return o
-}
-
-// emitRandomised is emit for randomised blocks: the lowest bit of the
-// bytes at the positions given by randomGaps is flipped back before the
-// run-length stage.
-func (z *Reader) emitRandomised(out []byte) int {
-	o := 0
-	for o < len(out) {
-		if z.repeat > 0 {
-			out[o] = byte(z.last)
-			o++
-			z.repeat--
-			continue
-		}
-		if z.left == 0 {
-			break
-		}
-		t := z.tt[z.tPos]
-		z.tPos = t >> 8
-		z.left--
-		b := int(byte(t))
-		if z.randGap == 0 {
-			z.randGap = int(randomGaps[z.randIndex])
-			z.randIndex = (z.randIndex + 1) % len(randomGaps)
-		}
-		z.randGap--
-		if z.randGap == 1 {
-			b ^= 1
-		}
-		if z.run == 4 {
-			z.run = 0
-			z.repeat = b
-			continue
-		}
-		if b == z.last {
-			z.run++
-		} else {
-			z.last, z.run = b, 1
-		}
-		out[o] = byte(b)
-		o++
-	}
+	z.rpos, z.last, z.run = i, last, run
 	return o
 }

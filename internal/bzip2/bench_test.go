@@ -1,0 +1,91 @@
+package bzip2
+
+import (
+	"bytes"
+	stdbzip2 "compress/bzip2"
+	"io"
+	"os/exec"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+const benchSize = 16 << 20
+
+var benchData struct {
+	once       sync.Once
+	raw, comp  []byte
+	skipReason string
+}
+
+// benchInput returns 16 MiB of the standard mixed benchmark data and its
+// bzip2 -9 compression.
+func benchInput(b *testing.B) (raw, comp []byte) {
+	b.Helper()
+	testenv.Tool(b, "bzip2")
+	benchData.once.Do(func() {
+		out, err := exec.Command("/work/shared/tools/mixed-data", "16777216").Output()
+		if err != nil || len(out) != benchSize {
+			benchData.skipReason = "/work/shared/tools/mixed-data is unavailable"
+			return
+		}
+		benchData.raw = out
+		benchData.comp = compressWithTool(b, out, 9)
+	})
+	if benchData.skipReason != "" {
+		testenv.Missing(b, benchData.skipReason)
+	}
+	return benchData.raw, benchData.comp
+}
+
+func BenchmarkDecode(b *testing.B) {
+	raw, comp := benchInput(b)
+	b.Run("garc", func(b *testing.B) {
+		z := NewReader(bytes.NewReader(comp))
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		defer reportCPU(b, len(raw))()
+		for b.Loop() {
+			z.Reset(bytes.NewReader(comp))
+			n, err := z.WriteTo(io.Discard)
+			if err != nil || n != int64(len(raw)) {
+				b.Fatalf("%d bytes, %v", n, err)
+			}
+		}
+	})
+	b.Run("std", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		buf := make([]byte, 256<<10)
+		defer reportCPU(b, len(raw))()
+		for b.Loop() {
+			n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{stdbzip2.NewReader(bytes.NewReader(comp))}, buf)
+			if err != nil || n != int64(len(raw)) {
+				b.Fatalf("%d bytes, %v", n, err)
+			}
+		}
+	})
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds a "cpu-MB/s" metric: throughput per second of process CPU
+// time, which stays meaningful on a loaded machine where wall-clock MB/s
+// does not. Call as defer reportCPU(b, n)().
+func reportCPU(b *testing.B, bytesPerOp int) func() {
+	start := cpuTime()
+	return func() {
+		if d := cpuTime() - start; d > 0 && b.N > 0 {
+			b.ReportMetric(float64(bytesPerOp)*float64(b.N)/1e6/d.Seconds(), "cpu-MB/s")
+		}
+	}
+}

@@ -1,0 +1,298 @@
+package old
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+const (
+	blockMagic = 0x314159265359
+	endMagic   = 0x177245385090
+	outBufSize = 256 << 10 // WriteTo's buffer
+)
+
+var errTruncated = fmt.Errorf("bzip2: %w: truncated input (%w)", archive.ErrFormat, io.ErrUnexpectedEOF)
+
+func formatError(what string) error {
+	return fmt.Errorf("bzip2: %w: %s", archive.ErrFormat, what)
+}
+
+// Reader decompresses one or more concatenated bzip2 streams. Its buffers
+// are allocated once and reused for every block, stream and Reset.
+type Reader struct {
+	br        bitReader
+	tt        []uint32 // BWT column and successor links; len = blockSize
+	blockSize int      // of the current stream
+	counts    [256]int32
+	selectors [maxSelectors]uint8
+	tables    [maxGroups]huffTable
+	out       []byte // WriteTo's buffer
+
+	streams   int    // streams started so far
+	inStream  bool   // between a stream header and its end marker
+	streamCRC uint32 // combined CRC of the blocks so far
+
+	// Output state of the current block.
+	inBlock    bool
+	wantCRC    uint32
+	crc        uint32 // running CRC state of the block's output
+	tPos       uint32 // next position in the BWT chain
+	left       int    // chain steps left
+	last       int    // previous output byte (-1: none) for the RLE1 stage
+	run        int    // equal bytes in a row ending with last (0..4)
+	repeat     int    // copies of last still to output
+	randomised bool
+	randGap    int // randomised blocks: bytes until the next flipped one
+	randIndex  int
+
+	err error
+}
+
+// NewReader returns a Reader decompressing the bzip2 streams of r until
+// r's end. It may read from r beyond the end of the last stream.
+func NewReader(r io.Reader) *Reader {
+	z := new(Reader)
+	z.Reset(r)
+	return z
+}
+
+// Reset discards the Reader's state and makes it decompress r, keeping its
+// buffers. It always returns nil; header errors surface from Read.
+func (z *Reader) Reset(r io.Reader) error {
+	z.br.reset(r)
+	z.streams = 0
+	z.inStream = false
+	z.inBlock = false
+	z.left, z.repeat = 0, 0
+	z.err = nil
+	return nil
+}
+
+// Read decompresses into p. It returns io.EOF after the last stream.
+func (z *Reader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if z.inBlock {
+			k := z.emit(p[n:])
+			z.crc = crcUpdate(z.crc, p[n:n+k])
+			n += k
+			if z.left == 0 && z.repeat == 0 {
+				z.inBlock = false
+				if got := ^z.crc; got != z.wantCRC {
+					z.err = fmt.Errorf("bzip2: block CRC %08x, stored %08x: %w", got, z.wantCRC, archive.ErrChecksum)
+				}
+			}
+			continue
+		}
+		if z.err != nil {
+			break
+		}
+		z.err = z.nextBlock()
+	}
+	if n > 0 {
+		return n, nil
+	}
+	return 0, z.err
+}
+
+// WriteTo decompresses everything left into w.
+func (z *Reader) WriteTo(w io.Writer) (int64, error) {
+	if z.out == nil {
+		z.out = make([]byte, outBufSize)
+	}
+	var total int64
+	for {
+		n, err := z.Read(z.out)
+		if n > 0 {
+			m, werr := w.Write(z.out[:n])
+			total += int64(m)
+			if werr == nil && m < n {
+				werr = io.ErrShortWrite
+			}
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// nextBlock reads up to the start of the next block's data (through any
+// end of stream and next stream header) and prepares its output. It
+// returns io.EOF at the end of the input after a complete stream.
+func (z *Reader) nextBlock() error {
+	br := &z.br
+	for {
+		if !z.inStream {
+			if err := z.readStreamHeader(); err != nil {
+				return err
+			}
+		}
+		hi, err := br.readBits(24)
+		if err != nil {
+			return err
+		}
+		lo, err := br.readBits(24)
+		if err != nil {
+			return err
+		}
+		stored, err := br.readBits(32)
+		if err != nil {
+			return err
+		}
+		switch uint64(hi)<<24 | uint64(lo) {
+		case blockMagic:
+			z.streamCRC = (z.streamCRC<<1 | z.streamCRC>>31) ^ stored
+			if err := z.readBlock(); err != nil {
+				return err
+			}
+			z.wantCRC = stored
+			z.crc = ^uint32(0)
+			z.inBlock = true
+			return nil
+		case endMagic:
+			if stored != z.streamCRC {
+				return fmt.Errorf("bzip2: stream CRC %08x, stored %08x: %w", z.streamCRC, stored, archive.ErrChecksum)
+			}
+			br.alignByte()
+			z.inStream = false
+		default:
+			return formatError("bad block magic")
+		}
+	}
+}
+
+// readStreamHeader reads "BZh" and the level of the next stream, or
+// returns io.EOF when a stream ended exactly at the end of the input.
+func (z *Reader) readStreamHeader() error {
+	br := &z.br
+	if z.streams > 0 && br.atEOF() {
+		if br.err != nil {
+			return br.err
+		}
+		return io.EOF
+	}
+	v, err := br.readBits(32)
+	if err != nil {
+		return err
+	}
+	if v>>8 != 'B'<<16|'Z'<<8|'h' {
+		if z.streams == 0 {
+			return formatError("not a bzip2 stream")
+		}
+		return formatError("data after the end of the stream is not a bzip2 stream")
+	}
+	level := int(v&0xff) - '0'
+	if level < 1 || level > 9 {
+		return formatError("invalid block size")
+	}
+	z.blockSize = level * 100000
+	if cap(z.tt) < z.blockSize {
+		z.tt = make([]uint32, z.blockSize)
+	}
+	z.tt = z.tt[:cap(z.tt)]
+	z.streams++
+	z.inStream = true
+	z.streamCRC = 0
+	return nil
+}
+
+// emit writes the next output bytes of the block into out: it follows the
+// BWT chain and undoes the initial run-length stage (after four equal
+// bytes comes a count of further copies).
+func (z *Reader) emit(out []byte) int {
+	if z.randomised {
+		return z.emitRandomised(out)
+	}
+	o := 0
+	if z.repeat > 0 {
+		k := min(z.repeat, len(out))
+		b := byte(z.last)
+		for i := range out[:k] {
+			out[i] = b
+		}
+		z.repeat -= k
+		o = k
+	}
+	tt := z.tt
+	pos, left, last, run := z.tPos, z.left, z.last, z.run
+	for o < len(out) && left > 0 {
+		t := tt[pos]
+		pos = t >> 8
+		left--
+		b := int(byte(t))
+		if run == 4 {
+			run = 0
+			if b == 0 {
+				continue
+			}
+			k := min(b, len(out)-o)
+			fill := out[o : o+k]
+			for i := range fill {
+				fill[i] = byte(last)
+			}
+			o += k
+			z.repeat = b - k
+			continue
+		}
+		if b == last {
+			run++
+		} else {
+			last, run = b, 1
+		}
+		out[o] = byte(b)
+		o++
+	}
+	z.tPos, z.left, z.last, z.run = pos, left, last, run
+	return o
+}
+
+// emitRandomised is emit for randomised blocks: the lowest bit of the
+// bytes at the positions given by randomGaps is flipped back before the
+// run-length stage.
+func (z *Reader) emitRandomised(out []byte) int {
+	o := 0
+	for o < len(out) {
+		if z.repeat > 0 {
+			out[o] = byte(z.last)
+			o++
+			z.repeat--
+			continue
+		}
+		if z.left == 0 {
+			break
+		}
+		t := z.tt[z.tPos]
+		z.tPos = t >> 8
+		z.left--
+		b := int(byte(t))
+		if z.randGap == 0 {
+			z.randGap = int(randomGaps[z.randIndex])
+			z.randIndex = (z.randIndex + 1) % len(randomGaps)
+		}
+		z.randGap--
+		if z.randGap == 1 {
+			b ^= 1
+		}
+		if z.run == 4 {
+			z.run = 0
+			z.repeat = b
+			continue
+		}
+		if b == z.last {
+			z.run++
+		} else {
+			z.last, z.run = b, 1
+		}
+		out[o] = byte(b)
+		o++
+	}
+	return o
+}
