@@ -18,6 +18,12 @@ const defaultMaxKDF = 24
 // per header cannot stall the reader.
 const maxDistinctSalts = 64
 
+// kdfWorkFactor bounds the total RAR5 key-derivation work of one archive
+// to that many derivations at the largest accepted iteration count: the
+// salt cap alone still let 64 salts at 2^24 iterations cost minutes.
+// Real archives use 2^15 iterations and rarely more than one salt.
+const kdfWorkFactor = 2
+
 // sharedKeys caches derived keys across Readers (volumes opened again,
 // repeated test runs), bounded to aes.DefaultKeyCacheSize entries.
 var sharedKeys aes.KeyCache
@@ -34,8 +40,9 @@ type rar3Keys struct {
 // keyCache remembers derived keys per salt, so volumes and entries sharing
 // a salt pay the key derivation once.
 type keyCache struct {
-	r5 map[string]*rar5Keys
-	r3 map[string]*rar3Keys
+	r5   map[string]*rar5Keys
+	r3   map[string]*rar3Keys
+	work uint64 // RAR5 PBKDF2 iterations asked for so far
 }
 
 // rar5Keys derives (or recalls) the RAR5 keys for salt and lg2Count.
@@ -54,6 +61,14 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 	}
 	if len(r.keys.r5) >= maxDistinctSalts {
 		return nil, &archive.LimitError{What: "distinct RAR5 encryption salts", Need: int64(len(r.keys.r5) + 1), Limit: maxDistinctSalts}
+	}
+	if lg2Count >= 0 && lg2Count <= limit && limit < 60 {
+		// Counts above the limit are refused by the key derivation.
+		budget := uint64(kdfWorkFactor) << limit
+		if need := r.keys.work + 1<<lg2Count; need > budget {
+			return nil, &archive.LimitError{What: "RAR5 key derivation iterations (all salts)", Need: int64(need), Limit: int64(budget)}
+		}
+		r.keys.work += 1 << lg2Count
 	}
 	key, hashKey, check, err := sharedKeys.KeyRAR5(pw, salt, lg2Count, limit)
 	if err != nil {

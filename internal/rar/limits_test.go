@@ -41,3 +41,35 @@ func TestPPMdMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestKDFWorkBudget: the iterations of all RAR5 key derivations of one
+// archive are bounded, not only their count and each one's cost.
+func TestKDFWorkBudget(t *testing.T) {
+	r := newReader(&archive.Options{
+		MaxKDFCost: 8,
+		Password:   func() (string, error) { return "pw", nil },
+	})
+	// Budget: kdfWorkFactor derivations at 2^8 iterations.
+	salt := func(i int) []byte { s := make([]byte, 16); s[0] = byte(i); return s }
+	for i := 0; i < kdfWorkFactor; i++ {
+		if _, err := r.rar5Keys(salt(i), 8); err != nil {
+			t.Fatalf("derivation %d within the budget: %v", i, err)
+		}
+	}
+	// A salt seen before costs nothing.
+	if _, err := r.rar5Keys(salt(0), 8); err != nil {
+		t.Fatalf("cached derivation: %v", err)
+	}
+	_, err := r.rar5Keys(salt(99), 8)
+	var le *archive.LimitError
+	if !errors.As(err, &le) {
+		t.Fatalf("derivation beyond the budget: want a LimitError, got %v", err)
+	}
+	// Cheap derivations still fit many times.
+	r = newReader(&archive.Options{Password: func() (string, error) { return "pw", nil }})
+	for i := 0; i < maxDistinctSalts; i++ {
+		if _, err := r.rar5Keys(salt(i), 4); err != nil {
+			t.Fatalf("cheap derivation %d: %v", i, err)
+		}
+	}
+}
