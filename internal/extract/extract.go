@@ -177,7 +177,12 @@ func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
 	}
 	rel, note, why := cleanName(e.Name)
 	if why != "" {
-		return x.refuse(e.Name, why)
+		name := e.Name
+		if name == "" {
+			// Still say which entry it is.
+			name = fmt.Sprintf("entry #%d", e.Index+1)
+		}
+		return x.refuse(name, why)
 	}
 	if note != "" {
 		// Not an error: the entry is written inside the destination.

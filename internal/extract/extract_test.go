@@ -837,3 +837,15 @@ func TestSymlinkTimes(t *testing.T) {
 		t.Fatalf("link mtime %v, want %v (%v)", fi.ModTime(), mt, err)
 	}
 }
+
+// TestEmptyNameIsLabelled: a refused entry with an empty name is still
+// identified in the error (by its position), not as an empty string.
+func TestEmptyNameIsLabelled(t *testing.T) {
+	f := newFixture(t, Options{})
+	e := fileEntry("")
+	e.Index = 6
+	err := f.write(e, "x")
+	if !errors.Is(err, ErrRefused) || !strings.HasPrefix(err.Error(), "entry #7: ") {
+		t.Fatalf("error %q, want ErrRefused naming entry #7", err)
+	}
+}
