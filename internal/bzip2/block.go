@@ -268,8 +268,15 @@ func (z *Reader) decodeSymbols(mtf *[256]byte, alphaSize, numSelectors int) (int
 			b := mtf[0]
 			counts[b] += int32(run)
 			fill := tt[n : n+run]
-			for i := range fill {
-				fill[i] = uint32(b)
+			if len(fill) < 16 {
+				for i := range fill {
+					fill[i] = uint32(b)
+				}
+			} else {
+				fill[0] = uint32(b)
+				for k := 1; k < len(fill); k *= 2 {
+					copy(fill[k:], fill[:k])
+				}
 			}
 			n += run
 			run, runShift = 0, 0
@@ -281,20 +288,44 @@ func (z *Reader) decodeSymbols(mtf *[256]byte, alphaSize, numSelectors int) (int
 			return 0, formatError("block exceeds the block size")
 		}
 		// Move-to-front index sym-1 (index 0 is always coded as a run).
-		k := int(sym - 1)
-		b := mtf[k]
-		if k < 16 {
-			for ; k > 0; k-- {
-				mtf[k] = mtf[k-1]
-			}
-		} else {
-			copy(mtf[1:k+1], mtf[:k])
-		}
-		mtf[0] = b
+		k := uint(sym-1) & 0xff
+		b := moveToFront(mtf, k)
 		tt[n] = uint32(b)
 		counts[b]++
 		n++
 	}
 	br.bits, br.n, br.pos = bits, nb, pos
 	return n, nil
+}
+
+// moveToFront returns mtf[k] and moves it to the front, shifting
+// mtf[0:k] up by one. Small k (the common case) work on 64-bit words
+// (little-endian, so a shift left by 8 moves every byte one place up);
+// larger ones use copy.
+func moveToFront(mtf *[256]byte, k uint) byte {
+	b := mtf[k]
+	top := k >> 3
+	m := uint64(1)<<(8*(k&7)+8) - 1 // bytes 0..k&7 of the top word
+	if top == 0 {
+		w := binary.LittleEndian.Uint64(mtf[0:8])
+		w = w&^m | (w<<8)&m | uint64(b)
+		binary.LittleEndian.PutUint64(mtf[0:8], w)
+		return b
+	}
+	if top > 1 {
+		copy(mtf[1:k+1], mtf[:k])
+		mtf[0] = b
+		return b
+	}
+	w := binary.LittleEndian.Uint64(mtf[top*8 : top*8+8])
+	low := binary.LittleEndian.Uint64(mtf[top*8-8 : top*8])
+	w = w&^m | (w<<8)&m | low>>56
+	binary.LittleEndian.PutUint64(mtf[top*8:top*8+8], w)
+	for i := top - 1; i > 0; i-- {
+		w := low
+		low = binary.LittleEndian.Uint64(mtf[i*8-8 : i*8])
+		binary.LittleEndian.PutUint64(mtf[i*8:i*8+8], w<<8|low>>56)
+	}
+	binary.LittleEndian.PutUint64(mtf[0:8], low<<8|uint64(b))
+	return b
 }

@@ -462,3 +462,18 @@ func FuzzDecode(f *testing.F) {
 		checkAgainstStd(t, comp)
 	})
 }
+
+func TestMoveToFront(t *testing.T) {
+	for k := range 256 {
+		var mtf, want [256]byte
+		for i := range mtf {
+			mtf[i] = byte(255 - i)
+		}
+		want[0] = mtf[k]
+		copy(want[1:], mtf[:k])
+		copy(want[k+1:], mtf[k+1:])
+		if b := moveToFront(&mtf, uint(k)); b != want[0] || mtf != want {
+			t.Fatalf("k=%d: wrong result", k)
+		}
+	}
+}
