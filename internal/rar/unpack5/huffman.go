@@ -21,9 +21,19 @@ type huffman struct {
 // (over- or under-subscribed) codes do not fail here; decoding them maps
 // unassigned bit patterns to the first symbol, as RAR decoders do.
 func (h *huffman) init(lengths []byte) {
-	var count [maxCodeLen + 1]int
-	for _, l := range lengths {
-		count[l&15]++
+	// two histograms, so that runs of equal lengths do not chain every
+	// increment on the one before
+	var count, count2 [maxCodeLen + 1]int
+	i := 0
+	for ; i+1 < len(lengths); i += 2 {
+		count[lengths[i]&15]++
+		count2[lengths[i+1]&15]++
+	}
+	if i < len(lengths) {
+		count[lengths[i]&15]++
+	}
+	for l := range count {
+		count[l] += count2[l]
 	}
 	count[0] = 0
 	var code uint32
@@ -60,8 +70,18 @@ func (h *huffman) init(lengths []byte) {
 		}
 		e := s<<4 | uint16(l)
 		q := h.quick[c : c+k]
-		for j := range q {
-			q[j] = e
+		if k < 32 {
+			for j := range q {
+				q[j] = e
+			}
+		} else {
+			// long runs: 16 entries, then doubling copies
+			for j := range q[:16] {
+				q[j] = e
+			}
+			for n := 16; n < k; n *= 2 {
+				copy(q[n:], q[:n])
+			}
 		}
 		c += k
 	}
