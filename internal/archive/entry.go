@@ -124,6 +124,10 @@ type Entry struct {
 	SplitBefore, SplitAfter bool
 	// Comment is a per-entry comment, when the format has one.
 	Comment string
+	// Block is the index of the 7z folder (solid block) holding the
+	// entry's data, as 7-Zip's -slt "Block" shows it; -1 when the entry
+	// has no data stream or the format has no blocks (RAR).
+	Block int
 }
 
 // IsDir reports whether the entry is a directory.

@@ -119,6 +119,9 @@ func rewriteSwitch(a string) []string {
 		return r
 	}
 	lower := strings.ToLower(a)
+	if out, ok := compatSwitch(lower); ok {
+		return out
+	}
 	switch {
 	case strings.HasPrefix(a, "-o") && len(a) > 2:
 		return []string{"--output=" + a[2:]}
@@ -208,4 +211,61 @@ func wildcardSwitch(a string) (string, bool) {
 		return flag + rest, true
 	}
 	return "", false
+}
+
+// refusedSwitches are 7-Zip switches garc does not implement and that
+// would change what is extracted or listed; they fail the command line
+// (exit 7) with the reason given here rather than being ignored.
+var refusedSwitches = map[string]string{
+	"-spf":  "absolute paths in archives are not supported (garc keeps every entry inside the destination)",
+	"-spf2": "absolute paths in archives are not supported (garc keeps every entry inside the destination)",
+	"-spe":  "eliminating the root folder is not supported",
+	"-ssc-": "case-insensitive matching is not supported (patterns are case-sensitive)",
+	"-sdel": "deleting files after compression is not supported",
+	"-stl":  "setting the archive time from the newest file is not supported",
+	"-sns":  "NTFS alternate streams are not supported",
+}
+
+// unsupportedFlag carries a refused switch to the command, which reports
+// it as a usage error.
+const unsupportedFlag = "--unsupported-switch="
+
+// compatSwitch handles 7-Zip and unrar switches that only affect console
+// output, or that ask for behaviour garc has anyway: they are accepted and
+// dropped (or mapped to the equivalent garc flag). Switches that would
+// change results are turned into --unsupported-switch so that the command
+// fails with exit 7. lower is the switch in lower case (7-Zip switches are
+// case-insensitive). ok is false for switches it does not know.
+func compatSwitch(lower string) (out []string, ok bool) {
+	if _, refused := refusedSwitches[lower]; refused {
+		return []string{unsupportedFlag + lower}, true
+	}
+	switch {
+	case lower == "-so":
+		return []string{"--stdout"}, true
+	case lower == "-bb" || len(lower) == 4 && strings.HasPrefix(lower, "-bb") && lower[3] >= '0' && lower[3] <= '3':
+		return nil, true // 7-Zip output log level
+	case lower == "-bsp0":
+		return []string{"--progress=never"}, true
+	case len(lower) == 5 && strings.HasPrefix(lower, "-bs") && strings.IndexByte("oep", lower[3]) >= 0 && lower[4] >= '0' && lower[4] <= '2':
+		return nil, true // 7-Zip output stream redirection (-bso0, -bse1, -bsp1 …)
+	case lower == "-bt":
+		return nil, true // 7-Zip timing statistics
+	case strings.HasPrefix(lower, "-scc"):
+		return nil, true // console charset: garc always writes UTF-8
+	case strings.HasPrefix(lower, "-scs"):
+		if cs := lower[4:]; cs != "" && cs != "utf-8" && cs != "utf8" {
+			return []string{unsupportedFlag + lower}, true // list files other than UTF-8
+		}
+		return nil, true
+	case lower == "-snh", lower == "-sni", lower == "-ssc", lower == "-ssw", lower == "-snt":
+		// Hard links are always extracted as links, NT security and
+		// shared-file modes do not apply, matching is case-sensitive.
+		return nil, true
+	case lower == "-idq":
+		return []string{"-q"}, true // unrar: quiet
+	case len(lower) >= 4 && strings.HasPrefix(lower, "-id") && strings.Trim(lower[3:], "cdnp") == "":
+		return nil, true // unrar: disable banner, done message, progress
+	}
+	return nil, false
 }

@@ -33,6 +33,7 @@ type globalFlags struct {
 	excludes      []string
 	recursive     bool
 	archiveType   string
+	unsupported   []string // refused 7-Zip switches (see refusedSwitches)
 }
 
 // app is one run of the command line.
@@ -149,9 +150,19 @@ Commands:
 	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")
 	pf.StringVar(&a.g.archiveType, "type", "", "archive type (only 7z is written; reading detects the type)")
 	pf.MarkHidden("ask-password")
+	pf.StringArrayVar(&a.g.unsupported, "unsupported-switch", nil, "a 7-Zip switch garc refuses")
+	pf.MarkHidden("unsupported-switch")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		a.ran = true
 		a.g.passwordSet = cmd.Flags().Changed("password")
+		if len(a.g.unsupported) > 0 {
+			sw := a.g.unsupported[0]
+			reason, ok := refusedSwitches[sw]
+			if !ok {
+				reason = "only UTF-8 list files are supported"
+			}
+			return usagef("switch %s is not supported: %s", sw, reason)
+		}
 		switch a.g.progress {
 		case "auto", "always", "never":
 		default:

@@ -298,6 +298,7 @@ func (r *reader) finish() {
 	seen := map[string]bool{}
 	for i, f := range r.files {
 		f.e.Index = i
+		f.e.Block = -1 // RAR has no 7z-style blocks
 		r.entries[i] = &f.e
 		if f.e.Type == archive.TypeFile && f.e.Method != "" && !seen[f.e.Method] {
 			seen[f.e.Method] = true

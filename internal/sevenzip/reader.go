@@ -333,6 +333,7 @@ func (rd *Reader) buildEntries() error {
 			}
 			sub++
 		}
+		e.Block = m.folder
 		if fi.hasMTime {
 			e.ModTime = fileTime(fi.mtime)
 		}
