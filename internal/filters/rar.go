@@ -128,6 +128,24 @@ func RARDelta(dst, src []byte, channels int) {
 		src = src[len(run):]
 		var prev byte
 		i := ch
+		if channels == 4 {
+			// the common case (32-bit samples): four bytes per step,
+			// their stores covered by one slice check
+			for len(run) >= 4 && i+12 < n {
+				d := dst[i : i+13]
+				r := run[:4]
+				prev -= r[0]
+				d[0] = prev
+				prev -= r[1]
+				d[4] = prev
+				prev -= r[2]
+				d[8] = prev
+				prev -= r[3]
+				d[12] = prev
+				run = run[4:]
+				i += 16
+			}
+		}
 		for _, b := range run {
 			prev -= b
 			dst[i] = prev
