@@ -39,6 +39,10 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 		return nil, fmt.Errorf("%s: is a directory: %w", path, archive.ErrNotArchive)
 	}
 	size := st.Size()
+	if size == 0 {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w (empty file)", path, archive.ErrNotArchive)
+	}
 	d, ok, err := Detect(f, size)
 	if err != nil {
 		f.Close()

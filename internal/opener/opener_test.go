@@ -199,8 +199,13 @@ func TestOpenNotArchive(t *testing.T) {
 	if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "no 7z or RAR signature") {
 		t.Fatalf("message %q does not name the file and the cause", err)
 	}
-	if _, err := Open(dir, nil); !errors.Is(err, archive.ErrNotArchive) {
+	if _, err := Open(dir, nil); !errors.Is(err, archive.ErrNotArchive) || !strings.Contains(err.Error(), "is a directory") {
 		t.Fatalf("directory: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.rar")
+	os.WriteFile(empty, nil, 0o644)
+	if _, err := Open(empty, nil); !errors.Is(err, archive.ErrNotArchive) || !strings.Contains(err.Error(), "empty file") {
+		t.Fatalf("empty file: %v", err)
 	}
 	if _, err := Open(filepath.Join(dir, "missing"), nil); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
