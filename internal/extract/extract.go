@@ -116,8 +116,11 @@ type Extractor struct {
 	// is examined once per run.
 	verified map[string]bool
 	written  map[string]string // cleaned entry name → path written
-	dirs     []dirRecord
-	buf      []byte
+	// renamed holds, per target path, the last n tried by OverwriteRename
+	// ("name (n).ext"), so many entries of one name cost linear time.
+	renamed map[string]int
+	dirs    []dirRecord
+	buf     []byte
 
 	mu    sync.Mutex
 	temps map[string]struct{}
@@ -367,12 +370,17 @@ func (x *Extractor) resolveExisting(name, target string) (string, error) {
 		if stem == "" { // ".profile"
 			stem, ext = base, ""
 		}
-		for i := 1; i < 100000; i++ {
+		if x.renamed == nil {
+			x.renamed = make(map[string]int)
+		}
+		for i := x.renamed[target] + 1; i < 100000; i++ {
 			cand := filepath.Join(dir, stem+" ("+strconv.Itoa(i)+")"+ext)
 			if _, err := os.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
+				x.renamed[target] = i
 				return cand, nil
 			}
 		}
+		x.renamed[target] = 100000
 		return "", createErr(name, errors.New("no free name to rename to"))
 	case OverwriteSkip:
 		return "", fmt.Errorf("%s: %w: file exists", name, ErrSkipped)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -847,5 +848,38 @@ func TestEmptyNameIsLabelled(t *testing.T) {
 	err := f.write(e, "x")
 	if !errors.Is(err, ErrRefused) || !strings.HasPrefix(err.Error(), "entry #7: ") {
 		t.Fatalf("error %q, want ErrRefused naming entry #7", err)
+	}
+}
+
+// TestRenameManySameName: many entries of one name with OverwriteRename
+// get "name (1).ext", "name (2).ext", … in order, skipping names taken
+// before the run; the search resumes where the previous entry stopped
+// (it used to restart at 1, quadratic in the number of entries).
+func TestRenameManySameName(t *testing.T) {
+	f := newFixture(t, Options{Overwrite: OverwriteRename})
+	if err := os.WriteFile(filepath.Join(f.dest, "a (5).txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const n = 300
+	for i := 0; i < n; i++ {
+		if err := f.write(fileEntry("a.txt"), strconv.Itoa(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(name, want string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(f.dest, name))
+		if err != nil || string(b) != want {
+			t.Errorf("%s: %q, %v; want %q", name, b, err, want)
+		}
+	}
+	check("a.txt", "0")
+	check("a (1).txt", "1")
+	check("a (4).txt", "4")
+	check("a (5).txt", "mine")
+	check("a (6).txt", "5")
+	check(fmt.Sprintf("a (%d).txt", n), strconv.Itoa(n-1))
+	if ents, _ := os.ReadDir(f.dest); len(ents) != n+1 {
+		t.Errorf("%d files, want %d", len(ents), n+1)
 	}
 }
