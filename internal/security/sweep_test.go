@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -127,12 +128,16 @@ func runCase(t *testing.T, path, password, what string) outcome {
 // TestTruncationAndBitFlips truncates and bit-flips real archives and
 // decodes them in process: an error is expected and fine, a panic or a
 // hang is not. Errors not naming the archive are logged (set
-// GARC_SWEEP_LOG=1 to log every error).
+// GARC_SWEEP_LOG=1 to log every error; GARC_SWEEP_FLIPS=N for more flips).
 func TestTruncationAndBitFlips(t *testing.T) {
 	root := testenv.CorpusRoot(t)
 	truncs, flips := 40, 120
 	if testing.Short() {
 		truncs, flips = 10, 20
+	}
+	// GARC_SWEEP_FLIPS=N runs a longer hunt by hand.
+	if n, err := strconv.Atoi(os.Getenv("GARC_SWEEP_FLIPS")); err == nil && n > 0 {
+		flips = n
 	}
 	var cases, errs, unnamed int
 	for _, su := range sweepUnits {
