@@ -222,7 +222,7 @@ func TestListFormats(t *testing.T) {
 
 	r = garc(t, dir, "", "l", "-slt", arc)
 	r.expect(t, ExitOK, "l -slt")
-	for _, key := range []string{"Path = src/a.txt", "Folder = -", "Size = 3000", "Packed Size = ", "Modified = ", "Attributes = ", "CRC = ", "Encrypted = -", "Method = LZMA2"} {
+	for _, key := range []string{"Path = src/a.txt", "Size = 3000", "Packed Size = ", "Modified = ", "Attributes = A -rw-r--r--", "CRC = ", "Encrypted = -", "Method = LZMA2", "Block = 0", "Headers Size = ", "Blocks = 1"} {
 		if !strings.Contains(r.stdout, key) {
 			t.Errorf("-slt output lacks %q:\n%s", key, r.stdout)
 		}
@@ -248,8 +248,10 @@ func TestTest(t *testing.T) {
 	arc := makeArchive(t, dir, "s.7z")
 	r := garc(t, dir, "", "t", arc)
 	r.expect(t, ExitOK, "t")
-	if !strings.Contains(r.stdout, "everything is ok") {
-		t.Errorf("t output: %q", r.stdout)
+	for _, want := range []string{"Testing archive: " + arc + "\n", "\nEverything is Ok\n", "\nFolders: 3\n", "\nFiles: 5\n", "\nSize:       9616\n", "\nCompressed: "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("t output lacks %q:\n%s", want, r.stdout)
+		}
 	}
 	if r := garc(t, dir, "", "t", "-q", arc); r.stdout != "" {
 		t.Errorf("t -q printed %q", r.stdout)
@@ -273,8 +275,11 @@ func TestTest(t *testing.T) {
 	if !strings.Contains(r.stderr, "stored.7z: src/docs/c.txt:") || strings.Count(r.stderr, "garc: ") != 1 {
 		t.Errorf("damaged entry not reported once by name:\n%s", r.stderr)
 	}
-	if !strings.Contains(r.stdout, "1 failed") {
+	if !strings.Contains(r.stdout, "\nSub items Errors: 1\n") || strings.Contains(r.stdout, "Everything is Ok") {
 		t.Errorf("summary: %q", r.stdout)
+	}
+	if strings.Contains(r.stdout, "garc: ") {
+		t.Errorf("diagnostics on stdout: %q", r.stdout)
 	}
 }
 

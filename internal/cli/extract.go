@@ -23,6 +23,7 @@ type extractFlags struct {
 	keepBroken bool
 	flat       bool
 	symlinks   string
+	stdout     bool
 }
 
 func (a *app) extractCommand(name string, fullPaths bool) *cobra.Command {
@@ -41,15 +42,29 @@ func (a *app) extractCommand(name string, fullPaths bool) *cobra.Command {
 		Short:   short,
 		Long: short + `.
 
-Positional PATTERNS select entries like --include. Without -y or
---overwrite, existing files are asked about when stdin is a terminal and
-otherwise skipped with a warning (exit 1).`,
+ARCHIVE may be a wildcard ('*.rar', quoted so the shell leaves it alone)
+when no file has that literal name: every matching archive is extracted
+in name order, skipping later volumes of RAR sets and .002+ splits.
+Positional PATTERNS select entries like --include. As with unrar, a last
+positional argument ending in '/' (or '\') is the destination directory
+when -o is not given. Without -y or --overwrite, existing files are asked
+about when stdin is a terminal and otherwise skipped with a warning
+(exit 1). With --stdout (-so) the selected files' contents are written,
+one after the other, to standard output and nothing is created.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !fullPaths {
 				f.flat = true
 			}
-			return a.runExtract(args[0], args[1:], &f)
+			patterns := args[1:]
+			outputSet := cmd.Flags().Changed("output")
+			if f.stdout && outputSet {
+				return usagef("--stdout (-so) writes to standard output; it cannot be combined with -o")
+			}
+			if n := len(patterns); n > 0 && !outputSet && !f.stdout && trailingDestination(patterns[n-1]) {
+				f.output, patterns = patterns[n-1], patterns[:n-1]
+			}
+			return a.runExtractAll(args[0], patterns, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -60,6 +75,7 @@ otherwise skipped with a warning (exit 1).`,
 	fl.StringVar(&f.symlinks, "symlinks", "", "accepted for 7-Zip's -snl; links are always extracted as links")
 	fl.MarkHidden("symlinks")
 	fl.BoolVar(&f.flat, "flat", false, "drop stored paths, like the e command (unrar -ep)")
+	fl.BoolVar(&f.stdout, "stdout", false, "write the selected files' contents to standard output (7-Zip -so)")
 	if !fullPaths {
 		fl.MarkHidden("flat") // e is always flat; accepted for unrar's -ep
 	}
@@ -197,7 +213,15 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 	}
 }
 
-func (a *app) runExtract(name string, patterns []string, f *extractFlags) error {
+// trailingDestination reports whether a last positional argument is
+// unrar's destination directory: it ends in '/' or '\'.
+func trailingDestination(arg string) bool {
+	return len(arg) > 1 && (strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, `\`))
+}
+
+// runExtractAll checks the flags once and extracts every archive the
+// argument names.
+func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) error {
 	ow, err := a.overwriteMode(f)
 	if err != nil {
 		return err
@@ -210,6 +234,16 @@ func (a *app) runExtract(name string, patterns []string, f *extractFlags) error 
 	if err != nil {
 		return err
 	}
+	_, err = a.forEachArchive(arg, func(name string) error {
+		if f.stdout {
+			return a.extractToStdout(name, sel)
+		}
+		return a.runExtract(name, sel, f, ow, lm)
+	})
+	return err
+}
+
+func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow overwriteMode, lm linkPolicy) error {
 	r, err := a.openArchive(name)
 	if err != nil {
 		return err
@@ -285,37 +319,108 @@ func (a *app) testCommand() *cobra.Command {
 		Short:   "test every entry: decode it and verify its checksum",
 		Long: `Test decodes every selected entry and verifies its CRC32 or BLAKE2sp.
 Each failing entry is reported on stderr and testing continues with the
-next one; a checksum mismatch exits 3.`,
+next one; a checksum mismatch exits 3. ARCHIVE may be a wildcard, as for x.
+
+Unless -q is given, a summary like 7-Zip's goes to stdout: "Testing
+archive: NAME" and "Everything is Ok" or "Sub items Errors: N" per
+archive, then (for several archives) the archive counts and the totals
+Folders, Files, Size (bytes decoded) and Compressed (archive bytes).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runTest(args[0], args[1:])
+			return a.runTestAll(args[0], args[1:])
 		},
 	}
 }
 
-func (a *app) runTest(name string, patterns []string) error {
+// testTotals accumulates the outcome of testing one or more archives.
+type testTotals struct {
+	archives, ok, withErrors, cannotOpen int
+	folders, files                       int
+	size, compressed                     int64
+}
+
+// runTestAll tests every archive the argument names and prints the
+// summary.
+func (a *app) runTestAll(arg string, patterns []string) error {
 	sel, err := a.selection(patterns)
 	if err != nil {
 		return err
 	}
+	var tot testTotals
+	n, err := a.forEachArchive(arg, func(name string) error {
+		tot.archives++
+		if !a.g.quiet {
+			fmt.Fprintf(a.stdout, "Testing archive: %s\n", name)
+		}
+		opened, failed, err := a.runTest(name, sel, &tot)
+		switch {
+		case !opened:
+			tot.cannotOpen++
+		case failed > 0 || err != nil:
+			tot.withErrors++
+			if failed > 0 && !a.g.quiet {
+				fmt.Fprintf(a.stdout, "Sub items Errors: %d\n", failed)
+			}
+		default:
+			tot.ok++
+			if !a.g.quiet {
+				fmt.Fprintln(a.stdout, "Everything is Ok")
+			}
+		}
+		return err
+	})
+	if a.ctx.Err() != nil || errors.Is(err, errInterrupted) {
+		return err
+	}
+	if !a.g.quiet && n > 0 {
+		a.writeTestSummary(&tot, n > 1)
+	}
+	return err
+}
+
+// writeTestSummary prints the totals of a test run as 7-Zip does.
+func (a *app) writeTestSummary(t *testTotals, several bool) {
+	w := a.stdout
+	fmt.Fprintln(w)
+	if several {
+		fmt.Fprintf(w, "Archives: %d\nOK archives: %d\n", t.archives, t.ok)
+		if t.withErrors > 0 {
+			fmt.Fprintf(w, "Archives with Errors: %d\n", t.withErrors)
+		}
+		if t.cannotOpen > 0 {
+			fmt.Fprintf(w, "Can't open as archive: %d\n", t.cannotOpen)
+		}
+	}
+	if t.folders > 0 {
+		fmt.Fprintf(w, "Folders: %d\n", t.folders)
+	}
+	fmt.Fprintf(w, "Files: %d\nSize:       %d\nCompressed: %d\n", t.files, t.size, t.compressed)
+}
+
+// runTest tests one archive, adding to tot. opened says whether the
+// archive could be opened; failed counts the entries that failed.
+func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool, failed int, err error) {
 	r, err := a.openArchive(name)
 	if err != nil {
-		return err
+		return false, 0, err
 	}
 	defer r.Close()
 	n, total := wanted(r, sel)
 	if n == 0 && sel.filtered() {
-		return fmt.Errorf("%s: %w", name, errNoMatch)
+		return true, 0, fmt.Errorf("%s: %w", name, errNoMatch)
 	}
+	tot.compressed += r.Info().PhysicalSize
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
 	buf := make([]byte, 256<<10)
-	var files, failed int
-	var bytes int64
 	var stop error
 	err = r.Extract(a.ctx, sel.want, func(e *archive.Entry, rd io.Reader) error {
-		files++
+		if e.IsDir() {
+			tot.folders++
+		} else {
+			tot.files++
+		}
 		k, cerr := io.CopyBuffer(discard, a.prog.entry(e.Name, rd), buf)
-		bytes += k
+		tot.size += k
 		if cerr == nil {
 			return nil
 		}
@@ -332,23 +437,79 @@ func (a *app) runTest(name string, patterns []string) error {
 	})
 	a.prog.finish()
 	if a.ctx.Err() != nil {
+		return true, failed, errInterrupted
+	}
+	if stop != nil {
+		a.report(name, "", stop)
+		return true, failed, &reportedError{stop}
+	}
+	return true, failed, err
+}
+
+// extractToStdout writes the contents of the selected files of one
+// archive to standard output, in archive order (7-Zip's -so). Checksums
+// are verified as the data passes: a mismatch is reported on stderr and
+// exits 3, though the bytes have been written by then. Directories,
+// links and anti-items contribute nothing.
+func (a *app) extractToStdout(name string, sel *selector) error {
+	r, err := a.openArchive(name)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	n, total := wanted(r, sel)
+	if n == 0 && sel.filtered() {
+		return fmt.Errorf("%s: %w", name, errNoMatch)
+	}
+	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
+	defer a.prog.finish()
+	out := &stdoutWriter{w: a.stdout}
+	buf := make([]byte, 256<<10)
+	var stop error
+	err = r.Extract(a.ctx, sel.want, func(e *archive.Entry, rd io.Reader) error {
+		if e.Type != archive.TypeFile || e.Anti {
+			return nil
+		}
+		_, cerr := io.CopyBuffer(out, a.prog.entry(e.Name, rd), buf)
+		switch {
+		case cerr == nil:
+			return nil
+		case out.err != nil:
+			stop = fmt.Errorf("writing to standard output: %w", out.err)
+			return stop
+		case errors.Is(cerr, context.Canceled), errors.Is(cerr, errInterrupted):
+			return cerr
+		case errors.Is(cerr, archive.ErrPasswordRequired):
+			stop = cerr
+			return cerr
+		}
+		a.report(name, e.Name, cerr)
+		return nil
+	})
+	if a.ctx.Err() != nil || errors.Is(err, errInterrupted) {
 		return errInterrupted
 	}
 	if stop != nil {
 		a.report(name, "", stop)
 		return &reportedError{stop}
 	}
-	if err != nil {
-		return err
+	return err
+}
+
+// stdoutWriter remembers the first write error on standard output, to
+// tell it apart from a decoding error, and hides the destination's
+// ReadFrom so that copies go through the large buffer.
+type stdoutWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
 	}
-	if !a.g.quiet {
-		if failed == 0 {
-			fmt.Fprintf(a.stdout, "%s: %d entries, %d bytes: everything is ok\n", name, files, bytes)
-		} else {
-			fmt.Fprintf(a.stdout, "%s: %d entries, %d failed\n", name, files, failed)
-		}
-	}
-	return nil
+	return n, err
 }
 
 // discard hides io.Discard's ReadFrom so that io.CopyBuffer reads with

@@ -24,7 +24,8 @@ func (a *app) listCommand() *cobra.Command {
 
 --format=table (default) prints a table like 7-Zip's; --format=slt prints
 one "Key = Value" block per entry with 7-Zip's -slt key names;
---format=json prints one JSON document:
+--format=json prints one JSON document (one per archive, one after the
+other, when ARCHIVE is a wildcard matching several):
 
 ` + jsonSchemaDoc,
 		Args: cobra.MinimumNArgs(1),
@@ -46,6 +47,19 @@ func (a *app) runList(name string, patterns []string, format string) error {
 	if err != nil {
 		return err
 	}
+	first := true
+	_, err = a.forEachArchive(name, func(name string) error {
+		if !first && format != "json" {
+			fmt.Fprintln(a.stdout)
+		}
+		first = false
+		return a.listArchive(name, sel, format)
+	})
+	return err
+}
+
+// listArchive lists one archive.
+func (a *app) listArchive(name string, sel *selector, format string) error {
 	r, err := a.openArchive(name)
 	if err != nil {
 		return err
@@ -64,9 +78,9 @@ func (a *app) runList(name string, patterns []string, format string) error {
 	case "json":
 		return writeJSON(a.stdout, name, r.Info(), entries)
 	case "slt":
-		writeSLT(a.stdout, name, r.Info(), entries)
+		writeSLT(a.stdout, name, r.Info(), r.Entries(), entries)
 	default:
-		writeTable(a.stdout, name, r.Info(), entries)
+		writeTable(a.stdout, name, r.Info(), r.Entries(), entries)
 	}
 	return nil
 }
@@ -247,18 +261,7 @@ func writeJSON(w io.Writer, name string, info *archive.Info, entries []*archive.
 // attrString renders attributes as 7-Zip does: the letters D, R, H, S, A
 // for the Windows bits ("." when clear).
 func attrString(e *archive.Entry) string {
-	var attr uint32
-	switch {
-	case e.HostOS != archive.HostUnix || e.Attributes&archive.AttrUnixExtension != 0 && e.Attributes>>16 != 0:
-		// Windows bits, possibly with 7-Zip's unix extension above them
-		// (a RAR unix st_mode fits in the low 16 bits instead).
-		attr = e.Attributes & 0xffff &^ archive.AttrUnixExtension
-	case e.HasUnixMode && e.Mode&0o200 == 0:
-		attr = archive.AttrReadOnly
-	}
-	if e.IsDir() {
-		attr |= archive.AttrDirectory
-	}
+	attr := windowsAttrs(e)
 	b := []byte(".....")
 	for i, bit := range []uint32{archive.AttrDirectory, archive.AttrReadOnly, archive.AttrHidden, archive.AttrSystem, archive.AttrArchive} {
 		if attr&bit != 0 {
@@ -268,10 +271,39 @@ func attrString(e *archive.Entry) string {
 	return string(b)
 }
 
-// sltAttr renders attributes for -slt: the set letters, then the unix
-// mode when one is stored ("A -rw-r--r--").
+// winAttrLetters are 7-Zip's letters for the Windows attribute bits 0–15
+// in bit order ('.' for bits it does not name).
+const winAttrLetters = "RHS.DAdNTsLCOIE."
+
+// windowsAttrs returns the Windows attribute bits of an entry: the low
+// bits for Windows hosts and 7-Zip's unix extension, the read-only and
+// directory bits derived for a RAR unix mode.
+func windowsAttrs(e *archive.Entry) uint32 {
+	var attr uint32
+	switch {
+	case e.HostOS != archive.HostUnix || e.Attributes&archive.AttrUnixExtension != 0 && e.Attributes>>16 != 0:
+		attr = e.Attributes & 0xffff &^ archive.AttrUnixExtension
+	case e.HasUnixMode && e.Mode&0o200 == 0:
+		attr = archive.AttrReadOnly
+	}
+	if e.IsDir() {
+		attr |= archive.AttrDirectory
+	}
+	return attr
+}
+
+// sltAttr renders attributes for -slt as 7-Zip does: the letters of the
+// set Windows bits in bit order ("RHSDA…", so "HD" for a hidden
+// directory), then the unix mode when one is stored ("A -rw-r--r--").
 func sltAttr(e *archive.Entry) string {
-	s := strings.ReplaceAll(attrString(e), ".", "")
+	attr := windowsAttrs(e)
+	var b strings.Builder
+	for i := 0; i < 16; i++ {
+		if attr&(1<<i) != 0 && winAttrLetters[i] != '.' {
+			b.WriteByte(winAttrLetters[i])
+		}
+	}
+	s := b.String()
 	if e.HasUnixMode {
 		if s != "" {
 			s += " "
@@ -329,23 +361,65 @@ func sltTime(t time.Time) string {
 	return t.Local().Format("2006-01-02 15:04:05.0000000")
 }
 
-func writeArchiveHeader(w io.Writer, name string, info *archive.Info) {
+// archiveMethods renders Info.Methods for the header block. 7-Zip names
+// 7zAES without its key-derivation cost there ("LZMA2:24 7zAES"), though
+// the entries carry it ("7zAES:19").
+func archiveMethods(info *archive.Info) string {
+	ms := make([]string, len(info.Methods))
+	for i, m := range info.Methods {
+		fields := strings.Fields(m)
+		for j, f := range fields {
+			if info.Format == archive.Format7z && strings.HasPrefix(f, "7zAES:") {
+				fields[j] = "7zAES"
+			}
+		}
+		ms[i] = strings.Join(fields, " ")
+	}
+	return strings.Join(ms, " ")
+}
+
+// writeArchiveHeader prints the archive block of 7-Zip's listings: Path,
+// Type, Physical Size, Headers Size (7z: archive bytes that are not
+// packed streams), Method, Solid and Blocks (7z: the number of folders),
+// then what garc knows beyond that (SFX offset, volumes, RAR flags,
+// comment). all are every entry of the archive, for the 7z counts.
+func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*archive.Entry) {
 	fmt.Fprintf(w, "Path = %s\n", name)
 	fmt.Fprintf(w, "Type = %s\n", info.Format)
-	if info.PhysicalSize > 0 {
-		fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
-	}
 	if info.SFXOffset > 0 {
 		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
 	}
-	if len(info.Methods) > 0 {
-		fmt.Fprintf(w, "Method = %s\n", strings.Join(info.Methods, " "))
+	if info.PhysicalSize > 0 {
+		fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
+	}
+	is7z := info.Format == archive.Format7z
+	blocks := map[int]bool{}
+	if is7z {
+		var packed int64
+		for _, e := range all {
+			packed += e.PackedSize
+			if e.Block >= 0 {
+				blocks[e.Block] = true
+			}
+		}
+		if info.PhysicalSize > 0 && packed <= info.PhysicalSize {
+			fmt.Fprintf(w, "Headers Size = %d\n", info.PhysicalSize-packed)
+		}
+	}
+	if m := sevenZipArchiveMethods(all); is7z && m != "" {
+		fmt.Fprintf(w, "Method = %s\n", m)
+	} else if len(info.Methods) > 0 {
+		fmt.Fprintf(w, "Method = %s\n", archiveMethods(info))
 	}
 	fmt.Fprintf(w, "Solid = %s\n", plusMinus(info.Solid))
+	if is7z {
+		fmt.Fprintf(w, "Blocks = %d\n", len(blocks))
+	}
 	if len(info.Volumes) > 1 {
 		fmt.Fprintf(w, "Volumes = %d\n", len(info.Volumes))
 	}
-	if info.EncryptedHeaders {
+	if info.EncryptedHeaders && !is7z {
+		// 7-Zip shows encrypted 7z headers only through the method.
 		fmt.Fprintf(w, "Encrypted = +\n")
 	}
 	if info.Locked {
@@ -359,22 +433,41 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info) {
 	}
 }
 
-func writeSLT(w io.Writer, name string, info *archive.Info, entries []*archive.Entry) {
+// writeSLT prints 7-Zip's -slt listing. For 7z archives the entry keys
+// and their order are 7-Zip's own for 7z (Path, Size, Packed Size,
+// Modified, Created, Accessed, Attributes, CRC, Encrypted, Method, Block;
+// Packed Size, CRC and Block empty where 7-Zip leaves them empty). RAR
+// entries get 7-Zip's RAR keys (with Folder, Split Before/After, Host OS,
+// link targets). Keys garc adds (BLAKE2sp, User, Group, Anti) come last.
+func writeSLT(w io.Writer, name string, info *archive.Info, all, entries []*archive.Entry) {
 	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", name)
-	writeArchiveHeader(w, name, info)
+	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintf(w, "\n----------\n")
-	for i, e := range entries {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
+	is7z := info.Format == archive.Format7z
+	// 7-Zip lists the keys of the properties the archive stores: no
+	// CRC key in a 7z archive without any checksum (only empty entries).
+	anyCRC, anyAttr := false, !is7z
+	for _, e := range all {
+		anyCRC = anyCRC || e.HasCRC32
+		anyAttr = anyAttr || e.Attributes != 0 || e.HasUnixMode
+	}
+	for _, e := range entries {
 		fmt.Fprintf(w, "Path = %s\n", e.Name)
-		fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
+		if !is7z {
+			fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
+		}
 		if e.Size >= 0 {
 			fmt.Fprintf(w, "Size = %d\n", e.Size)
 		} else {
 			fmt.Fprintf(w, "Size = \n")
 		}
-		fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
+		if is7z && e.Block >= 0 && e.Solid {
+			// Inside a solid block the packed bytes belong to the block
+			// and are given with its first entry.
+			fmt.Fprintf(w, "Packed Size = \n")
+		} else {
+			fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
+		}
 		if !e.ModTime.IsZero() {
 			fmt.Fprintf(w, "Modified = %s\n", sltTime(e.ModTime))
 		}
@@ -384,12 +477,14 @@ func writeSLT(w io.Writer, name string, info *archive.Info, entries []*archive.E
 		if !e.AccessTime.IsZero() {
 			fmt.Fprintf(w, "Accessed = %s\n", sltTime(e.AccessTime))
 		}
-		fmt.Fprintf(w, "Attributes = %s\n", sltAttr(e))
-		if e.HasCRC32 {
-			fmt.Fprintf(w, "CRC = %08X\n", e.CRC32)
+		if anyAttr {
+			fmt.Fprintf(w, "Attributes = %s\n", sltAttr(e))
 		}
-		if len(e.BLAKE2sp) > 0 {
-			fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
+		switch {
+		case e.HasCRC32:
+			fmt.Fprintf(w, "CRC = %08X\n", e.CRC32)
+		case is7z && anyCRC:
+			fmt.Fprintf(w, "CRC = \n")
 		}
 		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
 		if e.Comment != "" {
@@ -399,14 +494,25 @@ func writeSLT(w io.Writer, name string, info *archive.Info, entries []*archive.E
 			fmt.Fprintf(w, "Split Before = %s\nSplit After = %s\n", plusMinus(e.SplitBefore), plusMinus(e.SplitAfter))
 		}
 		fmt.Fprintf(w, "Method = %s\n", e.Method)
-		fmt.Fprintf(w, "Host OS = %s\n", map[archive.HostOS]string{archive.HostWindows: "FAT/NTFS", archive.HostUnix: "Unix", archive.HostUnknown: ""}[e.HostOS])
-		switch e.Type {
-		case archive.TypeSymlink:
-			fmt.Fprintf(w, "Symbolic Link = %s\n", e.LinkTarget)
-		case archive.TypeHardlink:
-			fmt.Fprintf(w, "Hard Link = %s\n", e.LinkTarget)
-		case archive.TypeCopy:
-			fmt.Fprintf(w, "Copy Link = %s\n", e.LinkTarget)
+		if is7z {
+			if e.Block >= 0 {
+				fmt.Fprintf(w, "Block = %d\n", e.Block)
+			} else {
+				fmt.Fprintf(w, "Block = \n")
+			}
+		} else {
+			fmt.Fprintf(w, "Host OS = %s\n", map[archive.HostOS]string{archive.HostWindows: "FAT/NTFS", archive.HostUnix: "Unix", archive.HostUnknown: ""}[e.HostOS])
+			switch e.Type {
+			case archive.TypeSymlink:
+				fmt.Fprintf(w, "Symbolic Link = %s\n", e.LinkTarget)
+			case archive.TypeHardlink:
+				fmt.Fprintf(w, "Hard Link = %s\n", e.LinkTarget)
+			case archive.TypeCopy:
+				fmt.Fprintf(w, "Copy Link = %s\n", e.LinkTarget)
+			}
+		}
+		if len(e.BLAKE2sp) > 0 {
+			fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
 		}
 		if e.Owner != "" {
 			fmt.Fprintf(w, "User = %s\n", e.Owner)
@@ -417,11 +523,12 @@ func writeSLT(w io.Writer, name string, info *archive.Info, entries []*archive.E
 		if e.Anti {
 			fmt.Fprintf(w, "Anti = +\n")
 		}
+		fmt.Fprintln(w)
 	}
 }
 
-func writeTable(w io.Writer, name string, info *archive.Info, entries []*archive.Entry) {
-	writeArchiveHeader(w, name, info)
+func writeTable(w io.Writer, name string, info *archive.Info, all, entries []*archive.Entry) {
+	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintln(w)
 	const rule = "------------------- ----- ------------ ------------  ------------------------"
 	fmt.Fprintln(w, "   Date      Time    Attr         Size   Compressed  Name")

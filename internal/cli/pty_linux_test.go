@@ -143,7 +143,7 @@ func TestPasswordPrompt(t *testing.T) {
 	if strings.Contains(r.output(), "topsecret") {
 		t.Errorf("the password was echoed:\n%q", r.output())
 	}
-	if !strings.Contains(r.output(), "everything is ok") {
+	if !strings.Contains(r.output(), "Everything is Ok") {
 		t.Errorf("test did not run:\n%q", r.output())
 	}
 

@@ -46,8 +46,11 @@ type app struct {
 	g      globalFlags
 	pw     *passwordSource
 	prog   *progress
-	code   int  // the exit code accumulated by the command
-	ran    bool // the command line was parsed and a command started
+	code   int // the exit code accumulated by the command
+	// volumes are the files the last opened archive was read from, so
+	// that a wildcard archive argument skips them (forEachArchive).
+	volumes []string
+	ran     bool // the command line was parsed and a command started
 }
 
 // Main runs garc with the arguments after the program name and returns
@@ -264,5 +267,9 @@ func diagnostic(archiveName, entry string, err error) string {
 
 // openArchive opens the archive named on the command line.
 func (a *app) openArchive(name string) (archive.Reader, error) {
-	return openArchive(name, a.options(name))
+	r, err := openArchive(name, a.options(name))
+	if err == nil {
+		a.volumes = r.Info().Volumes
+	}
+	return r, err
 }
