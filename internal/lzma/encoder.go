@@ -87,6 +87,7 @@ type encoder struct {
 	reps           [4]uint32
 	rc             rangeEncoder
 	mf             *matchFinder
+	mt             *mtFinder // pipelined match finder (Writer2 with threads), or nil
 
 	ep   int   // buffer index of the next symbol to code
 	spos int64 // stream position of ep since the last dictionary reset
@@ -484,7 +485,7 @@ func (e *encoder) findMatches() []match {
 		e.ms, e.next = e.next, e.ms
 		return e.ms
 	}
-	e.ms = e.mf.find(e.ms)
+	e.ms = e.find(e.ms)
 	return e.ms
 }
 
@@ -531,7 +532,7 @@ func (e *encoder) parseFast() {
 	}
 	if repBest >= e.nice {
 		e.push(uint32(repBest), e.reps[repIdx])
-		mf.skip(repBest - 1)
+		e.skip(repBest - 1)
 		return
 	}
 	mainLen, mainDist := 0, uint32(0)
@@ -541,7 +542,7 @@ func (e *encoder) parseFast() {
 		if mainLen >= e.nice {
 			mainLen = e.extend(buf, pos, mainDist, mainLen, limit)
 			e.push(uint32(mainLen), mainDist)
-			mf.skip(mainLen - 1)
+			e.skip(mainLen - 1)
 			return
 		}
 		for n := len(ms) - 1; n > 0; n-- {
@@ -558,7 +559,7 @@ func (e *encoder) parseFast() {
 	if repBest >= 2 && (repBest+1 >= mainLen || repBest+2 >= mainLen && mainDist >= 1<<9 ||
 		repBest+3 >= mainLen && mainDist >= 1<<15) {
 		e.push(uint32(repBest), e.reps[repIdx])
-		mf.skip(repBest - 1)
+		e.skip(repBest - 1)
 		return
 	}
 	if mainLen < 2 {
@@ -566,7 +567,7 @@ func (e *encoder) parseFast() {
 		return
 	}
 	// Lazy step: look at the next position.
-	e.next = mf.find(e.next)
+	e.next = e.find(e.next)
 	e.haveNext = true
 	if len(e.next) > 0 {
 		n := e.next[len(e.next)-1]
@@ -591,7 +592,7 @@ func (e *encoder) parseFast() {
 	}
 	e.haveNext = false
 	e.push(uint32(mainLen), mainDist)
-	mf.skip(mainLen - 2)
+	e.skip(mainLen - 2)
 }
 
 // extend lengthens a match found at the nice length up to limit.
@@ -626,7 +627,7 @@ func (e *encoder) parseOptimal() {
 	}
 	if repLens[repMax] >= e.nice {
 		e.push(uint32(repLens[repMax]), e.reps[repMax])
-		mf.skip(repLens[repMax] - 1)
+		e.skip(repLens[repMax] - 1)
 		return
 	}
 	mainLen := 0
@@ -636,7 +637,7 @@ func (e *encoder) parseOptimal() {
 			d := ms[len(ms)-1].dist
 			l := e.extend(buf, pos, d, mainLen, limit)
 			e.push(uint32(l), d)
-			mf.skip(l - 1)
+			e.skip(l - 1)
 			return
 		}
 	}

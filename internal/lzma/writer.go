@@ -312,16 +312,19 @@ func (mf *matchFinder) normalize() {
 // end byte 0x00. The output depends only on the options and the input,
 // not on the number of threads.
 type Writer2 struct {
-	w      io.Writer
-	opts   WriterOptions
-	block  []byte
-	jobs   []*job2
-	free   chan *encoder
-	nEnc   int
-	spare  [][]byte
-	first  bool // the next block is the first of the stream
-	err    error
-	closed bool
+	w     io.Writer
+	opts  WriterOptions
+	block []byte
+	jobs  []*job2
+	free  chan *encoder
+	nEnc  int
+	// workers is the number of blocks compressed at once; mtEnc of them
+	// run their binary-tree match finder on a second goroutine.
+	workers, mtEnc int
+	spare          [][]byte
+	first          bool // the next block is the first of the stream
+	err            error
+	closed         bool
 }
 
 type job2 struct {
@@ -338,7 +341,16 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 	if opts.LC+opts.LP > 4 {
 		return nil, errors.New("lzma: LZMA2 needs lc+lp <= 4")
 	}
-	return &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads), first: true}, nil
+	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads), first: true}
+	z.workers = opts.Threads
+	if opts.Threads >= 2 && opts.MatchFinder[:2] == "bt" {
+		// As 7-Zip does: pairs of threads share a block, one finding
+		// matches and one parsing and coding; an odd thread left over
+		// compresses a block alone.
+		z.mtEnc = opts.Threads / 2
+		z.workers = z.mtEnc + opts.Threads%2
+	}
+	return z, nil
 }
 
 // Props returns the 7z coder property byte (dictionary size code).
@@ -405,15 +417,21 @@ func (z *Writer2) getEncoder(size int) *encoder {
 	select {
 	case e = <-z.free:
 	default:
-		if z.nEnc < z.opts.Threads {
+		if z.nEnc < z.workers {
 			z.nEnc++
-			return newEncoder(&o)
+			e = newEncoder(&o)
+			if z.nEnc <= z.mtEnc {
+				e.mt = newMTFinder()
+			}
+			return e
 		}
 		e = <-z.free
 	}
 	if e.dictSize < o.DictSize {
 		// Made for a smaller stream before a Reset.
+		mt := e.mt
 		e = newEncoder(&o)
+		e.mt = mt
 	}
 	return e
 }
@@ -426,7 +444,7 @@ func (z *Writer2) submit(last bool) error {
 		size = len(data)
 	}
 	z.first = false
-	if z.opts.Threads <= 1 {
+	if z.workers <= 1 {
 		e := z.getEncoder(size)
 		out := compressBlock(e, data, nil)
 		z.free <- e
@@ -437,7 +455,7 @@ func (z *Writer2) submit(last bool) error {
 		}
 		return err
 	}
-	for len(z.jobs) >= z.opts.Threads {
+	for len(z.jobs) >= z.workers {
 		if err := z.finishOldest(); err != nil {
 			return err
 		}
@@ -495,6 +513,10 @@ func (z *Writer2) Close() error {
 // (the first one resets the dictionary) and appends them to out.
 func compressBlock(e *encoder, data []byte, out []byte) []byte {
 	e.resetStream(data)
+	if e.mt != nil {
+		e.mt.start(e.mf)
+		defer e.mt.stop()
+	}
 	needDict, needProps, needState := true, true, true
 	propsByte := byte((int(e.pb)*5+int(e.lp))*9 + int(e.lc))
 	for e.ep < len(data) {

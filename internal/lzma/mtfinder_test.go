@@ -1,0 +1,135 @@
+package lzma
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestThreadsIdentical checks that Writer2's output does not depend on the
+// thread count (the pipelined match finder and parallel blocks give the
+// same bytes as one thread), for inputs smaller and larger than a block,
+// and that the streams decode.
+func TestThreadsIdentical(t *testing.T) {
+	before := runtime.NumGoroutine()
+	mixed := mixedInput(t, 1<<20+12345)
+	for _, level := range []int{1, 5, 9} {
+		for _, tc := range []struct {
+			name  string
+			data  []byte
+			block int64
+			dict  uint32
+		}{
+			{"small-default", testData("text", 100000, 3), 0, 0},
+			{"mixed-one-block", mixed[:300000], 1 << 19, 1 << 18},
+			{"mixed-3-blocks", mixed, 1 << 19, 1 << 18},
+			{"synthetic-3-blocks", testData("mixed", 1<<20+777, 5), 1 << 19, 1 << 17},
+		} {
+			o := LevelOptions(level)
+			if tc.block != 0 {
+				o.BlockSize, o.DictSize = tc.block, tc.dict
+			}
+			var ref []byte
+			for _, threads := range []int{1, 2, 3} {
+				o.Threads = threads
+				name := fmt.Sprintf("mx%d/%s/threads=%d", level, tc.name, threads)
+				comp, prop := encodeLZMA2(t, tc.data, o)
+				if threads == 1 {
+					ref = comp
+					checkLZMA2(t, name, comp, prop, int64(len(tc.data)), tc.data)
+				} else if !bytes.Equal(comp, ref) {
+					t.Fatalf("%s: output differs from one thread (%d vs %d bytes)", name, len(comp), len(ref))
+				}
+			}
+		}
+	}
+	checkGoroutines(t, before)
+}
+
+// TestThreadsReuse encodes several streams with one Writer2 (Reset)
+// across thread counts and checks them against fresh writers.
+func TestThreadsReuse(t *testing.T) {
+	before := runtime.NumGoroutine()
+	data := mixedInput(t, 700000)
+	o := LevelOptions(5)
+	o.DictSize, o.BlockSize = 1<<17, 1<<18
+	ref, _ := encodeLZMA2(t, data, o)
+	o.Threads = 2
+	var buf bytes.Buffer
+	w, err := NewWriter2(&buf, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		buf.Reset()
+		w.Reset(&buf)
+		// Odd-sized writes.
+		for p := data; len(p) > 0; {
+			n := min(len(p), 4096*(i+1)+13)
+			if _, err := w.Write(p[:n]); err != nil {
+				t.Fatal(err)
+			}
+			p = p[n:]
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), ref) {
+			t.Fatalf("round %d: output differs", i)
+		}
+	}
+	checkGoroutines(t, before)
+}
+
+type failWriter struct{ n int }
+
+var errFail = errors.New("write failed")
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errFail
+	}
+	f.n--
+	return len(p), nil
+}
+
+// TestThreadsWriteError checks that a failing destination ends Writer2
+// with the error and leaves no goroutine behind.
+func TestThreadsWriteError(t *testing.T) {
+	before := runtime.NumGoroutine()
+	data := mixedInput(t, 1<<20)
+	for _, threads := range []int{2, 3, 4} {
+		for _, okWrites := range []int{0, 1, 2} {
+			o := LevelOptions(5)
+			o.DictSize, o.BlockSize, o.Threads = 1<<16, 1<<17, threads
+			w, err := NewWriter2(&failWriter{n: okWrites}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, werr := w.Write(data)
+			cerr := w.Close()
+			if !errors.Is(werr, errFail) && !errors.Is(cerr, errFail) {
+				t.Fatalf("threads=%d: error not reported: %v, %v", threads, werr, cerr)
+			}
+		}
+	}
+	checkGoroutines(t, before)
+}
+
+// checkGoroutines waits briefly for finished goroutines to exit and fails
+// when more remain than before.
+func checkGoroutines(t *testing.T, before int) {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	buf := make([]byte, 1<<16)
+	n := runtime.Stack(buf, true)
+	t.Fatalf("goroutines: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:n])
+}
