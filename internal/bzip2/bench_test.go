@@ -56,6 +56,19 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
+	b.Run("garc-threads2", func(b *testing.B) {
+		z := NewReaderThreads(bytes.NewReader(comp), 2)
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		defer reportCPU(b, len(raw))()
+		for b.Loop() {
+			z.Reset(bytes.NewReader(comp))
+			n, err := z.WriteTo(io.Discard)
+			if err != nil || n != int64(len(raw)) {
+				b.Fatalf("%d bytes, %v", n, err)
+			}
+		}
+	})
 	b.Run("std", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		b.ReportAllocs()

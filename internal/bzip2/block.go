@@ -4,10 +4,35 @@ import (
 	"encoding/binary"
 )
 
-// readBlock reads one block after its magic and CRC: the header, the
-// tables, the symbols, and undoes the BWT into z.pre[:z.rend], the block's
-// text before the RLE1 stage.
-func (z *Reader) readBlock() error {
+// blockBuf holds one block's buffers, sized for the largest block size
+// seen so far. The single-threaded Reader has one; NewReaderThreads keeps
+// one per block in flight.
+type blockBuf struct {
+	tt     []uint32 // BWT last column with successor links
+	lf     []uint32 // the same with predecessor links
+	pre    []byte   // the block's text before the RLE1 stage
+	counts [256]int32
+
+	n          int // bytes in the block
+	origPtr    int
+	randomised bool
+	wantCRC    uint32
+	done       chan struct{} // parallel mode: unBWT finished
+}
+
+// ensure sizes the buffers for blocks of up to size bytes.
+func (b *blockBuf) ensure(size int) {
+	if cap(b.tt) < size {
+		b.tt = make([]uint32, size)
+		b.lf = make([]uint32, size)
+		b.pre = make([]byte, size)
+	}
+	b.tt = b.tt[:cap(b.tt)]
+}
+
+// readBlock reads one block after its magic and CRC into blk: the header,
+// the tables and the symbols, leaving the BWT's last column in blk.tt.
+func (z *Reader) readBlock(blk *blockBuf) error {
 	br := &z.br
 	v, err := br.readBits(25)
 	if err != nil {
@@ -114,28 +139,38 @@ func (z *Reader) readBlock() error {
 		z.tables[g].build(lens[:alphaSize])
 	}
 
-	n, err := z.decodeSymbols(&mtf, alphaSize, numSelectors)
+	blk.ensure(z.blockSize)
+	n, err := z.decodeSymbols(blk, &mtf, alphaSize, numSelectors)
 	if err != nil {
 		return err
 	}
 	if origPtr >= n {
 		return formatError("BWT origin pointer out of range")
 	}
+	blk.n, blk.origPtr, blk.randomised = n, origPtr, randomised
+	return nil
+}
 
-	// Inverse BWT: z.counts holds the number of each byte value; turn it
+// unBWT undoes the BWT of the block read by readBlock, leaving its text
+// (before the RLE1 stage) in blk.pre[:blk.n]. It touches nothing but blk,
+// so blocks can be undone concurrently.
+func (blk *blockBuf) unBWT() {
+	n, origPtr := blk.n, blk.origPtr
+
+	// Inverse BWT: blk.counts holds the number of each byte value; turn it
 	// into the start of each value's range in the sorted first column.
 	// Then link every position i of the last column both ways: tt[j]
 	// gets i as successor and lf[i] gets j as predecessor, where j is i's
 	// row in the first column (the LF mapping). Both carry the byte in
 	// their low 8 bits.
-	tt, lf := z.tt[:n], z.lf[:n]
+	tt, lf := blk.tt[:n], blk.lf[:n]
 	sum := int32(0)
-	for i := range z.counts {
-		c := z.counts[i]
-		z.counts[i] = sum
+	for i := range blk.counts {
+		c := blk.counts[i]
+		blk.counts[i] = sum
 		sum += c
 	}
-	counts := &z.counts
+	counts := &blk.counts
 	for i := range tt {
 		b := byte(tt[i])
 		j := counts[b]
@@ -148,7 +183,7 @@ func (z *Reader) readBlock() error {
 	// at tt[origPtr]'s successor and ends at origPtr. Walking forward
 	// from the start and backward from the end at once gives two
 	// independent chains of cache misses instead of one.
-	pre := z.pre[:n]
+	pre := blk.pre[:n]
 	fwd := tt[origPtr] >> 8
 	bwd := uint32(origPtr)
 	lo, hi := 0, n-1
@@ -165,12 +200,9 @@ func (z *Reader) readBlock() error {
 	if lo == hi {
 		pre[lo] = byte(tt[fwd])
 	}
-	if randomised {
+	if blk.randomised {
 		derandomise(pre)
 	}
-	z.rpos, z.rend = 0, n
-	z.last, z.run, z.repeat = -1, 0, 0
-	return nil
 }
 
 // derandomise flips back the lowest bit of the bytes at the positions the
@@ -191,12 +223,13 @@ func derandomise(pre []byte) {
 
 // decodeSymbols decodes the Huffman-coded symbols of a block, undoing the
 // zero-run coding and move-to-front, and stores the BWT's last column in
-// the low bytes of z.tt (upper bits zero) and the byte counts in z.counts.
+// the low bytes of blk.tt (upper bits zero) and the byte counts in
+// blk.counts.
 // It returns the number of bytes.
-func (z *Reader) decodeSymbols(mtf *[256]byte, alphaSize, numSelectors int) (int, error) {
+func (z *Reader) decodeSymbols(blk *blockBuf, mtf *[256]byte, alphaSize, numSelectors int) (int, error) {
 	br := &z.br
-	tt := z.tt[:z.blockSize]
-	counts := &z.counts
+	tt := blk.tt[:z.blockSize]
+	counts := &blk.counts
 	clear(counts[:])
 	eob := uint16(alphaSize - 1)
 

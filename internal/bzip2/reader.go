@@ -23,11 +23,7 @@ func formatError(what string) error {
 // are allocated once and reused for every block, stream and Reset.
 type Reader struct {
 	br        bitReader
-	tt        []uint32 // BWT last column with successor links
-	lf        []uint32 // the same with predecessor links
-	pre       []byte   // the block's text before the RLE1 stage
-	blockSize int      // of the current stream
-	counts    [256]int32
+	blockSize int // of the current stream
 	selectors [maxSelectors]uint8
 	tables    [maxGroups]huffTable
 	out       []byte // WriteTo's buffer
@@ -35,6 +31,14 @@ type Reader struct {
 	streams   int    // streams started so far
 	inStream  bool   // between a stream header and its end marker
 	streamCRC uint32 // combined CRC of the blocks so far
+
+	// Blocks: the one being output, and in parallel mode those read and
+	// being undone by other goroutines (in order), and spare ones.
+	cur      *blockBuf
+	threads  int
+	queue    []*blockBuf
+	spare    []*blockBuf
+	parseErr error // parallel mode: where reading stopped, after queue
 
 	// Output state of the current block.
 	inBlock    bool
@@ -51,7 +55,16 @@ type Reader struct {
 // NewReader returns a Reader decompressing the bzip2 streams of r until
 // r's end. It may read from r beyond the end of the last stream.
 func NewReader(r io.Reader) *Reader {
-	z := new(Reader)
+	return NewReaderThreads(r, 1)
+}
+
+// NewReaderThreads is NewReader with the inverse BWT of up to threads
+// blocks done concurrently while the next block's Huffman stage is
+// decoded. The output is the same for any threads; memory grows by about
+// 8 MB per thread at the largest block size. threads < 2 means one
+// goroutine.
+func NewReaderThreads(r io.Reader, threads int) *Reader {
+	z := &Reader{threads: max(threads, 1)}
 	z.Reset(r)
 	return z
 }
@@ -59,13 +72,29 @@ func NewReader(r io.Reader) *Reader {
 // Reset discards the Reader's state and makes it decompress r, keeping its
 // buffers. It always returns nil; header errors surface from Read.
 func (z *Reader) Reset(r io.Reader) error {
+	z.drain()
 	z.br.reset(r)
 	z.streams = 0
 	z.inStream = false
 	z.inBlock = false
 	z.rpos, z.rend, z.repeat = 0, 0, 0
 	z.err = nil
+	z.parseErr = nil
 	return nil
+}
+
+// drain waits for the blocks other goroutines are undoing and makes all
+// buffers spare.
+func (z *Reader) drain() {
+	for _, b := range z.queue {
+		<-b.done
+		z.spare = append(z.spare, b)
+	}
+	z.queue = z.queue[:0]
+	if z.cur != nil && z.threads > 1 {
+		z.spare = append(z.spare, z.cur)
+		z.cur = nil
+	}
 }
 
 // Read decompresses into p. It returns io.EOF after the last stream.
@@ -122,10 +151,69 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 	}
 }
 
-// nextBlock reads up to the start of the next block's data (through any
-// end of stream and next stream header) and prepares its output. It
-// returns io.EOF at the end of the input after a complete stream.
+// nextBlock makes the next block current for output. It returns io.EOF at
+// the end of the input after a complete stream.
 func (z *Reader) nextBlock() error {
+	if z.threads <= 1 {
+		if z.cur == nil {
+			z.cur = new(blockBuf)
+		}
+		if err := z.readNext(z.cur); err != nil {
+			return err
+		}
+		z.cur.unBWT()
+		z.startOutput()
+		return nil
+	}
+	if z.cur != nil {
+		z.spare = append(z.spare, z.cur)
+		z.cur = nil
+	}
+	for len(z.queue) < z.threads && z.parseErr == nil {
+		var b *blockBuf
+		if k := len(z.spare); k > 0 {
+			b = z.spare[k-1]
+			z.spare = z.spare[:k-1]
+		} else {
+			b = &blockBuf{done: make(chan struct{}, 1)}
+		}
+		if err := z.readNext(b); err != nil {
+			z.parseErr = err
+			z.spare = append(z.spare, b)
+			break
+		}
+		go b.unBWTAsync()
+		z.queue = append(z.queue, b)
+	}
+	if len(z.queue) == 0 {
+		return z.parseErr
+	}
+	z.cur = z.queue[0]
+	copy(z.queue, z.queue[1:])
+	z.queue = z.queue[:len(z.queue)-1]
+	<-z.cur.done
+	z.startOutput()
+	return nil
+}
+
+func (b *blockBuf) unBWTAsync() {
+	b.unBWT()
+	b.done <- struct{}{}
+}
+
+// startOutput starts the output of z.cur.
+func (z *Reader) startOutput() {
+	z.rpos, z.rend = 0, z.cur.n
+	z.last, z.run, z.repeat = -1, 0, 0
+	z.wantCRC = z.cur.wantCRC
+	z.crc = ^uint32(0)
+	z.inBlock = true
+}
+
+// readNext reads up to and through the next block's symbols into blk,
+// passing stream ends and headers. It returns io.EOF at the end of the
+// input after a complete stream.
+func (z *Reader) readNext(blk *blockBuf) error {
 	br := &z.br
 	for {
 		if !z.inStream {
@@ -148,12 +236,10 @@ func (z *Reader) nextBlock() error {
 		switch uint64(hi)<<24 | uint64(lo) {
 		case blockMagic:
 			z.streamCRC = (z.streamCRC<<1 | z.streamCRC>>31) ^ stored
-			if err := z.readBlock(); err != nil {
+			if err := z.readBlock(blk); err != nil {
 				return err
 			}
-			z.wantCRC = stored
-			z.crc = ^uint32(0)
-			z.inBlock = true
+			blk.wantCRC = stored
 			return nil
 		case endMagic:
 			if stored != z.streamCRC {
@@ -192,12 +278,6 @@ func (z *Reader) readStreamHeader() error {
 		return formatError("invalid block size")
 	}
 	z.blockSize = level * 100000
-	if cap(z.tt) < z.blockSize {
-		z.tt = make([]uint32, z.blockSize)
-		z.lf = make([]uint32, z.blockSize)
-		z.pre = make([]byte, z.blockSize)
-	}
-	z.tt = z.tt[:cap(z.tt)]
 	z.streams++
 	z.inStream = true
 	z.streamCRC = 0
@@ -218,7 +298,7 @@ func (z *Reader) emit(out []byte) int {
 		z.repeat -= k
 		o = k
 	}
-	src := z.pre[:z.rend]
+	src := z.cur.pre[:z.rend]
 	i, last, run := z.rpos, z.last, z.run
 	if run == 4 && i < len(src) && o < len(out) {
 		// The previous call stopped between a run of four and its count.

@@ -660,3 +660,57 @@ func TestHostileHeaders(t *testing.T) {
 		checkAgainstStd(t, bad)
 	}
 }
+
+func TestThreads(t *testing.T) {
+	data := append(append(textBytes(1200000, 20), randomBytes(700000, 21)...), runBytes(900000, 22)...)
+	comp := append(compressWithTool(t, data, 1), compressWithTool(t, data[:300000], 9)...)
+	want := append(bytes.Clone(data), data[:300000]...)
+	for _, threads := range []int{0, 1, 2, 3, 8} {
+		z := NewReaderThreads(bytes.NewReader(comp), threads)
+		for round := range 3 {
+			var got bytes.Buffer
+			var err error
+			if round == 1 {
+				// Small reads.
+				buf := make([]byte, 999)
+				for {
+					var n int
+					n, err = z.Read(buf)
+					got.Write(buf[:n])
+					if err != nil {
+						break
+					}
+				}
+				if err == io.EOF {
+					err = nil
+				}
+			} else {
+				_, err = z.WriteTo(&got)
+			}
+			if err != nil || !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("threads %d round %d: %v", threads, round, err)
+			}
+			// Abandon a decode midway, then Reset while blocks are in
+			// flight.
+			z.Reset(bytes.NewReader(comp))
+			if _, err := io.ReadFull(z, make([]byte, 150000)); err != nil {
+				t.Fatal(err)
+			}
+			z.Reset(bytes.NewReader(comp))
+		}
+	}
+	// A corrupt block in the middle: the blocks before it come out, then
+	// the error.
+	bad := bytes.Clone(comp)
+	off := findBits(bad[:len(bad)/2], blockMagic)
+	writeBitsAt(bad, off+48+3, 1, readBitsAt(bad, off+48+3, 1)^1) // its stored CRC
+	for _, threads := range []int{1, 4} {
+		got, err := io.ReadAll(NewReaderThreads(bytes.NewReader(bad), threads))
+		if !errors.Is(err, archive.ErrChecksum) {
+			t.Fatalf("threads %d: got %v, want ErrChecksum", threads, err)
+		}
+		if len(got) == 0 || !bytes.Equal(got, want[:len(got)]) {
+			t.Fatalf("threads %d: %d bytes before the error, not a prefix of the data", threads, len(got))
+		}
+	}
+}
