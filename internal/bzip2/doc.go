@@ -43,6 +43,15 @@
 // Reader (the largest is the 3.6 MB tt array for level 9) and reused for
 // every block and stream.
 //
+// # Concurrency
+//
+// NewReaderThreads overlaps the two halves of the work: the goroutine
+// calling Read parses blocks (bit reading, Huffman, move-to-front) in
+// order and hands each to a new goroutine for the inverse BWT, keeping at
+// most the given number of blocks in flight, each with its own buffers;
+// the output stage (RLE1 and CRC) takes the blocks back in order, so the
+// output, and where an error surfaces, are the same as with one thread.
+//
 // The description followed is the bzip2 file format as documented by Joe
 // Tsai ("BZip2 format specification") and the behaviour of the reference
 // decoder bzip2 1.0.8.

@@ -490,6 +490,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("BZh91AY&SY"))
 	f.Fuzz(func(t *testing.T, comp []byte) {
 		checkAgainstStd(t, comp)
+		// The concurrent mode gives the same bytes and the same
+		// success or failure.
+		const limit = 64 << 20
+		one, err1 := io.ReadAll(io.LimitReader(NewReader(bytes.NewReader(comp)), limit))
+		three, err3 := io.ReadAll(io.LimitReader(NewReaderThreads(bytes.NewReader(comp), 3), limit))
+		if (err1 == nil) != (err3 == nil) || !bytes.Equal(one, three) {
+			t.Fatalf("threads 1: %d bytes, %v; threads 3: %d bytes, %v", len(one), err1, len(three), err3)
+		}
 	})
 }
 
