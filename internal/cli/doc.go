@@ -10,8 +10,47 @@
 //	garc e ARCHIVE [PATTERNS...] [-o DIR]   extract without paths
 //	garc l ARCHIVE [PATTERNS...] [--format=table|slt|json]
 //	garc t ARCHIVE [PATTERNS...]            test checksums
+//	garc x ARCHIVE [PATTERNS...] DIR/       unrar's trailing destination
+//	garc x -so ARCHIVE [PATTERNS...]        extract to stdout
 //	garc a ARCHIVE FILES...                 create a 7z archive
 //	garc d ARCHIVE PATTERNS...              delete entries from a 7z archive
+//
+// ARCHIVE may be a wildcard, as in 7-Zip's `7z x "*.7z"` and unrar's
+// `unrar x '*.rar'` (quote it so that the shell passes it on): when no
+// file has that literal name and its last path component contains '*' or
+// '?', it is matched against the files of its directory (see
+// forEachArchive in archives.go) and every match is processed in name
+// order. Parts of multi-part archives other than the first are skipped —
+// RAR volumes after the first (by the RAR5 volume number, the RAR 3.0+
+// first-volume flag, or the .rNN/.partN names of older sets) and .002+
+// raw splits (opener.IsLaterVolume) — and so is any file already read as
+// a volume of an earlier match. A failing archive is reported and the next
+// one processed; the exit code is the most severe one. No match is exit 2;
+// a wildcard in the directory part is a usage error. `l --format=json`
+// then prints one JSON document per archive, one after the other.
+//
+// For x and e, as with unrar (`unrar x archive.rar dest/`), a last
+// positional argument ending in '/' or '\' is the destination directory
+// when no -o is given; with -o it remains a pattern.
+//
+// x and e with --stdout (7-Zip's -so) write the contents of the selected
+// files, one after the other in archive order, to stdout and create
+// nothing; directories and links contribute nothing. Diagnostics stay on
+// stderr. Checksums are verified as the data passes: a mismatch is exit 3
+// (the bytes have been written by then, as with 7-Zip). -so with -o is a
+// usage error.
+//
+// # Test summary
+//
+// Unless -q is given, t prints on stdout, in 7-Zip's words, "Testing
+// archive: NAME" and then "Everything is Ok" or "Sub items Errors: N" for
+// each archive, and at the end (for several archives) "Archives: N", "OK
+// archives: N", "Archives with Errors: N", "Can't open as archive: N",
+// followed by the totals "Folders: N" (when any), "Files: N", "Size: N"
+// (bytes decoded) and "Compressed: N" (archive bytes). Failing entries are
+// named on stderr.
+//
+// # 7-Zip and unrar switches
 //
 // Before cobra parses the arguments, normalizeArgs rewrites 7-Zip and
 // unrar spellings to canonical long flags and moves the command word to
@@ -40,6 +79,20 @@
 //	-si, -siNAME        --stdin, --stdin-name=NAME
 //	-hpSECRET (unrar)   --password=SECRET --encrypt-headers
 //	-t7z                --type=7z
+//	-so                 --stdout (x, e)
+//	-bsp0               --progress=never
+//	-idq (unrar)        -q
+//
+// Switches that only change 7-Zip's or unrar's console output, or ask for
+// what garc does anyway, are accepted and ignored: -bb[0-3], -bso/-bse/
+// -bsp with 0–2 (other than -bsp0), -bt, -scc{CHARSET} (garc writes
+// UTF-8), -scsUTF-8, -snh (hard links are always extracted as links),
+// -sni, -snt, -ssw, -ssc (matching is case-sensitive) and unrar's
+// -id[c,d,n,p]. Switches that would change the result and that garc does
+// not implement are refused with exit 7 and the reason: -spf/-spf2
+// (absolute paths: garc keeps every entry inside the destination), -spe,
+// -ssc- (case-insensitive matching), -scs with a charset other than UTF-8,
+// -sdel, -stl and -sns. Any other unknown switch is a usage error too.
 //
 // Arguments after "--" are never rewritten.
 //
@@ -108,9 +161,27 @@
 //	255  interrupted by SIGINT or SIGTERM: the context is cancelled,
 //	     temporary files are removed (Extractor.Abort)
 //
-// When several entries fail differently the most severe code wins, in the
-// order 255, 7, 11, 8, 9, 2, 3, 10, 1. Diagnostics go to stderr as
-// "garc: ARCHIVE: ENTRY: cause"; listings and test summaries go to stdout.
+// When several entries (or archives, with a wildcard) fail differently
+// the most severe code wins, in the order 255, 7, 11, 8, 9, 2, 3, 10, 1.
+// Diagnostics go to stderr as "garc: ARCHIVE: ENTRY: cause"; listings,
+// test summaries and -so data go to stdout.
+//
+// # Technical listing
+//
+// `garc l --format=slt` (-slt) prints 7-Zip's technical listing. For 7z
+// archives it matches `7zz l -slt` from the "--" line on: the archive
+// block (Path, Type, Offset for SFX, Physical Size, Headers Size, Method
+// with the coders ordered by ID and LZMA/LZMA2 with the largest
+// dictionary, Solid, Blocks) and per entry Path, Size, Packed Size (empty
+// after the first entry of a solid block), Modified, Created, Accessed
+// (local time, seven fraction digits), Attributes (Windows letters in bit
+// order, then the unix mode: "A -rw-r--r--", "D drwxr-xr-x"), CRC (empty
+// when none), Encrypted, Method and Block (the folder index; empty when
+// the entry has no data). RAR entries add Folder, Split Before/After, Host
+// OS and Symbolic/Hard/Copy Link. Keys garc adds (BLAKE2sp, User, Group,
+// Anti) come last. Known differences: raw splits (7-Zip lists the split
+// container first) and Zstandard, which 7-Zip without the zstd codec
+// names by its ID.
 //
 // # JSON listing
 //
