@@ -62,6 +62,7 @@ type Reader struct {
 
 	keyMu    sync.Mutex
 	keyCache map[string][32]byte
+	kdfWork  int64 // SHA-256 rounds spent on key derivation so far
 
 	pool decoderPool
 }
@@ -118,6 +119,21 @@ func (rd *Reader) key7z(pw string, salt []byte, cycles int) ([32]byte, error) {
 	defer rd.keyMu.Unlock()
 	if k, ok := rd.keyCache[ck]; ok {
 		return k, nil
+	}
+	// Every folder may carry its own salt: bound the total work, not only
+	// the cost of one derivation, so a small archive with many salts
+	// cannot keep the CPU busy for hours. Two derivations at the highest
+	// accepted cost are allowed; the cost 0x3F (no hashing) is free.
+	maxCycles := rd.opts.MaxKDFCost
+	if maxCycles <= 0 {
+		maxCycles = aes.MaxCycles7z
+	}
+	if cycles != 0x3F && cycles >= 0 && cycles <= maxCycles {
+		budget := int64(2) << maxCycles
+		if rd.kdfWork+int64(1)<<cycles > budget {
+			return [32]byte{}, &archive.LimitError{What: "7zAES key derivation work (rounds, all salts)", Need: rd.kdfWork + int64(1)<<cycles, Limit: budget}
+		}
+		rd.kdfWork += int64(1) << cycles
 	}
 	k, err := aes.Key7zLimit(pw, salt, cycles, rd.opts.MaxKDFCost)
 	if err != nil {
@@ -243,7 +259,7 @@ func (rd *Reader) decodeHeader(b []byte) ([]byte, error) {
 				return errShort
 			}
 			if f.hasCRC && h.Sum32() != f.crc {
-				return fmt.Errorf("encoded header: %w", archive.ErrChecksum)
+				return archive.ErrChecksum
 			}
 			return nil
 		}()
