@@ -254,6 +254,9 @@ func TestOpenErrors(t *testing.T) {
 		for _, cmd := range []string{"x", "t", "l"} {
 			r := garc(t, dir, "", cmd, tc.arg)
 			r.expect(t, ExitFatal, cmd+" "+tc.arg)
+			if cmd == "t" && r.stdout != "Testing archive: "+tc.arg+"\n" {
+				t.Errorf("t %s: stdout %q", tc.arg, r.stdout)
+			}
 			if !strings.Contains(r.stderr, tc.msg) || !strings.HasPrefix(r.stderr, "garc: ") {
 				t.Errorf("%s %s: message %q lacks %q", cmd, tc.arg, r.stderr, tc.msg)
 			}

@@ -372,7 +372,9 @@ func (a *app) runTestAll(arg string, patterns []string) error {
 	if a.ctx.Err() != nil || errors.Is(err, errInterrupted) {
 		return err
 	}
-	if !a.g.quiet && n > 0 {
+	// Totals follow every run that tested something; a single archive
+	// that could not be opened has only its diagnostic.
+	if !a.g.quiet && (n > 1 || n == 1 && tot.cannotOpen == 0) {
 		a.writeTestSummary(&tot, n > 1)
 	}
 	return err

@@ -118,7 +118,9 @@ Commands:
   a   add to (create) a 7z archive d   delete entries from a 7z archive
 
 7-Zip and unrar switches are accepted too: -oDIR, -pSECRET, -y, -r, -aoa,
--aos, -aou, -o+, -o-, -kb, -slt, -mx9, -m0=lzma2, -mhe=on, -mmt4, -x!PAT ...
+-aos, -aou, -o+, -o-, -kb, -slt, -so, -mx9, -m0=lzma2, -mhe=on, -mmt4, -x!PAT ...
+ARCHIVE may be a quoted wildcard ('*.rar'); x and e take unrar's trailing
+destination (garc x archive.rar out/).
 
 ` + exitCodeTable,
 		Version:           version(),
