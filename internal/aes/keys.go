@@ -53,7 +53,7 @@ func appendUTF16LE(b []byte, s string, maxUnits int) ([]byte, int) {
 }
 
 func limitErr(what string, need, limit int) error {
-	return &archive.LimitError{What: what, Need: int64(need), Limit: int64(limit)}
+	return &archive.LimitError{What: what, Need: int64(need), Limit: int64(limit), Fixed: true}
 }
 
 // Key7z derives the AES-256 key of 7-Zip's 7zAES coder with the default

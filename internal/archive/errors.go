@@ -73,9 +73,15 @@ type LimitError struct {
 	What  string // e.g. "dictionary size", "PPMd memory"
 	Need  int64
 	Limit int64
+	// Fixed marks a limit that --max-dict does not move (key-derivation
+	// cost, salt counts, header sizes); the message then gives no advice.
+	Fixed bool
 }
 
 func (e *LimitError) Error() string {
+	if e.Fixed {
+		return fmt.Sprintf("%s %d exceeds the fixed limit %d", e.What, e.Need, e.Limit)
+	}
 	return fmt.Sprintf("%s %d exceeds the limit %d (raise it with --max-dict)", e.What, e.Need, e.Limit)
 }
 

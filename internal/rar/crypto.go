@@ -60,13 +60,13 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 		return k, nil
 	}
 	if len(r.keys.r5) >= maxDistinctSalts {
-		return nil, &archive.LimitError{What: "distinct RAR5 encryption salts", Need: int64(len(r.keys.r5) + 1), Limit: maxDistinctSalts}
+		return nil, &archive.LimitError{What: "distinct RAR5 encryption salts", Need: int64(len(r.keys.r5) + 1), Limit: maxDistinctSalts, Fixed: true}
 	}
 	if lg2Count >= 0 && lg2Count <= limit && limit < 60 {
 		// Counts above the limit are refused by the key derivation.
 		budget := uint64(kdfWorkFactor) << limit
 		if need := r.keys.work + 1<<lg2Count; need > budget {
-			return nil, &archive.LimitError{What: "RAR5 key derivation iterations (all salts)", Need: int64(need), Limit: int64(budget)}
+			return nil, &archive.LimitError{What: "RAR5 key derivation iterations (all salts)", Need: int64(need), Limit: int64(budget), Fixed: true}
 		}
 		r.keys.work += 1 << lg2Count
 	}
@@ -113,7 +113,7 @@ func (r *reader) rar3Keys(salt []byte) (*rar3Keys, error) {
 		return k, nil
 	}
 	if len(r.keys.r3) >= maxDistinctSalts {
-		return nil, &archive.LimitError{What: "distinct RAR3 encryption salts", Need: int64(len(r.keys.r3) + 1), Limit: maxDistinctSalts}
+		return nil, &archive.LimitError{What: "distinct RAR3 encryption salts", Need: int64(len(r.keys.r3) + 1), Limit: maxDistinctSalts, Fixed: true}
 	}
 	key, iv := sharedKeys.KeyRAR3(pw, salt)
 	k := &rar3Keys{key: key, iv: iv}

@@ -131,7 +131,7 @@ func (rd *Reader) key7z(pw string, salt []byte, cycles int) ([32]byte, error) {
 	if cycles != 0x3F && cycles >= 0 && cycles <= maxCycles {
 		budget := int64(2) << maxCycles
 		if rd.kdfWork+int64(1)<<cycles > budget {
-			return [32]byte{}, &archive.LimitError{What: "7zAES key derivation work (rounds, all salts)", Need: rd.kdfWork + int64(1)<<cycles, Limit: budget}
+			return [32]byte{}, &archive.LimitError{What: "7zAES key derivation work (rounds, all salts)", Need: rd.kdfWork + int64(1)<<cycles, Limit: budget, Fixed: true}
 		}
 		rd.kdfWork += int64(1) << cycles
 	}
@@ -173,7 +173,7 @@ func (rd *Reader) readHeaders() error {
 			sh.nextHeaderOffset, sh.nextHeaderSize, rd.size, archive.ErrFormat)
 	}
 	if sh.nextHeaderSize > maxHeaderSize {
-		return &archive.LimitError{What: "7z header size", Need: int64(sh.nextHeaderSize), Limit: maxHeaderSize}
+		return &archive.LimitError{What: "7z header size", Need: int64(sh.nextHeaderSize), Limit: maxHeaderSize, Fixed: true}
 	}
 	rd.info.PhysicalSize = signatureHeaderSize + int64(sh.nextHeaderOffset+sh.nextHeaderSize)
 	buf := make([]byte, sh.nextHeaderSize)
