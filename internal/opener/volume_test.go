@@ -115,3 +115,50 @@ func TestIsLaterVolume(t *testing.T) {
 		t.Error("a missing file or a directory is a later volume")
 	}
 }
+
+// TestEntryBlock checks archive.Entry.Block as the readers fill it: the
+// 7z folder index for entries with data (non-decreasing, -1 for empty
+// entries and directories) and -1 for every RAR entry.
+func TestEntryBlock(t *testing.T) {
+	root, ok := corpus.Root()
+	if !ok {
+		t.Skipf("corpus not found at %s", root)
+	}
+	tests := []struct {
+		path   string
+		blocks int // distinct 7z blocks expected; 0 for RAR
+	}{
+		{"files/rarfile/files__rar5-vols.part1.rar", 0},
+		{"files/rarfile/files__rar3-vols.part1.rar", 0},
+		{"files/sharpcompress/Archives__7Zip.EmptyStream.7z", 0},
+		{"files/sharpcompress/Archives__7Zip.LZMA2.7z", 2}, // 7zz: Blocks = 2
+		{"files/libarchive/test_read_format_7zip_bcj_lzma2.7z", 1},
+	}
+	for _, tc := range tests {
+		r, err := Open(filepath.Join(root, tc.path), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		seen := map[int]bool{}
+		last := -1
+		for _, e := range r.Entries() {
+			hasData := e.Size > 0 && e.Type == 0
+			switch {
+			case r.Info().Format != "7z" && e.Block != -1:
+				t.Errorf("%s: %s: RAR entry in block %d", tc.path, e.Name, e.Block)
+			case r.Info().Format == "7z" && hasData && e.Block < last:
+				t.Errorf("%s: %s: block %d after block %d", tc.path, e.Name, e.Block, last)
+			case r.Info().Format == "7z" && !hasData && e.Size == 0 && e.Block != -1:
+				t.Errorf("%s: %s: empty entry in block %d", tc.path, e.Name, e.Block)
+			}
+			if e.Block >= 0 {
+				seen[e.Block] = true
+				last = e.Block
+			}
+		}
+		r.Close()
+		if len(seen) != tc.blocks {
+			t.Errorf("%s: %d blocks, want %d", tc.path, len(seen), tc.blocks)
+		}
+	}
+}
