@@ -14,13 +14,17 @@ const inBufSize = 64 << 10
 // points instead of checking every bit.
 //
 // Decoders may read V and N directly (to peek at a Huffman code) and
-// consume bits with Skip after a Refill.
+// consume bits with Skip after a Refill. The hottest loops (unpack3,
+// unpack5) go further: they copy V, N, Pos and Data into locals, refill
+// from Data themselves while Pos+8 <= len(Data), store V, N and Pos back
+// before calling any method, and reload all four after RefillSlow or
+// Refill. Nothing else may write the exported fields.
 type BitReader struct {
 	V    uint64
 	N    uint
-	data []byte // valid bytes of buf
-	pos  int    // next byte of data to load
-	base int64  // stream offset of data[0]
+	Data []byte // valid bytes of the input buffer
+	Pos  int    // next byte of Data to load into V
+	Base int64  // stream offset of Data[0]
 	src  io.Reader
 	buf  []byte
 	eof  bool  // src is exhausted
@@ -32,7 +36,7 @@ func (r *BitReader) Reset(src io.Reader) {
 	if r.buf == nil {
 		r.buf = make([]byte, inBufSize)
 	}
-	*r = BitReader{src: src, buf: r.buf, data: r.buf[:0]}
+	*r = BitReader{src: src, buf: r.buf, Data: r.buf[:0]}
 }
 
 // Err returns the source's read error other than io.EOF, if any.
@@ -40,55 +44,58 @@ func (r *BitReader) Err() error { return r.err }
 
 // BitPos returns the number of bits consumed since Reset.
 func (r *BitReader) BitPos() int64 {
-	return (r.base+int64(r.pos))*8 - int64(r.N)
+	return (r.Base+int64(r.Pos))*8 - int64(r.N)
 }
 
 // Truncated reports whether bits beyond the end of the source were
 // consumed.
 func (r *BitReader) Truncated() bool {
-	return r.eof && r.BitPos() > (r.base+int64(len(r.data)))*8
+	return r.eof && r.BitPos() > (r.Base+int64(len(r.Data)))*8
 }
 
 // Refill makes at least 56 bits available in V.
 func (r *BitReader) Refill() {
-	if r.pos+8 <= len(r.data) {
-		x := binary.BigEndian.Uint64(r.data[r.pos:])
+	if r.Pos+8 <= len(r.Data) {
+		x := binary.BigEndian.Uint64(r.Data[r.Pos:])
 		r.V |= x >> r.N
 		k := (63 - r.N) >> 3
-		r.pos += int(k)
+		r.Pos += int(k)
 		r.N += k << 3
 		return
 	}
-	r.refillSlow()
+	r.RefillSlow()
 }
 
-func (r *BitReader) refillSlow() {
+// RefillSlow is the part of Refill that loads byte by byte, reads the
+// source and pads with zero bits past its end; it makes at least 56 bits
+// available.
+func (r *BitReader) RefillSlow() {
 	for r.N < 56 {
-		if r.pos >= len(r.data) {
+		if r.Pos >= len(r.Data) {
 			if !r.eof {
 				r.fill()
 				continue
 			}
 			// past the end: zero bits, counted by pos
-			r.pos++
+			r.Pos++
 			r.N += 8
 			continue
 		}
-		r.V |= uint64(r.data[r.pos]) << (56 - r.N)
-		r.pos++
+		r.V |= uint64(r.Data[r.Pos]) << (56 - r.N)
+		r.Pos++
 		r.N += 8
 	}
 }
 
 // fill replaces the consumed buffer with new bytes from src.
 func (r *BitReader) fill() {
-	r.base += int64(len(r.data))
-	r.pos -= len(r.data)
-	r.data = r.buf[:0]
+	r.Base += int64(len(r.Data))
+	r.Pos -= len(r.Data)
+	r.Data = r.buf[:0]
 	for tries := 0; ; tries++ {
 		n, err := r.src.Read(r.buf)
 		if n > 0 {
-			r.data = r.buf[:n]
+			r.Data = r.buf[:n]
 			return
 		}
 		if err != nil || tries > 100 {
@@ -144,5 +151,31 @@ func (r *BitReader) Skip(k uint) {
 // ended.
 func (r *BitReader) BitsLeft() int64 {
 	r.Refill()
-	return (r.base+int64(len(r.data)))*8 - r.BitPos()
+	return (r.Base+int64(len(r.Data)))*8 - r.BitPos()
+}
+
+// AlignByte skips to the next byte boundary of the stream.
+func (r *BitReader) AlignByte() {
+	k := r.N & 7
+	r.V <<= k
+	r.N -= k
+}
+
+// ReadByte returns the next 8 bits (PPMd blocks and filter records read
+// bytes this way). It reports the source's error, or io.EOF once bits past
+// the end of the source are consumed.
+func (r *BitReader) ReadByte() (byte, error) {
+	if r.N < 8 {
+		r.Refill()
+	}
+	b := byte(r.V >> 56)
+	r.V <<= 8
+	r.N -= 8
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.Truncated() {
+		return 0, io.EOF
+	}
+	return b, nil
 }

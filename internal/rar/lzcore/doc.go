@@ -6,8 +6,13 @@
 // that counts bits read past the end instead of checking every read, and
 // a canonical Huffman decoder with a lookup table for short codes.
 //
-// unpack20 and unpack15 use it; unpack3 and unpack5 carry private copies
-// of the pool, bit reader and Huffman decoder that can move here.
+// All four decoders (unpack5, unpack3, unpack20, unpack15) use the pool,
+// the BitReader and the Huffman decoder. unpack20 and unpack15 also keep
+// their history in Window; unpack3 and unpack5 keep a flat window of their
+// own with a slack tail past the ring, which their match copies rely on,
+// and drive the BitReader and the Huffman lookup table from locals in
+// their hot loops (exported fields V, N, Pos, Data and Huffman.Table,
+// all of which inline).
 //
 // RAR's LZ formats all read their bit streams most significant bit first
 // and code their Huffman tables canonically (codes assigned in order of

@@ -9,6 +9,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/filters"
 	"github.com/garc-dev/garc/internal/ppmd"
+	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
 // Params describe the packed stream of one file.
@@ -114,7 +115,7 @@ type filterDesc struct {
 // Decoder decodes RAR 2.9–4.x packed streams. Create it once with
 // NewDecoder and Reset it for each file; it reuses its buffers.
 type Decoder struct {
-	br bitReader
+	br lzcore.BitReader
 
 	winp      *[]byte
 	win       []byte // circular window, ringExtra bytes longer than dict
@@ -136,11 +137,11 @@ type Decoder struct {
 	ppmMode    bool
 	tablesOK   bool
 	lens       [nLens]byte
-	mainH      huffman
-	distH      huffman
-	lowH       huffman
-	lenH       huffman
-	blH        huffman
+	mainH      lzcore.Huffman
+	distH      lzcore.Huffman
+	lowH       lzcore.Huffman
+	lenH       lzcore.Huffman
+	blH        lzcore.Huffman
 	dists      [4]uint32
 	lastLen    int
 	lowDist    uint32
@@ -193,14 +194,14 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 			return d.err
 		}
 	}
-	need := windowSize(p.DictSize, p.UnpackedSize, p.Solid)
+	need := lzcore.WindowSize(p.DictSize, p.UnpackedSize, p.Solid)
 	if !solid {
 		if d.win != nil && int64(d.dict) != need {
-			putWindow(d.winp)
+			lzcore.PutWindow(d.winp)
 			d.winp, d.win = nil, nil
 		}
 		if d.win == nil {
-			d.winp = getWindow(int(need) + ringExtra)
+			d.winp = lzcore.GetWindow(int(need) + ringExtra)
 			d.win = *d.winp
 			d.dict = int(need)
 		}
@@ -223,7 +224,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 		d.growWindow(int(need))
 	}
 	d.maxMem = p.MaxMem
-	d.br.reset(src)
+	d.br.Reset(src)
 	d.rpos = d.total
 	d.fileStart = d.total
 	d.fileEnd = -1
@@ -244,7 +245,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 }
 
 func (d *Decoder) growWindow(size int) {
-	np := getWindow(size + ringExtra)
+	np := lzcore.GetWindow(size + ringExtra)
 	nw := *np
 	keep := min(d.total-d.histStart, int64(len(d.win)))
 	n := 0
@@ -256,7 +257,7 @@ func (d *Decoder) growWindow(size int) {
 		}
 		n += copy(nw[n:], d.win[i:d.wpos])
 	}
-	putWindow(d.winp)
+	lzcore.PutWindow(d.winp)
 	d.winp, d.win = np, nw
 	d.dict = size
 	d.wpos = n
@@ -266,7 +267,7 @@ func (d *Decoder) growWindow(size int) {
 // Close returns the window to the pool and drops the PPMd model. The
 // Decoder may be Reset again.
 func (d *Decoder) Close() error {
-	putWindow(d.winp)
+	lzcore.PutWindow(d.winp)
 	d.winp, d.win = nil, nil
 	putModel(d.model)
 	d.model = nil

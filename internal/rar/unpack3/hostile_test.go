@@ -299,7 +299,7 @@ func FuzzTables(f *testing.F) {
 	}
 	d := NewDecoder()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d.br.reset(bytes.NewReader(data))
+		d.br.Reset(bytes.NewReader(data))
 		if len(data) > 0 && data[0]&1 == 1 {
 			clear(d.lens[:])
 		}
@@ -308,12 +308,12 @@ func FuzzTables(f *testing.F) {
 			return
 		}
 		for range 1000 {
-			d.br.refill()
-			if s := d.mainH.decode(&d.br); s < 0 || s >= mainSyms {
+			d.br.Refill()
+			if s := d.mainH.Decode(&d.br); s < 0 || s >= mainSyms {
 				t.Fatalf("symbol %d", s)
 			}
-			d.br.refill()
-			if s := d.lowH.decode(&d.br); s < 0 || s >= lowSyms {
+			d.br.Refill()
+			if s := d.lowH.Decode(&d.br); s < 0 || s >= lowSyms {
 				t.Fatalf("low distance symbol %d", s)
 			}
 		}

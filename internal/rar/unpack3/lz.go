@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
 // decode decodes until the window holds as much pending output as it
@@ -33,9 +34,9 @@ func (d *Decoder) decode() error {
 		}
 	}
 	if err == nil {
-		if d.br.err != nil {
-			err = corrupt(d.br.err.Error())
-		} else if d.br.truncated() {
+		if d.br.Err() != nil {
+			err = corrupt(d.br.Err().Error())
+		} else if d.br.Truncated() {
 			err = errTruncated
 		}
 	}
@@ -45,18 +46,18 @@ func (d *Decoder) decode() error {
 // readBlockHeader reads an LZ block's tables or a PPMd block's parameters.
 func (d *Decoder) readBlockHeader() error {
 	br := &d.br
-	br.alignByte()
-	br.refill()
-	if br.readBits(1) == 1 {
-		flags := br.readBits(7)
+	br.AlignByte()
+	br.Refill()
+	if br.ReadBits(1) == 1 {
+		flags := br.ReadBits(7)
 		var mem uint32
 		if flags&0x20 != 0 {
-			mem = uint32(br.readBits(8)+1) << 20
+			mem = uint32(br.ReadBits(8)+1) << 20
 		}
 		if flags&0x40 != 0 {
-			d.esc = byte(br.readBits(8))
+			d.esc = byte(br.ReadBits(8))
 		}
-		if br.truncated() {
+		if br.Truncated() {
 			return errTruncated
 		}
 		if flags&0x20 != 0 {
@@ -86,7 +87,7 @@ func (d *Decoder) readBlockHeader() error {
 		d.needHeader = false
 		return nil
 	}
-	if br.readBits(1) == 0 {
+	if br.ReadBits(1) == 0 {
 		clear(d.lens[:])
 	}
 	if err := d.readTables(); err != nil {
@@ -104,9 +105,9 @@ func (d *Decoder) readTables() error {
 	br := &d.br
 	var bl [blSyms]byte
 	for i := 0; i < blSyms; {
-		l := byte(br.readBits(4))
+		l := byte(br.ReadBits(4))
 		if l == 15 {
-			z := int(br.readBits(4))
+			z := int(br.ReadBits(4))
 			if z != 0 {
 				for z += 2; z > 0 && i < blSyms; z-- {
 					bl[i] = 0
@@ -118,11 +119,11 @@ func (d *Decoder) readTables() error {
 		bl[i] = l
 		i++
 	}
-	d.blH.init(bl[:])
+	d.blH.Init(bl[:])
 	lens := d.lens[:]
 	for i := 0; i < nLens; {
-		br.refill()
-		s := d.blH.decode(br)
+		br.Refill()
+		s := d.blH.Decode(br)
 		switch {
 		case s < 16:
 			lens[i] = (lens[i] + byte(s)) & 15
@@ -133,9 +134,9 @@ func (d *Decoder) readTables() error {
 			}
 			var cnt int
 			if s == 16 {
-				cnt = 3 + int(br.readBits(3))
+				cnt = 3 + int(br.ReadBits(3))
 			} else {
-				cnt = 11 + int(br.readBits(7))
+				cnt = 11 + int(br.ReadBits(7))
 			}
 			v := lens[i-1]
 			for ; cnt > 0 && i < nLens; cnt-- {
@@ -145,9 +146,9 @@ func (d *Decoder) readTables() error {
 		default:
 			var cnt int
 			if s == 18 {
-				cnt = 3 + int(br.readBits(3))
+				cnt = 3 + int(br.ReadBits(3))
 			} else {
-				cnt = 11 + int(br.readBits(7))
+				cnt = 11 + int(br.ReadBits(7))
 			}
 			for ; cnt > 0 && i < nLens; cnt-- {
 				lens[i] = 0
@@ -155,24 +156,24 @@ func (d *Decoder) readTables() error {
 			}
 		}
 	}
-	if br.truncated() {
+	if br.Truncated() {
 		return errTruncated
 	}
-	d.mainH.init(lens[:mainSyms])
-	d.distH.init(lens[mainSyms : mainSyms+distSyms])
-	d.lowH.init(lens[mainSyms+distSyms : mainSyms+distSyms+lowSyms])
-	d.lenH.init(lens[mainSyms+distSyms+lowSyms:])
+	d.mainH.Init(lens[:mainSyms])
+	d.distH.Init(lens[mainSyms : mainSyms+distSyms])
+	d.lowH.Init(lens[mainSyms+distSyms : mainSyms+distSyms+lowSyms])
+	d.lenH.Init(lens[mainSyms+distSyms+lowSyms:])
 	return nil
 }
 
 // readEndMarker handles main symbol 256, whose bits are next in br.
 func (d *Decoder) readEndMarker() {
 	br := &d.br
-	if br.readBits(1) == 1 {
+	if br.ReadBits(1) == 1 {
 		d.needHeader = true // new tables follow in this file
 		return
 	}
-	d.needHeader = br.readBits(1) == 1
+	d.needHeader = br.ReadBits(1) == 1
 	d.streamDone = true
 }
 
@@ -184,7 +185,7 @@ func (d *Decoder) readTailMarker() {
 	}
 	br := &d.br
 	if d.ppmMode {
-		if br.bitsLeft() < 8 {
+		if br.BitsLeft() < 8 {
 			return
 		}
 		c, err := d.ppm.DecodeSymbol()
@@ -200,17 +201,17 @@ func (d *Decoder) readTailMarker() {
 	if !d.tablesOK {
 		return
 	}
-	left := br.bitsLeft()
-	s, l := d.mainH.decodeV(br.v)
+	left := br.BitsLeft()
+	s, l := d.mainH.DecodeV(br.V)
 	if s == 256 && int64(l)+1 <= left {
-		br.v <<= l
-		br.n -= l
-		if br.readBits(1) == 1 {
+		br.V <<= l
+		br.N -= l
+		if br.ReadBits(1) == 1 {
 			d.needHeader = true
 			return
 		}
 		if int64(l)+2 <= left {
-			d.needHeader = br.readBits(1) == 1
+			d.needHeader = br.ReadBits(1) == 1
 		}
 	}
 }
@@ -218,17 +219,17 @@ func (d *Decoder) readTailMarker() {
 // readRecordLZ reads a filter record from the bit stream into d.rec.
 func (d *Decoder) readRecordLZ() []byte {
 	br := &d.br
-	flags := byte(br.readBits(8))
+	flags := byte(br.ReadBits(8))
 	n := int(flags&7) + 1
 	switch n {
 	case 7:
-		n = int(br.readBits(8)) + 7
+		n = int(br.ReadBits(8)) + 7
 	case 8:
-		n = int(br.readBits(16))
+		n = int(br.ReadBits(16))
 	}
 	rec := append(d.rec[:0], flags)
 	for range n {
-		rec = append(rec, byte(br.readBits(8)))
+		rec = append(rec, byte(br.ReadBits(8)))
 	}
 	d.rec = rec
 	return rec
@@ -244,8 +245,8 @@ func (d *Decoder) decodeLZ(limit int64) error {
 	left := int(limit - d.total)
 	startLeft := left
 	histLen := d.total - d.histStart
-	v, nb, pos, data := br.v, br.n, br.pos, br.data
-	mainQ := &d.mainH.quick
+	v, nb, pos, data := br.V, br.N, br.Pos, br.Data
+	mainQ := d.mainH.Table()
 	var err error
 loop:
 	for left > 0 {
@@ -257,16 +258,16 @@ loop:
 				pos += int(k)
 				nb += k << 3
 			} else {
-				br.v, br.n, br.pos = v, nb, pos
-				if br.truncated() {
+				br.V, br.N, br.Pos = v, nb, pos
+				if br.Truncated() {
 					err = errTruncated
 					break
 				}
-				br.refillSlow()
-				v, nb, pos, data = br.v, br.n, br.pos, br.data
+				br.RefillSlow()
+				v, nb, pos, data = br.V, br.N, br.Pos, br.Data
 			}
 		}
-		e := mainQ[v>>(64-quickBits)]
+		e := mainQ[v>>(64-lzcore.QuickBits)]
 		if e-1 < 256<<4-1 {
 			// a literal with a short code (e is sym<<4 | length, length > 0)
 			l := uint(e & 15)
@@ -287,7 +288,7 @@ loop:
 			nb -= l
 			sym = int(e >> 4)
 		} else {
-			s, l := d.mainH.decodeSlow(v)
+			s, l := d.mainH.DecodeSlow(v)
 			v <<= l
 			nb -= l
 			sym = s
@@ -313,18 +314,18 @@ loop:
 				nb -= k
 			}
 			if nb < 48 {
-				br.v, br.n, br.pos = v, nb, pos
-				br.refill()
-				v, nb, pos, data = br.v, br.n, br.pos, br.data
+				br.V, br.N, br.Pos = v, nb, pos
+				br.Refill()
+				v, nb, pos, data = br.V, br.N, br.Pos, br.Data
 			}
 			var ds int
-			if e := d.distH.quick[v>>(64-quickBits)]; e&15 != 0 {
+			if e := d.distH.Table()[v>>(64-lzcore.QuickBits)]; e&15 != 0 {
 				ds = int(e >> 4)
 				l := uint(e & 15)
 				v <<= l
 				nb -= l
 			} else {
-				s, l := d.distH.decodeSlow(v)
+				s, l := d.distH.DecodeSlow(v)
 				ds = s
 				v <<= l
 				nb -= l
@@ -342,18 +343,18 @@ loop:
 					dist += d.lowDist
 				} else {
 					if nb < 16 {
-						br.v, br.n, br.pos = v, nb, pos
-						br.refill()
-						v, nb, pos, data = br.v, br.n, br.pos, br.data
+						br.V, br.N, br.Pos = v, nb, pos
+						br.Refill()
+						v, nb, pos, data = br.V, br.N, br.Pos, br.Data
 					}
 					var ls int
-					if e := d.lowH.quick[v>>(64-quickBits)]; e&15 != 0 {
+					if e := d.lowH.Table()[v>>(64-lzcore.QuickBits)]; e&15 != 0 {
 						ls = int(e >> 4)
 						l := uint(e & 15)
 						v <<= l
 						nb -= l
 					} else {
-						s, l := d.lowH.decodeSlow(v)
+						s, l := d.lowH.DecodeSlow(v)
 						ls = s
 						v <<= l
 						nb -= l
@@ -394,18 +395,18 @@ loop:
 			copy(d.dists[1:i+1], d.dists[:i])
 			d.dists[0] = dist
 			if nb < 24 {
-				br.v, br.n, br.pos = v, nb, pos
-				br.refill()
-				v, nb, pos, data = br.v, br.n, br.pos, br.data
+				br.V, br.N, br.Pos = v, nb, pos
+				br.Refill()
+				v, nb, pos, data = br.V, br.N, br.Pos, br.Data
 			}
 			var ls int
-			if e := d.lenH.quick[v>>(64-quickBits)]; e&15 != 0 {
+			if e := d.lenH.Table()[v>>(64-lzcore.QuickBits)]; e&15 != 0 {
 				ls = int(e >> 4)
 				l := uint(e & 15)
 				v <<= l
 				nb -= l
 			} else {
-				s, l := d.lenH.decodeSlow(v)
+				s, l := d.lenH.DecodeSlow(v)
 				ls = s
 				v <<= l
 				nb -= l
@@ -424,22 +425,22 @@ loop:
 			}
 			dist = d.dists[0]
 		case sym == 257:
-			br.v, br.n, br.pos = v, nb, pos
+			br.V, br.N, br.Pos = v, nb, pos
 			rec := d.readRecordLZ()
-			if br.truncated() {
+			if br.Truncated() {
 				err = errTruncated
 				break loop
 			}
 			err = d.parseFilter(rec, limit-int64(left))
-			v, nb, pos, data = br.v, br.n, br.pos, br.data
+			v, nb, pos, data = br.V, br.N, br.Pos, br.Data
 			if err != nil {
 				break loop
 			}
 			continue
 		default: // 256
-			br.v, br.n, br.pos = v, nb, pos
+			br.V, br.N, br.Pos = v, nb, pos
 			d.readEndMarker()
-			v, nb, pos, data = br.v, br.n, br.pos, br.data
+			v, nb, pos, data = br.V, br.N, br.Pos, br.Data
 			break loop
 		}
 		avail := histLen + int64(startLeft-left)
@@ -450,7 +451,7 @@ loop:
 		wpos = copyMatch(win, wpos, int(dist), length)
 		left -= length
 	}
-	br.v, br.n, br.pos = v, nb, pos
+	br.V, br.N, br.Pos = v, nb, pos
 	d.wpos = wpos
 	d.total = limit - int64(left)
 	return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/filters"
+	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
 // Params describe the packed stream of one file.
@@ -116,7 +117,7 @@ type filterDesc struct {
 // Decoder decodes RAR 5.0 / RAR 7 packed streams. Create it once with
 // NewDecoder and Reset it for each file; it reuses its buffers.
 type Decoder struct {
-	br bitReader
+	br lzcore.BitReader
 
 	winp      *[]byte
 	win       []byte // ring plus winTail bytes that writes may spill into
@@ -142,7 +143,7 @@ type Decoder struct {
 	dists    [4]uint64
 	lastLen  int
 
-	mainH, distH, lowH, lenH, blH huffman
+	mainH, distH, lowH, lenH, blH lzcore.Huffman
 	lens                          [maxTableLens]byte
 
 	filters       []filterDesc
@@ -179,14 +180,14 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 			return d.err
 		}
 	}
-	need := windowSize(p.DictSize, p.UnpackedSize, p.Solid)
+	need := lzcore.WindowSize(p.DictSize, p.UnpackedSize, p.Solid)
 	if need > math.MaxInt {
 		d.err = corrupt("bad dictionary size")
 		return d.err
 	}
 	if !solid {
 		if d.win != nil && int64(d.dict) != need {
-			putWindow(d.winp)
+			lzcore.PutWindow(d.winp)
 			d.winp, d.win = nil, nil
 		}
 		if d.win == nil {
@@ -204,7 +205,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 	} else {
 		d.distSyms = distSyms5
 	}
-	d.br.reset(src)
+	d.br.Reset(src)
 	d.rpos = d.total
 	d.fileStart = d.total
 	d.fileEnd = -1
@@ -230,7 +231,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 // ring is ringExtra bytes longer than dict so that the bytes a match copy
 // may scribble past its end are never ones a later match can reach.
 func (d *Decoder) setWindow(dict int) {
-	d.winp = getWindow(dict + ringExtra + winTail)
+	d.winp = lzcore.GetWindow(dict + ringExtra + winTail)
 	d.win = *d.winp
 	d.ring = dict + ringExtra
 	d.dict = dict
@@ -250,14 +251,14 @@ func (d *Decoder) growWindow(dict int) {
 		}
 		n += copy(d.win[n:], old[i:d.wpos])
 	}
-	putWindow(oldp)
+	lzcore.PutWindow(oldp)
 	d.wpos = n
 	d.histStart = d.total - int64(n)
 }
 
 // Close returns the window to the pool. The Decoder may be Reset again.
 func (d *Decoder) Close() error {
-	putWindow(d.winp)
+	lzcore.PutWindow(d.winp)
 	d.winp, d.win = nil, nil
 	d.started = false
 	d.err = nil
@@ -436,10 +437,10 @@ func (d *Decoder) applyFilter(f *filterDesc) {
 // present, its Huffman tables.
 func (d *Decoder) readBlockHeader() error {
 	br := &d.br
-	br.alignByte()
-	br.refill()
-	flags := byte(br.readBits(8))
-	sum := byte(br.readBits(8))
+	br.AlignByte()
+	br.Refill()
+	flags := byte(br.ReadBits(8))
+	sum := byte(br.ReadBits(8))
 	nb := int(flags>>3&3) + 1
 	if nb == 4 {
 		return errBlockHeader
@@ -447,17 +448,17 @@ func (d *Decoder) readBlockHeader() error {
 	check := 0x5a ^ flags
 	var size int64
 	for i := range nb {
-		b := byte(br.readBits(8))
+		b := byte(br.ReadBits(8))
 		check ^= b
 		size |= int64(b) << (8 * i)
 	}
-	if br.truncated() {
+	if br.Truncated() {
 		return errTruncated
 	}
 	if check != sum {
 		return errBlockHeader
 	}
-	start := br.bitPos()
+	start := br.BitPos()
 	d.blockEnd = start
 	if size > 0 {
 		d.blockEnd = start + (size-1)*8 + int64(flags&7) + 1
@@ -479,9 +480,9 @@ func (d *Decoder) readTables() error {
 	br := &d.br
 	var bl [blSyms]byte
 	for i := 0; i < blSyms; {
-		l := byte(br.readBits(4))
+		l := byte(br.ReadBits(4))
 		if l == 15 {
-			z := int(br.readBits(4))
+			z := int(br.ReadBits(4))
 			if z != 0 {
 				for z += 2; z > 0 && i < blSyms; z-- {
 					bl[i] = 0
@@ -493,12 +494,12 @@ func (d *Decoder) readTables() error {
 		bl[i] = l
 		i++
 	}
-	d.blH.init(bl[:])
+	d.blH.Init(bl[:])
 	n := mainSyms + d.distSyms + lowSyms + lenSyms
 	lens := d.lens[:n]
 	for i := 0; i < n; {
-		br.refill()
-		s := d.blH.decode(br)
+		br.Refill()
+		s := d.blH.Decode(br)
 		switch {
 		case s < 16:
 			lens[i] = byte(s)
@@ -509,9 +510,9 @@ func (d *Decoder) readTables() error {
 			}
 			var cnt int
 			if s == 16 {
-				cnt = 3 + int(br.readBits(3))
+				cnt = 3 + int(br.ReadBits(3))
 			} else {
-				cnt = 11 + int(br.readBits(7))
+				cnt = 11 + int(br.ReadBits(7))
 			}
 			v := lens[i-1]
 			for ; cnt > 0 && i < n; cnt-- {
@@ -521,9 +522,9 @@ func (d *Decoder) readTables() error {
 		default:
 			var cnt int
 			if s == 18 {
-				cnt = 3 + int(br.readBits(3))
+				cnt = 3 + int(br.ReadBits(3))
 			} else {
-				cnt = 11 + int(br.readBits(7))
+				cnt = 11 + int(br.ReadBits(7))
 			}
 			for ; cnt > 0 && i < n; cnt-- {
 				lens[i] = 0
@@ -531,24 +532,24 @@ func (d *Decoder) readTables() error {
 			}
 		}
 	}
-	if br.truncated() {
+	if br.Truncated() {
 		return errTruncated
 	}
-	d.mainH.init(lens[:mainSyms])
+	d.mainH.Init(lens[:mainSyms])
 	lens = lens[mainSyms:]
-	d.distH.init(lens[:d.distSyms])
+	d.distH.Init(lens[:d.distSyms])
 	lens = lens[d.distSyms:]
-	d.lowH.init(lens[:lowSyms])
-	d.lenH.init(lens[lowSyms : lowSyms+lenSyms])
+	d.lowH.Init(lens[:lowSyms])
+	d.lenH.Init(lens[lowSyms : lowSyms+lenSyms])
 	return nil
 }
 
 // readFilterNum reads a filter's 1-4 byte little-endian number.
-func (br *bitReader) readFilterNum() int64 {
-	n := int(br.readBits(2)) + 1
+func readFilterNum(br *lzcore.BitReader) int64 {
+	n := int(br.ReadBits(2)) + 1
 	var v int64
 	for i := range n {
-		v |= int64(br.readBits(8)) << (8 * i)
+		v |= int64(br.ReadBits(8)) << (8 * i)
 	}
 	return v
 }
@@ -557,14 +558,14 @@ func (br *bitReader) readFilterNum() int64 {
 // next byte to be decoded.
 func (d *Decoder) readFilter(cur int64) error {
 	br := &d.br
-	br.refill()
-	off := br.readFilterNum()
-	length := br.readFilterNum()
-	typ := uint8(br.readBits(3))
+	br.Refill()
+	off := readFilterNum(br)
+	length := readFilterNum(br)
+	typ := uint8(br.ReadBits(3))
 	var ch uint8
 	switch typ {
 	case 0:
-		ch = uint8(br.readBits(5)) + 1
+		ch = uint8(br.ReadBits(5)) + 1
 	case 1, 2, 3:
 	default:
 		return errFilter
@@ -629,9 +630,9 @@ func (d *Decoder) decode() error {
 	segBase := wpos
 	stop := min(wpos+want, ring)
 	br := &d.br
-	v, nb, pos, data := br.v, br.n, br.pos, br.data
-	endRel := int(d.blockEnd - br.base*8) // block end relative to data[0]
-	mainQ := &d.mainH.quick
+	v, nb, pos, data := br.V, br.N, br.Pos, br.Data
+	endRel := int(d.blockEnd - br.Base*8) // block end relative to data[0]
+	mainQ := d.mainH.Table()
 	d0, d1, d2, d3 := d.dists[0], d.dists[1], d.dists[2], d.dists[3]
 	lastLen := d.lastLen
 	var err error
@@ -657,14 +658,14 @@ loop:
 				pos += int(k)
 				nb += k << 3
 			} else {
-				br.v, br.n, br.pos = v, nb, pos
-				if br.truncated() {
+				br.V, br.N, br.Pos = v, nb, pos
+				if br.Truncated() {
 					err = errTruncated
 					break
 				}
-				br.refillSlow()
-				v, nb, pos, data = br.v, br.n, br.pos, br.data
-				endRel = int(d.blockEnd - br.base*8)
+				br.RefillSlow()
+				v, nb, pos, data = br.V, br.N, br.Pos, br.Data
+				endRel = int(d.blockEnd - br.Base*8)
 			}
 		}
 		if pos*8-int(nb) >= endRel {
@@ -672,17 +673,17 @@ loop:
 				d.streamDone = true
 				break
 			}
-			br.v, br.n, br.pos = v, nb, pos
+			br.V, br.N, br.Pos = v, nb, pos
 			err = d.readBlockHeader()
-			v, nb, pos, data = br.v, br.n, br.pos, br.data
-			endRel = int(d.blockEnd - br.base*8)
-			mainQ = &d.mainH.quick
+			v, nb, pos, data = br.V, br.N, br.Pos, br.Data
+			endRel = int(d.blockEnd - br.Base*8)
+			mainQ = d.mainH.Table()
 			if err != nil {
 				break
 			}
 			continue
 		}
-		e := mainQ[v>>(64-quickBits)]
+		e := mainQ[v>>(64-lzcore.QuickBits)]
 		if e-1 < 256<<4-1 {
 			// A run of literals with short codes (e is sym<<4 | length,
 			// length > 0), in a tight loop that leaves for anything else:
@@ -712,7 +713,7 @@ loop:
 				if pos >= endPos {
 					break
 				}
-				e = mainQ[v>>(64-quickBits)]
+				e = mainQ[v>>(64-lzcore.QuickBits)]
 				if e-1 >= 256<<4-1 {
 					break
 				}
@@ -726,7 +727,7 @@ loop:
 			nb -= l
 			sym = int(e >> 4)
 		} else {
-			s, l := d.mainH.decodeSlow(v)
+			s, l := d.mainH.DecodeSlow(v)
 			v <<= l
 			nb -= l
 			sym = s
@@ -753,20 +754,20 @@ loop:
 					pos += int(k)
 					nb += k << 3
 				} else {
-					br.v, br.n, br.pos = v, nb, pos
-					br.refill()
-					v, nb, pos, data = br.v, br.n, br.pos, br.data
-					endRel = int(d.blockEnd - br.base*8)
+					br.V, br.N, br.Pos = v, nb, pos
+					br.Refill()
+					v, nb, pos, data = br.V, br.N, br.Pos, br.Data
+					endRel = int(d.blockEnd - br.Base*8)
 				}
 			}
 			var ds int
-			if e := d.distH.quick[v>>(64-quickBits)]; e&15 != 0 {
+			if e := d.distH.Table()[v>>(64-lzcore.QuickBits)]; e&15 != 0 {
 				ds = int(e >> 4)
 				l := uint(e & 15)
 				v <<= l
 				nb -= l
 			} else {
-				s, l := d.distH.decodeSlow(v)
+				s, l := d.distH.DecodeSlow(v)
 				ds = s
 				v <<= l
 				nb -= l
@@ -800,19 +801,19 @@ loop:
 							pos += int(k)
 							nb += k << 3
 						} else {
-							br.v, br.n, br.pos = v, nb, pos
-							br.refill()
-							v, nb, pos, data = br.v, br.n, br.pos, br.data
-							endRel = int(d.blockEnd - br.base*8)
+							br.V, br.N, br.Pos = v, nb, pos
+							br.Refill()
+							v, nb, pos, data = br.V, br.N, br.Pos, br.Data
+							endRel = int(d.blockEnd - br.Base*8)
 						}
 					}
-					if e := d.lowH.quick[v>>(64-quickBits)]; e&15 != 0 {
+					if e := d.lowH.Table()[v>>(64-lzcore.QuickBits)]; e&15 != 0 {
 						dist += uint64(e >> 4)
 						l := uint(e & 15)
 						v <<= l
 						nb -= l
 					} else {
-						ls, l := d.lowH.decodeSlow(v)
+						ls, l := d.lowH.DecodeSlow(v)
 						dist += uint64(ls)
 						v <<= l
 						nb -= l
@@ -845,20 +846,20 @@ loop:
 					pos += int(k)
 					nb += k << 3
 				} else {
-					br.v, br.n, br.pos = v, nb, pos
-					br.refill()
-					v, nb, pos, data = br.v, br.n, br.pos, br.data
-					endRel = int(d.blockEnd - br.base*8)
+					br.V, br.N, br.Pos = v, nb, pos
+					br.Refill()
+					v, nb, pos, data = br.V, br.N, br.Pos, br.Data
+					endRel = int(d.blockEnd - br.Base*8)
 				}
 			}
 			var ls int
-			if e := d.lenH.quick[v>>(64-quickBits)]; e&15 != 0 {
+			if e := d.lenH.Table()[v>>(64-lzcore.QuickBits)]; e&15 != 0 {
 				ls = int(e >> 4)
 				l := uint(e & 15)
 				v <<= l
 				nb -= l
 			} else {
-				s, l := d.lenH.decodeSlow(v)
+				s, l := d.lenH.DecodeSlow(v)
 				ls = s
 				v <<= l
 				nb -= l
@@ -876,10 +877,10 @@ loop:
 			}
 			dist = d0
 		default:
-			br.v, br.n, br.pos = v, nb, pos
+			br.V, br.N, br.Pos = v, nb, pos
 			err = d.readFilter(total0 + int64(done+wpos-segBase))
-			v, nb, pos, data = br.v, br.n, br.pos, br.data
-			endRel = int(d.blockEnd - br.base*8)
+			v, nb, pos, data = br.V, br.N, br.Pos, br.Data
+			endRel = int(d.blockEnd - br.Base*8)
 			if err != nil {
 				break loop
 			}
@@ -943,15 +944,15 @@ loop:
 	if wpos >= ring {
 		wpos = copy(win, win[ring:wpos])
 	}
-	br.v, br.n, br.pos = v, nb, pos
+	br.V, br.N, br.Pos = v, nb, pos
 	d.dists = [4]uint64{d0, d1, d2, d3}
 	d.lastLen = lastLen
 	d.wpos = wpos
 	d.total = total0 + int64(done)
 	if err == nil {
-		if br.err != nil {
-			err = fmt.Errorf("rar5 data: %w", br.err)
-		} else if br.truncated() {
+		if br.Err() != nil {
+			err = fmt.Errorf("rar5 data: %w", br.Err())
+		} else if br.Truncated() {
 			err = errTruncated
 		}
 	}

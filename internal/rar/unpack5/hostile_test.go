@@ -270,18 +270,18 @@ func FuzzTables(f *testing.F) {
 	d := NewDecoder()
 	d.distSyms = distSyms7
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d.br.reset(bytes.NewReader(data))
+		d.br.Reset(bytes.NewReader(data))
 		if err := d.readTables(); err != nil {
 			checkErr(t, "tables", err)
 			return
 		}
 		for i := 0; i < 1000; i++ {
-			d.br.refill()
-			if s := d.mainH.decode(&d.br); s < 0 || s >= mainSyms {
+			d.br.Refill()
+			if s := d.mainH.Decode(&d.br); s < 0 || s >= mainSyms {
 				t.Fatalf("symbol %d", s)
 			}
-			d.br.refill()
-			if s := d.distH.decode(&d.br); s < 0 || s >= distSyms7 {
+			d.br.Refill()
+			if s := d.distH.Decode(&d.br); s < 0 || s >= distSyms7 {
 				t.Fatalf("distance symbol %d", s)
 			}
 		}
