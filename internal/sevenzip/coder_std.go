@@ -2,12 +2,12 @@ package sevenzip
 
 import (
 	"bufio"
-	"compress/bzip2"
-	"compress/flate"
 	"errors"
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/bzip2"
+	"github.com/garc-dev/garc/internal/deflate64"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -17,14 +17,19 @@ func init() {
 	register(methodZstd, &method{name: "ZSTD", numIn: 1, newDecoder: newZstdDecoder})
 }
 
-// newBZip2Decoder uses compress/bzip2, which also reads the concatenated
-// streams 7-Zip writes with multithreaded BZip2 compression.
+// newBZip2Decoder uses internal/bzip2, which also reads the concatenated
+// streams 7-Zip may write with multithreaded BZip2 compression, and
+// verifies block and stream CRCs.
 func newBZip2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	return bzip2.NewReader(in[0]), nil
 }
 
+// newDeflateDecoder uses internal/deflate64 in plain Deflate mode: the
+// same inflater as Deflate64, faster than compress/flate and without
+// allocations per stream. Its read-ahead stays inside the packed stream,
+// which the folder reader bounds.
 func newDeflateDecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
-	rc := flate.NewReader(asByteReader(in[0]))
+	rc := deflate64.New(in[0], false)
 	d.onClose(rc)
 	return rc, nil
 }

@@ -38,9 +38,9 @@
 //
 // Coders (registry in coders.go, one file per family): Copy; LZMA and
 // LZMA2 (internal/lzma, with github.com/ulikunitz/xz/lzma kept as a
-// comparison engine); PPMd var.H (internal/ppmd); BZip2 (compress/bzip2,
-// which also reads the concatenated streams of multithreaded 7-Zip);
-// Deflate (compress/flate); Deflate64 (internal/deflate64); the branch
+// comparison engine); PPMd var.H (internal/ppmd); BZip2 (internal/bzip2,
+// which also reads concatenated streams); Deflate and Deflate64
+// (internal/deflate64, one inflater for both); the branch
 // filters BCJ, PPC, IA64, ARM, ARMT, SPARC, ARM64, RISCV and Delta, and the
 // four-input BCJ2 (internal/filters); 7zAES (internal/aes); and the
 // 7-Zip-zstd fork's Zstandard (github.com/klauspost/compress/zstd). Brotli,
