@@ -162,3 +162,21 @@ func TestEntryBlock(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLaterVolumeHeader feeds arbitrary bytes to the main-header parsers
+// behind IsLaterVolume: they must never panic, and a RAR5 header is
+// "known" only when it is a main header.
+func FuzzLaterVolumeHeader(f *testing.F) {
+	f.Add(rar5Main(3, 2))
+	f.Add(rar5Main(1, 0))
+	f.Add(rar4Main(0x0111))
+	f.Add([]byte("Rar!\x1a\x07\x01\x00\x00\x00\x00\x00\xff\xff\xff"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		later, known := rar5LaterVolume(b)
+		if later && !known {
+			t.Fatal("rar5: later without known")
+		}
+		rar4LaterVolume(b)
+		rar4VolumeFlags(b)
+	})
+}
