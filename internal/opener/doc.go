@@ -32,4 +32,18 @@
 // is NAME_aa with siblings NAME_ab, NAME_ac …. The parts are joined into
 // one MultiReaderAt and the format is detected inside it; Info.Volumes
 // lists the parts.
+//
+// # Later volumes
+//
+// IsLaterVolume tells a part that is not the first of its set, so that a
+// wildcard archive argument ('*.rar') processes every set once: a raw
+// split part after the first; a RAR5 volume whose main archive header
+// (after the signature: CRC32, size, type 1, header flags, archive flags)
+// carries the "volume number" field, which the first volume lacks; a RAR
+// 1.5–4.x volume without the first-volume flag (0x0100, set by RAR 3.0
+// and later) when the new-numbering flag (0x0010) is set, or, for older
+// sets, when it is not named NAME.rar. With headers it cannot read
+// (encrypted RAR5 headers, RAR 1.4) it judges by the name: NAME.rNN or
+// NAME.partN.rar with N > 1. An empty file and a directory are reported
+// by Open as such (both wrap archive.ErrNotArchive).
 package opener
