@@ -115,3 +115,13 @@ func TestSLTAttr(t *testing.T) {
 		}
 	}
 }
+
+func TestSevenZipTypeName(t *testing.T) {
+	for f, want := range map[archive.Format]string{
+		archive.Format7z: "7z", archive.FormatRAR5: "Rar5", archive.FormatRAR4: "Rar", archive.FormatRAR14: "Rar",
+	} {
+		if got := sevenZipTypeName(f); got != want {
+			t.Errorf("sevenZipTypeName(%s) = %q, want %q", f, got, want)
+		}
+	}
+}

@@ -378,6 +378,19 @@ func archiveMethods(info *archive.Info) string {
 	return strings.Join(ms, " ")
 }
 
+// sevenZipTypeName returns 7-Zip's name of a format for the Type key:
+// "7z", "Rar5", and "Rar" for every older RAR (the JSON listing keeps
+// garc's finer names).
+func sevenZipTypeName(f archive.Format) string {
+	switch f {
+	case archive.FormatRAR5:
+		return "Rar5"
+	case archive.FormatRAR4, archive.FormatRAR14:
+		return "Rar"
+	}
+	return string(f)
+}
+
 // writeArchiveHeader prints the archive block of 7-Zip's listings: Path,
 // Type, Physical Size, Headers Size (7z: archive bytes that are not
 // packed streams), Method, Solid and Blocks (7z: the number of folders),
@@ -385,7 +398,7 @@ func archiveMethods(info *archive.Info) string {
 // comment). all are every entry of the archive, for the 7z counts.
 func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*archive.Entry) {
 	fmt.Fprintf(w, "Path = %s\n", name)
-	fmt.Fprintf(w, "Type = %s\n", info.Format)
+	fmt.Fprintf(w, "Type = %s\n", sevenZipTypeName(info.Format))
 	if info.SFXOffset > 0 {
 		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
 	}
