@@ -170,10 +170,10 @@
 //
 // `garc l --format=slt` (-slt) prints 7-Zip's technical listing. For 7z
 // archives it matches `7zz l -slt` from the "--" line on: the archive
-// block (Path, Type — 7-Zip's names "7z", "Rar5" and "Rar" —, Offset for
-// SFX, Physical Size, Headers Size, Method
-// with the coders ordered by ID and LZMA/LZMA2 with the largest
-// dictionary, Solid, Blocks) and per entry Path, Size, Packed Size (empty
+// block (Path; Type with 7-Zip's names "7z", "Rar5" and "Rar"; Offset
+// for SFX; Physical Size; Headers Size; Method with the coders ordered by
+// ID and LZMA/LZMA2 with the largest dictionary; Solid; Blocks) and per
+// entry Path, Size, Packed Size (empty
 // after the first entry of a solid block), Modified, Created, Accessed
 // (local time, seven fraction digits), Attributes (Windows letters in bit
 // order, then the unix mode: "A -rw-r--r--", "D drwxr-xr-x"), CRC (empty
