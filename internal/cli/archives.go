@@ -100,3 +100,35 @@ func (a *app) forEachArchive(arg string, fn func(name string) error) (int, error
 	}
 	return n, nil
 }
+
+// archiveStem is an archive's file name without its extension and, for
+// the parts of multi-part archives, without the part number:
+// "a.7z" → "a", "a.7z.001" → "a", "b.part1.rar" → "b", "c.tar.7z" →
+// "c.tar".
+func archiveStem(name string) string {
+	base := filepath.Base(name)
+	if ext := filepath.Ext(base); len(ext) > 1 && strings.Trim(ext[1:], "0123456789") == "" {
+		base = strings.TrimSuffix(base, ext) // .001 of a raw split
+	}
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if strings.EqualFold(ext, ".rar") {
+		if i := strings.LastIndex(strings.ToLower(stem), ".part"); i > 0 && strings.Trim(stem[i+5:], "0123456789") == "" && len(stem) > i+5 {
+			stem = stem[:i]
+		}
+	}
+	if stem == "" {
+		return base
+	}
+	return stem
+}
+
+// outputDir returns the destination for one archive: as 7-Zip does with
+// -o, every '*' in dir is replaced by the archive's stem, so that
+// `garc x '*.7z' -o'*'` extracts each archive into a directory of its own.
+func outputDir(dir, archiveName string) string {
+	if !strings.Contains(dir, "*") {
+		return dir
+	}
+	return strings.ReplaceAll(dir, "*", archiveStem(archiveName))
+}

@@ -93,6 +93,18 @@ func TestWildcardArchives(t *testing.T) {
 		t.Errorf("x ?.7z: %s", keys(got))
 	}
 
+	// -o'*': each archive into a directory named after it (7-Zip).
+	garc(t, dir, "", "x", "*.7z*", "-o*").expect(t, ExitOK, "x *.7z* -o*")
+	garc(t, dir, "", "x", "*.rar", "-osets/*").expect(t, ExitOK, "x *.rar -osets/*")
+	for _, d := range []string{"a/src/a.txt", "b/src/a.txt", "c/big/big.bin"} {
+		if _, err := os.Stat(filepath.Join(dir, d)); err != nil {
+			t.Errorf("x -o*: %v", err)
+		}
+	}
+	if entries, err := os.ReadDir(filepath.Join(dir, "sets")); err != nil || len(entries) != 1 || entries[0].Name() != "vols" {
+		t.Errorf("x *.rar -osets/*: %v %v", entries, err)
+	}
+
 	// l --format=json prints one document per archive.
 	r = garc(t, dir, "", "l", "--format=json", "*.7z")
 	r.expect(t, ExitOK, "l --format=json *.7z")

@@ -125,3 +125,24 @@ func TestSevenZipTypeName(t *testing.T) {
 		}
 	}
 }
+
+func TestOutputDir(t *testing.T) {
+	tests := []struct{ dir, archive, want string }{
+		{"out", "a.7z", "out"},
+		{"*", "a.7z", "a"},
+		{"*", "dir/b.part1.rar", "b"},
+		{"*", "c.part01.rar", "c"},
+		{"*", "d.7z.001", "d"},
+		{"*", "e.tar.7z", "e.tar"},
+		{"*", "f.rar", "f"},
+		{"*", ".7z", ".7z"},
+		{"*", "noext", "noext"},
+		{"*", "x.part.rar", "x.part"},
+		{"out/*-files", "g.rar", "out/g-files"},
+	}
+	for _, tc := range tests {
+		if got := outputDir(tc.dir, tc.archive); got != tc.want {
+			t.Errorf("outputDir(%q, %q) = %q, want %q", tc.dir, tc.archive, got, tc.want)
+		}
+	}
+}

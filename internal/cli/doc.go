@@ -29,6 +29,10 @@
 // a wildcard in the directory part is a usage error. `l --format=json`
 // then prints one JSON document per archive, one after the other.
 //
+// As with 7-Zip's -o, every '*' in the destination is replaced by the
+// archive's name without its extension and part number (outputDir), so
+// `garc x '*.7z' -o'*'` extracts each archive into a directory of its own.
+//
 // For x and e, as with unrar (`unrar x archive.rar dest/`), a last
 // positional argument ending in '/' or '\' is the destination directory
 // when no -o is given; with -o it remains a pattern.

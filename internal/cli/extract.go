@@ -68,7 +68,7 @@ one after the other, to standard output and nothing is created.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.output, "output", "o", ".", "extract into `DIR` (created if missing)")
+	fl.StringVarP(&f.output, "output", "o", ".", "extract into `DIR` (created if missing); '*' in it stands for the archive's name")
 	fl.StringVar(&f.overwrite, "overwrite", "", "existing files: ask, all, skip, rename or never (default: ask on a terminal, else never)")
 	fl.StringVar(&f.links, "links", "safe", "links: safe (refuse those leaving the destination), skip, unsafe")
 	fl.BoolVar(&f.keepBroken, "keep-broken", false, "keep files whose checksum failed (unrar -kb)")
@@ -254,7 +254,7 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow overwri
 		return fmt.Errorf("%s: %w", name, errNoMatch)
 	}
 	x, err := newExtractor(extractOptions{
-		Dest:       f.output,
+		Dest:       outputDir(f.output, name),
 		Flat:       f.flat,
 		Overwrite:  ow,
 		Ask:        a.ask,
