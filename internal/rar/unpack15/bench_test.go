@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // github.com/nwaples/rardecode/v2 does not decode version 1.5, so there
@@ -29,9 +30,9 @@ func BenchmarkRAR15(b *testing.B) {
 	}
 	for _, a := range benchArchives {
 		b.Run(a.name, func(b *testing.B) {
-			walk := walkRAR4
+			walk := rartest.WalkRAR4
 			if a.rar14 {
-				walk = walkRAR14
+				walk = rartest.WalkRAR14
 			}
 			files, err := walk(filepath.Join(root, a.path))
 			if err != nil {
@@ -39,7 +40,7 @@ func BenchmarkRAR15(b *testing.B) {
 			}
 			var size int64
 			for _, f := range files {
-				size += f.size
+				size += f.Size
 			}
 			d := NewDecoder()
 			defer d.Close()
@@ -48,14 +49,14 @@ func BenchmarkRAR15(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := startCPU()
+			cpu := rartest.StartCPU()
 			for b.Loop() {
 				for _, f := range files {
 					if !isV15(f) {
 						continue
 					}
-					r.Reset(f.data)
-					if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
+					r.Reset(f.Data)
+					if err := d.Reset(&r, Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 						b.Fatal(err)
 					}
 					h.Reset()
@@ -64,7 +65,7 @@ func BenchmarkRAR15(b *testing.B) {
 					}
 				}
 			}
-			cpu.report(b, size)
+			cpu.Report(b, size)
 		})
 	}
 }

@@ -10,18 +10,19 @@ import (
 	"testing/iotest"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // isV15 reports whether a walked entry holds a version 1.5 (or 1.4)
 // packed stream.
-func isV15(f rar4File) bool {
-	return !f.dir && f.method != 0x30 && f.unpVer >= 10 && f.unpVer <= 15
+func isV15(f rartest.File) bool {
+	return !f.Dir && f.Method != 0x30 && f.Version >= 10 && f.Version <= 15
 }
 
 // corpusFiles returns the version 1.5 members of the unencrypted
 // single-volume RAR 1.4-4.x corpus units that are expected to extract,
 // with the listing's sha256 of each.
-func corpusFiles(t testing.TB) (units map[string][]rar4File, want map[string]map[string]string) {
+func corpusFiles(t testing.TB) (units map[string][]rartest.File, want map[string]map[string]string) {
 	root, ok := corpus.Root()
 	if !ok {
 		t.Skipf("corpus not found at %s", root)
@@ -30,18 +31,18 @@ func corpusFiles(t testing.TB) (units map[string][]rar4File, want map[string]map
 	if err != nil {
 		t.Fatal(err)
 	}
-	units = map[string][]rar4File{}
+	units = map[string][]rartest.File{}
 	want = map[string]map[string]string{}
 	for _, u := range all {
 		if u.Kind != "single" || u.Expected == "" || u.Expect != "ok" {
 			continue
 		}
-		var files []rar4File
+		var files []rartest.File
 		switch u.Format {
 		case "rar4", "rar1.5-2":
-			files, err = walkRAR4(u.Path(root))
+			files, err = rartest.WalkRAR4(u.Path(root))
 		case "rar1.4":
-			files, err = walkRAR14(u.Path(root))
+			files, err = rartest.WalkRAR14(u.Path(root))
 		default:
 			continue
 		}
@@ -50,7 +51,7 @@ func corpusFiles(t testing.TB) (units map[string][]rar4File, want map[string]map
 		}
 		use := false
 		for _, f := range files {
-			if isV15(f) && !f.encrypted {
+			if isV15(f) && !f.Encrypted {
 				use = true
 			}
 		}
@@ -86,14 +87,14 @@ func TestCorpus(t *testing.T) {
 				d := NewDecoder()
 				defer d.Close()
 				for _, f := range files {
-					if !isV15(f) || f.split {
+					if !isV15(f) || f.Split {
 						continue
 					}
-					if f.encrypted {
+					if f.Encrypted {
 						return
 					}
-					if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
-						t.Fatalf("%s: Reset: %v", f.name, err)
+					if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
+						t.Fatalf("%s: Reset: %v", f.Name, err)
 					}
 					h := sha256.New()
 					var n int64
@@ -107,18 +108,18 @@ func TestCorpus(t *testing.T) {
 						n, err = d.WriteTo(h)
 					}
 					if err != nil {
-						t.Fatalf("%s: after %d bytes: %v", f.name, n, err)
+						t.Fatalf("%s: after %d bytes: %v", f.Name, n, err)
 					}
-					if n != f.size {
-						t.Fatalf("%s: %d bytes, want %d", f.name, n, f.size)
+					if n != f.Size {
+						t.Fatalf("%s: %d bytes, want %d", f.Name, n, f.Size)
 					}
-					w, ok := want[name][f.name]
+					w, ok := want[name][f.Name]
 					if !ok {
-						t.Logf("%s: not in the listing", f.name)
+						t.Logf("%s: not in the listing", f.Name)
 						continue
 					}
 					if got := hex.EncodeToString(h.Sum(nil)); got != w {
-						t.Errorf("%s: sha256 mismatch", f.name)
+						t.Errorf("%s: sha256 mismatch", f.Name)
 					}
 					checked++
 				}
@@ -138,32 +139,32 @@ func TestSolidPartialRead(t *testing.T) {
 	units, want := corpusFiles(t)
 	checked := 0
 	for name, files := range units {
-		var solid []rar4File
+		var solid []rartest.File
 		for _, f := range files {
-			if isV15(f) && !f.encrypted && !f.split {
+			if isV15(f) && !f.Encrypted && !f.Split {
 				solid = append(solid, f)
 			}
 		}
-		if len(solid) < 2 || !solid[len(solid)-1].solid {
+		if len(solid) < 2 || !solid[len(solid)-1].Solid {
 			continue
 		}
 		d := NewDecoder()
 		for i, f := range solid {
-			if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
-				t.Fatalf("%s/%s: %v", name, f.name, err)
+			if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
+				t.Fatalf("%s/%s: %v", name, f.Name, err)
 			}
 			if i < len(solid)-1 {
-				if _, err := io.ReadFull(d, make([]byte, min(f.size, 10))); err != nil {
-					t.Fatalf("%s/%s: %v", name, f.name, err)
+				if _, err := io.ReadFull(d, make([]byte, min(f.Size, 10))); err != nil {
+					t.Fatalf("%s/%s: %v", name, f.Name, err)
 				}
 				continue
 			}
 			h := sha256.New()
 			if _, err := io.Copy(h, d); err != nil {
-				t.Fatalf("%s/%s: %v", name, f.name, err)
+				t.Fatalf("%s/%s: %v", name, f.Name, err)
 			}
-			if hex.EncodeToString(h.Sum(nil)) != want[name][f.name] {
-				t.Errorf("%s/%s: sha256 mismatch", name, f.name)
+			if hex.EncodeToString(h.Sum(nil)) != want[name][f.Name] {
+				t.Errorf("%s/%s: sha256 mismatch", name, f.Name)
 			}
 			checked++
 		}

@@ -18,8 +18,8 @@ func FuzzDecoder(f *testing.F) {
 		units, _ := corpusFiles(f)
 		for _, files := range units {
 			for _, m := range files {
-				if isV15(m) && !m.encrypted && !m.split && len(m.data) < 16<<10 {
-					f.Add(m.data, uint32(m.size), uint16(len(m.data)), uint32(0))
+				if isV15(m) && !m.Encrypted && !m.Split && len(m.Data) < 16<<10 {
+					f.Add(m.Data, uint32(m.Size), uint16(len(m.Data)), uint32(0))
 				}
 			}
 		}

@@ -10,12 +10,13 @@ import (
 	"testing/iotest"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // corpusFiles returns the version 20/26 members of the unencrypted
 // single-volume RAR 1.5-4.x corpus units that are expected to extract,
 // with the listing's sha256 of each.
-func corpusFiles(t testing.TB) (units map[string][]rar4File, want map[string]map[string]string) {
+func corpusFiles(t testing.TB) (units map[string][]rartest.File, want map[string]map[string]string) {
 	root, ok := corpus.Root()
 	if !ok {
 		t.Skipf("corpus not found at %s", root)
@@ -24,19 +25,19 @@ func corpusFiles(t testing.TB) (units map[string][]rar4File, want map[string]map
 	if err != nil {
 		t.Fatal(err)
 	}
-	units = map[string][]rar4File{}
+	units = map[string][]rartest.File{}
 	want = map[string]map[string]string{}
 	for _, u := range all {
 		if (u.Format != "rar4" && u.Format != "rar1.5-2") || u.Kind != "single" || u.Expected == "" || u.Expect != "ok" {
 			continue
 		}
-		files, err := walkRAR4(u.Path(root))
+		files, err := rartest.WalkRAR4(u.Path(root))
 		if err != nil || len(files) == 0 {
 			continue
 		}
 		use := false
 		for _, f := range files {
-			if (f.unpVer == 20 || f.unpVer == 26) && f.method != 0x30 && !f.dir && !f.encrypted {
+			if (f.Version == 20 || f.Version == 26) && f.Method != 0x30 && !f.Dir && !f.Encrypted {
 				use = true
 			}
 		}
@@ -72,14 +73,14 @@ func TestCorpus(t *testing.T) {
 				d := NewDecoder()
 				defer d.Close()
 				for _, f := range files {
-					if f.dir || f.method == 0x30 || f.split || (f.unpVer != 20 && f.unpVer != 26) {
+					if f.Dir || f.Method == 0x30 || f.Split || (f.Version != 20 && f.Version != 26) {
 						continue
 					}
-					if f.encrypted {
+					if f.Encrypted {
 						return
 					}
-					if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
-						t.Fatalf("%s: Reset: %v", f.name, err)
+					if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
+						t.Fatalf("%s: Reset: %v", f.Name, err)
 					}
 					h := sha256.New()
 					var n int64
@@ -93,17 +94,17 @@ func TestCorpus(t *testing.T) {
 						n, err = d.WriteTo(h)
 					}
 					if err != nil {
-						t.Fatalf("%s: after %d bytes: %v", f.name, n, err)
+						t.Fatalf("%s: after %d bytes: %v", f.Name, n, err)
 					}
-					if n != f.size {
-						t.Fatalf("%s: %d bytes, want %d", f.name, n, f.size)
+					if n != f.Size {
+						t.Fatalf("%s: %d bytes, want %d", f.Name, n, f.Size)
 					}
-					w, ok := want[name][f.name]
+					w, ok := want[name][f.Name]
 					if !ok {
 						continue
 					}
 					if got := hex.EncodeToString(h.Sum(nil)); got != w {
-						t.Errorf("%s: sha256 mismatch", f.name)
+						t.Errorf("%s: sha256 mismatch", f.Name)
 					}
 					checked++
 				}

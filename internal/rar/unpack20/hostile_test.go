@@ -10,16 +10,17 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 const testOutLimit = 64 << 20
 
-func isV20(f rar4File) bool {
-	return !f.dir && f.method != 0x30 && (f.unpVer == 20 || f.unpVer == 26)
+func isV20(f rartest.File) bool {
+	return !f.Dir && f.Method != 0x30 && (f.Version == 20 || f.Version == 26)
 }
 
-func decodeAll(d *Decoder, data []byte, f rar4File) (int64, error) {
-	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.dict, 64<<20), UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
+func decodeAll(d *Decoder, data []byte, f rartest.File) (int64, error) {
+	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 		return 0, err
 	}
 	n, err := io.CopyN(io.Discard, d, testOutLimit)
@@ -47,20 +48,20 @@ func TestCorpusAllUnits(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
 	n, failed := 0, 0
 	for _, p := range paths {
-		files, _ := walkRAR4(p)
+		files, _ := rartest.WalkRAR4(p)
 		d := NewDecoder()
 		for _, f := range files {
-			if !isV20(f) || f.encrypted || f.split {
+			if !isV20(f) || f.Encrypted || f.Split {
 				continue
 			}
-			got, err := decodeAll(d, f.data, f)
-			checkErr(t, filepath.Base(p)+"/"+f.name, err)
-			if err == nil && got != f.size {
-				t.Errorf("%s/%s: %d bytes without error, want %d", filepath.Base(p), f.name, got, f.size)
+			got, err := decodeAll(d, f.Data, f)
+			checkErr(t, filepath.Base(p)+"/"+f.Name, err)
+			if err == nil && got != f.Size {
+				t.Errorf("%s/%s: %d bytes without error, want %d", filepath.Base(p), f.Name, got, f.Size)
 			}
 			if err != nil {
 				failed++
-				t.Logf("%s/%s: %v", filepath.Base(p), f.name, err)
+				t.Logf("%s/%s: %v", filepath.Base(p), f.Name, err)
 			}
 			n++
 		}
@@ -71,12 +72,12 @@ func TestCorpusAllUnits(t *testing.T) {
 
 // samples returns the unencrypted version 20 members of the corpus units
 // that extract.
-func samples(t testing.TB) []rar4File {
+func samples(t testing.TB) []rartest.File {
 	units, _ := corpusFiles(t)
-	var out []rar4File
+	var out []rartest.File
 	for _, files := range units {
 		for _, f := range files {
-			if isV20(f) && !f.encrypted && !f.split && !f.solid {
+			if isV20(f) && !f.Encrypted && !f.Split && !f.Solid {
 				out = append(out, f)
 			}
 		}
@@ -93,15 +94,15 @@ func TestTruncated(t *testing.T) {
 	d := NewDecoder()
 	defer d.Close()
 	for _, f := range samples(t) {
-		step := max(1, len(f.data)/200)
-		for cut := 0; cut < len(f.data); cut += step {
-			n, err := decodeAll(d, f.data[:cut], f)
-			checkErr(t, f.name, err)
-			if err == nil && n != f.size {
-				t.Fatalf("%s cut at %d: %d bytes without error", f.name, cut, n)
+		step := max(1, len(f.Data)/200)
+		for cut := 0; cut < len(f.Data); cut += step {
+			n, err := decodeAll(d, f.Data[:cut], f)
+			checkErr(t, f.Name, err)
+			if err == nil && n != f.Size {
+				t.Fatalf("%s cut at %d: %d bytes without error", f.Name, cut, n)
 			}
-			if err == nil && cut < len(f.data)-1 {
-				t.Errorf("%s cut at %d of %d: no error", f.name, cut, len(f.data))
+			if err == nil && cut < len(f.Data)-1 {
+				t.Errorf("%s cut at %d of %d: no error", f.Name, cut, len(f.Data))
 			}
 		}
 	}
@@ -118,18 +119,18 @@ func TestCorrupted(t *testing.T) {
 		rounds = 5
 	}
 	for _, f := range samples(t) {
-		buf := make([]byte, len(f.data))
+		buf := make([]byte, len(f.Data))
 		for range rounds {
-			copy(buf, f.data)
+			copy(buf, f.Data)
 			for range 1 + rng.IntN(4) {
 				if len(buf) > 0 {
 					buf[rng.IntN(len(buf))] ^= byte(1 + rng.IntN(255))
 				}
 			}
 			n, err := decodeAll(d, buf, f)
-			checkErr(t, f.name, err)
-			if n > f.size {
-				t.Fatalf("%s: %d bytes out, size %d", f.name, n, f.size)
+			checkErr(t, f.Name, err)
+			if n > f.Size {
+				t.Fatalf("%s: %d bytes out, size %d", f.Name, n, f.Size)
 			}
 		}
 	}
@@ -146,14 +147,14 @@ func TestGarbage(t *testing.T) {
 		for j := range data {
 			data[j] = byte(rng.Uint32())
 		}
-		f := rar4File{name: "garbage", size: 1 << 30, dict: 1 << 20, unpVer: 20, solid: i%3 == 2}
+		f := rartest.File{Name: "garbage", Size: 1 << 30, Dict: 1 << 20, Version: 20, Solid: i%3 == 2}
 		n, err := decodeAll(d, data, f)
 		checkErr(t, "garbage", err)
 		if err == nil {
 			t.Errorf("garbage %d: %d bytes decoded without error", i, n)
 		}
 		// without a size the stream ends with the input, error or not
-		f.size = -1
+		f.Size = -1
 		_, err = decodeAll(d, data, f)
 		checkErr(t, "garbage, unknown size", err)
 	}
@@ -207,8 +208,8 @@ func TestAllocs(t *testing.T) {
 	defer d.Close()
 	var r bytes.Reader
 	run := func() {
-		r.Reset(f.data)
-		if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size, Version: f.unpVer}); err != nil {
+		r.Reset(f.Data)
+		if err := d.Reset(&r, Params{DictSize: f.Dict, UnpackedSize: f.Size, Version: f.Version}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := d.WriteTo(io.Discard); err != nil {

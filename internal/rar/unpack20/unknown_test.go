@@ -13,25 +13,25 @@ func TestUnknownSize(t *testing.T) {
 	d := NewDecoder()
 	defer d.Close()
 	for _, f := range samples(t) {
-		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Version: f.unpVer}); err != nil {
+		if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Version: f.Version}); err != nil {
 			t.Fatal(err)
 		}
 		want, err := io.ReadAll(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: -1, Version: f.unpVer}); err != nil {
+		if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: -1, Version: f.Version}); err != nil {
 			t.Fatal(err)
 		}
 		got, err := io.ReadAll(d)
 		if err != nil {
-			t.Fatalf("%s: %v", f.name, err)
+			t.Fatalf("%s: %v", f.Name, err)
 		}
 		if !bytes.HasPrefix(got, want) {
-			t.Fatalf("%s: output without size differs", f.name)
+			t.Fatalf("%s: output without size differs", f.Name)
 		}
 		if extra := len(got) - len(want); extra > 7 {
-			t.Errorf("%s: %d bytes more than the size", f.name, extra)
+			t.Errorf("%s: %d bytes more than the size", f.Name, extra)
 		}
 	}
 }

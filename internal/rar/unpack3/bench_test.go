@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 	"github.com/nwaples/rardecode/v2"
 )
 
@@ -36,13 +37,13 @@ func benchPath(b *testing.B, rel string) string {
 func BenchmarkRAR4(b *testing.B) {
 	for _, a := range benchArchives {
 		b.Run(a.name, func(b *testing.B) {
-			files, err := walkRAR4(benchPath(b, a.path))
+			files, err := rartest.WalkRAR4(benchPath(b, a.path))
 			if err != nil {
 				b.Fatal(err)
 			}
 			var size int64
 			for _, f := range files {
-				size += f.size
+				size += f.Size
 			}
 			d := NewDecoder()
 			defer d.Close()
@@ -51,14 +52,14 @@ func BenchmarkRAR4(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := startCPU()
+			cpu := rartest.StartCPU()
 			for b.Loop() {
 				for _, f := range files {
-					if f.dir || f.unpVer != 29 || f.method == 0x30 {
+					if f.Dir || f.Version != 29 || f.Method == 0x30 {
 						continue
 					}
-					r.Reset(f.data)
-					if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: 29}); err != nil {
+					r.Reset(f.Data)
+					if err := d.Reset(&r, Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: 29}); err != nil {
 						b.Fatal(err)
 					}
 					h.Reset()
@@ -67,7 +68,7 @@ func BenchmarkRAR4(b *testing.B) {
 					}
 				}
 			}
-			cpu.report(b, size)
+			cpu.Report(b, size)
 		})
 	}
 }
@@ -78,13 +79,13 @@ func BenchmarkRardecode(b *testing.B) {
 	for _, a := range benchArchives {
 		b.Run(a.name, func(b *testing.B) {
 			path := benchPath(b, a.path)
-			files, err := walkRAR4(path)
+			files, err := rartest.WalkRAR4(path)
 			if err != nil {
 				b.Fatal(err)
 			}
 			var size int64
 			for _, f := range files {
-				size += f.size
+				size += f.Size
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -93,7 +94,7 @@ func BenchmarkRardecode(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := startCPU()
+			cpu := rartest.StartCPU()
 			for b.Loop() {
 				r, err := rardecode.NewReader(bytes.NewReader(data))
 				if err != nil {
@@ -112,7 +113,7 @@ func BenchmarkRardecode(b *testing.B) {
 					}
 				}
 			}
-			cpu.report(b, size)
+			cpu.Report(b, size)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // TestCorpus decodes every version 2.9 file of the single-volume RAR4
@@ -27,7 +28,7 @@ func TestCorpus(t *testing.T) {
 		if u.Format != "rar4" || u.Kind != "single" || u.Expected == "" || u.Expect != "ok" {
 			continue
 		}
-		files, err := walkRAR4(u.Path(root))
+		files, err := rartest.WalkRAR4(u.Path(root))
 		if err != nil || len(files) == 0 {
 			continue
 		}
@@ -45,26 +46,26 @@ func TestCorpus(t *testing.T) {
 			d := NewDecoder()
 			defer d.Close()
 			for _, f := range files {
-				if f.dir || f.method == 0x30 || f.split || f.unpVer != 29 {
+				if f.Dir || f.Method == 0x30 || f.Split || f.Version != 29 {
 					continue
 				}
-				if f.encrypted {
+				if f.Encrypted {
 					return
 				}
-				if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
-					t.Fatalf("%s: Reset: %v", f.name, err)
+				if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
+					t.Fatalf("%s: Reset: %v", f.Name, err)
 				}
 				h := sha256.New()
 				n, err := io.Copy(h, d)
 				if err != nil {
-					t.Fatalf("%s: after %d bytes: %v", f.name, n, err)
+					t.Fatalf("%s: after %d bytes: %v", f.Name, n, err)
 				}
-				w, ok := want[f.name]
+				w, ok := want[f.Name]
 				if !ok {
 					continue
 				}
 				if got := hex.EncodeToString(h.Sum(nil)); got != w {
-					t.Errorf("%s: sha256 mismatch", f.name)
+					t.Errorf("%s: sha256 mismatch", f.Name)
 				}
 				checked++
 			}

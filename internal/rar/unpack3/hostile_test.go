@@ -12,12 +12,13 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 const testOutLimit = 64 << 20
 
-func decodeAll(d *Decoder, data []byte, f rar4File) (int64, error) {
-	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.dict, 64<<20), UnpackedSize: f.size, Solid: f.solid, Version: f.unpVer}); err != nil {
+func decodeAll(d *Decoder, data []byte, f rartest.File) (int64, error) {
+	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 		return 0, err
 	}
 	n, err := io.CopyN(io.Discard, d, testOutLimit)
@@ -45,17 +46,17 @@ func TestCorpusAllUnits(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
 	n, failed := 0, 0
 	for _, p := range paths {
-		files, _ := walkRAR4(p)
+		files, _ := rartest.WalkRAR4(p)
 		d := NewDecoder()
 		for _, f := range files {
-			if f.dir || f.method == 0x30 || f.encrypted || f.split || (f.unpVer != 29 && f.unpVer != 36) {
+			if f.Dir || f.Method == 0x30 || f.Encrypted || f.Split || (f.Version != 29 && f.Version != 36) {
 				continue
 			}
-			_, err := decodeAll(d, f.data, f)
-			checkErr(t, filepath.Base(p)+"/"+f.name, err)
+			_, err := decodeAll(d, f.Data, f)
+			checkErr(t, filepath.Base(p)+"/"+f.Name, err)
 			if err != nil {
 				failed++
-				t.Logf("%s/%s: %v", filepath.Base(p), f.name, err)
+				t.Logf("%s/%s: %v", filepath.Base(p), f.Name, err)
 			}
 			n++
 		}
@@ -64,12 +65,12 @@ func TestCorpusAllUnits(t *testing.T) {
 	t.Logf("%d members decoded, %d with errors", n, failed)
 }
 
-func smallSamples(t testing.TB) []rar4File {
+func smallSamples(t testing.TB) []rartest.File {
 	root, ok := corpus.Root()
 	if !ok {
 		t.Skipf("corpus not found at %s", root)
 	}
-	var out []rar4File
+	var out []rartest.File
 	for _, rel := range []string{
 		"files/libarchive/test_read_format_rar_filter.rar",
 		"files/libarchive/test_read_format_rar_compress_best.rar",
@@ -77,12 +78,12 @@ func smallSamples(t testing.TB) []rar4File {
 		"files/libarchive/test_read_format_rar3_lowdist_reset.rar",
 		"files/libarchive/test_read_format_rar_binary_data.rar",
 	} {
-		files, err := walkRAR4(filepath.Join(root, rel))
+		files, err := rartest.WalkRAR4(filepath.Join(root, rel))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range files {
-			if !f.dir && f.method != 0x30 && !f.solid && f.unpVer == 29 && len(f.data) < 200000 {
+			if !f.Dir && f.Method != 0x30 && !f.Solid && f.Version == 29 && len(f.Data) < 200000 {
 				out = append(out, f)
 			}
 		}
@@ -98,32 +99,32 @@ func TestCorrupted(t *testing.T) {
 	d := NewDecoder()
 	defer d.Close()
 	for _, f := range smallSamples(t) {
-		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}); err != nil {
+		if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Version: 29}); err != nil {
 			t.Fatal(err)
 		}
 		want, err := io.ReadAll(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		step := max(1, len(f.data)/61)
-		for cut := 0; cut < len(f.data); cut += step {
-			if err := d.Reset(bytes.NewReader(f.data[:cut]), Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}); err != nil {
+		step := max(1, len(f.Data)/61)
+		for cut := 0; cut < len(f.Data); cut += step {
+			if err := d.Reset(bytes.NewReader(f.Data[:cut]), Params{DictSize: f.Dict, UnpackedSize: f.Size, Version: 29}); err != nil {
 				t.Fatal(err)
 			}
 			got, err := io.ReadAll(d)
-			checkErr(t, f.name, err)
+			checkErr(t, f.Name, err)
 			// The range coder may finish the last symbols without the
 			// final bytes; the output must then still be right.
 			if err == nil && !bytes.Equal(got, want) {
-				t.Errorf("%s truncated at %d of %d: wrong output and no error", f.name, cut, len(f.data))
+				t.Errorf("%s truncated at %d of %d: wrong output and no error", f.Name, cut, len(f.Data))
 			}
 		}
-		buf := make([]byte, len(f.data))
-		for i := 0; i < len(f.data); i += step {
-			copy(buf, f.data)
+		buf := make([]byte, len(f.Data))
+		for i := 0; i < len(f.Data); i += step {
+			copy(buf, f.Data)
 			buf[i] ^= 0x5a
 			_, err := decodeAll(d, buf, f)
-			checkErr(t, f.name, err)
+			checkErr(t, f.Name, err)
 		}
 	}
 }
@@ -133,9 +134,9 @@ func TestSmallReads(t *testing.T) {
 	d := NewDecoder()
 	defer d.Close()
 	for _, f := range smallSamples(t) {
-		p := Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}
+		p := Params{DictSize: f.Dict, UnpackedSize: f.Size, Version: 29}
 		ref := NewDecoder()
-		if err := ref.Reset(bytes.NewReader(f.data), p); err != nil {
+		if err := ref.Reset(bytes.NewReader(f.Data), p); err != nil {
 			t.Fatal(err)
 		}
 		want, err := io.ReadAll(ref)
@@ -143,7 +144,7 @@ func TestSmallReads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.data)), p); err != nil {
+		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.Data)), p); err != nil {
 			t.Fatal(err)
 		}
 		var got []byte
@@ -159,16 +160,16 @@ func TestSmallReads(t *testing.T) {
 			}
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s: one-byte reads differ", f.name)
+			t.Errorf("%s: one-byte reads differ", f.Name)
 		}
 	}
 }
 
 // TestAllocs checks that decoding LZ files again allocates nothing.
 func TestAllocs(t *testing.T) {
-	var s []rar4File
+	var s []rartest.File
 	for _, f := range smallSamples(t) {
-		if f.method < 0x35 { // PPMd files allocate their model per restart
+		if f.Method < 0x35 { // PPMd files allocate their model per restart
 			s = append(s, f)
 		}
 	}
@@ -177,8 +178,8 @@ func TestAllocs(t *testing.T) {
 	var r bytes.Reader
 	run := func() {
 		for _, f := range s {
-			r.Reset(f.data)
-			if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29}); err != nil {
+			r.Reset(f.Data)
+			if err := d.Reset(&r, Params{DictSize: f.Dict, UnpackedSize: f.Size, Version: 29}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := d.WriteTo(io.Discard); err != nil {
@@ -205,7 +206,7 @@ func TestTables(t *testing.T) {
 // FuzzDecode decodes arbitrary packed data.
 func FuzzDecode(f *testing.F) {
 	for _, s := range smallSamples(f) {
-		f.Add(s.data[:min(len(s.data), 2048)], uint8(1))
+		f.Add(s.Data[:min(len(s.Data), 2048)], uint8(1))
 	}
 	d := NewDecoder()
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
@@ -244,7 +245,7 @@ func TestSolidSkip(t *testing.T) {
 		t.Skip("no corpus")
 	}
 	for _, name := range []string{"junrar/com__github__junrar__solid__rar4-solid.rar", "rarfile/files__unicode.rar", "sharpcompress/Archives__Rar.solid.rar"} {
-		files, err := walkRAR4(filepath.Join(root, "files", name))
+		files, err := rartest.WalkRAR4(filepath.Join(root, "files", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,10 +260,10 @@ func TestSolidSkip(t *testing.T) {
 		d := NewDecoder()
 		compared := 0
 		for i, f := range files {
-			if f.dir || f.method == 0x30 {
+			if f.Dir || f.Method == 0x30 {
 				continue
 			}
-			if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: 29}); err != nil {
+			if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: 29}); err != nil {
 				t.Fatal(err)
 			}
 			if i%2 == 0 {
@@ -270,12 +271,12 @@ func TestSolidSkip(t *testing.T) {
 			}
 			got, err := io.ReadAll(d)
 			if err != nil {
-				t.Fatalf("%s: %v", f.name, err)
+				t.Fatalf("%s: %v", f.Name, err)
 			}
-			if w, ok := want[f.name]; ok {
+			if w, ok := want[f.Name]; ok {
 				compared++
 				if sha256hex(got) != w {
-					t.Errorf("%s/%s: wrong content after an unread predecessor", name, f.name)
+					t.Errorf("%s/%s: wrong content after an unread predecessor", name, f.Name)
 				}
 			}
 		}
@@ -295,7 +296,7 @@ func sha256hex(b []byte) string {
 // deltas included) and decodes symbols with the result.
 func FuzzTables(f *testing.F) {
 	for _, s := range smallSamples(f) {
-		f.Add(s.data[:min(len(s.data), 300)])
+		f.Add(s.Data[:min(len(s.Data), 300)])
 	}
 	d := NewDecoder()
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // TestMaxMemSynthetic checks that a PPMd block header asking for more
@@ -38,7 +39,7 @@ func TestMaxMemCorpus(t *testing.T) {
 	if !ok {
 		t.Skipf("corpus not found at %s", root)
 	}
-	files, err := walkRAR4(root + "/files/junrar/com__github__junrar__ppm__legit-maxmb63.rar")
+	files, err := rartest.WalkRAR4(root + "/files/junrar/com__github__junrar__ppm__legit-maxmb63.rar")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +47,11 @@ func TestMaxMemCorpus(t *testing.T) {
 	defer d.Close()
 	tried := 0
 	for _, f := range files {
-		if f.dir || f.method == 0x30 || f.unpVer != 29 {
+		if f.Dir || f.Method == 0x30 || f.Version != 29 {
 			continue
 		}
 		for _, lim := range []int64{0, 64 << 20, 63 << 20} {
-			if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Version: 29, MaxMem: lim}); err != nil {
+			if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Version: 29, MaxMem: lim}); err != nil {
 				t.Fatal(err)
 			}
 			n, err := io.Copy(io.Discard, d)
@@ -58,7 +59,7 @@ func TestMaxMemCorpus(t *testing.T) {
 				if !errors.Is(err, archive.ErrLimit) {
 					t.Fatalf("limit %d: %v, want ErrLimit", lim, err)
 				}
-			} else if err != nil || n != f.size {
+			} else if err != nil || n != f.Size {
 				t.Fatalf("limit %d: %d bytes, %v", lim, n, err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 	"github.com/nwaples/rardecode/v2"
 )
 
@@ -34,14 +35,14 @@ func benchPath(b *testing.B, rel string) string {
 func BenchmarkRAR5(b *testing.B) {
 	for _, a := range benchArchives {
 		b.Run(a.name, func(b *testing.B) {
-			files, err := walkRAR5(benchPath(b, a.path))
+			files, err := rartest.WalkRAR5(benchPath(b, a.path))
 			if err != nil {
 				b.Fatal(err)
 			}
 			var size int64
 			for _, f := range files {
-				if !f.dir && f.method != 0 {
-					size += f.size
+				if !f.Dir && f.Method != 0 {
+					size += f.Size
 				}
 			}
 			d := NewDecoder()
@@ -51,14 +52,14 @@ func BenchmarkRAR5(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := startCPU()
+			cpu := rartest.StartCPU()
 			for b.Loop() {
 				for _, f := range files {
-					if f.dir || f.method == 0 {
+					if f.Dir || f.Method == 0 {
 						continue
 					}
-					r.Reset(f.data)
-					if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.version}); err != nil {
+					r.Reset(f.Data)
+					if err := d.Reset(&r, Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 						b.Fatal(err)
 					}
 					h.Reset()
@@ -67,7 +68,7 @@ func BenchmarkRAR5(b *testing.B) {
 					}
 				}
 			}
-			cpu.report(b, size)
+			cpu.Report(b, size)
 		})
 	}
 }
@@ -79,14 +80,14 @@ func BenchmarkRardecode(b *testing.B) {
 	for _, a := range benchArchives {
 		b.Run(a.name, func(b *testing.B) {
 			path := benchPath(b, a.path)
-			files, err := walkRAR5(path)
+			files, err := rartest.WalkRAR5(path)
 			if err != nil {
 				b.Fatal(err)
 			}
 			var size int64
 			for _, f := range files {
-				if !f.dir && f.method != 0 {
-					size += f.size
+				if !f.Dir && f.Method != 0 {
+					size += f.Size
 				}
 			}
 			data, err := os.ReadFile(path)
@@ -96,7 +97,7 @@ func BenchmarkRardecode(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := startCPU()
+			cpu := rartest.StartCPU()
 			for b.Loop() {
 				r, err := rardecode.NewReader(bytes.NewReader(data))
 				if err != nil {
@@ -115,7 +116,7 @@ func BenchmarkRardecode(b *testing.B) {
 					}
 				}
 			}
-			cpu.report(b, size)
+			cpu.Report(b, size)
 		})
 	}
 }

@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 type corpusCase struct {
 	unit  string
-	files []rar5File
+	files []rartest.File
 	want  map[string]string // path -> sha256
 }
 
@@ -31,7 +32,7 @@ func rar5Cases(t testing.TB) []corpusCase {
 		if u.Format != "rar5" || u.Kind != "single" || u.Expected == "" || u.Expect != "ok" {
 			continue
 		}
-		files, err := walkRAR5(u.Path(root))
+		files, err := rartest.WalkRAR5(u.Path(root))
 		if err != nil {
 			continue
 		}
@@ -60,33 +61,33 @@ func TestCorpus(t *testing.T) {
 			d := NewDecoder()
 			defer d.Close()
 			for _, f := range c.files {
-				if f.dir || f.method == 0 || f.split {
+				if f.Dir || f.Method == 0 || f.Split {
 					continue
 				}
-				if f.encrypted {
+				if f.Encrypted {
 					return // later solid files cannot be decoded either
 				}
-				if testing.Short() && f.size > 256<<20 {
-					t.Skipf("%s: %d bytes; skipped in -short mode", f.name, f.size)
+				if testing.Short() && f.Size > 256<<20 {
+					t.Skipf("%s: %d bytes; skipped in -short mode", f.Name, f.Size)
 				}
-				err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid, Version: f.version})
+				err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version})
 				if err != nil {
-					t.Fatalf("%s: Reset: %v", f.name, err)
+					t.Fatalf("%s: Reset: %v", f.Name, err)
 				}
 				h := sha256.New()
 				n, err := io.Copy(h, d)
 				if err != nil {
-					t.Fatalf("%s: after %d bytes: %v", f.name, n, err)
+					t.Fatalf("%s: after %d bytes: %v", f.Name, n, err)
 				}
-				if f.size >= 0 && n != f.size {
-					t.Fatalf("%s: got %d bytes, want %d", f.name, n, f.size)
+				if f.Size >= 0 && n != f.Size {
+					t.Fatalf("%s: got %d bytes, want %d", f.Name, n, f.Size)
 				}
-				want, ok := c.want[f.name]
+				want, ok := c.want[f.Name]
 				if !ok {
 					continue
 				}
 				if got := hex.EncodeToString(h.Sum(nil)); got != want {
-					t.Errorf("%s: sha256 %s, want %s", f.name, got, want)
+					t.Errorf("%s: sha256 %s, want %s", f.Name, got, want)
 				}
 				checked++
 			}

@@ -13,14 +13,15 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 const testOutLimit = 64 << 20
 
 // decodeAll decodes one file with bounded output and memory.
-func decodeAll(d *Decoder, data []byte, f rar5File) (int64, error) {
-	dict := min(f.dict, 64<<20)
-	if err := d.Reset(bytes.NewReader(data), Params{DictSize: dict, UnpackedSize: f.size, Solid: f.solid, Version: f.version}); err != nil {
+func decodeAll(d *Decoder, data []byte, f rartest.File) (int64, error) {
+	dict := min(f.Dict, 64<<20)
+	if err := d.Reset(bytes.NewReader(data), Params{DictSize: dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 		return 0, err
 	}
 	n, err := io.CopyN(io.Discard, d, testOutLimit)
@@ -48,20 +49,20 @@ func TestCorpusAllUnits(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
 	n := 0
 	for _, p := range paths {
-		files, err := walkRAR5(p)
+		files, err := rartest.WalkRAR5(p)
 		if err != nil || len(files) == 0 {
 			continue
 		}
 		d := NewDecoder()
 		for _, f := range files {
-			if f.dir || f.method == 0 || f.encrypted {
+			if f.Dir || f.Method == 0 || f.Encrypted {
 				continue
 			}
-			if testing.Short() && f.size > 256<<20 {
+			if testing.Short() && f.Size > 256<<20 {
 				continue
 			}
-			_, err := decodeAll(d, f.data, f)
-			checkErr(t, filepath.Base(p)+"/"+f.name, err)
+			_, err := decodeAll(d, f.Data, f)
+			checkErr(t, filepath.Base(p)+"/"+f.Name, err)
 			n++
 		}
 		d.Close()
@@ -69,12 +70,12 @@ func TestCorpusAllUnits(t *testing.T) {
 	t.Logf("%d files decoded", n)
 }
 
-func smallSamples(t testing.TB) []rar5File {
+func smallSamples(t testing.TB) []rartest.File {
 	root, ok := corpus.Root()
 	if !ok {
 		t.Skipf("corpus not found at %s", root)
 	}
-	var out []rar5File
+	var out []rartest.File
 	for _, rel := range []string{
 		"files/junrar/com__github__junrar__rar5unpack__m3-plain-128k.rar",
 		"files/junrar/com__github__junrar__rar5filters__rar5-e8e9.rar",
@@ -82,12 +83,12 @@ func smallSamples(t testing.TB) []rar5File {
 		"files/libarchive/test_read_format_rar5_arm.rar",
 		"files/junrar/com__github__junrar__rar5unpack__m5-plain-128k.rar",
 	} {
-		files, err := walkRAR5(filepath.Join(root, rel))
+		files, err := rartest.WalkRAR5(filepath.Join(root, rel))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range files {
-			if !f.dir && f.method != 0 && !f.solid {
+			if !f.Dir && f.Method != 0 && !f.Solid {
 				out = append(out, f)
 			}
 		}
@@ -100,20 +101,20 @@ func TestCorrupted(t *testing.T) {
 	d := NewDecoder()
 	defer d.Close()
 	for _, f := range smallSamples(t) {
-		step := max(1, len(f.data)/97)
-		for cut := 0; cut < len(f.data); cut += step {
-			_, err := decodeAll(d, f.data[:cut], f)
+		step := max(1, len(f.Data)/97)
+		for cut := 0; cut < len(f.Data); cut += step {
+			_, err := decodeAll(d, f.Data[:cut], f)
 			if err == nil {
-				t.Errorf("%s truncated at %d: no error", f.name, cut)
+				t.Errorf("%s truncated at %d: no error", f.Name, cut)
 			}
-			checkErr(t, f.name, err)
+			checkErr(t, f.Name, err)
 		}
-		buf := make([]byte, len(f.data))
-		for i := 0; i < len(f.data); i += step {
-			copy(buf, f.data)
+		buf := make([]byte, len(f.Data))
+		for i := 0; i < len(f.Data); i += step {
+			copy(buf, f.Data)
 			buf[i] ^= 0x5a
 			_, err := decodeAll(d, buf, f)
-			checkErr(t, f.name, err)
+			checkErr(t, f.Name, err)
 		}
 	}
 }
@@ -124,7 +125,7 @@ func TestSmallReads(t *testing.T) {
 	defer d.Close()
 	for _, f := range smallSamples(t) {
 		ref := NewDecoder()
-		if err := ref.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size}); err != nil {
+		if err := ref.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size}); err != nil {
 			t.Fatal(err)
 		}
 		want, err := io.ReadAll(ref)
@@ -132,7 +133,7 @@ func TestSmallReads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.data)), Params{DictSize: f.dict, UnpackedSize: f.size}); err != nil {
+		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.Data)), Params{DictSize: f.Dict, UnpackedSize: f.Size}); err != nil {
 			t.Fatal(err)
 		}
 		var got []byte
@@ -148,15 +149,15 @@ func TestSmallReads(t *testing.T) {
 			}
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s: one-byte reads differ", f.name)
+			t.Errorf("%s: one-byte reads differ", f.Name)
 		}
 		// unknown size: runs to the last block
-		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: -1}); err != nil {
+		if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: -1}); err != nil {
 			t.Fatal(err)
 		}
 		got, err = io.ReadAll(d)
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s: unknown size: %d bytes, %v", f.name, len(got), err)
+			t.Errorf("%s: unknown size: %d bytes, %v", f.Name, len(got), err)
 		}
 	}
 }
@@ -169,8 +170,8 @@ func TestAllocs(t *testing.T) {
 	var r bytes.Reader
 	run := func() {
 		for _, f := range s {
-			r.Reset(f.data)
-			if err := d.Reset(&r, Params{DictSize: f.dict, UnpackedSize: f.size}); err != nil {
+			r.Reset(f.Data)
+			if err := d.Reset(&r, Params{DictSize: f.Dict, UnpackedSize: f.Size}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := d.WriteTo(io.Discard); err != nil {
@@ -192,7 +193,7 @@ func TestSolidRestart(t *testing.T) {
 		t.Skip("no corpus")
 	}
 	rel := "files/junrar/com__github__junrar__rar5unpack__m3-solid-128k.rar"
-	files, err := walkRAR5(filepath.Join(root, rel))
+	files, err := rartest.WalkRAR5(filepath.Join(root, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestSolidRestart(t *testing.T) {
 	d := NewDecoder()
 	defer d.Close()
 	for i, f := range files {
-		if err := d.Reset(bytes.NewReader(f.data), Params{DictSize: f.dict, UnpackedSize: f.size, Solid: f.solid}); err != nil {
+		if err := d.Reset(bytes.NewReader(f.Data), Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid}); err != nil {
 			t.Fatal(err)
 		}
 		if i%2 == 0 {
@@ -211,7 +212,7 @@ func TestSolidRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want[f.name] = sha256.Sum256(b)
+		want[f.Name] = sha256.Sum256(b)
 	}
 	if len(exp) == 0 {
 		t.Skip("no listing")
@@ -242,7 +243,7 @@ func appendHex(b, s []byte) []byte {
 func FuzzDecode(f *testing.F) {
 	for _, s := range smallSamples(f) {
 		// large inputs make the fuzzing engine crawl: seed with prefixes
-		f.Add(s.data[:min(len(s.data), 2048)], uint8(1))
+		f.Add(s.Data[:min(len(s.Data), 2048)], uint8(1))
 	}
 	f.Add([]byte{0xc7, 0x5a ^ 0xc7 ^ 4, 4, 0, 0, 0, 0}, uint8(1))
 	d := NewDecoder()
@@ -263,8 +264,8 @@ func FuzzDecode(f *testing.F) {
 // symbols with the result.
 func FuzzTables(f *testing.F) {
 	for _, s := range smallSamples(f) {
-		if len(s.data) > 5 {
-			f.Add(s.data[3:min(len(s.data), 300)])
+		if len(s.Data) > 5 {
+			f.Add(s.Data[3:min(len(s.Data), 300)])
 		}
 	}
 	d := NewDecoder()

@@ -1,0 +1,117 @@
+package rartest
+
+import (
+	"bytes"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/corpus"
+)
+
+// CPUTimer reports the process CPU time per operation next to the wall
+// time, so that comparisons stay meaningful on a loaded machine.
+type CPUTimer struct{ start time.Duration }
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// StartCPU starts measuring CPU time.
+func StartCPU() CPUTimer { return CPUTimer{cpuNow()} }
+
+// Report adds the cpu-ns/op and cpu-MB/s metrics (bytes per operation)
+// for the CPU time spent since StartCPU.
+func (c CPUTimer) Report(b *testing.B, bytes int64) {
+	el := cpuNow() - c.start
+	if el <= 0 || b.N == 0 {
+		return
+	}
+	per := float64(el.Nanoseconds()) / float64(b.N)
+	b.ReportMetric(per, "cpu-ns/op")
+	b.ReportMetric(float64(bytes)/per*1e3, "cpu-MB/s")
+}
+
+// CorpusPath returns the path of the corpus file rel (relative to the
+// corpus root), skipping the test or benchmark when the corpus is absent.
+func CorpusPath(tb testing.TB, rel string) string {
+	tb.Helper()
+	return filepath.Join(CorpusRoot(tb), rel)
+}
+
+// CorpusRoot returns the corpus root, skipping the test or benchmark when
+// the corpus is absent.
+func CorpusRoot(tb testing.TB) string {
+	tb.Helper()
+	root, ok := corpus.Root()
+	if !ok {
+		tb.Skipf("corpus not found at %s", root)
+	}
+	return root
+}
+
+// TotalSize returns the sum of the known unpacked sizes of files.
+func TotalSize(files []File) int64 {
+	var n int64
+	for _, f := range files {
+		if f.Size > 0 {
+			n += f.Size
+		}
+	}
+	return n
+}
+
+// BenchDecode is the decoder benchmark loop: each operation decodes the
+// files that keep accepts, in order, calling decode with a reader over the
+// packed data and a CRC32 writer for the output (as an extractor checks
+// it). It reports the bytes of all files, allocations and CPU time.
+func BenchDecode(b *testing.B, files []File, keep func(File) bool, decode func(r io.Reader, f File, w io.Writer) error) {
+	size := TotalSize(files)
+	h := crc32.NewIEEE()
+	var r bytes.Reader
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := StartCPU()
+	for b.Loop() {
+		for _, f := range files {
+			if !keep(f) {
+				continue
+			}
+			r.Reset(f.Data)
+			h.Reset()
+			if err := decode(&r, f, h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu.Report(b, size)
+}
+
+// BenchArchive is the loop of a comparison benchmark that extracts the
+// whole archive at path with another implementation: extract gets the
+// archive bytes; size is the unpacked size of one extraction.
+func BenchArchive(b *testing.B, path string, size int64, extract func(data []byte) error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := StartCPU()
+	for b.Loop() {
+		if err := extract(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu.Report(b, size)
+}
