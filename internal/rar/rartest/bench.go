@@ -58,11 +58,15 @@ func CorpusRoot(tb testing.TB) string {
 	return root
 }
 
-// TotalSize returns the sum of the known unpacked sizes of files.
-func TotalSize(files []File) int64 {
+// All accepts every file.
+func All(File) bool { return true }
+
+// TotalSize returns the sum of the known unpacked sizes of the files that
+// keep accepts.
+func TotalSize(files []File, keep func(File) bool) int64 {
 	var n int64
 	for _, f := range files {
-		if f.Size > 0 {
+		if keep(f) && f.Size > 0 {
 			n += f.Size
 		}
 	}
@@ -72,9 +76,9 @@ func TotalSize(files []File) int64 {
 // BenchDecode is the decoder benchmark loop: each operation decodes the
 // files that keep accepts, in order, calling decode with a reader over the
 // packed data and a CRC32 writer for the output (as an extractor checks
-// it). It reports the bytes of all files, allocations and CPU time.
-func BenchDecode(b *testing.B, files []File, keep func(File) bool, decode func(r io.Reader, f File, w io.Writer) error) {
-	size := TotalSize(files)
+// it). It reports size bytes per operation (TotalSize of some selection),
+// allocations and CPU time.
+func BenchDecode(b *testing.B, files []File, size int64, keep func(File) bool, decode func(r io.Reader, f File, w io.Writer) error) {
 	h := crc32.NewIEEE()
 	var r bytes.Reader
 	b.SetBytes(size)
@@ -96,10 +100,12 @@ func BenchDecode(b *testing.B, files []File, keep func(File) bool, decode func(r
 	cpu.Report(b, size)
 }
 
-// BenchArchive is the loop of a comparison benchmark that extracts the
-// whole archive at path with another implementation: extract gets the
-// archive bytes; size is the unpacked size of one extraction.
-func BenchArchive(b *testing.B, path string, size int64, extract func(data []byte) error) {
+// BenchExtract is the loop of a comparison benchmark that extracts every
+// entry of the archive at path with another implementation, discarding the
+// output; size is the byte count to report per extraction. open starts an
+// extraction and returns the reader of the current entry's contents and a
+// function that moves to the next entry (io.EOF after the last).
+func BenchExtract(b *testing.B, path string, size int64, open func(io.Reader) (io.Reader, func() error, error)) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
@@ -109,8 +115,21 @@ func BenchArchive(b *testing.B, path string, size int64, extract func(data []byt
 	b.ResetTimer()
 	cpu := StartCPU()
 	for b.Loop() {
-		if err := extract(data); err != nil {
+		r, next, err := open(bytes.NewReader(data))
+		if err != nil {
 			b.Fatal(err)
+		}
+		for {
+			err := next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	cpu.Report(b, size)

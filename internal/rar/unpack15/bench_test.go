@@ -1,12 +1,9 @@
 package unpack15
 
 import (
-	"bytes"
-	"hash/crc32"
-	"path/filepath"
+	"io"
 	"testing"
 
-	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
@@ -24,48 +21,25 @@ var benchArchives = []struct {
 // BenchmarkRAR15 decodes every version 1.5 member of each archive with a
 // CRC32 over the output, as an extractor does.
 func BenchmarkRAR15(b *testing.B) {
-	root, ok := corpus.Root()
-	if !ok {
-		b.Skipf("corpus not found at %s", root)
-	}
 	for _, a := range benchArchives {
 		b.Run(a.name, func(b *testing.B) {
 			walk := rartest.WalkRAR4
 			if a.rar14 {
 				walk = rartest.WalkRAR14
 			}
-			files, err := walk(filepath.Join(root, a.path))
+			files, err := walk(rartest.CorpusPath(b, a.path))
 			if err != nil {
 				b.Fatal(err)
 			}
-			var size int64
-			for _, f := range files {
-				size += f.Size
-			}
 			d := NewDecoder()
 			defer d.Close()
-			h := crc32.NewIEEE()
-			var r bytes.Reader
-			b.SetBytes(size)
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := rartest.StartCPU()
-			for b.Loop() {
-				for _, f := range files {
-					if !isV15(f) {
-						continue
-					}
-					r.Reset(f.Data)
-					if err := d.Reset(&r, Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
-						b.Fatal(err)
-					}
-					h.Reset()
-					if _, err := d.WriteTo(h); err != nil {
-						b.Fatal(err)
-					}
+			rartest.BenchDecode(b, files, rartest.TotalSize(files, rartest.All), isV15, func(r io.Reader, f rartest.File, w io.Writer) error {
+				if err := d.Reset(r, Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
+					return err
 				}
-			}
-			cpu.Report(b, size)
+				_, err := d.WriteTo(w)
+				return err
+			})
 		})
 	}
 }
