@@ -328,3 +328,32 @@ func TestSLTMatches7zz(t *testing.T) {
 		}
 	}
 }
+
+// TestSLTRAR checks the RAR -slt keys: 7-Zip's RAR handler keys in its
+// order, the link target, and 7-Zip's type and host names.
+func TestSLTRAR(t *testing.T) {
+	root := testenv.CorpusRoot(t)
+	r := garc(t, root, "", "l", "-slt", "files/libarchive/test_read_format_rar5_symlink.rar")
+	r.expect(t, ExitOK, "l -slt rar5")
+	if !strings.Contains(r.stdout, "\nType = Rar5\n") {
+		t.Errorf("type:\n%s", r.stdout)
+	}
+	blocks := strings.Split(r.stdout[strings.Index(r.stdout, "----------\n")+11:], "\n\n")
+	var keys []string
+	for _, line := range strings.Split(blocks[1], "\n") {
+		k, _, _ := strings.Cut(line, " = ")
+		keys = append(keys, k)
+	}
+	want := "Path Folder Size Packed Size Modified Attributes Encrypted Solid Split Before Split After CRC Host OS Method Symbolic Link"
+	if got := strings.Join(keys, " "); got != want {
+		t.Errorf("keys of a RAR5 symlink entry:\n got %s\nwant %s", got, want)
+	}
+	if !strings.Contains(blocks[1], "Symbolic Link = file.txt") || !strings.Contains(blocks[1], "Host OS = Unix") {
+		t.Errorf("symlink entry:\n%s", blocks[1])
+	}
+	r = garc(t, root, "", "l", "-slt", "files/sharpcompress/Archives__Rar.comment.rar")
+	r.expect(t, ExitOK, "l -slt rar4")
+	if !strings.Contains(r.stdout, "\nType = Rar\n") || !strings.Contains(r.stdout, "\nHost OS = Win32\n") || !strings.Contains(r.stdout, "\nSolid = +\n") {
+		t.Errorf("RAR4 listing:\n%s", r.stdout)
+	}
+}

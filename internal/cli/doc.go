@@ -182,9 +182,13 @@
 // (local time, seven fraction digits), Attributes (Windows letters in bit
 // order, then the unix mode: "A -rw-r--r--", "D drwxr-xr-x"), CRC (empty
 // when none), Encrypted, Method and Block (the folder index; empty when
-// the entry has no data). RAR entries add Folder, Split Before/After, Host
-// OS and Symbolic/Hard/Copy Link. Keys garc adds (BLAKE2sp, User, Group,
-// Anti) come last. Known differences: raw splits (7-Zip lists the split
+// the entry has no data). RAR entries follow the key order of 7-Zip's RAR
+// handlers: Path, Folder, Size, Packed Size, the stored times,
+// Attributes, Encrypted, Solid, Split Before, Split After, CRC, Host OS
+// ("Windows"/"Unix" for RAR5, "Win32"/"Unix" before), Method and
+// Symbolic/Hard/Copy Link (7-Zip's RAR method and characteristics strings
+// and Volume Index are not reproduced). Keys garc adds (BLAKE2sp, User,
+// Group, Anti, Comment) come last. Known differences: raw splits (7-Zip lists the split
 // container first) and Zstandard, which 7-Zip without the zstd codec
 // names by its ID.
 //

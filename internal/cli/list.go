@@ -450,93 +450,149 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 // and their order are 7-Zip's own for 7z (Path, Size, Packed Size,
 // Modified, Created, Accessed, Attributes, CRC, Encrypted, Method, Block;
 // Packed Size, CRC and Block empty where 7-Zip leaves them empty). RAR
-// entries get 7-Zip's RAR keys (with Folder, Split Before/After, Host OS,
-// link targets). Keys garc adds (BLAKE2sp, User, Group, Anti) come last.
+// entries get the keys of 7-Zip's RAR handlers in their order (Path,
+// Folder, Size, Packed Size, times, Attributes, Encrypted, Solid, Split
+// Before/After, CRC, Host OS, Method, link targets). Keys garc adds
+// (BLAKE2sp, User, Group, Anti, Comment) come last.
 func writeSLT(w io.Writer, name string, info *archive.Info, all, entries []*archive.Entry) {
 	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", name)
 	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintf(w, "\n----------\n")
-	is7z := info.Format == archive.Format7z
-	// 7-Zip lists the keys of the properties the archive stores: no
-	// CRC key in a 7z archive without any checksum (only empty entries).
-	anyCRC, anyAttr := false, !is7z
+	if info.Format == archive.Format7z {
+		write7zSLTEntries(w, all, entries)
+		return
+	}
+	for _, e := range entries {
+		writeRARSLTEntry(w, info.Format, e)
+		writeSLTExtras(w, e)
+		fmt.Fprintln(w)
+	}
+}
+
+// sltSize renders a size, empty when unknown.
+func sltSize(n int64) string {
+	if n < 0 {
+		return ""
+	}
+	return fmt.Sprint(n)
+}
+
+// writeSLTTimes prints the times that are stored.
+func writeSLTTimes(w io.Writer, e *archive.Entry) {
+	if !e.ModTime.IsZero() {
+		fmt.Fprintf(w, "Modified = %s\n", sltTime(e.ModTime))
+	}
+	if !e.CreateTime.IsZero() {
+		fmt.Fprintf(w, "Created = %s\n", sltTime(e.CreateTime))
+	}
+	if !e.AccessTime.IsZero() {
+		fmt.Fprintf(w, "Accessed = %s\n", sltTime(e.AccessTime))
+	}
+}
+
+// write7zSLTEntries prints the entries of a 7z archive with 7-Zip's keys.
+// 7-Zip lists the keys of the properties the archive stores: no CRC key
+// in an archive without any checksum, no Attributes key in one without
+// attributes.
+func write7zSLTEntries(w io.Writer, all, entries []*archive.Entry) {
+	anyCRC, anyAttr := false, false
 	for _, e := range all {
 		anyCRC = anyCRC || e.HasCRC32
 		anyAttr = anyAttr || e.Attributes != 0 || e.HasUnixMode
 	}
 	for _, e := range entries {
 		fmt.Fprintf(w, "Path = %s\n", e.Name)
-		if !is7z {
-			fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
-		}
-		if e.Size >= 0 {
-			fmt.Fprintf(w, "Size = %d\n", e.Size)
-		} else {
-			fmt.Fprintf(w, "Size = \n")
-		}
-		if is7z && e.Block >= 0 && e.Solid {
+		fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
+		if e.Block >= 0 && e.Solid {
 			// Inside a solid block the packed bytes belong to the block
 			// and are given with its first entry.
 			fmt.Fprintf(w, "Packed Size = \n")
 		} else {
 			fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
 		}
-		if !e.ModTime.IsZero() {
-			fmt.Fprintf(w, "Modified = %s\n", sltTime(e.ModTime))
-		}
-		if !e.CreateTime.IsZero() {
-			fmt.Fprintf(w, "Created = %s\n", sltTime(e.CreateTime))
-		}
-		if !e.AccessTime.IsZero() {
-			fmt.Fprintf(w, "Accessed = %s\n", sltTime(e.AccessTime))
-		}
+		writeSLTTimes(w, e)
 		if anyAttr {
 			fmt.Fprintf(w, "Attributes = %s\n", sltAttr(e))
 		}
 		switch {
 		case e.HasCRC32:
 			fmt.Fprintf(w, "CRC = %08X\n", e.CRC32)
-		case is7z && anyCRC:
+		case anyCRC:
 			fmt.Fprintf(w, "CRC = \n")
 		}
 		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
-		if e.Comment != "" {
-			fmt.Fprintf(w, "Comment = %s\n", e.Comment)
-		}
-		if e.SplitBefore || e.SplitAfter {
-			fmt.Fprintf(w, "Split Before = %s\nSplit After = %s\n", plusMinus(e.SplitBefore), plusMinus(e.SplitAfter))
-		}
 		fmt.Fprintf(w, "Method = %s\n", e.Method)
-		if is7z {
-			if e.Block >= 0 {
-				fmt.Fprintf(w, "Block = %d\n", e.Block)
-			} else {
-				fmt.Fprintf(w, "Block = \n")
-			}
+		if e.Block >= 0 {
+			fmt.Fprintf(w, "Block = %d\n", e.Block)
 		} else {
-			fmt.Fprintf(w, "Host OS = %s\n", map[archive.HostOS]string{archive.HostWindows: "FAT/NTFS", archive.HostUnix: "Unix", archive.HostUnknown: ""}[e.HostOS])
-			switch e.Type {
-			case archive.TypeSymlink:
-				fmt.Fprintf(w, "Symbolic Link = %s\n", e.LinkTarget)
-			case archive.TypeHardlink:
-				fmt.Fprintf(w, "Hard Link = %s\n", e.LinkTarget)
-			case archive.TypeCopy:
-				fmt.Fprintf(w, "Copy Link = %s\n", e.LinkTarget)
-			}
+			fmt.Fprintf(w, "Block = \n")
 		}
-		if len(e.BLAKE2sp) > 0 {
-			fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
-		}
-		if e.Owner != "" {
-			fmt.Fprintf(w, "User = %s\n", e.Owner)
-		}
-		if e.Group != "" {
-			fmt.Fprintf(w, "Group = %s\n", e.Group)
-		}
-		if e.Anti {
-			fmt.Fprintf(w, "Anti = +\n")
-		}
+		writeSLTExtras(w, e)
 		fmt.Fprintln(w)
+	}
+}
+
+// rarHostOS names the host system as 7-Zip's RAR handlers do: RAR5
+// "Windows"/"Unix", older RAR "Win32"/"Unix" (garc does not tell MS-DOS
+// and OS/2 archives from Win32 ones).
+func rarHostOS(f archive.Format, h archive.HostOS) string {
+	switch h {
+	case archive.HostWindows:
+		if f == archive.FormatRAR5 {
+			return "Windows"
+		}
+		return "Win32"
+	case archive.HostUnix:
+		return "Unix"
+	}
+	return ""
+}
+
+// writeRARSLTEntry prints one RAR entry in the key order of 7-Zip's RAR
+// handlers.
+func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
+	fmt.Fprintf(w, "Path = %s\n", e.Name)
+	fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
+	fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
+	fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
+	writeSLTTimes(w, e)
+	fmt.Fprintf(w, "Attributes = %s\n", sltAttr(e))
+	fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
+	fmt.Fprintf(w, "Solid = %s\n", plusMinus(e.Solid))
+	fmt.Fprintf(w, "Split Before = %s\nSplit After = %s\n", plusMinus(e.SplitBefore), plusMinus(e.SplitAfter))
+	if e.HasCRC32 {
+		fmt.Fprintf(w, "CRC = %08X\n", e.CRC32)
+	} else {
+		fmt.Fprintf(w, "CRC = \n")
+	}
+	fmt.Fprintf(w, "Host OS = %s\n", rarHostOS(f, e.HostOS))
+	fmt.Fprintf(w, "Method = %s\n", e.Method)
+	switch e.Type {
+	case archive.TypeSymlink:
+		fmt.Fprintf(w, "Symbolic Link = %s\n", e.LinkTarget)
+	case archive.TypeHardlink:
+		fmt.Fprintf(w, "Hard Link = %s\n", e.LinkTarget)
+	case archive.TypeCopy:
+		fmt.Fprintf(w, "Copy Link = %s\n", e.LinkTarget)
+	}
+}
+
+// writeSLTExtras prints what garc knows beyond 7-Zip's keys.
+func writeSLTExtras(w io.Writer, e *archive.Entry) {
+	if len(e.BLAKE2sp) > 0 {
+		fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
+	}
+	if e.Owner != "" {
+		fmt.Fprintf(w, "User = %s\n", e.Owner)
+	}
+	if e.Group != "" {
+		fmt.Fprintf(w, "Group = %s\n", e.Group)
+	}
+	if e.Anti {
+		fmt.Fprintf(w, "Anti = +\n")
+	}
+	if e.Comment != "" {
+		fmt.Fprintf(w, "Comment = %s\n", e.Comment)
 	}
 }
 
