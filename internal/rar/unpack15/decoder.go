@@ -192,16 +192,10 @@ func (d *Decoder) Close() error {
 	return nil
 }
 
+// drain decodes and discards the rest of the current file.
 func (d *Decoder) drain() {
-	for {
-		b, err := d.next()
-		if err != nil {
-			if err != io.EOF {
-				d.err = err
-			}
-			return
-		}
-		d.win.Consume(len(b))
+	if err := lzcore.Drain((*output)(d)); err != nil {
+		d.err = err
 	}
 }
 
@@ -210,16 +204,7 @@ func (d *Decoder) Read(p []byte) (int, error) {
 	if !d.started {
 		return 0, errNoReader
 	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	b, err := d.next()
-	if err != nil {
-		return 0, err
-	}
-	n := copy(p, b)
-	d.win.Consume(n)
-	return n, nil
+	return lzcore.Read((*output)(d), p)
 }
 
 // WriteTo writes the rest of the file's decoded bytes to w.
@@ -227,26 +212,18 @@ func (d *Decoder) WriteTo(w io.Writer) (int64, error) {
 	if !d.started {
 		return 0, errNoReader
 	}
-	var total int64
-	for {
-		b, err := d.next()
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return total, err
-		}
-		n, werr := w.Write(b)
-		d.win.Consume(n)
-		total += int64(n)
-		if werr != nil {
-			return total, werr
-		}
-		if n < len(b) {
-			return total, io.ErrShortWrite
-		}
-	}
+	return lzcore.WriteTo((*output)(d), w)
 }
+
+// output is the Decoder as an lzcore.Source: the decoded bytes are handed
+// out of the window in place.
+type output Decoder
+
+// Next returns the next decoded bytes to hand out.
+func (o *output) Next() ([]byte, error) { return (*Decoder)(o).next() }
+
+// Consume marks n bytes handed out.
+func (o *output) Consume(n int) { o.win.Consume(n) }
 
 // next returns the next decoded bytes to hand out, decoding more when
 // needed.

@@ -267,15 +267,8 @@ func (d *Decoder) Close() error {
 
 // drain decodes and discards the rest of the current file.
 func (d *Decoder) drain() {
-	for {
-		b, _, err := d.next()
-		if err != nil {
-			if err != io.EOF {
-				d.err = err
-			}
-			return
-		}
-		d.consume(len(b), false)
+	if err := lzcore.Drain((*output)(d)); err != nil {
+		d.err = err
 	}
 }
 
@@ -285,16 +278,7 @@ func (d *Decoder) Read(p []byte) (int, error) {
 	if !d.started {
 		return 0, errNotStarted
 	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	b, fromOut, err := d.next()
-	if err != nil {
-		return 0, err
-	}
-	n := copy(p, b)
-	d.consume(n, fromOut)
-	return n, nil
+	return lzcore.Read((*output)(d), p)
 }
 
 // WriteTo writes the rest of the file's decoded bytes to w.
@@ -302,34 +286,24 @@ func (d *Decoder) WriteTo(w io.Writer) (int64, error) {
 	if !d.started {
 		return 0, errNotStarted
 	}
-	var total int64
-	for {
-		b, fromOut, err := d.next()
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return total, err
-		}
-		n, werr := w.Write(b)
-		d.consume(n, fromOut)
-		total += int64(n)
-		if werr != nil {
-			return total, werr
-		}
-		if n < len(b) {
-			return total, io.ErrShortWrite
-		}
-	}
+	return lzcore.WriteTo((*output)(d), w)
 }
 
-func (d *Decoder) consume(n int, fromOut bool) {
-	if fromOut {
-		d.foutPos += n
+// output is the Decoder as an lzcore.Source.
+type output Decoder
+
+// Next returns the next decoded bytes to hand out.
+func (o *output) Next() ([]byte, error) { return (*Decoder)(o).next() }
+
+// Consume marks n bytes handed out: from the filter output buffer while
+// it holds bytes (next hands those out first), else from the window.
+func (o *output) Consume(n int) {
+	if o.foutPos < len(o.fout) {
+		o.foutPos += n
 	} else {
-		d.rpos += int64(n)
+		o.rpos += int64(n)
 	}
-	d.emitted += int64(n)
+	o.emitted += int64(n)
 }
 
 // winIndex returns the window index of stream position pos, which must be
@@ -343,17 +317,17 @@ func (d *Decoder) winIndex(pos int64) int {
 }
 
 // next returns the next decoded bytes ready to hand out, decoding more when
-// needed. fromOut says they come from the filter output buffer.
-func (d *Decoder) next() (b []byte, fromOut bool, err error) {
+// needed: first the filter output buffer, then the window.
+func (d *Decoder) next() (b []byte, err error) {
 	for {
 		if d.err != nil {
-			return nil, false, d.err
+			return nil, d.err
 		}
 		rem := int64(math.MaxInt64)
 		if d.fileEnd >= 0 {
 			rem = d.fileEnd - d.fileStart - d.emitted
 			if rem <= 0 {
-				return nil, false, io.EOF
+				return nil, io.EOF
 			}
 		}
 		if d.foutPos < len(d.fout) {
@@ -361,7 +335,7 @@ func (d *Decoder) next() (b []byte, fromOut bool, err error) {
 			if int64(len(b)) > rem {
 				b = b[:rem]
 			}
-			return b, true, nil
+			return b, nil
 		}
 		lim := d.total
 		var f *filterDesc
@@ -372,7 +346,7 @@ func (d *Decoder) next() (b []byte, fromOut bool, err error) {
 		if d.rpos < lim {
 			i := d.winIndex(d.rpos)
 			n := min(lim-d.rpos, int64(d.ring-i), rem)
-			return d.win[i : i+int(n)], false, nil
+			return d.win[i : i+int(n)], nil
 		}
 		if f != nil && d.rpos >= f.start && d.total > d.rpos {
 			end := min(d.total, f.start+f.length)
@@ -396,7 +370,7 @@ func (d *Decoder) next() (b []byte, fromOut bool, err error) {
 				d.err = errTruncated
 				continue
 			}
-			return nil, false, io.EOF
+			return nil, io.EOF
 		}
 		d.err = d.decode()
 	}
