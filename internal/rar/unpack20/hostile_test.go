@@ -5,69 +5,33 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
-	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/rar/rartest"
 )
-
-const testOutLimit = 64 << 20
 
 func isV20(f rartest.File) bool {
 	return !f.Dir && f.Method != 0x30 && (f.Version == 20 || f.Version == 26)
 }
 
-func decodeAll(d *Decoder, data []byte, f rartest.File) (int64, error) {
+// tester is the Decoder as a rartest.Decoder.
+type tester struct{ *Decoder }
+
+// Decode decodes one file with bounded output and memory.
+func (d tester) Decode(data []byte, f rartest.File) (int64, error) {
 	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 		return 0, err
 	}
-	n, err := io.CopyN(io.Discard, d, testOutLimit)
-	if err == io.EOF {
-		err = nil
-	}
-	return n, err
-}
-
-func checkErr(t *testing.T, what string, err error) {
-	t.Helper()
-	if err != nil && !errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrUnsupported) {
-		t.Errorf("%s: error %v wraps neither ErrFormat nor ErrUnsupported", what, err)
-	}
+	return rartest.DecodeAll(d)
 }
 
 // TestCorpusAllUnits decodes every unencrypted version 20/26 member of
 // every corpus file, hostile ones included: no panic, bounded output,
 // errors wrap ErrFormat.
 func TestCorpusAllUnits(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
-	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
-	n, failed := 0, 0
-	for _, p := range paths {
-		files, _ := rartest.WalkRAR4(p)
-		d := NewDecoder()
-		for _, f := range files {
-			if !isV20(f) || f.Encrypted || f.Split {
-				continue
-			}
-			got, err := decodeAll(d, f.Data, f)
-			checkErr(t, filepath.Base(p)+"/"+f.Name, err)
-			if err == nil && got != f.Size {
-				t.Errorf("%s/%s: %d bytes without error, want %d", filepath.Base(p), f.Name, got, f.Size)
-			}
-			if err != nil {
-				failed++
-				t.Logf("%s/%s: %v", filepath.Base(p), f.Name, err)
-			}
-			n++
-		}
-		d.Close()
-	}
-	t.Logf("%d members decoded, %d with errors", n, failed)
+	rartest.SweepCorpus(t, rartest.WalkRAR4, func(f rartest.File) bool { return isV20(f) && !f.Encrypted && !f.Split },
+		func() rartest.Decoder { return tester{NewDecoder()} }, true)
 }
 
 // samples returns the unencrypted version 20 members of the corpus units
@@ -91,20 +55,10 @@ func samples(t testing.TB) []rartest.File {
 // TestTruncated cuts each sample's packed data short: the decoder must
 // report ErrFormat (or succeed when only padding was cut), never panic.
 func TestTruncated(t *testing.T) {
-	d := NewDecoder()
+	d := tester{NewDecoder()}
 	defer d.Close()
 	for _, f := range samples(t) {
-		step := max(1, len(f.Data)/200)
-		for cut := 0; cut < len(f.Data); cut += step {
-			n, err := decodeAll(d, f.Data[:cut], f)
-			checkErr(t, f.Name, err)
-			if err == nil && n != f.Size {
-				t.Fatalf("%s cut at %d: %d bytes without error", f.Name, cut, n)
-			}
-			if err == nil && cut < len(f.Data)-1 {
-				t.Errorf("%s cut at %d of %d: no error", f.Name, cut, len(f.Data))
-			}
-		}
+		rartest.SweepTruncated(t, d, f, 200, 1)
 	}
 }
 
@@ -112,52 +66,24 @@ func TestTruncated(t *testing.T) {
 // output never exceeds the size.
 func TestCorrupted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	d := NewDecoder()
+	d := tester{NewDecoder()}
 	defer d.Close()
 	rounds := 40
 	if testing.Short() {
 		rounds = 5
 	}
 	for _, f := range samples(t) {
-		buf := make([]byte, len(f.Data))
-		for range rounds {
-			copy(buf, f.Data)
-			for range 1 + rng.IntN(4) {
-				if len(buf) > 0 {
-					buf[rng.IntN(len(buf))] ^= byte(1 + rng.IntN(255))
-				}
-			}
-			n, err := decodeAll(d, buf, f)
-			checkErr(t, f.Name, err)
-			if n > f.Size {
-				t.Fatalf("%s: %d bytes out, size %d", f.Name, n, f.Size)
-			}
-		}
+		rartest.SweepRandomFlips(t, d, f, rng, rounds)
 	}
 }
 
 // TestGarbage feeds random bytes with a large size: the decoder ends with
 // an error when the input runs out, having written at most the size.
 func TestGarbage(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	d := NewDecoder()
+	d := tester{NewDecoder()}
 	defer d.Close()
-	for i := range 50 {
-		data := make([]byte, 1+rng.IntN(4096))
-		for j := range data {
-			data[j] = byte(rng.Uint32())
-		}
-		f := rartest.File{Name: "garbage", Size: 1 << 30, Dict: 1 << 20, Version: 20, Solid: i%3 == 2}
-		n, err := decodeAll(d, data, f)
-		checkErr(t, "garbage", err)
-		if err == nil {
-			t.Errorf("garbage %d: %d bytes decoded without error", i, n)
-		}
-		// without a size the stream ends with the input, error or not
-		f.Size = -1
-		_, err = decodeAll(d, data, f)
-		checkErr(t, "garbage, unknown size", err)
-	}
+	f := rartest.File{Name: "garbage", Size: 1 << 30, Dict: 1 << 20, Version: 20}
+	rartest.SweepGarbage(t, d, f, rand.New(rand.NewPCG(3, 4)), 50)
 }
 
 // TestParams checks Reset's validation and the error after a failed file.
