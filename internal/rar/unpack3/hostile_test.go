@@ -4,65 +4,33 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"io"
 	"path/filepath"
 	"testing"
 	"testing/iotest"
 
-	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
-const testOutLimit = 64 << 20
+// tester is the Decoder as a rartest.Decoder.
+type tester struct{ *Decoder }
 
-func decodeAll(d *Decoder, data []byte, f rartest.File) (int64, error) {
+// Decode decodes one file with bounded output and memory.
+func (d tester) Decode(data []byte, f rartest.File) (int64, error) {
 	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 		return 0, err
 	}
-	n, err := io.CopyN(io.Discard, d, testOutLimit)
-	if err == io.EOF {
-		err = nil
-	}
-	return n, err
-}
-
-func checkErr(t *testing.T, what string, err error) {
-	t.Helper()
-	if err != nil && err != io.EOF && !errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrUnsupported) {
-		t.Errorf("%s: error %v wraps neither ErrFormat nor ErrUnsupported", what, err)
-	}
+	return rartest.DecodeAll(d)
 }
 
 // TestCorpusAllUnits decodes every version 2.9 member of every RAR4
 // corpus file, hostile ones included: no panic, bounded output, errors
 // wrap ErrFormat.
 func TestCorpusAllUnits(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
-	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
-	n, failed := 0, 0
-	for _, p := range paths {
-		files, _ := rartest.WalkRAR4(p)
-		d := NewDecoder()
-		for _, f := range files {
-			if f.Dir || f.Method == 0x30 || f.Encrypted || f.Split || (f.Version != 29 && f.Version != 36) {
-				continue
-			}
-			_, err := decodeAll(d, f.Data, f)
-			checkErr(t, filepath.Base(p)+"/"+f.Name, err)
-			if err != nil {
-				failed++
-				t.Logf("%s/%s: %v", filepath.Base(p), f.Name, err)
-			}
-			n++
-		}
-		d.Close()
-	}
-	t.Logf("%d members decoded, %d with errors", n, failed)
+	rartest.SweepCorpus(t, rartest.WalkRAR4, func(f rartest.File) bool {
+		return !f.Dir && f.Method != 0x30 && !f.Encrypted && !f.Split && (f.Version == 29 || f.Version == 36)
+	}, func() rartest.Decoder { return tester{NewDecoder()} }, false)
 }
 
 func smallSamples(t testing.TB) []rartest.File {
@@ -112,20 +80,14 @@ func TestCorrupted(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := io.ReadAll(d)
-			checkErr(t, f.Name, err)
+			rartest.CheckErr(t, f.Name, err)
 			// The range coder may finish the last symbols without the
 			// final bytes; the output must then still be right.
 			if err == nil && !bytes.Equal(got, want) {
 				t.Errorf("%s truncated at %d of %d: wrong output and no error", f.Name, cut, len(f.Data))
 			}
 		}
-		buf := make([]byte, len(f.Data))
-		for i := 0; i < len(f.Data); i += step {
-			copy(buf, f.Data)
-			buf[i] ^= 0x5a
-			_, err := decodeAll(d, buf, f)
-			checkErr(t, f.Name, err)
-		}
+		rartest.SweepFlips(t, tester{d}, f, 61)
 	}
 }
 
@@ -147,17 +109,9 @@ func TestSmallReads(t *testing.T) {
 		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.Data)), p); err != nil {
 			t.Fatal(err)
 		}
-		var got []byte
-		var b [1]byte
-		for {
-			n, err := d.Read(b[:])
-			got = append(got, b[:n]...)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		got, err := rartest.ReadOneByte(d)
+		if err != nil {
+			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: one-byte reads differ", f.Name)
@@ -218,7 +172,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal(err)
 		}
 		_, err := io.CopyN(io.Discard, d, 1<<20)
-		checkErr(t, "fuzz", err)
+		rartest.CheckErr(t, "fuzz", err)
 	})
 }
 
@@ -233,7 +187,7 @@ func FuzzFilterRecord(f *testing.F) {
 		}
 		d.queue, d.qhead, d.lastFilterEnd = d.queue[:0], 0, 0
 		err := d.parseFilter(rec, 1000)
-		checkErr(t, "filter", err)
+		rartest.CheckErr(t, "filter", err)
 	})
 }
 
@@ -305,7 +259,7 @@ func FuzzTables(f *testing.F) {
 			clear(d.lens[:])
 		}
 		if err := d.readTables(); err != nil {
-			checkErr(t, "tables", err)
+			rartest.CheckErr(t, "tables", err)
 			return
 		}
 		for range 1000 {

@@ -3,7 +3,6 @@ package unpack5
 import (
 	"bytes"
 	"crypto/sha256"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,63 +10,28 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
-const testOutLimit = 64 << 20
+// tester is the Decoder as a rartest.Decoder.
+type tester struct{ *Decoder }
 
-// decodeAll decodes one file with bounded output and memory.
-func decodeAll(d *Decoder, data []byte, f rartest.File) (int64, error) {
-	dict := min(f.Dict, 64<<20)
-	if err := d.Reset(bytes.NewReader(data), Params{DictSize: dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
+// Decode decodes one file with bounded output and memory.
+func (d tester) Decode(data []byte, f rartest.File) (int64, error) {
+	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
 		return 0, err
 	}
-	n, err := io.CopyN(io.Discard, d, testOutLimit)
-	if err == io.EOF {
-		err = nil
-	}
-	return n, err
-}
-
-func checkErr(t *testing.T, what string, err error) {
-	t.Helper()
-	if err != nil && err != io.EOF && !errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrUnsupported) {
-		t.Errorf("%s: error %v does not wrap ErrFormat", what, err)
-	}
+	return rartest.DecodeAll(d)
 }
 
 // TestCorpusAllUnits runs every parseable RAR5 corpus file, including the
 // fuzz regressions and corrupt ones: no panic, bounded output, errors wrap
 // ErrFormat.
 func TestCorpusAllUnits(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
-	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
-	n := 0
-	for _, p := range paths {
-		files, err := rartest.WalkRAR5(p)
-		if err != nil || len(files) == 0 {
-			continue
-		}
-		d := NewDecoder()
-		for _, f := range files {
-			if f.Dir || f.Method == 0 || f.Encrypted {
-				continue
-			}
-			if testing.Short() && f.Size > 256<<20 {
-				continue
-			}
-			_, err := decodeAll(d, f.Data, f)
-			checkErr(t, filepath.Base(p)+"/"+f.Name, err)
-			n++
-		}
-		d.Close()
-	}
-	t.Logf("%d files decoded", n)
+	rartest.SweepCorpus(t, rartest.WalkRAR5, func(f rartest.File) bool {
+		return !f.Dir && f.Method != 0 && !f.Encrypted && !(testing.Short() && f.Size > 256<<20)
+	}, func() rartest.Decoder { return tester{NewDecoder()} }, false)
 }
 
 func smallSamples(t testing.TB) []rartest.File {
@@ -101,21 +65,8 @@ func TestCorrupted(t *testing.T) {
 	d := NewDecoder()
 	defer d.Close()
 	for _, f := range smallSamples(t) {
-		step := max(1, len(f.Data)/97)
-		for cut := 0; cut < len(f.Data); cut += step {
-			_, err := decodeAll(d, f.Data[:cut], f)
-			if err == nil {
-				t.Errorf("%s truncated at %d: no error", f.Name, cut)
-			}
-			checkErr(t, f.Name, err)
-		}
-		buf := make([]byte, len(f.Data))
-		for i := 0; i < len(f.Data); i += step {
-			copy(buf, f.Data)
-			buf[i] ^= 0x5a
-			_, err := decodeAll(d, buf, f)
-			checkErr(t, f.Name, err)
-		}
+		rartest.SweepTruncated(t, tester{d}, f, 97, 0)
+		rartest.SweepFlips(t, tester{d}, f, 97)
 	}
 }
 
@@ -136,17 +87,9 @@ func TestSmallReads(t *testing.T) {
 		if err := d.Reset(iotest.OneByteReader(bytes.NewReader(f.Data)), Params{DictSize: f.Dict, UnpackedSize: f.Size}); err != nil {
 			t.Fatal(err)
 		}
-		var got []byte
-		var b [1]byte
-		for {
-			n, err := d.Read(b[:])
-			got = append(got, b[:n]...)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		got, err := rartest.ReadOneByte(d)
+		if err != nil {
+			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: one-byte reads differ", f.Name)
@@ -256,7 +199,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal(err)
 		}
 		_, err := io.CopyN(io.Discard, d, 1<<20)
-		checkErr(t, "fuzz", err)
+		rartest.CheckErr(t, "fuzz", err)
 	})
 }
 
@@ -273,7 +216,7 @@ func FuzzTables(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d.br.Reset(bytes.NewReader(data))
 		if err := d.readTables(); err != nil {
-			checkErr(t, "tables", err)
+			rartest.CheckErr(t, "tables", err)
 			return
 		}
 		for i := 0; i < 1000; i++ {
