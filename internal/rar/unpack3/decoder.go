@@ -38,7 +38,7 @@ const (
 	distSyms = 60
 	lowSyms  = 17
 	lenSyms  = 28
-	blSyms   = 20
+	blSyms   = lzcore.PrecodeSyms
 	nLens    = mainSyms + distSyms + lowSyms + lenSyms
 
 	// maxMatch bounds the bytes one symbol writes (PPMd: 255+32).

@@ -103,59 +103,10 @@ func (d *Decoder) readBlockHeader() error {
 // readTables reads the code lengths, each added to the previous table's.
 func (d *Decoder) readTables() error {
 	br := &d.br
-	var bl [blSyms]byte
-	for i := 0; i < blSyms; {
-		l := byte(br.ReadBits(4))
-		if l == 15 {
-			z := int(br.ReadBits(4))
-			if z != 0 {
-				for z += 2; z > 0 && i < blSyms; z-- {
-					bl[i] = 0
-					i++
-				}
-				continue
-			}
-		}
-		bl[i] = l
-		i++
+	if !lzcore.ReadCodeLengths(br, &d.blH, d.lens[:], true) {
+		return errTable
 	}
-	d.blH.Init(bl[:])
 	lens := d.lens[:]
-	for i := 0; i < nLens; {
-		br.Refill()
-		s := d.blH.Decode(br)
-		switch {
-		case s < 16:
-			lens[i] = (lens[i] + byte(s)) & 15
-			i++
-		case s < 18:
-			if i == 0 {
-				return errTable
-			}
-			var cnt int
-			if s == 16 {
-				cnt = 3 + int(br.ReadBits(3))
-			} else {
-				cnt = 11 + int(br.ReadBits(7))
-			}
-			v := lens[i-1]
-			for ; cnt > 0 && i < nLens; cnt-- {
-				lens[i] = v
-				i++
-			}
-		default:
-			var cnt int
-			if s == 18 {
-				cnt = 3 + int(br.ReadBits(3))
-			} else {
-				cnt = 11 + int(br.ReadBits(7))
-			}
-			for ; cnt > 0 && i < nLens; cnt-- {
-				lens[i] = 0
-				i++
-			}
-		}
-	}
 	if br.Truncated() {
 		return errTruncated
 	}

@@ -34,7 +34,7 @@ const (
 	distSyms7    = 80
 	lowSyms      = 16
 	lenSyms      = 44
-	blSyms       = 20
+	blSyms       = lzcore.PrecodeSyms
 	maxTableLens = mainSyms + distSyms7 + lowSyms + lenSyms
 
 	// maxMatch bounds the bytes one symbol writes: the longest length
@@ -452,59 +452,9 @@ func (d *Decoder) readBlockHeader() error {
 // readTables reads the code lengths of the four Huffman codes.
 func (d *Decoder) readTables() error {
 	br := &d.br
-	var bl [blSyms]byte
-	for i := 0; i < blSyms; {
-		l := byte(br.ReadBits(4))
-		if l == 15 {
-			z := int(br.ReadBits(4))
-			if z != 0 {
-				for z += 2; z > 0 && i < blSyms; z-- {
-					bl[i] = 0
-					i++
-				}
-				continue
-			}
-		}
-		bl[i] = l
-		i++
-	}
-	d.blH.Init(bl[:])
-	n := mainSyms + d.distSyms + lowSyms + lenSyms
-	lens := d.lens[:n]
-	for i := 0; i < n; {
-		br.Refill()
-		s := d.blH.Decode(br)
-		switch {
-		case s < 16:
-			lens[i] = byte(s)
-			i++
-		case s < 18:
-			if i == 0 {
-				return errTable
-			}
-			var cnt int
-			if s == 16 {
-				cnt = 3 + int(br.ReadBits(3))
-			} else {
-				cnt = 11 + int(br.ReadBits(7))
-			}
-			v := lens[i-1]
-			for ; cnt > 0 && i < n; cnt-- {
-				lens[i] = v
-				i++
-			}
-		default:
-			var cnt int
-			if s == 18 {
-				cnt = 3 + int(br.ReadBits(3))
-			} else {
-				cnt = 11 + int(br.ReadBits(7))
-			}
-			for ; cnt > 0 && i < n; cnt-- {
-				lens[i] = 0
-				i++
-			}
-		}
+	lens := d.lens[:mainSyms+d.distSyms+lowSyms+lenSyms]
+	if !lzcore.ReadCodeLengths(br, &d.blH, lens, false) {
+		return errTable
 	}
 	if br.Truncated() {
 		return errTruncated
