@@ -42,6 +42,62 @@ type matchFinder struct {
 	hb      int      // bytes hashed for the main table: 4 or 5
 	son     []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
 	sink    uint32   // keeps early loads alive (see find)
+
+	// Hashing ahead: the hash tables do not depend on the tree, so the
+	// candidates of the next positions are looked up (and the tables
+	// updated) in one tight loop whose cache misses overlap, before the
+	// tree walks that use them. ph holds them by absolute position
+	// modulo hashAhead; positions before hcur (absolute+1) are done.
+	ph   [hashAhead]preHash
+	hcur uint32
+}
+
+// hashAhead is how many positions are hashed ahead of the tree walk.
+const hashAhead = 32
+
+// preHash is one position's hash-table candidates (absolute+1, 0 none).
+type preHash struct {
+	c2, c3, c4, c4b uint32
+}
+
+// hashNext looks up and inserts the positions from the current one (or
+// the first not yet hashed) up to hashAhead ahead, those with mf.hb bytes
+// available.
+func (mf *matchFinder) hashNext() {
+	p := int(mf.hcur - mf.delta)
+	if mf.hcur < mf.delta || p < mf.pos {
+		p = mf.pos
+	}
+	stop := min(mf.pos+hashAhead, mf.end-mf.hb+1)
+	buf := mf.buf
+	hash2, hash3, hash4 := mf.hash2, mf.hash3, mf.hash4
+	for ; p < stop; p++ {
+		b := buf[p : p+mf.hb]
+		cur := uint32(p) + mf.delta
+		e := &mf.ph[cur&(hashAhead-1)]
+		h2 := uint32(b[0]) | uint32(b[1])<<8
+		h3 := hash3of(b)
+		h4 := mf.mainHash(b)
+		e.c2, e.c3, e.c4 = hash2[h2], hash3[h3], hash4[h4]
+		hash2[h2], hash3[h3], hash4[h4] = cur, cur, cur
+		if mf.hb == 5 {
+			h := (binary.LittleEndian.Uint32(b) * 2654435761) >> (32 - 18)
+			e.c4b = mf.hash4b[h]
+			mf.hash4b[h] = cur
+		}
+	}
+	if p > mf.pos {
+		mf.hcur = uint32(p) + mf.delta
+	}
+}
+
+// preHashed returns the candidates of the current position (which has
+// mf.hb bytes available), hashing ahead when needed.
+func (mf *matchFinder) preHashed(cur uint32) *preHash {
+	if mf.hcur <= cur {
+		mf.hashNext()
+	}
+	return &mf.ph[cur&(hashAhead-1)]
 }
 
 func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *matchFinder {
@@ -81,6 +137,7 @@ func (mf *matchFinder) reset(data []byte) {
 	mf.pos = 0
 	mf.delta = 1
 	mf.cycPos = 1 % mf.cyclic
+	mf.hcur = 0
 }
 
 // advance moves to the next position.
@@ -165,17 +222,25 @@ func (mf *matchFinder) find(ms []match) []match {
 	cur := uint32(pos) + mf.delta
 	maxD := mf.maxDist(cur)
 	b := buf[pos : pos+mf.hb]
-	h2 := uint32(b[0]) | uint32(b[1])<<8
-	h3 := hash3of(b)
-	h4 := mf.mainHash(b)
-	c2, c3, c4 := mf.hash2[h2], mf.hash3[h3], mf.hash4[h4]
-	if pos+1+mf.hb <= mf.end {
-		// Touch the next position's hash bucket now: its cache miss then
-		// overlaps with this position's search instead of stalling the
-		// next one (measured: about 5% faster at bt4 levels).
-		mf.sink += mf.hash4[mf.mainHash(buf[pos+1:pos+1+mf.hb])]
+	ph := mf.preHashed(cur)
+	c2, c3, c4 := ph.c2, ph.c3, ph.c4
+	if cur+1 < mf.hcur {
+		// Prefetch the tree node and the bytes of the next position's
+		// first candidate: the cache misses then overlap with this
+		// position's search instead of stalling the next one.
+		nc := mf.ph[(cur+1)&(hashAhead-1)].c4
+		if d := cur + 1 - nc; d-1 < maxD {
+			s := mf.cycPos + 1
+			if d > s {
+				s += mf.cyclic
+			}
+			s -= d
+			if mf.bt {
+				s *= 2
+			}
+			prefetch3(&mf.son[s], &mf.son[s], &buf[pos+1-int(d)])
+		}
 	}
-	mf.hash2[h2], mf.hash3[h3], mf.hash4[h4] = cur, cur, cur
 
 	best := 1
 	d2 := cur - c2
@@ -194,10 +259,7 @@ func (mf *matchFinder) find(ms []match) []match {
 		}
 	}
 	if mf.hb == 5 {
-		h := (binary.LittleEndian.Uint32(b) * 2654435761) >> (32 - 18)
-		c := mf.hash4b[h]
-		mf.hash4b[h] = cur
-		d4 := cur - c
+		d4 := cur - ph.c4b
 		if d4 != d2 && d4 != d3 && d4 <= maxD && d4 > 0 && best < limit {
 			j := pos - int(d4)
 			if binary.LittleEndian.Uint32(buf[j:]) == binary.LittleEndian.Uint32(b) {
@@ -310,16 +372,7 @@ func (mf *matchFinder) skip(n int) {
 				continue
 			}
 			cur := uint32(pos) + mf.delta
-			b := mf.buf[pos : pos+mf.hb]
-			h2 := uint32(b[0]) | uint32(b[1])<<8
-			h3 := hash3of(b)
-			h4 := mf.mainHash(b)
-			mf.hash2[h2], mf.hash3[h3] = cur, cur
-			if mf.hb == 5 {
-				mf.hash4b[(binary.LittleEndian.Uint32(b)*2654435761)>>(32-18)] = cur
-			}
-			mf.son[mf.cycPos] = mf.hash4[h4]
-			mf.hash4[h4] = cur
+			mf.son[mf.cycPos] = mf.preHashed(cur).c4
 			mf.advance()
 		}
 		return
@@ -335,16 +388,7 @@ func (mf *matchFinder) skip(n int) {
 			continue
 		}
 		cur := uint32(pos) + mf.delta
-		b := mf.buf[pos : pos+mf.hb]
-		h2 := uint32(b[0]) | uint32(b[1])<<8
-		h3 := hash3of(b)
-		h4 := mf.mainHash(b)
-		mf.hash2[h2], mf.hash3[h3] = cur, cur
-		if mf.hb == 5 {
-			mf.hash4b[(binary.LittleEndian.Uint32(b)*2654435761)>>(32-18)] = cur
-		}
-		cand := mf.hash4[h4]
-		mf.hash4[h4] = cur
+		cand := mf.preHashed(cur).c4
 		mf.btInsert(pos, cur, cand, mf.maxDist(cur), limit)
 		mf.advance()
 	}

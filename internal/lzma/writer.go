@@ -303,6 +303,17 @@ func (mf *matchFinder) normalize() {
 	fix(mf.hash4)
 	fix(mf.hash4b)
 	fix(mf.son)
+	for i := range mf.ph {
+		e := &mf.ph[i]
+		fix4 := [4]uint32{e.c2, e.c3, e.c4, e.c4b}
+		fix(fix4[:])
+		e.c2, e.c3, e.c4, e.c4b = fix4[0], fix4[1], fix4[2], fix4[3]
+	}
+	if mf.hcur > sub {
+		mf.hcur -= sub
+	} else {
+		mf.hcur = 0
+	}
 	mf.delta -= sub
 }
 

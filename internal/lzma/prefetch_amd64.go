@@ -1,0 +1,7 @@
+package lzma
+
+// prefetch3 asks the processor to bring the cache lines at a, b and c
+// closer (PREFETCHT0). Unlike a load, it never waits for the memory.
+//
+//go:noescape
+func prefetch3(a, b *uint32, c *byte)

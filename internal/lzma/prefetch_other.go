@@ -1,0 +1,6 @@
+//go:build !amd64
+
+package lzma
+
+// prefetch3 is a no-op where no prefetch instruction is wired up.
+func prefetch3(a, b *uint32, c *byte) {}
