@@ -1,6 +1,7 @@
 package rartest
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -13,13 +14,6 @@ import (
 // OutLimit bounds the output of one file in hostile-input tests.
 const OutLimit = 64 << 20
 
-// Decoder is a decoder under test. Decode resets it for file f over the
-// packed data and decodes with DecodeAll; Close releases it.
-type Decoder interface {
-	Decode(data []byte, f File) (int64, error)
-	Close() error
-}
-
 // DecodeAll reads r, a decoder just Reset, to its end with the output
 // bounded by OutLimit, and returns the byte count; the end of the stream
 // is not an error.
@@ -29,6 +23,14 @@ func DecodeAll(r io.Reader) (int64, error) {
 		err = nil
 	}
 	return n, err
+}
+
+// Decode resets d for file f over data and decodes it with DecodeAll.
+func Decode(d Resetter, data []byte, f File) (int64, error) {
+	if err := d.ResetFile(bytes.NewReader(data), f); err != nil {
+		return 0, err
+	}
+	return DecodeAll(d)
 }
 
 // ReadOneByte reads r to its end with one-byte Read calls.
@@ -60,7 +62,7 @@ func CheckErr(t testing.TB, what string, err error) {
 // that walk understands, hostile ones included, with a new Decoder per
 // archive: no panic, bounded output, errors that CheckErr accepts. With
 // checkSize, a member decoded without error must have its full size.
-func SweepCorpus(t *testing.T, walk func(path string) ([]File, error), keep func(File) bool, newDecoder func() Decoder, checkSize bool) {
+func SweepCorpus(t *testing.T, walk func(path string) ([]File, error), keep func(File) bool, newDecoder func() Resetter, checkSize bool) {
 	root := CorpusRoot(t)
 	paths, _ := filepath.Glob(filepath.Join(root, "files", "*", "*"))
 	n, failed := 0, 0
@@ -75,7 +77,7 @@ func SweepCorpus(t *testing.T, walk func(path string) ([]File, error), keep func
 				continue
 			}
 			name := filepath.Base(p) + "/" + f.Name
-			got, err := d.Decode(f.Data, f)
+			got, err := Decode(d, f.Data, f)
 			CheckErr(t, name, err)
 			if checkSize && err == nil && got != f.Size {
 				t.Errorf("%s: %d bytes without error, want %d", name, got, f.Size)
@@ -94,11 +96,11 @@ func SweepCorpus(t *testing.T, walk func(path string) ([]File, error), keep func
 // SweepTruncated decodes f's packed data cut at about steps places: an
 // error that CheckErr accepts, or, only when at most slack bytes were cut,
 // success with the full size.
-func SweepTruncated(t *testing.T, d Decoder, f File, steps, slack int) {
+func SweepTruncated(t *testing.T, d Resetter, f File, steps, slack int) {
 	t.Helper()
 	step := max(1, len(f.Data)/steps)
 	for cut := 0; cut < len(f.Data); cut += step {
-		n, err := d.Decode(f.Data[:cut], f)
+		n, err := Decode(d, f.Data[:cut], f)
 		CheckErr(t, f.Name, err)
 		if err == nil && n != f.Size {
 			t.Fatalf("%s cut at %d: %d bytes without error", f.Name, cut, n)
@@ -112,14 +114,14 @@ func SweepTruncated(t *testing.T, d Decoder, f File, steps, slack int) {
 // SweepFlips decodes f's packed data with one byte changed, at about
 // steps places in turn: errors that CheckErr accepts, output within the
 // size.
-func SweepFlips(t *testing.T, d Decoder, f File, steps int) {
+func SweepFlips(t *testing.T, d Resetter, f File, steps int) {
 	t.Helper()
 	step := max(1, len(f.Data)/steps)
 	buf := make([]byte, len(f.Data))
 	for i := 0; i < len(f.Data); i += step {
 		copy(buf, f.Data)
 		buf[i] ^= 0x5a
-		n, err := d.Decode(buf, f)
+		n, err := Decode(d, buf, f)
 		CheckErr(t, f.Name, err)
 		if f.Size >= 0 && n > f.Size {
 			t.Fatalf("%s flipped at %d: %d bytes out, size %d", f.Name, i, n, f.Size)
@@ -130,7 +132,7 @@ func SweepFlips(t *testing.T, d Decoder, f File, steps int) {
 // SweepRandomFlips decodes f's packed data rounds times with one to four
 // random bytes changed: errors that CheckErr accepts, output within the
 // size.
-func SweepRandomFlips(t *testing.T, d Decoder, f File, rng *rand.Rand, rounds int) {
+func SweepRandomFlips(t *testing.T, d Resetter, f File, rng *rand.Rand, rounds int) {
 	t.Helper()
 	buf := make([]byte, len(f.Data))
 	for range rounds {
@@ -140,7 +142,7 @@ func SweepRandomFlips(t *testing.T, d Decoder, f File, rng *rand.Rand, rounds in
 				buf[rng.IntN(len(buf))] ^= byte(1 + rng.IntN(255))
 			}
 		}
-		n, err := d.Decode(buf, f)
+		n, err := Decode(d, buf, f)
 		CheckErr(t, f.Name, err)
 		if n > f.Size {
 			t.Fatalf("%s: %d bytes out, size %d", f.Name, n, f.Size)
@@ -152,7 +154,7 @@ func SweepRandomFlips(t *testing.T, d Decoder, f File, rng *rand.Rand, rounds in
 // third one as a solid continuation): with f's size the decoder must fail
 // when the input runs out; with an unknown size the stream ends with the
 // input, error or not.
-func SweepGarbage(t *testing.T, d Decoder, f File, rng *rand.Rand, count int) {
+func SweepGarbage(t *testing.T, d Resetter, f File, rng *rand.Rand, count int) {
 	t.Helper()
 	for i := range count {
 		data := make([]byte, 1+rng.IntN(4096))
@@ -161,13 +163,13 @@ func SweepGarbage(t *testing.T, d Decoder, f File, rng *rand.Rand, count int) {
 		}
 		g := f
 		g.Solid = i%3 == 2
-		n, err := d.Decode(data, g)
+		n, err := Decode(d, data, g)
 		CheckErr(t, "garbage", err)
 		if err == nil {
 			t.Errorf("garbage %d: %d bytes decoded without error", i, n)
 		}
 		g.Size = -1
-		_, err = d.Decode(data, g)
+		_, err = Decode(d, data, g)
 		CheckErr(t, "garbage, unknown size", err)
 	}
 }

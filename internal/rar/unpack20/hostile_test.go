@@ -15,15 +15,12 @@ func isV20(f rartest.File) bool {
 	return !f.Dir && f.Method != 0x30 && (f.Version == 20 || f.Version == 26)
 }
 
-// tester is the Decoder as a rartest.Decoder.
+// tester is the Decoder as a rartest.Resetter.
 type tester struct{ *Decoder }
 
-// Decode decodes one file with bounded output and memory.
-func (d tester) Decode(data []byte, f rartest.File) (int64, error) {
-	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
-		return 0, err
-	}
-	return rartest.DecodeAll(d)
+// ResetFile starts file f, with the dictionary capped at 64 MiB.
+func (d tester) ResetFile(src io.Reader, f rartest.File) error {
+	return d.Reset(src, Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version})
 }
 
 // TestCorpusAllUnits decodes every unencrypted version 20/26 member of
@@ -31,7 +28,7 @@ func (d tester) Decode(data []byte, f rartest.File) (int64, error) {
 // errors wrap ErrFormat.
 func TestCorpusAllUnits(t *testing.T) {
 	rartest.SweepCorpus(t, rartest.WalkRAR4, func(f rartest.File) bool { return isV20(f) && !f.Encrypted && !f.Split },
-		func() rartest.Decoder { return tester{NewDecoder()} }, true)
+		func() rartest.Resetter { return tester{NewDecoder()} }, true)
 }
 
 // samples returns the unencrypted version 20 members of the corpus units

@@ -14,15 +14,12 @@ import (
 	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
-// tester is the Decoder as a rartest.Decoder.
+// tester is the Decoder as a rartest.Resetter.
 type tester struct{ *Decoder }
 
-// Decode decodes one file with bounded output and memory.
-func (d tester) Decode(data []byte, f rartest.File) (int64, error) {
-	if err := d.Reset(bytes.NewReader(data), Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version}); err != nil {
-		return 0, err
-	}
-	return rartest.DecodeAll(d)
+// ResetFile starts file f, with the dictionary capped at 64 MiB.
+func (d tester) ResetFile(src io.Reader, f rartest.File) error {
+	return d.Reset(src, Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version})
 }
 
 // TestCorpusAllUnits runs every parseable RAR5 corpus file, including the
@@ -31,7 +28,7 @@ func (d tester) Decode(data []byte, f rartest.File) (int64, error) {
 func TestCorpusAllUnits(t *testing.T) {
 	rartest.SweepCorpus(t, rartest.WalkRAR5, func(f rartest.File) bool {
 		return !f.Dir && f.Method != 0 && !f.Encrypted && !(testing.Short() && f.Size > 256<<20)
-	}, func() rartest.Decoder { return tester{NewDecoder()} }, false)
+	}, func() rartest.Resetter { return tester{NewDecoder()} }, false)
 }
 
 func smallSamples(t testing.TB) []rartest.File {
