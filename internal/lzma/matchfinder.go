@@ -121,6 +121,8 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 		n *= 2
 	}
 	mf.son = make([]uint32, n)
+	adviseHugePages(mf.hash4)
+	adviseHugePages(mf.son)
 	return mf
 }
 
