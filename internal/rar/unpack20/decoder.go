@@ -200,27 +200,23 @@ func (d *Decoder) drain() {
 }
 
 // Read reads decoded bytes: exactly UnpackedSize of them, then io.EOF.
-func (d *Decoder) Read(p []byte) (int, error) {
-	if !d.started {
-		return 0, errNoReader
-	}
-	return lzcore.Read((*output)(d), p)
-}
+func (d *Decoder) Read(p []byte) (int, error) { return lzcore.Read((*output)(d), p) }
 
 // WriteTo writes the rest of the file's decoded bytes to w.
-func (d *Decoder) WriteTo(w io.Writer) (int64, error) {
-	if !d.started {
-		return 0, errNoReader
-	}
-	return lzcore.WriteTo((*output)(d), w)
-}
+func (d *Decoder) WriteTo(w io.Writer) (int64, error) { return lzcore.WriteTo((*output)(d), w) }
 
 // output is the Decoder as an lzcore.Source: the decoded bytes are handed
 // out of the window in place.
 type output Decoder
 
-// Next returns the next decoded bytes to hand out.
-func (o *output) Next() ([]byte, error) { return (*Decoder)(o).next() }
+// Next returns the next decoded bytes to hand out; before Reset, an
+// error.
+func (o *output) Next() ([]byte, error) {
+	if !o.started {
+		return nil, errNoReader
+	}
+	return (*Decoder)(o).next()
+}
 
 // Consume marks n bytes handed out.
 func (o *output) Consume(n int) { o.win.Consume(n) }

@@ -274,26 +274,22 @@ func (d *Decoder) drain() {
 
 // Read reads decoded bytes: exactly UnpackedSize of them (or up to the end
 // of the stream when the size is unknown), then io.EOF.
-func (d *Decoder) Read(p []byte) (int, error) {
-	if !d.started {
-		return 0, errNotStarted
-	}
-	return lzcore.Read((*output)(d), p)
-}
+func (d *Decoder) Read(p []byte) (int, error) { return lzcore.Read((*output)(d), p) }
 
 // WriteTo writes the rest of the file's decoded bytes to w.
-func (d *Decoder) WriteTo(w io.Writer) (int64, error) {
-	if !d.started {
-		return 0, errNotStarted
-	}
-	return lzcore.WriteTo((*output)(d), w)
-}
+func (d *Decoder) WriteTo(w io.Writer) (int64, error) { return lzcore.WriteTo((*output)(d), w) }
 
 // output is the Decoder as an lzcore.Source.
 type output Decoder
 
-// Next returns the next decoded bytes to hand out.
-func (o *output) Next() ([]byte, error) { return (*Decoder)(o).next() }
+// Next returns the next decoded bytes to hand out; before Reset, an
+// error.
+func (o *output) Next() ([]byte, error) {
+	if !o.started {
+		return nil, errNotStarted
+	}
+	return (*Decoder)(o).next()
+}
 
 // Consume marks n bytes handed out: from the filter output buffer while
 // it holds bytes (next hands those out first), else from the window.
