@@ -25,8 +25,14 @@ func DecodeAll(r io.Reader) (int64, error) {
 	return n, err
 }
 
-// Decode resets d for file f over data and decodes it with DecodeAll.
+// MaxDict caps the dictionary that Decode asks for, bounding the memory
+// of hostile-input tests.
+const MaxDict = 64 << 20
+
+// Decode resets d for file f over data, with the dictionary capped at
+// MaxDict, and decodes it with DecodeAll.
 func Decode(d Resetter, data []byte, f File) (int64, error) {
+	f.Dict = min(f.Dict, MaxDict)
 	if err := d.ResetFile(bytes.NewReader(data), f); err != nil {
 		return 0, err
 	}

@@ -12,9 +12,8 @@ import (
 // size, errors wrap ErrFormat. Seeded from the corpus.
 func FuzzDecoder(f *testing.F) {
 	if _, ok := corpus.Root(); ok {
-		units, _ := corpusFiles(f)
-		for _, files := range units {
-			rartest.AddFuzzSeeds(f, files, func(m rartest.File) bool { return isV20(m) && !m.Encrypted && !m.Split })
+		for _, u := range corpusFiles(f) {
+			rartest.AddFuzzSeeds(f, u.Files, func(m rartest.File) bool { return isV20(m) && !m.Encrypted && !m.Split })
 		}
 	}
 	f.Add([]byte{0x00, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x06, 0xd9, 0xb7, 0xb6, 0x90, 0x2f, 0xc0, 0xc0}, uint32(1), uint16(16), uint32(1))

@@ -18,9 +18,9 @@ func isV20(f rartest.File) bool {
 // tester is the Decoder as a rartest.Resetter.
 type tester struct{ *Decoder }
 
-// ResetFile starts file f, with the dictionary capped at 64 MiB.
+// ResetFile starts file f.
 func (d tester) ResetFile(src io.Reader, f rartest.File) error {
-	return d.Reset(src, Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version})
+	return d.Reset(src, Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version})
 }
 
 // TestCorpusAllUnits decodes every unencrypted version 20/26 member of
@@ -34,10 +34,9 @@ func TestCorpusAllUnits(t *testing.T) {
 // samples returns the unencrypted version 20 members of the corpus units
 // that extract.
 func samples(t testing.TB) []rartest.File {
-	units, _ := corpusFiles(t)
 	var out []rartest.File
-	for _, files := range units {
-		for _, f := range files {
+	for _, u := range corpusFiles(t) {
+		for _, f := range u.Files {
 			if isV20(f) && !f.Encrypted && !f.Split && !f.Solid {
 				out = append(out, f)
 			}

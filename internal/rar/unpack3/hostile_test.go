@@ -16,9 +16,9 @@ import (
 // tester is the Decoder as a rartest.Resetter.
 type tester struct{ *Decoder }
 
-// ResetFile starts file f, with the dictionary capped at 64 MiB.
+// ResetFile starts file f.
 func (d tester) ResetFile(src io.Reader, f rartest.File) error {
-	return d.Reset(src, Params{DictSize: min(f.Dict, 64<<20), UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version})
+	return d.Reset(src, Params{DictSize: f.Dict, UnpackedSize: f.Size, Solid: f.Solid, Version: f.Version})
 }
 
 // TestCorpusAllUnits decodes every version 2.9 member of every RAR4
