@@ -238,3 +238,23 @@ func (x *Window) Advance(n int) {
 	x.w = (x.w + n) & x.mask
 	x.total += int64(n)
 }
+
+// MoveHistory copies the keep bytes written last before index w of the
+// ring old[:ring] (which may wrap) to the start of dst, oldest first, and
+// returns how many it copied: at most keep, ring and len(dst). Flat-window
+// decoders (unpack3, unpack5) use it to move their history into a larger
+// window for a solid file with a larger dictionary.
+func MoveHistory(dst, old []byte, ring, w int, keep int64) int {
+	keep = min(keep, int64(ring), int64(len(dst)))
+	if keep <= 0 {
+		return 0
+	}
+	n := 0
+	i := w - int(keep)
+	if i < 0 {
+		n = copy(dst, old[i+ring:ring])
+		i = 0
+	}
+	n += copy(dst[n:], old[i:w])
+	return n
+}

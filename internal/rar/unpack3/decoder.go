@@ -247,16 +247,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 func (d *Decoder) growWindow(size int) {
 	np := lzcore.GetWindow(size + ringExtra)
 	nw := *np
-	keep := min(d.total-d.histStart, int64(len(d.win)))
-	n := 0
-	if keep > 0 {
-		i := d.wpos - int(keep)
-		if i < 0 {
-			n = copy(nw, d.win[i+len(d.win):])
-			i = 0
-		}
-		n += copy(nw[n:], d.win[i:d.wpos])
-	}
+	n := lzcore.MoveHistory(nw, d.win, len(d.win), d.wpos, d.total-d.histStart)
 	lzcore.PutWindow(d.winp)
 	d.winp, d.win = np, nw
 	d.dict = size

@@ -241,16 +241,7 @@ func (d *Decoder) setWindow(dict int) {
 func (d *Decoder) growWindow(dict int) {
 	oldp, old, oring := d.winp, d.win, d.ring
 	d.setWindow(dict)
-	keep := min(d.total-d.histStart, int64(oring))
-	n := 0
-	if keep > 0 {
-		i := d.wpos - int(keep)
-		if i < 0 {
-			n = copy(d.win, old[i+oring:oring])
-			i = 0
-		}
-		n += copy(d.win[n:], old[i:d.wpos])
-	}
+	n := lzcore.MoveHistory(d.win, old, oring, d.wpos, d.total-d.histStart)
 	lzcore.PutWindow(oldp)
 	d.wpos = n
 	d.histStart = d.total - int64(n)
