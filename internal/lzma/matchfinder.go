@@ -413,44 +413,61 @@ func (mf *matchFinder) skip(n int) {
 	}
 }
 
-// btInsert re-roots the tree at cur without collecting matches.
+// btInsert re-roots the tree at cur without collecting matches (the walk
+// of btFind).
 func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
 	son := mf.son
 	buf := mf.buf
-	p0 := int(mf.cycPos)*2 + 1
-	p1 := int(mf.cycPos) * 2
+	cyc, cyclic := mf.cycPos, mf.cyclic
+	p0 := int(cyc)*2 + 1
+	p1 := int(cyc) * 2
 	len0, len1 := 0, 0
-	for n := mf.cycles; ; n-- {
+	cb := buf[pos : pos+limit]
+	for n := mf.cycles; n > 0; n-- {
 		d := cur - cand
-		if n == 0 || d > maxD || d == 0 {
-			son[p0] = 0
-			son[p1] = 0
-			return
+		if d-1 >= maxD {
+			break
 		}
-		pair := int(mf.slot(d)) * 2
+		s := cyc - d
+		if d > cyc {
+			s += cyclic
+		}
+		pair := son[int(s)*2 : int(s)*2+2]
 		j := pos - int(d)
-		l := len0
-		if len1 < l {
-			l = len1
-		}
-		if buf[j+l] == buf[pos+l] {
-			l += 1 + matchLen(buf, pos+l+1, j+l+1, limit-l-1)
+		cj := buf[j : j+limit]
+		l := min(len0, len1)
+		if cj[l] == cb[l] {
+			l++
+			for l+8 <= limit {
+				x := binary.LittleEndian.Uint64(cb[l:]) ^ binary.LittleEndian.Uint64(cj[l:])
+				if x != 0 {
+					l += bits.TrailingZeros64(x) >> 3
+					goto found
+				}
+				l += 8
+			}
+			for l < limit && cb[l] == cj[l] {
+				l++
+			}
+		found:
 			if l >= limit {
-				son[p1] = son[pair]
-				son[p0] = son[pair+1]
+				son[p1] = pair[0]
+				son[p0] = pair[1]
 				return
 			}
 		}
-		if buf[j+l] < buf[pos+l] {
+		if cj[l] < cb[l] {
 			son[p1] = cand
-			p1 = pair + 1
-			cand = son[p1]
+			p1 = int(s)*2 + 1
+			cand = pair[1]
 			len1 = l
 		} else {
 			son[p0] = cand
-			p0 = pair
-			cand = son[p0]
+			p0 = int(s) * 2
+			cand = pair[0]
 			len0 = l
 		}
 	}
+	son[p0] = 0
+	son[p1] = 0
 }
