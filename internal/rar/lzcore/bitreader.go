@@ -56,14 +56,26 @@ func (r *BitReader) Truncated() bool {
 // Refill makes at least 56 bits available in V.
 func (r *BitReader) Refill() {
 	if r.Pos+8 <= len(r.Data) {
-		x := binary.BigEndian.Uint64(r.Data[r.Pos:])
-		r.V |= x >> r.N
-		k := (63 - r.N) >> 3
-		r.Pos += int(k)
-		r.N += k << 3
+		r.V, r.N, r.Pos = Load(r.V, r.N, r.Data, r.Pos)
 		return
 	}
 	r.RefillSlow()
+}
+
+// Load is Refill's fast step for hot loops that keep the reader's state
+// in locals: it loads whole bytes of data from pos into the left-aligned
+// bits v, of which nb are valid, until at least 56 are, and returns the
+// new state. The caller checks pos+8 <= len(data). It inlines, so that
+//
+//	if pos+8 <= len(data) {
+//		v, nb, pos = lzcore.Load(v, nb, data, pos)
+//	}
+//
+// compiles to the same code as the load written out.
+func Load(v uint64, nb uint, data []byte, pos int) (uint64, uint, int) {
+	x := binary.BigEndian.Uint64(data[pos:])
+	k := (63 - nb) >> 3
+	return v | x>>nb, nb + k<<3, pos + int(k)
 }
 
 // RefillSlow is the part of Refill that loads byte by byte, reads the

@@ -203,11 +203,7 @@ loop:
 	for left > 0 {
 		if nb < 32 {
 			if pos+8 <= len(data) {
-				x := binary.BigEndian.Uint64(data[pos:])
-				v |= x >> nb
-				k := (63 - nb) >> 3
-				pos += int(k)
-				nb += k << 3
+				v, nb, pos = lzcore.Load(v, nb, data, pos)
 			} else {
 				br.V, br.N, br.Pos = v, nb, pos
 				if br.Truncated() {

@@ -563,11 +563,7 @@ loop:
 		}
 		if nb < 32 {
 			if pos+8 <= len(data) {
-				x := binary.BigEndian.Uint64(data[pos:])
-				v |= x >> nb
-				k := (63 - nb) >> 3
-				pos += int(k)
-				nb += k << 3
+				v, nb, pos = lzcore.Load(v, nb, data, pos)
 			} else {
 				br.V, br.N, br.Pos = v, nb, pos
 				if br.Truncated() {
@@ -615,11 +611,7 @@ loop:
 					if pos+8 > len(data) {
 						break
 					}
-					x := binary.BigEndian.Uint64(data[pos:])
-					v |= x >> nb
-					k := (63 - nb) >> 3
-					pos += int(k)
-					nb += k << 3
+					v, nb, pos = lzcore.Load(v, nb, data, pos)
 				}
 				if pos >= endPos {
 					break
@@ -659,11 +651,7 @@ loop:
 			nb -= k
 			if nb < 56 {
 				if pos+8 <= len(data) {
-					x := binary.BigEndian.Uint64(data[pos:])
-					v |= x >> nb
-					k := (63 - nb) >> 3
-					pos += int(k)
-					nb += k << 3
+					v, nb, pos = lzcore.Load(v, nb, data, pos)
 				} else {
 					br.V, br.N, br.Pos = v, nb, pos
 					br.Refill()
@@ -706,11 +694,7 @@ loop:
 					}
 					if nb < 32 {
 						if pos+8 <= len(data) {
-							x := binary.BigEndian.Uint64(data[pos:])
-							v |= x >> nb
-							k := (63 - nb) >> 3
-							pos += int(k)
-							nb += k << 3
+							v, nb, pos = lzcore.Load(v, nb, data, pos)
 						} else {
 							br.V, br.N, br.Pos = v, nb, pos
 							br.Refill()
@@ -751,11 +735,7 @@ loop:
 			d0 = dist
 			if nb < 32 {
 				if pos+8 <= len(data) {
-					x := binary.BigEndian.Uint64(data[pos:])
-					v |= x >> nb
-					k := (63 - nb) >> 3
-					pos += int(k)
-					nb += k << 3
+					v, nb, pos = lzcore.Load(v, nb, data, pos)
 				} else {
 					br.V, br.N, br.Pos = v, nb, pos
 					br.Refill()
