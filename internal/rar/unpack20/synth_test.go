@@ -5,6 +5,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // A test-only RAR 2.0 stream writer. It uses equal-length codes (so a
@@ -15,31 +17,8 @@ import (
 // carry-over, tail tables, channel rotation) against an independent
 // model of the same format rules.
 
-type bitWriter struct {
-	buf  []byte
-	acc  uint64
-	nacc uint
-}
-
-func (w *bitWriter) write(v uint32, n uint) {
-	for i := int(n) - 1; i >= 0; i-- {
-		w.acc = w.acc<<1 | uint64(v>>uint(i)&1)
-		w.nacc++
-		if w.nacc == 8 {
-			w.buf = append(w.buf, byte(w.acc))
-			w.acc, w.nacc = 0, 0
-		}
-	}
-}
-
-func (w *bitWriter) flush() []byte {
-	if w.nacc > 0 {
-		w.buf = append(w.buf, byte(w.acc<<(8-w.nacc)))
-	}
-	b := w.buf
-	*w = bitWriter{}
-	return b
-}
+// bitWriter writes the test streams.
+type bitWriter = rartest.BitWriter
 
 type synth struct {
 	rng      *rand.Rand
@@ -70,17 +49,17 @@ func (s *synth) tables(audio bool, channels int) {
 	if audio {
 		b = 1
 	}
-	w.write(b, 1)
+	w.Bits(uint64(b), 1)
 	if keep {
-		w.write(1, 1)
+		w.Bits(1, 1)
 	} else {
-		w.write(0, 1)
+		w.Bits(0, 1)
 		s.prev = [maxLens]byte{}
 	}
 	var lens []byte
 	if audio {
 		s.channels = channels
-		w.write(uint32(channels-1), 2)
+		w.Bits(uint64(uint32(channels-1)), 2)
 		if s.channel >= channels {
 			s.channel = 0
 		}
@@ -105,10 +84,10 @@ func (s *synth) tables(audio bool, channels int) {
 	}
 	// bit-length code: 19 symbols of 5 bits
 	for range blSyms {
-		w.write(5, 4)
+		w.Bits(5, 4)
 	}
 	for i, l := range lens {
-		w.write(uint32((l-s.prev[i])&15), 5)
+		w.Bits(uint64(uint32((l-s.prev[i])&15)), 5)
 		s.prev[i] = l
 	}
 }
@@ -142,7 +121,7 @@ func (s *synth) lzOp() {
 		if s.rng.IntN(3) > 0 && have > 0 {
 			b = s.out[have-1] + 1
 		}
-		w.write(uint32(b), s.mainL)
+		w.Bits(uint64(uint32(b)), s.mainL)
 		s.out = append(s.out, b)
 	case r < 6:
 		// long match: a distance slot within the history
@@ -158,10 +137,10 @@ func (s *synth) lzOp() {
 		dist := distBase[ds] + 1 + extra
 		ls := s.lengthSlot()
 		li, lx := ls>>16, uint32(ls&0xffff)
-		w.write(uint32(270+li), s.mainL)
-		w.write(lx, uint(lengthBits[li]))
-		w.write(uint32(ds), s.distL)
-		w.write(extra, uint(distBits[ds]))
+		w.Bits(uint64(uint32(270+li)), s.mainL)
+		w.Bits(uint64(lx), uint(lengthBits[li]))
+		w.Bits(uint64(uint32(ds)), s.distL)
+		w.Bits(uint64(extra), uint(distBits[ds]))
 		length := int(lengthBase[li]) + 3 + int(lx)
 		if dist >= 0x2000 {
 			length++
@@ -177,8 +156,8 @@ func (s *synth) lzOp() {
 		if dist > have {
 			return
 		}
-		w.write(uint32(261+i), s.mainL)
-		w.write(extra, uint(shortBits[i]))
+		w.Bits(uint64(uint32(261+i)), s.mainL)
+		w.Bits(uint64(extra), uint(shortBits[i]))
 		s.copyOut(dist, 2)
 	case r < 9:
 		k := 1 + s.rng.IntN(4)
@@ -188,9 +167,9 @@ func (s *synth) lzOp() {
 		}
 		ls := s.lengthSlot()
 		li, lx := ls>>16, uint32(ls&0xffff)
-		w.write(uint32(256+k), s.mainL)
-		w.write(uint32(li), s.lenL)
-		w.write(lx, uint(lengthBits[li]))
+		w.Bits(uint64(uint32(256+k)), s.mainL)
+		w.Bits(uint64(uint32(li)), s.lenL)
+		w.Bits(uint64(lx), uint(lengthBits[li]))
 		length := int(lengthBase[li]) + 2 + int(lx)
 		if dist >= 0x101 {
 			length++
@@ -206,7 +185,7 @@ func (s *synth) lzOp() {
 		if s.lastLen == 0 || s.lastDist == 0 || s.lastDist > have {
 			return
 		}
-		w.write(256, s.mainL)
+		w.Bits(256, s.mainL)
 		s.copyOut(s.lastDist, s.lastLen)
 	}
 }
@@ -217,7 +196,7 @@ func (s *synth) audioOp() {
 	if s.rng.IntN(4) > 0 {
 		delta = byte(int8(s.rng.IntN(9) - 4))
 	}
-	s.w.write(uint32(delta), s.mainL)
+	s.w.Bits(uint64(uint32(delta)), s.mainL)
 	s.out = append(s.out, s.st[s.channel].decode(&s.chDelta, delta))
 	s.channel = (s.channel + 1) % s.channels
 }
@@ -226,9 +205,9 @@ func (s *synth) audioOp() {
 // tables for a random mode.
 func (s *synth) switchTables() {
 	if s.audio {
-		s.w.write(256, s.mainL)
+		s.w.Bits(256, s.mainL)
 	} else {
-		s.w.write(269, s.mainL)
+		s.w.Bits(269, s.mainL)
 	}
 	s.tables(s.rng.IntN(2) == 0, 1+s.rng.IntN(4))
 }
@@ -261,7 +240,7 @@ func makeStream(seed uint64, nfiles, size int) ([]synthFile, []byte) {
 			// the next file's tables follow this file's last byte
 			s.switchTables()
 		}
-		files = append(files, synthFile{packed: s.w.flush(), size: int64(len(s.out) - start), solid: f > 0})
+		files = append(files, synthFile{packed: s.w.Flush(), size: int64(len(s.out) - start), solid: f > 0})
 	}
 	return files, s.out
 }

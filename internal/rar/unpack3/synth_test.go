@@ -5,6 +5,8 @@ import (
 	"io"
 	"math/rand"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // A tiny RAR 2.9 LZ stream writer for tests, with fixed-length codes
@@ -13,30 +15,8 @@ import (
 // the dictionary size, matches across the end of the ring, all symbol
 // kinds, table changes between blocks.
 
-type bitWriter struct {
-	buf  []byte
-	acc  uint64
-	nacc uint
-}
-
-func (w *bitWriter) bits(v uint64, n uint) {
-	for n > 0 {
-		k := min(n, 8)
-		n -= k
-		w.acc = w.acc<<k | (v>>n)&(1<<k-1)
-		w.nacc += k
-		for w.nacc >= 8 {
-			w.nacc -= 8
-			w.buf = append(w.buf, byte(w.acc>>w.nacc))
-		}
-	}
-}
-
-func (w *bitWriter) align() {
-	if w.nacc > 0 {
-		w.bits(0, 8-w.nacc)
-	}
-}
+// bitWriter writes the test streams.
+type bitWriter = rartest.BitWriter
 
 type op3 struct {
 	lit    byte
@@ -47,15 +27,15 @@ type op3 struct {
 }
 
 func writeTables(w *bitWriter) {
-	w.align()
-	w.bits(0, 1) // LZ
-	w.bits(0, 1) // fresh tables
+	w.Align()
+	w.Bits(0, 1) // LZ
+	w.Bits(0, 1) // fresh tables
 	for range blSyms {
-		w.bits(5, 4)
+		w.Bits(5, 4)
 	}
 	put := func(n, l int) {
 		for range n {
-			w.bits(uint64(l), 5)
+			w.Bits(uint64(l), 5)
 		}
 	}
 	put(mainSyms, 9)
@@ -78,7 +58,7 @@ func writeOps(w *bitWriter, ops []op3) {
 	for _, o := range ops {
 		switch o.kind {
 		case 0:
-			w.bits(uint64(o.lit), 9)
+			w.Bits(uint64(o.lit), 9)
 		case 1:
 			l := o.length - 3
 			if o.dist >= 0x2000 {
@@ -88,8 +68,8 @@ func writeOps(w *bitWriter, ops []op3) {
 				l--
 			}
 			s, x, k := lenSlot3(l)
-			w.bits(uint64(271+s), 9)
-			w.bits(x, k)
+			w.Bits(uint64(271+s), 9)
+			w.Bits(x, k)
 			dv := o.dist - 1
 			ds := 0
 			for s := distSyms - 1; s >= 0; s-- {
@@ -98,33 +78,33 @@ func writeOps(w *bitWriter, ops []op3) {
 					break
 				}
 			}
-			w.bits(uint64(ds), 6)
+			w.Bits(uint64(ds), 6)
 			x2 := uint64(dv - distBase[ds])
 			if k := uint(distBits[ds]); k >= 4 {
-				w.bits(x2>>4, k-4)
-				w.bits(x2&15, 5)
+				w.Bits(x2>>4, k-4)
+				w.Bits(x2&15, 5)
 			} else {
-				w.bits(x2, k)
+				w.Bits(x2, k)
 			}
 		case 2:
-			w.bits(uint64(263+o.idx), 9)
-			w.bits(uint64(o.dist-1-shortBase[o.idx]), uint(shortBits[o.idx]))
+			w.Bits(uint64(263+o.idx), 9)
+			w.Bits(uint64(o.dist-1-shortBase[o.idx]), uint(shortBits[o.idx]))
 		case 3:
-			w.bits(uint64(259+o.idx), 9)
+			w.Bits(uint64(259+o.idx), 9)
 			s, x, k := lenSlot3(o.length - 2)
-			w.bits(uint64(s), 5)
-			w.bits(x, k)
+			w.Bits(uint64(s), 5)
+			w.Bits(x, k)
 		case 4:
-			w.bits(258, 9)
+			w.Bits(258, 9)
 		case 5:
-			w.bits(256, 9)
-			w.bits(1, 1) // new tables follow
+			w.Bits(256, 9)
+			w.Bits(1, 1) // new tables follow
 			writeTables(w)
 		}
 	}
-	w.bits(256, 9)
-	w.bits(0, 2) // end of file, tables kept
-	w.align()
+	w.Bits(256, 9)
+	w.Bits(0, 2) // end of file, tables kept
+	w.Align()
 }
 
 func synth3(rng *rand.Rand, n int, dict uint32) ([]op3, []byte) {
@@ -208,7 +188,7 @@ func TestSynthetic(t *testing.T) {
 			if unknown {
 				p.UnpackedSize = -1
 			}
-			if err := d.Reset(bytes.NewReader(w.buf), p); err != nil {
+			if err := d.Reset(bytes.NewReader(w.Buf), p); err != nil {
 				t.Fatal(err)
 			}
 			got, err := io.ReadAll(d)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/filters"
+	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
 // A tiny RAR5 stream writer for tests: fixed-length Huffman codes (every
@@ -15,32 +16,8 @@ import (
 // of exactly the dictionary size, matches across the end of the ring,
 // filters spanning the wrap, many blocks.
 
-type bitWriter struct {
-	buf  []byte
-	acc  uint64
-	nacc uint
-}
-
-func (w *bitWriter) bits(v uint64, n uint) {
-	for n > 0 {
-		k := min(n, 8)
-		n -= k
-		w.acc = w.acc<<k | (v>>n)&(1<<k-1)
-		w.nacc += k
-		for w.nacc >= 8 {
-			w.nacc -= 8
-			w.buf = append(w.buf, byte(w.acc>>w.nacc))
-		}
-	}
-}
-
-func (w *bitWriter) bitLen() int { return len(w.buf)*8 + int(w.nacc) }
-
-func (w *bitWriter) flush() {
-	if w.nacc > 0 {
-		w.bits(0, 8-w.nacc)
-	}
-}
+// bitWriter writes the test streams.
+type bitWriter = rartest.BitWriter
 
 type synthOp struct {
 	lit    byte
@@ -59,11 +36,11 @@ func synthBlock(out *bitWriter, ops []synthOp, last, tables bool, version int) {
 	}
 	if tables {
 		for range blSyms {
-			w.bits(5, 4) // every bit-length symbol 5 bits long
+			w.Bits(5, 4) // every bit-length symbol 5 bits long
 		}
 		put := func(n, l int) {
 			for range n {
-				w.bits(uint64(l), 5) // canonical code of symbol l
+				w.Bits(uint64(l), 5) // canonical code of symbol l
 			}
 		}
 		put(mainSyms, 9)
@@ -84,28 +61,28 @@ func synthBlock(out *bitWriter, ops []synthOp, last, tables bool, version int) {
 		switch {
 		case op.filter != nil:
 			f := op.filter
-			w.bits(256, 9)
+			w.Bits(256, 9)
 			num := func(v int64) {
-				w.bits(3, 2)
+				w.Bits(3, 2)
 				for i := range 4 {
-					w.bits(uint64(v>>(8*i))&0xff, 8)
+					w.Bits(uint64(v>>(8*i))&0xff, 8)
 				}
 			}
 			num(f.start) // offset from the current position
 			num(f.length)
-			w.bits(uint64(f.typ), 3)
+			w.Bits(uint64(f.typ), 3)
 			if f.typ == 0 {
-				w.bits(uint64(f.channels-1), 5)
+				w.Bits(uint64(f.channels-1), 5)
 			}
 		case op.rep == 5:
-			w.bits(257, 9)
+			w.Bits(257, 9)
 		case op.length == 0:
-			w.bits(uint64(op.lit), 9)
+			w.Bits(uint64(op.lit), 9)
 		case op.rep > 0:
-			w.bits(uint64(258+op.rep-1), 9)
+			w.Bits(uint64(258+op.rep-1), 9)
 			s, x, k := lenSlot(op.length)
-			w.bits(uint64(s), 6)
-			w.bits(x, k)
+			w.Bits(uint64(s), 6)
+			w.Bits(x, k)
 		default:
 			l := op.length
 			if op.dist > 0x100 {
@@ -118,8 +95,8 @@ func synthBlock(out *bitWriter, ops []synthOp, last, tables bool, version int) {
 				l--
 			}
 			s, x, k := lenSlot(l)
-			w.bits(uint64(262+s), 9)
-			w.bits(x, k)
+			w.Bits(uint64(262+s), 9)
+			w.Bits(x, k)
 			dv := op.dist - 1
 			ds := 0
 			for s := ndist - 1; s >= 0; s-- {
@@ -128,19 +105,19 @@ func synthBlock(out *bitWriter, ops []synthOp, last, tables bool, version int) {
 					break
 				}
 			}
-			w.bits(uint64(ds), 7)
+			w.Bits(uint64(ds), 7)
 			x2 := dv - distSlotBase[ds]
 			if k := uint(distSlotBits[ds]); k >= 4 {
-				w.bits(x2>>4, k-4)
-				w.bits(x2&15, 4)
+				w.Bits(x2>>4, k-4)
+				w.Bits(x2&15, 4)
 			} else {
-				w.bits(x2, k)
+				w.Bits(x2, k)
 			}
 		}
 	}
-	nbits := w.bitLen()
-	w.flush()
-	size := len(w.buf)
+	nbits := w.BitLen()
+	w.Align()
+	size := len(w.Buf)
 	lastBits := nbits - (size-1)*8
 	if size == 0 {
 		lastBits = 1
@@ -164,9 +141,9 @@ func synthBlock(out *bitWriter, ops []synthOp, last, tables bool, version int) {
 		hdr = append(hdr, b)
 	}
 	hdr[1] = sum
-	out.flush()
-	out.buf = append(out.buf, hdr...)
-	out.buf = append(out.buf, w.buf...)
+	out.Align()
+	out.Buf = append(out.Buf, hdr...)
+	out.Buf = append(out.Buf, w.Buf...)
 }
 
 // synthesize makes random ops producing about n bytes and the expected
@@ -282,13 +259,13 @@ func TestSynthetic(t *testing.T) {
 			synthBlock(&w, ops[i:i+n], i+n == len(ops), i == 0 || rng.Intn(3) == 0, version)
 			i += n
 		}
-		w.flush()
+		w.Align()
 		for _, unknown := range []bool{false, true} {
 			p := Params{DictSize: dict, UnpackedSize: int64(len(want)), Version: version}
 			if unknown {
 				p.UnpackedSize = -1
 			}
-			if err := d.Reset(bytes.NewReader(w.buf), p); err != nil {
+			if err := d.Reset(bytes.NewReader(w.Buf), p); err != nil {
 				t.Fatal(err)
 			}
 			got, err := io.ReadAll(d)
