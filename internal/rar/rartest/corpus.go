@@ -130,3 +130,24 @@ func CheckUnits(t *testing.T, units []Unit, ways []string, keep func(File) bool,
 		t.Errorf("only %d files checked", checked)
 	}
 }
+
+// Samples walks the corpus files rels (paths relative to the corpus root)
+// and returns their files that keep accepts; the test is skipped when the
+// corpus is absent and fails when a file does not walk.
+func Samples(tb testing.TB, walk func(path string) ([]File, error), rels []string, keep func(File) bool) []File {
+	tb.Helper()
+	root := CorpusRoot(tb)
+	var out []File
+	for _, rel := range rels {
+		files, err := walk(filepath.Join(root, rel))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, f := range files {
+			if keep(f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}

@@ -31,28 +31,15 @@ func TestCorpusAllUnits(t *testing.T) {
 }
 
 func smallSamples(t testing.TB) []rartest.File {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
-	var out []rartest.File
-	for _, rel := range []string{
+	out := rartest.Samples(t, rartest.WalkRAR4, []string{
 		"files/libarchive/test_read_format_rar_filter.rar",
 		"files/libarchive/test_read_format_rar_compress_best.rar",
 		"files/sharpcompress/Archives__Rar.Audio_program.rar",
 		"files/libarchive/test_read_format_rar3_lowdist_reset.rar",
 		"files/libarchive/test_read_format_rar_binary_data.rar",
-	} {
-		files, err := rartest.WalkRAR4(filepath.Join(root, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			if !f.Dir && f.Method != 0x30 && !f.Solid && f.Version == 29 && len(f.Data) < 200000 {
-				out = append(out, f)
-			}
-		}
-	}
+	}, func(f rartest.File) bool {
+		return !f.Dir && f.Method != 0x30 && !f.Solid && f.Version == 29 && len(f.Data) < 200000
+	})
 	if len(out) < 4 {
 		t.Fatalf("only %d samples", len(out))
 	}

@@ -32,28 +32,15 @@ func TestCorpusAllUnits(t *testing.T) {
 }
 
 func smallSamples(t testing.TB) []rartest.File {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
-	var out []rartest.File
-	for _, rel := range []string{
+	out := rartest.Samples(t, rartest.WalkRAR5, []string{
 		"files/junrar/com__github__junrar__rar5unpack__m3-plain-128k.rar",
 		"files/junrar/com__github__junrar__rar5filters__rar5-e8e9.rar",
 		"files/junrar/com__github__junrar__rar5filters__rar5-delta.rar",
 		"files/libarchive/test_read_format_rar5_arm.rar",
 		"files/junrar/com__github__junrar__rar5unpack__m5-plain-128k.rar",
-	} {
-		files, err := rartest.WalkRAR5(filepath.Join(root, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			if !f.Dir && f.Method != 0 && !f.Solid {
-				out = append(out, f)
-			}
-		}
-	}
+	}, func(f rartest.File) bool {
+		return !f.Dir && f.Method != 0 && !f.Solid
+	})
 	return out
 }
 
