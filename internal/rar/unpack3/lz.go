@@ -188,6 +188,15 @@ func (d *Decoder) readRecordLZ() []byte {
 
 // decodeLZ decodes LZ symbols until total reaches limit or the block or
 // file ends. The bit reader's state lives in locals in the loop.
+//
+// This loop and unpack5's decode look alike but stay separate: they
+// differ in the symbol alphabets, length and distance slots, repeat
+// rules and filter bookkeeping, and each keeps the bit reader
+// (lzcore.BitReader's V, N, Pos, Data), the Huffman lookup tables
+// (lzcore.Huffman.Table) and the window in locals with the format's
+// branches inlined; a shared loop with per-format hooks would put calls
+// on the per-symbol path. They share everything below it: lzcore.Load for
+// the refill, lzcore.Huffman for the tables, the window pool.
 func (d *Decoder) decodeLZ(limit int64) error {
 	br := &d.br
 	win := d.win

@@ -508,6 +508,15 @@ func (d *Decoder) readFilter(cur int64) error {
 //
 // The bit reader's state lives in locals inside the loop; it is stored
 // back before every call that uses the reader.
+//
+// This loop and unpack3's decodeLZ look alike but stay separate: they
+// differ in the symbol alphabets, length and distance slots, repeat
+// rules and filter bookkeeping, and each keeps the bit reader
+// (lzcore.BitReader's V, N, Pos, Data), the Huffman lookup tables
+// (lzcore.Huffman.Table) and the window in locals with the format's
+// branches inlined; a shared loop with per-format hooks would put calls
+// on the per-symbol path. They share everything below it: lzcore.Load for
+// the refill, lzcore.Huffman for the tables, the window pool.
 func (d *Decoder) decode() error {
 	if d.fileEnd >= 0 && d.total >= d.fileEnd {
 		d.streamDone = true
