@@ -361,16 +361,14 @@ func TestRawSplit(t *testing.T) {
 	}
 }
 
-func TestCreateNotImplemented(t *testing.T) {
+func TestCreateSwitches(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"f.txt": "x"})
 	r := garc(t, dir, "", "a", "-mx9", "-m0=lzma2", "-mhe=on", "-psecret", "-mmt2", "-ms=on", "-v1m", "out.7z", "f.txt")
-	if r.code != ExitFatal || !strings.Contains(r.stderr, "not implemented") {
-		// Once the writer lands, creation must work instead.
-		if r.code != ExitOK {
-			t.Fatalf("a: exit %d: %s", r.code, r.stderr)
-		}
+	if r.code != ExitOK {
+		t.Fatalf("a: exit %d: %s", r.code, r.stderr)
 	}
+	garc(t, dir, "", "t", "-psecret", "out.7z.001").expect(t, ExitOK, "test the created archive")
 	garc(t, dir, "", "a", "-mx=12", "out.7z", "f.txt").expect(t, ExitUsage, "bad level")
 	garc(t, dir, "", "a", "-mhe=on", "out.7z", "f.txt").expect(t, ExitUsage, "-mhe without password")
 	garc(t, dir, "", "a", "-t7z", "out.7z").expect(t, ExitUsage, "no inputs")

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -58,12 +59,33 @@ type app struct {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	done := make(chan struct{})
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-done:
+			return
+		}
 		stop() // a second signal kills the process the default way
+		// The run normally unwinds at once (temporary files removed,
+		// exit 255). If it is stuck in a system call that cancellation
+		// cannot reach (a FIFO or a hung network file system), exit
+		// anyway after a grace period.
+		select {
+		case <-done:
+		case <-time.After(interruptGrace):
+			fmt.Fprintln(stderr, "garc: interrupted")
+			os.Exit(ExitInterrupted)
+		}
 	}()
-	return run(ctx, args, stdin, stdout, stderr)
+	code := run(ctx, args, stdin, stdout, stderr)
+	close(done)
+	return code
 }
+
+// interruptGrace is how long an interrupted run may take to unwind before
+// Main exits without it.
+const interruptGrace = 3 * time.Second
 
 // run is Main with an explicit context.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

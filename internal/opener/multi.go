@@ -91,6 +91,10 @@ func openParts(paths []string) (*MultiReaderAt, []*os.File, error) {
 	parts := make([]io.ReaderAt, 0, len(paths))
 	sizes := make([]int64, 0, len(paths))
 	for _, p := range paths {
+		if err := checkRegular(p); err != nil {
+			closeAll(files)
+			return nil, nil, err
+		}
 		f, err := os.Open(p)
 		if err != nil {
 			closeAll(files)

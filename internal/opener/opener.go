@@ -22,6 +22,9 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 	if o.Name == "" {
 		o.Name = path
 	}
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
 	if parts := SplitParts(path); parts != nil {
 		return openSplit(path, parts, &o)
 	}
@@ -200,6 +203,20 @@ func alphaSuffix(base string) (string, bool) {
 		return "", false
 	}
 	return base[:len(base)-2], true
+}
+
+// checkRegular refuses anything but a regular file (or a directory, which
+// Open reports itself) before it is opened: opening a FIFO or a device
+// could block forever or read without end.
+func checkRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		return fmt.Errorf("%s: not a regular file (%s): %w", path, st.Mode().Type(), archive.ErrNotArchive)
+	}
+	return nil
 }
 
 func isFile(p string) bool {
