@@ -94,7 +94,7 @@ func (a *app) forEachArchive(arg string, fn func(name string) error) (int, error
 		}
 		if !errors.Is(err, errReported) {
 			a.prog.clear()
-			fmt.Fprintf(a.stderr, "garc: %v\n", err)
+			fmt.Fprintf(a.stderr, "garc: %s\n", printable(err.Error()))
 		}
 		a.code = worse(a.code, exitCodeFor(err))
 	}

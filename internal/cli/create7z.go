@@ -170,7 +170,7 @@ func create7z(ctx context.Context, o CreateOptions) error {
 		Stdin: o.Stdin, StdinName: stdinName, Input: o.Input,
 		Warn: func(p string, err error) {
 			warnings++
-			fmt.Fprintf(errOut, "WARNING: %v\n", err)
+			fmt.Fprintf(errOut, "WARNING: %s\n", printable(err.Error()))
 		},
 	})
 	if err != nil {

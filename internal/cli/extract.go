@@ -182,7 +182,7 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 		err  error
 	}
 	for {
-		fmt.Fprintf(a.stderr, "garc: %s exists. Overwrite? [y]es, [n]o, [A]lways, [N]ever, [q]uit: ", path)
+		fmt.Fprintf(a.stderr, "garc: %s exists. Overwrite? [y]es, [n]o, [A]lways, [N]ever, [q]uit: ", printable(path))
 		ch := make(chan answer, 1)
 		go func() {
 			line, err := a.stdinB.ReadString('\n')

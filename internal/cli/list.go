@@ -501,7 +501,7 @@ func write7zSLTEntries(w io.Writer, all, entries []*archive.Entry) {
 		anyAttr = anyAttr || e.Attributes != 0 || e.HasUnixMode
 	}
 	for _, e := range entries {
-		fmt.Fprintf(w, "Path = %s\n", e.Name)
+		fmt.Fprintf(w, "Path = %s\n", printable(e.Name))
 		fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
 		if e.Block >= 0 && e.Solid {
 			// Inside a solid block the packed bytes belong to the block
@@ -551,7 +551,7 @@ func rarHostOS(f archive.Format, h archive.HostOS) string {
 // writeRARSLTEntry prints one RAR entry in the key order of 7-Zip's RAR
 // handlers.
 func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
-	fmt.Fprintf(w, "Path = %s\n", e.Name)
+	fmt.Fprintf(w, "Path = %s\n", printable(e.Name))
 	fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
 	fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
 	fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
@@ -569,11 +569,11 @@ func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
 	fmt.Fprintf(w, "Method = %s\n", e.Method)
 	switch e.Type {
 	case archive.TypeSymlink:
-		fmt.Fprintf(w, "Symbolic Link = %s\n", e.LinkTarget)
+		fmt.Fprintf(w, "Symbolic Link = %s\n", printable(e.LinkTarget))
 	case archive.TypeHardlink:
-		fmt.Fprintf(w, "Hard Link = %s\n", e.LinkTarget)
+		fmt.Fprintf(w, "Hard Link = %s\n", printable(e.LinkTarget))
 	case archive.TypeCopy:
-		fmt.Fprintf(w, "Copy Link = %s\n", e.LinkTarget)
+		fmt.Fprintf(w, "Copy Link = %s\n", printable(e.LinkTarget))
 	}
 }
 
@@ -583,16 +583,16 @@ func writeSLTExtras(w io.Writer, e *archive.Entry) {
 		fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
 	}
 	if e.Owner != "" {
-		fmt.Fprintf(w, "User = %s\n", e.Owner)
+		fmt.Fprintf(w, "User = %s\n", printable(e.Owner))
 	}
 	if e.Group != "" {
-		fmt.Fprintf(w, "Group = %s\n", e.Group)
+		fmt.Fprintf(w, "Group = %s\n", printable(e.Group))
 	}
 	if e.Anti {
 		fmt.Fprintf(w, "Anti = +\n")
 	}
 	if e.Comment != "" {
-		fmt.Fprintf(w, "Comment = %s\n", e.Comment)
+		fmt.Fprintf(w, "Comment = %s\n", printable(e.Comment))
 	}
 }
 
@@ -631,7 +631,7 @@ func writeTable(w io.Writer, name string, info *archive.Info, all, entries []*ar
 		} else {
 			files++
 		}
-		fmt.Fprintf(w, "%s %s %12s %12s  %s\n", date, attrString(e), sz, pk, n)
+		fmt.Fprintf(w, "%s %s %12s %12s  %s\n", date, attrString(e), sz, pk, printable(n))
 	}
 	fmt.Fprintln(w, rule)
 	summary := fmt.Sprintf("%d files", files)

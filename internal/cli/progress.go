@@ -49,7 +49,7 @@ func (p *progress) entry(name string, r io.Reader) io.Reader {
 	if p == nil {
 		return r
 	}
-	p.bar.Describe(shortName(name))
+	p.bar.Describe(shortName(printable(name)))
 	return &countingReader{r: r, bar: p.bar}
 }
 
@@ -59,7 +59,7 @@ func (p *progress) set(done int64, current string) {
 	if p == nil {
 		return
 	}
-	p.bar.Describe(shortName(current))
+	p.bar.Describe(shortName(printable(current)))
 	p.bar.Set64(done)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/extract"
 )
 
 // globalFlags are the flags every reading command shares.
@@ -106,7 +107,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = ExitUsage
 		}
 		if !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "garc: %v\n", err)
+			fmt.Fprintf(stderr, "garc: %s\n", printable(err.Error()))
 			if code == ExitUsage {
 				fmt.Fprintln(stderr, "Run 'garc --help' for usage.")
 			}
@@ -263,14 +264,16 @@ func parseSize(s string) (int64, error) {
 func (a *app) report(archiveName, entry string, err error) {
 	a.code = worse(a.code, exitCodeFor(err))
 	a.prog.clear()
-	fmt.Fprintf(a.stderr, "garc: %s\n", diagnostic(archiveName, entry, err))
+	fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic(archiveName, entry, err)))
 }
 
 // warn prints a warning and records exit code 1.
 func (a *app) warn(archiveName, entry string, err error) {
-	a.code = worse(a.code, ExitWarning)
+	if !errors.Is(err, extract.ErrNotice) {
+		a.code = worse(a.code, ExitWarning)
+	}
 	a.prog.clear()
-	fmt.Fprintf(a.stderr, "garc: %s\n", diagnostic(archiveName, entry, err))
+	fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic(archiveName, entry, err)))
 }
 
 // diagnostic prefixes err with the archive and entry names unless its

@@ -14,7 +14,8 @@
 // absolute prefix — a leading separator ("/x", "\x"), a UNC prefix
 // ("\\server\share\x") or a drive letter ("C:x", "C:\x") — is removed
 // and the entry is written inside the destination, as 7-Zip, unrar and tar
-// do; Options.Warn is told, and nothing is ever written at the absolute
+// do; Options.Warn is told (with an error wrapping ErrNotice: information,
+// not a failure), and nothing is ever written at the absolute
 // location. Empty names, NUL bytes and names that leave the destination
 // after lexical cleaning ("../x", "a/../../x", "/../x") are refused with
 // ErrRefused and reported through Options.Warn. On Windows each path

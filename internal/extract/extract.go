@@ -30,6 +30,9 @@ var (
 	ErrSkipped = errors.New("skipped")
 	// ErrCreate marks an operating system failure creating output.
 	ErrCreate = errors.New("cannot create output")
+	// ErrNotice marks what Options.Warn reports for information only: the
+	// entry was extracted (e.g. an absolute name made relative).
+	ErrNotice = errors.New("notice")
 )
 
 // OverwriteMode says what to do when a file to be extracted exists.
@@ -189,7 +192,7 @@ func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
 	}
 	if note != "" {
 		// Not an error: the entry is written inside the destination.
-		x.warn(e.Name, fmt.Errorf("%s: absolute path made relative (%s)", e.Name, note))
+		x.warn(e.Name, fmt.Errorf("%s: %w: absolute path made relative (%s)", e.Name, ErrNotice, note))
 	}
 	key := rel // hard links and copies name entries by their full path
 	if x.opts.Flat {

@@ -21,6 +21,7 @@ type fixture struct {
 	dest    string
 	outside string
 	warned  []string
+	warnErr []error
 }
 
 func newFixture(t *testing.T, opts Options) *fixture {
@@ -31,7 +32,10 @@ func newFixture(t *testing.T, opts Options) *fixture {
 		t.Fatal(err)
 	}
 	opts.Dest = f.dest
-	opts.Warn = func(entry string, err error) { f.warned = append(f.warned, entry) }
+	opts.Warn = func(entry string, err error) {
+		f.warned = append(f.warned, entry)
+		f.warnErr = append(f.warnErr, err)
+	}
 	x, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +164,9 @@ func TestAbsoluteNamesMadeRelative(t *testing.T) {
 			}
 			if len(f.warned) != 1 {
 				t.Fatalf("Warn called %d times, want 1 notice", len(f.warned))
+			}
+			if !errors.Is(f.warnErr[0], ErrNotice) {
+				t.Fatalf("warning %v does not wrap ErrNotice", f.warnErr[0])
 			}
 			f.outsideUntouched()
 			got, err := os.ReadFile(filepath.Join(f.dest, filepath.FromSlash(want)))
