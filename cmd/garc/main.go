@@ -5,13 +5,6 @@ package main
 import (
 	"os"
 
-	// Modules required by go.mod that no package imports yet; they keep
-	// go.mod tidy until their users land.
-	_ "github.com/klauspost/compress/zstd"
-	_ "github.com/nwaples/rardecode/v2"
-	_ "github.com/ulikunitz/xz"
-	_ "golang.org/x/crypto/pbkdf2"
-
 	"github.com/garc-dev/garc/internal/cli"
 )
 

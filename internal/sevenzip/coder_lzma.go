@@ -1,13 +1,11 @@
 package sevenzip
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
-	xzlzma "github.com/ulikunitz/xz/lzma"
 )
 
 func init() {
@@ -74,14 +72,13 @@ func effectiveDict(dict uint64, size int64) int64 {
 }
 
 // lzmaEngine selects the implementation behind the LZMA and LZMA2 coders:
-// "xz" (github.com/ulikunitz/xz/lzma) or "garc" (internal/lzma, when it is
-// linked in). It is a variable so benchmarks can compare them.
-var lzmaEngine = "xz"
+// "garc" (internal/lzma). It is a variable so benchmarks can compare it
+// with github.com/ulikunitz/xz/lzma, which the tests register as "xz"
+// (coder_lzma_xz_test.go) without linking it into garc.
+var lzmaEngine = "garc"
 
 // lzmaEngines holds the constructors of each engine.
-var lzmaEngines = map[string][2]newDecoderFunc{
-	"xz": {newLZMADecoderXZ, newLZMA2DecoderXZ},
-}
+var lzmaEngines = map[string][2]newDecoderFunc{}
 
 func newLZMADecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	return lzmaEngines[lzmaEngine][0](in, props, size, d)
@@ -89,57 +86,4 @@ func newLZMADecoder(in []io.Reader, props []byte, size int64, d *decodeContext) 
 
 func newLZMA2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	return lzmaEngines[lzmaEngine][1](in, props, size, d)
-}
-
-func newLZMADecoderXZ(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
-	if len(props) != 5 {
-		return nil, fmt.Errorf("LZMA properties of %d bytes: %w", len(props), archive.ErrFormat)
-	}
-	if props[0] >= 9*5*5 {
-		return nil, fmt.Errorf("LZMA properties byte %d: %w", props[0], archive.ErrFormat)
-	}
-	dict := effectiveDict(uint64(binary.LittleEndian.Uint32(props[1:])), size)
-	if err := d.opts.CheckLimit("LZMA dictionary size", dict); err != nil {
-		return nil, err
-	}
-	if dict > 1<<31-1 {
-		dict = 1<<31 - 1
-	}
-	// ulikunitz/xz reads the classic .lzma header: build one from the
-	// coder properties and the known size.
-	var hdr [13]byte
-	hdr[0] = props[0]
-	binary.LittleEndian.PutUint32(hdr[1:], uint32(dict))
-	if size < 0 {
-		binary.LittleEndian.PutUint64(hdr[5:], ^uint64(0))
-	} else {
-		binary.LittleEndian.PutUint64(hdr[5:], uint64(size))
-	}
-	r, err := xzlzma.ReaderConfig{DictCap: int(dict)}.NewReader(io.MultiReader(bytes.NewReader(hdr[:]), in[0]))
-	if err != nil {
-		return nil, wrapDecodeError(err)
-	}
-	return r, nil
-}
-
-func newLZMA2DecoderXZ(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
-	if len(props) != 1 {
-		return nil, fmt.Errorf("LZMA2 properties of %d bytes: %w", len(props), archive.ErrFormat)
-	}
-	ds, err := lzma2DictSize(props[0])
-	if err != nil {
-		return nil, err
-	}
-	dict := effectiveDict(ds, size)
-	if err := d.opts.CheckLimit("LZMA2 dictionary size", dict); err != nil {
-		return nil, err
-	}
-	if dict > 1<<31-1 {
-		dict = 1<<31 - 1
-	}
-	r, err := xzlzma.Reader2Config{DictCap: int(dict)}.NewReader2(in[0])
-	if err != nil {
-		return nil, wrapDecodeError(err)
-	}
-	return r, nil
 }

@@ -1,7 +1,10 @@
 package sevenzip
 
 import (
+	"fmt"
 	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
 
 	"github.com/garc-dev/garc/internal/lzma"
 )
@@ -10,7 +13,6 @@ import (
 // through the Reader's pool.
 func init() {
 	lzmaEngines["garc"] = [2]newDecoderFunc{newLZMADecoderGarc, newLZMA2DecoderGarc}
-	lzmaEngine = "garc"
 }
 
 func newLZMADecoderGarc(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
@@ -30,12 +32,10 @@ func newLZMADecoderGarc(in []io.Reader, props []byte, size int64, d *decodeConte
 }
 
 func newLZMA2DecoderGarc(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
-	var p byte
-	if len(props) == 1 {
-		p = props[0]
-	} else {
-		return newLZMA2DecoderXZ(in, props, size, d) // reports the error
+	if len(props) != 1 {
+		return nil, fmt.Errorf("LZMA2 properties of %d bytes: %w", len(props), archive.ErrFormat)
 	}
+	p := props[0]
 	if z, ok := d.pool.get("lzma2").(*lzma.Reader2); ok {
 		if err := z.Reset(in[0], p, size); err != nil {
 			return nil, err
