@@ -1,4 +1,8 @@
-// Package sevenzip reads 7z archives (and will later write them).
+// Package sevenzip reads and writes 7z archives. NewReader implements
+// archive.Reader for every container feature 7-Zip writes; Write creates
+// an archive, or updates one given as a Base (untouched folders are copied
+// byte for byte); see the overview at the top of write.go for the writer's
+// grouping of solid blocks, filters, encryption and threads.
 //
 // # Container (7-Zip DOC/7zFormat.txt)
 //
