@@ -183,6 +183,9 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal(err)
 		}
 		_, err := io.CopyN(io.Discard, d, 1<<20)
+		if err == io.EOF {
+			err = nil // the stream ended before the limit
+		}
 		rartest.CheckErr(t, "fuzz", err)
 	})
 }
