@@ -83,9 +83,12 @@ func BenchmarkDecodeLZMA2_7zzMx5_Ulikunitz(b *testing.B) {
 	}
 }
 
-func benchEncode(b *testing.B, level int, lzma2 bool) {
+func benchEncode(b *testing.B, level int, lzma2 bool) { benchEncodeThreads(b, level, lzma2, 1) }
+
+func benchEncodeThreads(b *testing.B, level int, lzma2 bool, threads int) {
 	data := mixedInput(b, 4<<20)
 	o := LevelOptions(level)
+	o.Threads = threads
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var out bytes.Buffer
@@ -121,13 +124,14 @@ func benchEncode(b *testing.B, level int, lzma2 bool) {
 	b.ReportMetric(float64(out.Len())/float64(len(data))*100, "%size")
 }
 
-func BenchmarkEncodeLZMA2Mx1(b *testing.B) { benchEncode(b, 1, true) }
-func BenchmarkEncodeLZMA2Mx3(b *testing.B) { benchEncode(b, 3, true) }
-func BenchmarkEncodeLZMA2Mx5(b *testing.B) { benchEncode(b, 5, true) }
-func BenchmarkEncodeLZMA2Mx7(b *testing.B) { benchEncode(b, 7, true) }
-func BenchmarkEncodeLZMA2Mx9(b *testing.B) { benchEncode(b, 9, true) }
-func BenchmarkEncodeLZMAMx1(b *testing.B)  { benchEncode(b, 1, false) }
-func BenchmarkEncodeLZMAMx5(b *testing.B)  { benchEncode(b, 5, false) }
+func BenchmarkEncodeLZMA2Mx1(b *testing.B)         { benchEncode(b, 1, true) }
+func BenchmarkEncodeLZMA2Mx3(b *testing.B)         { benchEncode(b, 3, true) }
+func BenchmarkEncodeLZMA2Mx5(b *testing.B)         { benchEncode(b, 5, true) }
+func BenchmarkEncodeLZMA2Mx7(b *testing.B)         { benchEncode(b, 7, true) }
+func BenchmarkEncodeLZMA2Mx9(b *testing.B)         { benchEncode(b, 9, true) }
+func BenchmarkEncodeLZMA2Mx5Threads2(b *testing.B) { benchEncodeThreads(b, 5, true, 2) }
+func BenchmarkEncodeLZMAMx1(b *testing.B)          { benchEncode(b, 1, false) }
+func BenchmarkEncodeLZMAMx5(b *testing.B)          { benchEncode(b, 5, false) }
 
 func benchDecodeOurs(b *testing.B, level int) {
 	data := mixedInput(b, 4<<20)

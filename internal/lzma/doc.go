@@ -54,7 +54,12 @@
 // binary tree ordered by the following bytes, re-rooted at each insertion.
 // Small direct tables give the nearest 2- and 3-byte (and, for the 5-byte
 // variants, 4-byte) matches. Positions are absolute stream positions so
-// the tables survive sliding the window.
+// the tables survive sliding the window. The hash tables do not depend on
+// the tree, so the candidates of the next 32 positions are looked up in
+// one tight loop ahead of the tree walks (their cache misses overlap),
+// and the first tree node of the next position is prefetched while the
+// current one is searched; on Linux the tables ask for transparent huge
+// pages.
 //
 // Levels 1–4 parse greedily with one position of lookahead (a longer or
 // closer match at the next byte, or a rep match there, makes the current
@@ -72,9 +77,16 @@
 // a chunk turned out incompressible and was stored.
 //
 // Writer2 cuts the input into independent blocks (BlockSize, each
-// starting with a dictionary reset), compresses them on up to Threads
-// goroutines and writes them in order, so the output does not depend on
-// the thread count. Each block becomes LZMA chunks of at most 2 MiB
+// starting with a dictionary reset) and writes them in order, compressing
+// up to Threads blocks at once. With a binary-tree finder, a block gets a
+// second thread when the thread count leaves one free (so with Threads=2 a
+// lone block, or the first of several, runs on two goroutines, as in
+// 7-Zip): one goroutine runs the match finder over every position of the
+// block and passes the match lists through a bounded ring of batches
+// (mtfinder.go), the other parses and codes, discarding the lists of the
+// positions it skips. A position's matches never depend on the parser
+// (skipping a position updates the tables exactly as searching it), so
+// the output does not depend on the thread count. Each block becomes LZMA chunks of at most 2 MiB
 // unpacked and 64 KiB packed, or uncompressed chunks when LZMA does not
 // shrink the data.
 package lzma

@@ -329,13 +329,13 @@ type Writer2 struct {
 	jobs  []*job2
 	free  chan *encoder
 	nEnc  int
-	// workers is the number of blocks compressed at once; mtEnc of them
-	// run their binary-tree match finder on a second goroutine.
-	workers, mtEnc int
-	spare          [][]byte
-	first          bool // the next block is the first of the stream
-	err            error
-	closed         bool
+	// mtOK: blocks may run their binary-tree match finder on a second
+	// goroutine (Threads >= 2).
+	mtOK   bool
+	spare  [][]byte
+	first  bool // the next block is the first of the stream
+	err    error
+	closed bool
 }
 
 type job2 struct {
@@ -353,14 +353,7 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 		return nil, errors.New("lzma: LZMA2 needs lc+lp <= 4")
 	}
 	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads), first: true}
-	z.workers = opts.Threads
-	if opts.Threads >= 2 && opts.MatchFinder[:2] == "bt" {
-		// As 7-Zip does: pairs of threads share a block, one finding
-		// matches and one parsing and coding; an odd thread left over
-		// compresses a block alone.
-		z.mtEnc = opts.Threads / 2
-		z.workers = z.mtEnc + opts.Threads%2
-	}
+	z.mtOK = opts.Threads >= 2 && opts.MatchFinder[:2] == "bt"
 	return z, nil
 }
 
@@ -428,13 +421,9 @@ func (z *Writer2) getEncoder(size int) *encoder {
 	select {
 	case e = <-z.free:
 	default:
-		if z.nEnc < z.workers {
+		if z.nEnc < z.opts.Threads {
 			z.nEnc++
-			e = newEncoder(&o)
-			if z.nEnc <= z.mtEnc {
-				e.mt = newMTFinder()
-			}
-			return e
+			return newEncoder(&o)
 		}
 		e = <-z.free
 	}
@@ -455,9 +444,9 @@ func (z *Writer2) submit(last bool) error {
 		size = len(data)
 	}
 	z.first = false
-	if z.workers <= 1 {
+	if z.opts.Threads <= 1 {
 		e := z.getEncoder(size)
-		out := compressBlock(e, data, nil)
+		out := compressBlock(e, data, nil, false)
 		z.free <- e
 		z.spare = append(z.spare, data)
 		_, err := z.w.Write(out)
@@ -466,16 +455,29 @@ func (z *Writer2) submit(last bool) error {
 		}
 		return err
 	}
-	for len(z.jobs) >= z.workers {
+	for len(z.jobs) >= z.opts.Threads {
 		if err := z.finishOldest(); err != nil {
 			return err
 		}
 	}
+	// As 7-Zip does, a block gets a second thread for its match finder
+	// when the threads allow it: Threads=2 runs a lone block (or the
+	// first of several) as finder + coder, and further blocks beside it
+	// on one thread each. The choice changes the speed, not the output.
+	running := 0
+	for _, j := range z.jobs {
+		select {
+		case <-j.done:
+		default:
+			running++
+		}
+	}
+	useMT := z.mtOK && 2*(running+1) <= z.opts.Threads
 	j := &job2{data: data, done: make(chan struct{})}
 	z.jobs = append(z.jobs, j)
 	e := z.getEncoder(size)
 	go func() {
-		j.out = compressBlock(e, j.data, nil)
+		j.out = compressBlock(e, j.data, nil, useMT)
 		z.free <- e
 		close(j.done)
 	}()
@@ -521,10 +523,14 @@ func (z *Writer2) Close() error {
 }
 
 // compressBlock encodes data as an independent sequence of LZMA2 chunks
-// (the first one resets the dictionary) and appends them to out.
-func compressBlock(e *encoder, data []byte, out []byte) []byte {
+// (the first one resets the dictionary) and appends them to out, with the
+// pipelined match finder when useMT is set.
+func compressBlock(e *encoder, data []byte, out []byte, useMT bool) []byte {
 	e.resetStream(data)
-	if e.mt != nil {
+	if useMT {
+		if e.mt == nil {
+			e.mt = newMTFinder()
+		}
 		e.mt.start(e.mf)
 		defer e.mt.stop()
 	}
