@@ -226,7 +226,7 @@ func (mf *matchFinder) find(ms []match) []match {
 	b := buf[pos : pos+mf.hb]
 	ph := mf.preHashed(cur)
 	c2, c3, c4 := ph.c2, ph.c3, ph.c4
-	if cur+1 < mf.hcur {
+	if mf.bt && cur+1 < mf.hcur {
 		// Prefetch the tree node and the bytes of the next position's
 		// first candidate: the cache misses then overlap with this
 		// position's search instead of stalling the next one.
