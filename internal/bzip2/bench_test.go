@@ -6,7 +6,6 @@ import (
 	"io"
 	"os/exec"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -84,11 +83,8 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	self, _ := testenv.CPUTime()
+	return self
 }
 
 // reportCPU adds a "cpu-MB/s" metric: throughput per second of process CPU

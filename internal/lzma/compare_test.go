@@ -3,12 +3,12 @@ package lzma
 import (
 	"bytes"
 	"fmt"
+	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,14 +18,7 @@ import (
 // cpuTime returns the user+system CPU time of this process and of its
 // waited-for children. The comparison uses CPU time because the machine is
 // shared and wall-clock times are noisy.
-func cpuTime() (self, children time.Duration) {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
-	children = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return
-}
+func cpuTime() (self, children time.Duration) { return testenv.CPUTime() }
 
 func timeSelf(f func()) time.Duration {
 	s0, _ := cpuTime()

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
@@ -145,15 +144,15 @@ func TestRAR5PatchedLinks(t *testing.T) {
 				// No file in the destination may share its inode with a
 				// file outside (a hard link out).
 				for _, out := range []string{absFile, filepath.Join(s.Root, "o")} {
-					var so syscall.Stat_t
-					if syscall.Stat(out, &so) != nil {
+					so, err := os.Stat(out)
+					if err != nil {
 						continue
 					}
 					filepath.Walk(s.Dest, func(p string, fi os.FileInfo, err error) error {
 						if err != nil || !fi.Mode().IsRegular() {
 							return nil
 						}
-						if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Ino == so.Ino && st.Dev == so.Dev {
+						if os.SameFile(fi, so) {
 							t.Errorf("%s is a hard link to %s", p, out)
 						}
 						return nil

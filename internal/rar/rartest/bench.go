@@ -6,39 +6,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // CPUTimer reports the process CPU time per operation next to the wall
 // time, so that comparisons stay meaningful on a loaded machine.
-type CPUTimer struct{ start time.Duration }
-
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+type CPUTimer = testenv.CPUTimer
 
 // StartCPU starts measuring CPU time.
-func StartCPU() CPUTimer { return CPUTimer{cpuNow()} }
-
-// Report adds the cpu-ns/op and cpu-MB/s metrics (bytes per operation)
-// for the CPU time spent since StartCPU.
-func (c CPUTimer) Report(b *testing.B, bytes int64) {
-	el := cpuNow() - c.start
-	if el <= 0 || b.N == 0 {
-		return
-	}
-	per := float64(el.Nanoseconds()) / float64(b.N)
-	b.ReportMetric(per, "cpu-ns/op")
-	b.ReportMetric(float64(bytes)/per*1e3, "cpu-MB/s")
-}
+func StartCPU() CPUTimer { return testenv.StartCPU() }
 
 // CorpusPath returns the path of the corpus file rel (relative to the
 // corpus root), skipping the test or benchmark when the corpus is absent.
@@ -51,11 +29,7 @@ func CorpusPath(tb testing.TB, rel string) string {
 // the corpus is absent.
 func CorpusRoot(tb testing.TB) string {
 	tb.Helper()
-	root, ok := corpus.Root()
-	if !ok {
-		tb.Skipf("corpus not found at %s", root)
-	}
-	return root
+	return testenv.CorpusRoot(tb)
 }
 
 // All accepts every file.
