@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // benchInput returns the standard benchmark data (tools/mixed-data) or,
@@ -43,6 +45,8 @@ func benchmarkReader7z(b *testing.B, name, method string, data func() []byte, ch
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := testenv.StartCPU()
+	defer cpu.Report(b, size)
 	for i := 0; i < b.N; i++ {
 		br.Reset(f.packed)
 		if err := d.Reset(br, f.order, f.memSize, size); err != nil {
@@ -106,6 +110,8 @@ func BenchmarkRARDecoder(b *testing.B) {
 	b.SetBytes(total)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := testenv.StartCPU()
+	defer cpu.Report(b, total)
 	for i := 0; i < b.N; i++ {
 		for k := range files {
 			if _, err := decodeRARPPM(&files[k], st, false); err != nil {

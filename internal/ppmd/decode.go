@@ -1,6 +1,9 @@
 package ppmd
 
-import "runtime"
+import (
+	"encoding/binary"
+	"runtime"
+)
 
 // allMasked is copied over a decoder's symbol mask to unmask every symbol.
 var allUnmasked = func() (a [256]byte) {
@@ -21,11 +24,13 @@ func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 
 func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	mem := m.mem
 	mc := m.minContext
-	ns := m.numStats(mc)
+	// ctx is the context record: one bounds check for all its fields.
+	ctx := mem[mc : mc+unitSize : mc+unitSize]
+	ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
 	if ns != 1 {
-		s := m.stats(mc)
+		s := binary.LittleEndian.Uint32(ctx[4:8])
 		st := mem[s : s+ns*stateSize]
-		summFreq := m.summFreq(mc)
+		summFreq := uint32(binary.LittleEndian.Uint16(ctx[2:4]))
 		if summFreq > rc.rng || summFreq == 0 {
 			return symError
 		}
@@ -64,16 +69,18 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		}
 	} else {
 		// Binary context: one symbol, coded as a yes/no decision with an
-		// adaptive probability from binSumm.
-		s := mc + 2
-		sym := mem[s]
-		freq := uint32(mem[s+1])
-		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
+		// adaptive probability from binSumm. Its state is inline at
+		// ctx[2:8].
+		sym := ctx[2]
+		freq := uint32(ctx[3])
+		hb := hiBitsFlag3(mem[m.foundState])
+		m.hiBitsFlag = hb
+		suf := binary.LittleEndian.Uint32(ctx[8:12])
 		col := m.prevSuccess +
 			uint32(m.runLength>>26)&0x20 +
-			uint32(ns2BSIndx[(m.numStats(m.suffix(mc))-1)&255]) +
+			uint32(ns2BSIndx[(m.get16(suf)-1)&255]) +
 			hiBitsFlag4(sym) +
-			m.hiBitsFlag
+			hb
 		prob := &m.binSumm[(freq-1)&127][col&63]
 		pr := uint32(*prob)
 		size0 := (rc.rng >> 14) * pr
@@ -82,12 +89,12 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 			*prob = uint16(pr + 1<<intBits)
 			rc.rng = size0
 			rc.normalize()
-			c := m.successor(s)
-			m.foundState = s
+			c := binary.LittleEndian.Uint32(ctx[4:8])
+			m.foundState = mc + 2
 			m.prevSuccess = 1
 			m.runLength++
 			if freq < 128 {
-				mem[s+1] = byte(freq + 1)
+				ctx[3] = byte(freq + 1)
 			}
 			if m.orderFall == 0 && c > m.text {
 				m.minContext, m.maxContext = c, c
@@ -108,13 +115,12 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	// seen, until the symbol is found or the order-0 context is left.
 	// A consistent model has at most MaxOrder suffix links above any
 	// context; the step bound only guards against a broken one.
+	numMasked := ns
 	for steps := 0; ; {
 		rc.normalize()
-		mc = m.minContext
-		numMasked := m.numStats(mc)
 		for {
 			m.orderFall++
-			suf := m.suffix(mc)
+			suf := binary.LittleEndian.Uint32(ctx[8:12])
 			if suf == 0 {
 				return symEnd
 			}
@@ -122,19 +128,38 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 				panic(errModelInvariant)
 			}
 			mc = suf
-			if m.numStats(mc) != numMasked {
+			ctx = mem[mc : mc+unitSize : mc+unitSize]
+			ns = uint32(binary.LittleEndian.Uint16(ctx[0:2]))
+			if ns != numMasked {
 				break
 			}
 		}
-		ns = m.numStats(mc)
-		s := m.stats(mc)
+		s := binary.LittleEndian.Uint32(ctx[4:8])
 		st := mem[s : s+ns*stateSize]
 		hiCnt := uint32(0)
 		for e := st; len(e) >= stateSize; e = e[stateSize:] {
 			hiCnt += uint32(e[1] & charMask[e[0]])
 		}
 		m.minContext = mc
-		sc, freqSum := m.makeEscFreq(numMasked)
+
+		// Escape frequency from the SEE cell of this context class
+		// (makeEscFreq, with the context fields already at hand).
+		var sc *see
+		freqSum := uint32(1)
+		if ns == 256 {
+			sc = &m.dummySee
+		} else {
+			nonMasked := ns - numMasked
+			sufNS := m.get16(binary.LittleEndian.Uint32(ctx[8:12]))
+			idx := b2u(nonMasked < sufNS-ns) +
+				2*b2u(uint32(binary.LittleEndian.Uint16(ctx[2:4])) < 11*ns) +
+				4*b2u(numMasked > nonMasked) +
+				m.hiBitsFlag
+			sc = &m.see[ns2Indx[(nonMasked-1)&255]][idx&15]
+			r := uint32(sc.summ >> sc.shift)
+			sc.summ -= uint16(r)
+			freqSum = r + b2u(r == 0)
+		}
 		freqSum += hiCnt
 		if freqSum > rc.rng {
 			return symError
@@ -165,6 +190,7 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		for e := st; len(e) >= stateSize; e = e[stateSize:] {
 			charMask[e[0]] = 0
 		}
+		numMasked = ns
 	}
 }
 

@@ -174,18 +174,30 @@ func (rc *rangeDecoder) decode(start, size uint32) {
 }
 
 // normalize shifts in input bytes until the range is wide enough again.
+// It is small enough to inline; the work is done out of line.
 func (rc *rangeDecoder) normalize() {
-	if !rc.rar {
-		if rc.rng < rcTop {
-			rc.code = rc.code<<8 | rc.readByte()
-			rc.rng <<= 8
-			if rc.rng < rcTop {
-				rc.code = rc.code<<8 | rc.readByte()
-				rc.rng <<= 8
-			}
-		}
+	if rc.rng < rcTop || rc.rar {
+		rc.normalizeSlow()
+	}
+}
+
+// normalizeSlow renormalises the RAR flavour, or shifts in one or two
+// bytes for the 7z flavour, whose range is then below 2^24.
+func (rc *rangeDecoder) normalizeSlow() {
+	if rc.rar {
+		rc.normalizeRAR()
 		return
 	}
+	rc.code = rc.code<<8 | rc.readByte()
+	rc.rng <<= 8
+	if rc.rng < rcTop {
+		rc.code = rc.code<<8 | rc.readByte()
+		rc.rng <<= 8
+	}
+}
+
+// normalizeRAR renormalises the RAR flavour.
+func (rc *rangeDecoder) normalizeRAR() {
 	for {
 		if rc.low^(rc.low+rc.rng) >= rcTop {
 			if rc.rng >= rcBot {
