@@ -1,6 +1,7 @@
 package ppmd
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -197,32 +198,38 @@ func (m *Model) swapStates(a, b uint32) {
 // level whose state still points at the same text position. It returns
 // the context following the current one, or 0 when memory ran out.
 func (m *Model) createSuccessors() uint32 {
+	mem := m.mem
 	c := m.minContext
-	upBranch := m.successor(m.foundState)
-	fsym := m.mem[m.foundState]
+	fs := m.foundState
+	upBranch := binary.LittleEndian.Uint32(mem[fs+2 : fs+stateSize])
+	fsym := mem[fs]
 	var ps [MaxOrder]uint32
 	numPs := 0
 	if m.orderFall != 0 {
-		ps[numPs] = m.foundState
+		ps[numPs] = fs
 		numPs++
 	}
-	for m.suffix(c) != 0 {
-		c = m.suffix(c)
+	ctx := mem[c : c+unitSize : c+unitSize]
+	for {
+		suf := binary.LittleEndian.Uint32(ctx[8:12])
+		if suf == 0 {
+			break
+		}
+		c = suf
+		ctx = mem[c : c+unitSize : c+unitSize]
 		var s uint32
-		if m.numStats(c) != 1 {
-			s = m.stats(c)
-			for m.mem[s] != fsym {
-				s += stateSize
-			}
+		if binary.LittleEndian.Uint16(ctx[0:2]) != 1 {
+			s = findState(mem, binary.LittleEndian.Uint32(ctx[4:8]), fsym)
 		} else {
 			s = c + 2
 		}
-		succ := m.successor(s)
+		succ := binary.LittleEndian.Uint32(mem[s+2 : s+stateSize])
 		if succ != upBranch {
 			c = succ
 			if numPs == 0 {
 				return c
 			}
+			ctx = mem[c : c+unitSize : c+unitSize]
 			break
 		}
 		if numPs >= len(ps) {
@@ -232,18 +239,15 @@ func (m *Model) createSuccessors() uint32 {
 		numPs++
 	}
 
-	newSym := m.mem[upBranch]
+	newSym := mem[upBranch]
 	upBranch++
 	var newFreq uint32
-	if m.numStats(c) == 1 {
-		newFreq = uint32(m.mem[c+3])
+	if ns := uint32(binary.LittleEndian.Uint16(ctx[0:2])); ns == 1 {
+		newFreq = uint32(ctx[3])
 	} else {
-		s := m.stats(c)
-		for m.mem[s] != newSym {
-			s += stateSize
-		}
-		cf := uint32(m.mem[s+1]) - 1
-		s0 := m.summFreq(c) - m.numStats(c) - cf
+		s := findState(mem, binary.LittleEndian.Uint32(ctx[4:8]), newSym)
+		cf := uint32(mem[s+1]) - 1
+		s0 := uint32(binary.LittleEndian.Uint16(ctx[2:4])) - ns - cf
 		if 2*cf <= s0 {
 			newFreq = 1 + b2u(5*cf > s0)
 		} else {
@@ -256,49 +260,60 @@ func (m *Model) createSuccessors() uint32 {
 		if c1 == 0 {
 			return 0
 		}
-		m.put16(c1, 1)
-		m.mem[c1+2] = newSym
-		m.mem[c1+3] = byte(newFreq)
-		m.put32(c1+4, upBranch)
-		m.put32(c1+8, c)
+		r := mem[c1 : c1+unitSize : c1+unitSize]
+		binary.LittleEndian.PutUint16(r[0:2], 1)
+		r[2] = newSym
+		r[3] = byte(newFreq)
+		binary.LittleEndian.PutUint32(r[4:8], upBranch)
+		binary.LittleEndian.PutUint32(r[8:12], c)
 		numPs--
-		m.setSuccessor(ps[numPs], c1)
+		p := ps[numPs]
+		binary.LittleEndian.PutUint32(mem[p+2:p+stateSize], c1)
 		c = c1
 	}
 	return c
 }
 
+// findState returns the offset of the state for sym in the state list
+// starting at s, which holds it in a consistent model (a broken one ends
+// at the arena's bounds check).
+func findState(mem []byte, s uint32, sym byte) uint32 {
+	for mem[s] != sym {
+		s += stateSize
+	}
+	return s
+}
+
 // updateModel adds the symbol just coded (foundState) to the contexts that
 // escaped to it, creates successor contexts and moves to the next context.
 func (m *Model) updateModel() {
+	mem := m.mem
 	fs := m.foundState
-	fsym := m.mem[fs]
-	ffreq := uint32(m.mem[fs+1])
+	fsym := mem[fs]
+	ffreq := uint32(mem[fs+1])
 
-	if ffreq < maxFreq/4 && m.suffix(m.minContext) != 0 {
+	if ffreq < maxFreq/4 {
 		// Also credit the symbol in the next shorter context.
-		c := m.suffix(m.minContext)
-		if m.numStats(c) == 1 {
-			if m.mem[c+3] < 32 {
-				m.mem[c+3]++
-			}
-		} else {
-			s := m.stats(c)
-			if m.mem[s] != fsym {
-				for {
-					s += stateSize
-					if m.mem[s] == fsym {
-						break
+		mc := m.minContext
+		if c := binary.LittleEndian.Uint32(mem[mc+8 : mc+unitSize]); c != 0 {
+			ctx := mem[c : c+unitSize : c+unitSize]
+			if binary.LittleEndian.Uint16(ctx[0:2]) == 1 {
+				if ctx[3] < 32 {
+					ctx[3]++
+				}
+			} else {
+				s := binary.LittleEndian.Uint32(ctx[4:8])
+				if mem[s] != fsym {
+					s = findState(mem, s+stateSize, fsym)
+					if mem[s+1] >= mem[s+1-stateSize] {
+						m.swapStates(s, s-stateSize)
+						s -= stateSize
 					}
 				}
-				if m.mem[s+1] >= m.mem[s+1-stateSize] {
-					m.swapStates(s, s-stateSize)
-					s -= stateSize
+				if mem[s+1] < maxFreq-9 {
+					mem[s+1] += 2
+					binary.LittleEndian.PutUint16(ctx[2:4], binary.LittleEndian.Uint16(ctx[2:4])+2)
 				}
-			}
-			if m.mem[s+1] < maxFreq-9 {
-				m.mem[s+1] += 2
-				m.setSummFreq(c, m.summFreq(c)+2)
 			}
 		}
 	}
@@ -354,9 +369,10 @@ func (m *Model) updateModel() {
 		return
 	}
 
-	ns := m.numStats(mc)
-	s0 := m.summFreq(mc) - ns - (uint32(m.mem[fs+1]) - 1)
-	fsFreq := uint32(m.mem[fs+1])
+	mcCtx := mem[mc : mc+unitSize : mc+unitSize]
+	ns := uint32(binary.LittleEndian.Uint16(mcCtx[0:2]))
+	fsFreq := uint32(mem[fs+1])
+	s0 := uint32(binary.LittleEndian.Uint16(mcCtx[2:4])) - ns - (fsFreq - 1)
 
 	// Add the symbol to every context between the longest one and the one
 	// where it was found.
@@ -364,7 +380,8 @@ func (m *Model) updateModel() {
 		if c == 0 || steps > MaxOrder {
 			panic(errModelInvariant)
 		}
-		ns1 := m.numStats(c)
+		ctx := mem[c : c+unitSize : c+unitSize]
+		ns1 := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
 		var sum uint32
 		if ns1 != 1 {
 			if ns1&1 == 0 {
@@ -377,13 +394,13 @@ func (m *Model) updateModel() {
 						m.restart()
 						return
 					}
-					old := m.stats(c)
-					copy(m.mem[ptr:ptr+oldNU*unitSize], m.mem[old:old+oldNU*unitSize])
+					old := binary.LittleEndian.Uint32(ctx[4:8])
+					copy(mem[ptr:ptr+oldNU*unitSize], mem[old:old+oldNU*unitSize])
 					m.insertNode(old, i)
-					m.setStats(c, ptr)
+					binary.LittleEndian.PutUint32(ctx[4:8], ptr)
 				}
 			}
-			sum = m.summFreq(c)
+			sum = uint32(binary.LittleEndian.Uint16(ctx[2:4]))
 			sum += b2u(2*ns1 < ns) + 2*(b2u(4*ns1 <= ns)&b2u(sum <= 8*ns1))
 		} else {
 			// Turn the one-state context into a two-state one.
@@ -392,25 +409,27 @@ func (m *Model) updateModel() {
 				m.restart()
 				return
 			}
-			freq := uint32(m.mem[c+3])
-			m.mem[s] = m.mem[c+2]
-			m.put32(s+2, m.get32(c+4))
-			m.setStats(c, s)
+			st := mem[s : s+stateSize : s+stateSize]
+			freq := uint32(ctx[3])
+			st[0] = ctx[2]
+			copy(st[2:6], ctx[4:8])
+			binary.LittleEndian.PutUint32(ctx[4:8], s)
 			if freq < maxFreq/4-1 {
 				freq <<= 1
 			} else {
 				freq = maxFreq - 4
 			}
-			m.mem[s+1] = byte(freq)
+			st[1] = byte(freq)
 			sum = freq + m.initEsc + b2u(ns > 3)
 		}
 
-		s := m.stats(c) + ns1*stateSize
+		s := binary.LittleEndian.Uint32(ctx[4:8]) + ns1*stateSize
+		st := mem[s : s+stateSize : s+stateSize]
 		cf := 2 * (sum + 6) * fsFreq
 		sf := s0 + sum
-		m.mem[s] = fsym
-		m.put16(c, ns1+1)
-		m.setSuccessor(s, maxSuccessor)
+		st[0] = fsym
+		binary.LittleEndian.PutUint16(ctx[0:2], uint16(ns1+1))
+		binary.LittleEndian.PutUint32(st[2:6], maxSuccessor)
 		if cf < 6*sf {
 			cf = 1 + b2u(cf > sf) + b2u(cf >= 4*sf)
 			sum += 3
@@ -418,9 +437,9 @@ func (m *Model) updateModel() {
 			cf = 4 + b2u(cf >= 9*sf) + b2u(cf >= 12*sf) + b2u(cf >= 15*sf)
 			sum += cf
 		}
-		m.setSummFreq(c, sum)
-		m.mem[s+1] = byte(cf)
-		c = m.suffix(c)
+		binary.LittleEndian.PutUint16(ctx[2:4], uint16(sum))
+		st[1] = byte(cf)
+		c = binary.LittleEndian.Uint32(ctx[8:12])
 	}
 }
 
