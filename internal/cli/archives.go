@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/garc-dev/garc/internal/wildcard"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func expandArchives(arg string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents { // sorted by name
-		if !wildMatch(pat, e.Name()) {
+		if !wildcard.Match(pat, e.Name()) {
 			continue
 		}
 		p := dir + e.Name()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/garc-dev/garc/internal/wildcard"
 	"reflect"
 	"strings"
 	"testing"
@@ -127,8 +128,8 @@ func TestWildMatch(t *testing.T) {
 		{"**", "x", true},
 	}
 	for _, tc := range tests {
-		if got := wildMatch(tc.pat, tc.name); got != tc.want {
-			t.Errorf("wildMatch(%q, %q) = %v", tc.pat, tc.name, got)
+		if got := wildcard.Match(tc.pat, tc.name); got != tc.want {
+			t.Errorf("wildcard.Match(%q, %q) = %v", tc.pat, tc.name, got)
 		}
 	}
 }

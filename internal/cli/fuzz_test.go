@@ -1,11 +1,12 @@
 package cli
 
 import (
+	"github.com/garc-dev/garc/internal/wildcard"
 	"strings"
 	"testing"
 )
 
-// refMatch is a plain recursive wildcard matcher to check wildMatch
+// refMatch is a plain recursive wildcard matcher to check wildcard.Match
 // against.
 func refMatch(p, n []rune) bool {
 	if len(p) == 0 {
@@ -34,8 +35,8 @@ func FuzzWildMatch(f *testing.F) {
 		if len(pat) > 24 || len(name) > 48 {
 			return // keep the reference matcher fast
 		}
-		if got, want := wildMatch(pat, name), refMatch([]rune(pat), []rune(name)); got != want {
-			t.Fatalf("wildMatch(%q, %q) = %v, reference says %v", pat, name, got, want)
+		if got, want := wildcard.Match(pat, name), refMatch([]rune(pat), []rune(name)); got != want {
+			t.Fatalf("wildcard.Match(%q, %q) = %v, reference says %v", pat, name, got, want)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"github.com/garc-dev/garc/internal/wildcard"
 	"os"
 	"strings"
 
@@ -128,7 +129,7 @@ func (p *pattern) match(comps []string) bool {
 		}
 		ok := true
 		for j, pp := range p.parts {
-			if !wildMatch(pp, comps[start+j]) {
+			if !wildcard.Match(pp, comps[start+j]) {
 				ok = false
 				break
 			}
@@ -138,34 +139,4 @@ func (p *pattern) match(comps []string) bool {
 		}
 	}
 	return false
-}
-
-// wildMatch matches one path component against a wildcard in which '*'
-// stands for any run of characters and '?' for one character. Like
-// 7-Zip, "*.*" needs a dot and matching is case-sensitive.
-func wildMatch(pat, name string) bool {
-	// Iterative matcher with single-star backtracking; runes, not bytes.
-	p, n := []rune(pat), []rune(name)
-	pi, ni := 0, 0
-	star, mark := -1, 0
-	for ni < len(n) {
-		switch {
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ni
-			pi++
-		case pi < len(p) && (p[pi] == '?' || p[pi] == n[ni]):
-			pi++
-			ni++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ni = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
 }

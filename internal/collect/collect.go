@@ -3,6 +3,7 @@ package collect
 import (
 	"errors"
 	"fmt"
+	"github.com/garc-dev/garc/internal/wildcard"
 	"io"
 	"io/fs"
 	"os"
@@ -194,7 +195,7 @@ func (c *collector) wildcard(dir, prefix, pat string) (bool, error) {
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
 		name := joinName(prefix, e.Name())
-		if wildMatch(pat, e.Name()) {
+		if wildcard.Match(pat, e.Name()) {
 			found = true
 			if err := c.path(p, name, nil); err != nil {
 				return found, err
@@ -337,32 +338,4 @@ func (c *collector) result() []Item {
 		}
 	}
 	return out
-}
-
-// wildMatch matches a name against a wildcard with '*' (any run) and '?'
-// (one character), as 7-Zip does; case-sensitive.
-func wildMatch(pat, name string) bool {
-	p, n := []rune(pat), []rune(name)
-	pi, ni := 0, 0
-	star, mark := -1, 0
-	for ni < len(n) {
-		switch {
-		case pi < len(p) && (p[pi] == '?' || p[pi] == n[ni]):
-			pi++
-			ni++
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ni
-			pi++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ni = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
 }

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"github.com/garc-dev/garc/internal/wildcard"
 	"io"
 	"io/fs"
 	"os"
@@ -145,7 +146,7 @@ func TestWildMatch(t *testing.T) {
 		p, n string
 		ok   bool
 	}{{"*.txt", "a.txt", true}, {"*.txt", "a.txt.gz", false}, {"?", "é", true}, {"a*b*c", "axxbyyc", true}, {"*.*", "noext", false}} {
-		if wildMatch(c.p, c.n) != c.ok {
+		if wildcard.Match(c.p, c.n) != c.ok {
 			t.Errorf("%q %q", c.p, c.n)
 		}
 	}
