@@ -41,7 +41,22 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 			rc.normalize()
 			m.foundState = s
 			sym := st[0]
-			m.update1First()
+			// update1First, with the record fields at hand.
+			m.prevSuccess = b2u(2*f > summFreq)
+			m.runLength += int32(m.prevSuccess)
+			binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
+			f += 4
+			st[1] = byte(f)
+			if f > maxFreq {
+				m.rescale()
+				m.nextContext()
+				return int(sym)
+			}
+			if c := binary.LittleEndian.Uint32(st[2:6]); m.orderFall == 0 && c > m.text {
+				m.minContext, m.maxContext = c, c
+			} else {
+				m.updateModel()
+			}
 			return int(sym)
 		}
 		m.prevSuccess = 0

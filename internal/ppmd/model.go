@@ -188,9 +188,12 @@ func b2u(b bool) uint32 {
 func (m *Model) swapStates(a, b uint32) {
 	x := m.mem[a : a+stateSize : a+stateSize]
 	y := m.mem[b : b+stateSize : b+stateSize]
-	for i := range stateSize {
-		x[i], y[i] = y[i], x[i]
-	}
+	x0, x1 := binary.LittleEndian.Uint32(x[0:4]), binary.LittleEndian.Uint16(x[4:6])
+	y0, y1 := binary.LittleEndian.Uint32(y[0:4]), binary.LittleEndian.Uint16(y[4:6])
+	binary.LittleEndian.PutUint32(x[0:4], y0)
+	binary.LittleEndian.PutUint16(x[4:6], y1)
+	binary.LittleEndian.PutUint32(y[0:4], x0)
+	binary.LittleEndian.PutUint16(y[4:6], x1)
 }
 
 // createSuccessors turns the raw successor of foundState (a pointer into
