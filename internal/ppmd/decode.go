@@ -66,9 +66,30 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 			if count < cum+f {
 				rc.decode(cum, f)
 				rc.normalize()
-				m.foundState = s + uint32(len(st)-len(e))
+				i := uint32(len(st) - len(e))
 				sym := e[0]
-				m.update1()
+				// update1, with the record fields at hand.
+				f += 4
+				binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
+				e[1] = byte(f)
+				fs := s + i
+				if f > uint32(st[i+1-stateSize]) {
+					m.swapStates(fs, fs-stateSize)
+					fs -= stateSize
+					m.foundState = fs
+					if f > maxFreq {
+						m.rescale()
+						m.nextContext()
+						return int(sym)
+					}
+				} else {
+					m.foundState = fs
+				}
+				if c := binary.LittleEndian.Uint32(mem[fs+2 : fs+stateSize]); m.orderFall == 0 && c > m.text {
+					m.minContext, m.maxContext = c, c
+				} else {
+					m.updateModel()
+				}
 				return int(sym)
 			}
 			cum += f
@@ -190,7 +211,15 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 					sc.update()
 					m.foundState = s + uint32(len(st)-len(e))
 					sym := e[0]
-					m.update2()
+					// update2, with the record fields at hand.
+					f += 4
+					m.runLength = m.initRL
+					binary.LittleEndian.PutUint16(ctx[2:4], binary.LittleEndian.Uint16(ctx[2:4])+4)
+					e[1] = byte(f)
+					if f > maxFreq {
+						m.rescale()
+					}
+					m.updateModel()
 					return int(sym)
 				}
 				cum += f

@@ -585,6 +585,9 @@ func (m *Model) nextContext() {
 }
 
 // update1 follows a hit on a state other than the first of minContext.
+// decodeSymbol performs update1, update1First and update2 inline (with the
+// record fields it already holds); the test encoder uses these methods, so
+// the round-trip tests keep the two in step.
 func (m *Model) update1() {
 	s := m.foundState
 	freq := uint32(m.mem[s+1]) + 4
