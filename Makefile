@@ -59,7 +59,7 @@ cross:
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./...
 
 release:
-	$(GO) run github.com/goreleaser/goreleaser/v2@latest check
+	$(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1 check
 
 clean:
 	rm -rf bin dist
