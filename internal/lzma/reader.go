@@ -167,43 +167,54 @@ func (z *Reader) fill() error {
 }
 
 // Read implements io.Reader.
-func (z *Reader) Read(p []byte) (int, error) {
+func (z *Reader) Read(p []byte) (int, error) { return readWindow(&z.d, &z.flushed, &z.err, z.fill, p) }
+
+// WriteTo implements io.WriterTo, writing straight from the window.
+func (z *Reader) WriteTo(w io.Writer) (int64, error) {
+	return writeWindow(&z.d, &z.flushed, &z.err, z.fill, w)
+}
+
+// readWindow serves Read for Reader and Reader2: the bytes decoded into
+// d's window and not yet returned (d.dict[*flushed:d.pos]) first, then
+// fill for more, until the sticky error *errp (io.EOF at the end).
+func readWindow(d *decoder, flushed *int, errp *error, fill func() error, p []byte) (int, error) {
 	for {
-		if z.flushed < z.d.pos {
-			n := copy(p, z.d.dict[z.flushed:z.d.pos])
-			z.flushed += n
+		if *flushed < d.pos {
+			n := copy(p, d.dict[*flushed:d.pos])
+			*flushed += n
 			return n, nil
 		}
-		if z.err != nil {
-			return 0, z.err
+		if *errp != nil {
+			return 0, *errp
 		}
 		if len(p) == 0 {
 			return 0, nil
 		}
-		z.err = z.fill()
+		*errp = fill()
 	}
 }
 
-// WriteTo implements io.WriterTo, writing straight from the window.
-func (z *Reader) WriteTo(w io.Writer) (int64, error) {
+// writeWindow serves WriteTo for Reader and Reader2 as readWindow serves
+// Read, writing straight from the window.
+func writeWindow(d *decoder, flushed *int, errp *error, fill func() error, w io.Writer) (int64, error) {
 	var total int64
 	for {
-		if z.flushed < z.d.pos {
-			n, err := w.Write(z.d.dict[z.flushed:z.d.pos])
-			z.flushed += n
+		if *flushed < d.pos {
+			n, err := w.Write(d.dict[*flushed:d.pos])
+			*flushed += n
 			total += int64(n)
 			if err != nil {
 				return total, err
 			}
 			continue
 		}
-		if z.err != nil {
-			if z.err == io.EOF {
+		if *errp != nil {
+			if *errp == io.EOF {
 				return total, nil
 			}
-			return total, z.err
+			return total, *errp
 		}
-		z.err = z.fill()
+		*errp = fill()
 	}
 }
 
@@ -411,42 +422,9 @@ func (z *Reader2) fill() error {
 }
 
 // Read implements io.Reader.
-func (z *Reader2) Read(p []byte) (int, error) {
-	for {
-		if z.flushed < z.d.pos {
-			n := copy(p, z.d.dict[z.flushed:z.d.pos])
-			z.flushed += n
-			return n, nil
-		}
-		if z.err != nil {
-			return 0, z.err
-		}
-		if len(p) == 0 {
-			return 0, nil
-		}
-		z.err = z.fill()
-	}
-}
+func (z *Reader2) Read(p []byte) (int, error) { return readWindow(&z.d, &z.flushed, &z.err, z.fill, p) }
 
 // WriteTo implements io.WriterTo, writing straight from the window.
 func (z *Reader2) WriteTo(w io.Writer) (int64, error) {
-	var total int64
-	for {
-		if z.flushed < z.d.pos {
-			n, err := w.Write(z.d.dict[z.flushed:z.d.pos])
-			z.flushed += n
-			total += int64(n)
-			if err != nil {
-				return total, err
-			}
-			continue
-		}
-		if z.err != nil {
-			if z.err == io.EOF {
-				return total, nil
-			}
-			return total, z.err
-		}
-		z.err = z.fill()
-	}
+	return writeWindow(&z.d, &z.flushed, &z.err, z.fill, w)
 }
