@@ -115,16 +115,21 @@ func newEncoder(o *WriterOptions) *encoder {
 	e := &encoder{
 		lc: uint(o.LC), lp: uint(o.LP), pb: uint(o.PB),
 		fast: o.Level < 5,
-		// The composite steps gain about 0.5% on mixed data for about
-		// 12% more time; levels 7–9 take them.
-		composites: o.Level >= 7,
+		// The composite steps gain about 0.4% on mixed data for about
+		// 10% more time; as in 7-Zip, every optimal level takes them.
+		composites: o.Level >= 5,
 		nice:       o.FastBytes,
 		dictSize:   o.DictSize,
 	}
 	e.lpMask = 1<<e.lp - 1
 	e.pbMask = 1<<e.pb - 1
 	e.probs = make([]uint16, numProbs(e.lc+e.lp))
-	e.mf = newMatchFinder(o.MatchFinder[:2] == "bt", int(o.MatchFinder[2]-'0'), o.DictSize, o.FastBytes, o.Cycles)
+	bt := o.MatchFinder[:2] == "bt"
+	var slack uint32
+	if bt && o.Threads >= 2 {
+		slack = mtLag
+	}
+	e.mf = newMatchFinder(bt, int(o.MatchFinder[2]-'0'), o.DictSize, o.FastBytes, o.Cycles, slack)
 	e.ms = make([]match, 0, maxMatchLen+8)
 	e.next = make([]match, 0, maxMatchLen+8)
 	e.pend = make([]symbol, 0, numOpts+1)
@@ -153,11 +158,19 @@ func (e *encoder) resetState() {
 
 // resetStream starts a new stream over data (borrowed) with an empty
 // dictionary.
-func (e *encoder) resetStream(data []byte) {
+func (e *encoder) resetStream(data []byte) { e.resetBlock(data, 0, 0) }
+
+// resetBlock starts a block over data (borrowed) whose first hist bytes
+// are the history before it (the end of the previous block, already in
+// the decoder's dictionary), at stream position spos since the last
+// dictionary reset. The model starts afresh; the match finder is
+// preloaded with the history.
+func (e *encoder) resetBlock(data []byte, hist int, spos int64) {
 	e.resetState()
 	e.mf.reset(data)
-	e.ep = 0
-	e.spos = 0
+	e.mf.preload(hist, min(hist, preloadFull))
+	e.ep = hist
+	e.spos = spos
 	e.pend = e.pend[:0]
 	e.pendIdx = 0
 	e.haveNext = false
@@ -968,3 +981,9 @@ func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) bool 
 		}
 	}
 }
+
+// preloadFull is how much of a block's history is inserted into a binary
+// tree as searching would (the rest enters the hash tables only). On
+// 100 MiB of mixed data with 64 MiB blocks, inserting all 16 MiB of
+// history instead gains 0.04 % in size for 2.5 s more CPU time per block.
+const preloadFull = 1 << 20

@@ -48,8 +48,9 @@ type matchFinder struct {
 	// updated) in one tight loop whose cache misses overlap, before the
 	// tree walks that use them. ph holds them by absolute position
 	// modulo hashAhead; positions before hcur (absolute+1) are done.
-	ph   [hashAhead]preHash
-	hcur uint32
+	ph     [hashAhead]preHash
+	hcur   uint32
+	hlimit int // if > 0, the buffer index hashing ahead stops at
 }
 
 // hashAhead is how many positions are hashed ahead of the tree walk.
@@ -69,6 +70,9 @@ func (mf *matchFinder) hashNext() {
 		p = mf.pos
 	}
 	stop := min(mf.pos+hashAhead, mf.end-mf.hb+1)
+	if mf.hlimit > 0 {
+		stop = min(stop, mf.hlimit)
+	}
 	buf := mf.buf
 	hash2, hash3, hash4 := mf.hash2, mf.hash3, mf.hash4
 	for ; p < stop; p++ {
@@ -81,7 +85,7 @@ func (mf *matchFinder) hashNext() {
 		e.c2, e.c3, e.c4 = hash2[h2], hash3[h3], hash4[h4]
 		hash2[h2], hash3[h3], hash4[h4] = cur, cur, cur
 		if mf.hb == 5 {
-			h := (binary.LittleEndian.Uint32(b) * 2654435761) >> (32 - 18)
+			h := hash4bOf(b)
 			e.c4b = mf.hash4b[h]
 			mf.hash4b[h] = cur
 		}
@@ -100,8 +104,12 @@ func (mf *matchFinder) preHashed(cur uint32) *preHash {
 	return &mf.ph[cur&(hashAhead-1)]
 }
 
-func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *matchFinder {
-	mf := &matchFinder{bt: bt, hb: hashBytes, dictSize: dictSize, cyclic: dictSize + 1, nice: nice, cycles: cycles}
+// newMatchFinder returns a finder for the given dictionary. slack widens
+// the cyclic node buffer beyond the dictionary (for the parallel finder,
+// whose workers may be that many positions apart); it does not change
+// the matches found.
+func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int, slack uint32) *matchFinder {
+	mf := &matchFinder{bt: bt, hb: hashBytes, dictSize: dictSize, cyclic: dictSize + 1 + slack, nice: nice, cycles: cycles}
 	hbits := bits.Len32(dictSize-1) - 1
 	if hbits < 16 {
 		hbits = 16
@@ -140,6 +148,7 @@ func (mf *matchFinder) reset(data []byte) {
 	mf.delta = 1
 	mf.cycPos = 1 % mf.cyclic
 	mf.hcur = 0
+	mf.hlimit = 0
 }
 
 // advance moves to the next position.
@@ -170,6 +179,11 @@ func (mf *matchFinder) mainHash(b []byte) uint32 {
 		return uint32((v * 0x9E3779B97F4A7C15) >> (32 + mf.h4shift))
 	}
 	return (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
+}
+
+// hash4bOf is the 4-byte hash (18 bits) used beside 5-byte main hashing.
+func hash4bOf(b []byte) uint32 {
+	return (binary.LittleEndian.Uint32(b) * 2654435761) >> (32 - 18)
 }
 
 func hash3of(b []byte) uint32 {
@@ -223,7 +237,6 @@ func (mf *matchFinder) find(ms []match) []match {
 	buf := mf.buf
 	cur := uint32(pos) + mf.delta
 	maxD := mf.maxDist(cur)
-	b := buf[pos : pos+mf.hb]
 	ph := mf.preHashed(cur)
 	c2, c3, c4 := ph.c2, ph.c3, ph.c4
 	if mf.bt && cur+1 < mf.hcur {
@@ -244,6 +257,30 @@ func (mf *matchFinder) find(ms []match) []match {
 		}
 	}
 
+	ms, best := mf.shortMatches(ms, pos, cur, c2, c3, ph.c4b, maxD, limit)
+	if mf.bt {
+		ms = mf.btFind(ms, pos, cur, c4, maxD, limit, best)
+	} else {
+		ms = mf.hcFind(ms, pos, cur, c4, maxD, limit, best)
+	}
+	if debugChecks {
+		for _, m := range ms {
+			for i := 0; i < int(m.len); i++ {
+				if buf[pos+i] != buf[pos+i-int(m.dist)-1] {
+					panic(fmt.Sprintf("mf bad match at %d: %v (byte %d)", pos, m, i))
+				}
+			}
+		}
+	}
+	mf.advance()
+	return ms
+}
+
+// shortMatches appends the matches of the direct 2- and 3-byte tables
+// (and, with 5-byte main hashing, of the 4-byte one) at pos, given their
+// candidates, and returns the longest length found (1 if none).
+func (mf *matchFinder) shortMatches(ms []match, pos int, cur, c2, c3, c4b, maxD uint32, limit int) ([]match, int) {
+	buf := mf.buf
 	best := 1
 	d2 := cur - c2
 	if d2 <= maxD && d2 > 0 {
@@ -261,10 +298,10 @@ func (mf *matchFinder) find(ms []match) []match {
 		}
 	}
 	if mf.hb == 5 {
-		d4 := cur - ph.c4b
+		d4 := cur - c4b
 		if d4 != d2 && d4 != d3 && d4 <= maxD && d4 > 0 && best < limit {
 			j := pos - int(d4)
-			if binary.LittleEndian.Uint32(buf[j:]) == binary.LittleEndian.Uint32(b) {
+			if binary.LittleEndian.Uint32(buf[j:]) == binary.LittleEndian.Uint32(buf[pos:]) {
 				l := 4 + matchLen(buf, pos+4, j+4, limit-4)
 				if l > best {
 					ms = append(ms, match{uint32(l), d4 - 1})
@@ -273,22 +310,7 @@ func (mf *matchFinder) find(ms []match) []match {
 			}
 		}
 	}
-	if mf.bt {
-		ms = mf.btFind(ms, pos, cur, c4, maxD, limit, best)
-	} else {
-		ms = mf.hcFind(ms, pos, cur, c4, maxD, limit, best)
-	}
-	if debugChecks {
-		for _, m := range ms {
-			for i := 0; i < int(m.len); i++ {
-				if buf[pos+i] != buf[pos+i-int(m.dist)-1] {
-					panic(fmt.Sprintf("mf bad match at %d: %v (byte %d)", pos, m, i))
-				}
-			}
-		}
-	}
-	mf.advance()
-	return ms
+	return ms, best
 }
 
 func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
@@ -336,7 +358,10 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 		if d > cyc {
 			s += cyclic
 		}
+		// Both links are loaded before the bytes are compared, so that
+		// the node's cache miss overlaps the data's.
 		pair := son[int(s)*2 : int(s)*2+2]
+		left, right := pair[0], pair[1]
 		j := pos - int(d)
 		cj := buf[j : j+limit]
 		l := min(len0, len1)
@@ -359,20 +384,20 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 				best = l
 			}
 			if l >= limit {
-				son[p1] = pair[0]
-				son[p0] = pair[1]
+				son[p1] = left
+				son[p0] = right
 				return ms
 			}
 		}
 		if cj[l] < cb[l] {
 			son[p1] = cand
 			p1 = int(s)*2 + 1
-			cand = pair[1]
+			cand = right
 			len1 = l
 		} else {
 			son[p0] = cand
 			p0 = int(s) * 2
-			cand = pair[0]
+			cand = left
 			len0 = l
 		}
 	}
@@ -432,7 +457,10 @@ func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
 		if d > cyc {
 			s += cyclic
 		}
+		// Both links are loaded before the bytes are compared, so that
+		// the node's cache miss overlaps the data's.
 		pair := son[int(s)*2 : int(s)*2+2]
+		left, right := pair[0], pair[1]
 		j := pos - int(d)
 		cj := buf[j : j+limit]
 		l := min(len0, len1)
@@ -451,23 +479,52 @@ func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
 			}
 		found:
 			if l >= limit {
-				son[p1] = pair[0]
-				son[p0] = pair[1]
+				son[p1] = left
+				son[p0] = right
 				return
 			}
 		}
 		if cj[l] < cb[l] {
 			son[p1] = cand
 			p1 = int(s)*2 + 1
-			cand = pair[1]
+			cand = right
 			len1 = l
 		} else {
 			son[p0] = cand
 			p0 = int(s) * 2
-			cand = pair[0]
+			cand = left
 			len0 = l
 		}
 	}
 	son[p0] = 0
 	son[p1] = 0
+}
+
+// preload inserts the first n positions of the buffer, the history that
+// precedes a block, so that the block's matches can reach back into it.
+// A hash chain gets every position exactly (that is cheap). A binary tree
+// gets its last full positions inserted as searching would; the earlier
+// ones only enter the hash tables, as leaves of the trees (no subtrees),
+// which costs a hash update per position instead of a tree walk: each
+// such position can still be found as the newest of its hash, and every
+// position the block inserts lands above it.
+func (mf *matchFinder) preload(n, full int) {
+	// Hashing ahead must not insert positions of the block: the
+	// pipelined finder inserts those itself.
+	mf.hlimit = n
+	defer func() { mf.hlimit = 0 }()
+	if !mf.bt || full >= n {
+		mf.skip(n)
+		return
+	}
+	for stop := n - full; mf.pos < stop; {
+		pos := mf.pos
+		if mf.end-pos >= mf.hb {
+			mf.preHashed(uint32(pos) + mf.delta)
+			i := int(mf.cycPos) * 2
+			mf.son[i], mf.son[i+1] = 0, 0
+		}
+		mf.advance()
+	}
+	mf.skip(full)
 }

@@ -70,16 +70,21 @@ func TestWriter2Blocks(t *testing.T) {
 		if ref == nil {
 			ref = comp
 			kinds := chunkKinds(comp)
-			for _, k := range []byte{0x01, 0x02, 0xE0, 0xC0, 0xA0, 0x80} {
+			for _, k := range []byte{0x01, 0x02, 0xA0, 0x80} {
 				if !kinds[k] {
 					t.Errorf("no chunk with control %#x", k)
 				}
+			}
+			// Later blocks keep the dictionary: the stream's first
+			// chunk is its only dictionary reset.
+			if n := dictResets(comp); n != 1 {
+				t.Errorf("%d dictionary resets, want 1", n)
 			}
 		} else if !bytes.Equal(comp, ref) {
 			t.Fatalf("threads=%d: output differs from threads=1", threads)
 		}
 		checkLZMA2(t, fmt.Sprint("threads", threads), comp, prop, int64(len(data)), data)
-		r, err := ulzma.Reader2Config{DictCap: 1 << 20}.NewReader2(bytes.NewReader(comp))
+		r, err := ulzma.Reader2Config{DictCap: int(o.DictSize)}.NewReader2(bytes.NewReader(comp))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,6 +354,49 @@ func TestDecode7zzStreams(t *testing.T) {
 		got, err := io.ReadAll(z)
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("%s: %v", m, err)
+		}
+	}
+}
+
+// TestWriter2BlocksKeepDictionary checks that a block's matches reach
+// back into the previous block: random data repeated across a block
+// boundary compresses to little more than one copy, for one and two
+// threads (block-level and finder-level parallelism), at a tree level
+// and a hash-chain level, and the stream decodes with ours and
+// ulikunitz/xz.
+func TestWriter2BlocksKeepDictionary(t *testing.T) {
+	unit := testData("random", 200000, 7)
+	var data []byte
+	for i := 0; i < 4; i++ {
+		data = append(data, unit...)
+	}
+	for _, level := range []int{3, 5} {
+		for _, threads := range []int{1, 2} {
+			o := LevelOptions(level)
+			o.DictSize, o.BlockSize, o.Threads = 1<<20, 1<<17, threads
+			comp, prop := encodeLZMA2(t, data, o)
+			name := fmt.Sprintf("mx%d/threads=%d", level, threads)
+			if len(comp) > len(unit)+len(unit)/20 {
+				t.Errorf("%s: %d bytes for 4 copies of %d random bytes in %d blocks", name, len(comp), len(unit), len(data)>>17)
+			}
+			if n := dictResets(comp); n != 1 {
+				t.Errorf("%s: %d dictionary resets", name, n)
+			}
+			checkLZMA2(t, name, comp, prop, int64(len(data)), data)
+			r, err := ulzma.Reader2Config{DictCap: int(o.DictSize)}.NewReader2(bytes.NewReader(comp))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%s: ulikunitz: %v", name, err)
+			}
+			if _, err := exec.LookPath("7zz"); err == nil {
+				f := filepath.Join(t.TempDir(), "keep.xz")
+				os.WriteFile(f, wrapXZ(comp, prop, int64(len(data))), 0o644)
+				if out, err := exec.Command("7zz", "t", f).CombinedOutput(); err != nil {
+					t.Fatalf("%s: 7zz t: %v\n%s", name, err, out)
+				}
+			}
 		}
 	}
 }

@@ -19,7 +19,7 @@ type WriterOptions struct {
 	MatchFinder string // "hc4"/"hc5" (hash chain) or "bt4"/"bt5" (binary tree), hashing 4 or 5 bytes
 	Cycles      int    // match finder steps per position
 	Threads     int    // LZMA2: blocks compressed in parallel
-	BlockSize   int64  // LZMA2: independent block size (0: 4×DictSize clamped to [1 MiB, 256 MiB])
+	BlockSize   int64  // LZMA2: block size, the unit of parallel work (0: 4×DictSize clamped to [1 MiB, 256 MiB])
 	// EOSMarker makes the LZMA Writer end the stream with an end marker
 	// (needed when the unpacked size is not stored elsewhere).
 	EOSMarker bool
@@ -318,28 +318,34 @@ func (mf *matchFinder) normalize() {
 }
 
 // Writer2 compresses to an LZMA2 stream: chunks of at most 2 MiB unpacked
-// and 64 KiB packed, independent blocks of BlockSize bytes (each starting
-// with a dictionary reset) compressed by up to Threads goroutines, and the
-// end byte 0x00. The output depends only on the options and the input,
+// and 64 KiB packed, in blocks of BlockSize bytes compressed by up to
+// Threads goroutines, and the end byte 0x00. The first block resets the
+// dictionary; each later one resets only the model and keeps the
+// dictionary, its encoder preloaded with the DictSize bytes before it, so
+// that its matches reach back into the previous blocks as a single
+// stream's would. The output depends only on the options and the input,
 // not on the number of threads.
 type Writer2 struct {
-	w     io.Writer
-	opts  WriterOptions
-	block []byte
-	jobs  []*job2
-	free  chan *encoder
-	nEnc  int
+	w       io.Writer
+	opts    WriterOptions
+	block   []byte // history (histLen bytes) then the input of the block being filled
+	histLen int
+	spos    int64 // stream position of the filling block's first input byte
+	jobs    []*job2
+	free    chan *encoder
+	nEnc    int
 	// mtOK: blocks may run their binary-tree match finder on a second
 	// goroutine (Threads >= 2).
 	mtOK   bool
 	spare  [][]byte
-	first  bool // the next block is the first of the stream
 	err    error
 	closed bool
 }
 
 type job2 struct {
 	data []byte
+	hist int
+	spos int64
 	out  []byte
 	done chan struct{}
 }
@@ -352,7 +358,7 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 	if opts.LC+opts.LP > 4 {
 		return nil, errors.New("lzma: LZMA2 needs lc+lp <= 4")
 	}
-	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads), first: true}
+	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads)}
 	z.mtOK = opts.Threads >= 2 && opts.MatchFinder[:2] == "bt"
 	return z, nil
 }
@@ -373,13 +379,28 @@ func lzma2PropFor(n uint32) byte {
 func (z *Writer2) Reset(w io.Writer) {
 	for _, j := range z.jobs {
 		<-j.done
+		z.spare = append(z.spare, j.data)
 	}
 	z.jobs = z.jobs[:0]
 	z.w = w
-	z.block = z.block[:0]
-	z.first = true
+	if z.block != nil {
+		z.spare = append(z.spare, z.block)
+	}
+	z.block = nil
+	z.histLen = 0
+	z.spos = 0
 	z.err = nil
 	z.closed = false
+}
+
+// buffer returns an empty block buffer, recycled when one is spare.
+func (z *Writer2) buffer() []byte {
+	if n := len(z.spare); n > 0 {
+		b := z.spare[n-1][:0]
+		z.spare = z.spare[:n-1]
+		return b
+	}
+	return nil
 }
 
 // Write compresses p.
@@ -392,15 +413,14 @@ func (z *Writer2) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
-		if z.block == nil && len(z.spare) > 0 {
-			z.block = z.spare[len(z.spare)-1][:0]
-			z.spare = z.spare[:len(z.spare)-1]
+		if z.block == nil {
+			z.block = z.buffer()
 		}
-		room := int(z.opts.BlockSize) - len(z.block)
-		k := min(room, len(p))
+		full := z.histLen + int(z.opts.BlockSize)
+		k := min(full-len(z.block), len(p))
 		z.block = append(z.block, p[:k]...)
 		p = p[k:]
-		if len(z.block) == int(z.opts.BlockSize) {
+		if len(z.block) == full {
 			if err := z.submit(false); err != nil {
 				return n - len(p), err
 			}
@@ -410,8 +430,8 @@ func (z *Writer2) Write(p []byte) (int, error) {
 }
 
 // getEncoder returns an idle encoder, creating one when fewer than Threads
-// exist. For a lone final block smaller than the dictionary, the encoder
-// is sized to the block.
+// exist. For a lone block smaller than the dictionary, the encoder is
+// sized to the block.
 func (z *Writer2) getEncoder(size int) *encoder {
 	o := z.opts
 	if size >= 0 && size < int(o.DictSize) {
@@ -436,19 +456,26 @@ func (z *Writer2) getEncoder(size int) *encoder {
 	return e
 }
 
+// submit hands the filled block to an encoder and, unless it is the last,
+// starts the next block's buffer with its history.
 func (z *Writer2) submit(last bool) error {
-	data := z.block
+	j := &job2{data: z.block, hist: z.histLen, spos: z.spos, done: make(chan struct{})}
+	z.spos += int64(len(j.data) - j.hist)
 	z.block = nil
-	size := -1
-	if last && len(z.jobs) == 0 && z.first {
-		size = len(data)
+	if !last {
+		h := int(min(int64(z.opts.DictSize), z.spos))
+		z.block = append(z.buffer(), j.data[len(j.data)-h:]...)
+		z.histLen = h
 	}
-	z.first = false
+	size := -1
+	if last && j.spos == 0 {
+		size = len(j.data)
+	}
 	if z.opts.Threads <= 1 {
 		e := z.getEncoder(size)
-		out := compressBlock(e, data, nil, false)
+		out := compressBlock(e, j, nil, false)
 		z.free <- e
-		z.spare = append(z.spare, data)
+		z.spare = append(z.spare, j.data)
 		_, err := z.w.Write(out)
 		if err != nil {
 			z.err = err
@@ -473,11 +500,10 @@ func (z *Writer2) submit(last bool) error {
 		}
 	}
 	useMT := z.mtOK && 2*(running+1) <= z.opts.Threads
-	j := &job2{data: data, done: make(chan struct{})}
 	z.jobs = append(z.jobs, j)
 	e := z.getEncoder(size)
 	go func() {
-		j.out = compressBlock(e, j.data, nil, useMT)
+		j.out = compressBlock(e, j, nil, useMT)
 		z.free <- e
 		close(j.done)
 	}()
@@ -507,7 +533,7 @@ func (z *Writer2) Close() error {
 		return nil
 	}
 	z.closed = true
-	if len(z.block) > 0 {
+	if len(z.block) > z.histLen {
 		if err := z.submit(true); err != nil {
 			return err
 		}
@@ -522,11 +548,13 @@ func (z *Writer2) Close() error {
 	return err
 }
 
-// compressBlock encodes data as an independent sequence of LZMA2 chunks
-// (the first one resets the dictionary) and appends them to out, with the
-// pipelined match finder when useMT is set.
-func compressBlock(e *encoder, data []byte, out []byte, useMT bool) []byte {
-	e.resetStream(data)
+// compressBlock encodes j's block as LZMA2 chunks and appends them to out,
+// with the pipelined match finder when useMT is set. The first chunk of
+// the stream's first block resets the dictionary; a later block's first
+// chunk resets the model only (and restates the properties).
+func compressBlock(e *encoder, j *job2, out []byte, useMT bool) []byte {
+	data := j.data
+	e.resetBlock(data, j.hist, j.spos)
 	if useMT {
 		if e.mt == nil {
 			e.mt = newMTFinder()
@@ -534,7 +562,10 @@ func compressBlock(e *encoder, data []byte, out []byte, useMT bool) []byte {
 		e.mt.start(e.mf)
 		defer e.mt.stop()
 	}
-	needDict, needProps, needState := true, true, true
+	// A later block cannot know whether an earlier one got as far as an
+	// LZMA chunk (all of them may have been stored), so its first LZMA
+	// chunk sends the properties again (one byte).
+	needDict, needProps, needState := j.spos == 0, true, true
 	propsByte := byte((int(e.pb)*5+int(e.lp))*9 + int(e.lc))
 	for e.ep < len(data) {
 		start := e.ep
