@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 // match is one match candidate: length and 0-based distance.
@@ -41,7 +42,8 @@ type matchFinder struct {
 	h4shift uint
 	hb      int      // bytes hashed for the main table: 4 or 5
 	son     []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
-	sink    uint32   // keeps early loads alive (see find)
+	// insertScratch is btInsert's (always empty) match list.
+	insertScratch []match
 
 	// Hashing ahead: the hash tables do not depend on the tree, so the
 	// candidates of the next positions are looked up (and the tables
@@ -129,6 +131,7 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int, s
 		n *= 2
 	}
 	mf.son = make([]uint32, n)
+	mf.insertScratch = make([]match, 0, maxMatchLen+1)
 	adviseHugePages(mf.hash4)
 	adviseHugePages(mf.son)
 	return mf
@@ -341,15 +344,40 @@ func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit
 	return ms
 }
 
+// btFind walks the binary tree of the current position's hash from its
+// newest node cand, appending the matches longer than best it passes
+// (lengths strictly increasing, at most limit), and re-roots the tree at
+// the current position: nodes whose suffix is smaller hang to its left,
+// greater ones to its right. The walk stops after mf.cycles nodes, past
+// the dictionary, or at a match of the full limit, whose subtrees the
+// current position takes over.
+//
+// This is the encoder's hottest loop, so it indexes the tree and the
+// buffer without bounds checks. The indices are safe by construction and
+// checked once per call: a node's slot is below cyclic (d is in
+// [1, maxD] and maxD < cyclic), the tree holds 2*cyclic links, and the
+// bytes compared lie in buf[pos-maxD : pos+limit].
 func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
 	son := mf.son
 	buf := mf.buf
 	cyc, cyclic := mf.cycPos, mf.cyclic
-	p0 := int(cyc)*2 + 1 // right link: subtree of greater suffixes
-	p1 := int(cyc) * 2   // left link: subtree of smaller suffixes
+	if len(son) < 2*int(cyclic) || cyc >= cyclic || maxD >= cyclic || int(maxD) > pos || pos+limit > len(buf) || limit < 1 {
+		panic("lzma: match finder state out of range")
+	}
+	if cap(ms)-len(ms) < limit {
+		ms = append(make([]match, 0, len(ms)+limit), ms...)
+	}
+	n := len(ms)
+	ms = ms[:cap(ms)]
+	sb := unsafe.Pointer(unsafe.SliceData(son))
+	bb := unsafe.Pointer(unsafe.SliceData(buf))
+	link := func(i uint32) *uint32 { return (*uint32)(unsafe.Add(sb, uintptr(i)*4)) }
+	at := func(i int) byte { return *(*byte)(unsafe.Add(bb, i)) }
+	word := func(i int) uint64 { return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(bb, i)), 8)) }
+	p0 := cyc*2 + 1 // right link: subtree of greater suffixes
+	p1 := cyc * 2   // left link: subtree of smaller suffixes
 	len0, len1 := 0, 0
-	cb := buf[pos : pos+limit]
-	for n := mf.cycles; n > 0; n-- {
+	for steps := mf.cycles; steps > 0; steps-- {
 		d := cur - cand
 		if d-1 >= maxD {
 			break
@@ -360,50 +388,50 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 		}
 		// Both links are loaded before the bytes are compared, so that
 		// the node's cache miss overlaps the data's.
-		pair := son[int(s)*2 : int(s)*2+2]
-		left, right := pair[0], pair[1]
+		left, right := *link(2 * s), *link(2*s + 1)
 		j := pos - int(d)
-		cj := buf[j : j+limit]
 		l := min(len0, len1)
-		if cj[l] == cb[l] {
+		a, b := at(j+l), at(pos+l)
+		if a == b {
 			l++
 			for l+8 <= limit {
-				x := binary.LittleEndian.Uint64(cb[l:]) ^ binary.LittleEndian.Uint64(cj[l:])
-				if x != 0 {
+				if x := word(pos+l) ^ word(j+l); x != 0 {
 					l += bits.TrailingZeros64(x) >> 3
 					goto found
 				}
 				l += 8
 			}
-			for l < limit && cb[l] == cj[l] {
+			for l < limit && at(pos+l) == at(j+l) {
 				l++
 			}
 		found:
 			if l > best {
-				ms = append(ms, match{uint32(l), d - 1})
+				ms[n] = match{uint32(l), d - 1}
+				n++
 				best = l
 			}
 			if l >= limit {
-				son[p1] = left
-				son[p0] = right
-				return ms
+				*link(p1) = left
+				*link(p0) = right
+				return ms[:n]
 			}
+			a, b = at(j+l), at(pos+l)
 		}
-		if cj[l] < cb[l] {
-			son[p1] = cand
-			p1 = int(s)*2 + 1
+		if a < b {
+			*link(p1) = cand
+			p1 = 2*s + 1
 			cand = right
 			len1 = l
 		} else {
-			son[p0] = cand
-			p0 = int(s) * 2
+			*link(p0) = cand
+			p0 = 2 * s
 			cand = left
 			len0 = l
 		}
 	}
-	son[p0] = 0
-	son[p1] = 0
-	return ms
+	*link(p0) = 0
+	*link(p1) = 0
+	return ms[:n]
 }
 
 // skip advances n positions, inserting them into the tables.
@@ -438,66 +466,10 @@ func (mf *matchFinder) skip(n int) {
 	}
 }
 
-// btInsert re-roots the tree at cur without collecting matches (the walk
-// of btFind).
+// btInsert re-roots the tree at cur without collecting matches: the walk
+// of btFind, with nothing long enough to report.
 func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
-	son := mf.son
-	buf := mf.buf
-	cyc, cyclic := mf.cycPos, mf.cyclic
-	p0 := int(cyc)*2 + 1
-	p1 := int(cyc) * 2
-	len0, len1 := 0, 0
-	cb := buf[pos : pos+limit]
-	for n := mf.cycles; n > 0; n-- {
-		d := cur - cand
-		if d-1 >= maxD {
-			break
-		}
-		s := cyc - d
-		if d > cyc {
-			s += cyclic
-		}
-		// Both links are loaded before the bytes are compared, so that
-		// the node's cache miss overlaps the data's.
-		pair := son[int(s)*2 : int(s)*2+2]
-		left, right := pair[0], pair[1]
-		j := pos - int(d)
-		cj := buf[j : j+limit]
-		l := min(len0, len1)
-		if cj[l] == cb[l] {
-			l++
-			for l+8 <= limit {
-				x := binary.LittleEndian.Uint64(cb[l:]) ^ binary.LittleEndian.Uint64(cj[l:])
-				if x != 0 {
-					l += bits.TrailingZeros64(x) >> 3
-					goto found
-				}
-				l += 8
-			}
-			for l < limit && cb[l] == cj[l] {
-				l++
-			}
-		found:
-			if l >= limit {
-				son[p1] = left
-				son[p0] = right
-				return
-			}
-		}
-		if cj[l] < cb[l] {
-			son[p1] = cand
-			p1 = int(s)*2 + 1
-			cand = right
-			len1 = l
-		} else {
-			son[p0] = cand
-			p0 = int(s) * 2
-			cand = left
-			len0 = l
-		}
-	}
-	son[p0] = 0
-	son[p1] = 0
+	mf.btFind(mf.insertScratch[:0], pos, cur, cand, maxD, limit, limit)
 }
 
 // preload inserts the first n positions of the buffer, the history that

@@ -400,3 +400,25 @@ func TestWriter2BlocksKeepDictionary(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterRenormalize makes the streaming Writer rebase its stored
+// positions every few hundred KiB (as it does every GiB past the first)
+// and checks that the output is byte-identical to a run without rebasing
+// and decodes, for the hash-chain and binary-tree finders.
+func TestWriterRenormalize(t *testing.T) {
+	data := append(testData("text", 1<<20, 3), testData("mixed", 1<<20, 4)...)
+	data = append(data, data[:1<<19]...)
+	for _, level := range []int{1, 5} {
+		o := LevelOptions(level)
+		o.DictSize = 1 << 16
+		ref, props := encodeLZMA(t, data, o)
+		saved := normalizeAt
+		normalizeAt = 3 << 17
+		got, _ := encodeLZMA(t, data, o)
+		normalizeAt = saved
+		checkLZMA(t, fmt.Sprint("mx", level), got, props, int64(len(data)), data)
+		if !bytes.Equal(got, ref) {
+			t.Fatalf("mx%d: output with rebasing differs (%d vs %d bytes)", level, len(got), len(ref))
+		}
+	}
+}

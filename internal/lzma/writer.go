@@ -235,7 +235,7 @@ func (z *Writer) makeRoom() error {
 	mf.pos -= s
 	e.ep -= s
 	mf.delta += uint32(s)
-	if mf.delta > 1<<30 {
+	if mf.delta > normalizeAt {
 		mf.normalize()
 	}
 	return nil
@@ -284,6 +284,11 @@ func (z *Writer) Close() error {
 	return z.err
 }
 
+// normalizeAt is the position offset at which the streaming Writer
+// rebases its tables, so that stored positions (uint32) never wrap however
+// long the stream. A variable so that tests can make it happen often.
+var normalizeAt uint32 = 1 << 30
+
 // normalize rebases stored positions so that delta becomes 1.
 func (mf *matchFinder) normalize() {
 	// Keep positions congruent modulo the cyclic size: the chain/tree
@@ -303,11 +308,14 @@ func (mf *matchFinder) normalize() {
 	fix(mf.hash4)
 	fix(mf.hash4b)
 	fix(mf.son)
-	for i := range mf.ph {
-		e := &mf.ph[i]
+	// The hashed-ahead candidates are kept by absolute position modulo
+	// hashAhead, which sub (a multiple of cyclic) need not preserve:
+	// they move to their new positions' slots.
+	old := mf.ph
+	for i, e := range old {
 		fix4 := [4]uint32{e.c2, e.c3, e.c4, e.c4b}
 		fix(fix4[:])
-		e.c2, e.c3, e.c4, e.c4b = fix4[0], fix4[1], fix4[2], fix4[3]
+		mf.ph[(uint32(i)-sub)&(hashAhead-1)] = preHash{fix4[0], fix4[1], fix4[2], fix4[3]}
 	}
 	if mf.hcur > sub {
 		mf.hcur -= sub
