@@ -120,6 +120,7 @@ func (t *mtFinder) produce(k int, mf *matchFinder, full, free chan []match) {
 	buf, hash4, son, hb, end := mf.buf, mf.hash4, mf.son, mf.hb, mf.end
 	shift := t.shift
 	own := make([]ownPos, 0, mtHashAhead)
+	var hs [mtHashAhead]uint32
 	oi := 0
 	scan, scanCyc := mf.pos, mf.cycPos
 	for bs := mf.pos; bs < end; {
@@ -138,19 +139,35 @@ func (t *mtFinder) produce(k int, mf *matchFinder, full, free chan []match) {
 					break
 				}
 				own, oi = own[:0], 0
-				for n := 0; n < mtHashAhead && scan < end; n++ {
-					if end-scan >= hb {
-						h := mf.mainHash(buf[scan : scan+hb])
-						if int(h>>shift) == k {
-							cur := uint32(scan) + mf.delta
-							own = append(own, ownPos{scan, cur, hash4[h], scanCyc})
-							hash4[h] = cur
+				// Positions too close to the end to hash have no matches.
+				m := min(mtHashAhead, end-hb+1-scan)
+				if m <= 0 {
+					scan = end
+					continue
+				}
+				// Hash the next m positions and prefetch this worker's
+				// table slots, then look them up and insert in order.
+				for i := range m {
+					h := mf.mainHash(buf[scan+i : scan+i+hb])
+					hs[i] = h
+					if int(h>>shift) == k {
+						prefetch3(&hash4[h], &hash4[h], &buf[scan+i])
+					}
+				}
+				for i, h := range hs[:m] {
+					if int(h>>shift) == k {
+						cur := uint32(scan+i) + mf.delta
+						c := scanCyc + uint32(i)
+						if c >= mf.cyclic {
+							c -= mf.cyclic
 						}
+						own = append(own, ownPos{scan + i, cur, hash4[h], c})
+						hash4[h] = cur
 					}
-					scan++
-					if scanCyc++; scanCyc == mf.cyclic {
-						scanCyc = 0
-					}
+				}
+				scan += m
+				if scanCyc += uint32(m); scanCyc >= mf.cyclic {
+					scanCyc -= mf.cyclic
 				}
 				continue
 			}
