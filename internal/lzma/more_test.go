@@ -291,6 +291,12 @@ func FuzzRoundTrip(f *testing.F) {
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("LZMA2 round trip: %v", err)
 		}
+		// Two threads: parallel blocks and the parallel tree finder
+		// give the same bytes.
+		o.Threads = 2
+		if comp3, _ := encodeLZMA2(t, data, o); !bytes.Equal(comp3, comp2) {
+			t.Fatal("LZMA2 output depends on the thread count")
+		}
 	})
 }
 
