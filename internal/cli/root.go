@@ -172,7 +172,7 @@ destination (garc x archive.rar out/).
 	pf.BoolVarP(&a.g.yes, "yes", "y", false, "assume yes on all queries (overwrite all)")
 	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
 	pf.StringVar(&a.g.maxDict, "max-dict", "", "largest dictionary or model memory to allocate, e.g. 512m, 4g (default 4g)")
-	pf.IntVar(&a.g.threads, "threads", 0, "threads for independent blocks (reading: 0 or 1 decodes sequentially; creating: 0 chooses)")
+	pf.IntVar(&a.g.threads, "threads", 0, "threads (reading: for independent blocks, 0 or 1 decodes sequentially; creating: for LZMA2 blocks and the match finder, 0 uses every CPU; the archive does not depend on it)")
 	pf.StringArrayVar(&a.g.includes, "include", nil, "only entries matching `PATTERN` (repeatable; @FILE reads a list)")
 	pf.StringArrayVar(&a.g.excludes, "exclude", nil, "skip entries matching `PATTERN` (repeatable; @FILE reads a list)")
 	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")

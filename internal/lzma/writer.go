@@ -344,10 +344,13 @@ type Writer2 struct {
 	nEnc    int
 	// mtOK: blocks may run their binary-tree match finder on a second
 	// goroutine (Threads >= 2).
-	mtOK   bool
-	spare  [][]byte
-	err    error
-	closed bool
+	mtOK  bool
+	spare [][]byte
+	out   []byte // one thread: the compressed block, reused
+	// spareOut holds the output buffers of written blocks, for reuse.
+	spareOut [][]byte
+	err      error
+	closed   bool
 }
 
 type job2 struct {
@@ -388,6 +391,7 @@ func (z *Writer2) Reset(w io.Writer) {
 	for _, j := range z.jobs {
 		<-j.done
 		z.spare = append(z.spare, j.data)
+		z.spareOut = append(z.spareOut, j.out)
 	}
 	z.jobs = z.jobs[:0]
 	z.w = w
@@ -411,6 +415,25 @@ func (z *Writer2) buffer() []byte {
 	return nil
 }
 
+// reserve returns b with room for n more bytes. A block buffer grows by
+// doubling while it is small (so that small streams take little memory)
+// and then straight to its largest size, DictSize+BlockSize bytes, so that
+// big streams leave no garbage of intermediate sizes behind and every
+// recycled buffer fits any block.
+func (z *Writer2) reserve(b []byte, n int) []byte {
+	need := len(b) + n
+	if need <= cap(b) {
+		return b
+	}
+	c := int(z.opts.DictSize) + int(z.opts.BlockSize)
+	if need < 1<<20 {
+		c = min(c, max(need, 2*cap(b), 64<<10))
+	}
+	nb := make([]byte, len(b), c)
+	copy(nb, b)
+	return nb
+}
+
 // Write compresses p.
 func (z *Writer2) Write(p []byte) (int, error) {
 	if z.err != nil {
@@ -426,7 +449,7 @@ func (z *Writer2) Write(p []byte) (int, error) {
 		}
 		full := z.histLen + int(z.opts.BlockSize)
 		k := min(full-len(z.block), len(p))
-		z.block = append(z.block, p[:k]...)
+		z.block = append(z.reserve(z.block, k), p[:k]...)
 		p = p[k:]
 		if len(z.block) == full {
 			if err := z.submit(false); err != nil {
@@ -470,25 +493,32 @@ func (z *Writer2) submit(last bool) error {
 	j := &job2{data: z.block, hist: z.histLen, spos: z.spos, done: make(chan struct{})}
 	z.spos += int64(len(j.data) - j.hist)
 	z.block = nil
-	if !last {
-		h := int(min(int64(z.opts.DictSize), z.spos))
-		z.block = append(z.buffer(), j.data[len(j.data)-h:]...)
-		z.histLen = h
-	}
+	h := int(min(int64(z.opts.DictSize), z.spos)) // the next block's history
 	size := -1
 	if last && j.spos == 0 {
 		size = len(j.data)
 	}
 	if z.opts.Threads <= 1 {
+		// One buffer and one output buffer serve every block: the
+		// history moves to the front once the block is compressed.
 		e := z.getEncoder(size)
-		out := compressBlock(e, j, nil, false)
+		z.out = compressBlock(e, j, z.out[:0], false)
 		z.free <- e
-		z.spare = append(z.spare, j.data)
-		_, err := z.w.Write(out)
+		if last {
+			z.spare = append(z.spare, j.data)
+		} else {
+			z.block = append(j.data[:0], j.data[len(j.data)-h:]...)
+			z.histLen = h
+		}
+		_, err := z.w.Write(z.out)
 		if err != nil {
 			z.err = err
 		}
 		return err
+	}
+	if !last {
+		z.block = append(z.reserve(z.buffer(), h), j.data[len(j.data)-h:]...)
+		z.histLen = h
 	}
 	for len(z.jobs) >= z.opts.Threads {
 		if err := z.finishOldest(); err != nil {
@@ -509,9 +539,12 @@ func (z *Writer2) submit(last bool) error {
 	}
 	useMT := z.mtOK && 2*(running+1) <= z.opts.Threads
 	z.jobs = append(z.jobs, j)
+	if n := len(z.spareOut); n > 0 {
+		j.out, z.spareOut = z.spareOut[n-1][:0], z.spareOut[:n-1]
+	}
 	e := z.getEncoder(size)
 	go func() {
-		j.out = compressBlock(e, j, nil, useMT)
+		j.out = compressBlock(e, j, j.out, useMT)
 		z.free <- e
 		close(j.done)
 	}()
@@ -524,11 +557,12 @@ func (z *Writer2) finishOldest() error {
 	copy(z.jobs, z.jobs[1:])
 	z.jobs = z.jobs[:len(z.jobs)-1]
 	z.spare = append(z.spare, j.data)
-	if _, err := z.w.Write(j.out); err != nil {
+	_, err := z.w.Write(j.out)
+	z.spareOut = append(z.spareOut, j.out)
+	if err != nil {
 		z.err = err
-		return err
 	}
-	return nil
+	return err
 }
 
 // Close compresses the buffered input, writes the end byte and waits for
