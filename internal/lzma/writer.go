@@ -490,24 +490,24 @@ func (z *Writer2) getEncoder(size int) *encoder {
 // submit hands the filled block to an encoder and, unless it is the last,
 // starts the next block's buffer with its history.
 func (z *Writer2) submit(last bool) error {
-	j := &job2{data: z.block, hist: z.histLen, spos: z.spos, done: make(chan struct{})}
-	z.spos += int64(len(j.data) - j.hist)
+	data, hist, spos := z.block, z.histLen, z.spos
+	z.spos += int64(len(data) - hist)
 	z.block = nil
 	h := int(min(int64(z.opts.DictSize), z.spos)) // the next block's history
 	size := -1
-	if last && j.spos == 0 {
-		size = len(j.data)
+	if last && spos == 0 {
+		size = len(data)
 	}
 	if z.opts.Threads <= 1 {
 		// One buffer and one output buffer serve every block: the
 		// history moves to the front once the block is compressed.
 		e := z.getEncoder(size)
-		z.out = compressBlock(e, j, z.out[:0], false)
+		z.out = compressBlock(e, data, hist, spos, z.out[:0], false)
 		z.free <- e
 		if last {
-			z.spare = append(z.spare, j.data)
+			z.spare = append(z.spare, data)
 		} else {
-			z.block = append(j.data[:0], j.data[len(j.data)-h:]...)
+			z.block = append(data[:0], data[len(data)-h:]...)
 			z.histLen = h
 		}
 		_, err := z.w.Write(z.out)
@@ -516,8 +516,9 @@ func (z *Writer2) submit(last bool) error {
 		}
 		return err
 	}
+	j := &job2{data: data, hist: hist, spos: spos}
 	if !last {
-		z.block = append(z.reserve(z.buffer(), h), j.data[len(j.data)-h:]...)
+		z.block = append(z.reserve(z.buffer(), h), data[len(data)-h:]...)
 		z.histLen = h
 	}
 	for len(z.jobs) >= z.opts.Threads {
@@ -538,13 +539,14 @@ func (z *Writer2) submit(last bool) error {
 		}
 	}
 	useMT := z.mtOK && 2*(running+1) <= z.opts.Threads
+	j.done = make(chan struct{})
 	z.jobs = append(z.jobs, j)
 	if n := len(z.spareOut); n > 0 {
 		j.out, z.spareOut = z.spareOut[n-1][:0], z.spareOut[:n-1]
 	}
 	e := z.getEncoder(size)
 	go func() {
-		j.out = compressBlock(e, j, j.out, useMT)
+		j.out = compressBlock(e, j.data, j.hist, j.spos, j.out, useMT)
 		z.free <- e
 		close(j.done)
 	}()
@@ -590,13 +592,14 @@ func (z *Writer2) Close() error {
 	return err
 }
 
-// compressBlock encodes j's block as LZMA2 chunks and appends them to out,
-// with the pipelined match finder when useMT is set. The first chunk of
+// compressBlock encodes a block as LZMA2 chunks and appends them to out:
+// data holds hist bytes of history, then the block, which starts at stream
+// position spos. It uses the parallel match finder when useMT is set. The
+// first chunk of
 // the stream's first block resets the dictionary; a later block's first
 // chunk resets the model only (and restates the properties).
-func compressBlock(e *encoder, j *job2, out []byte, useMT bool) []byte {
-	data := j.data
-	e.resetBlock(data, j.hist, j.spos)
+func compressBlock(e *encoder, data []byte, hist int, spos int64, out []byte, useMT bool) []byte {
+	e.resetBlock(data, hist, spos)
 	if useMT {
 		if e.mt == nil {
 			e.mt = newMTFinder()
@@ -607,7 +610,7 @@ func compressBlock(e *encoder, j *job2, out []byte, useMT bool) []byte {
 	// A later block cannot know whether an earlier one got as far as an
 	// LZMA chunk (all of them may have been stored), so its first LZMA
 	// chunk sends the properties again (one byte).
-	needDict, needProps, needState := j.spos == 0, true, true
+	needDict, needProps, needState := spos == 0, true, true
 	propsByte := byte((int(e.pb)*5+int(e.lp))*9 + int(e.lc))
 	for e.ep < len(data) {
 		start := e.ep

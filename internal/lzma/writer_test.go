@@ -118,3 +118,41 @@ func TestWriter2RoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestWriter2Allocs checks that a reused Writer2 allocates nothing per
+// block with one thread, and a bounded number per block with two (the
+// job, its goroutine and the finder's channels), independent of the data
+// size.
+func TestWriter2Allocs(t *testing.T) {
+	data := testData("mixed", 1<<20, 9)
+	for _, threads := range []int{1, 2} {
+		o := LevelOptions(5)
+		o.DictSize, o.BlockSize, o.Threads = 1<<16, 1<<17, threads
+		w, err := NewWriter2(io.Discard, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func(p []byte) func() {
+			return func() {
+				w.Reset(io.Discard)
+				if _, err := w.Write(p); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		run(data)() // warm up: encoders and buffers
+		small := testing.AllocsPerRun(3, run(data[:len(data)/4]))
+		big := testing.AllocsPerRun(3, run(data))
+		perBlock := (big - small) / 6 // 8 blocks against 2
+		switch {
+		case threads == 1 && big > 2:
+			t.Errorf("threads=1: %.0f allocations per stream of 8 blocks (%.0f for 2)", big, small)
+		case threads == 2 && perBlock > 32:
+			t.Errorf("threads=2: %.1f allocations per block", perBlock)
+		}
+		t.Logf("threads=%d: %.0f allocations for 2 blocks, %.0f for 8", threads, small, big)
+	}
+}
