@@ -139,6 +139,12 @@ func rewriteSwitch(a string) []string {
 		if v, ok := onOff(a[5:]); ok {
 			return []string{"--header-compression=" + v}
 		}
+	case strings.HasPrefix(lower, "-mtm"), strings.HasPrefix(lower, "-mtc"), strings.HasPrefix(lower, "-mta"):
+		v := strings.TrimPrefix(a[4:], "=")
+		if b, ok := onOff(v); ok {
+			flag := map[byte]string{'m': "--store-mtime=", 'c': "--store-ctime=", 'a': "--store-atime="}[lower[3]]
+			return []string{flag + b}
+		}
 	case strings.HasPrefix(lower, "-ms="):
 		v := a[4:]
 		if b, ok := onOff(v); ok {

@@ -69,6 +69,10 @@ type CreateOptions struct {
 	Password string
 	// Threads is the number of encoder threads; 0 means automatic.
 	Threads int
+	// StoreMTime, StoreCTime and StoreATime choose the times stored for
+	// new entries (7-Zip -mtm, -mtc, -mta; by default only the
+	// modification time, as 7-Zip does).
+	StoreMTime, StoreCTime, StoreATime bool
 	// VolumeSize splits the output into NAME.7z.001, .002 … of this many
 	// bytes; 0 writes one file.
 	VolumeSize int64
@@ -127,6 +131,9 @@ type createFlags struct {
 	symlinks       string
 	stdin          bool
 	stdinName      string
+	storeMTime     bool
+	storeCTime     bool
+	storeATime     bool
 }
 
 func (a *app) createCommand() *cobra.Command {
@@ -167,6 +174,9 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 	fl.StringVar(&f.symlinks, "symlinks", "follow", "symbolic links: follow, or store as links (-snl)")
 	fl.BoolVar(&f.stdin, "stdin", false, "read the content of one file from standard input (-si)")
 	fl.StringVar(&f.stdinName, "stdin-name", "", "name to store standard input under (-siNAME)")
+	fl.BoolVar(&f.storeMTime, "store-mtime", true, "store modification times (-mtm)")
+	fl.BoolVar(&f.storeCTime, "store-ctime", false, "store the files' change times as creation times (-mtc=on)")
+	fl.BoolVar(&f.storeATime, "store-atime", false, "store access times (-mta=on)")
 	return cmd
 }
 
@@ -201,6 +211,7 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	o := CreateOptions{
 		Archive: args[0], Inputs: args[1:], Recursive: a.g.recursive, Level: f.level, Method: f.method,
 		Filters: f.filters, HeaderCompression: f.headerCompress, EncryptHeaders: f.encryptHeaders,
+		StoreMTime: f.storeMTime, StoreCTime: f.storeCTime, StoreATime: f.storeATime,
 		Threads: a.g.threads, Stdin: f.stdin || f.stdinName != "", StdinName: f.stdinName, Quiet: a.g.quiet,
 		Out: a.stdout, Err: a.stderr,
 	}

@@ -65,13 +65,22 @@ func writeOptions(o *CreateOptions) (sevenzip.WriteOptions, error) {
 }
 
 // writeItems converts collected items for the writer.
-func writeItems(items []collect.Item) []sevenzip.WriteItem {
+func writeItems(items []collect.Item, o *CreateOptions) []sevenzip.WriteItem {
 	out := make([]sevenzip.WriteItem, len(items))
 	for i := range items {
 		it := &items[i]
-		out[i] = sevenzip.WriteItem{Name: it.Name, Type: it.Type, LinkTarget: it.LinkTarget, Size: it.Size,
-			ModTime: it.ModTime, CreateTime: it.ChangeTime, AccessTime: it.AccessTime,
+		w := sevenzip.WriteItem{Name: it.Name, Type: it.Type, LinkTarget: it.LinkTarget, Size: it.Size,
 			Attributes: it.Attributes, HasAttributes: true, Open: it.Open}
+		if o.StoreMTime {
+			w.ModTime = it.ModTime
+		}
+		if o.StoreCTime {
+			w.CreateTime = it.ChangeTime
+		}
+		if o.StoreATime {
+			w.AccessTime = it.AccessTime
+		}
+		out[i] = w
 	}
 	return out
 }
@@ -196,7 +205,7 @@ func create7z(ctx context.Context, o CreateOptions) error {
 			wo.EncryptHeaders = true
 		}
 	}
-	st, err := writeArchive(ctx, o.Archive, o.VolumeSize, baseFile, writeItems(items), &wo)
+	st, err := writeArchive(ctx, o.Archive, o.VolumeSize, baseFile, writeItems(items, &o), &wo)
 	if err != nil {
 		return err
 	}

@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"crypto/rand"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -230,5 +232,40 @@ func TestCreateInterrupted(t *testing.T) {
 	noTemps(t, dir)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
 		t.Errorf("exit %v, want %d\n%s", err, ExitInterrupted, errb.String())
+	}
+}
+
+// TestCreateStoredTimes checks that garc a stores only modification times
+// by default, as 7-Zip does, and creation and access times on request
+// (-mtc=on, -mta=on), and none with -mtm=off.
+func TestCreateStoredTimes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("times\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		switches []string
+		want     map[string]bool // slt key present
+	}{
+		{nil, map[string]bool{"Modified": true, "Created": false, "Accessed": false}},
+		{[]string{"-mtc=on", "-mta=on"}, map[string]bool{"Modified": true, "Created": true, "Accessed": true}},
+		{[]string{"-mtm=off"}, map[string]bool{"Modified": false, "Created": false, "Accessed": false}},
+	} {
+		name := fmt.Sprintf("t%d.7z", len(tc.switches))
+		if len(tc.switches) == 1 {
+			name = "mtm-off.7z"
+		}
+		args := append([]string{"a", "-q"}, tc.switches...)
+		garc(t, dir, "", append(args, name, "f.txt")...).expect(t, 0, "a "+strings.Join(tc.switches, " "))
+		r := garc(t, dir, "", "l", "-slt", name)
+		r.expect(t, 0, "l -slt")
+		entry := r.stdout[strings.Index(r.stdout, "Path = f.txt"):]
+		for key, present := range tc.want {
+			// An empty time shows as "Modified = " with no value.
+			has := regexp.MustCompile(`(?m)^` + key + ` = \S`).MatchString(entry)
+			if has != present {
+				t.Errorf("%v: %s stored = %v, want %v\n%s", tc.switches, key, has, present, entry)
+			}
+		}
 	}
 }

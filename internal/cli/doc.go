@@ -76,6 +76,7 @@
 //	-m0=lzma2 -m0=BCJ   --method=lzma2 / --filter=BCJ
 //	-mhe=on -mhc=off    --encrypt-headers=true / --header-compression=false
 //	-ms=on|off|SIZE     --solid=…
+//	-mtc=on -mta=on     --store-ctime / --store-atime (-mtm=off: --store-mtime=false)
 //	-mmt4 -mmt=off      --threads=4 / --threads=1
 //	-md=64m -mf=off     --dict=64m / --filter=off
 //	-v100m              --volume-size=100m
