@@ -53,10 +53,12 @@ func LevelOptions(level int) WriterOptions {
 		o.FastBytes = 64
 	}
 	if level < 5 {
-		// 7-Zip uses hc5 with 16 cycles here; our hash chain needs more
-		// steps to reach the same ratio, which costs little time.
+		// 7-Zip uses hc5 with 16 cycles here. 24 keeps our archives
+		// smaller than 7-Zip's (100 MiB of mixed data: mx1 −0.29 %,
+		// mx3 −0.6 %) in 64–84 % of the time 96 cycles took (−0.9 %,
+		// −1.6 %).
 		o.MatchFinder = "hc5"
-		o.Cycles = 96
+		o.Cycles = 24
 	} else {
 		o.MatchFinder = "bt4"
 		o.Cycles = 16 + o.FastBytes/2
