@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
@@ -145,5 +146,60 @@ func TestReader7zAllocs(t *testing.T) {
 	run() // allocate the arena and input buffer
 	if n := testing.AllocsPerRun(3, run); n != 0 {
 		t.Fatalf("%v allocations per reused decode, want 0", n)
+	}
+}
+
+func benchmarkWriter7z(b *testing.B, data []byte, order int, memSize uint32) {
+	z, err := NewWriter7z(io.Discard, order, memSize)
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := int64(len(data))
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := testenv.StartCPU()
+	defer cpu.Report(b, size)
+	for i := 0; i < b.N; i++ {
+		z.Reset(io.Discard)
+		if _, err := z.Write(data); err != nil {
+			b.Fatal(err)
+		}
+		if err := z.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(z.Written())/float64(size), "ratio")
+}
+
+// exactInput returns `mixed-data size` (the standard benchmark input,
+// byte for byte what the tool gives 7zz for comparisons) or, without the
+// tool, generated mixed data.
+func exactInput(b *testing.B, size int) []byte {
+	b.Helper()
+	tool := filepath.Join("..", "..", "..", "shared", "tools", "mixed-data")
+	if out, err := exec.Command(tool, strconv.Itoa(size)).Output(); err == nil && len(out) == size {
+		return out
+	}
+	return mixedData(size)
+}
+
+// BenchmarkWriter7z encodes 4 MiB of the standard mixed data
+// (`mixed-data 4194304`) and of text with 7-Zip's -mx5 and -mx9 PPMd
+// parameters; "ratio" is packed/unpacked.
+func BenchmarkWriter7z(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		level int
+		data  func() []byte
+	}{
+		{"mixed-mx5", 5, func() []byte { return exactInput(b, 4<<20) }},
+		{"text-mx5", 5, func() []byte { return textData(4 << 20) }},
+		{"mixed-mx9", 9, func() []byte { return exactInput(b, 4<<20) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			o, m := LevelProps7z(tc.level)
+			benchmarkWriter7z(b, tc.data(), o, ReduceMem7z(m, 4<<20))
+		})
 	}
 }

@@ -1,9 +1,12 @@
 // Package ppmd decodes PPMd variant H, Dmitry Shkarin's "prediction by
-// partial matching" compressor of 2001, in the two flavours garc meets:
+// partial matching" compressor of 2001, in the two flavours garc meets,
+// and encodes the 7z one:
 //
 //   - 7z method 030401 ("PPMd7z"): the model coupled to 7-Zip's range coder
 //     (the one LZMA uses). Reader7z is an io.Reader over such a stream;
 //     ParseProps7z decodes its 5 property bytes (order, memory size).
+//     Writer7z is the encoder (an io.WriteCloser); Props7z, LevelProps7z
+//     and ReduceMem7z give the properties 7-Zip would choose.
 //   - RAR 2.9–4.x PPM blocks: the same model coupled to the original
 //     carry-less range coder of Dmitry Subbotin. RARDecoder decodes one
 //     symbol at a time from a byte source shared with RAR's LZ decoder, with
@@ -90,6 +93,35 @@
 // the range before dividing, and output is bounded by the caller's size.
 // As a last line of defence, an index or division fault inside the model
 // is turned into ErrCorrupt at the API boundary instead of a crash.
+//
+// # Encoding (7z)
+//
+// The encoder drives the same model with the same decisions: for each
+// byte it codes, in the current context, either the byte's interval of
+// the cumulative frequencies or the escape interval, or the yes/no
+// decision of a binary context, and moves through the masked suffix
+// contexts until the byte is coded; then the model is updated exactly as
+// in the decoder. The range encoder keeps a 33-bit low register: a carry
+// out of 32 bits is pushed into the byte held back (cache) and the run of
+// 0xFF bytes behind it, which are only counted until the carry is
+// settled. Its first output byte is always 0, and closing shifts out five
+// bytes. 7z stores the unpacked size, so 7-Zip writes no end marker (an
+// escape out of the order-0 context); Writer7z.Close does the same and
+// CloseWithEndMarker adds one. Given the same order and memory, the output
+// is byte for byte 7-Zip's (tested against 7zz).
+//
+// 7-Zip's parameters by level (CPP/7zip/Compress/PpmdEncoder.cpp,
+// CEncProps::Normalize; LevelProps7z):
+//
+//	-mx      1     2     3     4     5      6      7      8       9
+//	order    4     4     5     5     6      8      16     24      32
+//	memory   1M    2M    4M    8M    16M    32M    64M    128M    192M
+//
+// i.e. memory 2^(19+level) bytes except 192 MiB at level 9. For a stream
+// of known size S (7z passes the folder size as ReduceSize) the memory is
+// then cut, when it exceeds 16*S, to the smallest power of two from 64
+// KiB up that is at least 16*S (ReduceMem7z): a small file gets a small
+// arena and needs little memory to decode.
 //
 // # RAR specifics left to the caller
 //

@@ -139,7 +139,7 @@ func FuzzRARDecoder(f *testing.F) {
 	})
 }
 
-// FuzzRoundTrip encodes arbitrary data with the test encoder and checks
+// FuzzRoundTrip encodes arbitrary data with Writer7z and checks
 // that Reader7z restores it, for any order and a small arena.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add([]byte("abracadabra"), uint8(4), uint8(0), false)

@@ -9,67 +9,10 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 )
 
-// Test encoders for the two range coder flavours, written from their
-// descriptions, to check the decoder primitives (threshold, decode,
-// normalize, the binary-context split) independently of the model.
-
-// encoder7z is 7-Zip's range encoder (the one LZMA uses) with a 33-bit low
-// and carry propagation through a cached byte.
-type encoder7z struct {
-	low       uint64
-	rng       uint32
-	cache     byte
-	cacheSize int
-	out       []byte
-}
-
-func newEncoder7z() *encoder7z { return &encoder7z{rng: 0xFFFFFFFF, cacheSize: 1} }
-
-func (e *encoder7z) shiftLow() {
-	if uint32(e.low) < 0xFF000000 || e.low>>32 != 0 {
-		carry := byte(e.low >> 32)
-		temp := e.cache
-		for ; e.cacheSize > 0; e.cacheSize-- {
-			e.out = append(e.out, temp+carry)
-			temp = 0xFF
-		}
-		e.cache = byte(uint32(e.low) >> 24)
-	}
-	e.cacheSize++
-	e.low = uint64(uint32(e.low) << 8)
-}
-
-func (e *encoder7z) norm() {
-	for e.rng < rcTop {
-		e.rng <<= 8
-		e.shiftLow()
-	}
-}
-
-func (e *encoder7z) encode(start, size, total uint32) {
-	e.rng /= total
-	e.low += uint64(start) * uint64(e.rng)
-	e.rng *= size
-	e.norm()
-}
-
-func (e *encoder7z) encodeBit(pr uint32, bit bool) {
-	size0 := (e.rng >> 14) * pr
-	if !bit {
-		e.rng = size0
-	} else {
-		e.low += uint64(size0)
-		e.rng -= size0
-	}
-	e.norm()
-}
-
-func (e *encoder7z) flush() []byte {
-	for i := 0; i < 5; i++ {
-		e.shiftLow()
-	}
-	return e.out
-}
+// The decoder primitives (threshold, decode, normalize, the
+// binary-context split) are checked independently of the model against
+// the 7z range encoder of Writer7z and a test encoder for the RAR flavour,
+// written from its description.
 
 // encoderRAR is Subbotin's carry-less range encoder of PPMd var.H.
 type encoderRAR struct {
@@ -177,7 +120,9 @@ func TestRangeDecoder7z(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for trial := 0; trial < 50; trial++ {
 		ops := randomOps(r, 2000)
-		e := newEncoder7z()
+		var out bytes.Buffer
+		e := &rangeEncoder7z{}
+		e.reset(&out)
 		for _, op := range ops {
 			if op.bin {
 				e.encodeBit(op.pr, op.bit)
@@ -185,7 +130,10 @@ func TestRangeDecoder7z(t *testing.T) {
 				e.encode(op.start, op.size, op.total)
 			}
 		}
-		data := e.flush()
+		if err := e.finish(); err != nil {
+			t.Fatal(err)
+		}
+		data := out.Bytes()
 		rc := &rangeDecoder{buf: make([]byte, 7), src: bytes.NewReader(data)}
 		if err := rc.init7z(); err != nil {
 			t.Fatal(err)
