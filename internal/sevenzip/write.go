@@ -6,14 +6,15 @@
 // folder, then the header. Each new folder is a chain of coders fed by one
 // goroutine: an optional branch filter (BCJ x86 or ARM64, chosen per file
 // by extension and by the PE/ELF/Mach-O header), the compressor (LZMA2,
-// LZMA or Copy) and optional 7zAES encryption, with byte counters between
+// LZMA, PPMd, Deflate or Copy) and optional 7zAES encryption, with byte counters between
 // the stages giving the unpack size of every coder output. Folders are
 // recorded in 7-Zip's coder order: coder 0 reads the packed stream and the
 // last coder produces the file data.
 //
 // Files with data are grouped into solid blocks by filter (and by
 // extension with -ms=e) in input order, cut at 7-Zip's size limit (128
-// times the dictionary, 16 MiB to 4 GiB) or a file count. Directories and
+// times the dictionary — PPMd's model memory, Deflate's 32 KiB window —
+// 16 MiB to 4 GiB) or a file count. Directories and
 // empty files have no stream (kEmptyStream, kEmptyFile) and are listed
 // first. The header (FilesInfo with names, times, attributes) is written
 // plain or, by default, LZMA-compressed and optionally encrypted as a
@@ -32,6 +33,7 @@ package sevenzip
 
 import (
 	"bytes"
+	"compress/flate"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -48,6 +50,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/filters"
 	"github.com/garc-dev/garc/internal/lzma"
+	"github.com/garc-dev/garc/internal/ppmd"
 )
 
 // Output is where an archive is written: sequentially with Write, except
@@ -93,11 +96,16 @@ type SolidOptions struct {
 // WriteOptions configure Write. The zero value writes an LZMA2 level 5
 // solid archive with a compressed header.
 type WriteOptions struct {
-	// Method is "LZMA2" (default), "LZMA" or "Copy" (7-Zip's -mx0).
+	// Method is "LZMA2" (default), "LZMA", "PPMd", "Deflate" or "Copy"
+	// (7-Zip's -mx0), in any letter case.
 	Method string
-	// Level is 1..9; 0 (or out of range) means 5.
+	// Level is 1..9; 0 (or out of range) means 5. PPMd takes 7-Zip's
+	// order and model memory for the level (ppmd.LevelProps7z), Deflate
+	// the compress/flate level deflateLevel gives.
 	Level int
-	// DictSize overrides the level's dictionary size.
+	// DictSize overrides the level's dictionary size; for PPMd it is the
+	// model memory size (64 KiB to 4 GiB - 36, a multiple of 4, as 7-Zip
+	// accepts). Deflate's window is always 32 KiB and ignores it.
 	DictSize uint32
 	// Filter is "" (automatic: BCJ or ARM64 for executables), "off", or
 	// a filter forced on every block: "BCJ" (x86) or "ARM64".
@@ -111,8 +119,8 @@ type WriteOptions struct {
 	// KDFCycles is the 7zAES key derivation cost (log2 of the rounds); 0
 	// means 19, 7-Zip's default.
 	KDFCycles int
-	// Threads compress LZMA2 blocks in parallel; the output does not
-	// depend on it.
+	// Threads compress LZMA2 blocks, and small folders of any method,
+	// in parallel; the output does not depend on it.
 	Threads int
 	// Progress, when set, is called with the content bytes read so far and
 	// the current entry name.
@@ -168,19 +176,24 @@ type srcFile struct {
 
 // writer holds the state of one Write call.
 type writer struct {
-	ctx     context.Context
-	out     Output
-	opts    WriteOptions
-	method  string
-	lopts   lzma.WriterOptions
-	pos     int64 // bytes written to out
-	key     [32]byte
-	salt    [16]byte
-	haveKey bool
-	buf     []byte
-	done    atomic.Int64
-	progMu  sync.Mutex
-	enc     encoderSet // encoders of the writing goroutine
+	ctx    context.Context
+	out    Output
+	opts   WriteOptions
+	method string
+	lopts  lzma.WriterOptions
+	// PPMd model order and memory, before the reduction to a folder's
+	// size; Deflate's compress/flate level.
+	ppmdOrder  int
+	ppmdMem    uint32
+	flateLevel int
+	pos        int64 // bytes written to out
+	key        [32]byte
+	salt       [16]byte
+	haveKey    bool
+	buf        []byte
+	done       atomic.Int64
+	progMu     sync.Mutex
+	enc        encoderSet // encoders of the writing goroutine
 
 	si    streamsInfo
 	files []fileInfo // files with data, in folder order
@@ -213,6 +226,16 @@ func (w *writer) setup() error {
 	case "", "LZMA2":
 		w.method = "LZMA2"
 	case "LZMA", "COPY":
+	case "PPMD":
+		w.ppmdOrder, w.ppmdMem = ppmd.LevelProps7z(o.Level)
+		if o.DictSize != 0 {
+			if o.DictSize < 1<<16 || o.DictSize > ppmd.MaxMemSize || o.DictSize&3 != 0 {
+				return fmt.Errorf("7z writer: PPMd memory size %d: want 64 KiB to %d, a multiple of 4", o.DictSize, uint32(ppmd.MaxMemSize))
+			}
+			w.ppmdMem = o.DictSize
+		}
+	case "DEFLATE":
+		w.flateLevel = deflateLevel(o.Level)
 	default:
 		return &archive.UnsupportedError{What: "7z write method " + o.Method}
 	}
@@ -247,6 +270,30 @@ func (w *writer) setup() error {
 	return nil
 }
 
+// deflateLevel maps a 7-Zip level to a compress/flate level. 7-Zip's
+// Deflate encoder uses its fast parser below -mx5 and its optimal parser
+// (with more passes at 7 and 9) from -mx5 up; compress/flate's closest
+// match for the latter is its best level, 9, and -mx1..4 spread over
+// flate's faster levels 1, 3, 5 and 7.
+func deflateLevel(level int) int {
+	if level >= 5 {
+		return flate.BestCompression
+	}
+	return 2*level - 1
+}
+
+// windowSize is the dictionary of LZMA and LZMA2, PPMd's model memory
+// and Deflate's 32 KiB window: what 7-Zip scales the solid block size by.
+func (w *writer) windowSize() int64 {
+	switch w.method {
+	case "PPMD":
+		return int64(w.ppmdMem)
+	case "DEFLATE":
+		return 32 << 10
+	}
+	return int64(w.lopts.DictSize)
+}
+
 // solidLimit returns the unpacked bytes per solid block.
 func (w *writer) solidLimit() int64 {
 	if w.opts.Solid.BlockSize > 0 {
@@ -255,8 +302,22 @@ func (w *writer) solidLimit() int64 {
 	if w.method == "COPY" {
 		return 1 << 62
 	}
-	// 7-Zip: 128 times the dictionary, at least 16 MiB, at most 4 GiB.
-	return min(max(int64(w.lopts.DictSize)<<7, 16<<20), 4<<30)
+	// 7-Zip (SetMainMethod in 7zHandlerOut.cpp): 128 times the
+	// dictionary or model memory, at least 16 MiB, at most 4 GiB.
+	return min(max(w.windowSize()<<7, 16<<20), 4<<30)
+}
+
+// parallelLimit is the largest folder compressGroups compresses into
+// memory on a goroutine of its own. LZMA and LZMA2 folders up to their
+// dictionary, PPMd folders up to the model memory (their arenas are
+// reduced to the folder size); larger ones go straight to the output,
+// LZMA2 with its own block parallelism. Deflate folders are always small
+// enough to buffer (16 MiB by default, at most 64 MiB held per folder).
+func (w *writer) parallelLimit() int64 {
+	if w.method == "DEFLATE" {
+		return min(w.solidLimit()+1, 64<<20)
+	}
+	return w.windowSize()
 }
 
 func (w *writer) write(p []byte) error {
@@ -552,9 +613,11 @@ type folderResult struct {
 // encoderSet holds the encoders and the read buffer one goroutine reuses
 // from folder to folder.
 type encoderSet struct {
-	lz2 *lzma.Writer2
-	lz1 *lzma.Writer
-	buf []byte
+	lz2  *lzma.Writer2
+	lz1  *lzma.Writer
+	ppmd *ppmd.Writer7z
+	fl   *flate.Writer
+	buf  []byte
 }
 
 // compressFolder compresses files into one folder written straight to the
@@ -654,6 +717,35 @@ func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFi
 		}
 		comp, compClose = es.lz1, es.lz1.Close
 		mcoder = coder{id: methodLZMA, props: es.lz1.Props()}
+	case "PPMD":
+		// 7-Zip cuts the model memory to the folder's size (ReduceSize).
+		mem := w.ppmdMem
+		if n := expectedSize(files); n >= 0 {
+			mem = ppmd.ReduceMem7z(mem, n)
+		}
+		if es.ppmd == nil {
+			z, err := ppmd.NewWriter7z(mid, w.ppmdOrder, mem)
+			if err != nil {
+				return res, err
+			}
+			es.ppmd = z
+		} else if err := es.ppmd.ResetProps(mid, w.ppmdOrder, mem); err != nil {
+			return res, err
+		}
+		comp, compClose = es.ppmd, es.ppmd.Close
+		mcoder = coder{id: methodPPMd, props: es.ppmd.Props()}
+	case "DEFLATE":
+		if es.fl == nil {
+			z, err := flate.NewWriter(mid, w.flateLevel)
+			if err != nil {
+				return res, err
+			}
+			es.fl = z
+		} else {
+			es.fl.Reset(mid)
+		}
+		comp, compClose = es.fl, es.fl.Close
+		mcoder = coder{id: methodDeflate}
 	default:
 		comp, compClose = mid, func() error { return nil }
 		mcoder = coder{id: methodCopy}
@@ -730,11 +822,11 @@ func expectedSize(files []*srcFile) int64 {
 }
 
 // compressGroups compresses the new solid blocks. With several threads,
-// blocks smaller than the dictionary (which get encoders of their own
-// anyway) are compressed in parallel into memory, at most Threads+1 of
-// them held at once, and written in order; larger blocks are compressed
-// straight to the output, using LZMA2's own block parallelism. The bytes
-// are the same whatever the thread count.
+// blocks up to parallelLimit (smaller than the dictionary for LZMA, which
+// get encoders of their own anyway) are compressed in parallel into
+// memory, at most Threads+1 of them held at once, and written in order;
+// larger blocks are compressed straight to the output, using LZMA2's own
+// block parallelism. The bytes are the same whatever the thread count.
 func (w *writer) compressGroups(groups []fileGroup) error {
 	threads := w.opts.Threads
 	if threads <= 1 || len(groups) < 2 || w.method == "COPY" {
@@ -776,7 +868,7 @@ func (w *writer) compressGroups(groups []fileGroup) error {
 	}
 	for _, g := range groups {
 		size := expectedSize(g.files)
-		if size < 0 || size >= int64(w.lopts.DictSize) {
+		if size < 0 || size >= w.parallelLimit() {
 			for len(pending) > 0 {
 				if err := flushOldest(); err != nil {
 					return err

@@ -222,6 +222,18 @@ func optionMatrix() map[string]WriteOptions {
 		"aes-copy":     {Password: "p", Method: "Copy", KDFCycles: 4},
 		"aes-lzma-nhc": {Password: "p", Method: "LZMA", NoHeaderCompression: true, KDFCycles: 4},
 		"mt2":          {Threads: 2, DictSize: 1 << 16},
+		"ppmd":         {Method: "PPMd"},
+		"ppmd-mx1":     {Method: "PPMd", Level: 1},
+		"ppmd-mx9":     {Method: "ppmd", Level: 9},
+		"ppmd-nonsol":  {Method: "PPMd", Solid: SolidOptions{Off: true}},
+		"ppmd-mem64k":  {Method: "PPMd", DictSize: 1 << 16, Filter: "off"},
+		"ppmd-aes-mhe": {Method: "PPMd", Password: "p", EncryptHeaders: true, KDFCycles: 4},
+		"ppmd-mt2":     {Method: "PPMd", Threads: 2, Solid: SolidOptions{Off: true}},
+		"deflate":      {Method: "Deflate"},
+		"deflate-mx1":  {Method: "Deflate", Level: 1},
+		"deflate-mx9":  {Method: "deflate", Level: 9, Solid: SolidOptions{FilesPerBlock: 2}},
+		"deflate-aes":  {Method: "Deflate", Password: "p", KDFCycles: 4, Filter: "BCJ"},
+		"deflate-mt2":  {Method: "Deflate", Threads: 2, Solid: SolidOptions{Off: true}},
 	}
 }
 
