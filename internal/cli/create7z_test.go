@@ -50,6 +50,8 @@ func TestCreate7zInterop(t *testing.T) {
 	for _, sw := range [][]string{
 		{}, {"-mx0"}, {"-mx1", "-ms=off"}, {"-m0=LZMA", "-mx9"}, {"-psecret", "-mhe=on"}, {"-mhc=off"},
 		{"-mf=off", "-ms=2f"}, {"-mmt2", "-md=1m"}, {"-v100"},
+		{"-m0=PPMd"}, {"-psecret", "-mhe=on", "-m0=PPMd", "-mx9"}, {"-m0=ppmd", "-md=1m", "-ms=off"},
+		{"-m0=Deflate"}, {"-m0=Deflate", "-mx1", "-ms=off", "-mmt2"},
 	} {
 		t.Run(strings.Join(sw, ""), func(t *testing.T) {
 			dir := t.TempDir()
@@ -92,8 +94,12 @@ func TestCreatePy7zr(t *testing.T) {
 	if py == "" {
 		testenv.Missing(t, "python3 with py7zr (apt-get install python3-py7zr)")
 	}
-	for _, sw := range [][]string{{}, {"-psecret", "-mhe=on"}, {"-m0=LZMA", "-ms=off"}, {"-mx0"}} {
+	for _, sw := range [][]string{{}, {"-psecret", "-mhe=on"}, {"-m0=LZMA", "-ms=off"}, {"-mx0"}, {"-m0=Deflate"},
+		{"-m0=PPMd", "-ms=off"}} {
 		t.Run(strings.Join(sw, ""), func(t *testing.T) {
+			if len(sw) > 0 && sw[0] == "-m0=PPMd" && exec.Command(py, "-c", "import pyppmd").Run() != nil {
+				testenv.Missing(t, "pyppmd for py7zr's PPMd (pip install pyppmd)")
+			}
 			dir := t.TempDir()
 			want := createTree(t, dir)
 			os.Remove(filepath.Join(dir, "src/link"))
