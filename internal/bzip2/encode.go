@@ -119,48 +119,130 @@ func (e *blockEncoder) encode() {
 	w.flushPartial()
 }
 
-// sortBlock computes the Burrows–Wheeler transform of the block, sorting
-// its cyclic rotations as the suffixes of the block written twice (the
-// first n characters of suffix i and suffix i of the doubled block agree,
-// so the suffixes starting in the first copy come out in rotation order;
-// rotations that are wholly equal may come out in either order, which gives
-// the same last column). It leaves the last column in e.bwt and returns the
-// row of the unrotated block.
+// sortBlock computes the Burrows–Wheeler transform of the block (the last
+// column of its sorted cyclic rotations), leaves it in e.bwt and returns
+// the row of the unrotated block.
+//
+// Rotations are sorted as suffixes, by one linear-time suffix sort of n+1
+// characters, thanks to a property of Lyndon words (words strictly smaller
+// than each of their other rotations): a Lyndon word's rotations are in
+// the same order as its suffixes, a suffix that is a proper prefix of
+// another coming first. (When suffix j is a proper prefix of suffix i, the
+// rotations continue with the whole word for j and with a proper suffix of
+// it for i, and a proper suffix of a Lyndon word is greater than the word
+// and not a prefix of it.) So the block is rotated to start at its least
+// rotation; if that is u repeated k times with u primitive, u is a Lyndon
+// word, the rotations of the block are those of u each repeated k times,
+// and the last column is u's with every character repeated k times.
 func (e *blockEncoder) sortBlock() int {
 	block := e.block
 	n := len(block)
-	m := 2*n + 1
-	if cap(e.text) < m {
-		e.text = make([]uint16, m)
-		e.sa = make([]int32, m)
+	if cap(e.text) < n+1 {
+		e.text = make([]uint16, n+1)
+		e.sa = make([]int32, n+1)
 	}
 	if cap(e.bwt) < n {
 		e.bwt = make([]byte, n)
 	}
 	e.bwt = e.bwt[:n]
-	text, sa, bwt := e.text[:m], e.sa[:m], e.bwt
-	for i, c := range block {
-		text[i] = uint16(c) + 1
-		text[n+i] = uint16(c) + 1
-	}
-	text[2*n] = 0
-	e.ws.prepare(m, 257)
-	saisSort(text, sa, 257, &e.ws)
+	text, sa, bwt := e.text[:n+1], e.sa[:n+1], e.bwt
 
+	// The least rotation r, and the block rotated there in text (each byte
+	// plus one, leaving 0 for the sentinel).
+	r := leastRotation(block)
+	for i, c := range block[r:] {
+		text[i] = uint16(c) + 1
+	}
+	for i, c := range block[:r] {
+		text[n-r+i] = uint16(c) + 1
+	}
+	text[n] = 0
+
+	// Its smallest period p (the prefix function of KMP, in sa).
+	p := n
+	if n > 1 {
+		fail := sa[:n]
+		fail[0] = 0
+		k := int32(0)
+		for i := 1; i < n; i++ {
+			for k > 0 && text[i] != text[k] {
+				k = fail[k-1]
+			}
+			if text[i] == text[k] {
+				k++
+			}
+			fail[i] = k
+		}
+		if q := n - int(fail[n-1]); n%q == 0 {
+			p = q
+		}
+	}
+	reps := n / p
+
+	// Sort the suffixes of u = text[:p] followed by the sentinel.
+	u := text[:p+1]
+	u[p] = 0
+	usa := sa[:p+1]
+	e.ws.prepare(p+1, 257)
+	saisSort(u, usa, 257, &e.ws)
+
+	// The block itself is rotation (n-r) mod n of the rotated block, that
+	// is rotation (n-r) mod p of u.
+	self := int32((n - r) % n % p)
 	origPtr, k := 0, 0
-	for _, p := range sa {
-		if int(p) >= n {
+	for _, q := range usa[1:] { // usa[0] is the sentinel
+		if q == self {
+			origPtr = k
+		}
+		prev := int(q) - 1
+		if prev < 0 {
+			prev = p - 1
+		}
+		last := byte(u[prev] - 1)
+		if reps == 1 {
+			bwt[k] = last
+			k++
 			continue
 		}
-		if p == 0 {
-			origPtr = k
-			bwt[k] = block[n-1]
-		} else {
-			bwt[k] = block[p-1]
+		for range reps {
+			bwt[k] = last
+			k++
 		}
-		k++
 	}
 	return origPtr
+}
+
+// leastRotation returns the start of the lexicographically least rotation
+// of b (the first one if several are equal), in linear time: candidates i
+// and j are compared character by character; on a difference at offset k
+// the larger candidate and the k positions after it cannot start a least
+// rotation and are skipped.
+func leastRotation(b []byte) int {
+	n := len(b)
+	i, j, k := 0, 1, 0
+	for i < n && j < n && k < n {
+		x, y := i+k, j+k
+		if x >= n {
+			x -= n
+		}
+		if y >= n {
+			y -= n
+		}
+		if b[x] == b[y] {
+			k++
+			continue
+		}
+		if b[x] > b[y] {
+			i += k + 1
+		} else {
+			j += k + 1
+		}
+		if i == j {
+			j++
+		}
+		k = 0
+	}
+	return min(i, j)
 }
 
 // moveToFront turns the last column into the symbols of the entropy
