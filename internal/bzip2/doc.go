@@ -1,5 +1,5 @@
-// Package bzip2 decodes bzip2 data: the .bz2 stream format and the 7z BZip2
-// coder (method 04 02 02), which stores the same streams.
+// Package bzip2 decodes and encodes bzip2 data: the .bz2 stream format and
+// the 7z BZip2 coder (method 04 02 02), which stores the same streams.
 //
 // # Format
 //
@@ -52,7 +52,49 @@
 // the output stage (RLE1 and CRC) takes the blocks back in order, so the
 // output, and where an error surfaces, are the same as with one thread.
 //
+// # Encoder
+//
+// Writer produces one stream: "BZh" and the level digit, the blocks, the
+// end-of-stream marker and the combined CRC. Each block runs the decoder's
+// stages backwards:
+//
+//   - Initial run-length coding (RLE1): runs of 4..255 equal bytes become
+//     four copies and a count byte; a block is cut after a complete run
+//     once it holds level × 100 000 − 19 bytes (bzip2's limit), so a block
+//     never exceeds what the decoder accepts. The block CRC is taken over
+//     the input before this stage.
+//   - Burrows–Wheeler transform: the cyclic rotations of the block are
+//     sorted with SA-IS (suffix sorting by induced sorting, linear time in
+//     the worst case, so repetitive blocks cost no more than random ones).
+//     Rotations are not suffixes, but the block is first rotated to its
+//     least rotation (found in linear time); that is a Lyndon word u, or u
+//     repeated k times, and a Lyndon word's rotations sort exactly as its
+//     suffixes do. So one suffix sort of u plus a sentinel (at most n+1
+//     characters, no doubling of the block) orders all rotations; each
+//     character of u's last column is then repeated k times. The origin
+//     pointer is the row of the unrotated block.
+//   - Move-to-front over the used byte values, zero runs written in
+//     bijective base 2 as RUNA/RUNB, then the end-of-block symbol.
+//   - Huffman coding: 2..6 tables by the number of symbols (fewer than 200,
+//     600, 1200, 2400: 2, 3, 4, 5; else 6), initially each cheap on a slice
+//     of the alphabet holding an equal share of the symbols; then four
+//     rounds of choosing for each 50-symbol group the table coding it in
+//     the fewest bits (costs of all tables summed at once, packed 16 bits
+//     per table) and rebuilding every table from the groups that chose
+//     it. Code lengths are limited to 17 bits (the format allows 20) by
+//     halving the frequencies until the tree is shallow enough; codes are
+//     canonical. Selectors are written move-to-front and unary coded, code
+//     lengths delta coded, as the decoder reads them.
+//
+// Each block is encoded into its own bit buffer by a blockEncoder, and the
+// Writer appends those bits to the stream, so NewWriterThreads can encode
+// several blocks on separate goroutines and still emit them in order:
+// the output does not depend on the number of threads. All buffers
+// (about 15 MB per encoder at level 9) are kept across blocks and Reset.
+//
 // The description followed is the bzip2 file format as documented by Joe
 // Tsai ("BZip2 format specification") and the behaviour of the reference
-// decoder bzip2 1.0.8.
+// decoder and encoder bzip2 1.0.8 (the table-count thresholds, the
+// 17-bit build limit, four refinement rounds and the block size limit are
+// bzip2's choices; the code is our own).
 package bzip2

@@ -10,7 +10,7 @@ import (
 var errWriterClosed = errors.New("bzip2: write to a closed Writer")
 
 // Writer compresses data into one bzip2 stream. Its buffers are allocated
-// once (the largest, for level 9, take about 30 MB per block encoder) and
+// once (about 15 MB per block encoder at level 9) and
 // reused for every block and, after Reset, every stream.
 type Writer struct {
 	w        io.Writer
