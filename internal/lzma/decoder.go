@@ -112,20 +112,26 @@ func bitTree(probs []uint16, n uint, rng, code uint32, in []byte, ip int) (uint3
 			code = code<<8 | uint32(in[ip])
 			ip++
 		}
-		p := probs[sym]
-		bound := (rng >> probBits) * uint32(p)
-		if code < bound {
-			rng = bound
-			probs[sym] = p + (probOne-p)>>moveBits
-			sym <<= 1
-		} else {
-			rng -= bound
-			code -= bound
-			probs[sym] = p - p>>moveBits
-			sym = sym<<1 | 1
-		}
+		var bit uint32
+		rng, code, bit = decodeBitBranchless(&probs[sym], rng, code)
+		sym = sym<<1 | bit
 	}
 	return sym - end, rng, code, ip
+}
+
+// decodeBitBranchless decodes one bit with the probability at p (already
+// normalised range). The bits of the distance and length trees are close
+// to random, so selecting with masks beats the mispredicted branches of
+// the usual form.
+func decodeBitBranchless(p *uint16, rng, code uint32) (uint32, uint32, uint32) {
+	pr := uint32(*p)
+	bound := (rng >> probBits) * pr
+	// zero is all ones when code < bound (the bit is 0).
+	zero := uint32(int32(uint32((uint64(code)-uint64(bound))>>32)))
+	rng = bound&zero | (rng-bound)&^zero
+	code -= bound &^ zero
+	*p = uint16((pr+(probOne-pr)>>moveBits)&zero | (pr-pr>>moveBits)&^zero)
+	return rng, code, ^zero & 1
 }
 
 // bitTreeRev decodes an n-bit symbol LSB first from probs[1:1<<n].
@@ -139,19 +145,10 @@ func bitTreeRev(probs []uint16, n uint, rng, code uint32, in []byte, ip int) (ui
 			code = code<<8 | uint32(in[ip])
 			ip++
 		}
-		p := probs[m]
-		bound := (rng >> probBits) * uint32(p)
-		if code < bound {
-			rng = bound
-			probs[m] = p + (probOne-p)>>moveBits
-			m <<= 1
-		} else {
-			rng -= bound
-			code -= bound
-			probs[m] = p - p>>moveBits
-			m = m<<1 | 1
-			sym |= 1 << i
-		}
+		var bit uint32
+		rng, code, bit = decodeBitBranchless(&probs[m&(1<<n-1)], rng, code)
+		m = m<<1 | bit
+		sym |= bit << i
 	}
 	return sym, rng, code, ip
 }
