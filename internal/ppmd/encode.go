@@ -94,29 +94,29 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 		ns = m.numStats(mc)
 		s := m.stats(mc)
 		st := mem[s : s+ns*stateSize]
-		hiCnt := uint32(0)
-		for i := uint32(0); i < ns; i++ {
-			hiCnt += uint32(st[i*stateSize+1] & charMask[st[i*stateSize]])
-		}
 		m.minContext = mc
-		sc, freqSum := m.makeEscFreq(numMasked)
-		freqSum += hiCnt
-		cum := uint32(0)
-		for i := uint32(0); i < ns; i++ {
-			f := uint32(st[i*stateSize+1] & charMask[st[i*stateSize]])
-			if f != 0 && int(st[i*stateSize]) == sym {
-				e.encode(cum, f, freqSum)
+		sc, escFreq := m.makeEscFreq(numMasked)
+		// One pass: sum the unmasked frequencies, masking as we go, up
+		// to the symbol; if it is there (it cannot be masked: it would
+		// have been found before), finish the total and code it.
+		sum := uint32(0)
+		for r := st; len(r) >= stateSize; r = r[stateSize:] {
+			c := r[0]
+			if int(c) == sym {
+				low := sum
+				for q := r; len(q) >= stateSize; q = q[stateSize:] {
+					sum += uint32(q[1] & charMask[q[0]])
+				}
+				e.encode(low, uint32(r[1]), sum+escFreq)
 				sc.update()
-				m.foundState = s + i*stateSize
+				m.foundState = s + uint32(len(st)-len(r))
 				m.update2()
 				return
 			}
-			cum += f
+			sum += uint32(r[1] & charMask[c])
+			charMask[c] = 0
 		}
-		e.encode(hiCnt, freqSum-hiCnt, freqSum)
-		sc.summ += uint16(freqSum)
-		for i := uint32(0); i < ns; i++ {
-			charMask[st[i*stateSize]] = 0
-		}
+		e.encode(sum, escFreq, sum+escFreq)
+		sc.summ += uint16(sum + escFreq)
 	}
 }

@@ -21,6 +21,7 @@ const fuzzMaxOut = 1 << 16
 var fuzzState struct {
 	sync.Mutex
 	r7z Reader7z
+	w7z Writer7z
 	m   Model
 	rar RARDecoder
 }
@@ -139,8 +140,10 @@ func FuzzRARDecoder(f *testing.F) {
 	})
 }
 
-// FuzzRoundTrip encodes arbitrary data with Writer7z and checks
-// that Reader7z restores it, for any order and a small arena.
+// FuzzRoundTrip encodes arbitrary data with Writer7z and checks that
+// Reader7z restores it, for any order and a small arena. The encoder is
+// reused through ResetProps (stale arena contents must not matter) and
+// fed in pieces whose size comes from the data.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add([]byte("abracadabra"), uint8(4), uint8(0), false)
 	f.Add(bytes.Repeat([]byte{0, 1, 2, 3, 255}, 300), uint8(62), uint8(3), true)
@@ -150,13 +153,38 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		o := MinOrder + int(order)%(MaxOrder-MinOrder+1)
 		mem := uint32(MinMemSize) << (memLog % 8)
-		packed := encode7z(t, data, o, mem, endMark)
+		fuzzState.Lock()
+		defer fuzzState.Unlock()
+		var out bytes.Buffer
+		z := &fuzzState.w7z
+		if err := z.ResetProps(&out, o, mem); err != nil {
+			t.Fatal(err)
+		}
+		chunk := 1 + len(data)%1000
+		for p := data; len(p) > 0; p = p[min(chunk, len(p)):] {
+			if _, err := z.Write(p[:min(chunk, len(p))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var err error
+		if endMark {
+			err = z.CloseWithEndMarker()
+		} else {
+			err = z.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		packed := out.Bytes()
+		if len(data) < 4096 {
+			if want := encode7z(t, data, o, mem, endMark); !bytes.Equal(packed, want) {
+				t.Fatal("reused, chunked encoder differs from a fresh one")
+			}
+		}
 		size := int64(len(data))
 		if endMark && len(data)%2 == 1 {
 			size = -1
 		}
-		fuzzState.Lock()
-		defer fuzzState.Unlock()
 		d := &fuzzState.r7z
 		if err := d.Reset(bytes.NewReader(packed), o, mem, size); err != nil {
 			t.Fatal(err)
