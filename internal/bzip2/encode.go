@@ -1,6 +1,9 @@
 package bzip2
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+)
 
 const (
 	encodeMaxLen = 17 // code length limit when building, as bzip2 does
@@ -290,14 +293,10 @@ func (e *blockEncoder) moveToFront() int {
 		if zrun > 0 {
 			flushRun()
 		}
-		prev := order[0]
-		j := 1
-		for order[j] != s {
-			order[j], prev = prev, order[j]
-			j++
-		}
-		order[j] = prev
-		order[0] = s
+		// The decoder's moveToFront does the shifting a word at a
+		// time.
+		j := 1 + bytes.IndexByte(order[1:nInUse], s)
+		moveToFront(&order, uint(j))
 		mtfv = append(mtfv, uint16(j+1))
 		freq[j+1]++
 	}

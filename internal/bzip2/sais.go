@@ -1,5 +1,7 @@
 package bzip2
 
+import "unsafe"
+
 // Suffix sorting by induced sorting (SA-IS, Nong, Zhang and Chan 2009),
 // linear in the text length whatever the text: repetitive input costs no
 // more than random input.
@@ -14,68 +16,66 @@ package bzip2
 // when the names are unique) orders the LMS suffixes; one more pair of
 // sweeps from them sorts everything.
 
-// saisWork holds the scratch memory of the recursion, reused between calls:
-// one type flag per character of every level (at most twice the top text
-// length in total) and one bucket array per level.
+// saisWork holds the bucket arrays of the recursion (one per level, at
+// most the alphabet plus the text length in total), reused between calls.
 type saisWork struct {
-	types []bool
 	bkt   []int32
-	tUsed int
 	bUsed int
 }
 
 // prepare makes room for sorting a text of n characters over an alphabet
 // of k at the top level.
 func (ws *saisWork) prepare(n, k int) {
-	if cap(ws.types) < 2*n+2 {
-		ws.types = make([]bool, 2*n+2)
-	}
-	ws.types = ws.types[:cap(ws.types)]
 	if need := k + n + 64; cap(ws.bkt) < need {
 		ws.bkt = make([]int32, need)
 	}
 	ws.bkt = ws.bkt[:cap(ws.bkt)]
-	ws.tUsed, ws.bUsed = 0, 0
+	ws.bUsed = 0
 }
 
 // saisSort stores in sa the suffix array of s, whose characters are below
 // k and whose last character is a sentinel: 0, occurring nowhere else.
-// len(sa) must equal len(s).
+// len(sa) must equal len(s). While it runs, the type of each suffix is
+// kept in the second-highest bit of its character (bit 14 of a uint16,
+// bit 30 of an int32; the characters stay below it), so that one load
+// gives both; s is restored before returning.
 func saisSort[T uint16 | int32](s []T, sa []int32, k int, ws *saisWork) {
 	n := len(s)
 	if n == 1 {
 		sa[0] = 0
 		return
 	}
-	t := ws.types[ws.tUsed : ws.tUsed+n]
+	var zero T
+	sBit := T(1) << (8*unsafe.Sizeof(zero) - 2)
+	mask := sBit - 1
 	bkt := ws.bkt[ws.bUsed : ws.bUsed+k]
-	ws.tUsed += n
 	ws.bUsed += k
-	defer func() {
-		ws.tUsed -= n
-		ws.bUsed -= k
-	}()
+	defer func() { ws.bUsed -= k }()
 
 	// Classify: the sentinel is S-type, and so is any suffix followed by
 	// a larger one, or by an equal character and an S-type suffix.
-	t[n-1] = true
+	s[n-1] |= sBit
 	for i := n - 2; i >= 0; i-- {
-		t[i] = s[i] < s[i+1] || (s[i] == s[i+1] && t[i+1])
+		c, next := s[i], s[i+1]
+		if c < next&mask || (c == next&mask && next&sBit != 0) {
+			s[i] = c | sBit
+		}
 	}
-	isLMS := func(i int) bool { return i > 0 && t[i] && !t[i-1] }
+	isLMS := func(i int) bool { return i > 0 && s[i]&sBit != 0 && s[i-1]&sBit == 0 }
 
 	// Stage 1: sort the LMS substrings.
-	bucketEnds(s, bkt)
+	bucketEnds(s, bkt, mask)
 	for i := range sa {
 		sa[i] = -1
 	}
 	for i := 1; i < n; i++ {
 		if isLMS(i) {
-			bkt[s[i]]--
-			sa[bkt[s[i]]] = int32(i)
+			c := s[i] & mask
+			bkt[c]--
+			sa[bkt[c]] = int32(i)
 		}
 	}
-	induce(s, sa, t, bkt)
+	induce(s, sa, bkt, sBit, mask)
 
 	// Gather the sorted LMS positions at the front of sa.
 	n1 := 0
@@ -98,9 +98,11 @@ func saisSort[T uint16 | int32](s []T, sa []int32, k int, ws *saisWork) {
 		pos := int(sa[i])
 		diff := prev < 0
 		for d := 0; !diff; d++ {
-			if s[pos+d] != s[prev+d] || t[pos+d] != t[prev+d] {
+			// Characters and types compare at once; once they agree
+			// up to d, pos+d is an LMS position exactly when prev+d is.
+			if s[pos+d] != s[prev+d] {
 				diff = true
-			} else if d > 0 && (isLMS(pos+d) || isLMS(prev+d)) {
+			} else if d > 0 && isLMS(pos+d) {
 				break
 			}
 		}
@@ -146,21 +148,25 @@ func saisSort[T uint16 | int32](s []T, sa []int32, k int, ws *saisWork) {
 	for i := n1; i < n; i++ {
 		sa[i] = -1
 	}
-	bucketEnds(s, bkt)
+	bucketEnds(s, bkt, mask)
 	for i := n1 - 1; i >= 0; i-- {
 		p := sa[i]
 		sa[i] = -1
-		bkt[s[p]]--
-		sa[bkt[s[p]]] = p
+		c := s[p] & mask
+		bkt[c]--
+		sa[bkt[c]] = p
 	}
-	induce(s, sa, t, bkt)
+	induce(s, sa, bkt, sBit, mask)
+	for i := range s {
+		s[i] &= mask
+	}
 }
 
 // bucketEnds sets bkt[c] to the end of character c's bucket.
-func bucketEnds[T uint16 | int32](s []T, bkt []int32) {
+func bucketEnds[T uint16 | int32](s []T, bkt []int32, mask T) {
 	clear(bkt)
 	for _, c := range s {
-		bkt[c]++
+		bkt[c&mask]++
 	}
 	sum := int32(0)
 	for i, c := range bkt {
@@ -170,10 +176,10 @@ func bucketEnds[T uint16 | int32](s []T, bkt []int32) {
 }
 
 // bucketStarts sets bkt[c] to the start of character c's bucket.
-func bucketStarts[T uint16 | int32](s []T, bkt []int32) {
+func bucketStarts[T uint16 | int32](s []T, bkt []int32, mask T) {
 	clear(bkt)
 	for _, c := range s {
-		bkt[c]++
+		bkt[c&mask]++
 	}
 	sum := int32(0)
 	for i, c := range bkt {
@@ -185,21 +191,26 @@ func bucketStarts[T uint16 | int32](s []T, bkt []int32) {
 // induce sorts the L-type suffixes from the S-type ones placed in sa (a
 // left-to-right sweep), then the S-type ones from the L-type ones (right to
 // left).
-func induce[T uint16 | int32](s []T, sa []int32, t []bool, bkt []int32) {
-	bucketStarts(s, bkt)
+func induce[T uint16 | int32](s []T, sa []int32, bkt []int32, sBit, mask T) {
+	bucketStarts(s, bkt, mask)
 	for i := 0; i < len(sa); i++ {
 		j := sa[i] - 1
-		if j >= 0 && !t[j] {
-			c := s[j]
+		if j < 0 {
+			continue
+		}
+		if c := s[j]; c&sBit == 0 {
 			sa[bkt[c]] = j
 			bkt[c]++
 		}
 	}
-	bucketEnds(s, bkt)
+	bucketEnds(s, bkt, mask)
 	for i := len(sa) - 1; i >= 0; i-- {
 		j := sa[i] - 1
-		if j >= 0 && t[j] {
-			c := s[j]
+		if j < 0 {
+			continue
+		}
+		if c := s[j]; c&sBit != 0 {
+			c &= mask
 			bkt[c]--
 			sa[bkt[c]] = j
 		}
