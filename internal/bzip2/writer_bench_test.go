@@ -127,3 +127,41 @@ func reportChildCPU(b *testing.B, bytesPerOp int) func() {
 		}
 	}
 }
+
+// BenchmarkWriterRepetitive measures inputs that are hard for comparison
+// sorting (long repeats), at level 9, against bzip2 -9.
+func BenchmarkWriterRepetitive(b *testing.B) {
+	unit := randomBytes(1000, 61)
+	inputs := []namedInput{
+		{"alternating", alternating(4<<20, 'a', 'b')},
+		{"period-1000", bytes.Repeat(unit, 4200)[:4<<20]},
+		{"text-repeated", bytes.Repeat(textBytes(64<<10, 62), 64)},
+	}
+	for _, in := range inputs {
+		b.Run(in.name+"/garc", func(b *testing.B) {
+			z, _ := NewWriter(io.Discard, 9)
+			b.SetBytes(int64(len(in.data)))
+			b.ReportAllocs()
+			defer reportCPU(b, len(in.data))()
+			for b.Loop() {
+				z.Reset(io.Discard)
+				z.Write(in.data)
+				if err := z.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(in.name+"/bzip2-9", func(b *testing.B) {
+			tool := testenv.Tool(b, "bzip2")
+			b.SetBytes(int64(len(in.data)))
+			defer reportChildCPU(b, len(in.data))()
+			for b.Loop() {
+				cmd := exec.Command(tool, "-9", "-c")
+				cmd.Stdin = bytes.NewReader(in.data)
+				if _, err := cmd.Output(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
