@@ -153,6 +153,11 @@ func TestWriterBlockBoundaries(t *testing.T) {
 					t.Fatalf("header %q", comp[:4])
 				}
 				checkRoundTrip(t, comp, in.data)
+				if got, err := referenceDecode(comp); err != errNoReference {
+					if err != nil || !bytes.Equal(got, in.data) {
+						t.Fatalf("bzip2 -d: %v, equal %v", err, bytes.Equal(got, in.data))
+					}
+				}
 			})
 		}
 	}
