@@ -52,6 +52,27 @@ func BenchmarkWrite7zAESLZMA2(b *testing.B) {
 	benchWrite(b, writeBenchInput(), WriteOptions{Level: 1, Password: "bench", EncryptHeaders: true})
 }
 
+func BenchmarkWrite7zPPMd(b *testing.B) {
+	files := writeBenchInput()
+	for _, level := range []int{1, 5, 9} {
+		b.Run(fmt.Sprintf("mx%d", level), func(b *testing.B) {
+			benchWrite(b, files, WriteOptions{Method: "PPMd", Level: level, Threads: 1})
+		})
+	}
+}
+
+func BenchmarkWrite7zDeflate(b *testing.B) {
+	files := writeBenchInput()
+	for _, level := range []int{1, 5} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("mx%d/mt%d", level, threads), func(b *testing.B) {
+				benchWrite(b, files, WriteOptions{Method: "Deflate", Level: level, Threads: threads,
+					Solid: SolidOptions{BlockSize: 2 << 20}})
+			})
+		}
+	}
+}
+
 func BenchmarkWrite7zCopy(b *testing.B) {
 	benchWrite(b, writeBenchInput(), WriteOptions{Method: "Copy"})
 }
@@ -108,8 +129,13 @@ func FuzzWriteRoundTrip(f *testing.F) {
 			opts.Password, opts.KDFCycles = "f", 1
 			opts.EncryptHeaders = mode%2 == 0
 		}
-		if mode%11 == 3 {
+		switch mode % 11 {
+		case 3:
 			opts.Method = "Copy"
+		case 4:
+			opts.Method = "PPMd"
+		case 6:
+			opts.Method = "Deflate"
 		}
 		var out memOutput
 		if _, err := Write(context.Background(), &out, items(files), &opts); err != nil {
