@@ -271,13 +271,15 @@ func (w *writer) setup() error {
 }
 
 // deflateLevels maps 7-Zip's levels 1..9 to compress/flate levels.
-// 7-Zip's Deflate encoder uses its fast parser below -mx5, its optimal
-// parser from -mx5 up, with 3 passes from -mx7 and 10 at -mx9. Levels 1..4
-// spread over flate's faster levels; 7-Zip's default -mx5 becomes flate 7
-// (flate 9's long hash chains cost 2.5 times the time for 0.3 % on the
-// standard mixed data, and far more on repetitive text); -mx7 and up get
-// flate's best.
-var deflateLevels = [10]int{0, 1, 3, 5, 6, 7, 8, 9, 9, 9}
+// 7-Zip's Deflate encoder has four tiers: -mx1..4 its fast parser (one
+// setting for all four), -mx5..6 the optimal parser, -mx7..8 three passes
+// with more fast bytes, -mx9 ten passes. On the standard mixed data 7-Zip's
+// -mx1 lies between flate 4 and 5 in size and time, so -mx1..2 get flate
+// 4 and -mx3..4 flate 5; -mx5..6 get flate 7 (flate 9's long hash chains
+// cost 2.5 times the time for 0.3 % there, and far more on repetitive
+// text), -mx7..8 flate 8 and -mx9 flate's best. 7-Zip's optimal parser
+// still packs 4-7 % smaller at its higher levels.
+var deflateLevels = [10]int{0, 4, 4, 5, 5, 7, 7, 8, 8, 9}
 
 // deflateLevel maps a 7-Zip level (1..9) to a compress/flate level.
 func deflateLevel(level int) int { return deflateLevels[min(max(level, 1), 9)] }

@@ -115,7 +115,7 @@ func TestWriteMethodSolidLimit(t *testing.T) {
 			t.Errorf("%s level %d: solid limit %d, want %d", c.opts.Method, c.opts.Level, got, c.want)
 		}
 	}
-	if deflateLevel(1) != 1 || deflateLevel(4) != 6 || deflateLevel(5) != 7 || deflateLevel(9) != 9 {
+	if deflateLevel(1) != 4 || deflateLevel(4) != 5 || deflateLevel(5) != 7 || deflateLevel(9) != 9 {
 		t.Error("deflate level mapping changed")
 	}
 }
