@@ -1,5 +1,7 @@
 package ppmd
 
+import "encoding/binary"
+
 // encodeSymbol codes sym (a byte value, or -1 for the end marker: an
 // escape out of the order-0 context) with e and updates the model exactly
 // as decodeSymbol does on the decoding side. charMask is scratch space for
@@ -8,57 +10,102 @@ package ppmd
 // It walks the same states in the same order as decodeSymbol: the first
 // (most probable) state of a multi-symbol context, the others, the escape;
 // the binary-context decision; then the masked suffix contexts with the
-// escape frequency from SEE.
+// escape frequency from SEE. Like decodeSymbol it performs update1,
+// update1First and update2 inline, with the record fields at hand.
 func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 	mem := m.mem
 	mc := m.minContext
-	ns := m.numStats(mc)
+	ctx := mem[mc : mc+unitSize : mc+unitSize]
+	ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
 	if ns != 1 {
-		s := m.stats(mc)
+		s := binary.LittleEndian.Uint32(ctx[4:8])
 		st := mem[s : s+ns*stateSize]
-		summFreq := m.summFreq(mc)
-		cum := uint32(0)
-		for i := uint32(0); i < ns; i++ {
-			f := uint32(st[i*stateSize+1])
-			if int(st[i*stateSize]) == sym {
+		summFreq := uint32(binary.LittleEndian.Uint16(ctx[2:4]))
+		f := uint32(st[1])
+		if int(st[0]) == sym {
+			e.encode(0, f, summFreq)
+			m.foundState = s
+			// update1First
+			m.prevSuccess = b2u(2*f > summFreq)
+			m.runLength += int32(m.prevSuccess)
+			binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
+			f += 4
+			st[1] = byte(f)
+			if f > maxFreq {
+				m.rescale()
+				m.nextContext()
+				return
+			}
+			if c := binary.LittleEndian.Uint32(st[2:6]); m.orderFall == 0 && c > m.text {
+				m.minContext, m.maxContext = c, c
+			} else {
+				m.updateModel()
+			}
+			return
+		}
+		m.prevSuccess = 0
+		cum := f
+		for r := st[stateSize:]; len(r) >= stateSize; r = r[stateSize:] {
+			f = uint32(r[1])
+			if int(r[0]) == sym {
 				e.encode(cum, f, summFreq)
-				m.foundState = s + i*stateSize
-				if i == 0 {
-					m.update1First()
+				i := uint32(len(st) - len(r))
+				// update1
+				f += 4
+				binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
+				r[1] = byte(f)
+				fs := s + i
+				if f > uint32(st[i+1-stateSize]) {
+					m.swapStates(fs, fs-stateSize)
+					fs -= stateSize
+					m.foundState = fs
+					if f > maxFreq {
+						m.rescale()
+						m.nextContext()
+						return
+					}
 				} else {
-					m.prevSuccess = 0
-					m.update1()
+					m.foundState = fs
+				}
+				if c := binary.LittleEndian.Uint32(mem[fs+2 : fs+stateSize]); m.orderFall == 0 && c > m.text {
+					m.minContext, m.maxContext = c, c
+				} else {
+					m.updateModel()
 				}
 				return
 			}
 			cum += f
 		}
-		m.prevSuccess = 0
 		e.encode(cum, summFreq-cum, summFreq)
 		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
 		*charMask = allUnmasked
-		for i := uint32(0); i < ns; i++ {
-			charMask[st[i*stateSize]] = 0
+		for r := st; len(r) >= stateSize; r = r[stateSize:] {
+			charMask[r[0]] = 0
 		}
 	} else {
-		s := mc + 2
-		one := mem[s]
-		freq := uint32(mem[s+1])
-		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
-		col := m.prevSuccess + uint32(m.runLength>>26)&0x20 +
-			uint32(ns2BSIndx[(m.numStats(m.suffix(mc))-1)&255]) + hiBitsFlag4(one) + m.hiBitsFlag
+		// Binary context: the state is inline at ctx[2:8].
+		one := ctx[2]
+		freq := uint32(ctx[3])
+		hb := hiBitsFlag3(mem[m.foundState])
+		m.hiBitsFlag = hb
+		suf := binary.LittleEndian.Uint32(ctx[8:12])
+		col := m.prevSuccess +
+			uint32(m.runLength>>26)&0x20 +
+			uint32(ns2BSIndx[(m.get16(suf)-1)&255]) +
+			hiBitsFlag4(one) +
+			hb
 		prob := &m.binSumm[(freq-1)&127][col&63]
 		pr0 := uint32(*prob)
 		pr := pr0 - (pr0+1<<(periodBits-2))>>periodBits
 		if int(one) == sym {
 			e.encodeBit(pr0, false)
 			*prob = uint16(pr + 1<<intBits)
-			c := m.successor(s)
-			m.foundState = s
+			c := binary.LittleEndian.Uint32(ctx[4:8])
+			m.foundState = mc + 2
 			m.prevSuccess = 1
 			m.runLength++
 			if freq < 128 {
-				mem[s+1] = byte(freq + 1)
+				ctx[3] = byte(freq + 1)
 			}
 			if m.orderFall == 0 && c > m.text {
 				m.minContext, m.maxContext = c, c
@@ -74,25 +121,29 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 		charMask[one] = 0
 		m.prevSuccess = 0
 	}
+
+	// Escape: walk to shorter contexts, excluding the symbols already
+	// coded as absent, until the symbol is found or, for the end marker,
+	// the order-0 context is left.
+	numMasked := ns
 	for {
-		mc = m.minContext
-		numMasked := m.numStats(mc)
 		for {
 			m.orderFall++
-			suf := m.suffix(mc)
+			suf := binary.LittleEndian.Uint32(ctx[8:12])
 			if suf == 0 {
 				if sym >= 0 {
-					panic("symbol not in the order-0 context")
+					panic("ppmd: symbol not in the order-0 context")
 				}
 				return // end marker written
 			}
 			mc = suf
-			if m.numStats(mc) != numMasked {
+			ctx = mem[mc : mc+unitSize : mc+unitSize]
+			ns = uint32(binary.LittleEndian.Uint16(ctx[0:2]))
+			if ns != numMasked {
 				break
 			}
 		}
-		ns = m.numStats(mc)
-		s := m.stats(mc)
+		s := binary.LittleEndian.Uint32(ctx[4:8])
 		st := mem[s : s+ns*stateSize]
 		m.minContext = mc
 		sc, escFreq := m.makeEscFreq(numMasked)
@@ -107,10 +158,19 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 				for q := r; len(q) >= stateSize; q = q[stateSize:] {
 					sum += uint32(q[1] & charMask[q[0]])
 				}
-				e.encode(low, uint32(r[1]), sum+escFreq)
+				f := uint32(r[1])
+				e.encode(low, f, sum+escFreq)
 				sc.update()
 				m.foundState = s + uint32(len(st)-len(r))
-				m.update2()
+				// update2
+				f += 4
+				m.runLength = m.initRL
+				binary.LittleEndian.PutUint16(ctx[2:4], binary.LittleEndian.Uint16(ctx[2:4])+4)
+				r[1] = byte(f)
+				if f > maxFreq {
+					m.rescale()
+				}
+				m.updateModel()
 				return
 			}
 			sum += uint32(r[1] & charMask[c])
@@ -118,5 +178,6 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 		}
 		e.encode(sum, escFreq, sum+escFreq)
 		sc.summ += uint16(sum + escFreq)
+		numMasked = ns
 	}
 }
