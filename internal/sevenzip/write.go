@@ -847,7 +847,13 @@ func (w *writer) compressGroups(groups []fileGroup) error {
 		done chan struct{}
 	}
 	var pending []*job
-	sem := make(chan struct{}, threads)
+	// sets holds one encoder set per thread: taking one is the
+	// semaphore, and a PPMd arena or flate state is reused from folder
+	// to folder instead of being allocated per folder.
+	sets := make(chan *encoderSet, threads)
+	for range threads {
+		sets <- &encoderSet{buf: make([]byte, 64<<10)}
+	}
 	defer func() {
 		cancel()
 		for _, j := range pending {
@@ -890,10 +896,9 @@ func (w *writer) compressGroups(groups []fileGroup) error {
 		pending = append(pending, j)
 		go func(g fileGroup, size int64) {
 			defer close(j.done)
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			es := <-sets
+			defer func() { sets <- es }()
 			buf := bytes.NewBuffer(make([]byte, 0, size/2+4096))
-			es := &encoderSet{buf: make([]byte, 64<<10)}
 			j.r, j.err = w.encodeFolder(ctx, buf, g.files, g.kind, es)
 			if j.r != nil {
 				j.r.data = buf
