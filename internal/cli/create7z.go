@@ -42,7 +42,7 @@ func writeOptions(o *CreateOptions) (sevenzip.WriteOptions, error) {
 		w.Level = 5
 	}
 	switch strings.ToUpper(w.Method) {
-	case "", "LZMA2", "LZMA", "PPMD", "DEFLATE", "COPY":
+	case "", "LZMA2", "LZMA", "PPMD", "BZIP2", "DEFLATE", "COPY":
 	default:
 		return w, fmt.Errorf("a: method %s: %w", o.Method, &archive.UnsupportedError{What: "7z write method " + o.Method})
 	}

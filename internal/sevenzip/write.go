@@ -6,14 +6,15 @@
 // folder, then the header. Each new folder is a chain of coders fed by one
 // goroutine: an optional branch filter (BCJ x86 or ARM64, chosen per file
 // by extension and by the PE/ELF/Mach-O header), the compressor (LZMA2,
-// LZMA, PPMd, Deflate or Copy) and optional 7zAES encryption, with byte counters between
+// LZMA, PPMd, BZip2, Deflate or Copy) and optional 7zAES encryption, with byte counters between
 // the stages giving the unpack size of every coder output. Folders are
 // recorded in 7-Zip's coder order: coder 0 reads the packed stream and the
 // last coder produces the file data.
 //
 // Files with data are grouped into solid blocks by filter (and by
 // extension with -ms=e) in input order, cut at 7-Zip's size limit (128
-// times the dictionary — PPMd's model memory, Deflate's 32 KiB window —
+// times the dictionary — PPMd's model memory, Deflate's 32 KiB window,
+// BZip2's block size —
 // 16 MiB to 4 GiB) or a file count. Directories and
 // empty files have no stream (kEmptyStream, kEmptyFile) and are listed
 // first. The header (FilesInfo with names, times, attributes) is written
@@ -50,6 +51,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/filters"
 	"github.com/garc-dev/garc/internal/lzma"
+	"github.com/garc-dev/garc/internal/bzip2"
 	"github.com/garc-dev/garc/internal/ppmd"
 )
 
@@ -96,16 +98,18 @@ type SolidOptions struct {
 // WriteOptions configure Write. The zero value writes an LZMA2 level 5
 // solid archive with a compressed header.
 type WriteOptions struct {
-	// Method is "LZMA2" (default), "LZMA", "PPMd", "Deflate" or "Copy"
-	// (7-Zip's -mx0), in any letter case.
+	// Method is "LZMA2" (default), "LZMA", "PPMd", "BZip2", "Deflate" or
+	// "Copy" (7-Zip's -mx0), in any letter case.
 	Method string
 	// Level is 1..9; 0 (or out of range) means 5. PPMd takes 7-Zip's
 	// order and model memory for the level (ppmd.LevelProps7z), Deflate
-	// a compress/flate level (deflateLevels).
+	// a compress/flate level (deflateLevels), BZip2 a block size
+	// (bzip2Level).
 	Level int
 	// DictSize overrides the level's dictionary size; for PPMd it is the
 	// model memory size (64 KiB to 4 GiB - 36, a multiple of 4, as 7-Zip
-	// accepts). Deflate's window is always 32 KiB and ignores it.
+	// accepts). Deflate's window is always 32 KiB and BZip2's block size
+	// follows the level; both ignore it.
 	DictSize uint32
 	// Filter is "" (automatic: BCJ or ARM64 for executables), "off", or
 	// a filter forced on every block: "BCJ" (x86) or "ARM64".
@@ -186,6 +190,8 @@ type writer struct {
 	ppmdOrder  int
 	ppmdMem    uint32
 	flateLevel int
+	// BZip2 block size in 100 kB units.
+	bzLevel int
 	pos        int64 // bytes written to out
 	key        [32]byte
 	salt       [16]byte
@@ -236,6 +242,8 @@ func (w *writer) setup() error {
 		}
 	case "DEFLATE":
 		w.flateLevel = deflateLevel(o.Level)
+	case "BZIP2":
+		w.bzLevel = bzip2Level(o.Level)
 	default:
 		return &archive.UnsupportedError{What: "7z write method " + o.Method}
 	}
@@ -284,14 +292,28 @@ var deflateLevels = [10]int{0, 4, 4, 5, 5, 7, 7, 8, 8, 9}
 // deflateLevel maps a 7-Zip level (1..9) to a compress/flate level.
 func deflateLevel(level int) int { return deflateLevels[min(max(level, 1), 9)] }
 
-// windowSize is the dictionary of LZMA and LZMA2, PPMd's model memory
-// and Deflate's 32 KiB window: what 7-Zip scales the solid block size by.
+// bzip2Level maps a 7-Zip level (1..9) to a BZip2 block size in 100 kB
+// units, as 7-Zip's BZip2 encoder does (CEncProps::Normalize in
+// BZip2Encoder.cpp): 2×level−1 below -mx5, 900 kB from -mx5 up.
+func bzip2Level(level int) int {
+	level = min(max(level, 1), 9)
+	if level >= 5 {
+		return 9
+	}
+	return 2*level - 1
+}
+
+// windowSize is the dictionary of LZMA and LZMA2, PPMd's model memory,
+// Deflate's 32 KiB window and BZip2's block size: what 7-Zip scales the
+// solid block size by.
 func (w *writer) windowSize() int64 {
 	switch w.method {
 	case "PPMD":
 		return int64(w.ppmdMem)
 	case "DEFLATE":
 		return 32 << 10
+	case "BZIP2":
+		return int64(w.bzLevel) * 100000
 	}
 	return int64(w.lopts.DictSize)
 }
@@ -619,6 +641,7 @@ type encoderSet struct {
 	lz1  *lzma.Writer
 	ppmd *ppmd.Writer7z
 	fl   *flate.Writer
+	bz   *bzip2.Writer
 	buf  []byte
 }
 
@@ -748,6 +771,20 @@ func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFi
 		}
 		comp, compClose = es.fl, es.fl.Close
 		mcoder = coder{id: methodDeflate}
+	case "BZIP2":
+		// Blocks are compressed on up to Threads goroutines; the
+		// stream does not depend on their number.
+		if es.bz == nil {
+			z, err := bzip2.NewWriterThreads(mid, w.bzLevel, max(w.opts.Threads, 1))
+			if err != nil {
+				return res, err
+			}
+			es.bz = z
+		} else {
+			es.bz.Reset(mid)
+		}
+		comp, compClose = es.bz, es.bz.Close
+		mcoder = coder{id: methodBZip2}
 	default:
 		comp, compClose = mid, func() error { return nil }
 		mcoder = coder{id: methodCopy}

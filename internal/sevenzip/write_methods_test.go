@@ -58,6 +58,9 @@ func TestWriteMethodCoders(t *testing.T) {
 		{"deflate", []testFile{text, prog}, WriteOptions{Method: "Deflate"}, []string{"Deflate", "BCJ Deflate"}},
 		{"deflate-aes", []testFile{text}, WriteOptions{Method: "Deflate", Password: "p", KDFCycles: 4}, []string{"Deflate 7zAES:4"}},
 		{"ppmd-aes", []testFile{text}, WriteOptions{Method: "PPMd", Password: "p", KDFCycles: 4}, []string{"PPMD:o6:mem21 7zAES:4"}},
+		{"bzip2", []testFile{text, prog}, WriteOptions{Method: "BZip2"}, []string{"BZip2", "BCJ BZip2"}},
+		{"bzip2-big-mx1", []testFile{big}, WriteOptions{Method: "bzip2", Level: 1, Threads: 2}, []string{"BZip2"}},
+		{"bzip2-aes", []testFile{text}, WriteOptions{Method: "BZip2", Password: "p", KDFCycles: 4}, []string{"BZip2 7zAES:4"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := writeArchive(t, c.files, &c.opts)
@@ -80,15 +83,15 @@ func TestWriteMethodOptionErrors(t *testing.T) {
 	for _, o := range []WriteOptions{
 		{Method: "PPMd", DictSize: 1 << 15},
 		{Method: "PPMd", DictSize: 1<<20 + 2},
-		{Method: "BZip2"},
+		{Method: "Deflate64"},
 	} {
 		var out memOutput
 		_, err := Write(context.Background(), &out, nil, &o)
 		if err == nil {
 			t.Errorf("%+v accepted", o)
 		}
-		if o.Method == "BZip2" && !errors.Is(err, archive.ErrUnsupported) {
-			t.Errorf("BZip2: %v, want ErrUnsupported", err)
+		if o.Method == "Deflate64" && !errors.Is(err, archive.ErrUnsupported) {
+			t.Errorf("Deflate64: %v, want ErrUnsupported", err)
 		}
 	}
 }
@@ -106,6 +109,8 @@ func TestWriteMethodSolidLimit(t *testing.T) {
 		{WriteOptions{Method: "PPMd", Level: 9}, 4 << 30},
 		{WriteOptions{Method: "PPMd", DictSize: 1 << 16}, 16 << 20},
 		{WriteOptions{Method: "Deflate", Level: 9}, 16 << 20},
+		{WriteOptions{Method: "BZip2"}, 900000 << 7},
+		{WriteOptions{Method: "BZip2", Level: 1}, 16 << 20},
 	} {
 		w := &writer{opts: c.opts}
 		if err := w.setup(); err != nil {
@@ -118,6 +123,12 @@ func TestWriteMethodSolidLimit(t *testing.T) {
 	if deflateLevel(1) != 4 || deflateLevel(4) != 5 || deflateLevel(5) != 7 || deflateLevel(9) != 9 {
 		t.Error("deflate level mapping changed")
 	}
+	// 7-Zip's BZip2 block sizes: 100, 300, 500, 700 kB, then 900 kB.
+	for level, want := range []int{1, 1, 3, 5, 7, 9, 9, 9, 9, 9} {
+		if got := bzip2Level(level); got != want {
+			t.Errorf("bzip2Level(%d) = %d, want %d", level, got, want)
+		}
+	}
 }
 
 // TestWriteMethodThreads: the bytes do not depend on the thread count,
@@ -127,7 +138,7 @@ func TestWriteMethodThreads(t *testing.T) {
 	for i := range 9 {
 		files = append(files, testFile{name: "f" + strconv.Itoa(i) + ".txt", data: pseudoText(uint64(i), 2000+i*30000), mode: 0o100644})
 	}
-	for _, m := range []string{"PPMd", "Deflate"} {
+	for _, m := range []string{"PPMd", "Deflate", "BZip2"} {
 		var first []byte
 		for _, threads := range []int{1, 2, 3} {
 			o := WriteOptions{Method: m, Threads: threads, Solid: SolidOptions{FilesPerBlock: 2}}
@@ -196,6 +207,7 @@ func TestWriteMethodUpdateDelete(t *testing.T) {
 		{Method: "PPMd", Level: 3, Password: "pw", EncryptHeaders: true, KDFCycles: 4},
 		{Method: "Deflate"},
 		{Method: "Deflate", Level: 9, Solid: SolidOptions{Off: true}, Password: "pw", KDFCycles: 4},
+		{Method: "BZip2", Level: 2},
 	} {
 		t.Run(o.Method+strconv.Itoa(o.Level), func(t *testing.T) {
 			old := writeArchive(t, files, &o)
