@@ -127,7 +127,7 @@ func decodeBitBranchless(p *uint16, rng, code uint32) (uint32, uint32, uint32) {
 	pr := uint32(*p)
 	bound := (rng >> probBits) * pr
 	// zero is all ones when code < bound (the bit is 0).
-	zero := uint32(int32(uint32((uint64(code)-uint64(bound))>>32)))
+	zero := uint32(int32(uint32((uint64(code) - uint64(bound)) >> 32)))
 	rng = bound&zero | (rng-bound)&^zero
 	code -= bound &^ zero
 	*p = uint16((pr+(probOne-pr)>>moveBits)&zero | (pr-pr>>moveBits)&^zero)

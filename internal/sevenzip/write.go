@@ -49,9 +49,9 @@ import (
 
 	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/bzip2"
 	"github.com/garc-dev/garc/internal/filters"
 	"github.com/garc-dev/garc/internal/lzma"
-	"github.com/garc-dev/garc/internal/bzip2"
 	"github.com/garc-dev/garc/internal/ppmd"
 )
 
@@ -192,14 +192,14 @@ type writer struct {
 	flateLevel int
 	// BZip2 block size in 100 kB units.
 	bzLevel int
-	pos        int64 // bytes written to out
-	key        [32]byte
-	salt       [16]byte
-	haveKey    bool
-	buf        []byte
-	done       atomic.Int64
-	progMu     sync.Mutex
-	enc        encoderSet // encoders of the writing goroutine
+	pos     int64 // bytes written to out
+	key     [32]byte
+	salt    [16]byte
+	haveKey bool
+	buf     []byte
+	done    atomic.Int64
+	progMu  sync.Mutex
+	enc     encoderSet // encoders of the writing goroutine
 
 	si    streamsInfo
 	files []fileInfo // files with data, in folder order
