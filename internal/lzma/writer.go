@@ -528,10 +528,14 @@ func (z *Writer2) submit(last bool) error {
 			return err
 		}
 	}
-	// As 7-Zip does, a block gets a second thread for its match finder
-	// when the threads allow it: Threads=2 runs a lone block (or the
-	// first of several) as finder + coder, and further blocks beside it
-	// on one thread each. The choice changes the speed, not the output.
+	// A block gets the parallel finder (two workers beside the parser)
+	// when the threads leave room for it: with Threads=2 a lone block, or
+	// the first of several, while further blocks run beside it on one
+	// goroutine each. 7-Zip instead gives every block two threads and
+	// runs Threads/2 blocks at once; on 100 MiB of mixed data with two
+	// threads that is 6 % slower here (19.1-19.4 s against 18.0-18.2 s)
+	// for one encoder less (346 MB peak RSS against 561 MB). The choice
+	// changes the speed, not the output.
 	running := 0
 	for _, j := range z.jobs {
 		select {
