@@ -145,6 +145,10 @@ func rewriteSwitch(a string) []string {
 			flag := map[byte]string{'m': "--store-mtime=", 'c': "--store-ctime=", 'a': "--store-atime="}[lower[3]]
 			return []string{flag + b}
 		}
+	case methodParamSwitch(lower) != "":
+		// 7-Zip's -mfb=64, -mmc=48, -mlc=4, -mmf=bt4, -mo=8, -mmem=256m …:
+		// parameters of the main method.
+		return []string{"--method-param=" + methodParamSwitch(lower) + "=" + a[strings.IndexByte(a, '=')+1:]}
 	case strings.HasPrefix(lower, "-ms="):
 		v := a[4:]
 		if b, ok := onOff(v); ok {
@@ -187,6 +191,20 @@ func rewriteSwitch(a string) []string {
 		}
 	}
 	return []string{a}
+}
+
+// methodParamSwitch returns the method parameter a 7-Zip switch like
+// -mfb=64 or -mmf=bt4 sets, or "".
+func methodParamSwitch(lower string) string {
+	k, _, ok := strings.Cut(strings.TrimPrefix(lower, "-m"), "=")
+	if !ok || !strings.HasPrefix(lower, "-m") {
+		return ""
+	}
+	switch k {
+	case "fb", "mc", "mf", "lc", "lp", "pb", "o", "mem", "pass":
+		return k
+	}
+	return ""
 }
 
 // wildcardSwitch maps 7-Zip's -x[r[-|0]]{!wildcard|@listfile} and

@@ -46,6 +46,7 @@ func TestNormalizeArgs(t *testing.T) {
 		{"a -mhe=off a.7z f", "a --encrypt-headers=false a.7z f"},
 		{"a -mhc=off a.7z f", "a --header-compression=false a.7z f"},
 		{"a -mtc=on -mta -mtm=off a.7z f", "a --store-ctime=true --store-atime=true --store-mtime=false a.7z f"},
+		{"a -mfb=64 -mmf=bt4 -mmem=256m -m0=LZMA2:d=64m a.7z f", "a --method-param=fb=64 --method-param=mf=bt4 --method-param=mem=256m --method=LZMA2:d=64m a.7z f"},
 		{"a -ms=on a.7z f", "a --solid=on a.7z f"},
 		{"a -ms=off a.7z f", "a --solid=off a.7z f"},
 		{"a -ms=4g a.7z f", "a --solid=4g a.7z f"},

@@ -122,6 +122,7 @@ var deleteEntries = func(ctx context.Context, opts DeleteOptions) error {
 type createFlags struct {
 	level          int
 	method         string
+	methodParams   []string
 	filters        []string
 	dict           string
 	solid          string
@@ -164,7 +165,8 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&f.level, "level", -1, "compression level 0 (store) to 9 (ultra); default 5")
-	fl.StringVar(&f.method, "method", "", "compression method: LZMA2, LZMA, PPMd, BZip2, Deflate, Copy …")
+	fl.StringVar(&f.method, "method", "", "compression method: LZMA2, LZMA, PPMd, BZip2, Deflate, Copy, with 7-Zip's parameters (LZMA2:d=64m:fb=64, PPMd:o=8:mem=256m)")
+	fl.StringArrayVar(&f.methodParams, "method-param", nil, "a parameter of the method, e.g. fb=64 or mem=256m (repeatable; 7-Zip -mfb=64)")
 	fl.StringArrayVar(&f.filters, "filter", nil, "filter before the method: BCJ, BCJ2, ARM64, Delta:4 …, or off")
 	fl.StringVar(&f.dict, "dict", "", "dictionary size, e.g. 64m")
 	fl.StringVar(&f.solid, "solid", "on", "solid blocks: on, off, a size (4g), a file count (100f), e (per extension)")
@@ -178,6 +180,15 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 	fl.BoolVar(&f.storeCTime, "store-ctime", false, "store the files' change times as creation times (-mtc=on)")
 	fl.BoolVar(&f.storeATime, "store-atime", false, "store access times (-mta=on)")
 	return cmd
+}
+
+// parseDictSize parses --dict (-md): a size, where a plain number up to
+// 40 means that power of two, as in 7-Zip ("-md=24" is 16 MiB).
+func parseDictSize(s string) (int64, error) {
+	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 && n <= 40 {
+		return 1 << n, nil
+	}
+	return parseSize(s)
 }
 
 // parseSolid parses the --solid value.
@@ -218,8 +229,16 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	if o.Level < -1 || o.Level > 9 {
 		return o, usagef("--level must be 0 to 9")
 	}
+	if len(f.methodParams) > 0 {
+		if o.Method == "" {
+			o.Method = "LZMA2"
+		}
+		for _, p := range f.methodParams {
+			o.Method += ":" + p
+		}
+	}
 	var err error
-	if o.Dict, err = parseSize(f.dict); err != nil {
+	if o.Dict, err = parseDictSize(f.dict); err != nil {
 		return o, usagef("--dict: %v", err)
 	}
 	if o.VolumeSize, err = parseSize(f.volumeSize); err != nil {

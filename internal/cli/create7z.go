@@ -41,10 +41,13 @@ func writeOptions(o *CreateOptions) (sevenzip.WriteOptions, error) {
 	case o.Level < 0:
 		w.Level = 5
 	}
-	switch strings.ToUpper(w.Method) {
-	case "", "LZMA2", "LZMA", "PPMD", "BZIP2", "DEFLATE", "COPY":
-	default:
-		return w, fmt.Errorf("a: method %s: %w", o.Method, &archive.UnsupportedError{What: "7z write method " + o.Method})
+	// 7-Zip's method parameters ("LZMA2:d=64m:fb=64", "PPMd:o=8:mem=1g")
+	// are parsed by the writer; a bad one is a command-line error.
+	if err := sevenzip.CheckMethod(w.Method, w.Level); err != nil {
+		if errors.Is(err, sevenzip.ErrMethodParam) {
+			return w, usagef("--method: %v", err)
+		}
+		return w, fmt.Errorf("a: method %s: %w", o.Method, err)
 	}
 	switch len(o.Filters) {
 	case 0:

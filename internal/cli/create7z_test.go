@@ -53,6 +53,7 @@ func TestCreate7zInterop(t *testing.T) {
 		{"-m0=PPMd"}, {"-psecret", "-mhe=on", "-m0=PPMd", "-mx9"}, {"-m0=ppmd", "-md=1m", "-ms=off"},
 		{"-m0=Deflate"}, {"-m0=Deflate", "-mx1", "-ms=off", "-mmt2"},
 		{"-m0=BZip2"}, {"-psecret", "-m0=bzip2", "-mx1", "-mmt2"},
+		{"-m0=LZMA2:d=1m:fb=64:mc=64"}, {"-m0=PPMd:o=8:mem=4m"}, {"-mfb=128", "-mmf=hc4", "-md=20"},
 	} {
 		t.Run(strings.Join(sw, ""), func(t *testing.T) {
 			dir := t.TempDir()
@@ -275,6 +276,25 @@ func TestCreateStoredTimes(t *testing.T) {
 			if has != present {
 				t.Errorf("%v: %s stored = %v, want %v\n%s", tc.switches, key, has, present, entry)
 			}
+		}
+	}
+}
+
+// TestCreateMethodParamErrors: a bad method parameter is a usage error
+// (exit 7) that names it, and no archive is left behind.
+func TestCreateMethodParamErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sw := range []string{"-m0=LZMA2:fb=999", "-m0=PPMd:zz=1", "-mfb=2", "-m0=BZip2:d=5m"} {
+		r := garc(t, dir, "", "a", sw, "out.7z", "f.txt")
+		r.expect(t, ExitUsage, "a "+sw)
+		if !strings.Contains(r.stderr, "method") {
+			t.Errorf("%s: stderr does not say which parameter: %q", sw, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out.7z")); err == nil {
+			t.Errorf("%s: an archive was written", sw)
 		}
 	}
 }

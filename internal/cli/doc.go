@@ -74,6 +74,8 @@
 //	-i!P -ir!P -i@F     --include=P / --include=**/P / --include=@F
 //	-mx9 -mx=9          --level=9
 //	-m0=lzma2 -m0=BCJ   --method=lzma2 / --filter=BCJ
+//	-m0=LZMA2:d=64m:fb=64  --method=LZMA2:d=64m:fb=64 (7-Zip's method parameters)
+//	-mfb=64 -mmf=bt4 -mo=8 -mmem=256m  --method-param=fb=64 … (parameters of the main method)
 //	-mhe=on -mhc=off    --encrypt-headers=true / --header-compression=false
 //	-ms=on|off|SIZE     --solid=…
 //	-mtc=on -mta=on     --store-ctime / --store-atime (-mtm=off: --store-mtime=false)

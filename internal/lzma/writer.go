@@ -23,7 +23,17 @@ type WriterOptions struct {
 	// EOSMarker makes the LZMA Writer end the stream with an end marker
 	// (needed when the unpacked size is not stored elsewhere).
 	EOSMarker bool
+	// Algorithm chooses the parser: AlgorithmByLevel (levels 1–4 fast,
+	// 5–9 optimal), AlgorithmFast or AlgorithmOptimal (7-Zip's a=0/a=1).
+	Algorithm int
 }
+
+// The parsers of WriterOptions.Algorithm.
+const (
+	AlgorithmByLevel = iota // greedy below level 5, optimal from 5
+	AlgorithmFast           // greedy with one position of lookahead
+	AlgorithmOptimal        // price-based optimal parsing
+)
 
 // LevelOptions returns 7-Zip's -mx0..9 settings for LZMA/LZMA2.
 func LevelOptions(level int) WriterOptions {
@@ -121,6 +131,8 @@ func (o *WriterOptions) normalize() error {
 		return errors.New("lzma: cycles out of range")
 	case o.BlockSize < 1<<16:
 		return errors.New("lzma: block size too small")
+	case o.Algorithm < AlgorithmByLevel || o.Algorithm > AlgorithmOptimal:
+		return errors.New("lzma: unknown algorithm")
 	}
 	return nil
 }

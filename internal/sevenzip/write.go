@@ -224,35 +224,9 @@ func Write(ctx context.Context, out Output, items []WriteItem, opts *WriteOption
 // setup normalises the options.
 func (w *writer) setup() error {
 	o := &w.opts
-	if o.Level <= 0 || o.Level > 9 {
-		o.Level = 5
+	if err := w.setupMethod(); err != nil {
+		return err
 	}
-	w.method = strings.ToUpper(o.Method)
-	switch w.method {
-	case "", "LZMA2":
-		w.method = "LZMA2"
-	case "LZMA", "COPY":
-	case "PPMD":
-		w.ppmdOrder, w.ppmdMem = ppmd.LevelProps7z(o.Level)
-		if o.DictSize != 0 {
-			if o.DictSize < 1<<16 || o.DictSize > ppmd.MaxMemSize || o.DictSize&3 != 0 {
-				return fmt.Errorf("7z writer: PPMd memory size %d: want 64 KiB to %d, a multiple of 4", o.DictSize, uint32(ppmd.MaxMemSize))
-			}
-			w.ppmdMem = o.DictSize
-		}
-	case "DEFLATE":
-		w.flateLevel = deflateLevel(o.Level)
-	case "BZIP2":
-		w.bzLevel = bzip2Level(o.Level)
-	default:
-		return &archive.UnsupportedError{What: "7z write method " + o.Method}
-	}
-	w.lopts = lzma.LevelOptions(o.Level)
-	if o.DictSize != 0 {
-		w.lopts.DictSize = o.DictSize
-		w.lopts.BlockSize = 0
-	}
-	w.lopts.Threads = max(o.Threads, 1)
 	if o.EncryptHeaders && o.Password == "" {
 		return errors.New("7z writer: encrypted headers need a password")
 	}
