@@ -356,11 +356,9 @@ type Writer2 struct {
 	jobs    []*job2
 	free    chan *encoder
 	nEnc    int
-	// mtOK: blocks may run their binary-tree match finder on a second
-	// goroutine (Threads >= 2).
+	// mtOK: blocks may run the parallel binary-tree finder (Threads >= 2).
 	mtOK  bool
 	spare [][]byte
-	out   []byte // one thread: the compressed block, reused
 	// spareOut holds the output buffers of written blocks, for reuse.
 	spareOut [][]byte
 	err      error
@@ -417,6 +415,16 @@ func (z *Writer2) Reset(w io.Writer) {
 	z.spos = 0
 	z.err = nil
 	z.closed = false
+}
+
+// outBuffer returns an empty output buffer, recycled when one is spare.
+func (z *Writer2) outBuffer() []byte {
+	if n := len(z.spareOut); n > 0 {
+		b := z.spareOut[n-1][:0]
+		z.spareOut = z.spareOut[:n-1]
+		return b
+	}
+	return nil
 }
 
 // buffer returns an empty block buffer, recycled when one is spare.
@@ -516,7 +524,7 @@ func (z *Writer2) submit(last bool) error {
 		// One buffer and one output buffer serve every block: the
 		// history moves to the front once the block is compressed.
 		e := z.getEncoder(size)
-		z.out = compressBlock(e, data, hist, spos, z.out[:0], false)
+		out := compressBlock(e, data, hist, spos, z.outBuffer(), false)
 		z.free <- e
 		if last {
 			z.spare = append(z.spare, data)
@@ -524,7 +532,8 @@ func (z *Writer2) submit(last bool) error {
 			z.block = append(data[:0], data[len(data)-h:]...)
 			z.histLen = h
 		}
-		_, err := z.w.Write(z.out)
+		_, err := z.w.Write(out)
+		z.spareOut = append(z.spareOut, out)
 		if err != nil {
 			z.err = err
 		}
@@ -559,9 +568,7 @@ func (z *Writer2) submit(last bool) error {
 	useMT := z.mtOK && 2*(running+1) <= z.opts.Threads
 	j.done = make(chan struct{})
 	z.jobs = append(z.jobs, j)
-	if n := len(z.spareOut); n > 0 {
-		j.out, z.spareOut = z.spareOut[n-1][:0], z.spareOut[:n-1]
-	}
+	j.out = z.outBuffer()
 	e := z.getEncoder(size)
 	go func() {
 		j.out = compressBlock(e, j.data, j.hist, j.spos, j.out, useMT)
