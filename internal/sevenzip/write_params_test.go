@@ -121,3 +121,17 @@ func TestParseMethodSize(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheckMethod: any method spec is accepted or refused with
+// ErrMethodParam or ErrUnsupported, never a panic.
+func FuzzCheckMethod(f *testing.F) {
+	for _, s := range []string{"LZMA2:d=64m:fb=64", "PPMd:o8:mem24", "BZip2:d=900k:pass=2", "LZMA:lc=4:a=0:mf=hc4:mc=9", "Deflate", "x:", "LZMA2::", "LZMA2:c=4g:d=1536m:mt=off"} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, spec string, level int) {
+		err := CheckMethod(spec, level)
+		if err != nil && !errors.Is(err, ErrMethodParam) && !errors.Is(err, archive.ErrUnsupported) {
+			t.Fatalf("%q: %v", spec, err)
+		}
+	})
+}
