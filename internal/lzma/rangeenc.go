@@ -48,18 +48,18 @@ func (e *rangeEncoder) flush() {
 	}
 }
 
+// bit codes b (0 or 1) with the probability at p. It selects with masks
+// instead of branching: most bits an encoder codes (literals, distances)
+// are close to random, and one normalisation step always suffices, since
+// a coded bit leaves at least (2^24>>11)*31 > 2^16 of the range.
 func (e *rangeEncoder) bit(p *uint16, b uint32) {
-	v := *p
-	bound := (e.rng >> probBits) * uint32(v)
-	if b == 0 {
-		e.rng = bound
-		*p = v + (probOne-v)>>moveBits
-	} else {
-		e.low += uint64(bound)
-		e.rng -= bound
-		*p = v - v>>moveBits
-	}
-	for e.rng < rangeTop {
+	v := uint32(*p)
+	bound := (e.rng >> probBits) * v
+	one := -b // all ones for a 1 bit
+	e.low += uint64(bound & one)
+	e.rng = bound&^one | (e.rng-bound)&one
+	*p = uint16((v+(probOne-v)>>moveBits)&^one | (v-v>>moveBits)&one)
+	if e.rng < rangeTop {
 		e.rng <<= 8
 		e.shiftLow()
 	}
@@ -71,10 +71,8 @@ func (e *rangeEncoder) direct(v uint32, n uint) {
 	for n > 0 {
 		n--
 		e.rng >>= 1
-		if (v>>n)&1 != 0 {
-			e.low += uint64(e.rng)
-		}
-		for e.rng < rangeTop {
+		e.low += uint64(e.rng & -((v >> n) & 1))
+		if e.rng < rangeTop {
 			e.rng <<= 8
 			e.shiftLow()
 		}
