@@ -328,6 +328,9 @@ func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit
 		if d > maxD || d == 0 {
 			break
 		}
+		// The next link is loaded before the bytes are compared, so
+		// that its latency overlaps theirs.
+		next := son[mf.slot(d)]
 		j := pos - int(d)
 		if buf[j+best] == buf[pos+best] && buf[j] == buf[pos] {
 			l := matchLen(buf, pos, j, limit)
@@ -339,7 +342,7 @@ func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit
 				}
 			}
 		}
-		cand = son[mf.slot(d)]
+		cand = next
 	}
 	return ms
 }
