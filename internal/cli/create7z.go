@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/collect"
-	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/sevenzip"
 )
 
@@ -121,7 +121,7 @@ func openBase(path, password string) (*sevenzip.Base, *os.File, error) {
 // into place, leaving any existing archive untouched on failure.
 func writeArchive(ctx context.Context, path string, volumeSize int64, base *os.File,
 	items []sevenzip.WriteItem, wo *sevenzip.WriteOptions) (*sevenzip.WriteStats, error) {
-	out, err := extract.CreateArchive(path, volumeSize)
+	out, err := archivefile.Create(path, volumeSize)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", path, errCreate, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/tempname"
 )
 
 // Errors returned by Write. Test them with errors.Is.
@@ -395,20 +395,14 @@ func (x *Extractor) resolveExisting(name, target string) (string, error) {
 
 // tempFile creates a new empty file next to target with O_EXCL.
 func (x *Extractor) tempFile(target string, perm fs.FileMode) (*os.File, string, error) {
-	dir := filepath.Dir(target)
-	for i := 0; ; i++ {
-		p := filepath.Join(dir, ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, perm)
-		if err == nil {
-			x.mu.Lock()
-			x.temps[p] = struct{}{}
-			x.mu.Unlock()
-			return f, p, nil
-		}
-		if !errors.Is(err, fs.ErrExist) || i > 100 {
-			return nil, "", err
-		}
+	f, p, err := tempname.Create(filepath.Dir(target), os.O_WRONLY, perm)
+	if err != nil {
+		return nil, "", err
 	}
+	x.mu.Lock()
+	x.temps[p] = struct{}{}
+	x.mu.Unlock()
+	return f, p, nil
 }
 
 func (x *Extractor) forgetTemp(p string) {
@@ -547,7 +541,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 	// Create under a temporary name, then rename over the final name, so
 	// an existing file or link is replaced, never written through.
 	for i := 0; ; i++ {
-		tmp := filepath.Join(filepath.Dir(final), ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
+		tmp := tempname.In(filepath.Dir(final))
 		err = os.Symlink(osTarget, tmp)
 		if err == nil {
 			x.mu.Lock()
@@ -596,7 +590,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		return err
 	}
 	if e.Type == archive.TypeHardlink {
-		tmp := filepath.Join(filepath.Dir(final), ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
+		tmp := tempname.In(filepath.Dir(final))
 		if err := os.Link(src, tmp); err == nil {
 			x.mu.Lock()
 			x.temps[tmp] = struct{}{}
@@ -610,7 +604,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 			return nil
 		}
 	}
-	in, err := os.OpenFile(src, os.O_RDONLY|oNoFollow, 0)
+	in, err := os.OpenFile(src, os.O_RDONLY|tempname.NoFollow, 0)
 	if err != nil {
 		return createErr(e.Name, err)
 	}

@@ -1,16 +1,16 @@
-package extract
+package archivefile
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
+
+	"github.com/garc-dev/garc/internal/tempname"
 )
 
-// ArchiveFile is an archive being written by `garc a` or `garc d`. Its
+// File is an archive being written by `garc a` or `garc d`. Its
 // bytes go to temporary files (".garc-XXXXXXXX.tmp", created with O_EXCL)
 // beside the target, so an existing archive is never touched until Commit
 // has flushed the new one to disk and renames it into place. Abort (or a
@@ -18,9 +18,9 @@ import (
 //
 // With a volume size the archive is split into TARGET.001, TARGET.002 …
 // of that many bytes each (the last one shorter), as 7-Zip's -v does.
-// ArchiveFile implements io.Writer and io.WriterAt, so a writer can fill
+// File implements io.Writer and io.WriterAt, so a writer can fill
 // in the signature header at offset 0 after the rest.
-type ArchiveFile struct {
+type File struct {
 	target  string
 	volSize int64       // 0: one file
 	perm    fs.FileMode // kept from an existing target; 0: new file (0666 less the umask)
@@ -31,13 +31,13 @@ type ArchiveFile struct {
 	err     error
 }
 
-// CreateArchive starts writing the archive target. volumeSize > 0 splits it
+// Create starts writing the archive target. volumeSize > 0 splits it
 // into volumes. An existing target keeps its permission bits.
-func CreateArchive(target string, volumeSize int64) (*ArchiveFile, error) {
+func Create(target string, volumeSize int64) (*File, error) {
 	if volumeSize < 0 {
 		return nil, fmt.Errorf("%s: negative volume size", target)
 	}
-	a := &ArchiveFile{target: target, volSize: volumeSize}
+	a := &File{target: target, volSize: volumeSize}
 	if fi, err := os.Stat(target); err == nil {
 		if !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s: not a regular file", target)
@@ -57,30 +57,24 @@ func VolumeName(target string, i int) string {
 }
 
 // addPart creates the next temporary file.
-func (a *ArchiveFile) addPart() error {
-	dir := filepath.Dir(a.target)
-	for i := 0; ; i++ {
-		p := filepath.Join(dir, ".garc-"+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+".tmp")
-		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL|oNoFollow, 0o666)
-		if err == nil {
-			a.parts = append(a.parts, f)
-			a.temps = append(a.temps, p)
-			return nil
-		}
-		if !errors.Is(err, fs.ErrExist) || i > 100 {
-			return err
-		}
+func (a *File) addPart() error {
+	f, p, err := tempname.Create(filepath.Dir(a.target), os.O_RDWR, 0o666)
+	if err != nil {
+		return err
 	}
+	a.parts = append(a.parts, f)
+	a.temps = append(a.temps, p)
+	return nil
 }
 
 // Size returns the bytes written so far.
-func (a *ArchiveFile) Size() int64 { return a.size }
+func (a *File) Size() int64 { return a.size }
 
 // Volumes returns the number of files written so far.
-func (a *ArchiveFile) Volumes() int { return len(a.parts) }
+func (a *File) Volumes() int { return len(a.parts) }
 
 // Write appends p, starting new volumes as they fill up.
-func (a *ArchiveFile) Write(p []byte) (int, error) {
+func (a *File) Write(p []byte) (int, error) {
 	if a.done {
 		return 0, fs.ErrClosed
 	}
@@ -121,7 +115,7 @@ func (a *ArchiveFile) Write(p []byte) (int, error) {
 }
 
 // WriteAt overwrites bytes already written.
-func (a *ArchiveFile) WriteAt(p []byte, off int64) (int, error) {
+func (a *File) WriteAt(p []byte, off int64) (int, error) {
 	if a.done {
 		return 0, fs.ErrClosed
 	}
@@ -144,7 +138,7 @@ func (a *ArchiveFile) WriteAt(p []byte, off int64) (int, error) {
 		f := a.parts[i]
 		if f == nil {
 			var err error
-			if f, err = os.OpenFile(a.temps[i], os.O_WRONLY|oNoFollow, 0); err != nil {
+			if f, err = os.OpenFile(a.temps[i], os.O_WRONLY|tempname.NoFollow, 0); err != nil {
 				a.err = err
 				return written, err
 			}
@@ -172,7 +166,7 @@ func (a *ArchiveFile) WriteAt(p []byte, off int64) (int, error) {
 // Commit flushes the archive to disk and renames it into place: the
 // target itself, or its volumes TARGET.001 … It removes the temporary
 // files if anything fails.
-func (a *ArchiveFile) Commit() error {
+func (a *File) Commit() error {
 	if a.done {
 		return fs.ErrClosed
 	}
@@ -209,7 +203,7 @@ func (a *ArchiveFile) Commit() error {
 // retire sets the permissions of volume i, flushes it to disk and closes
 // it. Volumes are retired as they fill up, so a split archive keeps one
 // or two files open.
-func (a *ArchiveFile) retire(i int) error {
+func (a *File) retire(i int) error {
 	f := a.parts[i]
 	if f == nil {
 		return nil
@@ -230,7 +224,7 @@ func (a *ArchiveFile) retire(i int) error {
 
 // Abort closes and removes the temporary files. It is safe to call more
 // than once and after Commit (then it does nothing).
-func (a *ArchiveFile) Abort() error {
+func (a *File) Abort() error {
 	if a.done {
 		return nil
 	}

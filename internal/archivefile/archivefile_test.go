@@ -1,4 +1,4 @@
-package extract
+package archivefile
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestArchiveFileCommitAndAbort(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "a.7z")
 	os.WriteFile(target, []byte("old archive"), 0o640)
-	a, err := CreateArchive(target, 0)
+	a, err := Create(target, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestArchiveFileCommitAndAbort(t *testing.T) {
 	if l := leftovers(t, dir); len(l) != 0 {
 		t.Fatalf("temporaries left: %v", l)
 	}
-	a, _ = CreateArchive(target, 0)
+	a, _ = Create(target, 0)
 	a.Write([]byte("xxxx new archive"))
 	a.WriteAt([]byte("NEW!"), 0)
 	if err := a.Commit(); err != nil {
@@ -61,7 +61,7 @@ func TestArchiveFileCommitAndAbort(t *testing.T) {
 func TestArchiveFileVolumes(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "v.7z")
-	a, err := CreateArchive(target, 10)
+	a, err := Create(target, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestArchiveFileVolumes(t *testing.T) {
 	if l := leftovers(t, dir); len(l) != 0 {
 		t.Fatalf("temporaries left: %v", l)
 	}
-	b, _ := CreateArchive(filepath.Join(dir, "w.7z"), 4)
+	b, _ := Create(filepath.Join(dir, "w.7z"), 4)
 	b.Write(data)
 	b.Abort()
 	if l := leftovers(t, dir); len(l) != 0 {

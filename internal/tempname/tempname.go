@@ -1,0 +1,47 @@
+// Package tempname names the temporary files garc writes before renaming
+// them into place: extracted files waiting for their checksum, and archives
+// being created or updated. One spelling keeps leftovers recognisable.
+package tempname
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Prefix starts the name of every temporary file garc creates.
+const Prefix = ".garc-"
+
+// Suffix ends the name of every temporary file garc creates.
+const Suffix = ".tmp"
+
+// In returns a fresh random name ".garc-XXXXXXXX.tmp" inside dir. The caller
+// creates it with O_EXCL and tries another name if it exists.
+func In(dir string) string {
+	return filepath.Join(dir, Prefix+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+Suffix)
+}
+
+// Is reports whether a base name has the form In produces.
+func Is(base string) bool {
+	return strings.HasPrefix(base, Prefix) && strings.HasSuffix(base, Suffix)
+}
+
+// Create makes a new temporary file in dir with O_EXCL (and O_NOFOLLOW where
+// the system has it) opened with flag (os.O_WRONLY or os.O_RDWR), trying
+// fresh names while one exists. It returns the file and its path.
+func Create(dir string, flag int, perm fs.FileMode) (*os.File, string, error) {
+	for i := 0; ; i++ {
+		p := In(dir)
+		f, err := os.OpenFile(p, flag|os.O_CREATE|os.O_EXCL|NoFollow, perm)
+		if err == nil {
+			return f, p, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 100 {
+			return nil, "", err
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package tempname
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCreate(t *testing.T) {
+	dir := t.TempDir()
+	seen := map[string]bool{}
+	for range 20 {
+		f, p, err := Create(dir, os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if filepath.Dir(p) != dir || !Is(filepath.Base(p)) || seen[p] {
+			t.Fatalf("bad or repeated temporary name %q", p)
+		}
+		seen[p] = true
+	}
+	if Is("x.tmp") || Is(".garc-1") {
+		t.Fatal("Is accepts a name In never produces")
+	}
+}
+
+func TestCreateDoesNotFollowLinks(t *testing.T) {
+	if NoFollow == 0 {
+		t.Skip("no O_NOFOLLOW on this system")
+	}
+	// A link at the chosen name must make the open fail, not write through it.
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	p := In(dir)
+	if err := os.Symlink(target, p); err != nil {
+		t.Skip("cannot create symlinks here")
+	}
+	if _, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|NoFollow, 0o600); err == nil {
+		t.Fatal("opened through a symbolic link")
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Fatal("link target was created")
+	}
+}
