@@ -90,13 +90,12 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 		if !more {
 			break
 		}
-		next, f, nsize, closer := r.findNextVolume(cur, res.newNaming, open)
-		if f == nil {
-			if len(r.files) > 0 && r.files[len(r.files)-1].e.SplitAfter {
-				// Keep what we have; extraction of the split entry fails.
-				break
-			}
-			break
+		next, f, nsize, closer, err := r.findNextVolume(cur, res.newNaming, open)
+		if err != nil {
+			// The set announces another volume: listing, testing and
+			// extracting an incomplete set would all be partial, so
+			// none of them starts.
+			return r.errf("", -1, err)
 		}
 		r.closers = append(r.closers, closer)
 		cur, ra, size, off = next, f, nsize, 0
@@ -112,22 +111,34 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 }
 
 // findNextVolume opens the volume after cur, trying the naming scheme the
-// archive announces first and the other one second.
-func (r *reader) findNextVolume(cur string, newNaming bool, open volumeOpener) (string, io.ReaderAt, int64, io.Closer) {
+// archive announces first and the other one second. When neither exists it
+// returns an error wrapping archive.ErrFormat that names the expected
+// volume file.
+func (r *reader) findNextVolume(cur string, newNaming bool, open volumeOpener) (string, io.ReaderAt, int64, io.Closer, error) {
 	cands := []string{nextVolumeName(cur, newNaming), nextVolumeName(cur, !newNaming)}
+	var openErr error
 	for _, c := range cands {
 		if c == "" || c == cur {
 			continue
 		}
 		ra, size, closer, err := open(c)
 		if err == nil {
-			return c, ra, size, closer
+			return c, ra, size, closer, nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			continue
+		if !errors.Is(err, fs.ErrNotExist) && openErr == nil {
+			openErr = err
 		}
 	}
-	return "", nil, 0, nil
+	want := cands[0]
+	if want == "" {
+		want = cands[1]
+	}
+	if openErr != nil {
+		return "", nil, 0, nil, fmt.Errorf("%w: cannot open volume %s after %s: %v", archive.ErrFormat,
+			filepath.Base(want), filepath.Base(cur), openErr)
+	}
+	return "", nil, 0, nil, fmt.Errorf("%w: volume %s is missing (the set continues after %s)", archive.ErrFormat,
+		filepath.Base(want), filepath.Base(cur))
 }
 
 // lastDigits returns the start and end of the last run of digits in s.
