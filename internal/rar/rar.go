@@ -165,9 +165,25 @@ func NewReader(ra io.ReaderAt, size int64, opts *archive.Options) (archive.Reade
 
 // Open opens the RAR archive at path, finding an SFX stub's end by scanning
 // for the signature, and following volume sets by name in the same
-// directory. Opening a volume other than the first returns an error that
-// names the first volume.
+// directory. Given a volume other than the first, Open reads the set from
+// its first volume when that file exists (Info().Volumes[0] is then not
+// path) and otherwise returns an error wrapping archive.ErrFormat that
+// names the missing first volume.
 func Open(path string, opts *archive.Options) (archive.Reader, error) {
+	r, err := open(path, opts)
+	var later *laterVolumeError
+	if errors.As(err, &later) {
+		// The first volume's own headers decide; should it claim to be
+		// a later volume too, the second attempt reports that.
+		r, err = open(later.first, opts)
+		if errors.As(err, &later) {
+			err = &archive.Error{Archive: path, Offset: -1, Err: later}
+		}
+	}
+	return r, err
+}
+
+func open(path string, opts *archive.Options) (archive.Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -191,7 +207,8 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 	// candidate when the first does not parse.
 	for try := 0; ; try++ {
 		err = r.openVolumes(f, st.Size(), off, path, openVolumeFile)
-		if err == nil || off == 0 || try >= 8 || errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) {
+		var later *laterVolumeError
+		if err == nil || off == 0 || errors.As(err, &later) || try >= 8 || errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) {
 			break
 		}
 		next, ferr := findSignature(f, st.Size(), off+1)

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -215,28 +214,6 @@ func TestDictionaryLimit(t *testing.T) {
 	var le *archive.LimitError
 	if !errors.As(err, &le) || !errors.Is(err, archive.ErrLimit) {
 		t.Errorf("want a LimitError, got %v", err)
-	}
-}
-
-func TestNotFirstVolume(t *testing.T) {
-	p := corpusFile(t, "files/sharpcompress/Archives__Rar5.multi.part02.rar")
-	if _, err := os.Stat(p); err != nil {
-		t.Skip(err)
-	}
-	_, err := Open(p, nil)
-	if err == nil || !strings.Contains(err.Error(), "Archives__Rar5.multi.part01.rar") {
-		t.Errorf("want an error naming part01, got %v", err)
-	}
-	// Old naming: .r00 is a later volume of name.rar.
-	p = corpusFile(t, "files/rarfile/files__rar3-old.r01")
-	if _, err := Open(p, nil); err == nil || !strings.Contains(err.Error(), "files__rar3-old.rar") {
-		t.Errorf("old naming: want an error naming the .rar, got %v", err)
-	}
-	p = corpusFile(t, "files/sharpcompress/Archives__Rar4.multi.part03.rar")
-	if _, err := os.Stat(p); err == nil {
-		if _, err := Open(p, nil); err == nil || !strings.Contains(err.Error(), "part01") {
-			t.Errorf("RAR4: want an error naming part01, got %v", err)
-		}
 	}
 }
 

@@ -75,8 +75,12 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 			return err
 		}
 		if vol == 0 && res.volume && cur != "" && !res.first && (res.notFirst || looksLikeLaterVolume(cur, res.newNaming)) {
-			return r.errf("", -1, fmt.Errorf("%w: %s is not the first volume; open %s", archive.ErrFormat,
-				filepath.Base(cur), filepath.Base(firstVolumeName(cur, res.newNaming))))
+			first := firstVolumeName(cur, res.newNaming)
+			if first != cur && isRegularFile(first) {
+				return &laterVolumeError{path: cur, first: first}
+			}
+			return r.errf("", -1, fmt.Errorf("%w: %s is not the first volume, and the first volume %s is missing", archive.ErrFormat,
+				filepath.Base(cur), filepath.Base(first)))
 		}
 		if !res.volume || open == nil || cur == "" {
 			break
@@ -108,6 +112,23 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 	}
 	r.finish()
 	return nil
+}
+
+// laterVolumeError says that path is a later volume of a set whose first
+// volume exists; Open restarts from the first volume.
+type laterVolumeError struct {
+	path, first string
+}
+
+func (e *laterVolumeError) Error() string {
+	return fmt.Sprintf("%s is not the first volume; open %s", filepath.Base(e.path), filepath.Base(e.first))
+}
+
+func (e *laterVolumeError) Unwrap() error { return archive.ErrFormat }
+
+func isRegularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // findNextVolume opens the volume after cur, trying the naming scheme the

@@ -113,3 +113,54 @@ func TestIncompleteVolumeSet(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenLaterVolume: given any later volume of a complete set, Open
+// reads the set from its first volume (as 7-Zip does for name.7z.002) and
+// says so in Info().Volumes[0]; only when the first volume is missing does
+// it fail, naming the first volume.
+func TestOpenLaterVolume(t *testing.T) {
+	for _, set := range volumeSets {
+		t.Run(set.name, func(t *testing.T) {
+			paths := copyVolumes(t, set.rels)
+			want := listNames(t, paths[0])
+			for _, p := range paths[1:] {
+				r, err := Open(p, nil)
+				if err != nil {
+					t.Errorf("Open(%s): %v", filepath.Base(p), err)
+					continue
+				}
+				vols := r.Info().Volumes
+				if len(vols) != len(paths) || vols[0] != paths[0] {
+					t.Errorf("Open(%s): volumes %q, want the set from %s", filepath.Base(p), vols, filepath.Base(paths[0]))
+				}
+				if got := entryNames(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("Open(%s): entries %q, want %q", filepath.Base(p), got, want)
+				}
+				r.Close()
+			}
+			paths = copyVolumes(t, set.rels, 0)
+			_, err := Open(paths[len(paths)-1], nil)
+			if !errors.Is(err, archive.ErrFormat) || !strings.Contains(err.Error(), filepath.Base(paths[0])) {
+				t.Errorf("first volume missing: want ErrFormat naming %s, got %v", filepath.Base(paths[0]), err)
+			}
+		})
+	}
+}
+
+func listNames(t *testing.T, path string) []string {
+	t.Helper()
+	r, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return entryNames(r)
+}
+
+func entryNames(r archive.Reader) []string {
+	var names []string
+	for _, e := range r.Entries() {
+		names = append(names, e.Name)
+	}
+	return names
+}
