@@ -1,5 +1,6 @@
 // Package corpus reads the shared conformance corpus index
-// (../shared/corpus/units.tsv) and its ground-truth listings, for tests.
+// (../shared/corpus/units.tsv, and ../shared/corpus-more/units.tsv for the
+// ZIP, TAR and single-stream formats) and its ground-truth listings, for tests.
 // It is test support only: nothing in the garc binary imports it.
 package corpus
 
@@ -54,10 +55,19 @@ type ExpectedEntry struct {
 
 // Root returns the corpus directory (../shared/corpus relative to the
 // module root) and whether it exists.
-func Root() (string, bool) {
+func Root() (string, bool) { return sharedDir("corpus") }
+
+// MoreRoot returns the second corpus, of ZIP, TAR and single-stream files
+// (../shared/corpus-more relative to the module root), and whether it
+// exists. Its index has the same schema as Root's.
+func MoreRoot() (string, bool) { return sharedDir("corpus-more") }
+
+// sharedDir locates ../shared/<name> from the module root and reports
+// whether it holds a units.tsv.
+func sharedDir(name string) (string, bool) {
 	_, file, _, _ := runtime.Caller(0)
 	// file is <module>/internal/corpus/corpus.go
-	root := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "corpus")
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", name)
 	if st, err := os.Stat(filepath.Join(root, "units.tsv")); err == nil && !st.IsDir() {
 		return filepath.Clean(root), true
 	}

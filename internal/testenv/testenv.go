@@ -53,3 +53,14 @@ func CorpusRoot(t testing.TB) string {
 	}
 	return root
 }
+
+// MoreCorpusRoot returns the second shared corpus (ZIP, TAR, single
+// streams), skipping (or failing) t when it is absent.
+func MoreCorpusRoot(t testing.TB) string {
+	t.Helper()
+	root, ok := corpus.MoreRoot()
+	if !ok {
+		Missing(t, "the shared corpus at "+root)
+	}
+	return root
+}
