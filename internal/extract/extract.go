@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -113,6 +114,11 @@ type Extractor struct {
 	root    string
 	mode    OverwriteMode // current overwrite mode (Ask may settle it)
 	created map[string]bool
+	// createdDirs lists the directories this run created, parents before
+	// children; newFiles the files, links and hard links it created at
+	// names that did not exist before. Rollback removes both.
+	createdDirs []string
+	newFiles    []string
 	// verified holds directories known to be real directories. Nothing
 	// this package does can turn a directory into a link (files and links
 	// are renamed into place, which fails on a directory), so a directory
@@ -138,22 +144,43 @@ func New(opts Options) (*Extractor, error) {
 	if opts.Overwrite == OverwriteAsk && opts.Ask == nil {
 		return nil, errors.New("extract: OverwriteAsk needs an Ask function")
 	}
-	if err := os.MkdirAll(dest, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
-	}
 	abs, err := filepath.Abs(dest)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
 	}
+	missing := missingAncestors(abs)
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
+	}
 	return &Extractor{
-		opts:     opts,
-		root:     abs,
-		mode:     opts.Overwrite,
-		created:  make(map[string]bool),
-		verified: make(map[string]bool),
-		written:  make(map[string]string),
-		temps:    make(map[string]struct{}),
+		opts:        opts,
+		root:        abs,
+		mode:        opts.Overwrite,
+		created:     make(map[string]bool),
+		createdDirs: missing,
+		verified:    make(map[string]bool),
+		written:     make(map[string]string),
+		temps:       make(map[string]struct{}),
 	}, nil
+}
+
+// missingAncestors returns dir and those of its ancestors that do not
+// exist, outermost first: what MkdirAll(dir) is about to create.
+func missingAncestors(dir string) []string {
+	var missing []string
+	for p := dir; ; {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append(missing, p)
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		p = parent
+	}
+	slices.Reverse(missing)
+	return missing
 }
 
 // refuse builds an ErrRefused error and reports it.
@@ -181,6 +208,16 @@ func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
 	if e.Anti {
 		return nil
 	}
+	mark := len(x.createdDirs)
+	err := x.write(e, r)
+	if err != nil && len(x.createdDirs) > mark {
+		// Directories created only for an entry that failed go again.
+		x.removeCreatedDirs(mark)
+	}
+	return err
+}
+
+func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 	rel, note, why := cleanName(e.Name)
 	if why != "" {
 		name := e.Name
@@ -220,6 +257,11 @@ func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
 	if e.Type == archive.TypeDir {
 		return x.writeDir(e, osRel, target)
 	}
+	if e.Type == archive.TypeSymlink && x.opts.Links == LinksSkip {
+		err := fmt.Errorf("%s: %w: symbolic link", e.Name, ErrSkipped)
+		x.warn(e.Name, err)
+		return err
+	}
 	if err := x.mkdirs(e.Name, path.Dir(osRel)); err != nil {
 		return err
 	}
@@ -249,6 +291,7 @@ func (x *Extractor) mkdirs(name, dir string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			if err = os.Mkdir(cur, 0o755); err == nil {
 				x.created[cur] = true
+				x.createdDirs = append(x.createdDirs, cur)
 				x.verified[cur] = true
 				continue
 			}
@@ -287,10 +330,14 @@ func (x *Extractor) writeDir(e *archive.Entry, osRel, target string) error {
 	fi, err := os.Lstat(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Mkdir(target, 0o700|dirPerm(e)); err != nil && !errors.Is(err, fs.ErrExist) {
-			return createErr(e.Name, err)
+		if err := os.Mkdir(target, 0o700|dirPerm(e)); err != nil {
+			if !errors.Is(err, fs.ErrExist) {
+				return createErr(e.Name, err)
+			}
+		} else {
+			x.created[target] = true
+			x.createdDirs = append(x.createdDirs, target)
 		}
-		x.created[target] = true
 	case err != nil:
 		return createErr(e.Name, err)
 	case fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0:
@@ -334,22 +381,23 @@ func dirPerm(e *archive.Entry) fs.FileMode {
 // resolveExisting applies the overwrite policy to target. It returns the
 // path to write (target, or a renamed one) or an error. An existing file
 // or symbolic link at that path is later replaced by rename, never opened.
-func (x *Extractor) resolveExisting(name, target string) (string, error) {
+// fresh says that nothing existed at the returned path.
+func (x *Extractor) resolveExisting(name, target string) (final string, fresh bool, err error) {
 	fi, err := os.Lstat(target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return target, nil
+		return target, true, nil
 	}
 	if err != nil {
-		return "", createErr(name, err)
+		return "", false, createErr(name, err)
 	}
 	if fi.IsDir() {
-		return "", createErr(name, errors.New("a directory is in the way"))
+		return "", false, createErr(name, errors.New("a directory is in the way"))
 	}
 	mode := x.mode
 	if mode == OverwriteAsk {
 		ok, all, err := x.opts.Ask(target)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		if all {
 			if ok {
@@ -359,38 +407,44 @@ func (x *Extractor) resolveExisting(name, target string) (string, error) {
 			}
 		}
 		if ok {
-			return target, nil
+			return target, false, nil
 		}
-		return "", fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+		return "", false, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	}
 	switch mode {
 	case OverwriteAll:
-		return target, nil
+		return target, false, nil
 	case OverwriteRename:
-		dir, base := filepath.Split(target)
-		ext := filepath.Ext(base)
-		stem := strings.TrimSuffix(base, ext)
-		if stem == "" { // ".profile"
-			stem, ext = base, ""
-		}
-		if x.renamed == nil {
-			x.renamed = make(map[string]int)
-		}
-		for i := x.renamed[target] + 1; i < 100000; i++ {
-			cand := filepath.Join(dir, stem+" ("+strconv.Itoa(i)+")"+ext)
-			if _, err := os.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
-				x.renamed[target] = i
-				return cand, nil
-			}
-		}
-		x.renamed[target] = 100000
-		return "", createErr(name, errors.New("no free name to rename to"))
+		cand, err := x.freeName(name, target)
+		return cand, err == nil, err
 	case OverwriteSkip:
-		return "", fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+		return "", false, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	}
 	err = fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	x.warn(name, err)
-	return "", err
+	return "", false, err
+}
+
+// freeName returns the first unused name "stem (n).ext" for target.
+func (x *Extractor) freeName(name, target string) (string, error) {
+	dir, base := filepath.Split(target)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if stem == "" { // ".profile"
+		stem, ext = base, ""
+	}
+	if x.renamed == nil {
+		x.renamed = make(map[string]int)
+	}
+	for i := x.renamed[target] + 1; i < 100000; i++ {
+		cand := filepath.Join(dir, stem+" ("+strconv.Itoa(i)+")"+ext)
+		if _, err := os.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
+			x.renamed[target] = i
+			return cand, nil
+		}
+	}
+	x.renamed[target] = 100000
+	return "", createErr(name, errors.New("no free name to rename to"))
 }
 
 // tempFile creates a new empty file next to target with O_EXCL.
@@ -416,14 +470,24 @@ func (x *Extractor) removeTemp(p string) {
 	x.forgetTemp(p)
 }
 
-// commit moves a finished temporary file over final and sets its times.
-func (x *Extractor) commit(e *archive.Entry, tmp, final string) error {
+// commit moves a finished temporary file over final and sets its times;
+// fresh says that final did not exist before (see Rollback).
+func (x *Extractor) commit(e *archive.Entry, tmp, final string, fresh bool) error {
 	setTimes(tmp, e)
+	return x.place(e, tmp, final, fresh)
+}
+
+// place renames the temporary tmp to final and records final as created
+// by this run when fresh.
+func (x *Extractor) place(e *archive.Entry, tmp, final string, fresh bool) error {
 	if err := os.Rename(tmp, final); err != nil {
 		x.removeTemp(tmp)
 		return createErr(e.Name, err)
 	}
 	x.forgetTemp(tmp)
+	if fresh {
+		x.newFiles = append(x.newFiles, final)
+	}
 	return nil
 }
 
@@ -435,7 +499,7 @@ func setTimes(p string, e *archive.Entry) {
 }
 
 func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader) error {
-	final, err := x.resolveExisting(e.Name, target)
+	final, fresh, err := x.resolveExisting(e.Name, target)
 	if err != nil {
 		return err
 	}
@@ -481,7 +545,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	}
 	if rerr != nil {
 		if x.opts.KeepBroken {
-			if err := x.commit(e, tmp, final); err != nil {
+			if err := x.commit(e, tmp, final, fresh); err != nil {
 				return errors.Join(rerr, err)
 			}
 			x.written[rel] = final
@@ -493,7 +557,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	if createPerm != perm {
 		os.Chmod(tmp, perm)
 	}
-	if err := x.commit(e, tmp, final); err != nil {
+	if err := x.commit(e, tmp, final, fresh); err != nil {
 		return err
 	}
 	x.written[rel] = final
@@ -504,11 +568,6 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 const maxLinkTarget = 64 << 10
 
 func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Reader) error {
-	if x.opts.Links == LinksSkip {
-		err := fmt.Errorf("%s: %w: symbolic link", e.Name, ErrSkipped)
-		x.warn(e.Name, err)
-		return err
-	}
 	linkTarget := e.LinkTarget
 	if linkTarget == "" && r != nil {
 		b, err := io.ReadAll(io.LimitReader(r, maxLinkTarget+1))
@@ -528,7 +587,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 			return x.refuse(e.Name, why+": "+linkTarget)
 		}
 	}
-	final, err := x.resolveExisting(e.Name, target)
+	final, fresh, err := x.resolveExisting(e.Name, target)
 	if err != nil {
 		return err
 	}
@@ -550,12 +609,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 			if !e.ModTime.IsZero() || !e.AccessTime.IsZero() {
 				lchtimes(tmp, e.AccessTime, e.ModTime) // best effort
 			}
-			if err := os.Rename(tmp, final); err != nil {
-				x.removeTemp(tmp)
-				return createErr(e.Name, err)
-			}
-			x.forgetTemp(tmp)
-			return nil
+			return x.place(e, tmp, final, fresh)
 		}
 		if !errors.Is(err, fs.ErrExist) || i > 100 {
 			break
@@ -585,7 +639,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if err != nil || !fi.Mode().IsRegular() {
 		return x.refuse(e.Name, "link target "+e.LinkTarget+" is no longer a regular file")
 	}
-	final, err := x.resolveExisting(e.Name, target)
+	final, fresh, err := x.resolveExisting(e.Name, target)
 	if err != nil {
 		return err
 	}
@@ -595,11 +649,9 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 			x.mu.Lock()
 			x.temps[tmp] = struct{}{}
 			x.mu.Unlock()
-			if err := os.Rename(tmp, final); err != nil {
-				x.removeTemp(tmp)
-				return createErr(e.Name, err)
+			if err := x.place(e, tmp, final, fresh); err != nil {
+				return err
 			}
-			x.forgetTemp(tmp)
 			x.written[rel] = final
 			return nil
 		}
@@ -628,7 +680,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		x.removeTemp(tmp)
 		return createErr(e.Name, err)
 	}
-	if err := x.commit(e, tmp, final); err != nil {
+	if err := x.commit(e, tmp, final, fresh); err != nil {
 		return err
 	}
 	x.written[rel] = final
@@ -671,6 +723,71 @@ func (x *Extractor) Finish() error {
 // Abort removes temporary files; call it on interruption or a fatal
 // error. Files already completed stay.
 func (x *Extractor) Abort() { x.removeTemps() }
+
+// Rollback undoes this run: it removes temporary files, then every file,
+// symbolic link and hard link this run created at a name where nothing
+// existed, then the directories it created (the destination included,
+// when New created it), deepest first. Nothing that existed before the
+// run is touched: a file replaced under OverwriteAll stays, and a created
+// directory that is not empty (something else was put there meanwhile)
+// stays. Call it instead of Finish when the run failed as a whole, e.g.
+// with a wrong or missing password, so that the destination holds
+// nothing from it. The Extractor must not be used afterwards. It returns
+// the first failure other than a name already gone or a directory not
+// empty, wrapping ErrCreate.
+func (x *Extractor) Rollback() error {
+	x.removeTemps()
+	var first error
+	for _, p := range x.newFiles {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+			first = createErr(x.relPath(p), err)
+		}
+	}
+	x.newFiles = nil
+	clear(x.written)
+	x.dirs = x.dirs[:0]
+	if err := x.removeCreatedDirs(0); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// removeCreatedDirs removes the directories createdDirs[mark:], children
+// before parents, and forgets them. A directory that is not empty stays
+// and stays recorded; other failures are returned (the first one).
+func (x *Extractor) removeCreatedDirs(mark int) error {
+	var first error
+	var keep []string
+	for i := len(x.createdDirs) - 1; i >= mark; i-- {
+		p := x.createdDirs[i]
+		err := os.Remove(p)
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			delete(x.created, p)
+			delete(x.verified, p)
+			continue
+		}
+		if first == nil && !isNotEmpty(p) {
+			first = createErr(x.relPath(p), err)
+		}
+		keep = append(keep, p)
+	}
+	slices.Reverse(keep)
+	x.createdDirs = append(x.createdDirs[:mark], keep...)
+	return first
+}
+
+// isNotEmpty reports whether the directory p, which os.Remove failed to
+// remove with err, still holds something (the error itself differs
+// between systems: ENOTEMPTY, EEXIST, ERROR_DIR_NOT_EMPTY).
+func isNotEmpty(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) > 0
+}
 
 func (x *Extractor) removeTemps() {
 	x.mu.Lock()
