@@ -583,7 +583,11 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 		return x.refuse(e.Name, "empty link target")
 	}
 	if x.opts.Links == LinksSafe {
-		if why := checkLinkTarget(rel, linkTarget); why != "" {
+		why := checkLinkTarget(rel, linkTarget)
+		if why == "" {
+			why = x.resolveOnDisk(rel, linkTarget)
+		}
+		if why != "" {
 			return x.refuse(e.Name, why+": "+linkTarget)
 		}
 	}
@@ -622,6 +626,74 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 		return werr
 	}
 	return createErr(e.Name, err)
+}
+
+// maxLinkHops bounds the symbolic links resolveOnDisk follows, as the
+// kernel's limit on nested links (40 on Linux) does.
+const maxLinkHops = 40
+
+// resolveOnDisk follows a link target (already accepted lexically by
+// checkLinkTarget) from the directory of rel through what exists on disk,
+// component by component: a symbolic link already in the destination
+// (made by the user or an earlier run) may lead elsewhere than the
+// target's lexical form. It returns why the target is refused: a link on
+// the way that is absolute or climbs out of the destination, or too many
+// links; "" when the target stays inside. Components that do not exist
+// are taken lexically: nothing below them exists either, and links this
+// run creates later obey checkLinkTarget, which keeps every chain of them
+// inside.
+func (x *Extractor) resolveOnDisk(rel, target string) string {
+	var stack []string // components from the root to the current directory
+	if d := path.Dir(rel); d != "." {
+		stack = strings.Split(d, "/")
+	}
+	pending := strings.Split(strings.ReplaceAll(target, `\`, "/"), "/")
+	hops := 0
+	missing := false
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(stack) == 0 {
+				return "link target leaves the destination through an existing link"
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if missing {
+			stack = append(stack, c)
+			continue
+		}
+		p := filepath.Join(x.root, filepath.FromSlash(path.Join(path.Join(stack...), c)))
+		fi, err := os.Lstat(p)
+		if err != nil {
+			missing = true
+			stack = append(stack, c)
+			continue
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			stack = append(stack, c)
+			continue
+		}
+		hops++
+		if hops > maxLinkHops {
+			return "link target passes through too many links"
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return "link target passes through an unreadable link"
+		}
+		t = filepath.ToSlash(t)
+		if t == "" || strings.HasPrefix(t, "/") || filepath.IsAbs(t) || hasDriveLetter(t) {
+			return "link target passes through " + path.Join(path.Join(stack...), c) + ", an absolute link"
+		}
+		// The link's own target replaces it, relative to its directory.
+		pending = append(strings.Split(t, "/"), pending...)
+	}
+	return ""
 }
 
 // writeLink makes a hard link (falling back to a copy) or a file copy of
