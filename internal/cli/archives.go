@@ -119,9 +119,27 @@ func archiveStem(name string) string {
 		}
 	}
 	if stem == "" {
-		return base
+		stem = base
 	}
-	return stem
+	return safeComponent(stem)
+}
+
+// safeComponent makes a name derived from an archive's file name usable
+// as one path component inside the destination: separators become '_',
+// and a name that would leave or stay in its directory ("", ".", "..", or
+// only dots and spaces, which Windows trims to nothing) becomes "_", as
+// 7-Zip does.
+func safeComponent(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == filepath.Separator || r == 0 {
+			return '_'
+		}
+		return r
+	}, s)
+	if strings.Trim(s, ". ") == "" {
+		return "_"
+	}
+	return s
 }
 
 // outputDir returns the destination for one archive: as 7-Zip does with
