@@ -13,6 +13,11 @@ import (
 // by default (the format's own maximum).
 const defaultMaxKDF = 24
 
+// maxLg2Count is the largest log2 iteration count PBKDF2's 64-bit
+// iteration counter can express; Options.MaxKDFCost cannot raise the
+// limit above it.
+const maxLg2Count = 63
+
 // maxDistinctSalts bounds the key derivations one archive can demand
 // (each costs milliseconds to seconds), so hostile archives with a new salt
 // per header cannot stall the reader.
@@ -51,6 +56,14 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 	if limit <= 0 {
 		limit = defaultMaxKDF
 	}
+	limit = min(limit, maxLg2Count)
+	if lg2Count < 0 || lg2Count > limit {
+		// Refused before the password is asked for: no prompt for an
+		// archive that cannot be opened anyway. The field is one byte,
+		// so this also covers counts above the 2^63 that PBKDF2's
+		// 64-bit counter could express.
+		return nil, &archive.LimitError{What: "RAR5 key derivation iterations log2", Need: int64(lg2Count), Limit: int64(limit), Fixed: true}
+	}
 	pw, err := r.password()
 	if err != nil {
 		return nil, err
@@ -62,8 +75,7 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 	if len(r.keys.r5) >= maxDistinctSalts {
 		return nil, &archive.LimitError{What: "distinct RAR5 encryption salts", Need: int64(len(r.keys.r5) + 1), Limit: maxDistinctSalts, Fixed: true}
 	}
-	if lg2Count >= 0 && lg2Count <= limit && limit < 60 {
-		// Counts above the limit are refused by the key derivation.
+	if limit < 60 {
 		budget := uint64(kdfWorkFactor) << limit
 		if need := r.keys.work + 1<<lg2Count; need > budget {
 			return nil, &archive.LimitError{What: "RAR5 key derivation iterations (all salts)", Need: int64(need), Limit: int64(budget), Fixed: true}

@@ -1,0 +1,109 @@
+package rar
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+)
+
+// rar5Builder writes RAR5 archives header by header for tests: each
+// header gets its size and CRC32, so a test states only the fields it is
+// about.
+type rar5Builder struct {
+	buf []byte
+}
+
+func newRAR5Builder() *rar5Builder {
+	return &rar5Builder{buf: append([]byte(nil), sigRAR5...)}
+}
+
+// appendVint appends v as a RAR5 variable-length integer.
+func appendVint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// header appends a header of type typ whose fields after the header
+// flags are body, with data appended as its data area.
+func (w *rar5Builder) header(typ uint64, body, data []byte) *rar5Builder {
+	var h []byte
+	h = appendVint(h, typ)
+	flags := uint64(0)
+	if data != nil {
+		flags |= 2
+	}
+	h = appendVint(h, flags)
+	if data != nil {
+		h = appendVint(h, uint64(len(data)))
+	}
+	h = append(h, body...)
+	sized := appendVint(nil, uint64(len(h)))
+	sized = append(sized, h...)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, crc32.ChecksumIEEE(sized))
+	w.buf = append(w.buf, sized...)
+	w.buf = append(w.buf, data...)
+	return w
+}
+
+// main appends a main archive header with archive flags fl.
+func (w *rar5Builder) main(fl uint64) *rar5Builder {
+	return w.header(head5Main, appendVint(nil, fl), nil)
+}
+
+// crypt appends an archive encryption header (headers encrypted from here
+// on) with the given log2 iteration count.
+func (w *rar5Builder) crypt(lg2 byte) *rar5Builder {
+	var b []byte
+	b = appendVint(b, 0) // version
+	b = appendVint(b, 0) // flags: no check value
+	b = append(b, lg2)
+	b = append(b, make([]byte, 16)...) // salt
+	return w.header(head5Crypt, b, nil)
+}
+
+// file appends a stored file header for name with content data; extra
+// is its extra area (records already encoded).
+func (w *rar5Builder) file(name string, data, extra []byte) *rar5Builder {
+	var b []byte
+	b = appendVint(b, 0x4) // file flags: CRC32 present
+	b = appendVint(b, uint64(len(data)))
+	b = appendVint(b, 0) // attributes
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(data))
+	b = appendVint(b, 0) // compression: version 0, stored, dictionary 128 KiB
+	b = appendVint(b, 1) // host OS: unix
+	b = appendVint(b, uint64(len(name)))
+	b = append(b, name...)
+	var h []byte
+	h = appendVint(h, head5File)
+	flags := uint64(2)
+	if len(extra) > 0 {
+		flags |= 1
+	}
+	h = appendVint(h, flags)
+	if len(extra) > 0 {
+		h = appendVint(h, uint64(len(extra)))
+	}
+	h = appendVint(h, uint64(len(data)))
+	h = append(h, b...)
+	h = append(h, extra...)
+	sized := appendVint(nil, uint64(len(h)))
+	sized = append(sized, h...)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, crc32.ChecksumIEEE(sized))
+	w.buf = append(w.buf, sized...)
+	w.buf = append(w.buf, data...)
+	return w
+}
+
+// end appends the end-of-archive header; more says another volume follows.
+func (w *rar5Builder) end(more bool) *rar5Builder {
+	fl := uint64(0)
+	if more {
+		fl = 1
+	}
+	return w.header(head5End, appendVint(nil, fl), nil)
+}
+
+// bytes returns the archive.
+func (w *rar5Builder) bytes() []byte { return w.buf }
