@@ -1,0 +1,41 @@
+// Package xz reads the .xz container format of XZ Utils (the "xz file
+// format" specification, version 1.2.1, sections 2 to 5), decoding its
+// blocks with internal/lzma's LZMA2 decoder and internal/filters' delta and
+// branch converters.
+//
+// # Format
+//
+// A file is one or more streams, optionally separated and followed by
+// stream padding (zero bytes in multiples of four). A stream is
+//
+//	header  | block … block | index | footer
+//
+// The 12-byte stream header holds a magic, two flag bytes naming the check
+// type (none, CRC32, CRC64 or SHA-256 here) and a CRC32 of the flags. Each
+// block starts with a block header (its size in multiples of four, the
+// optional compressed and uncompressed sizes, one to four filters, zero
+// padding, CRC32), then the compressed data, zero padding to a multiple of
+// four and the check of the uncompressed data. The index repeats, per block,
+// the "unpadded size" (header + compressed data + check) and the
+// uncompressed size, and the footer gives the index size ("backward size")
+// and repeats the flags. Variable-length integers are little-endian base-128
+// with at most nine bytes and no redundant trailing zero byte.
+//
+// # What the Reader checks
+//
+// Everything the specification lets a decoder check: magic bytes, reserved
+// bits, header CRCs, minimal integer encodings, declared block sizes against
+// what the data used, the check of every block, every index record against
+// the block it describes, the index CRC, the footer's backward size and
+// flags, and that stream padding is zero and a multiple of four. Any
+// mismatch is an error wrapping archive.ErrFormat, a check mismatch one
+// wrapping archive.ErrChecksum, both carrying the file offset. Filter chains
+// are LZMA2 last, preceded by up to three of delta and the branch converters
+// (x86, PowerPC, IA-64, ARM, ARM-Thumb, SPARC, ARM64, RISC-V); other filter
+// IDs and check types 2–3, 5–9 and 11–15 are reported with
+// archive.ErrUnsupported. The LZMA2 dictionary is bounded by the caller's
+// limit before it is allocated.
+//
+// The Reader is a streaming io.Reader: it reads its input once, front to
+// back, and never seeks, so it can sit under a tar reader.
+package xz
