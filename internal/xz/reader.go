@@ -71,7 +71,7 @@ type Reader struct {
 	out     io.Reader // the current block's uncompressed data, or nil between blocks
 	err     error
 
-	streams int  // streams started
+	streams int // streams started
 	flags   [2]byte
 	check   byte
 	sum     hash.Hash
