@@ -1,6 +1,7 @@
 package lzma
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 )
@@ -109,7 +110,21 @@ type encoder struct {
 	alignCount    int
 	pricesInvalid bool
 	opt           []optNode
+
+	// Cancellation: ctx (nil: never) is polled when ep reaches checkAt,
+	// every cancelCheckInterval positions.
+	ctx     context.Context
+	checkAt int
 }
+
+// cancelCheckInterval is how many input positions the encoder codes
+// between two polls of its context: small enough that a cancellation is
+// noticed within milliseconds even at the slowest settings, large enough
+// that the poll costs nothing measurable.
+const cancelCheckInterval = 1 << 16
+
+// cancelled returns the context's error, wrapped, once it is done.
+func (e *encoder) cancelled() error { return contextErr(e.ctx) }
 
 func newEncoder(o *WriterOptions) *encoder {
 	e := &encoder{
@@ -117,6 +132,7 @@ func newEncoder(o *WriterOptions) *encoder {
 		fast:     o.Algorithm == AlgorithmFast || o.Algorithm == AlgorithmByLevel && o.Level < 5,
 		nice:     o.FastBytes,
 		dictSize: o.DictSize,
+		ctx:      o.Context,
 	}
 	// The composite steps gain about 0.4% on mixed data for about 8%
 	// more time; as in 7-Zip, every optimal parse takes them.
@@ -158,23 +174,24 @@ func (e *encoder) resetState() {
 
 // resetStream starts a new stream over data (borrowed) with an empty
 // dictionary.
-func (e *encoder) resetStream(data []byte) { e.resetBlock(data, 0, 0) }
+func (e *encoder) resetStream(data []byte) { _ = e.resetBlock(data, 0, 0) }
 
 // resetBlock starts a block over data (borrowed) whose first hist bytes
 // are the history before it (the end of the previous block, already in
 // the decoder's dictionary), at stream position spos since the last
 // dictionary reset. The model starts afresh; the match finder is
 // preloaded with the history.
-func (e *encoder) resetBlock(data []byte, hist int, spos int64) {
+func (e *encoder) resetBlock(data []byte, hist int, spos int64) error {
 	e.resetState()
 	e.mf.reset(data)
-	e.mf.preload(hist, min(hist, preloadFull))
 	e.ep = hist
+	e.checkAt = hist + cancelCheckInterval
 	e.spos = spos
 	e.pend = e.pend[:0]
 	e.pendIdx = 0
 	e.haveNext = false
 	e.rc.reset()
+	return e.mf.preload(hist, min(hist, preloadFull), e.cancelled)
 }
 
 func getSlot(dist uint32) uint32 {
@@ -946,22 +963,28 @@ func (e *encoder) backtrack(cur int) {
 	}
 }
 
-// encodeSome codes symbols until the input parsed so far is exhausted
-// (returning true) or the current chunk is full: packed size above
-// maxPacked or maxUnpacked reached (returning false). With final false it
-// also stops while less than lookahead bytes remain after the match
-// finder's position.
-func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) bool {
+// encodeSome codes symbols until the input parsed so far is exhausted or
+// the current chunk is full: packed size above maxPacked or maxUnpacked
+// reached. With final false it also stops while less than lookahead bytes
+// remain after the match finder's position. It returns an error only when
+// the context is cancelled; the encoder must then be reset before reuse.
+func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) error {
 	start := e.ep
 	for {
 		if e.pendIdx == len(e.pend) {
 			e.pend = e.pend[:0]
 			e.pendIdx = 0
 			if e.ep >= e.mf.end {
-				return true
+				return nil
 			}
 			if !final && e.mf.end-e.mf.pos < lookahead {
-				return true
+				return nil
+			}
+			if e.ep >= e.checkAt {
+				e.checkAt = e.ep + cancelCheckInterval
+				if err := e.cancelled(); err != nil {
+					return err
+				}
 			}
 			if e.fast {
 				e.parseFast()
@@ -972,12 +995,12 @@ func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) bool 
 		}
 		s := e.pend[e.pendIdx]
 		if e.ep-start+int(s.len) > maxUnpacked {
-			return false
+			return nil
 		}
 		e.encodeSymbol(s)
 		e.pendIdx++
 		if e.rc.size() > maxPacked {
-			return false
+			return nil
 		}
 	}
 }

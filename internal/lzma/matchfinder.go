@@ -482,24 +482,35 @@ func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
 // ones only enter the hash tables, as leaves of the trees (no subtrees),
 // which costs a hash update per position instead of a tree walk: each
 // such position can still be found as the newest of its hash, and every
-// position the block inserts lands above it.
-func (mf *matchFinder) preload(n, full int) {
+// position the block inserts lands above it. It polls cancelled every
+// cancelCheckInterval positions and stops with its error.
+func (mf *matchFinder) preload(n, full int, cancelled func() error) error {
 	// Hashing ahead must not insert positions of the block: the
 	// pipelined finder inserts those itself.
 	mf.hlimit = n
 	defer func() { mf.hlimit = 0 }()
 	if !mf.bt || full >= n {
-		mf.skip(n)
-		return
+		full = n
 	}
 	for stop := n - full; mf.pos < stop; {
-		pos := mf.pos
-		if mf.end-pos >= mf.hb {
-			mf.preHashed(uint32(pos) + mf.delta)
-			i := int(mf.cycPos) * 2
-			mf.son[i], mf.son[i+1] = 0, 0
+		if err := cancelled(); err != nil {
+			return err
 		}
-		mf.advance()
+		for piece := min(stop, mf.pos+cancelCheckInterval); mf.pos < piece; {
+			pos := mf.pos
+			if mf.end-pos >= mf.hb {
+				mf.preHashed(uint32(pos) + mf.delta)
+				i := int(mf.cycPos) * 2
+				mf.son[i], mf.son[i+1] = 0, 0
+			}
+			mf.advance()
+		}
 	}
-	mf.skip(full)
+	for mf.pos < n {
+		if err := cancelled(); err != nil {
+			return err
+		}
+		mf.skip(min(n-mf.pos, cancelCheckInterval))
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package lzma
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -26,6 +27,11 @@ type WriterOptions struct {
 	// Algorithm chooses the parser: AlgorithmByLevel (levels 1–4 fast,
 	// 5–9 optimal), AlgorithmFast or AlgorithmOptimal (7-Zip's a=0/a=1).
 	Algorithm int
+	// Context, when not nil, stops the encoder once it is done: the
+	// encoders and their match-finder goroutines poll it every 64 KiB of
+	// input, and Write and Close then return an error wrapping its Err
+	// (after every goroutine of the writer has ended).
+	Context context.Context
 }
 
 // The parsers of WriterOptions.Algorithm.
@@ -137,6 +143,20 @@ func (o *WriterOptions) normalize() error {
 	return nil
 }
 
+// contextErr returns ctx's error, wrapped, once ctx is done (nil for a nil
+// ctx).
+func contextErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("lzma: encoding stopped: %w", ctx.Err())
+	default:
+		return nil
+	}
+}
+
 // Writer compresses to a raw LZMA stream as 7z stores it: no header, and
 // no end marker unless EOSMarker is set.
 type Writer struct {
@@ -205,6 +225,10 @@ func (z *Writer) Write(p []byte) (int, error) {
 	if z.closed {
 		return 0, errors.New("lzma: write after close")
 	}
+	if err := contextErr(z.opts.Context); err != nil {
+		z.err = err
+		return 0, err
+	}
 	n := len(p)
 	if z.e == nil || z.e.mf.buf == nil {
 		room := int(z.opts.DictSize) + streamExtra - len(z.stage)
@@ -236,7 +260,9 @@ func (z *Writer) Write(p []byte) (int, error) {
 func (z *Writer) makeRoom() error {
 	e := z.e
 	mf := e.mf
-	e.encodeSome(1<<62, math.MaxInt, false)
+	if err := e.encodeSome(1<<62, math.MaxInt, false); err != nil {
+		return err
+	}
 	if err := z.flushOut(); err != nil {
 		return err
 	}
@@ -248,6 +274,7 @@ func (z *Writer) makeRoom() error {
 	mf.end -= s
 	mf.pos -= s
 	e.ep -= s
+	e.checkAt -= s
 	mf.delta += uint32(s)
 	if mf.delta > normalizeAt {
 		mf.normalize()
@@ -288,7 +315,11 @@ func (z *Writer) Close() error {
 		z.e.mf.buf = z.stage
 	}
 	e := z.e
-	e.encodeSome(1<<62, math.MaxInt, true)
+	if err := e.encodeSome(1<<62, math.MaxInt, true); err != nil {
+		z.err = err
+		e.mf.buf = nil
+		return err
+	}
 	if z.opts.EOSMarker {
 		e.encodeEndMarker()
 	}
@@ -370,6 +401,7 @@ type job2 struct {
 	hist int
 	spos int64
 	out  []byte
+	err  error // set when the block was cancelled
 	done chan struct{}
 }
 
@@ -464,6 +496,10 @@ func (z *Writer2) Write(p []byte) (int, error) {
 	if z.closed {
 		return 0, errors.New("lzma: write after close")
 	}
+	if err := contextErr(z.opts.Context); err != nil {
+		z.err = err
+		return 0, err
+	}
 	n := len(p)
 	for len(p) > 0 {
 		if z.block == nil {
@@ -524,15 +560,19 @@ func (z *Writer2) submit(last bool) error {
 		// One buffer and one output buffer serve every block: the
 		// history moves to the front once the block is compressed.
 		e := z.getEncoder(size)
-		out := compressBlock(e, data, hist, spos, z.outBuffer(), false)
+		out, err := compressBlock(e, data, hist, spos, z.outBuffer(), false)
 		z.free <- e
+		if err != nil {
+			z.err = err
+			return err
+		}
 		if last {
 			z.spare = append(z.spare, data)
 		} else {
 			z.block = append(data[:0], data[len(data)-h:]...)
 			z.histLen = h
 		}
-		_, err := z.w.Write(out)
+		_, err = z.w.Write(out)
 		z.spareOut = append(z.spareOut, out)
 		if err != nil {
 			z.err = err
@@ -571,25 +611,42 @@ func (z *Writer2) submit(last bool) error {
 	j.out = z.outBuffer()
 	e := z.getEncoder(size)
 	go func() {
-		j.out = compressBlock(e, j.data, j.hist, j.spos, j.out, useMT)
+		j.out, j.err = compressBlock(e, j.data, j.hist, j.spos, j.out, useMT)
 		z.free <- e
 		close(j.done)
 	}()
 	return nil
 }
 
+// finishOldest waits for the oldest block and writes its output. On an
+// error (cancellation or the underlying writer's) it waits for every
+// running block, so that no goroutine outlives the failed call.
 func (z *Writer2) finishOldest() error {
 	j := z.jobs[0]
 	<-j.done
 	copy(z.jobs, z.jobs[1:])
 	z.jobs = z.jobs[:len(z.jobs)-1]
 	z.spare = append(z.spare, j.data)
-	_, err := z.w.Write(j.out)
+	err := j.err
+	if err == nil {
+		_, err = z.w.Write(j.out)
+	}
 	z.spareOut = append(z.spareOut, j.out)
 	if err != nil {
 		z.err = err
+		z.waitAll()
 	}
 	return err
+}
+
+// waitAll waits for the running blocks and discards their output.
+func (z *Writer2) waitAll() {
+	for _, j := range z.jobs {
+		<-j.done
+		z.spare = append(z.spare, j.data)
+		z.spareOut = append(z.spareOut, j.out)
+	}
+	z.jobs = z.jobs[:0]
 }
 
 // Close compresses the buffered input, writes the end byte and waits for
@@ -623,8 +680,13 @@ func (z *Writer2) Close() error {
 // first chunk of
 // the stream's first block resets the dictionary; a later block's first
 // chunk resets the model only (and restates the properties).
-func compressBlock(e *encoder, data []byte, hist int, spos int64, out []byte, useMT bool) []byte {
-	e.resetBlock(data, hist, spos)
+//
+// It returns an error (and out unfinished) only when the encoder's context
+// is cancelled; the finder's goroutines have ended by then.
+func compressBlock(e *encoder, data []byte, hist int, spos int64, out []byte, useMT bool) ([]byte, error) {
+	if err := e.resetBlock(data, hist, spos); err != nil {
+		return out, err
+	}
 	if useMT {
 		if e.mt == nil {
 			e.mt = newMTFinder()
@@ -640,7 +702,9 @@ func compressBlock(e *encoder, data []byte, hist int, spos int64, out []byte, us
 	for e.ep < len(data) {
 		start := e.ep
 		e.rc.reset()
-		e.encodeSome(chunkPacked-80, chunkUnpack, true)
+		if err := e.encodeSome(chunkPacked-80, chunkUnpack, true); err != nil {
+			return out, err
+		}
 		u := e.ep - start
 		e.rc.flush()
 		packed := e.rc.out
@@ -680,5 +744,5 @@ func compressBlock(e *encoder, data []byte, hist int, spos int64, out []byte, us
 		e.resetState()
 		needState = true
 	}
-	return out
+	return out, nil
 }
