@@ -14,7 +14,7 @@ import (
 // are filled from the preset of Level.
 type WriterOptions struct {
 	Level       int    // 0..9 preset (0 behaves as 1; storing is the container's business)
-	DictSize    uint32 // dictionary size in bytes (4 KiB .. 1.5 GiB)
+	DictSize    uint32 // dictionary size in bytes (MinDictSize .. MaxDictSize)
 	LC, LP, PB  int    // literal context bits, literal position bits, position bits
 	FastBytes   int    // "nice" match length at which searching stops (5..273)
 	MatchFinder string // "hc4"/"hc5" (hash chain) or "bt4"/"bt5" (binary tree), hashing 4 or 5 bytes
@@ -33,6 +33,18 @@ type WriterOptions struct {
 	// (after every goroutine of the writer has ended).
 	Context context.Context
 }
+
+// The dictionary sizes the encoders accept. MaxDictSize is 7-Zip's limit
+// for LZMA and LZMA2 encoding on 64-bit systems (3<<29, 1.5 GiB: LzmaEnc.c
+// refuses more), so that every archive garc writes can be written and
+// read back by 7-Zip with the same settings; it is the one limit the
+// format packages and the command line check -md against. The decoders
+// accept any size the formats can express (up to 4 GiB − 1), bounded only
+// by the caller's memory limit.
+const (
+	MinDictSize = minDictSize
+	MaxDictSize = 3 << 29
+)
 
 // The parsers of WriterOptions.Algorithm.
 const (
@@ -127,7 +139,7 @@ func (o *WriterOptions) normalize() error {
 		o.BlockSize = defaultBlockSize(o.DictSize)
 	}
 	switch {
-	case o.DictSize < minDictSize || o.DictSize > 3<<29:
+	case o.DictSize < MinDictSize || o.DictSize > MaxDictSize:
 		return fmt.Errorf("lzma: dictionary size %d out of range", o.DictSize)
 	case o.LC < 0 || o.LC > 8 || o.LP < 0 || o.LP > 4 || o.PB < 0 || o.PB > 4:
 		return errors.New("lzma: lc/lp/pb out of range")

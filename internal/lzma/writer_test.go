@@ -156,3 +156,23 @@ func TestWriter2Allocs(t *testing.T) {
 		t.Logf("threads=%d: %.0f allocations for 2 blocks, %.0f for 8", threads, small, big)
 	}
 }
+
+// TestDictSizeLimits checks the exported limits against 7-Zip's (1.5 GiB
+// on 64-bit) and that the encoders accept exactly that range.
+func TestDictSizeLimits(t *testing.T) {
+	if MaxDictSize != 1536<<20 || MinDictSize != 4096 {
+		t.Fatalf("MaxDictSize %d, MinDictSize %d: want 7-Zip's 1536 MiB and 4 KiB", MaxDictSize, MinDictSize)
+	}
+	for _, tc := range []struct {
+		dict uint32
+		ok   bool
+	}{{MinDictSize - 1, false}, {MinDictSize, true}, {MaxDictSize, true}, {MaxDictSize + 1, false}, {1<<32 - 1, false}} {
+		o := LevelOptions(5)
+		o.DictSize = tc.dict
+		_, err1 := NewWriter(io.Discard, o)
+		_, err2 := NewWriter2(io.Discard, o)
+		if (err1 == nil) != tc.ok || (err2 == nil) != tc.ok {
+			t.Errorf("dictionary %d: errors %v, %v; want accepted=%v", tc.dict, err1, err2, tc.ok)
+		}
+	}
+}
