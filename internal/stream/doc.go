@@ -1,0 +1,24 @@
+// Package stream reads the single-stream compressed formats — gzip
+// (RFC 1952), bzip2, xz (internal/xz), zstd (RFC 8878) and LZMA Utils'
+// .lzma — both as decoders for other readers (a tar inside) and as a
+// one-entry archive.Reader for a plain compressed file.
+//
+// Recognition is by content (Identify): the gzip, bzip2 ("BZh" and a block
+// or end magic), xz and zstd magics (zstd also from a leading skippable
+// frame), and for .lzma, which has no magic, the shape of its 13-byte
+// header: a properties byte below 225, a dictionary size of the form 2^n
+// or 2^n+2^(n-1), and an unpacked size that is unknown or plausible.
+//
+// Every concatenated member, stream or frame is decoded in order (gzip
+// multi-member, bzip2 multi-stream, xz multi-stream with padding, zstd
+// frames with skippable frames skipped). The entry is named as 7-Zip names
+// it: the name a gzip header records (FNAME), else the file's name without
+// its compression suffix (.tgz and the like become .tar). Window and
+// dictionary sizes are bounded by archive.Options.MaxDict before anything
+// is allocated; corrupt data and check mismatches wrap archive.ErrFormat and
+// archive.ErrChecksum.
+//
+// gzip and zstd use github.com/klauspost/compress, which is faster than the
+// standard library's compress/gzip (and the standard library has no zstd);
+// bzip2, xz and .lzma use garc's own decoders.
+package stream

@@ -1,0 +1,280 @@
+package stream
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/bzip2"
+	"github.com/garc-dev/garc/internal/lzma"
+	"github.com/garc-dev/garc/internal/xz"
+)
+
+// Kind is a single-stream compression format.
+type Kind int
+
+// The formats, in the order Identify tries them.
+const (
+	Gzip Kind = iota + 1
+	Bzip2
+	XZ
+	Zstd
+	LZMA // LZMA-alone (.lzma), recognised last: its header has no magic
+)
+
+// Format returns the archive.Format naming a file of this kind.
+func (k Kind) Format() archive.Format {
+	switch k {
+	case Gzip:
+		return "gzip"
+	case Bzip2:
+		return "bzip2"
+	case XZ:
+		return "xz"
+	case Zstd:
+		return "zstd"
+	case LZMA:
+		return "lzma"
+	}
+	return "unknown"
+}
+
+// String returns the format's name.
+func (k Kind) String() string { return string(k.Format()) }
+
+var (
+	magicGzip = []byte{0x1f, 0x8b, 0x08}
+	magicBz2  = []byte("BZh")
+	magicZstd = []byte{0x28, 0xB5, 0x2F, 0xFD}
+)
+
+// HeadSize is how many leading bytes Identify wants to see.
+const HeadSize = 16
+
+// Identify recognises a compressed stream from its first bytes.
+func Identify(head []byte) (Kind, bool) {
+	switch {
+	case bytes.HasPrefix(head, magicGzip):
+		return Gzip, true
+	case bytes.HasPrefix(head, magicBz2) && len(head) >= 10 && head[3] >= '1' && head[3] <= '9' &&
+		(bytes.Equal(head[4:10], []byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59}) || bytes.Equal(head[4:10], []byte{0x17, 0x72, 0x45, 0x38, 0x50, 0x90})):
+		return Bzip2, true
+	case bytes.HasPrefix(head, xz.Magic):
+		return XZ, true
+	case bytes.HasPrefix(head, magicZstd) || isSkippableFrame(head):
+		return Zstd, true
+	case isLZMAAlone(head):
+		return LZMA, true
+	}
+	return 0, false
+}
+
+// isSkippableFrame recognises a zstd skippable frame (magic 0x184D2A5?).
+func isSkippableFrame(head []byte) bool {
+	return len(head) >= 8 && binary.LittleEndian.Uint32(head)&0xFFFFFFF0 == 0x184D2A50
+}
+
+// isLZMAAlone recognises the 13-byte header of LZMA Utils' .lzma format:
+// a properties byte below 225, a dictionary size that is 2^n or 2^n+2^(n-1)
+// (what every encoder writes), and an unpacked size that is either
+// unknown (all ones) or below 2^48.
+func isLZMAAlone(head []byte) bool {
+	if len(head) < 13 || head[0] >= 9*5*5 {
+		return false
+	}
+	d := binary.LittleEndian.Uint32(head[1:5])
+	if d < 1<<12 {
+		return false
+	}
+	ok := false
+	for n := 12; n < 32; n++ {
+		if d == 1<<n || (n > 12 && d == 1<<n|1<<(n-1)) || d == 0xFFFFFFFF {
+			ok = true
+			break
+		}
+	}
+	size := binary.LittleEndian.Uint64(head[5:13])
+	return ok && (size == ^uint64(0) || size < 1<<48)
+}
+
+// Header is what a stream says about the file it holds, where the format
+// records it (gzip's FNAME and MTIME, the .lzma unpacked size).
+type Header struct {
+	Name    string
+	ModTime time.Time
+	Size    int64 // -1 when unknown
+}
+
+// Decoder decompresses one file of a Kind.
+type Decoder interface {
+	io.Reader
+	// Close releases the decoder's memory; it does not close the input.
+	Close() error
+}
+
+// NewDecoder returns a decoder for a stream of kind k read from r, and
+// what its header says. maxDict bounds the window or dictionary (0: the
+// archive default); threads > 1 lets bzip2 decode blocks in parallel.
+func NewDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Header, error) {
+	if maxDict <= 0 {
+		maxDict = archive.DefaultMaxDict
+	}
+	h := Header{Size: -1}
+	switch k {
+	case Gzip:
+		z, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, h, gzipError(err, 0)
+		}
+		h.Name, h.ModTime = z.Name, z.ModTime
+		if h.ModTime.Unix() == 0 {
+			h.ModTime = time.Time{}
+		}
+		return &gzipDecoder{z: z}, h, nil
+	case Bzip2:
+		return nopCloser{errorMapper{bzip2.NewReaderThreads(r, max(threads, 1)), "bzip2"}}, h, nil
+	case XZ:
+		return nopCloser{xz.NewReader(r, maxDict)}, h, nil
+	case Zstd:
+		z, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(uint64(min(maxDict, zstd.MaxWindowSize))))
+		if err != nil {
+			return nil, h, zstdError(err, maxDict)
+		}
+		return &zstdDecoder{z: z, limit: maxDict}, h, nil
+	case LZMA:
+		var hdr [13]byte
+		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+			return nil, h, &archive.Error{Offset: 0, Err: fmt.Errorf("lzma: truncated header: %w", archive.ErrFormat)}
+		}
+		size := int64(binary.LittleEndian.Uint64(hdr[5:13]))
+		if size < 0 {
+			size = -1
+		}
+		z, err := lzma.NewReader(r, hdr[:5], size, maxDict)
+		if err != nil {
+			return nil, h, &archive.Error{Offset: 0, Err: fmt.Errorf("lzma: %w", err)}
+		}
+		h.Size = size
+		return nopCloser{errorMapper{z, "lzma"}}, h, nil
+	}
+	return nil, h, &archive.UnsupportedError{What: "stream format"}
+}
+
+// StoredName returns the name a single-stream file extracts to, as 7-Zip
+// names it: the name the header records, else the archive's base name
+// without its compression suffix (.tgz and the like become .tar).
+func StoredName(archiveName string, h Header) string {
+	if h.Name != "" {
+		return h.Name
+	}
+	base := filepath.Base(archiveName)
+	lower := strings.ToLower(base)
+	for _, s := range []struct{ suffix, repl string }{
+		{".tgz", ".tar"}, {".taz", ".tar"}, {".tbz2", ".tar"}, {".tbz", ".tar"}, {".txz", ".tar"},
+		{".tlz", ".tar"}, {".tzst", ".tar"}, {".gz", ""}, {".bz2", ""}, {".bz", ""}, {".xz", ""},
+		{".lzma", ""}, {".zst", ""}, {".zstd", ""},
+	} {
+		if strings.HasSuffix(lower, s.suffix) && len(base) > len(s.suffix) {
+			return base[:len(base)-len(s.suffix)] + s.repl
+		}
+	}
+	if ext := filepath.Ext(base); ext != "" && len(ext) < len(base) {
+		return base[:len(base)-len(ext)]
+	}
+	return base + "~"
+}
+
+type nopCloser struct{ io.Reader }
+
+func (nopCloser) Close() error { return nil }
+
+// errorMapper makes decoder errors wrap archive.ErrFormat where the codec
+// reports a plain error, and turns a premature end into one.
+type errorMapper struct {
+	r    io.Reader
+	what string
+}
+
+func (m errorMapper) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = mapError(m.what, err)
+	}
+	return n, err
+}
+
+func mapError(what string, err error) error {
+	switch {
+	case errors.Is(err, archive.ErrFormat), errors.Is(err, archive.ErrChecksum),
+		errors.Is(err, archive.ErrLimit), errors.Is(err, archive.ErrUnsupported):
+		return err
+	case err == io.ErrUnexpectedEOF:
+		return fmt.Errorf("%s: unexpected end of data: %w", what, archive.ErrFormat)
+	}
+	var pe interface{ Timeout() bool } // I/O errors of the file system pass unchanged
+	if errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%s: %v: %w", what, err, archive.ErrFormat)
+}
+
+type gzipDecoder struct {
+	z *gzip.Reader
+}
+
+func (d *gzipDecoder) Read(p []byte) (int, error) {
+	n, err := d.z.Read(p)
+	if err != nil && err != io.EOF {
+		err = gzipError(err, -1)
+	}
+	return n, err
+}
+
+func (d *gzipDecoder) Close() error { return nil }
+
+func gzipError(err error, off int64) error {
+	switch {
+	case errors.Is(err, gzip.ErrChecksum):
+		return &archive.Error{Offset: off, Err: fmt.Errorf("gzip: %w", archive.ErrChecksum)}
+	case errors.Is(err, gzip.ErrHeader):
+		return &archive.Error{Offset: off, Err: fmt.Errorf("gzip: invalid header: %w", archive.ErrFormat)}
+	case err == io.EOF && off == 0:
+		return &archive.Error{Offset: 0, Err: fmt.Errorf("gzip: empty input: %w", archive.ErrFormat)}
+	}
+	return mapError("gzip", err)
+}
+
+type zstdDecoder struct {
+	z     *zstd.Decoder
+	limit int64
+}
+
+func (d *zstdDecoder) Read(p []byte) (int, error) {
+	n, err := d.z.Read(p)
+	if err != nil && err != io.EOF {
+		err = zstdError(err, d.limit)
+	}
+	return n, err
+}
+
+func (d *zstdDecoder) Close() error { d.z.Close(); return nil }
+
+func zstdError(err error, limit int64) error {
+	switch {
+	case errors.Is(err, zstd.ErrWindowSizeExceeded), errors.Is(err, zstd.ErrDecoderSizeExceeded):
+		return fmt.Errorf("zstd: window larger than the limit %d (raise it with --max-dict): %w", limit, archive.ErrLimit)
+	case errors.Is(err, zstd.ErrCRCMismatch):
+		return fmt.Errorf("zstd: %w", archive.ErrChecksum)
+	}
+	return mapError("zstd", err)
+}
