@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 )
 
@@ -36,6 +37,7 @@ var exactSwitches = map[string][]string{
 	"-bd":   {"--progress=never"},
 	"-inul": {"-q"},
 	"-p":    {"--ask-password"},
+	"-hp":   {"--ask-password", "--encrypt-headers"},
 	"-snl":  {"--symlinks=store"},
 	"-si":   {"--stdin"},
 	"-mhe":  {"--encrypt-headers"},
@@ -71,6 +73,10 @@ func onOff(v string) (string, bool) {
 func normalizeArgs(args []string) []string {
 	var flags, pos []string
 	command := ""
+	// dangling is a value flag written last, without its value: it
+	// stays last so that it does not take a positional argument as its
+	// value, and cobra reports the missing value.
+	dangling := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -78,12 +84,17 @@ func normalizeArgs(args []string) []string {
 			break
 		}
 		if strings.HasPrefix(a, "--") {
-			flags = append(flags, a)
 			name := strings.TrimPrefix(a, "--")
-			if !strings.Contains(name, "=") && valueFlags[name] && i+1 < len(args) {
+			if !strings.Contains(name, "=") && valueFlags[name] {
+				if i+1 == len(args) {
+					dangling = a
+					continue
+				}
 				i++
-				flags = append(flags, args[i])
+				flags = append(flags, a, args[i])
+				continue
 			}
+			flags = append(flags, a)
 			continue
 		}
 		if len(a) < 2 || a[0] != '-' {
@@ -95,10 +106,24 @@ func normalizeArgs(args []string) []string {
 			continue
 		}
 		if shortValueFlags[a] {
-			flags = append(flags, a)
-			if i+1 < len(args) {
-				i++
-				flags = append(flags, args[i])
+			if i+1 == len(args) {
+				dangling = a
+				continue
+			}
+			i++
+			flags = append(flags, a, args[i])
+			continue
+		}
+		if (a == "-p" || a == "-hp") && i+1 < len(args) && passwordAfterP(command, len(pos), args[i+1]) {
+			// "-p SECRET": refused without ever printing SECRET,
+			// which takes the place of a positional argument so
+			// that the refusal is what the user sees.
+			flags = append(flags, unsupportedFlag+spacedPassword)
+			i++
+			if command == "" {
+				command = hiddenArgument
+			} else {
+				pos = append(pos, hiddenArgument)
 			}
 			continue
 		}
@@ -109,7 +134,11 @@ func normalizeArgs(args []string) []string {
 		out = append(out, command)
 	}
 	out = append(out, flags...)
-	return append(out, pos...)
+	out = append(out, pos...)
+	if dangling != "" {
+		out = append(out, dangling)
+	}
+	return out
 }
 
 // rewriteSwitch maps one single-dash switch to canonical flags; unknown
@@ -248,6 +277,51 @@ var refusedSwitches = map[string]string{
 	"-sdel": "deleting files after compression is not supported",
 	"-stl":  "setting the archive time from the newest file is not supported",
 	"-sns":  "NTFS alternate streams are not supported",
+	spacedPassword: "attach the password to the switch (-pSECRET) or use --password SECRET, " +
+		"--password-file FILE or --password-stdin; -p alone asks on the terminal " +
+		"(the argument after -p is neither a command, an archive nor a file, so it was not used, and it is not shown)",
+}
+
+// spacedPassword is the refusedSwitches key of "-p SECRET": a password
+// separated from -p by a space.
+const spacedPassword = "-p PASSWORD (with a space)"
+
+// hiddenArgument replaces the argument after a refused "-p" so that the
+// password is never printed.
+const hiddenArgument = "(hidden)"
+
+// commandWords are the command names and aliases garc knows; the
+// argument after a lone -p that is none of them cannot be the command.
+var commandWords = map[string]bool{
+	"x": true, "extract": true, "e": true, "l": true, "list": true, "t": true, "test": true,
+	"a": true, "add": true, "d": true, "delete": true, "help": true, "completion": true,
+}
+
+// passwordAfterP reports whether next, the argument after a lone -p (or
+// -hp), is probably a password written with a space, as in "-p SECRET",
+// rather than the argument -p was put before. 7-Zip and unrar read a lone
+// -p as "ask for the password" and the next argument as the archive, a
+// pattern or a file to add; so does garc when next is one of those: a
+// command word (command is empty), an existing file, a wildcard, a
+// destination ending in '/' and, in the archive position of a or d, a
+// name ending in .7z (the archive being created). Anything else cannot be
+// what the user meant and, being possibly a password, must not reach a
+// message ("stat SECRET: no such file"). npos is the number of positional
+// arguments before next.
+func passwordAfterP(command string, npos int, next string) bool {
+	switch {
+	case next == "" || next[0] == '-':
+		return false
+	case command == "":
+		return !commandWords[strings.ToLower(next)]
+	case strings.ContainsAny(next, "*?") || strings.HasSuffix(next, "/") || strings.HasSuffix(next, "\\"):
+		return false
+	case npos == 0 && (command == "a" || command == "add" || command == "d" || command == "delete") &&
+		strings.HasSuffix(strings.ToLower(next), ".7z"):
+		return false
+	}
+	_, err := os.Lstat(next)
+	return err != nil
 }
 
 // unsupportedFlag carries a refused switch to the command, which reports

@@ -93,7 +93,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
 	a.pw = &passwordSource{ctx: ctx, stdin: stdin, stdinBuf: a.stdinB, stderr: stderr, clearLine: func() { a.prog.clear() }}
 	root := a.rootCommand()
-	root.SetArgs(normalizeArgs(args))
+	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
+	operandsRequired(root)                     // usage.go: "x: missing ARCHIVE"
+	nargs := normalizeArgs(args)
+	root.SetArgs(nargs)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -109,7 +112,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if !errors.Is(err, errReported) {
 			fmt.Fprintf(stderr, "garc: %s\n", printable(err.Error()))
 			if code == ExitUsage {
-				fmt.Fprintln(stderr, "Run 'garc --help' for usage.")
+				fmt.Fprintln(stderr, helpHint(root, nargs))
 			}
 		}
 		return worse(a.code, code)
@@ -153,7 +156,7 @@ destination (garc x archive.rar out/).
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.ran = true
 			if len(args) > 0 {
-				return usagef("unknown command %q", args[0])
+				return unknownCommand(cmd, args[0])
 			}
 			cmd.SetOut(a.stderr)
 			cmd.Help()

