@@ -68,7 +68,7 @@ func openUnit(root string, u *corpus.Unit) (archive.Reader, error) {
 	case "zip-split":
 		var all []byte
 		var sizes []int64
-		for _, m := range u.Members[1:] {
+		for _, m := range u.Members {
 			b, err := os.ReadFile(filepath.Join(root, m))
 			if err != nil {
 				return nil, err

@@ -1,6 +1,7 @@
 package zip
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -68,8 +69,13 @@ func parseExtra(b []byte, f *file, central bool) (extraInfo, error) {
 		id, n := le.Uint16(b), int(le.Uint16(b[2:]))
 		b = b[4:]
 		if n > len(b) {
-			// A truncated last field is ignored, as 7-Zip and Info-ZIP
-			// do (padding written by some tools).
+			// A truncated last field of an unknown type is ignored, as
+			// 7-Zip and Info-ZIP do (padding written by some tools);
+			// a field we read that is cut short is corruption.
+			switch id {
+			case extraZip64, extraNTFS, extraExtTime, extraUnixOwner, extraUnicodePath, extraAES:
+				return x, fmt.Errorf("extra field 0x%04x of %d bytes in %d: %w", id, n, len(b), archive.ErrFormat)
+			}
 			break
 		}
 		d := b[:n]
@@ -320,6 +326,10 @@ var cp437Runes = []rune(cp437)
 // Unix and macOS hosts that are valid UTF-8 are taken as UTF-8, which is
 // what those systems' zip tools store and what 7-Zip and unzip show.
 func decodeName(b []byte, utf8Flag, unixHost bool) string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		// C tools end the name at a NUL byte; no file system takes one.
+		b = b[:i]
+	}
 	ascii := true
 	for _, c := range b {
 		if c >= 0x80 {

@@ -267,7 +267,9 @@ func (rd *Reader) parseEnd(b []byte, pos int64, clen int) (*endRecord, error) {
 	// (Info-ZIP computes the prefix from this difference).
 	stored := int64(le.Uint64(loc[8:]))
 	cands := []int64{pos - end64LocLen - end64Len}
-	if rd.disks == nil && stored >= 0 && stored != cands[0] {
+	if disk := le.Uint32(loc[4:]); rd.disks != nil && int(disk) < len(rd.disks) {
+		cands = append(cands, rd.disks[disk]+stored)
+	} else if rd.disks == nil && stored >= 0 && stored != cands[0] {
 		cands = append(cands, stored)
 	}
 	for _, p := range cands {
@@ -287,7 +289,10 @@ func (rd *Reader) parseEnd(b []byte, pos int64, clen int) (*endRecord, error) {
 		e.zip64Used = true
 		return e, nil
 	}
-	return nil, corrupt(pos-end64LocLen, "Zip64 end of central directory locator without its record")
+	// A locator without its record (the signature bytes inside a name,
+	// as zip2's zip64_magic_in_filename tests have): the classic record
+	// stands.
+	return e, nil
 }
 
 // readDirectory reads the end record, the central directory and every
@@ -315,7 +320,6 @@ func (rd *Reader) readDirectory() error {
 	if end.pos64 >= 0 {
 		dirEnd = end.pos64
 	}
-	var cdStart int64
 	if rd.disks != nil {
 		if int(end.disk) != len(rd.disks)-1 {
 			return corrupt(end.pos, "end record on disk %d of a set of %d parts", end.disk, len(rd.disks))
@@ -325,38 +329,60 @@ func (rd *Reader) readDirectory() error {
 		}
 		// A spanned set's first part starts with a split signature that
 		// the stored offsets count.
-		cdStart = rd.disks[end.cdDisk] + int64(end.cdOffset)
-	} else {
-		// Info-ZIP: the prefix is the distance between where the
-		// directory ends and where its stored offset and size say it
-		// should end.
-		rd.base = dirEnd - int64(end.cdSize) - int64(end.cdOffset)
-		cdStart = rd.base + int64(end.cdOffset)
-		if rd.base < 0 || !rd.hasSig(cdStart, sigCentral, end.count) {
-			// A wrong directory size or offset in the end record:
-			// try the offsets as stored (Go's test-badbase and
-			// test-baddirsz).
-			if rd.hasSig(int64(end.cdOffset), sigCentral, end.count) {
-				rd.base = 0
-				cdStart = int64(end.cdOffset)
-			} else if rd.base < 0 {
-				return corrupt(end.pos, "central directory offset %d beyond its end %d", end.cdOffset, dirEnd)
-			}
+		cdStart := rd.disks[end.cdDisk] + int64(end.cdOffset)
+		cdEnd := dirEnd
+		if end.cdDisk != end.disk {
+			cdEnd = rd.size
 		}
+		if err := rd.readCentral(cdStart, cdEnd, end.count, maxEntries); err != nil {
+			return err
+		}
+		rd.info.PhysicalSize = rd.size
+		return rd.checkLocals(cdStart)
 	}
-	rd.info.SFXOffset = rd.base
-	if rd.disks != nil {
-		rd.info.SFXOffset = 0
+	// Info-ZIP: the prefix is the distance between where the directory
+	// ends and where its stored offset and size say it should end. When
+	// the directory is not found there, the stored offsets are tried as
+	// they are (Go's test-badbase and test-baddirsz have a wrong size or
+	// offset in the end record).
+	bases := []int64{dirEnd - int64(end.cdSize) - int64(end.cdOffset)}
+	if bases[0] != 0 {
+		bases = append(bases, 0)
 	}
-	cdEnd := dirEnd
-	if rd.disks != nil && end.cdDisk != end.disk {
-		cdEnd = rd.size
+	var err0 error
+	for _, base := range bases {
+		cdStart := base + int64(end.cdOffset)
+		if base < 0 || cdStart > dirEnd {
+			if err0 == nil {
+				err0 = corrupt(end.pos, "central directory offset %d beyond its end %d", end.cdOffset, dirEnd)
+			}
+			continue
+		}
+		rd.base = base
+		rd.files, rd.entries = rd.files[:0], rd.entries[:0]
+		if err := rd.readCentral(cdStart, dirEnd, end.count, maxEntries); err != nil {
+			if err0 == nil {
+				err0 = err
+			}
+			continue
+		}
+		rd.info.SFXOffset = base
+		rd.info.PhysicalSize = rd.size - base
+		return rd.checkLocals(cdStart)
 	}
+	return err0
+}
+
+// readCentral reads and parses the central directory records between
+// cdStart and cdEnd. Records are read up to the end record whatever the
+// stored directory size says; the record count decides.
+func (rd *Reader) readCentral(cdStart, cdEnd int64, count uint64, maxEntries int64) error {
 	if cdStart > cdEnd {
 		return corrupt(cdStart, "central directory starts after the end record")
 	}
-	// Records are read up to the end record, whatever the stored size
-	// says (Go's test-baddirsz has a wrong one); the record count decides.
+	if count > 0 && !rd.hasSig(cdStart, sigCentral, count) {
+		return corrupt(cdStart, "no central directory record")
+	}
 	cdLen := cdEnd - cdStart
 	if err := rd.opts.CheckLimit("ZIP central directory size", cdLen); err != nil {
 		return err
@@ -365,11 +391,7 @@ func (rd *Reader) readDirectory() error {
 	if err := rd.readAt(cd, cdStart); err != nil {
 		return err
 	}
-	if err := rd.parseCentral(cd, cdStart, end.count, maxEntries); err != nil {
-		return err
-	}
-	rd.info.PhysicalSize = rd.size - rd.base
-	return rd.checkLocals(cdStart)
+	return rd.parseCentral(cd, cdStart, count, maxEntries)
 }
 
 // hasSig reports whether a record with signature sig starts at off (or,
@@ -486,22 +508,17 @@ func (rd *Reader) checkLocals(cdStart int64) error {
 		if err := rd.readAt(vb, hoff+localLen); err != nil {
 			return rd.wrap(e.Name, hoff, fmt.Errorf("local header: %w", archive.ErrFormat))
 		}
-		if string(vb[:nlen]) != string(f.rawName) {
-			return rd.wrap(e.Name, hoff, fmt.Errorf("local header name %q differs from the central directory's: %w", vb[:nlen], archive.ErrFormat))
+		lf := file{csize: int64(csize), usize: int64(usize), method: method, rawName: vb[:nlen]}
+		if _, err := parseExtra(vb[nlen:], &lf, false); err != nil {
+			return rd.wrap(e.Name, hoff, fmt.Errorf("local header: %w", err))
 		}
 		if flags&flagDescriptor == 0 && f.flags&flagDescriptor == 0 {
-			var lf file
-			lf.csize, lf.usize = int64(csize), int64(usize)
-			// A bad local extra field is tolerated, as 7-Zip and unzip
-			// do: the central directory is authoritative.
-			if _, err := parseExtra(vb[nlen:], &lf, false); err == nil {
-				if (csize != 0xFFFFFFFF || lf.csize != int64(csize)) && lf.csize != f.csize ||
-					(usize != 0xFFFFFFFF || lf.usize != int64(usize)) && lf.usize != f.usize {
-					if !(csize == 0 && usize == 0 && lf.csize == 0) {
-						return rd.wrap(e.Name, hoff, fmt.Errorf("local header sizes %d/%d, central directory %d/%d: %w",
-							lf.csize, lf.usize, f.csize, f.usize, archive.ErrFormat))
-					}
-				}
+			// Sizes of all ones stand for Zip64 values, which some
+			// writers leave wrong in the local header (SharpCompress's
+			// zip64.compressedonly): only the 32-bit ones are compared.
+			if csize != 0xFFFFFFFF && usize != 0xFFFFFFFF && (int64(csize) != f.csize || int64(usize) != f.usize) {
+				return rd.wrap(e.Name, hoff, fmt.Errorf("local header sizes %d/%d, central directory %d/%d: %w",
+					csize, usize, f.csize, f.usize, archive.ErrFormat))
 			}
 			if crc != f.crc && crc != 0 && f.flags&flagEncrypted == 0 {
 				return rd.wrap(e.Name, hoff, fmt.Errorf("local header CRC %08x, central directory %08x: %w", crc, f.crc, archive.ErrFormat))
