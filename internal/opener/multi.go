@@ -6,6 +6,9 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync"
+
+	"github.com/garc-dev/garc/internal/archive"
 )
 
 // MultiReaderAt presents several ReaderAts, each of a known size, as one
@@ -84,45 +87,165 @@ func (m *MultiReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// openParts opens every path and returns a MultiReaderAt over them with
-// the files to close.
-func openParts(paths []string) (*MultiReaderAt, []*os.File, error) {
-	files := make([]*os.File, 0, len(paths))
-	parts := make([]io.ReaderAt, 0, len(paths))
-	sizes := make([]int64, 0, len(paths))
-	for _, p := range paths {
-		if err := checkRegular(p); err != nil {
-			closeAll(files)
-			return nil, nil, err
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			closeAll(files)
-			return nil, nil, err
-		}
-		files = append(files, f)
-		st, err := f.Stat()
-		if err != nil {
-			closeAll(files)
-			return nil, nil, err
-		}
-		parts = append(parts, f)
-		sizes = append(sizes, st.Size())
-	}
-	m, err := NewMultiReaderAt(parts, sizes)
-	if err != nil {
-		closeAll(files)
-		return nil, nil, err
-	}
-	return m, files, nil
+// maxOpenParts is how many parts of a raw split are kept open at once.
+// A split of thousands of parts must not exhaust the descriptor limit
+// (often 256 or 1024): parts are opened as they are read and the least
+// recently used one is closed when a further one is needed.
+const maxOpenParts = 4
+
+// splitFiles opens the parts of a raw split on demand, keeping at most
+// maxOpenParts open (more only while that many ReadAt calls are running
+// in parallel on different parts). It is safe for concurrent use.
+type splitFiles struct {
+	paths []string
+	sizes []int64
+
+	mu     sync.Mutex
+	open   map[int]*openPart
+	clock  uint64
+	closed bool
 }
 
-func closeAll(files []*os.File) error {
-	var first error
-	for _, f := range files {
-		if err := f.Close(); err != nil && first == nil {
-			first = err
+type openPart struct {
+	f     *os.File
+	users int    // ReadAt calls using f now
+	used  uint64 // clock at the last use, for eviction
+}
+
+// acquire returns part i's file, opening it if needed; release must follow.
+func (s *splitFiles) acquire(i int) (*os.File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, os.ErrClosed
+	}
+	s.clock++
+	if p := s.open[i]; p != nil {
+		p.users++
+		p.used = s.clock
+		return p.f, nil
+	}
+	for len(s.open) >= maxOpenParts && s.evict() {
+	}
+	f, err := openPartFile(s.paths[i], s.sizes[i])
+	if err != nil {
+		return nil, err
+	}
+	s.open[i] = &openPart{f: f, users: 1, used: s.clock}
+	return f, nil
+}
+
+// evict closes the least recently used part no ReadAt is using. It
+// reports false when every open part is in use.
+func (s *splitFiles) evict() bool {
+	victim := -1
+	for i, p := range s.open {
+		if p.users == 0 && (victim < 0 || p.used < s.open[victim].used) {
+			victim = i
 		}
 	}
+	if victim < 0 {
+		return false
+	}
+	s.open[victim].f.Close()
+	delete(s.open, victim)
+	return true
+}
+
+func (s *splitFiles) release(i int) {
+	s.mu.Lock()
+	if p := s.open[i]; p != nil {
+		p.users--
+		if s.closed && p.users == 0 {
+			p.f.Close()
+			delete(s.open, i)
+		}
+	}
+	s.mu.Unlock()
+}
+
+// Close closes the open parts (those in use once their ReadAt returns)
+// and makes later reads fail.
+func (s *splitFiles) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	var first error
+	for i, p := range s.open {
+		if p.users > 0 {
+			continue
+		}
+		if err := p.f.Close(); err != nil && first == nil {
+			first = err
+		}
+		delete(s.open, i)
+	}
 	return first
+}
+
+// openCount is the number of parts open now.
+func (s *splitFiles) openCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.open)
+}
+
+// openPartFile opens one part and checks that it is still the regular
+// file of the size measured when the split was opened.
+func openPartFile(path string, size int64) (*os.File, error) {
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && (!st.Mode().IsRegular() || st.Size() != size) {
+		err = fmt.Errorf("%s: split part changed while it was read", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// splitPart is part i of a splitFiles as an io.ReaderAt.
+type splitPart struct {
+	s *splitFiles
+	i int
+}
+
+func (p splitPart) ReadAt(b []byte, off int64) (int, error) {
+	f, err := p.s.acquire(p.i)
+	if err != nil {
+		return 0, err
+	}
+	defer p.s.release(p.i)
+	return f.ReadAt(b, off)
+}
+
+// openParts measures every path and returns a MultiReaderAt over them
+// with the splitFiles to close. No part stays open: each is opened when
+// it is read.
+func openParts(paths []string) (*MultiReaderAt, *splitFiles, error) {
+	s := &splitFiles{paths: paths, sizes: make([]int64, len(paths)), open: make(map[int]*openPart)}
+	parts := make([]io.ReaderAt, len(paths))
+	for i, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !st.Mode().IsRegular() {
+			return nil, nil, fmt.Errorf("%s: not a regular file (%s): %w", p, st.Mode().Type(), archive.ErrNotArchive)
+		}
+		s.sizes[i] = st.Size()
+		parts[i] = splitPart{s, i}
+	}
+	m, err := NewMultiReaderAt(parts, s.sizes)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, s, nil
 }

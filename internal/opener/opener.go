@@ -67,7 +67,7 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 		if len(info.Volumes) == 0 {
 			info.Volumes = []string{path}
 		}
-		return &fileReader{Reader: r, files: []*os.File{f}}, nil
+		return &fileReader{Reader: r, files: f}, nil
 	default:
 		// rar.Open finds the signature and the other volumes itself.
 		f.Close()
@@ -85,14 +85,17 @@ func openSplit(path string, parts []string, o *archive.Options) (archive.Reader,
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if files != nil {
+			files.Close()
+		}
+	}()
 	size := m.Size()
 	d, ok, err := Detect(m, size)
 	if err != nil {
-		closeAll(files)
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
-		closeAll(files)
 		return nil, notArchive(parts[0])
 	}
 	sec := io.NewSectionReader(m, d.Offset, size-d.Offset)
@@ -103,25 +106,26 @@ func openSplit(path string, parts []string, o *archive.Options) (archive.Reader,
 		r, err = newRAR(sec, size-d.Offset, o)
 	}
 	if err != nil {
-		closeAll(files)
 		return nil, err
 	}
 	info := r.Info()
 	info.SFXOffset = d.Offset
 	info.Volumes = append([]string(nil), parts...)
-	return &fileReader{Reader: r, files: files}, nil
+	fr := &fileReader{Reader: r, files: files}
+	files = nil // owned by fr now
+	return fr, nil
 }
 
 // fileReader is a format Reader that also owns the files it reads.
 type fileReader struct {
 	archive.Reader
-	files []*os.File
+	files io.Closer // the archive file, or the parts of a split
 }
 
 // Close closes the format reader and then the files.
 func (r *fileReader) Close() error {
 	err := r.Reader.Close()
-	if cerr := closeAll(r.files); err == nil {
+	if cerr := r.files.Close(); err == nil {
 		err = cerr
 	}
 	return err
@@ -136,6 +140,12 @@ func SplitParts(path string) []string {
 	dir, base := filepath.Split(path)
 	if stem, digits, ok := numericSuffix(base); ok {
 		first := filepath.Join(dir, stem+fmt.Sprintf("%0*d", digits, 1))
+		if !isFile(first) && digits > 3 && base[len(stem)] != '0' {
+			// Part 1000 and later of a split numbered from .001: the
+			// numbers grow beyond three digits.
+			digits = 3
+			first = filepath.Join(dir, stem+"001")
+		}
 		if !isFile(first) {
 			return nil
 		}

@@ -246,7 +246,7 @@ func TestDetectCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer closeAll(files)
+			defer files.Close()
 			ra, size, path = m, m.Size(), paths[0]
 		} else {
 			path = u.Path(root)

@@ -1,0 +1,80 @@
+package opener
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// openFDs counts the process's open descriptors (Linux only).
+func openFDs(t *testing.T) int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ents)
+}
+
+// A raw split of thousands of parts keeps only a few of them open.
+func TestManyPartSplitOpensPartsAsRead(t *testing.T) {
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(sample, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := contents(t, r)
+	r.Close()
+
+	// 5,000 parts: the sample's bytes one per part, then empty ones.
+	dir := t.TempDir()
+	const n = 5000
+	for i := 0; i < n; i++ {
+		var b []byte
+		if i < len(data) {
+			b = data[i : i+1]
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s.7z.%03d", i+1)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linux := runtime.GOOS == "linux"
+	before := 0
+	if linux {
+		before = openFDs(t)
+	}
+	r, err = Open(filepath.Join(dir, "s.7z.2500"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := len(r.Info().Volumes); got != n {
+		t.Fatalf("%d volumes, want %d", got, n)
+	}
+	files := r.(*fileReader).files.(*splitFiles)
+	if k := files.openCount(); k > maxOpenParts {
+		t.Errorf("%d parts open after Open", k)
+	}
+	if linux {
+		if k := openFDs(t) - before; k > maxOpenParts+2 {
+			t.Errorf("%d more descriptors open after Open", k)
+		}
+	}
+	if got := contents(t, r); !reflect.DeepEqual(got, want) {
+		t.Error("contents differ")
+	}
+	if k := files.openCount(); k > maxOpenParts {
+		t.Errorf("%d parts open after reading", k)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if k := files.openCount(); k != 0 {
+		t.Errorf("%d parts open after Close", k)
+	}
+}
