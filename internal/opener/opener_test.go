@@ -234,7 +234,6 @@ func TestDetectCorpus(t *testing.T) {
 		if u.Format == "other" || u.Expect != "ok" {
 			continue
 		}
-		var path string
 		var ra io.ReaderAt
 		var size int64
 		if u.Kind == "raw-split" {
@@ -247,10 +246,9 @@ func TestDetectCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer files.Close()
-			ra, size, path = m, m.Size(), paths[0]
+			ra, size = m, m.Size()
 		} else {
-			path = u.Path(root)
-			f, err := os.Open(path)
+			f, err := os.Open(u.Path(root))
 			if err != nil {
 				t.Fatal(err)
 			}
