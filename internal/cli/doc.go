@@ -27,7 +27,7 @@
 // a volume of an earlier match. A failing archive is reported and the next
 // one processed; the exit code is the most severe one. No match is exit 2;
 // a wildcard in the directory part is a usage error. `l --format=json`
-// then prints one JSON document per archive, one after the other.
+// then prints one JSON line per archive.
 //
 // As with 7-Zip's -o, every '*' in the destination is replaced by the
 // archive's name without its extension and part number (outputDir), so
@@ -197,50 +197,14 @@
 //
 // # JSON listing
 //
-// `garc l --format=json ARCHIVE` prints one JSON document:
-//
-//	{
-//	  "archive": {
-//	    "path": string,               archive path as given
-//	    "type": string,               "7z", "rar5", "rar4" or "rar1.4"
-//	    "solid": bool,
-//	    "volumes": [string],          volume or split-part paths, in order
-//	    "encrypted_headers": bool,
-//	    "locked": bool,               RAR: locked archive
-//	    "recovery_record": bool,      RAR: recovery record present
-//	    "sfx_offset": int,            bytes before the signature (SFX stub)
-//	    "physical_size": int,
-//	    "methods": [string],
-//	    "comment": string             omitted when empty
-//	  },
-//	  "entries": [{
-//	    "path": string,               stored path, '/' separated
-//	    "type": string,               "file", "dir", "symlink", "hardlink" or "copy"
-//	    "link_target": string,        symlink target / linked entry; omitted when empty
-//	    "size": int | null,           unpacked size; null when unknown
-//	    "packed_size": int,
-//	    "method": string,
-//	    "mtime", "ctime", "atime": string,   RFC 3339, UTC, always 9 fraction digits
-//	                                  each omitted when not stored
-//	    "attributes": int,            raw attributes as stored
-//	    "host_os": string,            "windows", "unix" or "unknown"
-//	    "unix_mode": string,          octal permission bits ("0755"); omitted
-//	                                  when no unix mode is stored
-//	    "uid", "gid": int,            omitted when not stored
-//	    "owner", "group": string,     omitted when not stored
-//	    "crc32": string,              8 hex digits; omitted when not stored
-//	    "blake2sp": string,           64 hex digits; omitted when not stored
-//	    "encrypted": bool,
-//	    "solid": bool,                continues a solid stream
-//	    "anti": bool,                 7z anti-item; omitted when false
-//	    "split_before", "split_after": bool,   omitted when false
-//	    "comment": string             omitted when empty
-//	  }]
-//	}
+// `garc l --format=json` writes JSON Lines, one line per archive, as the
+// entries are read; the schema is described once, in jsonSchemaDoc
+// (listjson.go), which `garc l --help` prints.
 //
 // # Creating archives
 //
-// `garc a` parses its flags into CreateOptions and calls createArchive,
-// which the 7z writer sets; `garc d` does the same with DeleteOptions and
-// deleteEntries. Until the writer exists both fail with exit 2.
+// `garc a` parses its flags into CreateOptions and calls createArchive;
+// `garc d` does the same with DeleteOptions and deleteEntries. Both write
+// through internal/archivefile, so a failed or interrupted run leaves the
+// previous archive byte-identical.
 package cli

@@ -313,7 +313,7 @@ func TestPasswords(t *testing.T) {
 	garc(t, dir, "", "l", hdr).expect(t, ExitPassword, "l hdr.7z without password")
 	r := garc(t, dir, "", "l", "--format=json", "-psecret", hdr)
 	r.expect(t, ExitOK, "l hdr.7z with password")
-	if !strings.Contains(r.stdout, `"encrypted_headers": true`) {
+	if !strings.Contains(r.stdout, `"encrypted_headers":true`) {
 		t.Errorf("encrypted headers not reported:\n%s", r.stdout)
 	}
 }

@@ -350,7 +350,7 @@ func (a *app) runTestAll(arg string, patterns []string) error {
 	n, err := a.forEachArchive(arg, func(name string) error {
 		tot.archives++
 		if !a.g.quiet {
-			fmt.Fprintf(a.stdout, "Testing archive: %s\n", name)
+			fmt.Fprintf(a.stdout, "Testing archive: %s\n", printable(name))
 		}
 		opened, failed, err := a.runTest(name, sel, &tot)
 		switch {

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"encoding/hex"
-	"encoding/json"
+	"bufio"
 	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,8 +24,7 @@ func (a *app) listCommand() *cobra.Command {
 
 --format=table (default) prints a table like 7-Zip's; --format=slt prints
 one "Key = Value" block per entry with 7-Zip's -slt key names;
---format=json prints one JSON document (one per archive, one after the
-other, when ARCHIVE is a wildcard matching several):
+--format=json prints JSON Lines:
 
 ` + jsonSchemaDoc,
 		Args: cobra.MinimumNArgs(1),
@@ -58,123 +57,39 @@ func (a *app) runList(name string, patterns []string, format string) error {
 	return err
 }
 
-// listArchive lists one archive.
+// listArchive lists one archive, writing each entry as it is visited.
 func (a *app) listArchive(name string, sel *selector, format string) error {
 	r, err := a.openArchive(name)
 	if err != nil {
+		if format == "json" {
+			newJSONWriter(a.stdout).archiveError(name, err)
+		}
 		return err
 	}
 	defer r.Close()
-	var entries []*archive.Entry
-	for _, e := range r.Entries() {
-		if sel.want(e) {
-			entries = append(entries, e)
-		}
-	}
-	if len(entries) == 0 && sel.filtered() {
+	if n, _ := wanted(r, sel); n == 0 && sel.filtered() {
 		return fmt.Errorf("%s: %w", name, errNoMatch)
 	}
-	switch format {
-	case "json":
-		return writeJSON(a.stdout, name, r.Info(), entries)
-	case "slt":
-		writeSLT(a.stdout, name, r.Info(), r.Entries(), entries)
-	default:
-		writeTable(a.stdout, name, r.Info(), r.Entries(), entries)
+	info, all := r.Info(), r.Entries()
+	if format == "json" {
+		j := newJSONWriter(a.stdout)
+		j.beginArchive(name, info)
+		for _, e := range all {
+			if sel.want(e) {
+				if err := j.entry(e); err != nil {
+					return err
+				}
+			}
+		}
+		return j.endArchive()
 	}
-	return nil
-}
-
-// jsonSchemaDoc documents the JSON listing; doc.go repeats it.
-const jsonSchemaDoc = `  {
-    "archive": {
-      "path": string,               archive path as given
-      "type": string,               "7z", "rar5", "rar4" or "rar1.4"
-      "solid": bool,
-      "volumes": [string],          volume or split-part paths, in order
-      "encrypted_headers": bool,
-      "locked": bool,               RAR: locked archive
-      "recovery_record": bool,      RAR: recovery record present
-      "sfx_offset": int,            bytes before the signature (SFX stub)
-      "physical_size": int,
-      "methods": [string],
-      "comment": string             omitted when empty
-    },
-    "entries": [{
-      "path": string,               stored path, '/' separated
-      "type": string,               "file", "dir", "symlink", "hardlink" or "copy"
-      "link_target": string,        symlink target / linked entry; omitted when empty
-      "size": int | null,           unpacked size; null when unknown
-      "packed_size": int,
-      "method": string,
-      "mtime", "ctime", "atime": string,   RFC 3339, UTC, always 9 fraction digits
-                                    each omitted when not stored
-      "attributes": int,            raw attributes as stored
-      "host_os": string,            "windows", "unix" or "unknown"
-      "unix_mode": string,          octal permission bits ("0755"); omitted
-                                    when no unix mode is stored
-      "uid", "gid": int,            omitted when not stored
-      "owner", "group": string,     omitted when not stored
-      "crc32": string,              8 hex digits; omitted when not stored
-      "blake2sp": string,           64 hex digits; omitted when not stored
-      "encrypted": bool,
-      "solid": bool,                continues a solid stream
-      "anti": bool,                 7z anti-item (deletion marker); omitted when false
-      "split_before", "split_after": bool,   omitted when false
-      "comment": string             omitted when empty
-    }]
-  }`
-
-type jsonArchive struct {
-	Path             string   `json:"path"`
-	Type             string   `json:"type"`
-	Solid            bool     `json:"solid"`
-	Volumes          []string `json:"volumes"`
-	EncryptedHeaders bool     `json:"encrypted_headers"`
-	Locked           bool     `json:"locked"`
-	RecoveryRecord   bool     `json:"recovery_record"`
-	SFXOffset        int64    `json:"sfx_offset"`
-	PhysicalSize     int64    `json:"physical_size"`
-	Methods          []string `json:"methods"`
-	Comment          string   `json:"comment,omitempty"`
-}
-
-type jsonEntry struct {
-	Path        string `json:"path"`
-	Type        string `json:"type"`
-	LinkTarget  string `json:"link_target,omitempty"`
-	Size        *int64 `json:"size"`
-	PackedSize  int64  `json:"packed_size"`
-	Method      string `json:"method"`
-	MTime       string `json:"mtime,omitempty"`
-	CTime       string `json:"ctime,omitempty"`
-	ATime       string `json:"atime,omitempty"`
-	Attributes  uint32 `json:"attributes"`
-	HostOS      string `json:"host_os"`
-	UnixMode    string `json:"unix_mode,omitempty"`
-	UID         *int   `json:"uid,omitempty"`
-	GID         *int   `json:"gid,omitempty"`
-	Owner       string `json:"owner,omitempty"`
-	Group       string `json:"group,omitempty"`
-	CRC32       string `json:"crc32,omitempty"`
-	BLAKE2sp    string `json:"blake2sp,omitempty"`
-	Encrypted   bool   `json:"encrypted"`
-	Solid       bool   `json:"solid"`
-	Anti        bool   `json:"anti,omitempty"`
-	SplitBefore bool   `json:"split_before,omitempty"`
-	SplitAfter  bool   `json:"split_after,omitempty"`
-	Comment     string `json:"comment,omitempty"`
-}
-
-// jsonTimeLayout is RFC 3339 with a fixed nine-digit fraction
-// ("2026-01-02T03:04:05.123456700Z").
-const jsonTimeLayout = "2006-01-02T15:04:05.000000000Z07:00"
-
-func jsonTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
+	w := bufio.NewWriterSize(a.stdout, 64<<10)
+	if format == "slt" {
+		writeSLT(w, name, info, all, sel.want)
+	} else {
+		writeTable(w, name, info, all, sel.want)
 	}
-	return t.UTC().Format(jsonTimeLayout)
+	return w.Flush()
 }
 
 func hostName(h archive.HostOS) string {
@@ -201,61 +116,6 @@ func unixPerm(m fs.FileMode) uint32 {
 		v |= 0o1000
 	}
 	return v
-}
-
-func writeJSON(w io.Writer, name string, info *archive.Info, entries []*archive.Entry) error {
-	doc := struct {
-		Archive jsonArchive `json:"archive"`
-		Entries []jsonEntry `json:"entries"`
-	}{
-		Archive: jsonArchive{
-			Path: name, Type: string(info.Format), Solid: info.Solid, Volumes: info.Volumes,
-			EncryptedHeaders: info.EncryptedHeaders, Locked: info.Locked, RecoveryRecord: info.RecoveryRecord,
-			SFXOffset: info.SFXOffset, PhysicalSize: info.PhysicalSize, Methods: info.Methods, Comment: info.Comment,
-		},
-		Entries: make([]jsonEntry, 0, len(entries)),
-	}
-	if doc.Archive.Volumes == nil {
-		doc.Archive.Volumes = []string{}
-	}
-	if doc.Archive.Methods == nil {
-		doc.Archive.Methods = []string{}
-	}
-	for _, e := range entries {
-		j := jsonEntry{
-			Path: e.Name, Type: e.Type.String(), LinkTarget: e.LinkTarget, PackedSize: e.PackedSize,
-			Method: e.Method, MTime: jsonTime(e.ModTime), CTime: jsonTime(e.CreateTime), ATime: jsonTime(e.AccessTime),
-			Attributes: e.Attributes, HostOS: hostName(e.HostOS), Owner: e.Owner, Group: e.Group,
-			Encrypted: e.Encrypted, Solid: e.Solid, Anti: e.Anti, SplitBefore: e.SplitBefore, SplitAfter: e.SplitAfter,
-			Comment: e.Comment,
-		}
-		if e.Size >= 0 {
-			s := e.Size
-			j.Size = &s
-		}
-		if e.HasUnixMode {
-			j.UnixMode = fmt.Sprintf("%04o", unixPerm(e.Mode))
-		}
-		if e.UID >= 0 && (e.UID != 0 || e.GID != 0 || e.Owner != "") {
-			uid := e.UID
-			j.UID = &uid
-		}
-		if e.GID >= 0 && (e.UID != 0 || e.GID != 0 || e.Group != "") {
-			gid := e.GID
-			j.GID = &gid
-		}
-		if e.HasCRC32 {
-			j.CRC32 = fmt.Sprintf("%08x", e.CRC32)
-		}
-		if len(e.BLAKE2sp) > 0 {
-			j.BLAKE2sp = hex.EncodeToString(e.BLAKE2sp)
-		}
-		doc.Entries = append(doc.Entries, j)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
 }
 
 // attrString renders attributes as 7-Zip does: the letters D, R, H, S, A
@@ -397,7 +257,7 @@ func sevenZipTypeName(f archive.Format) string {
 // then what garc knows beyond that (SFX offset, volumes, RAR flags,
 // comment). all are every entry of the archive, for the 7z counts.
 func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*archive.Entry) {
-	fmt.Fprintf(w, "Path = %s\n", name)
+	fmt.Fprintf(w, "Path = %s\n", printable(name))
 	fmt.Fprintf(w, "Type = %s\n", sevenZipTypeName(info.Format))
 	if info.SFXOffset > 0 {
 		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
@@ -442,7 +302,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 		fmt.Fprintf(w, "Recovery Record = +\n")
 	}
 	if info.Comment != "" {
-		fmt.Fprintf(w, "Comment = %s\n", strings.ReplaceAll(strings.TrimRight(info.Comment, "\n"), "\n", "\n  "))
+		fmt.Fprintf(w, "Comment = %s\n", printableLines(info.Comment))
 	}
 }
 
@@ -454,15 +314,18 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 // Folder, Size, Packed Size, times, Attributes, Encrypted, Solid, Split
 // Before/After, CRC, Host OS, Method, link targets). Keys garc adds
 // (BLAKE2sp, User, Group, Anti, Comment) come last.
-func writeSLT(w io.Writer, name string, info *archive.Info, all, entries []*archive.Entry) {
-	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", name)
+func writeSLT(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
+	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", printable(name))
 	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintf(w, "\n----------\n")
 	if info.Format == archive.Format7z {
-		write7zSLTEntries(w, all, entries)
+		write7zSLTEntries(w, all, want)
 		return
 	}
-	for _, e := range entries {
+	for _, e := range all {
+		if !want(e) {
+			continue
+		}
 		writeRARSLTEntry(w, info.Format, e)
 		writeSLTExtras(w, e)
 		fmt.Fprintln(w)
@@ -494,13 +357,16 @@ func writeSLTTimes(w io.Writer, e *archive.Entry) {
 // 7-Zip lists the keys of the properties the archive stores: no CRC key
 // in an archive without any checksum, no Attributes key in one without
 // attributes.
-func write7zSLTEntries(w io.Writer, all, entries []*archive.Entry) {
+func write7zSLTEntries(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) {
 	anyCRC, anyAttr := false, false
 	for _, e := range all {
 		anyCRC = anyCRC || e.HasCRC32
 		anyAttr = anyAttr || e.Attributes != 0 || e.HasUnixMode
 	}
-	for _, e := range entries {
+	for _, e := range all {
+		if !want(e) {
+			continue
+		}
 		fmt.Fprintf(w, "Path = %s\n", printable(e.Name))
 		fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
 		if e.Block >= 0 && e.Solid {
@@ -596,7 +462,10 @@ func writeSLTExtras(w io.Writer, e *archive.Entry) {
 	}
 }
 
-func writeTable(w io.Writer, name string, info *archive.Info, all, entries []*archive.Entry) {
+// writeTable prints 7-Zip's table listing of the entries want selects,
+// one line per entry as it is visited (no per-line allocation beyond
+// names that need escaping).
+func writeTable(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
 	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintln(w)
 	const rule = "------------------- ----- ------------ ------------  ------------------------"
@@ -604,34 +473,50 @@ func writeTable(w io.Writer, name string, info *archive.Info, all, entries []*ar
 	fmt.Fprintln(w, rule)
 	var size, packed int64
 	var files, dirs int
-	for _, e := range entries {
-		date := strings.Repeat(" ", 19)
-		if !e.ModTime.IsZero() {
-			date = e.ModTime.Local().Format("2006-01-02 15:04:05")
+	line := make([]byte, 0, 256)
+	for _, e := range all {
+		if !want(e) {
+			continue
 		}
-		sz := ""
+		line = line[:0]
+		if e.ModTime.IsZero() {
+			line = append(line, "                   "...)
+		} else {
+			line = e.ModTime.Local().AppendFormat(line, "2006-01-02 15:04:05")
+		}
+		line = append(line, ' ')
+		line = append(line, attrString(e)...)
+		line = append(line, ' ')
 		if e.Size >= 0 {
-			sz = fmt.Sprint(e.Size)
+			line = appendPadded(line, e.Size, 12)
 			size += e.Size
+		} else {
+			line = append(line, "            "...)
 		}
-		pk := ""
+		line = append(line, ' ')
 		if e.PackedSize > 0 {
-			pk = fmt.Sprint(e.PackedSize)
+			line = appendPadded(line, e.PackedSize, 12)
 			packed += e.PackedSize
+		} else {
+			line = append(line, "            "...)
 		}
-		n := e.Name
+		line = append(line, ' ', ' ')
+		line = appendPrintable(line, e.Name)
 		switch e.Type {
 		case archive.TypeSymlink:
-			n += " -> " + e.LinkTarget
+			line = append(line, " -> "...)
+			line = appendPrintable(line, e.LinkTarget)
 		case archive.TypeHardlink, archive.TypeCopy:
-			n += " => " + e.LinkTarget
+			line = append(line, " => "...)
+			line = appendPrintable(line, e.LinkTarget)
 		}
 		if e.IsDir() {
 			dirs++
 		} else {
 			files++
 		}
-		fmt.Fprintf(w, "%s %s %12s %12s  %s\n", date, attrString(e), sz, pk, printable(n))
+		line = append(line, '\n')
+		w.Write(line)
 	}
 	fmt.Fprintln(w, rule)
 	summary := fmt.Sprintf("%d files", files)
@@ -639,4 +524,14 @@ func writeTable(w io.Writer, name string, info *archive.Info, all, entries []*ar
 		summary += fmt.Sprintf(", %d folders", dirs)
 	}
 	fmt.Fprintf(w, "%s       %12d %12d  %s\n", strings.Repeat(" ", 19), size, packed, summary)
+}
+
+// appendPadded appends v right-aligned in a field of width bytes.
+func appendPadded(b []byte, v int64, width int) []byte {
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], v, 10)
+	for i := len(d); i < width; i++ {
+		b = append(b, ' ')
+	}
+	return append(b, d...)
 }

@@ -17,22 +17,41 @@ func printable(s string) string {
 	if !needsEscape(s) {
 		return s
 	}
-	var b strings.Builder
+	return string(appendPrintable(make([]byte, 0, len(s)+16), s))
+}
+
+// appendPrintable appends printable(s) to b.
+func appendPrintable(b []byte, s string) []byte {
+	if !needsEscape(s) {
+		return append(b, s...)
+	}
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			b.WriteString(`\x`)
-			b.WriteString(strconv.FormatUint(uint64(s[i])|0x100, 16)[1:])
+			b = append(b, '\\', 'x', "0123456789abcdef"[s[i]>>4], "0123456789abcdef"[s[i]&15])
 		case unsafeRune(r):
 			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
+			b = append(b, q[1:len(q)-1]...)
 		default:
-			b.WriteString(s[i : i+size])
+			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
-	return b.String()
+	return b
+}
+
+// printableLines is printable for text of several lines, such as an
+// archive comment: line breaks (LF or CRLF) are kept, the lines after
+// the first indented by two spaces, trailing empty lines dropped, and
+// everything else escaped.
+func printableLines(s string) string {
+	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = printable(l)
+	}
+	return strings.Join(lines, "\n  ")
 }
 
 func needsEscape(s string) bool {

@@ -260,7 +260,7 @@ func make7z(t *testing.T, entries []entrySpec) string {
 	for ph, name := range patches {
 		old := utf16le(ph + "\x00")
 		i := bytes.Index(hdr, old)
-		if i < 0 || bytes.Index(hdr[i+1:], old) >= 0 {
+		if i < 0 || bytes.Contains(hdr[i+1:], old) {
 			t.Fatalf("placeholder %q not found exactly once in the header", ph)
 		}
 		copy(hdr[i:], utf16le(name+"\x00"))
