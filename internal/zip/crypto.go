@@ -89,11 +89,11 @@ func newZipCryptoReader(r io.Reader, password string, f *file) (*zipCryptoReader
 // WinZip AES (APPNOTE 7.2 pointer to WinZip's "AES Encryption
 // Information: Encryption Specification AE-1 and AE-2").
 const (
-	aesPVLen       = 2  // password verification value
-	aesMACLen      = 10 // truncated HMAC-SHA1
-	aesIterations  = 1000
-	methodAES      = 99
-	aesBlock       = aes.BlockSize
+	aesPVLen      = 2  // password verification value
+	aesMACLen     = 10 // truncated HMAC-SHA1
+	aesIterations = 1000
+	methodAES     = 99
+	aesBlock      = aes.BlockSize
 )
 
 // aesSaltLen returns the salt length for a key strength (1, 2, 3).

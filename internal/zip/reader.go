@@ -51,22 +51,22 @@ const (
 
 // file is what the reader keeps about one entry's data.
 type file struct {
-	flags     uint16
-	method    uint16 // as stored (99 for WinZip AES)
+	flags      uint16
+	method     uint16 // as stored (99 for WinZip AES)
 	realMethod uint16 // the compression method (the AES extra's for method 99)
-	dosTime   uint16
-	dosDate   uint16
-	crc       uint32
-	csize     int64
-	usize     int64
-	disk      uint32
-	localOff  int64 // as stored in the central directory
-	headerOff int64 // absolute offset of the local header
-	dataOff   int64 // absolute offset of the data
-	dataEnd   int64 // absolute end of the data and its descriptor
-	zip64     bool  // sizes came from a Zip64 extra field
-	aes       aesParams
-	rawName   []byte
+	dosTime    uint16
+	dosDate    uint16
+	crc        uint32
+	csize      int64
+	usize      int64
+	disk       uint32
+	localOff   int64 // as stored in the central directory
+	headerOff  int64 // absolute offset of the local header
+	dataOff    int64 // absolute offset of the data
+	dataEnd    int64 // absolute end of the data and its descriptor
+	zip64      bool  // sizes came from a Zip64 extra field
+	aes        aesParams
+	rawName    []byte
 }
 
 // Reader is an opened ZIP archive. It implements archive.Reader.
