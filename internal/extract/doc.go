@@ -43,7 +43,9 @@
 // removed, unless Options.KeepBroken asks to keep the partial file under
 // its final name; Abort removes temporary files on interruption. Existing
 // files are left alone unless Options.Overwrite says otherwise
-// (OverwriteAll, OverwriteRename to "name (1).ext", OverwriteAsk); by
+// (OverwriteAll; OverwriteRename writes "name_1.ext", and
+// OverwriteRenameExisting moves the existing file to "name_1.ext" once the
+// new content is verified, as 7-Zip's -aou and -aot; OverwriteAsk); by
 // default the entry is reported as skipped (ErrSkipped).
 //
 // Permissions. Files get the stored unix permission bits, or 0644 (0755

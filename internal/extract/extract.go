@@ -51,8 +51,14 @@ const (
 	// OverwriteSkip leaves existing files alone without calling Warn; Write
 	// still returns ErrSkipped.
 	OverwriteSkip
-	// OverwriteRename writes the entry as "name (1).ext", "name (2).ext", …
+	// OverwriteRename writes the entry under the first free name
+	// "name_1.ext", "name_2.ext", … (7-Zip's -aou).
 	OverwriteRename
+	// OverwriteRenameExisting renames the existing file to the first free
+	// name "name_1.ext", "name_2.ext", … and writes the entry under its
+	// own name (7-Zip's -aot). The existing file is moved only once the
+	// entry's content has passed its checksum.
+	OverwriteRenameExisting
 )
 
 // LinkPolicy says how symbolic links are extracted.
@@ -115,10 +121,10 @@ type Extractor struct {
 	mode    OverwriteMode // current overwrite mode (Ask may settle it)
 	created map[string]bool
 	// createdDirs lists the directories this run created, parents before
-	// children; newFiles the files, links and hard links it created at
-	// names that did not exist before. Rollback removes both.
+	// children; placed what it did to file names, in order. Rollback
+	// undoes both.
 	createdDirs []string
-	newFiles    []string
+	placed      []placement
 	// verified holds directories known to be real directories. Nothing
 	// this package does can turn a directory into a link (files and links
 	// are renamed into place, which fails on a directory), so a directory
@@ -378,26 +384,40 @@ func dirPerm(e *archive.Entry) fs.FileMode {
 	return perm
 }
 
-// resolveExisting applies the overwrite policy to target. It returns the
-// path to write (target, or a renamed one) or an error. An existing file
-// or symbolic link at that path is later replaced by rename, never opened.
-// fresh says that nothing existed at the returned path.
-func (x *Extractor) resolveExisting(name, target string) (final string, fresh bool, err error) {
+// placement is where an entry goes, decided by resolveExisting, and then
+// what placing it did: a file, link or hard link at path, which did not
+// exist before (fresh) or was moved aside to aside first
+// (OverwriteRenameExisting).
+type placement struct {
+	path  string
+	fresh bool
+	aside string
+	// renameOf and renameN record, once the entry is placed, that
+	// freeName used the number renameN for renameOf.
+	renameOf string
+	renameN  int
+}
+
+// resolveExisting applies the overwrite policy to target. It returns
+// where to write (target, or a renamed one) or an error. An existing file
+// or symbolic link at that path is later replaced by rename (or renamed
+// aside), never opened.
+func (x *Extractor) resolveExisting(name, target string) (placement, error) {
 	fi, err := os.Lstat(target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return target, true, nil
+		return placement{path: target, fresh: true}, nil
 	}
 	if err != nil {
-		return "", false, createErr(name, err)
+		return placement{}, createErr(name, err)
 	}
 	if fi.IsDir() {
-		return "", false, createErr(name, errors.New("a directory is in the way"))
+		return placement{}, createErr(name, errors.New("a directory is in the way"))
 	}
 	mode := x.mode
 	if mode == OverwriteAsk {
 		ok, all, err := x.opts.Ask(target)
 		if err != nil {
-			return "", false, err
+			return placement{}, err
 		}
 		if all {
 			if ok {
@@ -407,26 +427,33 @@ func (x *Extractor) resolveExisting(name, target string) (final string, fresh bo
 			}
 		}
 		if ok {
-			return target, false, nil
+			return placement{path: target}, nil
 		}
-		return "", false, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+		return placement{}, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	}
 	switch mode {
 	case OverwriteAll:
-		return target, false, nil
+		return placement{path: target}, nil
 	case OverwriteRename:
-		cand, err := x.freeName(name, target)
-		return cand, err == nil, err
+		cand, n, err := x.freeName(name, target)
+		return placement{path: cand, fresh: true, renameOf: target, renameN: n}, err
+	case OverwriteRenameExisting:
+		cand, n, err := x.freeName(name, target)
+		return placement{path: target, aside: cand, renameOf: target, renameN: n}, err
 	case OverwriteSkip:
-		return "", false, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+		return placement{}, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	}
 	err = fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	x.warn(name, err)
-	return "", false, err
+	return placement{}, err
 }
 
-// freeName returns the first unused name "stem (n).ext" for target.
-func (x *Extractor) freeName(name, target string) (string, error) {
+// freeName returns the first unused name "stem_n.ext" for target, as
+// 7-Zip's -aou and -aot name them: "x.txt" → "x_1.txt", "a.b.c" →
+// "a.b_1.c", ".profile" → ".profile_1", "README" → "README_1".
+// It also returns the number used, which place records when the entry is
+// in place, so that the next search for target starts after it.
+func (x *Extractor) freeName(name, target string) (string, int, error) {
 	dir, base := filepath.Split(target)
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
@@ -437,14 +464,13 @@ func (x *Extractor) freeName(name, target string) (string, error) {
 		x.renamed = make(map[string]int)
 	}
 	for i := x.renamed[target] + 1; i < 100000; i++ {
-		cand := filepath.Join(dir, stem+" ("+strconv.Itoa(i)+")"+ext)
+		cand := filepath.Join(dir, stem+"_"+strconv.Itoa(i)+ext)
 		if _, err := os.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
-			x.renamed[target] = i
-			return cand, nil
+			return cand, i, nil
 		}
 	}
 	x.renamed[target] = 100000
-	return "", createErr(name, errors.New("no free name to rename to"))
+	return "", 0, createErr(name, errors.New("no free name to rename to"))
 }
 
 // tempFile creates a new empty file next to target with O_EXCL.
@@ -470,23 +496,37 @@ func (x *Extractor) removeTemp(p string) {
 	x.forgetTemp(p)
 }
 
-// commit moves a finished temporary file over final and sets its times;
-// fresh says that final did not exist before (see Rollback).
-func (x *Extractor) commit(e *archive.Entry, tmp, final string, fresh bool) error {
+// commit moves a finished temporary file into place at dst and sets its
+// times.
+func (x *Extractor) commit(e *archive.Entry, tmp string, dst placement) error {
 	setTimes(tmp, e)
-	return x.place(e, tmp, final, fresh)
+	return x.place(e, tmp, dst)
 }
 
-// place renames the temporary tmp to final and records final as created
-// by this run when fresh.
-func (x *Extractor) place(e *archive.Entry, tmp, final string, fresh bool) error {
-	if err := os.Rename(tmp, final); err != nil {
+// place renames the temporary tmp to dst.path, first moving an existing
+// file there aside when dst says so, and records what it did for
+// Rollback.
+func (x *Extractor) place(e *archive.Entry, tmp string, dst placement) error {
+	if dst.aside != "" {
+		// rename moves a link itself, never what it points to.
+		if err := os.Rename(dst.path, dst.aside); err != nil {
+			x.removeTemp(tmp)
+			return createErr(e.Name, err)
+		}
+	}
+	if err := os.Rename(tmp, dst.path); err != nil {
+		if dst.aside != "" {
+			os.Rename(dst.aside, dst.path)
+		}
 		x.removeTemp(tmp)
 		return createErr(e.Name, err)
 	}
 	x.forgetTemp(tmp)
-	if fresh {
-		x.newFiles = append(x.newFiles, final)
+	if dst.renameN > 0 {
+		x.renamed[dst.renameOf] = dst.renameN
+	}
+	if dst.fresh || dst.aside != "" {
+		x.placed = append(x.placed, placement{path: dst.path, fresh: dst.fresh, aside: dst.aside})
 	}
 	return nil
 }
@@ -499,7 +539,7 @@ func setTimes(p string, e *archive.Entry) {
 }
 
 func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader) error {
-	final, fresh, err := x.resolveExisting(e.Name, target)
+	dst, err := x.resolveExisting(e.Name, target)
 	if err != nil {
 		return err
 	}
@@ -510,7 +550,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 		// the attribute is applied once the content is complete.
 		createPerm = 0o666
 	}
-	f, tmp, err := x.tempFile(final, createPerm)
+	f, tmp, err := x.tempFile(dst.path, createPerm)
 	if err != nil {
 		return createErr(e.Name, err)
 	}
@@ -545,10 +585,10 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	}
 	if rerr != nil {
 		if x.opts.KeepBroken {
-			if err := x.commit(e, tmp, final, fresh); err != nil {
+			if err := x.commit(e, tmp, dst); err != nil {
 				return errors.Join(rerr, err)
 			}
-			x.written[rel] = final
+			x.written[rel] = dst.path
 		} else {
 			x.removeTemp(tmp)
 		}
@@ -557,10 +597,10 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	if createPerm != perm {
 		os.Chmod(tmp, perm)
 	}
-	if err := x.commit(e, tmp, final, fresh); err != nil {
+	if err := x.commit(e, tmp, dst); err != nil {
 		return err
 	}
-	x.written[rel] = final
+	x.written[rel] = dst.path
 	return nil
 }
 
@@ -591,7 +631,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 			return x.refuse(e.Name, why+": "+linkTarget)
 		}
 	}
-	final, fresh, err := x.resolveExisting(e.Name, target)
+	dst, err := x.resolveExisting(e.Name, target)
 	if err != nil {
 		return err
 	}
@@ -604,7 +644,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 	// Create under a temporary name, then rename over the final name, so
 	// an existing file or link is replaced, never written through.
 	for i := 0; ; i++ {
-		tmp := tempname.In(filepath.Dir(final))
+		tmp := tempname.In(filepath.Dir(dst.path))
 		err = os.Symlink(osTarget, tmp)
 		if err == nil {
 			x.mu.Lock()
@@ -613,7 +653,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 			if !e.ModTime.IsZero() || !e.AccessTime.IsZero() {
 				lchtimes(tmp, e.AccessTime, e.ModTime) // best effort
 			}
-			return x.place(e, tmp, final, fresh)
+			return x.place(e, tmp, dst)
 		}
 		if !errors.Is(err, fs.ErrExist) || i > 100 {
 			break
@@ -711,20 +751,20 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if err != nil || !fi.Mode().IsRegular() {
 		return x.refuse(e.Name, "link target "+e.LinkTarget+" is no longer a regular file")
 	}
-	final, fresh, err := x.resolveExisting(e.Name, target)
+	dst, err := x.resolveExisting(e.Name, target)
 	if err != nil {
 		return err
 	}
 	if e.Type == archive.TypeHardlink {
-		tmp := tempname.In(filepath.Dir(final))
+		tmp := tempname.In(filepath.Dir(dst.path))
 		if err := os.Link(src, tmp); err == nil {
 			x.mu.Lock()
 			x.temps[tmp] = struct{}{}
 			x.mu.Unlock()
-			if err := x.place(e, tmp, final, fresh); err != nil {
+			if err := x.place(e, tmp, dst); err != nil {
 				return err
 			}
-			x.written[rel] = final
+			x.written[rel] = dst.path
 			return nil
 		}
 	}
@@ -737,7 +777,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if e.Type == archive.TypeHardlink {
 		perm = fi.Mode().Perm()
 	}
-	f, tmp, err := x.tempFile(final, perm)
+	f, tmp, err := x.tempFile(dst.path, perm)
 	if err != nil {
 		return createErr(e.Name, err)
 	}
@@ -752,10 +792,10 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		x.removeTemp(tmp)
 		return createErr(e.Name, err)
 	}
-	if err := x.commit(e, tmp, final, fresh); err != nil {
+	if err := x.commit(e, tmp, dst); err != nil {
 		return err
 	}
-	x.written[rel] = final
+	x.written[rel] = dst.path
 	return nil
 }
 
@@ -810,12 +850,20 @@ func (x *Extractor) Abort() { x.removeTemps() }
 func (x *Extractor) Rollback() error {
 	x.removeTemps()
 	var first error
-	for _, p := range x.newFiles {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
-			first = createErr(x.relPath(p), err)
+	for i := len(x.placed) - 1; i >= 0; i-- {
+		pl := x.placed[i]
+		err := os.Remove(pl.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		if err == nil && pl.aside != "" {
+			err = os.Rename(pl.aside, pl.path)
+		}
+		if err != nil && first == nil {
+			first = createErr(x.relPath(pl.path), err)
 		}
 	}
-	x.newFiles = nil
+	x.placed = nil
 	clear(x.written)
 	x.dirs = x.dirs[:0]
 	if err := x.removeCreatedDirs(0); err != nil && first == nil {

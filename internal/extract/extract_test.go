@@ -465,13 +465,13 @@ func TestOverwriteModes(t *testing.T) {
 	})
 	t.Run("rename", func(t *testing.T) {
 		f := setup(t, Options{Overwrite: OverwriteRename})
-		for i, want := range []string{"f (1).txt", "f (2).txt"} {
+		for i, want := range []string{"f_1.txt", "f_2.txt"} {
 			if err := f.write(fileEntry("f.txt"), fmt.Sprint(i)); err != nil || f.read(want) != fmt.Sprint(i) {
 				t.Fatalf("%s: %v", want, err)
 			}
 		}
 		os.WriteFile(filepath.Join(f.dest, ".rc"), nil, 0o644)
-		if err := f.write(fileEntry(".rc"), "x"); err != nil || f.read(".rc (1)") != "x" {
+		if err := f.write(fileEntry(".rc"), "x"); err != nil || f.read(".rc_1") != "x" {
 			t.Fatalf(".rc: %v", err)
 		}
 		if f.read("f.txt") != "old" {
@@ -859,12 +859,12 @@ func TestEmptyNameIsLabelled(t *testing.T) {
 }
 
 // TestRenameManySameName: many entries of one name with OverwriteRename
-// get "name (1).ext", "name (2).ext", … in order, skipping names taken
+// get "name_1.ext", "name_2.ext", … in order, skipping names taken
 // before the run; the search resumes where the previous entry stopped
 // (it used to restart at 1, quadratic in the number of entries).
 func TestRenameManySameName(t *testing.T) {
 	f := newFixture(t, Options{Overwrite: OverwriteRename})
-	if err := os.WriteFile(filepath.Join(f.dest, "a (5).txt"), []byte("mine"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(f.dest, "a_5.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	const n = 300
@@ -881,11 +881,11 @@ func TestRenameManySameName(t *testing.T) {
 		}
 	}
 	check("a.txt", "0")
-	check("a (1).txt", "1")
-	check("a (4).txt", "4")
-	check("a (5).txt", "mine")
-	check("a (6).txt", "5")
-	check(fmt.Sprintf("a (%d).txt", n), strconv.Itoa(n-1))
+	check("a_1.txt", "1")
+	check("a_4.txt", "4")
+	check("a_5.txt", "mine")
+	check("a_6.txt", "5")
+	check(fmt.Sprintf("a_%d.txt", n), strconv.Itoa(n-1))
 	if ents, _ := os.ReadDir(f.dest); len(ents) != n+1 {
 		t.Errorf("%d files, want %d", len(ents), n+1)
 	}

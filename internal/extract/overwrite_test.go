@@ -1,0 +1,114 @@
+package extract
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// dirContents maps each file name in dir to its content.
+func dirContents(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := make(map[string]string)
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
+
+// OverwriteRename and OverwriteRenameExisting name files as 7-Zip's -aou
+// and -aot do: the same archive extracted twice over the same existing
+// files leaves the same names with the same contents.
+func TestRenameModesMatch7zz(t *testing.T) {
+	sz := testenv.SevenZip(t)
+	names := []string{"x.txt", "noext", ".profile", "a.b.c"}
+	src := t.TempDir()
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(src, n), []byte("new "+n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	arc := filepath.Join(t.TempDir(), "a.7z")
+	cmd := exec.Command(sz, append([]string{"a", "-bd", arc}, names...)...)
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("7zz a: %v\n%s", err, out)
+	}
+	existing := append([]string{"x_1.txt"}, names...)
+	prepare := func(dir string) {
+		for _, n := range existing {
+			if err := os.WriteFile(filepath.Join(dir, n), []byte("old "+n), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		switch_ string
+		mode    OverwriteMode
+	}{{"-aou", OverwriteRename}, {"-aot", OverwriteRenameExisting}} {
+		t.Run(c.switch_, func(t *testing.T) {
+			want := t.TempDir()
+			prepare(want)
+			for run := 0; run < 2; run++ {
+				out, err := exec.Command(sz, "x", "-bd", c.switch_, "-o"+want, arc).CombinedOutput()
+				if err != nil {
+					t.Fatalf("7zz x: %v\n%s", err, out)
+				}
+			}
+			f := newFixture(t, Options{Overwrite: c.mode})
+			prepare(f.dest)
+			for run := 0; run < 2; run++ {
+				for _, n := range names {
+					if err := f.write(fileEntry(n), "new "+n); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if got, w := dirContents(t, f.dest), dirContents(t, want); !reflect.DeepEqual(got, w) {
+				t.Errorf("garc:\n%q\n7zz:\n%q", got, w)
+			}
+		})
+	}
+}
+
+// With OverwriteRenameExisting the existing file moves only when the new
+// content is complete; Rollback moves it back.
+func TestRenameExistingFailureAndRollback(t *testing.T) {
+	f := newFixture(t, Options{Overwrite: OverwriteRenameExisting})
+	os.WriteFile(filepath.Join(f.dest, "x.txt"), []byte("old"), 0o644)
+	if err := f.x.Write(fileEntry("x.txt"), &failingReader{data: "partial"}); err == nil {
+		t.Fatal("failure not reported")
+	}
+	if got := dirContents(t, f.dest); !reflect.DeepEqual(got, map[string]string{"x.txt": "old"}) {
+		t.Fatalf("after a failed entry: %q", got)
+	}
+	for _, content := range []string{"new1", "new2"} {
+		if err := f.write(fileEntry("x.txt"), content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{"x.txt": "new2", "x_1.txt": "old", "x_2.txt": "new1"}
+	if got := dirContents(t, f.dest); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if err := f.x.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's New created the destination, but the file written
+	// there before the run keeps it.
+	if got := dirContents(t, f.dest); !reflect.DeepEqual(got, map[string]string{"x.txt": "old"}) {
+		t.Fatalf("after Rollback: %q", got)
+	}
+}
