@@ -41,12 +41,8 @@ func timeChild(t *testing.T, args ...string) time.Duration {
 // runs only with GARC_COMPARE=1 (GARC_COMPARE_SIZE sets the input size,
 // GARC_COMPARE_LEVELS e.g. "1,5,9"). It asserts only correctness.
 func TestCompare7zz(t *testing.T) {
-	if os.Getenv("GARC_COMPARE") == "" {
-		t.Skip("set GARC_COMPARE=1 to run the comparison with 7zz")
-	}
-	if _, err := exec.LookPath("7zz"); err != nil {
-		t.Skip("7zz not installed")
-	}
+	testenv.OptIn(t, "GARC_COMPARE", "the comparison with 7zz")
+	testenv.SevenZip(t)
 	size := 32 << 20
 	if s, err := strconv.Atoi(os.Getenv("GARC_COMPARE_SIZE")); err == nil {
 		size = s
@@ -144,14 +140,8 @@ func TestCompare7zz(t *testing.T) {
 // stream of 8 MiB of mixed data (ours vs 7zz t), best of several runs.
 // GARC_COMPARE=1 only.
 func TestCompareDecodeSpeed(t *testing.T) {
-	if os.Getenv("GARC_COMPARE") == "" {
-		t.Skip("set GARC_COMPARE=1")
-	}
-	if _, err := exec.LookPath("7zz"); err != nil {
-		t.Skip("7zz not installed")
-	}
-	b := &testing.B{}
-	_ = b
+	testenv.OptIn(t, "GARC_COMPARE", "the decoding speed comparison with 7zz")
+	testenv.SevenZip(t)
 	data := mixedInput(t, benchSize)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.bin")

@@ -2,12 +2,10 @@ package lzma
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/rand"
-	"os"
-	"os/exec"
 	"testing"
 
+	"github.com/garc-dev/garc/internal/testenv"
 	ulzma "github.com/ulikunitz/xz/lzma"
 )
 
@@ -54,31 +52,11 @@ func testData(kind string, n int, seed int64) []byte {
 
 var dataKinds = []string{"zero", "random", "repeat", "text", "mixed"}
 
-// mixedInput returns the standard benchmark input when the generator is
-// available (limited to n bytes), else synthetic mixed data.
+// mixedInput returns n bytes of the standard benchmark input (see
+// testenv.MixedData), for benchmarks and opt-in comparisons.
 func mixedInput(tb testing.TB, n int) []byte {
 	tb.Helper()
-	if b, err := os.ReadFile("/tmp/mixed32.bin"); err == nil && len(b) >= n {
-		return b[:n]
-	}
-	if out, err := exec.Command("/work/shared/tools/mixed-data", itoa(n)).Output(); err == nil && len(out) == n {
-		return out
-	}
-	return testData("mixed", n, 1)
-}
-
-func itoa(n int) string {
-	return string(binary.AppendUvarint(nil, 0)[:0]) + func() string {
-		s := ""
-		if n == 0 {
-			return "0"
-		}
-		for n > 0 {
-			s = string(rune('0'+n%10)) + s
-			n /= 10
-		}
-		return s
-	}()
+	return testenv.MixedData(tb, n)
 }
 
 // ulikunitzLZMA compresses with ulikunitz/xz and returns the raw stream

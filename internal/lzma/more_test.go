@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
 	ulzma "github.com/ulikunitz/xz/lzma"
 )
 
@@ -160,9 +161,7 @@ func TestLCLPPB(t *testing.T) {
 // TestSevenZipDecodesOurs has 7zz decode our LZMA (.lzma) and LZMA2 (.xz)
 // streams.
 func TestSevenZipDecodesOurs(t *testing.T) {
-	if _, err := exec.LookPath("7zz"); err != nil {
-		t.Skip("7zz not installed")
-	}
+	testenv.SevenZip(t)
 	dir := t.TempDir()
 	for i, data := range [][]byte{testData("mixed", 400000, 9), {}, {'x'}, testData("random", 70000, 3)} {
 		level := []int{1, 5, 9, 3}[i]
@@ -303,9 +302,7 @@ func FuzzRoundTrip(f *testing.F) {
 // TestDecode7zzStreams decodes LZMA streams from 7z archives and LZMA2
 // streams from .xz files made by 7zz with various settings.
 func TestDecode7zzStreams(t *testing.T) {
-	if _, err := exec.LookPath("7zz"); err != nil {
-		t.Skip("7zz not installed")
-	}
+	testenv.SevenZip(t)
 	dir := t.TempDir()
 	data := testData("mixed", 300000, 11)
 	in := filepath.Join(dir, "in.bin")

@@ -15,7 +15,7 @@ import (
 // and that the streams decode.
 func TestThreadsIdentical(t *testing.T) {
 	before := runtime.NumGoroutine()
-	mixed := mixedInput(t, 1<<20+12345)
+	mixed := testData("mixed", 1<<20+12345, 21)
 	for _, level := range []int{1, 5, 9} {
 		for _, tc := range []struct {
 			name  string
@@ -53,7 +53,7 @@ func TestThreadsIdentical(t *testing.T) {
 // across thread counts and checks them against fresh writers.
 func TestThreadsReuse(t *testing.T) {
 	before := runtime.NumGoroutine()
-	data := mixedInput(t, 700000)
+	data := testData("mixed", 700000, 22)
 	o := LevelOptions(5)
 	o.DictSize, o.BlockSize = 1<<17, 1<<18
 	ref, _ := encodeLZMA2(t, data, o)
@@ -100,7 +100,7 @@ func (f *failWriter) Write(p []byte) (int, error) {
 // with the error and leaves no goroutine behind.
 func TestThreadsWriteError(t *testing.T) {
 	before := runtime.NumGoroutine()
-	data := mixedInput(t, 1<<20)
+	data := testData("mixed", 1<<20, 23)
 	for _, threads := range []int{2, 3, 4} {
 		for _, okWrites := range []int{0, 1, 2} {
 			o := LevelOptions(5)
