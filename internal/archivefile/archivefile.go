@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/garc-dev/garc/internal/tempname"
 )
@@ -64,7 +65,42 @@ func (a *File) addPart() error {
 	}
 	a.parts = append(a.parts, f)
 	a.temps = append(a.temps, p)
+	pending.add(p)
 	return nil
+}
+
+// pending are the temporary files of every File not yet committed or
+// aborted, for RemoveTemporaries.
+var pending = temporaries{paths: map[string]bool{}}
+
+type temporaries struct {
+	sync.Mutex
+	paths map[string]bool
+}
+
+func (t *temporaries) add(p string) {
+	t.Lock()
+	t.paths[p] = true
+	t.Unlock()
+}
+
+func (t *temporaries) done(p string) {
+	t.Lock()
+	delete(t.paths, p)
+	t.Unlock()
+}
+
+// RemoveTemporaries removes the temporary files of every File not yet
+// committed or aborted. It is for a process that must exit at once (an
+// interrupted run that does not unwind in time); the Files must not be
+// used afterwards.
+func RemoveTemporaries() {
+	pending.Lock()
+	defer pending.Unlock()
+	for p := range pending.paths {
+		os.Remove(p)
+		delete(pending.paths, p)
+	}
 }
 
 // Size returns the bytes written so far.
@@ -189,9 +225,11 @@ func (a *File) Commit() error {
 		if err := os.Rename(tmp, final); err != nil {
 			for _, t := range a.temps[i:] {
 				os.Remove(t)
+				pending.done(t)
 			}
 			return err
 		}
+		pending.done(tmp)
 	}
 	if d, err := os.Open(filepath.Dir(a.target)); err == nil {
 		d.Sync()
@@ -237,6 +275,7 @@ func (a *File) Abort() error {
 		if err := os.Remove(a.temps[i]); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
 			first = err
 		}
+		pending.done(a.temps[i])
 	}
 	return first
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/extract"
 )
 
@@ -56,9 +57,11 @@ type app struct {
 }
 
 // Main runs garc with the arguments after the program name and returns
-// the process exit code. SIGINT and SIGTERM cancel the run (exit 255).
+// the process exit code. SIGINT, SIGTERM and SIGHUP cancel the run: it
+// removes its temporary files, leaves an archive being updated as it was,
+// prints "garc: interrupted" and exits 255.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	done := make(chan struct{})
 	go func() {
@@ -71,11 +74,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// The run normally unwinds at once (temporary files removed,
 		// exit 255). If it is stuck in a system call that cancellation
 		// cannot reach (a FIFO or a hung network file system), exit
-		// anyway after a grace period.
+		// anyway after a grace period, removing the temporary archive
+		// files first.
 		select {
 		case <-done:
 		case <-time.After(interruptGrace):
-			fmt.Fprintln(stderr, "garc: interrupted")
+			archivefile.RemoveTemporaries()
+			fmt.Fprintln(stderr, "garc: "+errInterrupted.Error())
 			os.Exit(ExitInterrupted)
 		}
 	}()
@@ -85,8 +90,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // interruptGrace is how long an interrupted run may take to unwind before
-// Main exits without it.
-const interruptGrace = 3 * time.Second
+// Main exits without it: short enough that every command ends within a
+// second of the signal.
+const interruptGrace = 700 * time.Millisecond
 
 // run is Main with an explicit context.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -101,6 +107,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if ctx.Err() != nil || worse(a.code, exitCodeFor(err)) == ExitInterrupted {
+		// One wording, whatever was cut short.
+		a.prog.clear()
+		fmt.Fprintln(stderr, "garc: "+errInterrupted.Error())
+		return ExitInterrupted
+	}
 	if err != nil {
 		code := exitCodeFor(err)
 		if !a.ran {
@@ -266,6 +278,9 @@ func parseSize(s string) (int64, error) {
 // into the run's.
 func (a *app) report(archiveName, entry string, err error) {
 	a.code = worse(a.code, exitCodeFor(err))
+	if a.code == ExitInterrupted {
+		return // run says "interrupted" once
+	}
 	a.prog.clear()
 	fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic(archiveName, entry, err)))
 }
