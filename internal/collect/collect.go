@@ -3,7 +3,6 @@ package collect
 import (
 	"errors"
 	"fmt"
-	"github.com/garc-dev/garc/internal/wildcard"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/wildcard"
 )
 
 // Options say what to collect.
@@ -27,6 +27,10 @@ type Options struct {
 	// a rejected directory is still walked, and kept when something below
 	// it is kept).
 	Want func(name string) bool
+	// Exclude drops every file and directory whose stored name one of the
+	// patterns matches, as 7-Zip's -x!, -xr! do (see wildcard.Pattern);
+	// an excluded directory is not walked.
+	Exclude []wildcard.Pattern
 	// StoreSymlinks stores links as links instead of following them.
 	StoreSymlinks bool
 	// Stdin adds one entry named StdinName whose content is Input.
@@ -202,7 +206,7 @@ func (c *collector) wildcard(dir, prefix, pat string) (bool, error) {
 			}
 			continue
 		}
-		if c.opts.Recursive && e.IsDir() {
+		if c.opts.Recursive && e.IsDir() && !c.excluded(name, true) {
 			f, err := c.wildcard(p, name, pat)
 			found = found || f
 			if err != nil {
@@ -237,7 +241,7 @@ func (c *collector) path(p, name string, parents []dirID) error {
 				c.warn(p, err)
 				return nil
 			}
-			if name == "" {
+			if name == "" || c.excluded(name, false) {
 				return nil
 			}
 			it := itemFor(p, name, fi)
@@ -249,6 +253,9 @@ func (c *collector) path(p, name string, parents []dirID) error {
 			c.warn(p, err)
 			return nil
 		}
+	}
+	if name != "" && c.excluded(name, fi.IsDir()) {
+		return nil
 	}
 	switch {
 	case fi.IsDir():
@@ -292,6 +299,20 @@ func (c *collector) path(p, name string, parents []dirID) error {
 }
 
 func (c *collector) want(name string) bool { return c.opts.Want == nil || c.opts.Want(name) }
+
+// excluded reports whether an Exclude pattern matches the stored name.
+func (c *collector) excluded(name string, isDir bool) bool {
+	if len(c.opts.Exclude) == 0 {
+		return false
+	}
+	comps := strings.Split(name, "/")
+	for i := range c.opts.Exclude {
+		if c.opts.Exclude[i].Match(comps, isDir) {
+			return true
+		}
+	}
+	return false
+}
 
 // itemFor fills the metadata of an item from a stat result.
 func itemFor(p, name string, fi fs.FileInfo) Item {

@@ -2,8 +2,10 @@
 // 7z archive stores: the files and directories named on the command line
 // (directories with everything below them), wildcard inputs such as
 // "*.txt" (matched in their directory, or in every directory below it
-// with Recursive), filtered by a selection function, plus standard input
-// as one entry.
+// with Recursive), filtered by a selection function and by exclusion
+// patterns with 7-Zip's -x!/-xr! rules (Options.Exclude, see
+// wildcard.Pattern: matched against stored names, an excluded directory
+// is not walked), plus standard input as one entry.
 //
 // # Names
 //
