@@ -101,39 +101,13 @@ func wanted(r archive.Reader, sel *selector) (n int, total int64) {
 }
 
 // withLinkTargets returns the selection plus the entries that selected
-// hard links and RAR file copies refer to (transitively): the extractor
-// makes those from files it has already written, so they must come
-// along. Without patterns everything is selected anyway.
+// hard links and file copies are made from (archive.WithLinkTargets).
+// Without patterns everything is selected anyway.
 func withLinkTargets(r archive.Reader, sel *selector) func(*archive.Entry) bool {
 	if !sel.filtered() {
 		return sel.want
 	}
-	entries := r.Entries()
-	set := make(map[*archive.Entry]bool)
-	for _, e := range entries {
-		if sel.want(e) {
-			set[e] = true
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for i, e := range entries {
-			if !set[e] || (e.Type != archive.TypeHardlink && e.Type != archive.TypeCopy) {
-				continue
-			}
-			// The target is the last entry of that name before the link.
-			for j := i - 1; j >= 0; j-- {
-				if entries[j].Name == e.LinkTarget {
-					if !set[entries[j]] {
-						set[entries[j]] = true
-						changed = true
-					}
-					break
-				}
-			}
-		}
-	}
-	return func(e *archive.Entry) bool { return set[e] }
+	return archive.WithLinkTargets(r.Entries(), sel.want)
 }
 
 func (a *app) overwriteMode(f *extractFlags) (overwriteMode, error) {
