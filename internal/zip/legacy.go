@@ -113,13 +113,13 @@ func (s *shrinkReader) step() error {
 		switch ctl {
 		case 1:
 			if s.bits >= shrinkMaxBits {
-				return fmt.Errorf("Shrink code size above %d bits: %w", shrinkMaxBits, archive.ErrFormat)
+				return fmt.Errorf("shrink: code size above %d bits: %w", shrinkMaxBits, archive.ErrFormat)
 			}
 			s.bits++
 		case 2:
 			s.partialClear()
 		default:
-			return fmt.Errorf("Shrink control code %d: %w", ctl, archive.ErrFormat)
+			return fmt.Errorf("shrink: control code %d: %w", ctl, archive.ErrFormat)
 		}
 		return nil
 	}
@@ -141,7 +141,7 @@ func (s *shrinkReader) step() error {
 	cur := int(code)
 	for cur >= 256 {
 		if cur == 256 || s.parent[cur] == shrinkEmpty || i <= 1 {
-			return fmt.Errorf("Shrink code %d undefined: %w", code, archive.ErrFormat)
+			return fmt.Errorf("shrink: code %d undefined: %w", code, archive.ErrFormat)
 		}
 		i--
 		s.stack[i] = s.suffix[cur]
@@ -218,7 +218,7 @@ func (r *reduceReader) readSets() error {
 			return errLegacyTruncated
 		}
 		if n > 32 {
-			return fmt.Errorf("Reduce follower set of %d: %w", n, archive.ErrFormat)
+			return fmt.Errorf("reduce: follower set of %d: %w", n, archive.ErrFormat)
 		}
 		set := make([]byte, n)
 		for i := range set {
@@ -249,7 +249,7 @@ func (r *reduceReader) next() (byte, error) {
 				var i uint32
 				if i, ok = r.br.read(bitsFor(len(set))); ok {
 					if int(i) >= len(set) {
-						return 0, fmt.Errorf("Reduce follower index %d of %d: %w", i, len(set), archive.ErrFormat)
+						return 0, fmt.Errorf("reduce: follower index %d of %d: %w", i, len(set), archive.ErrFormat)
 					}
 					c = uint32(set[i])
 				}
@@ -384,14 +384,14 @@ func (z *implodeReader) readTree(t *sfTree, n int) error {
 		}
 		l, cnt := uint8(v&0xF)+1, int(v>>4)+1
 		if len(lengths)+cnt > n {
-			return fmt.Errorf("Implode tree of more than %d codes: %w", n, archive.ErrFormat)
+			return fmt.Errorf("implode: tree of more than %d codes: %w", n, archive.ErrFormat)
 		}
 		for ; cnt > 0; cnt-- {
 			lengths = append(lengths, l)
 		}
 	}
 	if len(lengths) != n {
-		return fmt.Errorf("Implode tree of %d codes, want %d: %w", len(lengths), n, archive.ErrFormat)
+		return fmt.Errorf("implode: tree of %d codes, want %d: %w", len(lengths), n, archive.ErrFormat)
 	}
 	t.count = [17]uint16{}
 	for _, l := range lengths {
@@ -403,7 +403,7 @@ func (z *implodeReader) readTree(t *sfTree, n int) error {
 	for l := 1; l <= 16; l++ {
 		left = left<<1 - int(t.count[l])
 		if left < 0 {
-			return fmt.Errorf("Implode tree oversubscribed: %w", archive.ErrFormat)
+			return fmt.Errorf("implode: tree oversubscribed: %w", archive.ErrFormat)
 		}
 	}
 	t.syms = t.syms[:0]
@@ -434,7 +434,7 @@ func (z *implodeReader) decode(t *sfTree) (int, error) {
 		first = (first + cnt) << 1
 		code <<= 1
 	}
-	return 0, fmt.Errorf("Implode code not in its tree: %w", archive.ErrFormat)
+	return 0, fmt.Errorf("implode: code not in its tree: %w", archive.ErrFormat)
 }
 
 func (z *implodeReader) Read(p []byte) (int, error) {

@@ -35,10 +35,10 @@ type xzReader struct {
 	done    bool
 	err     error
 
-	blockIn, blockOut int64 // compressed and uncompressed size of the block
-	wantIn, wantOut   int64 // sizes from the block header; -1 when absent
-	hdrLen            int64
-	records           []xzRecord // blocks of the current stream, for the index
+	blockOut        int64 // uncompressed size of the block so far
+	wantIn, wantOut int64 // sizes from the block header; -1 when absent
+	hdrLen          int64
+	records         []xzRecord // blocks of the current stream, for the index
 }
 
 type xzRecord struct{ unpadded, uncompressed int64 }
