@@ -3,6 +3,7 @@ package rar
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,31 +13,114 @@ import (
 	"github.com/garc-dev/garc/internal/corpus"
 )
 
-// exercise opens data as an archive and extracts everything with bounded
-// output, for corrupt-input tests and fuzzing. It must never panic.
-func exercise(data []byte) {
-	calls := 0
+// sentinels are the archive errors a reader may return for any input.
+var sentinels = []error{
+	archive.ErrFormat, archive.ErrChecksum, archive.ErrUnsupported, archive.ErrLimit,
+	archive.ErrPasswordRequired, archive.ErrWrongPassword, archive.ErrNotArchive,
+}
+
+// checkSentinel fails t when err is neither nil nor wraps an archive
+// sentinel: every failure on hostile input must be classified, or the
+// command line cannot give it an exit code.
+func checkSentinel(t testing.TB, what string, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return
+		}
+	}
+	t.Fatalf("%s: error %q (%T) wraps no archive sentinel", what, err, err)
+}
+
+// Bounds of exercise: output of an entry of unknown size, and reads in a
+// row that return nothing without an error (a reader stuck there would
+// hang io.Copy).
+const (
+	exerciseUnknownSizeCap = 8 << 20
+	exerciseMaxEmptyReads  = 100
+)
+
+// exercise opens data as an archive and extracts everything, checking
+// what must hold for any input: no panic; every error wraps an archive
+// sentinel; Extract calls back at most once per entry; no entry yields
+// more bytes than its declared size, nor a file fewer without an error; every
+// read makes progress or ends.
+func exercise(t testing.TB, data []byte) {
+	t.Helper()
 	opts := &archive.Options{
 		MaxDict:    4 << 20,
 		MaxKDFCost: 4, // keep fuzzing fast: real archives use 15
-		Password: func() (string, error) {
-			calls++
-			return "password", nil
-		},
+		Password:   func() (string, error) { return "password", nil },
 	}
 	r, err := NewReader(bytes.NewReader(data), int64(len(data)), opts)
 	if err != nil {
+		checkSentinel(t, "NewReader", err)
 		return
 	}
 	defer r.Close()
-	for _, e := range r.Entries() {
-		_ = e.Name
+	entries := r.Entries()
+	for _, e := range entries {
+		if e.Size < -1 {
+			t.Fatalf("entry %q: size %d", e.Name, e.Size)
+		}
 	}
-	_ = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
-		_, err := io.Copy(io.Discard, io.LimitReader(rd, 8<<20))
-		_ = err
+	calls := 0
+	err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+		calls++
+		if calls > len(entries) {
+			t.Fatalf("Extract called back %d times for %d entries", calls, len(entries))
+		}
+		limit := int64(exerciseUnknownSizeCap)
+		if e.Size >= 0 {
+			limit = e.Size
+		}
+		n, err := readBounded(rd, limit)
+		if n > limit && e.Size >= 0 {
+			t.Fatalf("entry %q yields more than its size %d", e.Name, e.Size)
+		}
+		switch {
+		case err == errNoProgress:
+			t.Fatalf("entry %q: %d reads in a row returned nothing", e.Name, exerciseMaxEmptyReads)
+		case err != nil:
+			checkSentinel(t, "entry "+e.Name, err)
+		case e.Type == archive.TypeFile && e.Size >= 0 && n != e.Size:
+			t.Fatalf("entry %q ends cleanly after %d of its %d bytes", e.Name, n, e.Size)
+		}
 		return nil
 	})
+	checkSentinel(t, "Extract", err)
+}
+
+var errNoProgress = errors.New("no progress")
+
+// readBounded reads rd to its end or until more than limit bytes came,
+// and returns how many bytes it read and the error that ended the read
+// (nil at EOF).
+func readBounded(rd io.Reader, limit int64) (int64, error) {
+	var buf [32 << 10]byte
+	var n int64
+	empty := 0
+	for n <= limit {
+		k, err := rd.Read(buf[:])
+		n += int64(k)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if k == 0 {
+			if empty++; empty >= exerciseMaxEmptyReads {
+				return n, errNoProgress
+			}
+		} else {
+			empty = 0
+		}
+	}
+	return n, nil
 }
 
 // seedFiles returns small corpus archives of the given signature.
@@ -116,7 +200,7 @@ func TestCorruptInputs(t *testing.T) {
 		for _, off := range headerBoundaries(data) {
 			for _, d := range []int{-1, 0, 7} {
 				if n := off + d; n > 0 && n < len(data) {
-					exercise(data[:n])
+					exercise(t, data[:n])
 					cases++
 				}
 			}
@@ -124,11 +208,11 @@ func TestCorruptInputs(t *testing.T) {
 				if n := off + d; n < len(data) {
 					c := bytes.Clone(data)
 					c[n] ^= 0x55
-					exercise(c)
+					exercise(t, c)
 					cases++
 					if !testing.Short() {
 						c[n] = 0xff
-						exercise(c)
+						exercise(t, c)
 						cases++
 					}
 				}
@@ -149,7 +233,7 @@ func FuzzRAR5Headers(f *testing.F) {
 		if !bytes.HasPrefix(data, sigRAR5) {
 			data = append(bytes.Clone(sigRAR5), data...)
 		}
-		exercise(data)
+		exercise(t, data)
 	})
 }
 
@@ -162,7 +246,7 @@ func FuzzRAR4Headers(f *testing.F) {
 		if !bytes.HasPrefix(data, sigRAR4) {
 			data = append(bytes.Clone(sigRAR4), data...)
 		}
-		exercise(data)
+		exercise(t, data)
 	})
 }
 
@@ -174,6 +258,6 @@ func FuzzRAR14Headers(f *testing.F) {
 		if !bytes.HasPrefix(data, sigRAR14) {
 			data = append(bytes.Clone(sigRAR14), data...)
 		}
-		exercise(data)
+		exercise(t, data)
 	})
 }

@@ -66,6 +66,15 @@ func (w *rar5Builder) crypt(lg2 byte) *rar5Builder {
 // file appends a stored file header for name with content data; extra
 // is its extra area (records already encoded).
 func (w *rar5Builder) file(name string, data, extra []byte) *rar5Builder {
+	return w.stored(head5File, name, data, extra)
+}
+
+// service appends a stored service header (name "CMT" is the comment).
+func (w *rar5Builder) service(name string, data []byte) *rar5Builder {
+	return w.stored(head5Service, name, data, nil)
+}
+
+func (w *rar5Builder) stored(typ uint64, name string, data, extra []byte) *rar5Builder {
 	var b []byte
 	b = appendVint(b, 0x4) // file flags: CRC32 present
 	b = appendVint(b, uint64(len(data)))
@@ -76,7 +85,7 @@ func (w *rar5Builder) file(name string, data, extra []byte) *rar5Builder {
 	b = appendVint(b, uint64(len(name)))
 	b = append(b, name...)
 	var h []byte
-	h = appendVint(h, head5File)
+	h = appendVint(h, typ)
 	flags := uint64(2)
 	if len(extra) > 0 {
 		flags |= 1

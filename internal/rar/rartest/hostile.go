@@ -18,11 +18,40 @@ const OutLimit = 64 << 20
 // bounded by OutLimit, and returns the byte count; the end of the stream
 // is not an error.
 func DecodeAll(r io.Reader) (int64, error) {
-	n, err := io.CopyN(io.Discard, r, OutLimit)
-	if err == io.EOF {
-		err = nil
+	return ReadBounded(r, OutLimit)
+}
+
+// ErrNoProgress is what ReadBounded returns for a reader that keeps
+// returning neither bytes nor an error, on which io.Copy would spin
+// forever. It wraps no archive sentinel, so CheckErr rejects it.
+var ErrNoProgress = errors.New("rartest: reads return nothing and no error")
+
+// maxEmptyReads is how many reads in a row may return nothing.
+const maxEmptyReads = 100
+
+// ReadBounded reads r until its end, an error, or max bytes, and returns
+// the byte count; the end of the stream is not an error. To see whether
+// a decoder yields more than size bytes, pass max = size+1.
+func ReadBounded(r io.Reader, max int64) (int64, error) {
+	var buf [32 << 10]byte
+	var n int64
+	empty := 0
+	for n < max {
+		k, err := r.Read(buf[:min(int64(len(buf)), max-n)])
+		n += int64(k)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if k > 0 {
+			empty = 0
+		} else if empty++; empty >= maxEmptyReads {
+			return n, ErrNoProgress
+		}
 	}
-	return n, err
+	return n, nil
 }
 
 // MaxDict caps the dictionary that Decode asks for, bounding the memory

@@ -166,7 +166,9 @@ func appendHex(b, s []byte) []byte {
 	return b
 }
 
-// FuzzDecode decodes arbitrary packed data.
+// FuzzDecode decodes arbitrary packed data: errors wrap ErrFormat (or
+// ErrUnsupported), reads make progress, and a file of known size yields
+// exactly its size or an error.
 func FuzzDecode(f *testing.F) {
 	for _, s := range smallSamples(f) {
 		// large inputs make the fuzzing engine crawl: seed with prefixes
@@ -182,11 +184,18 @@ func FuzzDecode(f *testing.F) {
 		if err := d.Reset(bytes.NewReader(data), p); err != nil {
 			t.Fatal(err)
 		}
-		_, err := io.CopyN(io.Discard, d, 1<<20)
-		if err == io.EOF {
-			err = nil // the stream ended before the limit
+		limit := int64(1 << 20)
+		if p.UnpackedSize >= 0 {
+			limit = p.UnpackedSize + 1
 		}
+		n, err := rartest.ReadBounded(d, limit)
 		rartest.CheckErr(t, "fuzz", err)
+		if p.UnpackedSize >= 0 && n > p.UnpackedSize {
+			t.Fatalf("%d bytes out of %d", n, p.UnpackedSize)
+		}
+		if err == nil && p.UnpackedSize >= 0 && n != p.UnpackedSize {
+			t.Fatalf("%d bytes without error, want %d", n, p.UnpackedSize)
+		}
 	})
 }
 
