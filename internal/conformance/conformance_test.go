@@ -12,10 +12,12 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 const (
 	knownFile       = "testdata/known-failures.tsv"
+	knownMoreFile   = "testdata/known-failures-more.tsv"
 	unknownDeadline = 10 * time.Second
 	unknownMaxDict  = 256 << 20
 	// shortMaxOutput is the largest listed output x writes in -short mode.
@@ -27,13 +29,19 @@ const (
 
 type tally struct{ units, pass, fail, known int }
 
-// TestConformance runs every corpus unit as a subtest and prints the
-// per-format table.
+// TestConformance runs every unit of ../shared/corpus (RAR and 7z) as a
+// subtest and prints the per-format table.
 func TestConformance(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s (../shared/corpus); nothing to check", root)
-	}
+	runCorpus(t, testenv.CorpusRoot(t), knownFile)
+}
+
+// TestConformanceMore does the same for ../shared/corpus-more (ZIP, TAR and
+// the single-stream formats), with its own known-failures list.
+func TestConformanceMore(t *testing.T) {
+	runCorpus(t, testenv.MoreCorpusRoot(t), knownMoreFile)
+}
+
+func runCorpus(t *testing.T, root, knownFile string) {
 	units, err := corpus.Units(root)
 	if err != nil {
 		t.Fatal(err)

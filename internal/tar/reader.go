@@ -43,14 +43,14 @@ type Reader struct {
 	skipped []string
 }
 
-// IsHeader reports whether head, the first bytes of a file, starts a tar
-// archive: a header with the ustar magic at offset 257, or one whose
-// checksum matches (the only mark a v7 header has), or two zero blocks (an
-// empty archive).
+// IsEmpty reports whether head starts with the two zero blocks that end a
+// tar archive, which is all an empty archive holds.
+func IsEmpty(head []byte) bool { return len(head) >= 1024 && allZero(head[:1024]) }
+
+// IsHeader reports whether head, the first bytes of a file, starts with a
+// tar header: the ustar magic at offset 257, or a checksum that matches
+// (the only mark a v7 header has).
 func IsHeader(head []byte) bool {
-	if len(head) >= 1024 && allZero(head[:1024]) {
-		return true
-	}
 	if len(head) < 512 {
 		return false
 	}

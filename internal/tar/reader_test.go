@@ -38,7 +38,7 @@ func openBytes(name string, data []byte, opts *archive.Options) (*Reader, error)
 	var kind stream.Kind
 	if k, ok := stream.Identify(data[:min(len(data), stream.HeadSize)]); ok {
 		kind = k
-	} else if !IsHeader(data[:min(len(data), 1024)]) {
+	} else if h := data[:min(len(data), 1024)]; !IsHeader(h) && !IsEmpty(h) {
 		return nil, fmt.Errorf("not a tar: %w", archive.ErrFormat)
 	}
 	if opts == nil {
