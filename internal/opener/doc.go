@@ -18,6 +18,15 @@
 // The first signature found wins. When none is found in the first
 // MaxSFXScan bytes the error wraps archive.ErrNotArchive.
 //
+// # Other formats
+//
+// Identify (and IdentifyFile, which also reads the end of a file) names a
+// format by content: ZIP, gzip, bzip2, xz, zstd, lzma-alone, tar, ISO
+// 9660, CAB, ARJ, LZH, DMG, WIM and others (see Identify). A file in such
+// a format that no reader opens is reported with an UnreadFormatError
+// naming it, which wraps both archive.ErrNotArchive and
+// archive.ErrUnsupported, instead of "not an archive".
+//
 // 7z archives are opened with sevenzip.NewReader on a section of the file
 // that starts at the signature (Info.SFXOffset records the stub's length).
 // RAR archives are handed to rar.Open by path, which finds the signature
@@ -31,7 +40,10 @@
 // of one archive, as 7-Zip's -v switch and the split(1) tool produce; so
 // is NAME_aa with siblings NAME_ab, NAME_ac …. The parts are joined into
 // one MultiReaderAt and the format is detected inside it; Info.Volumes
-// lists the parts.
+// lists the parts. Parts are opened as they are read, at most four at a
+// time, so a split of thousands of parts stays within the descriptor
+// limit. IsSplitPart tells such a part by its name, for the commands that
+// cannot update a split in place.
 //
 // # Later volumes
 //

@@ -52,8 +52,9 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
+		err := notArchive(path, f, size)
 		f.Close()
-		return nil, notArchive(path)
+		return nil, err
 	}
 	switch d.Format {
 	case archive.Format7z:
@@ -75,10 +76,6 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 	}
 }
 
-func notArchive(path string) error {
-	return fmt.Errorf("%s: %w (no 7z or RAR signature found)", path, archive.ErrNotArchive)
-}
-
 // openSplit opens a raw split as one archive.
 func openSplit(path string, parts []string, o *archive.Options) (archive.Reader, error) {
 	m, files, err := openParts(parts)
@@ -96,7 +93,7 @@ func openSplit(path string, parts []string, o *archive.Options) (archive.Reader,
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
-		return nil, notArchive(parts[0])
+		return nil, notArchive(parts[0], m, size)
 	}
 	sec := io.NewSectionReader(m, d.Offset, size-d.Offset)
 	var r archive.Reader

@@ -78,3 +78,21 @@ func TestManyPartSplitOpensPartsAsRead(t *testing.T) {
 		t.Errorf("%d parts open after Close", k)
 	}
 }
+
+func TestIsSplitPart(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"v.7z.001", "v.7z.002", "one.7z.001", "x_aa", "x_ab", "lone_aa", "plain.7z", "n.0001"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
+	}
+	for name, want := range map[string]bool{
+		"v.7z.001": true, "v.7z.002": true, "v.7z.003": true, // a later part, not written yet
+		"one.7z.001": true, // a single part is still a split
+		"x_aa":       true, "x_ab": true,
+		"lone_aa":  false, // NAME_aa needs NAME_ab
+		"plain.7z": false, "missing.7z.002": false, "n.0001": true,
+	} {
+		if got := IsSplitPart(filepath.Join(dir, name)); got != want {
+			t.Errorf("IsSplitPart(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
