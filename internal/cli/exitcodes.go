@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/extract"
 )
 
 // Exit codes of the garc command. This is the only place they are
@@ -75,6 +76,14 @@ func worse(a, b int) int {
 var (
 	errNoMatch     = errors.New("no files matched the patterns")
 	errInterrupted = errors.New("interrupted")
+)
+
+// Sentinels of internal/extract that decide exit codes; the 7z writer
+// uses them too.
+var (
+	errRefused = extract.ErrRefused
+	errSkipped = extract.ErrSkipped
+	errCreate  = extract.ErrCreate
 )
 
 // usageError is a command-line mistake (exit 7).

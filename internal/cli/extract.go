@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 )
 
@@ -110,7 +111,7 @@ func withLinkTargets(r archive.Reader, sel *selector) func(*archive.Entry) bool 
 	return archive.WithLinkTargets(r.Entries(), sel.want)
 }
 
-func (a *app) overwriteMode(f *extractFlags) (overwriteMode, error) {
+func (a *app) overwriteMode(f *extractFlags) (extract.OverwriteMode, error) {
 	v := f.overwrite
 	if a.g.yes && v == "" {
 		v = "all"
@@ -118,31 +119,31 @@ func (a *app) overwriteMode(f *extractFlags) (overwriteMode, error) {
 	switch v {
 	case "":
 		if _, ok := stdinTerminal(a.stdin); ok && !a.g.passwordStdin {
-			return overwriteAsk, nil
+			return extract.OverwriteAsk, nil
 		}
-		return overwriteNever, nil
+		return extract.OverwriteNever, nil
 	case "ask":
-		return overwriteAsk, nil
+		return extract.OverwriteAsk, nil
 	case "all":
-		return overwriteAll, nil
+		return extract.OverwriteAll, nil
 	case "skip":
-		return overwriteSkip, nil
+		return extract.OverwriteSkip, nil
 	case "rename":
-		return overwriteRename, nil
+		return extract.OverwriteRename, nil
 	case "never":
-		return overwriteNever, nil
+		return extract.OverwriteNever, nil
 	}
 	return 0, usagef("--overwrite must be ask, all, skip, rename or never, not %q", v)
 }
 
-func linkMode(s string) (linkPolicy, error) {
+func linkMode(s string) (extract.LinkPolicy, error) {
 	switch s {
 	case "safe":
-		return linksSafe, nil
+		return extract.LinksSafe, nil
 	case "skip":
-		return linksSkip, nil
+		return extract.LinksSkip, nil
 	case "unsafe":
-		return linksUnsafe, nil
+		return extract.LinksUnsafe, nil
 	}
 	return 0, usagef("--links must be safe, skip or unsafe, not %q", s)
 }
@@ -170,7 +171,7 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 			return false, false, errInterrupted
 		}
 		if ans.err != nil && ans.line == "" {
-			return false, false, fmt.Errorf("%w: no answer to the overwrite question", errSkipped)
+			return false, false, fmt.Errorf("%w: no answer to the overwrite question", extract.ErrSkipped)
 		}
 		switch strings.TrimSpace(ans.line) {
 		case "y", "Y", "yes":
@@ -217,7 +218,7 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 	return err
 }
 
-func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow overwriteMode, lm linkPolicy) error {
+func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
 	r, err := a.openArchive(name)
 	if err != nil {
 		return err
@@ -227,7 +228,7 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow overwri
 	if n == 0 && sel.filtered() {
 		return fmt.Errorf("%s: %w", name, errNoMatch)
 	}
-	x, err := newExtractor(extractOptions{
+	x, err := extract.New(extract.Options{
 		Dest:       outputDir(f.output, name),
 		Flat:       f.flat,
 		Overwrite:  ow,
@@ -240,50 +241,63 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow overwri
 		return err
 	}
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
+	_, err = a.extractEntries(name, r, withLinkTargets(r, sel), x.Write)
+	if err != nil {
+		x.Abort()
+		return err
+	}
+	return x.Finish()
+}
+
+// stopError is an error of an entry visitor that ends the run (the
+// output cannot be written).
+type stopError struct{ err error }
+
+func (e *stopError) Error() string { return e.err.Error() }
+func (e *stopError) Unwrap() error { return e.err }
+
+// extractEntries decodes the entries want selects and hands each, through
+// the progress bar, to visit (x.Write, a checksum test, a copy to
+// stdout). An entry that fails is reported and the run goes on, except
+// that a missing password or a *stopError ends it (all
+// other encrypted entries would fail the same way). Refused and skipped
+// entries count as done: the extractor has warned about them (exit 1) or
+// skipped them quietly under --overwrite=skip. It returns the number of
+// failed entries and errInterrupted when the run was cancelled, a
+// reportedError when it stopped, or the archive reader's own error.
+func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.Entry) bool,
+	visit func(*archive.Entry, io.Reader) error) (failed int, err error) {
 	var stop error
-	err = r.Extract(a.ctx, withLinkTargets(r, sel), func(e *archive.Entry, rd io.Reader) error {
+	var stopErr *stopError
+	err = r.Extract(a.ctx, want, func(e *archive.Entry, rd io.Reader) error {
 		if a.ctx.Err() != nil {
 			return a.ctx.Err()
 		}
-		werr := x.Write(e, a.prog.entry(e.Name, rd))
+		verr := visit(e, a.prog.entry(e.Name, rd))
 		switch {
-		case werr == nil:
+		case verr == nil, errors.Is(verr, extract.ErrRefused), errors.Is(verr, extract.ErrSkipped):
 			return nil
-		case errors.Is(werr, errInterrupted), errors.Is(werr, context.Canceled):
-			stop = werr
-			return werr
-		case errors.Is(werr, errRefused), errors.Is(werr, errSkipped):
-			// The extractor has reported it through Warn (exit 1), or
-			// skipped it quietly under --overwrite=skip (exit 0).
-			return nil
-		case errors.Is(werr, archive.ErrPasswordRequired):
-			// The password function already declined; every other
-			// encrypted entry would fail the same way.
-			stop = werr
-			return werr
+		case errors.Is(verr, errInterrupted), errors.Is(verr, context.Canceled):
+			stop = errInterrupted
+			return verr
+		case errors.Is(verr, archive.ErrPasswordRequired), errors.As(verr, &stopErr):
+			failed++
+			stop = verr
+			return verr
 		}
-		a.report(name, e.Name, werr)
+		failed++
+		a.report(name, e.Name, verr)
 		return nil
 	})
-	if a.ctx.Err() != nil || errors.Is(err, errInterrupted) || errors.Is(stop, errInterrupted) {
-		x.Abort()
-		a.prog.finish()
-		return errInterrupted
-	}
-	if stop != nil {
-		x.Abort()
-		a.prog.finish()
-		a.report(name, "", stop)
-		return &reportedError{stop}
-	}
-	if err != nil {
-		x.Abort()
-		a.prog.finish()
-		return err
-	}
-	ferr := x.Finish()
 	a.prog.finish()
-	return ferr
+	switch {
+	case a.ctx.Err() != nil || errors.Is(err, errInterrupted) || errors.Is(stop, errInterrupted):
+		return failed, errInterrupted
+	case stop != nil:
+		a.report(name, "", stop)
+		return failed, &reportedError{stop}
+	}
+	return failed, err
 }
 
 func (a *app) testCommand() *cobra.Command {
@@ -388,37 +402,16 @@ func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool,
 	tot.compressed += r.Info().PhysicalSize
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
 	buf := make([]byte, 256<<10)
-	var stop error
-	err = r.Extract(a.ctx, sel.want, func(e *archive.Entry, rd io.Reader) error {
+	failed, err = a.extractEntries(name, r, sel.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.IsDir() {
 			tot.folders++
 		} else {
 			tot.files++
 		}
-		k, cerr := io.CopyBuffer(discard, a.prog.entry(e.Name, rd), buf)
+		k, err := io.CopyBuffer(discard, rd, buf)
 		tot.size += k
-		if cerr == nil {
-			return nil
-		}
-		if errors.Is(cerr, context.Canceled) || errors.Is(cerr, errInterrupted) {
-			return cerr
-		}
-		failed++
-		if errors.Is(cerr, archive.ErrPasswordRequired) {
-			stop = cerr
-			return cerr
-		}
-		a.report(name, e.Name, cerr)
-		return nil
+		return err
 	})
-	a.prog.finish()
-	if a.ctx.Err() != nil {
-		return true, failed, errInterrupted
-	}
-	if stop != nil {
-		a.report(name, "", stop)
-		return true, failed, &reportedError{stop}
-	}
 	return true, failed, err
 }
 
@@ -438,37 +431,18 @@ func (a *app) extractToStdout(name string, sel *selector) error {
 		return fmt.Errorf("%s: %w", name, errNoMatch)
 	}
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
-	defer a.prog.finish()
 	out := &stdoutWriter{w: a.stdout}
 	buf := make([]byte, 256<<10)
-	var stop error
-	err = r.Extract(a.ctx, sel.want, func(e *archive.Entry, rd io.Reader) error {
+	_, err = a.extractEntries(name, r, sel.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.Type != archive.TypeFile || e.Anti {
 			return nil
 		}
-		_, cerr := io.CopyBuffer(out, a.prog.entry(e.Name, rd), buf)
-		switch {
-		case cerr == nil:
-			return nil
-		case out.err != nil:
-			stop = fmt.Errorf("writing to standard output: %w", out.err)
-			return stop
-		case errors.Is(cerr, context.Canceled), errors.Is(cerr, errInterrupted):
-			return cerr
-		case errors.Is(cerr, archive.ErrPasswordRequired):
-			stop = cerr
-			return cerr
+		_, err := io.CopyBuffer(out, rd, buf)
+		if out.err != nil {
+			return &stopError{fmt.Errorf("writing to standard output: %w", out.err)}
 		}
-		a.report(name, e.Name, cerr)
-		return nil
+		return err
 	})
-	if a.ctx.Err() != nil || errors.Is(err, errInterrupted) {
-		return errInterrupted
-	}
-	if stop != nil {
-		a.report(name, "", stop)
-		return &reportedError{stop}
-	}
 	return err
 }
 
