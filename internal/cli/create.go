@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/garc-dev/garc/internal/sevenzip"
 	"github.com/spf13/cobra"
 )
 
@@ -20,21 +20,13 @@ const (
 	SymlinksStore                     // store the link itself (7-Zip -snl)
 )
 
-// SolidMode says how files are grouped into solid blocks.
-type SolidMode struct {
-	// Off disables solid compression: one block per file.
-	Off bool
-	// BlockSize limits the unpacked bytes per solid block; 0 means the
-	// writer's default.
-	BlockSize int64
-	// FilesPerBlock limits the files per solid block; 0 means no limit.
-	FilesPerBlock int
-	// ByExtension starts a new block for each file extension (7-Zip -ms=e).
-	ByExtension bool
-}
+// SolidMode is how files are grouped into solid blocks.
+//
+// Deprecated: an alias kept for argv_test.go; use sevenzip.SolidOptions.
+type SolidMode = sevenzip.SolidOptions
 
-// CreateOptions is everything `garc a` was asked to do. The 7z writer
-// receives it through createArchive.
+// CreateOptions is everything `garc a` was asked to do: the inputs and
+// how to collect them here, the archive's format settings in Write.
 type CreateOptions struct {
 	// Archive is the path of the archive to create or update.
 	Archive string
@@ -46,29 +38,6 @@ type CreateOptions struct {
 	// Includes and Excludes filter the files found under Inputs, with the
 	// wildcard rules of extraction (list files already expanded).
 	Includes, Excludes []string
-	// Level is the compression level 0 (store) … 9 (ultra); -1 is the
-	// default (5).
-	Level int
-	// Method is the main compression method, e.g. "LZMA2", "LZMA", "PPMd",
-	// "Copy", "Deflate"; empty means the default (LZMA2).
-	Method string
-	// Filters are the filters applied before the method, in order, e.g.
-	// ["BCJ"], ["Delta:4"]; ["off"] disables the automatic executable
-	// filter; empty means automatic.
-	Filters []string
-	// Dict is the dictionary size in bytes; 0 means the level's default.
-	Dict int64
-	// Solid controls solid blocks.
-	Solid SolidMode
-	// HeaderCompression compresses the archive header (default true).
-	HeaderCompression bool
-	// EncryptHeaders encrypts the header too, hiding the names (-mhe);
-	// requires Password.
-	EncryptHeaders bool
-	// Password encrypts the content with AES-256 when non-empty.
-	Password string
-	// Threads is the number of encoder threads; 0 means automatic.
-	Threads int
 	// StoreMTime, StoreCTime and StoreATime choose the times stored for
 	// new entries (7-Zip -mtm, -mtc, -mta; by default only the
 	// modification time, as 7-Zip does).
@@ -83,39 +52,13 @@ type CreateOptions struct {
 	Stdin     bool
 	StdinName string
 	Input     io.Reader
-	// Progress, when non-nil, is called with bytes read so far and the
-	// name of the file being added; it must be cheap.
-	Progress func(done int64, current string)
 	// Quiet suppresses informational output.
 	Quiet bool
 	// Out and Err receive informational output and warnings.
 	Out, Err io.Writer
-}
-
-// DeleteOptions is what `garc d` was asked to do.
-type DeleteOptions struct {
-	Archive   string
-	Patterns  []string // entries to delete, wildcard rules of extraction
-	Recursive bool
-	Excludes  []string
-	Password  string
-	Threads   int
-	Quiet     bool
-	Out, Err  io.Writer
-}
-
-// errNotImplemented is returned by the placeholders below.
-var errNotImplemented = errors.New("not implemented yet")
-
-// createArchive writes a 7z archive; the 7z writer sets it. Until then
-// `garc a` fails with exit 2.
-var createArchive = func(ctx context.Context, opts CreateOptions) error {
-	return fmt.Errorf("a: creating 7z archives is %w", errNotImplemented)
-}
-
-// deleteEntries removes entries from a 7z archive; the 7z writer sets it.
-var deleteEntries = func(ctx context.Context, opts DeleteOptions) error {
-	return fmt.Errorf("d: deleting from 7z archives is %w", errNotImplemented)
+	// Write is the archive's method, level, solid blocks, encryption and
+	// threads; its Progress is called with bytes read so far.
+	Write sevenzip.WriteOptions
 }
 
 // createFlags are the flags of `garc a`.
@@ -124,6 +67,7 @@ type createFlags struct {
 	method         string
 	methodParams   []string
 	filters        []string
+	mixedEncrypt   bool
 	dict           string
 	solid          string
 	headerCompress bool
@@ -148,7 +92,14 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 -mf=off), --dict (-md=64m), --solid (-ms=on|off|SIZE|NUMf|e),
 --header-compression (-mhc), --encrypt-headers (-mhe=on), --password (-p),
 --threads (-mmt4), --volume-size (-v100m), --symlinks=store (-snl),
---stdin (-si, -siNAME), -r, --include/--exclude (-i!, -x!) and @LISTFILE.`,
+--stdin (-si, -siNAME), -r, --include/--exclude (-i!, -x!) and @LISTFILE.
+
+ARCHIVE is a 7z archive: a name whose extension belongs to another format
+(.zip, .tar, .gz, .rar …) is refused, and a name without extension gets
+.7z appended, as 7-Zip does. Adding to an archive whose entries are
+encrypted needs their password; adding without one (new entries
+unencrypted) or with another one is refused unless
+--allow-mixed-encryption is given.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := a.createOptions(cmd, args, &f)
@@ -156,9 +107,9 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 				return err
 			}
 			if a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, -1); a.prog != nil {
-				opts.Progress = a.prog.set
+				opts.Write.Progress = a.prog.set
 			}
-			err = createArchive(a.ctx, opts)
+			err = create(a.ctx, opts)
 			a.prog.finish()
 			return err
 		},
@@ -179,6 +130,7 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 	fl.BoolVar(&f.storeMTime, "store-mtime", true, "store modification times (-mtm)")
 	fl.BoolVar(&f.storeCTime, "store-ctime", false, "store the files' change times as creation times (-mtc=on)")
 	fl.BoolVar(&f.storeATime, "store-atime", false, "store access times (-mta=on)")
+	fl.BoolVar(&f.mixedEncrypt, "allow-mixed-encryption", false, "add to an archive with encrypted entries without their password (new entries unencrypted) or with another one")
 	return cmd
 }
 
@@ -192,8 +144,8 @@ func parseDictSize(s string) (int64, error) {
 }
 
 // parseSolid parses the --solid value.
-func parseSolid(s string) (SolidMode, error) {
-	var m SolidMode
+func parseSolid(s string) (sevenzip.SolidOptions, error) {
+	var m sevenzip.SolidOptions
 	for _, part := range strings.Split(strings.ToLower(s), ",") {
 		switch {
 		case part == "on" || part == "true" || part == "":
@@ -220,32 +172,47 @@ func parseSolid(s string) (SolidMode, error) {
 
 func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (CreateOptions, error) {
 	o := CreateOptions{
-		Archive: args[0], Inputs: args[1:], Recursive: a.g.recursive, Level: f.level, Method: f.method,
-		Filters: f.filters, HeaderCompression: f.headerCompress, EncryptHeaders: f.encryptHeaders,
+		Inputs: args[1:], Recursive: a.g.recursive,
 		StoreMTime: f.storeMTime, StoreCTime: f.storeCTime, StoreATime: f.storeATime,
-		Threads: a.g.threads, Stdin: f.stdin || f.stdinName != "", StdinName: f.stdinName, Quiet: a.g.quiet,
+		Stdin: f.stdin || f.stdinName != "", StdinName: f.stdinName, Quiet: a.g.quiet,
 		Out: a.stdout, Err: a.stderr,
-	}
-	if o.Level < -1 || o.Level > 9 {
-		return o, usagef("--level must be 0 to 9")
-	}
-	if len(f.methodParams) > 0 {
-		if o.Method == "" {
-			o.Method = "LZMA2"
-		}
-		for _, p := range f.methodParams {
-			o.Method += ":" + p
-		}
+		Write: sevenzip.WriteOptions{Level: f.level, Method: f.method, Filter: strings.Join(f.filters, "+"),
+			NoHeaderCompression: !f.headerCompress, EncryptHeaders: f.encryptHeaders,
+			Threads: a.g.threads, MixedEncryption: f.mixedEncrypt},
 	}
 	var err error
-	if o.Dict, err = parseDictSize(f.dict); err != nil {
+	if o.Archive, err = archiveName(args[0]); err != nil {
+		return o, err
+	}
+	o.Write.Name = o.Archive
+	w := &o.Write
+	switch {
+	case w.Level < -1 || w.Level > 9:
+		return o, usagef("--level must be 0 to 9")
+	case w.Level == 0:
+		w.Method = "Copy" // 7-Zip's -mx0
+	}
+	if len(f.methodParams) > 0 {
+		if w.Method == "" {
+			w.Method = "LZMA2"
+		}
+		for _, p := range f.methodParams {
+			w.Method += ":" + p
+		}
+	}
+	if w.DictSize, err = parseDictSize(f.dict); err != nil {
 		return o, usagef("--dict: %v", err)
 	}
 	if o.VolumeSize, err = parseSize(f.volumeSize); err != nil {
 		return o, usagef("--volume-size: %v", err)
 	}
-	if o.Solid, err = parseSolid(f.solid); err != nil {
+	if w.Solid, err = parseSolid(f.solid); err != nil {
 		return o, err
+	}
+	// A bad method parameter is a command-line error, found before any
+	// input is read.
+	if err := sevenzip.CheckOptions(w); errors.Is(err, sevenzip.ErrMethodParam) {
+		return o, usagef("--method: %v", err)
 	}
 	switch f.symlinks {
 	case "follow":
@@ -287,7 +254,7 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	}
 	// The password: given, or asked for on the terminal with -p alone.
 	if a.pw.have {
-		o.Password = a.pw.value
+		w.Password = a.pw.value
 	} else if a.pw.forceAsk {
 		p1, err := a.pw.prompt("Enter password for the new archive: ")
 		if err != nil {
@@ -300,9 +267,9 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 		if p1 != p2 {
 			return o, fmt.Errorf("the passwords do not match")
 		}
-		o.Password = p1
+		w.Password = p1
 	}
-	if o.EncryptHeaders && o.Password == "" {
+	if w.EncryptHeaders && w.Password == "" {
 		return o, usagef("--encrypt-headers (-mhe) needs a password")
 	}
 	return o, nil
@@ -326,10 +293,24 @@ func (a *app) deleteCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return deleteEntries(a.ctx, DeleteOptions{
-				Archive: args[0], Patterns: pats, Recursive: a.g.recursive, Excludes: exc,
-				Password: a.pw.value, Threads: a.g.threads, Quiet: a.g.quiet, Out: a.stdout, Err: a.stderr,
-			})
+			name, err := archiveName(args[0])
+			if err != nil {
+				return err
+			}
+			sel, err := newSelector(pats, exc, a.g.recursive)
+			if err != nil {
+				return err
+			}
+			wo := sevenzip.WriteOptions{Name: name, Password: a.pw.value, Threads: a.g.threads}
+			st, err := update(a.ctx, name, 0, &sevenzip.Changes{Delete: sel.want}, &wo)
+			if err != nil {
+				return fmt.Errorf("d: %w", err)
+			}
+			if !a.g.quiet {
+				fmt.Fprintf(a.stdout, "%d entries deleted; ", st.Deleted)
+				summary(a.stdout, st)
+			}
+			return nil
 		},
 	}
 }

@@ -14,83 +14,48 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/collect"
+	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/sevenzip"
 )
 
-// The 7z writer behind `garc a` and `garc d`.
-func init() {
-	createArchive = create7z
-	deleteEntries = delete7z
+// foreignExtensions are archive and compression extensions of formats
+// other than 7z: `garc a out.zip` would write 7z data under a name that
+// promises something else.
+var foreignExtensions = map[string]bool{
+	"zip": true, "zipx": true, "jar": true, "war": true, "apk": true, "tar": true, "gz": true, "tgz": true,
+	"taz": true, "z": true, "bz2": true, "tbz": true, "tbz2": true, "xz": true, "txz": true, "lz": true,
+	"tlz": true, "lzma": true, "lz4": true, "zst": true, "tzst": true, "br": true, "rar": true,
+	"cab": true, "iso": true, "img": true, "udf": true, "wim": true, "swm": true, "esd": true, "arj": true,
+	"lzh": true, "lha": true, "cpio": true, "rpm": true, "deb": true, "dmg": true, "xar": true, "pkg": true,
+	"msi": true, "chm": true, "vhd": true, "vhdx": true, "vmdk": true, "qcow2": true, "squashfs": true,
 }
 
-// writeOptions maps CreateOptions onto the 7z writer's options.
-func writeOptions(o *CreateOptions) (sevenzip.WriteOptions, error) {
-	w := sevenzip.WriteOptions{
-		Level: o.Level, Method: o.Method, DictSize: uint32(o.Dict),
-		Solid: sevenzip.SolidOptions{Off: o.Solid.Off, BlockSize: o.Solid.BlockSize,
-			FilesPerBlock: o.Solid.FilesPerBlock, ByExtension: o.Solid.ByExtension},
-		NoHeaderCompression: !o.HeaderCompression, EncryptHeaders: o.EncryptHeaders, Password: o.Password,
-		Threads: o.Threads, Progress: o.Progress,
+// archiveName checks the name of an archive `garc a` or `garc d` writes:
+// garc writes 7z, so an extension of another format is a usage error,
+// and a name without extension gets ".7z" appended, as 7-Zip does.
+func archiveName(name string) (string, error) {
+	base := filepath.Base(name)
+	i := strings.LastIndexByte(base, '.')
+	if i < 0 {
+		return name + ".7z", nil
 	}
-	if o.Dict < 0 || o.Dict > 1536<<20 {
-		return w, usagef("--dict: %d bytes is out of range", o.Dict)
-	}
-	switch {
-	case o.Level == 0:
-		w.Method = "Copy"
-	case o.Level < 0:
-		w.Level = 5
-	}
-	// 7-Zip's method parameters ("LZMA2:d=64m:fb=64", "PPMd:o=8:mem=1g")
-	// are parsed by the writer; a bad one is a command-line error.
-	if err := sevenzip.CheckMethod(w.Method, w.Level); err != nil {
-		if errors.Is(err, sevenzip.ErrMethodParam) {
-			return w, usagef("--method: %v", err)
+	ext := strings.ToLower(base[i+1:])
+	if foreignExtensions[ext] || len(ext) == 3 && ext[0] == 'r' && ext[1] >= '0' && ext[1] <= '9' && ext[2] >= '0' && ext[2] <= '9' {
+		stem := base[:i]
+		if j := strings.LastIndexByte(stem, '.'); j > 0 && foreignExtensions[strings.ToLower(stem[j+1:])] {
+			stem = stem[:j] // out.tar.gz
 		}
-		return w, fmt.Errorf("a: method %s: %w", o.Method, err)
+		return "", usagef("%s: garc writes 7z archives: name it %s.7z", name, stem)
 	}
-	switch len(o.Filters) {
-	case 0:
-	case 1:
-		switch f := strings.ToUpper(o.Filters[0]); f {
-		case "OFF", "BCJ", "X86", "ARM64":
-			w.Filter = f
-		default:
-			return w, fmt.Errorf("a: filter %s: %w", o.Filters[0], &archive.UnsupportedError{What: "7z write filter " + o.Filters[0]})
-		}
-	default:
-		return w, &archive.UnsupportedError{What: "7z write filter chain " + strings.Join(o.Filters, "+")}
-	}
-	if w.Threads <= 0 {
-		w.Threads = runtime.NumCPU()
-	}
-	return w, nil
+	return name, nil
 }
 
-// writeItems converts collected items for the writer.
-func writeItems(items []collect.Item, o *CreateOptions) []sevenzip.WriteItem {
-	out := make([]sevenzip.WriteItem, len(items))
-	for i := range items {
-		it := &items[i]
-		w := sevenzip.WriteItem{Name: it.Name, Type: it.Type, LinkTarget: it.LinkTarget, Size: it.Size,
-			Attributes: it.Attributes, HasAttributes: true, Open: it.Open}
-		if o.StoreMTime {
-			w.ModTime = it.ModTime
-		}
-		if o.StoreCTime {
-			w.CreateTime = it.ChangeTime
-		}
-		if o.StoreATime {
-			w.AccessTime = it.AccessTime
-		}
-		out[i] = w
+// openExisting opens the archive at path for an update; it returns nil
+// when there is none. Only single-file 7z archives can be updated.
+func openExisting(path string) (*os.File, *sevenzip.Existing, error) {
+	if len(opener.SplitParts(path)) > 1 {
+		return nil, nil, fmt.Errorf("%s: split archives (.001, .002 …) cannot be updated: %w", path, archive.ErrUnsupported)
 	}
-	return out
-}
-
-// openBase opens an existing archive at path for updating; it returns nil
-// when there is none.
-func openBase(path, password string) (*sevenzip.Base, *os.File, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -99,41 +64,53 @@ func openBase(path, password string) (*sevenzip.Base, *os.File, error) {
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file", path)
+	}
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	pw := func() (string, error) {
-		if password == "" {
-			return "", archive.ErrPasswordRequired
-		}
-		return password, nil
-	}
-	b, err := sevenzip.OpenBase(f, fi.Size(), &archive.Options{Name: path, Password: pw})
-	if err != nil {
+	if d, ok, _ := opener.Detect(f, fi.Size()); ok && d.Format != archive.Format7z {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: cannot update: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: RAR archives are read-only (garc writes 7z only): %w", path, archive.ErrUnsupported)
 	}
-	return b, f, nil
+	return f, &sevenzip.Existing{R: f, Size: fi.Size()}, nil
 }
 
-// writeArchive writes the archive through a temporary file and renames it
-// into place, leaving any existing archive untouched on failure.
-func writeArchive(ctx context.Context, path string, volumeSize int64, base *os.File,
-	items []sevenzip.WriteItem, wo *sevenzip.WriteOptions) (*sevenzip.WriteStats, error) {
+// update writes the archive at path, with the existing one (if any) as
+// its base, through a temporary file renamed into place on success.
+func update(ctx context.Context, path string, volumeSize int64, ch *sevenzip.Changes, wo *sevenzip.WriteOptions) (*sevenzip.WriteStats, error) {
+	if wo.Threads <= 0 {
+		wo.Threads = runtime.NumCPU()
+	}
+	var base *sevenzip.Existing
+	if volumeSize == 0 {
+		f, b, err := openExisting(path)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			defer f.Close()
+		}
+		base = b
+	}
+	if base == nil && ch.Delete != nil {
+		return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+	}
 	out, err := archivefile.Create(path, volumeSize)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", path, errCreate, err)
 	}
-	st, err := sevenzip.Write(ctx, out, items, wo)
-	if base != nil {
-		base.Close()
-	}
-	if err != nil {
-		out.Abort()
-		return nil, err
-	}
-	if err := out.Commit(); err != nil {
+	st, err := sevenzip.Update(ctx, out, base, ch, wo)
+	switch {
+	case errors.Is(err, sevenzip.ErrNoMatch):
+		return nil, errNoMatch
+	case errors.Is(err, sevenzip.ErrMixedEncryption):
+		return nil, fmt.Errorf("%s: %w (--allow-mixed-encryption adds anyway)", path, err)
+	case errors.Is(err, sevenzip.ErrMethodParam):
+		return nil, usagef("--method: %v", err)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return st, nil
@@ -153,12 +130,8 @@ func summary(w io.Writer, st *sevenzip.WriteStats) {
 	fmt.Fprintln(w)
 }
 
-// create7z implements `garc a`.
-func create7z(ctx context.Context, o CreateOptions) error {
-	wo, err := writeOptions(&o)
-	if err != nil {
-		return err
-	}
+// create implements `garc a`: it collects the inputs and adds them.
+func create(ctx context.Context, o CreateOptions) error {
 	errOut := o.Err
 	if errOut == nil {
 		errOut = io.Discard
@@ -189,26 +162,15 @@ func create7z(ctx context.Context, o CreateOptions) error {
 		return err
 	}
 	items = withoutArchive(items, o.Archive)
-	var base *sevenzip.Base
-	var baseFile *os.File
-	if o.VolumeSize == 0 {
-		if base, baseFile, err = openBase(o.Archive, o.Password); err != nil {
-			return err
-		}
-	}
-	if len(items) == 0 && base == nil {
+	if len(items) == 0 {
 		if warnings > 0 {
 			return fmt.Errorf("a: %w", errNoMatch)
 		}
-		return usagef("a: nothing to add")
-	}
-	if base != nil {
-		wo.Base, wo.Update = base, true
-		if base.Info().EncryptedHeaders && o.Password != "" {
-			wo.EncryptHeaders = true
+		if _, err := os.Stat(o.Archive); err != nil {
+			return usagef("a: nothing to add")
 		}
 	}
-	st, err := writeArchive(ctx, o.Archive, o.VolumeSize, baseFile, writeItems(items, &o), &wo)
+	st, err := update(ctx, o.Archive, o.VolumeSize, &sevenzip.Changes{Add: writeItems(items, &o)}, &o.Write)
 	if err != nil {
 		return err
 	}
@@ -219,6 +181,27 @@ func create7z(ctx context.Context, o CreateOptions) error {
 		return fmt.Errorf("a: %d inputs skipped: %w", warnings, errSkipped)
 	}
 	return nil
+}
+
+// writeItems converts collected items for the writer.
+func writeItems(items []collect.Item, o *CreateOptions) []sevenzip.WriteItem {
+	out := make([]sevenzip.WriteItem, len(items))
+	for i := range items {
+		it := &items[i]
+		w := sevenzip.WriteItem{Name: it.Name, Type: it.Type, LinkTarget: it.LinkTarget, Size: it.Size,
+			Attributes: it.Attributes, HasAttributes: true, Open: it.Open}
+		if o.StoreMTime {
+			w.ModTime = it.ModTime
+		}
+		if o.StoreCTime {
+			w.CreateTime = it.ChangeTime
+		}
+		if o.StoreATime {
+			w.AccessTime = it.AccessTime
+		}
+		out[i] = w
+	}
+	return out
 }
 
 // withoutArchive drops the archive being written from the inputs, as
@@ -238,46 +221,4 @@ func withoutArchive(items []collect.Item, archivePath string) []collect.Item {
 		out = append(out, it)
 	}
 	return out
-}
-
-// delete7z implements `garc d`.
-func delete7z(ctx context.Context, o DeleteOptions) error {
-	sel, err := newSelector(o.Patterns, o.Excludes, o.Recursive)
-	if err != nil {
-		return err
-	}
-	base, f, err := openBase(o.Archive, o.Password)
-	if err != nil {
-		return err
-	}
-	if base == nil {
-		return fmt.Errorf("d: %s: %w", o.Archive, fs.ErrNotExist)
-	}
-	n := 0
-	for _, e := range base.Entries() {
-		if sel.want(e) {
-			n++
-		}
-	}
-	if n == 0 {
-		f.Close()
-		return fmt.Errorf("d: %w", errNoMatch)
-	}
-	wo := sevenzip.WriteOptions{Base: base, Keep: func(e *archive.Entry) bool { return !sel.want(e) },
-		Password: o.Password, Threads: o.Threads}
-	if wo.Threads <= 0 {
-		wo.Threads = runtime.NumCPU()
-	}
-	if base.Info().EncryptedHeaders && o.Password != "" {
-		wo.EncryptHeaders = true
-	}
-	st, err := writeArchive(ctx, o.Archive, 0, f, nil, &wo)
-	if err != nil {
-		return err
-	}
-	if !o.Quiet && o.Out != nil {
-		fmt.Fprintf(o.Out, "%d entries deleted; ", n)
-		summary(o.Out, st)
-	}
-	return nil
 }

@@ -7,6 +7,15 @@ import (
 	"strings"
 )
 
+// filterKind is the branch filter chosen for a block.
+type filterKind int
+
+const (
+	filterNone filterKind = iota
+	filterX86
+	filterARM64
+)
+
 // fileGroup is the files of one new solid block and the filter it gets.
 type fileGroup struct {
 	kind  filterKind
@@ -90,7 +99,7 @@ func (w *writer) classify(sf *srcFile) filterKind {
 	case "ARM64":
 		return filterARM64
 	}
-	if w.method == "COPY" || sf.size < 512 || sf.info.attrib&0xF0000000 == unixSymlink<<16 {
+	if w.method == writeCopy || sf.size < 512 || sf.info.attrib&0xF0000000 == unixSymlink<<16 {
 		return filterNone
 	}
 	ext := sf.ext

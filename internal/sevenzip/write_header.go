@@ -1,9 +1,17 @@
 package sevenzip
 
+// The archive header: its records, its compression and encryption, and
+// the signature header that points to it.
+
 import (
 	"encoding/binary"
+	"hash/crc32"
+	"io"
 	"time"
 	"unicode/utf16"
+
+	"github.com/garc-dev/garc/internal/aes"
+	"github.com/garc-dev/garc/internal/lzma"
 )
 
 // headerWriter serialises 7z header structures (7zFormat.txt) into a byte
@@ -324,4 +332,91 @@ func plainHeader(si *streamsInfo, files []fileInfo) []byte {
 	}
 	w.byte(idEnd)
 	return w.b
+}
+
+// finish writes the header and the signature header.
+func (w *writer) finish(files []fileInfo) error {
+	si := &w.si
+	var next []byte
+	if len(files) > 0 {
+		plain := plainHeader(si, files)
+		next = plain
+		if !w.opts.NoHeaderCompression || w.opts.EncryptHeaders {
+			enc, err := w.encodeHeader(plain)
+			if err != nil {
+				return err
+			}
+			next = enc
+		}
+	}
+	nextOff := w.pos - signatureHeaderSize
+	if err := w.write(next); err != nil {
+		return err
+	}
+	var sh [signatureHeaderSize]byte
+	copy(sh[:], signature)
+	sh[6], sh[7] = 0, 4
+	if len(next) == 0 {
+		nextOff = 0
+	}
+	binary.LittleEndian.PutUint64(sh[12:], uint64(nextOff))
+	binary.LittleEndian.PutUint64(sh[20:], uint64(len(next)))
+	binary.LittleEndian.PutUint32(sh[28:], crc32.ChecksumIEEE(next))
+	binary.LittleEndian.PutUint32(sh[8:], crc32.ChecksumIEEE(sh[12:32]))
+	if _, err := w.out.WriteAt(sh[:], 0); err != nil {
+		return err
+	}
+	return nil
+}
+
+// encodeHeader compresses (and encrypts) the plain header into a packed
+// stream and returns the kEncodedHeader record that describes it.
+func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
+	start := w.pos
+	pack := &countWriter{w: w.out}
+	var mid io.Writer = pack
+	var aw *aes.EncryptWriter
+	var midCount *countWriter
+	var aesCoder coder
+	if w.opts.EncryptHeaders {
+		var err error
+		if aw, aesCoder, err = w.newAES(pack); err != nil {
+			return nil, err
+		}
+		midCount = &countWriter{w: aw}
+		mid = midCount
+	}
+	lo := lzma.LevelOptions(5)
+	lo.DictSize = uint32(min(max(len(plain), 1<<16), 1<<24))
+	lo.FastBytes = 273
+	z, err := lzma.NewWriter(mid, lo)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := z.Write(plain); err != nil {
+		return nil, err
+	}
+	if err := z.Close(); err != nil {
+		return nil, err
+	}
+	f := folder{coders: []coder{{id: methodLZMA, numIn: 1, numOut: 1, props: z.Props()}},
+		unpackSizes: []uint64{uint64(len(plain))}, hasCRC: true, crc: crc32.ChecksumIEEE(plain)}
+	if aw != nil {
+		if err := aw.Close(); err != nil {
+			return nil, err
+		}
+		f.coders = append(f.coders, aesCoder)
+		f.unpackSizes = append(f.unpackSizes, uint64(midCount.n))
+	}
+	chainFolder(&f)
+	w.pos += pack.n
+	if pack.err != nil {
+		return nil, pack.err
+	}
+	si := streamsInfo{packPos: uint64(start - signatureHeaderSize), packSizes: []uint64{uint64(pack.n)},
+		folders: []folder{f}}
+	hw := &headerWriter{}
+	hw.byte(idEncodedHeader)
+	hw.streamsInfo(&si)
+	return hw.b, nil
 }

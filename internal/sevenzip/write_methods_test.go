@@ -213,9 +213,7 @@ func TestWriteMethodUpdateDelete(t *testing.T) {
 			old := writeArchive(t, files, &o)
 			add := []testFile{{name: "dir/a.txt", data: pseudoText(30, 120000), mode: 0o100644, mtime: t0.AddDate(1, 0, 0)},
 				{name: "new.txt", data: pseudoText(31, 9000), mode: 0o100644, mtime: t0}}
-			uo := o
-			uo.Update = true
-			nb, st := updateArchive(t, old, add, uo, o.Password)
+			nb, st := updateArchive(t, old, add, nil, o)
 			if st.Added != 2 {
 				t.Errorf("update stats %+v", st)
 			}
@@ -231,26 +229,20 @@ func TestWriteMethodUpdateDelete(t *testing.T) {
 
 			// Delete b.txt: its solid block loses a member and is
 			// recompressed with the method.
-			do := o
-			do.Keep = func(e *archive.Entry) bool { return e.Name != "dir/b.txt" }
-			do.Base = openBaseBytes(t, nb, o.Password)
-			var out memOutput
-			if _, err := Write(context.Background(), &out, nil, &do); err != nil {
-				t.Fatal(err)
-			}
+			pruned, _ := updateArchive(t, nb, nil, func(e *archive.Entry) bool { return e.Name == "dir/b.txt" }, o)
 			var keep []testFile
 			for _, f := range want {
 				if f.name != "dir/b.txt" {
 					keep = append(keep, f)
 				}
 			}
-			ents, data = readBack(t, out.b, o.Password)
+			ents, data = readBack(t, pruned, o.Password)
 			checkTree(t, keep, ents, data)
 			if zz == "" {
 				return
 			}
 			arc := filepath.Join(t.TempDir(), "u.7z")
-			if err := os.WriteFile(arc, out.b, 0o644); err != nil {
+			if err := os.WriteFile(arc, pruned, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			sevenZipTest(t, zz, arc, o.Password)

@@ -45,15 +45,9 @@ func splitMethod(spec string) (string, []methodParam, error) {
 	return name, ps, nil
 }
 
-// CheckMethod reports whether spec ("LZMA2:d=64m:fb=64", "PPMd:o=8:mem=1g",
-// "BZip2:d=900k", "Deflate", "Copy" …) names a method the writer supports
-// with parameters it understands and values in range, without writing
-// anything. The error wraps ErrMethodParam for bad parameters and
-// archive.ErrUnsupported for unknown methods.
-func CheckMethod(spec string, level int) error {
-	w := &writer{opts: WriteOptions{Method: spec, Level: level}}
-	return w.setupMethod()
-}
+// MaxDictSize is the largest LZMA and LZMA2 dictionary the writer
+// accepts: 1536 MiB, as 7-Zip.
+const MaxDictSize = 1536 << 20
 
 // setupMethod sets the method and its coder settings from the level, the
 // DictSize option and the method spec's parameters (which win).
@@ -79,29 +73,31 @@ func (w *writer) setupMethod() error {
 			o.Level = n
 		}
 	}
-	w.method = name
-	switch w.method {
-	case "", "LZMA2":
-		w.method = "LZMA2"
-	case "LZMA", "COPY":
-	case "PPMD":
+	m, ok := writeMethodNames[name]
+	if !ok {
+		return &archive.UnsupportedError{What: "7z write method " + name}
+	}
+	w.method = m
+	switch m {
+	case writePPMd:
 		w.ppmdOrder, w.ppmdMem = ppmd.LevelProps7z(o.Level)
 		if o.DictSize != 0 {
 			if err := checkPPMdMem(o.DictSize); err != nil {
 				return err
 			}
-			w.ppmdMem = o.DictSize
+			w.ppmdMem = uint32(o.DictSize)
 		}
-	case "DEFLATE":
+	case writeDeflate:
 		w.flateLevel = deflateLevel(o.Level)
-	case "BZIP2":
+	case writeBZip2:
 		w.bzLevel = bzip2Level(o.Level)
-	default:
-		return &archive.UnsupportedError{What: "7z write method " + name}
 	}
 	w.lopts = lzma.LevelOptions(o.Level)
-	if o.DictSize != 0 {
-		w.lopts.DictSize = o.DictSize
+	if o.DictSize != 0 && (m == writeLZMA || m == writeLZMA2) {
+		if err := checkDictSize(o.DictSize); err != nil {
+			return fmt.Errorf("%w: dictionary %d bytes: %v", ErrMethodParam, o.DictSize, err)
+		}
+		w.lopts.DictSize = uint32(o.DictSize)
 		w.lopts.BlockSize = 0
 	}
 	w.lopts.Threads = max(o.Threads, 1)
@@ -126,10 +122,10 @@ func (w *writer) setupMethod() error {
 			}
 		}
 	}
-	if w.method == "LZMA2" || w.method == "LZMA" {
+	if w.method == writeLZMA2 || w.method == writeLZMA {
 		// Let the codec check the combination (fb, mc, lc+lp for LZMA2 …).
 		var err error
-		if w.method == "LZMA2" {
+		if w.method == writeLZMA2 {
 			_, err = lzma.NewWriter2(nil, w.lopts)
 		} else {
 			_, err = lzma.NewWriter(nil, w.lopts)
@@ -181,14 +177,14 @@ func (w *writer) applyParam(p methodParam) error {
 	}
 	var err error
 	switch w.method {
-	case "LZMA", "LZMA2":
+	case writeLZMA, writeLZMA2:
 		lo := &w.lopts
 		switch p.key {
 		case "d":
 			var d int64
 			if d, err = ParseMethodSize(p.value); err == nil {
-				if d < 1<<12 || d > 1536<<20 {
-					return errors.New("want a dictionary from 4 KiB to 1536 MiB")
+				if err := checkDictSize(d); err != nil {
+					return err
 				}
 				lo.DictSize = uint32(d)
 				lo.BlockSize = 0
@@ -220,7 +216,7 @@ func (w *writer) applyParam(p methodParam) error {
 				}
 			}
 		case "c":
-			if w.method != "LZMA2" {
+			if w.method != writeLZMA2 {
 				return errors.New("only LZMA2 has a block size")
 			}
 			var c int64
@@ -235,7 +231,7 @@ func (w *writer) applyParam(p methodParam) error {
 		default:
 			return errors.New("unknown parameter")
 		}
-	case "PPMD":
+	case writePPMd:
 		switch p.key {
 		case "o":
 			w.ppmdOrder, err = num(2, 32)
@@ -245,13 +241,13 @@ func (w *writer) applyParam(p methodParam) error {
 				if m > int64(ppmd.MaxMemSize) {
 					return fmt.Errorf("want at most %d bytes", uint32(ppmd.MaxMemSize))
 				}
-				err = checkPPMdMem(uint32(m))
+				err = checkPPMdMem(m)
 				w.ppmdMem = uint32(m)
 			}
 		default:
 			return errors.New("unknown parameter")
 		}
-	case "BZIP2":
+	case writeBZip2:
 		switch p.key {
 		case "d":
 			var d int64
@@ -273,9 +269,17 @@ func (w *writer) applyParam(p methodParam) error {
 }
 
 // checkPPMdMem checks a PPMd model memory size as 7-Zip accepts it.
-func checkPPMdMem(m uint32) error {
+func checkPPMdMem(m int64) error {
 	if m < 1<<16 || m > ppmd.MaxMemSize || m&3 != 0 {
-		return fmt.Errorf("7z writer: PPMd memory size %d: want 64 KiB to %d, a multiple of 4", m, uint32(ppmd.MaxMemSize))
+		return fmt.Errorf("%w: PPMd memory size %d: want 64 KiB to %d, a multiple of 4", ErrMethodParam, m, uint32(ppmd.MaxMemSize))
+	}
+	return nil
+}
+
+// checkDictSize checks an LZMA or LZMA2 dictionary size.
+func checkDictSize(d int64) error {
+	if d < 1<<12 || d > MaxDictSize {
+		return errors.New("want a dictionary from 4 KiB to 1536 MiB")
 	}
 	return nil
 }

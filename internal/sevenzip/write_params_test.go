@@ -92,7 +92,7 @@ func TestMethodParamErrors(t *testing.T) {
 		{"Copy:d=1m", ErrMethodParam},
 		{"Zstd", archive.ErrUnsupported},
 	} {
-		err := CheckMethod(c.spec, 5)
+		err := CheckOptions(&WriteOptions{Method: c.spec, Level: 5})
 		if c.want == nil {
 			if err != nil {
 				t.Errorf("%s: %v", c.spec, err)
@@ -129,7 +129,7 @@ func FuzzCheckMethod(f *testing.F) {
 		f.Add(s, 5)
 	}
 	f.Fuzz(func(t *testing.T, spec string, level int) {
-		err := CheckMethod(spec, level)
+		err := CheckOptions(&WriteOptions{Method: spec, Level: level})
 		if err != nil && !errors.Is(err, ErrMethodParam) && !errors.Is(err, archive.ErrUnsupported) {
 			t.Fatalf("%q: %v", spec, err)
 		}

@@ -1,35 +1,168 @@
 package sevenzip
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
 
-// Base is an existing archive opened as the starting point of an update
-// or a deletion.
-type Base struct {
-	rd *Reader
+// Target is where Update writes the new archive: an Output that is
+// committed once the archive is complete, or aborted, which leaves any
+// previous archive as it was. internal/archivefile.File implements it.
+type Target interface {
+	Output
+	// Commit makes the written archive the archive.
+	Commit() error
+	// Abort discards what was written.
+	Abort() error
 }
 
-// OpenBase parses the headers of the 7z archive in r (size bytes, the
-// signature header at offset 0) for Write's opts.Base. A password is
-// needed when its headers are encrypted or when entries of a partly
-// deleted encrypted solid block must be recompressed.
-func OpenBase(r io.ReaderAt, size int64, opts *archive.Options) (*Base, error) {
-	rd, err := newReader(r, size, opts)
+// Existing is an archive being updated: its bytes (the signature header
+// at offset 0) and their size.
+type Existing struct {
+	R    io.ReaderAt
+	Size int64
+}
+
+// Changes say what Update does to an archive.
+type Changes struct {
+	// Add are new entries. One whose name the archive has replaces that
+	// entry when it differs by 7-Zip's default update rule (a different
+	// size or a newer modification time); otherwise the archived entry
+	// is kept and the item skipped.
+	Add []WriteItem
+	// Delete selects the archive's entries to remove; nil removes none.
+	Delete func(e *archive.Entry) bool
+}
+
+// ErrNoMatch is returned by Update when Changes.Delete selects nothing
+// and there is nothing to add: the archive is left as it was.
+var ErrNoMatch = errors.New("no entries matched")
+
+// ErrMixedEncryption is wrapped by Update's refusal to add entries to an
+// archive with encrypted entries without a password, or with a password
+// its entries were not encrypted with (WriteOptions.MixedEncryption
+// allows both). The error also wraps archive.ErrPasswordRequired or
+// archive.ErrWrongPassword.
+var ErrMixedEncryption = errors.New("the archive's entries would not all have the same password")
+
+// Update writes to out the archive base (nil: none, a new archive) with
+// changes applied: folders whose entries all survive are copied byte for
+// byte, folders that lose entries are decoded once and their survivors
+// recompressed, and the new items are compressed with opts. opts.Password
+// also decrypts the base archive. Update commits out when the archive is
+// complete and aborts it on any error, cancellation included.
+func Update(ctx context.Context, out Target, base *Existing, ch *Changes, opts *WriteOptions) (st *WriteStats, err error) {
+	defer func() {
+		if err != nil {
+			out.Abort()
+		}
+	}()
+	if ch == nil {
+		ch = &Changes{}
+	}
+	switch {
+	case base != nil:
+		st, err = updateBase(ctx, out, base, ch, opts)
+	case ch.Delete != nil && len(ch.Add) == 0:
+		err = ErrNoMatch
+	default:
+		st, err = Write(ctx, out, ch.Add, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Base{rd: rd}, nil
+	if err := out.Commit(); err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
-// Entries lists the base archive's entries.
-func (b *Base) Entries() []*archive.Entry { return b.rd.entries }
+// updateBase writes base with changes applied.
+func updateBase(ctx context.Context, out Output, base *Existing, ch *Changes, opts *WriteOptions) (*WriteStats, error) {
+	w, err := newWriter(ctx, out, opts)
+	if err != nil {
+		return nil, err
+	}
+	pw := func() (string, error) {
+		if w.opts.Password == "" {
+			return "", archive.ErrPasswordRequired
+		}
+		return w.opts.Password, nil
+	}
+	if w.base, err = newReader(base.R, base.Size, &archive.Options{Name: w.opts.Name, Password: pw}); err != nil {
+		return nil, fmt.Errorf("cannot update: %w", err)
+	}
+	if w.base.info.EncryptedHeaders && w.opts.Password != "" {
+		w.opts.EncryptHeaders = true // the names stay hidden
+	}
+	w.deleteBase = ch.Delete
+	if err := w.checkBaseEncryption(len(ch.Add) > 0); err != nil {
+		return nil, err
+	}
+	if ch.Delete != nil && len(ch.Add) == 0 {
+		n := 0
+		for _, e := range w.base.entries {
+			if !e.Anti && ch.Delete(e) {
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, ErrNoMatch
+		}
+	}
+	return w.run(ch.Add)
+}
 
-// Info describes the base archive.
-func (b *Base) Info() *archive.Info { return &b.rd.info }
+// checkBaseEncryption refuses to add entries that would be encrypted
+// differently from the base archive's encrypted entries.
+func (w *writer) checkBaseEncryption(adding bool) error {
+	if !adding || w.opts.MixedEncryption {
+		return nil
+	}
+	rd := w.base
+	enc := -1 // an encrypted folder whose first entry is the smallest
+	var encSize int64
+	for i, e := range rd.entries {
+		m := rd.meta[i]
+		if m.folder < 0 || m.local != 0 || !folderEncrypted(&rd.hdr.main.folders[m.folder]) {
+			continue
+		}
+		if enc < 0 || e.Size < encSize {
+			enc, encSize = i, e.Size
+		}
+	}
+	if enc < 0 {
+		return nil // nothing encrypted, or only the header (which then decoded with the password)
+	}
+	if w.opts.Password == "" {
+		return fmt.Errorf("%w: it has encrypted entries and no password was given, so the new entries would be stored unencrypted: %w",
+			ErrMixedEncryption, archive.ErrPasswordRequired)
+	}
+	// The header may be plain: check the password on the entry that
+	// costs least to decode.
+	m := rd.meta[enc]
+	e := rd.entries[enc]
+	s := &baseFolderSource{rd: rd, folder: m.folder}
+	defer func() {
+		if s.fs != nil {
+			s.fs.close()
+		}
+	}()
+	rc, err := s.open(0, e.Size, m.sub, e.Name)
+	if err == nil {
+		_, err = io.CopyBuffer(io.Discard, rc, w.buf)
+		rc.Close()
+	}
+	if errors.Is(err, archive.ErrWrongPassword) || errors.Is(err, archive.ErrChecksum) {
+		return fmt.Errorf("%w: the password given is not the one its entries are encrypted with: %w",
+			ErrMixedEncryption, archive.ErrWrongPassword)
+	}
+	return err
+}
 
 // basePlan says what happens to the base archive's entries.
 type basePlan struct {
@@ -57,11 +190,10 @@ func (p *basePlan) close() {
 // skipped.
 func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) {
 	p := &basePlan{}
-	b := w.opts.Base
-	if b == nil {
+	rd := w.base
+	if rd == nil {
 		return p, nil
 	}
-	rd := b.rd
 	hdr := rd.hdr
 	p.keep = make([]bool, len(hdr.files))
 	byName := make(map[string]int, len(hdr.files))
@@ -69,7 +201,10 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 		if e.Anti {
 			continue
 		}
-		p.keep[i] = w.opts.Keep == nil || w.opts.Keep(e)
+		p.keep[i] = w.deleteBase == nil || !w.deleteBase(e)
+		if !p.keep[i] {
+			st.Deleted++
+		}
 		if p.keep[i] {
 			byName[hdr.files[i].name] = i
 		}
@@ -81,7 +216,7 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 		if !ok {
 			continue
 		}
-		if w.opts.Update && !changed(it, rd.entries[j]) {
+		if !changed(it, rd.entries[j]) {
 			p.skipItem[i] = true
 			continue
 		}
@@ -181,10 +316,10 @@ func changed(it *WriteItem, e *archive.Entry) bool {
 // copyBaseFolders copies the packed streams of wholly kept folders and
 // their records, and the kept files in their order.
 func (w *writer) copyBaseFolders(p *basePlan) error {
-	if w.opts.Base == nil {
+	rd := w.base
+	if rd == nil {
 		return nil
 	}
-	rd := w.opts.Base.rd
 	si := &rd.hdr.main
 	// Files of each folder, in order.
 	folderFiles := make([][]int, len(si.folders))

@@ -20,26 +20,27 @@ import (
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
-func openBaseBytes(t testing.TB, b []byte, password string) *Base {
-	t.Helper()
-	opts := &archive.Options{Name: "base.7z"}
-	if password != "" {
-		opts.Password = func() (string, error) { return password, nil }
-	}
-	base, err := OpenBase(bytes.NewReader(b), int64(len(b)), opts)
-	if err != nil {
-		t.Fatalf("OpenBase: %v", err)
-	}
-	return base
+// memTarget is an in-memory Target.
+type memTarget struct {
+	memOutput
+	committed, aborted bool
 }
 
-func updateArchive(t testing.TB, old []byte, add []testFile, opts WriteOptions, password string) ([]byte, *WriteStats) {
+func (m *memTarget) Commit() error { m.committed = true; return nil }
+func (m *memTarget) Abort() error  { m.aborted = true; return nil }
+
+// updateArchive applies Update to the archive old: add the files, delete
+// the entries del selects.
+func updateArchive(t testing.TB, old []byte, add []testFile, del func(*archive.Entry) bool, opts WriteOptions) ([]byte, *WriteStats) {
 	t.Helper()
-	opts.Base = openBaseBytes(t, old, password)
-	var out memOutput
-	st, err := Write(context.Background(), &out, items(add), &opts)
+	var out memTarget
+	st, err := Update(context.Background(), &out, &Existing{bytes.NewReader(old), int64(len(old))},
+		&Changes{Add: items(add), Delete: del}, &opts)
 	if err != nil {
 		t.Fatalf("update: %v", err)
+	}
+	if !out.committed || out.aborted {
+		t.Fatalf("update: committed %v, aborted %v", out.committed, out.aborted)
 	}
 	return out.b, st
 }
@@ -70,7 +71,7 @@ func TestUpdateCopiesWholeFolders(t *testing.T) {
 	old := writeArchive(t, files, &WriteOptions{Solid: SolidOptions{Off: true}})
 	oldPacks := packedStreams(t, old)
 	add := []testFile{{name: "new/one.txt", data: pseudoText(20, 5000), mode: 0o100644, mtime: time.Unix(1e9, 0)}}
-	nb, st := updateArchive(t, old, add, WriteOptions{Update: true}, "")
+	nb, st := updateArchive(t, old, add, nil, WriteOptions{})
 	if st.CopiedFolders != len(oldPacks) || st.Added != 1 {
 		t.Fatalf("stats %+v, want %d copied folders and 1 added", st, len(oldPacks))
 	}
@@ -101,17 +102,13 @@ func TestUpdateReplacesChanged(t *testing.T) {
 		{name: "d", typ: archive.TypeDir, mode: 0o40700, mtime: t0.Add(time.Hour)},
 		{name: "e.txt", data: []byte("e"), mode: 0o100644, mtime: t0},
 	}
-	nb, st := updateArchive(t, old, upd, WriteOptions{Update: true}, "")
+	nb, st := updateArchive(t, old, upd, nil, WriteOptions{})
 	if st.Skipped != 2 || st.Added != 3 {
 		t.Errorf("stats %+v: want 2 skipped, 3 added", st)
 	}
 	want := []testFile{files[0], upd[1], upd[2], files[3], upd[4]}
 	ents, data := readBack(t, nb, "")
 	checkTree(t, want, ents, data)
-	// Without Update every item replaces.
-	nb, _ = updateArchive(t, old, upd, WriteOptions{}, "")
-	ents, data = readBack(t, nb, "")
-	checkTree(t, upd, ents, data)
 }
 
 func TestDeleteEntries(t *testing.T) {
@@ -127,14 +124,12 @@ func TestDeleteEntries(t *testing.T) {
 					keep = append(keep, f)
 				}
 			}
-			opts := WriteOptions{Keep: func(e *archive.Entry) bool { return !del[e.Name] },
-				Password: o.Password, EncryptHeaders: o.EncryptHeaders, KDFCycles: 4}
-			nb, _ := updateArchive(t, old, nil, opts, o.Password)
+			opts := WriteOptions{Password: o.Password, EncryptHeaders: o.EncryptHeaders, KDFCycles: 4}
+			nb, _ := updateArchive(t, old, nil, func(e *archive.Entry) bool { return del[e.Name] }, opts)
 			ents, data := readBack(t, nb, o.Password)
 			checkTree(t, keep, ents, data)
 			// Deleting everything leaves an empty archive.
-			opts.Keep = func(*archive.Entry) bool { return false }
-			nb, _ = updateArchive(t, old, nil, opts, o.Password)
+			nb, _ = updateArchive(t, old, nil, func(*archive.Entry) bool { return true }, opts)
 			if ents, _ := readBack(t, nb, ""); len(ents) != 0 {
 				t.Fatalf("%d entries left", len(ents))
 			}
@@ -171,22 +166,18 @@ func TestUpdate7zzArchive(t *testing.T) {
 				pw = "zz"
 			}
 			add := []testFile{{name: "sub/new.txt", data: pseudoText(5, 7000), mode: 0o100644, mtime: time.Unix(1.5e9, 0)}}
-			nb, st := updateArchive(t, old, add, WriteOptions{Update: true, Password: pw, EncryptHeaders: pw != "", KDFCycles: 4}, pw)
+			nb, st := updateArchive(t, old, add, nil, WriteOptions{Password: pw, EncryptHeaders: pw != "", KDFCycles: 4})
 			if st.CopiedFolders == 0 && !strings.Contains(sw[0], "mx0") {
 				t.Errorf("no folder copied: %+v", st)
 			}
 			// Delete c.txt as well: its solid block is recompressed.
-			base := openBaseBytes(t, nb, pw)
-			var out memOutput
-			if _, err := Write(context.Background(), &out, nil, &WriteOptions{Base: base, Password: pw,
-				EncryptHeaders: pw != "", KDFCycles: 4, Keep: func(e *archive.Entry) bool { return e.Name != "c.txt" }}); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(arc, out.b, 0o644); err != nil {
+			pruned, _ := updateArchive(t, nb, nil, func(e *archive.Entry) bool { return e.Name == "c.txt" },
+				WriteOptions{Password: pw, EncryptHeaders: pw != "", KDFCycles: 4})
+			if err := os.WriteFile(arc, pruned, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			sevenZipTest(t, zz, arc, pw)
-			ents, data := readBack(t, out.b, pw)
+			ents, data := readBack(t, pruned, pw)
 			if _, ok := ents["c.txt"]; ok {
 				t.Error("c.txt not deleted")
 			}
@@ -355,7 +346,7 @@ func TestDeleteKeepsFilter(t *testing.T) {
 		{name: "t.txt", data: pseudoText(1, 3000), mode: 0o100644},
 	}
 	old := writeArchive(t, files, &WriteOptions{Level: 1})
-	nb, st := updateArchive(t, old, nil, WriteOptions{Level: 1, Keep: func(e *archive.Entry) bool { return e.Name != "p1" }}, "")
+	nb, st := updateArchive(t, old, nil, func(e *archive.Entry) bool { return e.Name == "p1" }, WriteOptions{Level: 1})
 	if st.CopiedFolders != 1 {
 		t.Errorf("%d folders copied, want 1 (the text block)", st.CopiedFolders)
 	}
