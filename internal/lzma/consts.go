@@ -60,36 +60,56 @@ const (
 // numProbs returns the size of the probability array for lc+lp.
 func numProbs(lclp uint) int { return offLiteral + literalCoderSize<<lclp }
 
+// The coder state (0..numStates-1) remembers the kinds of the last few
+// symbols; it selects the probabilities of the next symbol's flags. The
+// states below numLitStates follow a literal (0: three literals in a row,
+// up to 6: a literal after a match, rep or short rep); the others follow
+// a match, a rep or a short rep, after a literal or after another
+// non-literal. After a non-literal the next literal is coded against the
+// byte at distance rep0 (the "match byte").
+const (
+	numLitStates          = 7
+	stateMatchAfterLit    = 7  // a match after a literal
+	stateRepAfterLit      = 8  // a rep match after a literal
+	stateShortRepAfterLit = 9  // a short rep after a literal
+	stateMatchAfterNonLit = 10 // a match after a non-literal
+	stateRepAfterNonLit   = 11 // a rep or short rep after a non-literal
+)
+
+// afterLiteral reports whether state s follows a literal.
+func afterLiteral(s uint32) bool { return s < numLitStates }
+
 // State transitions after a literal, a match, a rep match and a short rep.
 func stateAfterLit(s uint32) uint32 {
-	if s < 4 {
+	switch {
+	case s < 4:
 		return 0
-	}
-	if s < 10 {
+	case s < stateMatchAfterNonLit:
 		return s - 3
+	default:
+		return s - 6
 	}
-	return s - 6
 }
 
 func stateAfterMatch(s uint32) uint32 {
-	if s < 7 {
-		return 7
+	if afterLiteral(s) {
+		return stateMatchAfterLit
 	}
-	return 10
+	return stateMatchAfterNonLit
 }
 
 func stateAfterRep(s uint32) uint32 {
-	if s < 7 {
-		return 8
+	if afterLiteral(s) {
+		return stateRepAfterLit
 	}
-	return 11
+	return stateRepAfterNonLit
 }
 
 func stateAfterShortRep(s uint32) uint32 {
-	if s < 7 {
-		return 9
+	if afterLiteral(s) {
+		return stateShortRepAfterLit
 	}
-	return 11
+	return stateRepAfterNonLit
 }
 
 // lzma2DictSize decodes the LZMA2 dictionary-size property byte.

@@ -1,7 +1,6 @@
 package lzma
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -16,8 +15,6 @@ var (
 	errEarlyEnd  = fmt.Errorf("lzma: end marker before the declared size: %w", archive.ErrFormat)
 	errTrailing  = fmt.Errorf("lzma: range coder not finished cleanly: %w", archive.ErrFormat)
 )
-
-var errStop = errors.New("stop")
 
 // decoder is the LZMA model and range decoder together with the window it
 // decodes into. The window is a flat buffer; pos is the next write
@@ -274,7 +271,7 @@ func (d *decoder) run(limit, inLimit int) error {
 			base := offLiteral + literalCoderSize*(((pos&lpMask)<<lc)+prev>>litShift)
 			lp := probs[base : base+literalCoderSize]
 			sym := uint32(1)
-			if state >= 7 {
+			if !afterLiteral(state) {
 				src := pos - int(rep0) - 1
 				if src < 0 {
 					src += dictLen
@@ -326,13 +323,7 @@ func (d *decoder) run(limit, inLimit int) error {
 			}
 			dict[pos] = byte(sym)
 			pos++
-			if state < 4 {
-				state = 0
-			} else if state < 10 {
-				state -= 3
-			} else {
-				state -= 6
-			}
+			state = stateAfterLit(state)
 			continue
 		}
 		rng -= bound
@@ -394,11 +385,7 @@ func (d *decoder) run(limit, inLimit int) error {
 					}
 					dict[pos] = dict[src]
 					pos++
-					if state < 7 {
-						state = 9
-					} else {
-						state = 11
-					}
+					state = stateAfterShortRep(state)
 					continue
 				}
 				rng -= bound
@@ -451,11 +438,7 @@ func (d *decoder) run(limit, inLimit int) error {
 				rep1 = rep0
 				rep0 = dist
 			}
-			if state < 7 {
-				state = 8
-			} else {
-				state = 11
-			}
+			state = stateAfterRep(state)
 		}
 
 		// Length: the choice bit and the low 3-bit tree inline.
@@ -530,11 +513,7 @@ func (d *decoder) run(limit, inLimit int) error {
 				}
 			}
 			rep3, rep2, rep1, rep0 = rep2, rep1, rep0, dist
-			if state < 7 {
-				state = 7
-			} else {
-				state = 10
-			}
+			state = stateAfterMatch(state)
 		}
 
 		// Copy the match.

@@ -83,9 +83,8 @@
 // DictSize bytes before the block and preloads its match finder with them
 // (the last MiB inserted into the binary trees as searching would, the
 // rest into the hash tables only), so its matches reach back across the
-// boundary. Blocks therefore cost almost nothing in ratio (on 100 MiB of
-// mixed data, 64 MiB blocks are 0.04 % larger than one block) and can be
-// compressed in parallel.
+// boundary. Blocks therefore cost almost nothing in ratio
+// (docs/PERFORMANCE.md) and can be compressed in parallel.
 //
 // With a binary-tree finder, a block gets three goroutines when the
 // thread count leaves a second one free (with Threads=2, a lone block or

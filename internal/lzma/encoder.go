@@ -43,16 +43,29 @@ type symbol struct {
 	len, dist uint32
 }
 
+// stepKind is the kind of step by which the optimal parser reaches a
+// position.
+type stepKind uint8
+
+const (
+	stepNone      stepKind = iota // no step (the composite step without a first symbol)
+	stepLiteral                   // a literal
+	stepShortRep                  // a one-byte rep0 match
+	stepRep                       // a rep match of length >= 2
+	stepMatch                     // a match of length >= 2
+	stepComposite                 // first symbol (optional), literal, rep0 match
+)
+
 // optNode is a position of the optimal parse: the cheapest known way to
-// reach it, as the step from node prev. Kind 4 is a composite step: an
-// optional first symbol (kind1 2 = rep, 3 = match, 0 = none) of length
+// reach it, as a step of kind from node prev. A composite step is an
+// optional first symbol (first: stepRep, stepMatch or stepNone) of length
 // len1 and distance dist, then a literal, then a rep0 match; len is the
 // total length.
 type optNode struct {
 	price uint32
 	prev  int32
-	kind  uint8 // 0 literal, 1 short rep, 2 rep, 3 match, 4 composite
-	kind1 uint8
+	kind  stepKind
+	first stepKind
 	len1  uint32
 	len   uint32
 	dist  uint32
@@ -134,18 +147,18 @@ func newEncoder(o *WriterOptions) *encoder {
 		dictSize: o.DictSize,
 		ctx:      o.Context,
 	}
-	// The composite steps gain about 0.4% on mixed data for about 8%
-	// more time; as in 7-Zip, every optimal parse takes them.
+	// As in 7-Zip, every optimal parse takes the composite steps (their
+	// cost and gain: docs/PERFORMANCE.md).
 	e.composites = !e.fast
 	e.lpMask = 1<<e.lp - 1
 	e.pbMask = 1<<e.pb - 1
 	e.probs = make([]uint16, numProbs(e.lc+e.lp))
-	bt := o.MatchFinder[:2] == "bt"
+	bt := o.finder.binaryTree()
 	var slack uint32
 	if bt && o.Threads >= 2 {
 		slack = mtLag
 	}
-	e.mf = newMatchFinder(bt, int(o.MatchFinder[2]-'0'), o.DictSize, o.FastBytes, o.Cycles, slack)
+	e.mf = newMatchFinder(bt, o.finder.hashBytes(), o.DictSize, o.FastBytes, o.Cycles, slack)
 	e.ms = make([]match, 0, maxMatchLen+8)
 	e.next = make([]match, 0, maxMatchLen+8)
 	e.pend = make([]symbol, 0, numOpts+1)
@@ -214,7 +227,7 @@ func (e *encoder) encodeLiteral(buf []byte, pos int) {
 	lp := probs[base : base+literalCoderSize]
 	b := uint32(buf[pos])
 	ctx := uint32(1)
-	if e.state >= 7 {
+	if !afterLiteral(e.state) {
 		mb := uint32(buf[pos-int(e.reps[0])-1])
 		i := 8
 		for i > 0 {
@@ -469,7 +482,7 @@ func (e *encoder) literalPrice(buf []byte, pos int, sp int64, st uint32, reps0 u
 	ctx := uint32(1)
 	var pr uint32
 	i := 8
-	if st >= 7 {
+	if !afterLiteral(st) {
 		mb := uint32(buf[pos-int(reps0)-1])
 		for i > 0 {
 			i--
@@ -687,13 +700,13 @@ func (e *encoder) parseOptimal() {
 	posState := uint32(sp) & e.pbMask
 	isM := e.probs[offIsMatch+int(st)<<4+int(posState)]
 	opt[0] = optNode{state: st, reps: e.reps}
-	opt[1] = optNode{price: price0(isM) + e.literalPrice(buf, pos, sp, st, e.reps[0]), prev: 0, kind: 0, len: 1, dist: litMarker}
+	opt[1] = optNode{price: price0(isM) + e.literalPrice(buf, pos, sp, st, e.reps[0]), prev: 0, kind: stepLiteral, len: 1, dist: litMarker}
 	matchBase := price1(isM)
 	repBase := matchBase + price1(e.probs[offIsRep+int(st)])
 	if curByte == matchByte && hasRep0 {
 		pr := repBase + price0(e.probs[offIsRepG0+int(st)]) + price0(e.probs[offIsRep0Long+int(st)<<4+int(posState)])
 		if pr < opt[1].price {
-			opt[1] = optNode{price: pr, kind: 1, len: 1, dist: e.reps[0]}
+			opt[1] = optNode{price: pr, kind: stepShortRep, len: 1, dist: e.reps[0]}
 		}
 	}
 	end := mainLen
@@ -718,7 +731,7 @@ func (e *encoder) parseOptimal() {
 		for l := 2; l <= rl; l++ {
 			pr := pr0 + lp[l-2]
 			if pr < opt[l].price {
-				opt[l] = optNode{price: pr, prev: 0, kind: 2, len: uint32(l), dist: e.reps[i]}
+				opt[l] = optNode{price: pr, prev: 0, kind: stepRep, len: uint32(l), dist: e.reps[i]}
 			}
 		}
 	}
@@ -737,7 +750,7 @@ func (e *encoder) parseOptimal() {
 			d := ms[mi].dist
 			pr := normBase + lp[l-2] + e.distPrice(d, uint32(l-2))
 			if pr < opt[l].price {
-				opt[l] = optNode{price: pr, prev: 0, kind: 3, len: uint32(l), dist: d}
+				opt[l] = optNode{price: pr, prev: 0, kind: stepMatch, len: uint32(l), dist: d}
 			}
 		}
 	}
@@ -759,22 +772,22 @@ func (e *encoder) parseOptimal() {
 		nst := pn.state
 		n.reps = pn.reps
 		switch n.kind {
-		case 0:
+		case stepLiteral:
 			nst = stateAfterLit(nst)
-		case 1:
+		case stepShortRep:
 			nst = stateAfterShortRep(nst)
-		case 2:
+		case stepRep:
 			nst = stateAfterRep(nst)
 			n.reps = repsAfterRep(n.reps, n.dist)
-		case 3:
+		case stepMatch:
 			nst = stateAfterMatch(nst)
 			n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
-		case 4:
-			switch n.kind1 {
-			case 2:
+		case stepComposite:
+			switch n.first {
+			case stepRep:
 				nst = stateAfterRep(nst)
 				n.reps = repsAfterRep(n.reps, n.dist)
-			case 3:
+			case stepMatch:
 				nst = stateAfterMatch(nst)
 				n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
 			}
@@ -819,7 +832,7 @@ func (e *encoder) parseOptimal() {
 			nx.price = infinity
 		}
 		if lit < nx.price {
-			*nx = optNode{price: lit, prev: int32(cur), kind: 0, len: 1, dist: litMarker}
+			*nx = optNode{price: lit, prev: int32(cur), kind: stepLiteral, len: 1, dist: litMarker}
 		}
 		mBase := price + price1(isM)
 		rBase := mBase + price1(e.probs[offIsRep+int(nst)])
@@ -827,14 +840,14 @@ func (e *encoder) parseOptimal() {
 		if e.composites && crep0 && mb != cb && cavail > 2 {
 			if l2 := e.tailRep0(buf, p+1, reps[0], cavail-1); l2 >= 2 {
 				pr := lit + e.rep0Price(stateAfterLit(nst), csp+1, l2)
-				e.relaxComposite(cur, &end, pr, 0, 0, reps[0], 1+l2)
+				e.relaxComposite(cur, &end, pr, stepNone, 0, reps[0], 1+l2)
 			}
 		}
 		// Short rep.
 		if crep0 && mb == cb {
 			pr := rBase + price0(e.probs[offIsRepG0+int(nst)]) + price0(e.probs[offIsRep0Long+int(nst)<<4+int(cps)])
 			if pr < nx.price {
-				*nx = optNode{price: pr, prev: int32(cur), kind: 1, len: 1, dist: reps[0]}
+				*nx = optNode{price: pr, prev: int32(cur), kind: stepShortRep, len: 1, dist: reps[0]}
 			}
 		}
 		if climit < 2 {
@@ -856,7 +869,7 @@ func (e *encoder) parseOptimal() {
 				pr := pr0 + lpr[l-2]
 				o := &opt[cur+l]
 				if pr < o.price {
-					*o = optNode{price: pr, prev: int32(cur), kind: 2, len: uint32(l), dist: reps[i]}
+					*o = optNode{price: pr, prev: int32(cur), kind: stepRep, len: uint32(l), dist: reps[i]}
 				}
 			}
 			// Rep, literal, rep0.
@@ -865,7 +878,7 @@ func (e *encoder) parseOptimal() {
 					s1 := stateAfterRep(nst)
 					pr := pr0 + lpr[rl-2] + e.litAfter(buf, p+rl, csp+int64(rl), s1, reps[i]) +
 						e.rep0Price(stateAfterLit(s1), csp+int64(rl)+1, l2)
-					e.relaxComposite(cur, &end, pr, 2, rl, reps[i], rl+1+l2)
+					e.relaxComposite(cur, &end, pr, stepRep, rl, reps[i], rl+1+l2)
 				}
 			}
 			if i == 0 {
@@ -888,7 +901,7 @@ func (e *encoder) parseOptimal() {
 				pr := normBase + lpm[l-2] + e.distPrice(d, uint32(l-2))
 				o := &opt[cur+l]
 				if pr < o.price {
-					*o = optNode{price: pr, prev: int32(cur), kind: 3, len: uint32(l), dist: d}
+					*o = optNode{price: pr, prev: int32(cur), kind: stepMatch, len: uint32(l), dist: d}
 				}
 				// Match, literal, rep0 (at the full length of each distance).
 				if e.composites && l == int(ms[mi].len) && l+2 < cavail {
@@ -896,7 +909,7 @@ func (e *encoder) parseOptimal() {
 						s1 := stateAfterMatch(nst)
 						pr += e.litAfter(buf, p+l, csp+int64(l), s1, d) +
 							e.rep0Price(stateAfterLit(s1), csp+int64(l)+1, l2)
-						e.relaxComposite(cur, &end, pr, 3, l, d, l+1+l2)
+						e.relaxComposite(cur, &end, pr, stepMatch, l, d, l+1+l2)
 					}
 				}
 			}
@@ -929,7 +942,7 @@ func (e *encoder) rep0Price(st uint32, sp int64, l int) uint32 {
 }
 
 // relaxComposite offers a composite step from cur.
-func (e *encoder) relaxComposite(cur int, end *int, price uint32, kind1 uint8, len1 int, dist uint32, total int) {
+func (e *encoder) relaxComposite(cur int, end *int, price uint32, first stepKind, len1 int, dist uint32, total int) {
 	opt := e.opt
 	for *end < cur+total {
 		*end++
@@ -937,7 +950,7 @@ func (e *encoder) relaxComposite(cur int, end *int, price uint32, kind1 uint8, l
 	}
 	o := &opt[cur+total]
 	if price < o.price {
-		*o = optNode{price: price, prev: int32(cur), kind: 4, kind1: kind1, len1: uint32(len1), len: uint32(total), dist: dist}
+		*o = optNode{price: price, prev: int32(cur), kind: stepComposite, first: first, len1: uint32(len1), len: uint32(total), dist: dist}
 	}
 }
 
@@ -947,10 +960,10 @@ func (e *encoder) backtrack(cur int) {
 	start := len(e.pend)
 	for i := cur; i > 0; i = int(opt[i].prev) {
 		n := &opt[i]
-		if n.kind == 4 {
+		if n.kind == stepComposite {
 			// Appended in reverse: rep0, literal, first symbol.
 			e.pend = append(e.pend, symbol{n.len - n.len1 - 1, n.dist}, symbol{1, litMarker})
-			if n.kind1 != 0 {
+			if n.first != stepNone {
 				e.pend = append(e.pend, symbol{n.len1, n.dist})
 			}
 			continue
@@ -1006,7 +1019,7 @@ func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) error
 }
 
 // preloadFull is how much of a block's history is inserted into a binary
-// tree as searching would (the rest enters the hash tables only). On
-// 100 MiB of mixed data with 64 MiB blocks, inserting all 16 MiB of
-// history instead gains 0.04 % in size for 2.5 s more CPU time per block.
+// tree as searching would (the rest enters the hash tables only): inserting
+// all of it gains almost nothing in size for seconds of CPU time per block
+// (docs/PERFORMANCE.md).
 const preloadFull = 1 << 20

@@ -172,9 +172,6 @@ func (mf *matchFinder) slot(d uint32) uint32 {
 	return mf.cycPos - d
 }
 
-// avail is the number of bytes from the current position to the end.
-func (mf *matchFinder) avail() int { return mf.end - mf.pos }
-
 // mainHash hashes the first 4 or 5 bytes of b (len(b) >= mf.hb).
 func (mf *matchFinder) mainHash(b []byte) uint32 {
 	if mf.hb == 5 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // WriterOptions configure the LZMA and LZMA2 encoders. LevelOptions gives
@@ -17,7 +18,7 @@ type WriterOptions struct {
 	DictSize    uint32 // dictionary size in bytes (MinDictSize .. MaxDictSize)
 	LC, LP, PB  int    // literal context bits, literal position bits, position bits
 	FastBytes   int    // "nice" match length at which searching stops (5..273)
-	MatchFinder string // "hc4"/"hc5" (hash chain) or "bt4"/"bt5" (binary tree), hashing 4 or 5 bytes
+	MatchFinder string // as 7-Zip spells it: "hc4", "hc5", "bt4" or "bt5" (see ParseMatchFinder)
 	Cycles      int    // match finder steps per position
 	Threads     int    // LZMA2: blocks compressed in parallel
 	BlockSize   int64  // LZMA2: block size, the unit of parallel work (0: 4×DictSize clamped to [1 MiB, 256 MiB])
@@ -32,6 +33,52 @@ type WriterOptions struct {
 	// input, and Write and Close then return an error wrapping its Err
 	// (after every goroutine of the writer has ended).
 	Context context.Context
+
+	finder MatchFinderKind // MatchFinder parsed by normalize
+}
+
+// MatchFinderKind is a kind of match finder: a hash chain or a binary
+// tree, over hashes of 4 or 5 bytes.
+type MatchFinderKind uint8
+
+// The match finders of 7-Zip's mf= parameter.
+const (
+	HC4 MatchFinderKind = iota + 1 // hash chain, 4-byte hashes
+	HC5                            // hash chain, 5-byte hashes
+	BT4                            // binary tree, 4-byte hashes
+	BT5                            // binary tree, 5-byte hashes
+)
+
+var finderNames = [...]string{HC4: "hc4", HC5: "hc5", BT4: "bt4", BT5: "bt5"}
+
+// ParseMatchFinder parses a match finder name as 7-Zip writes it ("bt4",
+// case-insensitive).
+func ParseMatchFinder(s string) (MatchFinderKind, error) {
+	for k, name := range finderNames {
+		if name != "" && strings.EqualFold(s, name) {
+			return MatchFinderKind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("lzma: unknown match finder %q (want hc4, hc5, bt4 or bt5)", s)
+}
+
+// String returns the name of k as 7-Zip writes it.
+func (k MatchFinderKind) String() string {
+	if int(k) < len(finderNames) && finderNames[k] != "" {
+		return finderNames[k]
+	}
+	return fmt.Sprintf("MatchFinderKind(%d)", uint8(k))
+}
+
+// binaryTree reports whether k is a binary-tree finder.
+func (k MatchFinderKind) binaryTree() bool { return k == BT4 || k == BT5 }
+
+// hashBytes is the number of bytes k hashes for its main table.
+func (k MatchFinderKind) hashBytes() int {
+	if k == HC5 || k == BT5 {
+		return 5
+	}
+	return 4
 }
 
 // The dictionary sizes the encoders accept. MaxDictSize is 7-Zip's limit
@@ -81,10 +128,8 @@ func LevelOptions(level int) WriterOptions {
 		o.FastBytes = 64
 	}
 	if level < 5 {
-		// 7-Zip uses hc5 with 16 cycles here. 24 keeps our archives
-		// smaller than 7-Zip's (100 MiB of mixed data: mx1 −0.29 %,
-		// mx3 −0.6 %) in 64–84 % of the time 96 cycles took (−0.9 %,
-		// −1.6 %).
+		// 7-Zip uses hc5 with 16 cycles here; 24 cycles buy a smaller
+		// archive than 7-Zip's (docs/PERFORMANCE.md, "Tuning").
 		o.MatchFinder = "hc5"
 		o.Cycles = 24
 	} else {
@@ -118,16 +163,17 @@ func (o *WriterOptions) normalize() error {
 	if o.MatchFinder == "" {
 		o.MatchFinder = d.MatchFinder
 	}
-	switch o.MatchFinder {
-	case "hc4", "hc5", "bt4", "bt5":
-	default:
-		return fmt.Errorf("lzma: unknown match finder %q", o.MatchFinder)
+	finder, err := ParseMatchFinder(o.MatchFinder)
+	if err != nil {
+		return err
 	}
+	o.finder = finder
+	o.MatchFinder = finder.String()
 	if o.Cycles == 0 {
 		o.Cycles = d.Cycles
 		if o.MatchFinder != d.MatchFinder {
 			o.Cycles = 16 + o.FastBytes/2
-			if o.MatchFinder[:2] == "hc" {
+			if !finder.binaryTree() {
 				o.Cycles >>= 1
 			}
 		}
@@ -426,7 +472,7 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 		return nil, errors.New("lzma: LZMA2 needs lc+lp <= 4")
 	}
 	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads)}
-	z.mtOK = opts.Threads >= 2 && opts.MatchFinder[:2] == "bt"
+	z.mtOK = opts.Threads >= 2 && opts.finder.binaryTree()
 	return z, nil
 }
 
@@ -605,10 +651,9 @@ func (z *Writer2) submit(last bool) error {
 	// when the threads leave room for it: with Threads=2 a lone block, or
 	// the first of several, while further blocks run beside it on one
 	// goroutine each. 7-Zip instead gives every block two threads and
-	// runs Threads/2 blocks at once; on 100 MiB of mixed data with two
-	// threads that is 6 % slower here (19.1-19.4 s against 18.0-18.2 s)
-	// for one encoder less (346 MB peak RSS against 561 MB). The choice
-	// changes the speed, not the output.
+	// runs Threads/2 blocks at once, which is slower here but holds one
+	// encoder less (docs/PERFORMANCE.md, "Tuning"). The choice changes
+	// the speed, not the output.
 	running := 0
 	for _, j := range z.jobs {
 		select {

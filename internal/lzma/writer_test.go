@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	ulzma "github.com/ulikunitz/xz/lzma"
@@ -174,5 +175,28 @@ func TestDictSizeLimits(t *testing.T) {
 		if (err1 == nil) != tc.ok || (err2 == nil) != tc.ok {
 			t.Errorf("dictionary %d: errors %v, %v; want accepted=%v", tc.dict, err1, err2, tc.ok)
 		}
+	}
+}
+
+func TestParseMatchFinder(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want MatchFinderKind
+		bt   bool
+		hash int
+	}{{"hc4", HC4, false, 4}, {"HC5", HC5, false, 5}, {"bt4", BT4, true, 4}, {"Bt5", BT5, true, 5}, {"bt", 0, false, 0}, {"bt9", 0, false, 0}, {"", 0, false, 0}} {
+		k, err := ParseMatchFinder(tc.in)
+		if k != tc.want || (err == nil) != (tc.want != 0) {
+			t.Errorf("ParseMatchFinder(%q) = %v, %v; want %v", tc.in, k, err, tc.want)
+			continue
+		}
+		if err == nil && (k.binaryTree() != tc.bt || k.hashBytes() != tc.hash || !strings.EqualFold(k.String(), tc.in)) {
+			t.Errorf("%q: binaryTree %v, hashBytes %d, String %q", tc.in, k.binaryTree(), k.hashBytes(), k)
+		}
+	}
+	o := LevelOptions(5)
+	o.MatchFinder = "BT5"
+	if err := o.normalize(); err != nil || o.finder != BT5 || o.MatchFinder != "bt5" {
+		t.Errorf("normalize: %v, finder %v, name %q", err, o.finder, o.MatchFinder)
 	}
 }
