@@ -1,0 +1,123 @@
+// Package zip reads ZIP archives (PKWARE's APPNOTE.TXT, version 6.3.10)
+// as an archive.Reader: every compression method the common tools write,
+// traditional and WinZip AES encryption, Zip64, self-extractor prefixes
+// and split sets. It writes nothing.
+//
+// # Layout (APPNOTE 4.3)
+//
+// A ZIP file is a sequence of entries, each a local file header (4.3.7)
+// followed by the entry's data and, when flag bit 3 is set, a data
+// descriptor (4.3.9), then the central directory (4.3.12): one record
+// per entry repeating the local header's fields plus the comment, the
+// attributes and the offset of the local header. The end of central
+// directory record (4.3.16) closes the file: counts, the directory's size
+// and offset, and the archive comment of up to 64 KiB. Archives beyond
+// 4 GiB or 65535 entries put all-ones values there and the real ones in a
+// Zip64 end record (4.3.14), found through the Zip64 locator (4.3.15)
+// just before the classic record, and in Zip64 extra fields (4.5.3).
+//
+// The reader works from the end: it looks for the end record's signature
+// in the last 64 KiB + 22 bytes, preferring one whose comment length
+// reaches the end of the file, reads the Zip64 records when a locator is
+// present (a locator whose record is missing — the signature bytes inside
+// a file name — is ignored), then reads the central directory as a whole
+// (bounded by the file size and --max-dict) and parses its records. The
+// entry count is bounded by the memory limit (1 KiB per entry) before
+// anything is allocated per entry.
+//
+// # Prefixes and split sets
+//
+// Offsets in the directory are relative to the start of the archive,
+// which is not the start of the file when something precedes it (a
+// self-extractor stub, a script). As Info-ZIP does, the prefix is the
+// difference between where the directory actually ends (the end record's
+// position) and where its stored offset plus size say it ends; all
+// offsets are shifted by it and Info.SFXOffset reports it. When no
+// directory is found there, the offsets are tried as stored, which reads
+// archives whose end record carries a wrong size or offset.
+//
+// A PKWARE split or spanned set (name.z01, name.z02, …, name.zip; 8.x) is
+// opened with NewSplitReader on the concatenated parts and their sizes:
+// the disk numbers in the directory and end records index the parts, and
+// the offsets are relative to the start of their part (the first part
+// starts with the split marker 50 4B 07 08, which its offsets count). A
+// raw byte split (name.zip.001, .002 …) is just one archive cut into
+// pieces and is opened with NewReader over the concatenation.
+//
+// # Local headers and overlaps
+//
+// Every local header is read when the archive is opened and compared with
+// its directory record: the signature must be there, the method must
+// match, and unless a data descriptor follows, the 32-bit sizes and the
+// CRC. Local extra fields of the kinds the reader understands must not be
+// cut short (an unknown trailing field is tolerated as padding, as 7-Zip
+// and unzip do). Names may differ (some tools write a legacy name locally
+// and the Unicode one centrally); the central name is used. The extent of
+// each entry — local header, data, descriptor — is computed, and entries
+// whose extents overlap are refused with ErrFormat: several directory
+// records sharing one compressed stream is how "better zip bombs"
+// multiply a small file into terabytes.
+//
+// # Entry metadata
+//
+//   - Names: UTF-8 when flag bit 11 is set; otherwise the DOS code page,
+//     read as CP437 as 7-Zip and unzip do (APPNOTE appendix D), except that
+//     names made on Unix or macOS hosts that are valid UTF-8 are taken as
+//     such. The Info-ZIP Unicode Path extra field (0x7075, 4.6.9) replaces
+//     the name when its CRC-32 matches the stored name. A name ends at a
+//     NUL byte. Hosts other than Unix and macOS use '\' as the separator.
+//   - Times: the DOS date and time (local time), replaced by the extended
+//     timestamp (0x5455, Info-ZIP's "UT": Unix seconds for modification,
+//     access and creation) or better the NTFS field (0x000a, 4.5.5: 100 ns
+//     FILETIMEs).
+//   - Attributes: for Unix hosts (version made by, high byte 3) and macOS
+//     (19) the high 16 bits of the external attributes are st_mode, which
+//     gives permissions, directories and symbolic links (S_IFLNK: the data
+//     is the link target); otherwise the low byte holds DOS attributes.
+//     7-Zip's convention of a Unix mode above DOS attributes (bit 15) is
+//     honoured. Owner IDs come from the Info-ZIP 0x7875 and 0x5855 fields.
+//
+// # Methods (4.4.5)
+//
+// Stored (0); Shrink (1), Reduce (2–5) and Implode (6), the legacy PKZIP
+// methods, written here from APPNOTE 5.1–5.3; Deflate (8) and Deflate64
+// (9) through internal/deflate64; BZip2 (12) through internal/bzip2; LZMA
+// (14, 5.8: a 4-byte header of SDK version and properties size, the 5
+// property bytes, and an end marker when flag bit 1 is set) through
+// internal/lzma; Zstandard (93) through klauspost/compress/zstd with the
+// window bounded by --max-dict; XZ (95): an .xz container parser here
+// (stream and block headers, Delta and branch filters through
+// internal/filters, CRC32/CRC64/SHA-256 checks, index, padding,
+// concatenated streams) over internal/lzma's LZMA2 decoder, with the LZMA2
+// chunks framed so that the decoder's read-ahead stays inside the block.
+// PPMd (98, variant I revision 1) is reported as unsupported: garc's
+// PPMd decoder implements variant H only.
+//
+// Every entry is read through one content reader that yields exactly the
+// declared uncompressed size, then requires the decoder to end there
+// (more output is ErrFormat, less too), then compares the CRC-32
+// (ErrChecksum) and, with a data descriptor, the CRC stored in it.
+//
+// # Encryption
+//
+// Traditional PKWARE encryption (6.1) is a stream cipher of three 32-bit
+// keys. The 12-byte header, decrypted, ends in a check byte: the high byte
+// of the CRC or, with a data descriptor, of the DOS time. A mismatch is
+// ErrWrongPassword before any byte is produced; since the check is one
+// byte, later corruption in an encrypted entry is reported as a probable
+// wrong password as well as a checksum error.
+//
+// WinZip AES (method 99 with extra field 0x9901, AE-1 and AE-2) derives
+// 2×key length + 2 bytes with PBKDF2-HMAC-SHA1 (1000 iterations) from the
+// password and the 8-, 12- or 16-byte salt that starts the data: the AES
+// key (128, 192 or 256 bits), the HMAC key, and a 2-byte password
+// verification value that is compared before decrypting anything
+// (ErrWrongPassword). The data is AES-CTR with a little-endian counter
+// starting at 1; the last 10 bytes are HMAC-SHA1 of the ciphertext, which
+// is checked at the end of the entry (the compressed data left unread by
+// the decoder is authenticated too). AE-2 stores no CRC; the HMAC is then
+// the only check. The password comes from Options.Password when the first
+// encrypted entry is opened; without one the entry fails with
+// ErrPasswordRequired. Strong encryption (flag bit 6) and central
+// directory encryption are reported as unsupported.
+package zip
