@@ -16,7 +16,8 @@
 //     "RSFX" marker that RAR 1.4 self-extractors carry at offset 28.
 //
 // The first signature found wins. When none is found in the first
-// MaxSFXScan bytes the error wraps archive.ErrNotArchive.
+// MaxSFXScan bytes the error wraps archive.ErrNotArchive. The scan is
+// package sfxscan's, which the RAR reader shares.
 //
 // # Other formats
 //

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/sfxscan"
 )
 
 // FuzzDetect checks that detection never panics and that what it reports
@@ -12,8 +13,8 @@ import (
 func FuzzDetect(f *testing.F) {
 	f.Add(start7z())
 	f.Add(append([]byte("MZ\x90\x00junk"), start7z()...))
-	f.Add(append([]byte("junk"), sigRAR5...))
-	f.Add(append(make([]byte, 40), sigRAR14...))
+	f.Add(append([]byte("junk"), sfxscan.SigRAR5...))
+	f.Add(append(make([]byte, 40), sfxscan.SigRAR14...))
 	f.Add([]byte("Rar!\x1a\x07\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, ok, err := Detect(bytes.NewReader(data), int64(len(data)))
@@ -30,16 +31,16 @@ func FuzzDetect(f *testing.F) {
 		var sig []byte
 		switch d.Format {
 		case archive.Format7z:
-			sig = sig7z
-			if d.Offset > 0 && !valid7zStart(rest) {
+			sig = sfxscan.Sig7z
+			if d.Offset > 0 && !sfxscan.Valid7zStart(rest) {
 				t.Fatal("7z after a prefix without a valid start header")
 			}
 		case archive.FormatRAR5:
-			sig = sigRAR5
+			sig = sfxscan.SigRAR5
 		case archive.FormatRAR4:
-			sig = sigRAR4
+			sig = sfxscan.SigRAR4
 		case archive.FormatRAR14:
-			sig = sigRAR14
+			sig = sfxscan.SigRAR14
 		default:
 			t.Fatalf("format %q", d.Format)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/sfxscan"
 )
 
 func TestMultiReaderAt(t *testing.T) {
@@ -79,7 +80,7 @@ func TestMultiReaderAtShrunkPart(t *testing.T) {
 // start7z returns a valid 7z signature header.
 func start7z() []byte {
 	b := make([]byte, 32)
-	copy(b, sig7z)
+	copy(b, sfxscan.Sig7z)
 	b[7] = 4
 	binary.LittleEndian.PutUint64(b[12:], 1234)
 	binary.LittleEndian.PutUint64(b[20:], 56)
@@ -104,21 +105,21 @@ func TestDetect(t *testing.T) {
 	}{
 		{"7z at 0", good7z, archive.Format7z, 0, true},
 		{"damaged 7z at 0 still 7z", bad7z, archive.Format7z, 0, true},
-		{"rar5", cat(sigRAR5, []byte("rest")), archive.FormatRAR5, 0, true},
-		{"rar4", cat(sigRAR4, []byte("rest")), archive.FormatRAR4, 0, true},
-		{"rar1.4", cat(sigRAR14, []byte("rest")), archive.FormatRAR14, 0, true},
+		{"rar5", cat(sfxscan.SigRAR5, []byte("rest")), archive.FormatRAR5, 0, true},
+		{"rar4", cat(sfxscan.SigRAR4, []byte("rest")), archive.FormatRAR4, 0, true},
+		{"rar1.4", cat(sfxscan.SigRAR14, []byte("rest")), archive.FormatRAR14, 0, true},
 		{"7z after PE stub", cat(stub, good7z), archive.Format7z, int64(len(stub)), true},
 		{"invalid 7z then valid", cat(stub, bad7z, good7z), archive.Format7z, int64(len(stub) + 32), true},
 		{"invalid 7z only", cat(stub, bad7z), "", 0, false},
 		{"truncated 7z header after stub", cat(stub, good7z[:20]), "", 0, false},
-		{"rar5 after stub", cat(stub, sigRAR5), archive.FormatRAR5, int64(len(stub)), true},
-		{"rar4 after jpeg", cat([]byte("\xff\xd8\xff\xe0JFIF"), sigRAR4), archive.FormatRAR4, 8, true},
-		{"rar1.4 after stub without RSFX", cat(stub, sigRAR14), "", 0, false},
-		{"rar1.4 after RSFX stub", cat(rsfx, sigRAR14), archive.FormatRAR14, 40, true},
+		{"rar5 after stub", cat(stub, sfxscan.SigRAR5), archive.FormatRAR5, int64(len(stub)), true},
+		{"rar4 after jpeg", cat([]byte("\xff\xd8\xff\xe0JFIF"), sfxscan.SigRAR4), archive.FormatRAR4, 8, true},
+		{"rar1.4 after stub without RSFX", cat(stub, sfxscan.SigRAR14), "", 0, false},
+		{"rar1.4 after RSFX stub", cat(rsfx, sfxscan.SigRAR14), archive.FormatRAR14, 40, true},
 		{"text", []byte("hello, world\n"), "", 0, false},
 		{"empty", nil, "", 0, false},
 		{"partial rar sig", []byte("Rar!\x1a\x07"), "", 0, false},
-		{"first of two wins", cat(stub, sigRAR4, good7z), archive.FormatRAR4, int64(len(stub)), true},
+		{"first of two wins", cat(stub, sfxscan.SigRAR4, good7z), archive.FormatRAR4, int64(len(stub)), true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
