@@ -224,6 +224,7 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract
 		return err
 	}
 	defer r.Close()
+	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
 	if n == 0 && sel.filtered() {
 		return fmt.Errorf("%s: %w", name, errNoMatch)
@@ -395,6 +396,7 @@ func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool,
 		return false, 0, err
 	}
 	defer r.Close()
+	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
 	if n == 0 && sel.filtered() {
 		return true, 0, fmt.Errorf("%s: %w", name, errNoMatch)
@@ -426,6 +428,7 @@ func (a *app) extractToStdout(name string, sel *selector) error {
 		return err
 	}
 	defer r.Close()
+	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
 	if n == 0 && sel.filtered() {
 		return fmt.Errorf("%s: %w", name, errNoMatch)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"regexp"
 	"testing"
 	"time"
@@ -99,5 +100,17 @@ func collectKeys(v any, keys map[string]bool) {
 		for _, x := range v {
 			collectKeys(x, keys)
 		}
+	}
+}
+
+// TestJSONEntryAllocs checks that the JSON listing streams: writing an
+// entry reuses the writer's buffer instead of building a document.
+func TestJSONEntryAllocs(t *testing.T) {
+	j := newJSONWriter(io.Discard)
+	j.beginArchive("a.7z", &archive.Info{Format: archive.Format7z})
+	e := &archive.Entry{Name: "dir/file.txt", Size: 10, Method: "LZMA2:24", ModTime: time.Unix(1e9, 0),
+		HasUnixMode: true, Mode: 0o644, HasCRC32: true, CRC32: 0x12345678}
+	if n := testing.AllocsPerRun(1000, func() { j.entry(e) }); n > 2 {
+		t.Errorf("%v allocations per entry", n)
 	}
 }

@@ -54,7 +54,15 @@ type app struct {
 	// that a wildcard archive argument skips them (forEachArchive).
 	volumes []string
 	ran     bool // the command line was parsed and a command started
+	// shown and hidden count the diagnostics about entries of the
+	// current archive printed and held back (see maxEntryDiagnostics).
+	shown, hidden int
 }
+
+// maxEntryDiagnostics is how many diagnostics about single entries are
+// printed per archive; the rest are counted and summed up in one line, so
+// that an archive of millions of bad entries cannot flood the terminal.
+const maxEntryDiagnostics = 10
 
 // Main runs garc with the arguments after the program name and returns
 // the process exit code. SIGINT, SIGTERM and SIGHUP cancel the run: it
@@ -281,8 +289,7 @@ func (a *app) report(archiveName, entry string, err error) {
 	if a.code == ExitInterrupted {
 		return // run says "interrupted" once
 	}
-	a.prog.clear()
-	fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic(archiveName, entry, err)))
+	a.diagnose(archiveName, entry, err)
 }
 
 // warn prints a warning and records exit code 1.
@@ -290,8 +297,34 @@ func (a *app) warn(archiveName, entry string, err error) {
 	if !errors.Is(err, extract.ErrNotice) {
 		a.code = worse(a.code, ExitWarning)
 	}
+	a.diagnose(archiveName, entry, err)
+}
+
+// diagnose prints a diagnostic, or counts it when maxEntryDiagnostics
+// about entries have been printed already.
+func (a *app) diagnose(archiveName, entry string, err error) {
+	if entry != "" {
+		if a.shown >= maxEntryDiagnostics {
+			a.hidden++
+			return
+		}
+		a.shown++
+	}
 	a.prog.clear()
 	fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic(archiveName, entry, err)))
+}
+
+// startDiagnostics starts counting entry diagnostics for an archive; the
+// function it returns prints how many were held back.
+func (a *app) startDiagnostics(archiveName string) func() {
+	a.shown, a.hidden = 0, 0
+	return func() {
+		if a.hidden > 0 && a.ctx.Err() == nil {
+			a.prog.clear()
+			fmt.Fprintf(a.stderr, "garc: %s: %d more warnings and errors not shown\n", printable(archiveName), a.hidden)
+		}
+		a.shown, a.hidden = 0, 0
+	}
 }
 
 // diagnostic prefixes err with the archive and entry names unless its
