@@ -14,6 +14,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/sfxscan"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 func TestMultiReaderAt(t *testing.T) {
@@ -222,10 +223,7 @@ func TestOpenNotArchive(t *testing.T) {
 // TestDetectCorpus checks detection against the corpus's SFX and
 // embedded archives, whose offsets the corpus records in its features.
 func TestDetectCorpus(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := testenv.CorpusRoot(t)
 	units, err := corpus.Units(root)
 	if err != nil {
 		t.Fatal(err)

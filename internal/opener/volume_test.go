@@ -9,15 +9,13 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // TestIsLaterVolumeCorpus checks every volume set and raw split of the
 // corpus: the first member is not a later volume, every other one is.
 func TestIsLaterVolumeCorpus(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := testenv.CorpusRoot(t)
 	units, err := corpus.Units(root)
 	if err != nil {
 		t.Fatal(err)
@@ -120,10 +118,7 @@ func TestIsLaterVolume(t *testing.T) {
 // 7z folder index for entries with data (non-decreasing, -1 for empty
 // entries and directories) and -1 for every RAR entry.
 func TestEntryBlock(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := testenv.CorpusRoot(t)
 	tests := []struct {
 		path   string
 		blocks int // distinct 7z blocks expected; 0 for RAR
