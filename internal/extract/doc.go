@@ -63,7 +63,10 @@
 // directory, stays inside the destination. A target with ".." after a
 // normal component ("d/../..") is refused as well, because it can climb
 // through another link (d -> ".") further than its lexical form suggests;
-// with that rule no chain of created links leads outside. Links are made
+// with that rule no chain of created links leads outside. A target that
+// passes lexically is then followed through what exists on disk, component
+// by component (at most 40 links): a link already in the destination that
+// is absolute or climbs out of it refuses the new link. Links are made
 // under a temporary name and renamed into place. LinksSkip skips all links
 // (ErrSkipped); LinksUnsafe creates them as stored. Where the system does
 // not allow creating links (Windows without the privilege) the entry is
@@ -76,6 +79,19 @@
 // Anything else is refused.
 //
 // Anti-items (7z deletion markers) are ignored.
+//
+// # Failures and rollback
+//
+// An entry that fails (refused, skipped, a checksum error, a name the
+// system rejects) leaves no directory that was created only for it:
+// Write removes such directories again, deepest first, if they are still
+// empty. Rollback undoes a whole run, for a run that failed as a whole
+// (a wrong or missing password): it removes every file, link and hard link
+// the run created where nothing existed, moves files renamed aside by
+// OverwriteRenameExisting back, and removes the directories it created
+// (the destination too, when New created it), deepest first. What existed
+// before the run is never removed; a file replaced under OverwriteAll
+// stays replaced.
 //
 // # Errors
 //
