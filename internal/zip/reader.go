@@ -96,25 +96,26 @@ var _ archive.Reader = (*Reader)(nil)
 // prefix from it, as Info-ZIP does. A .zip.001 raw split is passed as one
 // ReaderAt over the concatenated parts.
 func NewReader(ra io.ReaderAt, size int64, opts *archive.Options) (archive.Reader, error) {
-	return NewSplitReader(ra, nil, opts)
+	rd, err := newReader(ra, size, nil, opts)
+	if err != nil {
+		return nil, err
+	}
+	return rd, nil
 }
 
 // NewSplitReader opens a PKWARE split or spanned set (name.z01, name.z02,
 // …, name.zip). ra is the concatenation of the parts in that order and
 // partSizes their sizes; the disk numbers in the central directory are
-// part indexes (disk 0 is name.z01, the last disk is name.zip). With
-// partSizes nil, ra is one archive of size... taken from the ReaderAt's
-// Size method when it has one; use NewReader instead.
+// part indexes (disk 0 is name.z01, the last disk is name.zip).
 func NewSplitReader(ra io.ReaderAt, partSizes []int64, opts *archive.Options) (archive.Reader, error) {
-	var size int64
-	if partSizes == nil {
-		sz, ok := ra.(interface{ Size() int64 })
-		if !ok {
-			return nil, errors.New("zip: NewSplitReader without part sizes needs a ReaderAt with a Size method")
-		}
-		size = sz.Size()
+	if len(partSizes) == 0 {
+		return nil, errors.New("zip: NewSplitReader needs the part sizes")
 	}
-	return newReader(ra, size, partSizes, opts)
+	rd, err := newReader(ra, 0, partSizes, opts)
+	if err != nil {
+		return nil, err
+	}
+	return rd, nil
 }
 
 func newReader(ra io.ReaderAt, size int64, partSizes []int64, opts *archive.Options) (*Reader, error) {

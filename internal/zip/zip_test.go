@@ -337,6 +337,19 @@ func TestDeclaredSizeEnforced(t *testing.T) {
 	}
 }
 
+// TestPlainReaderAt: NewReader needs nothing of ra but ReadAt (the size
+// is given), as the opener passes files and multi-part readers.
+func TestPlainReaderAt(t *testing.T) {
+	b := buildZip(t, []testFile{{name: "a", data: []byte("x"), method: stdzip.Store}}, "")
+	r, err := NewReader(struct{ io.ReaderAt }{bytes.NewReader(b)}, int64(len(b)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readAll(r); err != nil || string(got["a"]) != "x" {
+		t.Fatalf("%q %v", got["a"], err)
+	}
+}
+
 func TestPrefixAndTrailingData(t *testing.T) {
 	b := buildZip(t, []testFile{{name: "a.txt", data: []byte("content"), method: stdzip.Deflate}}, "c")
 	prefix := bytes.Repeat([]byte("MZ stub "), 100)
