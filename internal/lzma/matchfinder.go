@@ -63,6 +63,47 @@ type preHash struct {
 	c2, c3, c4, c4b uint32
 }
 
+// normalizeAt is the position offset at which the streaming Writer
+// rebases its tables, so that stored positions (uint32) never wrap however
+// long the stream. A variable so that tests can make it happen often.
+var normalizeAt uint32 = 1 << 30
+
+// normalize rebases stored positions so that delta becomes 1.
+func (mf *matchFinder) normalize() {
+	// Keep positions congruent modulo the cyclic size: the chain/tree
+	// slots are indexed by them.
+	sub := (mf.delta - 1) / mf.cyclic * mf.cyclic
+	fix := func(t []uint32) {
+		for i, v := range t {
+			if v > sub {
+				t[i] = v - sub
+			} else {
+				t[i] = 0
+			}
+		}
+	}
+	fix(mf.hash2)
+	fix(mf.hash3)
+	fix(mf.hash4)
+	fix(mf.hash4b)
+	fix(mf.son)
+	// The hashed-ahead candidates are kept by absolute position modulo
+	// hashAhead, which sub (a multiple of cyclic) need not preserve:
+	// they move to their new positions' slots.
+	old := mf.ph
+	for i, e := range old {
+		fix4 := [4]uint32{e.c2, e.c3, e.c4, e.c4b}
+		fix(fix4[:])
+		mf.ph[(uint32(i)-sub)&(hashAhead-1)] = preHash{fix4[0], fix4[1], fix4[2], fix4[3]}
+	}
+	if mf.hcur > sub {
+		mf.hcur -= sub
+	} else {
+		mf.hcur = 0
+	}
+	mf.delta -= sub
+}
+
 // hashNext looks up and inserts the positions from the current one (or
 // the first not yet hashed) up to hashAhead ahead, those with mf.hb bytes
 // available.

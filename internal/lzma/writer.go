@@ -387,47 +387,6 @@ func (z *Writer) Close() error {
 	return z.err
 }
 
-// normalizeAt is the position offset at which the streaming Writer
-// rebases its tables, so that stored positions (uint32) never wrap however
-// long the stream. A variable so that tests can make it happen often.
-var normalizeAt uint32 = 1 << 30
-
-// normalize rebases stored positions so that delta becomes 1.
-func (mf *matchFinder) normalize() {
-	// Keep positions congruent modulo the cyclic size: the chain/tree
-	// slots are indexed by them.
-	sub := (mf.delta - 1) / mf.cyclic * mf.cyclic
-	fix := func(t []uint32) {
-		for i, v := range t {
-			if v > sub {
-				t[i] = v - sub
-			} else {
-				t[i] = 0
-			}
-		}
-	}
-	fix(mf.hash2)
-	fix(mf.hash3)
-	fix(mf.hash4)
-	fix(mf.hash4b)
-	fix(mf.son)
-	// The hashed-ahead candidates are kept by absolute position modulo
-	// hashAhead, which sub (a multiple of cyclic) need not preserve:
-	// they move to their new positions' slots.
-	old := mf.ph
-	for i, e := range old {
-		fix4 := [4]uint32{e.c2, e.c3, e.c4, e.c4b}
-		fix(fix4[:])
-		mf.ph[(uint32(i)-sub)&(hashAhead-1)] = preHash{fix4[0], fix4[1], fix4[2], fix4[3]}
-	}
-	if mf.hcur > sub {
-		mf.hcur -= sub
-	} else {
-		mf.hcur = 0
-	}
-	mf.delta -= sub
-}
-
 // Writer2 compresses to an LZMA2 stream: chunks of at most 2 MiB unpacked
 // and 64 KiB packed, in blocks of BlockSize bytes compressed by up to
 // Threads goroutines, and the end byte 0x00. The first block resets the

@@ -1,0 +1,90 @@
+package lzma
+
+func changePair(small, big uint32) bool { return big>>7 > small }
+
+// parseFast appends the next symbol (greedy with one step of lookahead).
+func (e *encoder) parseFast() {
+	mf := e.mf
+	buf := mf.buf
+	pos := e.ep // mf.pos is one further when matches were found ahead
+	avail := mf.end - pos
+	ms := e.findMatches()
+	if avail < 2 {
+		e.push(1, litMarker)
+		return
+	}
+	limit := avail
+	if limit > maxMatchLen {
+		limit = maxMatchLen
+	}
+	repBest, repIdx := 0, 0
+	for i := 0; i < 4; i++ {
+		l := repLen(buf, pos, e.spos, e.reps[i], limit)
+		if l > repBest {
+			repBest, repIdx = l, i
+		}
+	}
+	if repBest >= e.nice {
+		e.push(uint32(repBest), e.reps[repIdx])
+		e.skip(repBest - 1)
+		return
+	}
+	mainLen, mainDist := 0, uint32(0)
+	if len(ms) > 0 {
+		m := ms[len(ms)-1]
+		mainLen, mainDist = int(m.len), m.dist
+		if mainLen >= e.nice {
+			mainLen = e.extend(buf, pos, mainDist, mainLen, limit)
+			e.push(uint32(mainLen), mainDist)
+			e.skip(mainLen - 1)
+			return
+		}
+		for n := len(ms) - 1; n > 0; n-- {
+			p := ms[n-1]
+			if mainLen != int(p.len)+1 || !changePair(p.dist, mainDist) {
+				break
+			}
+			mainLen, mainDist = int(p.len), p.dist
+		}
+		if mainLen == 2 && mainDist >= 0x80 {
+			mainLen = 1
+		}
+	}
+	if repBest >= 2 && (repBest+1 >= mainLen || repBest+2 >= mainLen && mainDist >= 1<<9 ||
+		repBest+3 >= mainLen && mainDist >= 1<<15) {
+		e.push(uint32(repBest), e.reps[repIdx])
+		e.skip(repBest - 1)
+		return
+	}
+	if mainLen < 2 {
+		e.push(1, litMarker)
+		return
+	}
+	// Lazy step: look at the next position.
+	e.next = e.find(e.next)
+	e.haveNext = true
+	if len(e.next) > 0 {
+		n := e.next[len(e.next)-1]
+		nl, nd := int(n.len), n.dist
+		if nl >= mainLen && nd < mainDist || nl == mainLen+1 && !changePair(mainDist, nd) ||
+			nl > mainLen+1 || nl+1 >= mainLen && mainLen >= 3 && changePair(nd, mainDist) {
+			e.push(1, litMarker)
+			return
+		}
+	}
+	lim := mainLen - 1
+	if lim < 2 {
+		lim = 2
+	}
+	if avail > lim {
+		for i := 0; i < 4; i++ {
+			if repLen(buf, pos+1, e.spos+1, e.reps[i], lim) >= lim {
+				e.push(1, litMarker)
+				return
+			}
+		}
+	}
+	e.haveNext = false
+	e.push(uint32(mainLen), mainDist)
+	e.skip(mainLen - 2)
+}

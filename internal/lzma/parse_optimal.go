@@ -1,0 +1,377 @@
+package lzma
+
+// stepKind is the kind of step by which the optimal parser reaches a
+// position.
+type stepKind uint8
+
+const (
+	stepNone      stepKind = iota // no step (the composite step without a first symbol)
+	stepLiteral                   // a literal
+	stepShortRep                  // a one-byte rep0 match
+	stepRep                       // a rep match of length >= 2
+	stepMatch                     // a match of length >= 2
+	stepComposite                 // first symbol (optional), literal, rep0 match
+)
+
+// optNode is a position of the optimal parse: the cheapest known way to
+// reach it, as a step of kind from node prev. A composite step is an
+// optional first symbol (first: stepRep, stepMatch or stepNone) of length
+// len1 and distance dist, then a literal, then a rep0 match; len is the
+// total length.
+type optNode struct {
+	price uint32
+	prev  int32
+	kind  stepKind
+	first stepKind
+	len1  uint32
+	len   uint32
+	dist  uint32
+	state uint32
+	reps  [4]uint32
+}
+
+// repsAfterRep moves distance d (one of r) to the front.
+func repsAfterRep(r [4]uint32, d uint32) [4]uint32 {
+	switch d {
+	case r[0]:
+	case r[1]:
+		r[0], r[1] = r[1], r[0]
+	case r[2]:
+		r[0], r[1], r[2] = r[2], r[0], r[1]
+	default:
+		r[0], r[1], r[2], r[3] = r[3], r[0], r[1], r[2]
+	}
+	return r
+}
+
+// parseOptimal appends the cheapest parse of the next positions.
+func (e *encoder) parseOptimal() {
+	mf := e.mf
+	buf := mf.buf
+	pos := e.ep // mf.pos is one further when matches were found ahead
+	avail := mf.end - pos
+	ms := e.findMatches()
+	if avail < 2 {
+		e.push(1, litMarker)
+		return
+	}
+	limit := avail
+	if limit > maxMatchLen {
+		limit = maxMatchLen
+	}
+	sp := e.spos
+	var repLens [4]int
+	repMax := 0
+	for i := 0; i < 4; i++ {
+		repLens[i] = repLen(buf, pos, sp, e.reps[i], limit)
+		if repLens[i] > repLens[repMax] {
+			repMax = i
+		}
+	}
+	if repLens[repMax] >= e.nice {
+		e.push(uint32(repLens[repMax]), e.reps[repMax])
+		e.skip(repLens[repMax] - 1)
+		return
+	}
+	mainLen := 0
+	if len(ms) > 0 {
+		mainLen = int(ms[len(ms)-1].len)
+		if mainLen >= e.nice {
+			d := ms[len(ms)-1].dist
+			l := e.extend(buf, pos, d, mainLen, limit)
+			e.push(uint32(l), d)
+			e.skip(l - 1)
+			return
+		}
+	}
+	curByte := buf[pos]
+	hasRep0 := int64(e.reps[0]) < sp && int(e.reps[0]) < pos
+	matchByte := ^curByte
+	if hasRep0 {
+		matchByte = buf[pos-int(e.reps[0])-1]
+	}
+	if mainLen < 2 && curByte != matchByte && repLens[repMax] < 2 {
+		e.push(1, litMarker)
+		return
+	}
+
+	opt := e.opt
+	st := e.state
+	posState := uint32(sp) & e.pbMask
+	isM := e.probs[offIsMatch+int(st)<<4+int(posState)]
+	opt[0] = optNode{state: st, reps: e.reps}
+	opt[1] = optNode{price: price0(isM) + e.literalPrice(buf, pos, sp, st, e.reps[0]), prev: 0, kind: stepLiteral, len: 1, dist: litMarker}
+	matchBase := price1(isM)
+	repBase := matchBase + price1(e.probs[offIsRep+int(st)])
+	if curByte == matchByte && hasRep0 {
+		pr := repBase + price0(e.probs[offIsRepG0+int(st)]) + price0(e.probs[offIsRep0Long+int(st)<<4+int(posState)])
+		if pr < opt[1].price {
+			opt[1] = optNode{price: pr, kind: stepShortRep, len: 1, dist: e.reps[0]}
+		}
+	}
+	end := mainLen
+	if repLens[repMax] > end {
+		end = repLens[repMax]
+	}
+	if end < 2 {
+		s := opt[1]
+		e.push(1, s.dist)
+		return
+	}
+	for i := 2; i <= end; i++ {
+		opt[i].price = infinity
+	}
+	for i := 0; i < 4; i++ {
+		rl := repLens[i]
+		if rl < 2 {
+			continue
+		}
+		pr0 := repBase + e.repIndexPrice(i, st, posState)
+		lp := &e.lenPrices[1][posState]
+		for l := 2; l <= rl; l++ {
+			pr := pr0 + lp[l-2]
+			if pr < opt[l].price {
+				opt[l] = optNode{price: pr, prev: 0, kind: stepRep, len: uint32(l), dist: e.reps[i]}
+			}
+		}
+	}
+	if mainLen >= 2 {
+		normBase := matchBase + price0(e.probs[offIsRep+int(st)])
+		l := 2
+		if repLens[0] >= 2 {
+			l = repLens[0] + 1
+		}
+		lp := &e.lenPrices[0][posState]
+		mi := 0
+		for ; l <= mainLen; l++ {
+			for int(ms[mi].len) < l {
+				mi++
+			}
+			d := ms[mi].dist
+			pr := normBase + lp[l-2] + e.distPrice(d, uint32(l-2))
+			if pr < opt[l].price {
+				opt[l] = optNode{price: pr, prev: 0, kind: stepMatch, len: uint32(l), dist: d}
+			}
+		}
+	}
+
+	cur := 0
+	for {
+		cur++
+		if cur >= end {
+			e.backtrack(end)
+			return
+		}
+		if cur >= numOpts {
+			e.backtrack(cur)
+			return
+		}
+		// Derive the state at cur from its best predecessor.
+		n := &opt[cur]
+		pn := &opt[n.prev]
+		nst := pn.state
+		n.reps = pn.reps
+		switch n.kind {
+		case stepLiteral:
+			nst = stateAfterLit(nst)
+		case stepShortRep:
+			nst = stateAfterShortRep(nst)
+		case stepRep:
+			nst = stateAfterRep(nst)
+			n.reps = repsAfterRep(n.reps, n.dist)
+		case stepMatch:
+			nst = stateAfterMatch(nst)
+			n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
+		case stepComposite:
+			switch n.first {
+			case stepRep:
+				nst = stateAfterRep(nst)
+				n.reps = repsAfterRep(n.reps, n.dist)
+			case stepMatch:
+				nst = stateAfterMatch(nst)
+				n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
+			}
+			nst = stateAfterRep(stateAfterLit(nst))
+		}
+		n.state = nst
+
+		ms = e.findMatches()
+		newLen := 0
+		if len(ms) > 0 {
+			newLen = int(ms[len(ms)-1].len)
+		}
+		if newLen >= e.nice {
+			// Take the long match in the next step.
+			e.next, e.ms = e.ms, e.next
+			e.haveNext = true
+			e.backtrack(cur)
+			return
+		}
+		p := pos + cur
+		csp := sp + int64(cur)
+		cavail := mf.end - p
+		climit := cavail
+		if climit > maxMatchLen {
+			climit = maxMatchLen
+		}
+		price := n.price
+		cps := uint32(csp) & e.pbMask
+		reps := n.reps
+		cb := buf[p]
+		crep0 := int64(reps[0]) < csp && int(reps[0]) < p
+		mb := ^cb
+		if crep0 {
+			mb = buf[p-int(reps[0])-1]
+		}
+		isM := e.probs[offIsMatch+int(nst)<<4+int(cps)]
+		// Literal.
+		lit := price + price0(isM) + e.literalPrice(buf, p, csp, nst, reps[0])
+		nx := &opt[cur+1]
+		if cur+1 > end {
+			end = cur + 1
+			nx.price = infinity
+		}
+		if lit < nx.price {
+			*nx = optNode{price: lit, prev: int32(cur), kind: stepLiteral, len: 1, dist: litMarker}
+		}
+		mBase := price + price1(isM)
+		rBase := mBase + price1(e.probs[offIsRep+int(nst)])
+		// Literal, then rep0.
+		if e.composites && crep0 && mb != cb && cavail > 2 {
+			if l2 := e.tailRep0(buf, p+1, reps[0], cavail-1); l2 >= 2 {
+				pr := lit + e.rep0Price(stateAfterLit(nst), csp+1, l2)
+				e.relaxComposite(cur, &end, pr, stepNone, 0, reps[0], 1+l2)
+			}
+		}
+		// Short rep.
+		if crep0 && mb == cb {
+			pr := rBase + price0(e.probs[offIsRepG0+int(nst)]) + price0(e.probs[offIsRep0Long+int(nst)<<4+int(cps)])
+			if pr < nx.price {
+				*nx = optNode{price: pr, prev: int32(cur), kind: stepShortRep, len: 1, dist: reps[0]}
+			}
+		}
+		if climit < 2 {
+			continue
+		}
+		start := 2
+		lpr := &e.lenPrices[1][cps]
+		for i := 0; i < 4; i++ {
+			rl := repLen(buf, p, csp, reps[i], climit)
+			if rl < 2 {
+				continue
+			}
+			for end < cur+rl {
+				end++
+				opt[end].price = infinity
+			}
+			pr0 := rBase + e.repIndexPrice(i, nst, cps)
+			for l := rl; l >= 2; l-- {
+				pr := pr0 + lpr[l-2]
+				o := &opt[cur+l]
+				if pr < o.price {
+					*o = optNode{price: pr, prev: int32(cur), kind: stepRep, len: uint32(l), dist: reps[i]}
+				}
+			}
+			// Rep, literal, rep0.
+			if e.composites && rl+2 < cavail {
+				if l2 := e.tailRep0(buf, p+rl+1, reps[i], cavail-rl-1); l2 >= 2 {
+					s1 := stateAfterRep(nst)
+					pr := pr0 + lpr[rl-2] + e.litAfter(buf, p+rl, csp+int64(rl), s1, reps[i]) +
+						e.rep0Price(stateAfterLit(s1), csp+int64(rl)+1, l2)
+					e.relaxComposite(cur, &end, pr, stepRep, rl, reps[i], rl+1+l2)
+				}
+			}
+			if i == 0 {
+				start = rl + 1
+			}
+		}
+		if newLen >= start {
+			for end < cur+newLen {
+				end++
+				opt[end].price = infinity
+			}
+			normBase := mBase + price0(e.probs[offIsRep+int(nst)])
+			lpm := &e.lenPrices[0][cps]
+			mi := 0
+			for l := start; l <= newLen; l++ {
+				for int(ms[mi].len) < l {
+					mi++
+				}
+				d := ms[mi].dist
+				pr := normBase + lpm[l-2] + e.distPrice(d, uint32(l-2))
+				o := &opt[cur+l]
+				if pr < o.price {
+					*o = optNode{price: pr, prev: int32(cur), kind: stepMatch, len: uint32(l), dist: d}
+				}
+				// Match, literal, rep0 (at the full length of each distance).
+				if e.composites && l == int(ms[mi].len) && l+2 < cavail {
+					if l2 := e.tailRep0(buf, p+l+1, d, cavail-l-1); l2 >= 2 {
+						s1 := stateAfterMatch(nst)
+						pr += e.litAfter(buf, p+l, csp+int64(l), s1, d) +
+							e.rep0Price(stateAfterLit(s1), csp+int64(l)+1, l2)
+						e.relaxComposite(cur, &end, pr, stepMatch, l, d, l+1+l2)
+					}
+				}
+			}
+		}
+	}
+}
+
+// tailRep0 returns the length of the match at q with 0-based distance
+// dist, limited to avail and the nice length.
+func (e *encoder) tailRep0(buf []byte, q int, dist uint32, avail int) int {
+	limit := min(avail, e.nice)
+	j := q - int(dist) - 1
+	if limit < 2 || buf[q] != buf[j] || buf[q+1] != buf[j+1] {
+		return 0
+	}
+	return 2 + matchLen(buf, q+2, j+2, limit-2)
+}
+
+// litAfter is the price of a literal (with its isMatch bit) at q in state st.
+func (e *encoder) litAfter(buf []byte, q int, sp int64, st, rep0 uint32) uint32 {
+	ps := uint32(sp) & e.pbMask
+	return price0(e.probs[offIsMatch+int(st)<<4+int(ps)]) + e.literalPrice(buf, q, sp, st, rep0)
+}
+
+// rep0Price is the price of a rep0 match of length l in state st.
+func (e *encoder) rep0Price(st uint32, sp int64, l int) uint32 {
+	ps := uint32(sp) & e.pbMask
+	return price1(e.probs[offIsMatch+int(st)<<4+int(ps)]) + price1(e.probs[offIsRep+int(st)]) +
+		e.repIndexPrice(0, st, ps) + e.lenPrices[1][ps][l-2]
+}
+
+// relaxComposite offers a composite step from cur.
+func (e *encoder) relaxComposite(cur int, end *int, price uint32, first stepKind, len1 int, dist uint32, total int) {
+	opt := e.opt
+	for *end < cur+total {
+		*end++
+		opt[*end].price = infinity
+	}
+	o := &opt[cur+total]
+	if price < o.price {
+		*o = optNode{price: price, prev: int32(cur), kind: stepComposite, first: first, len1: uint32(len1), len: uint32(total), dist: dist}
+	}
+}
+
+// backtrack appends the cheapest path from opt[0] to opt[cur].
+func (e *encoder) backtrack(cur int) {
+	opt := e.opt
+	start := len(e.pend)
+	for i := cur; i > 0; i = int(opt[i].prev) {
+		n := &opt[i]
+		if n.kind == stepComposite {
+			// Appended in reverse: rep0, literal, first symbol.
+			e.pend = append(e.pend, symbol{n.len - n.len1 - 1, n.dist}, symbol{1, litMarker})
+			if n.first != stepNone {
+				e.pend = append(e.pend, symbol{n.len1, n.dist})
+			}
+			continue
+		}
+		e.pend = append(e.pend, symbol{n.len, n.dist})
+	}
+	s := e.pend[start:]
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+}
