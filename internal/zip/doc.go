@@ -49,10 +49,11 @@
 // Every local header is read when the archive is opened and compared with
 // its directory record: the signature must be there, the method must
 // match, and unless a data descriptor follows, the 32-bit sizes and the
-// CRC. Local extra fields of the kinds the reader understands must not be
-// cut short (an unknown trailing field is tolerated as padding, as 7-Zip
-// and unzip do). Names may differ (some tools write a legacy name locally
-// and the Unicode one centrally); the central name is used. The extent of
+// CRC; the names must be the same bytes (a scanner that reads local
+// headers and an extractor that reads the directory must not see
+// different files; 7-Zip only warns). Local extra fields of the kinds the
+// reader understands must not be cut short (an unknown trailing field is
+// tolerated as padding, as 7-Zip and unzip do). The extent of
 // each entry — local header, data, descriptor — is computed, and entries
 // whose extents overlap are refused with ErrFormat: several directory
 // records sharing one compressed stream is how "better zip bombs"

@@ -111,7 +111,6 @@ func parseExtra(b []byte, f *file, central bool) (extraInfo, error) {
 			if central && f.disk == 0xFFFF && len(d) >= 4 {
 				f.disk = le.Uint32(d)
 			}
-			f.zip64 = true
 		case extraNTFS:
 			if len(d) < 4 {
 				continue

@@ -64,7 +64,6 @@ type file struct {
 	headerOff  int64 // absolute offset of the local header
 	dataOff    int64 // absolute offset of the data
 	dataEnd    int64 // absolute end of the data and its descriptor
-	zip64      bool  // sizes came from a Zip64 extra field
 	aes        aesParams
 	rawName    []byte
 }
@@ -188,15 +187,14 @@ func (rd *Reader) abs(disk uint32, off int64) (int64, error) {
 // endRecord is the end of central directory, from the classic record and
 // the Zip64 one.
 type endRecord struct {
-	pos       int64 // absolute offset of the classic record
-	disk      uint32
-	cdDisk    uint32
-	count     uint64
-	cdSize    uint64
-	cdOffset  uint64
-	comment   []byte
-	pos64     int64 // absolute offset of the Zip64 record; -1 when absent
-	zip64Used bool
+	pos      int64 // absolute offset of the classic record
+	disk     uint32
+	cdDisk   uint32
+	count    uint64
+	cdSize   uint64
+	cdOffset uint64
+	comment  []byte
+	pos64    int64 // absolute offset of the Zip64 record; -1 when absent
 }
 
 // findEnd locates the end of central directory record: the last signature
@@ -287,7 +285,6 @@ func (rd *Reader) parseEnd(b []byte, pos int64, clen int) (*endRecord, error) {
 		e.count = le.Uint64(r[32:])
 		e.cdSize = le.Uint64(r[40:])
 		e.cdOffset = le.Uint64(r[48:])
-		e.zip64Used = true
 		return e, nil
 	}
 	// A locator without its record (the signature bytes inside a name,
@@ -509,6 +506,9 @@ func (rd *Reader) checkLocals(cdStart int64) error {
 		if err := rd.readAt(vb, hoff+localLen); err != nil {
 			return rd.wrap(e.Name, hoff, fmt.Errorf("local header: %w", archive.ErrFormat))
 		}
+		if string(vb[:nlen]) != string(f.rawName) {
+			return rd.wrap(e.Name, hoff, fmt.Errorf("local header name %q differs from the central directory's: %w", vb[:nlen], archive.ErrFormat))
+		}
 		lf := file{csize: int64(csize), usize: int64(usize), method: method, rawName: vb[:nlen]}
 		if _, err := parseExtra(vb[nlen:], &lf, false); err != nil {
 			return rd.wrap(e.Name, hoff, fmt.Errorf("local header: %w", err))
@@ -553,8 +553,12 @@ func (rd *Reader) checkLocals(cdStart int64) error {
 }
 
 // descriptorLen returns the length of the data descriptor following an
-// entry's data: 12 or 16 bytes (with signature), or 20 or 24 for Zip64.
-// Unreadable descriptors count as absent.
+// entry's data (APPNOTE 4.3.9): an optional signature, the CRC, and the
+// sizes as 4 or, for Zip64 entries, 8 bytes each. The form is the one
+// whose sizes match the central directory's, so that a writer's choice of
+// 32-bit descriptors for Zip64 entries (or the reverse) does not make
+// neighbouring entries look overlapped. Unreadable or unmatched
+// descriptors count as absent.
 func (rd *Reader) descriptorLen(f *file) int64 {
 	var b [24]byte
 	n, _ := rd.ra.ReadAt(b[:], f.dataEnd)
@@ -565,10 +569,10 @@ func (rd *Reader) descriptorLen(f *file) int64 {
 		off = 4
 	}
 	d = d[off:]
-	if f.zip64 && len(d) >= 20 {
+	if len(d) >= 20 && int64(le.Uint64(d[4:])) == f.csize && int64(le.Uint64(d[12:])) == f.usize {
 		return int64(off + 20)
 	}
-	if len(d) >= 12 {
+	if len(d) >= 12 && int64(le.Uint32(d[4:])) == f.csize&0xFFFFFFFF && int64(le.Uint32(d[8:])) == f.usize&0xFFFFFFFF {
 		return int64(off + 12)
 	}
 	return int64(off)

@@ -175,6 +175,7 @@ type rawEntry struct {
 	cdExtra       []byte
 	localExtra    []byte
 	skipLocal     bool
+	localName     string // when set, the local header's name
 	externalAttrs uint32
 	madeBy        uint16
 }
@@ -197,10 +198,14 @@ func rawZip(entries []rawEntry, prefix []byte) []byte {
 		le.PutUint32(h[14:], e.crc)
 		le.PutUint32(h[18:], e.csize)
 		le.PutUint32(h[22:], e.usize)
-		le.PutUint16(h[26:], uint16(len(e.name)))
+		name := e.name
+		if e.localName != "" {
+			name = e.localName
+		}
+		le.PutUint16(h[26:], uint16(len(name)))
 		le.PutUint16(h[28:], uint16(len(e.localExtra)))
 		b.Write(h[:])
-		b.WriteString(e.name)
+		b.WriteString(name)
 		b.Write(e.localExtra)
 		b.Write(e.data)
 	}
@@ -255,6 +260,8 @@ func TestMalformed(t *testing.T) {
 	methodDiffers := stored("m", data)
 	methodDiffers.cdExtra = nil
 	methodDiffers.method = 0
+	otherName := stored("central.txt", data)
+	otherName.localName = "localxx.txt"
 	short := stored("short", data)
 	short.usize = 5
 	short.csize = 5 // a stored entry whose stream holds more than declared is cut: CRC fails
@@ -266,6 +273,7 @@ func TestMalformed(t *testing.T) {
 	}{
 		{"stored CRC differs from the data", rawZip([]rawEntry{bad}, nil), nil, archive.ErrChecksum},
 		{"overlapping entries (one stream, two records)", rawZip([]rawEntry{stored("first", data), dup}, nil), archive.ErrFormat, nil},
+		{"local name differs", rawZip([]rawEntry{otherName}, nil), archive.ErrFormat, nil},
 		{"no local header", rawZip([]rawEntry{noLocal}, nil), archive.ErrFormat, nil},
 		{"truncated", rawZip([]rawEntry{stored("x", data)}, nil)[:40], archive.ErrNotArchive, nil},
 		{"declared size shorter than the data", rawZip([]rawEntry{short}, nil), nil, archive.ErrChecksum},
