@@ -24,7 +24,7 @@ type lzDecoder interface {
 // decoderSet holds one decoder per algorithm family for a Reader, so solid
 // state carries over and windows are reused.
 type decoderSet struct {
-	d [5]lzDecoder
+	d [numAlgos]lzDecoder
 }
 
 // get returns the Reader's decoder for family a, creating it on first use.

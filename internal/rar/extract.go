@@ -50,6 +50,10 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 	decode, drain := planSolid(r.files, wanted)
 	var cr contentReader
 	defer cr.release()
+	// broken holds, per decoder family, the failure of an entry decoded
+	// only because a later solid entry continues its stream: the entries
+	// continuing it fail with that cause instead of decoding garbage.
+	var broken [numAlgos]error
 	for i, f := range r.files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -63,11 +67,24 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 			}
 			continue
 		}
+		if f.usesDecoder() && !f.solid {
+			broken[f.algo] = nil // a new stream
+		}
+		if f.usesDecoder() && broken[f.algo] != nil {
+			if !wanted[i] {
+				continue
+			}
+			if cerr := fn(&f.e, errReader{r.errf(f.e.Name, -1, broken[f.algo])}); cerr != nil {
+				return cerr
+			}
+			continue
+		}
 		err := r.openContent(ctx, &cr, f)
 		if !wanted[i] {
 			if err == nil {
 				_, err = io.Copy(io.Discard, &cr)
 			}
+			broken[f.algo] = brokenStream(f, err)
 			continue
 		}
 		var rd io.Reader = &cr
@@ -88,11 +105,30 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 		if cerr := fn(&f.e, rd); cerr != nil {
 			return cerr
 		}
-		if err == nil && drain[i] {
-			io.Copy(io.Discard, &cr)
+		if drain[i] {
+			if err == nil {
+				_, err = io.Copy(io.Discard, &cr)
+			}
+			broken[f.algo] = brokenStream(f, err)
 		}
 	}
 	return r.tailErr
+}
+
+// brokenStream returns the error of the entries continuing f's solid
+// stream when decoding f ended with err, or nil when they can be decoded:
+// a checksum failure leaves the decoder in step, and the later entries'
+// own checksums tell whether they are right.
+func brokenStream(f *fileInfo, err error) error {
+	if err == nil || !f.usesDecoder() || errors.Is(err, archive.ErrChecksum) {
+		return nil
+	}
+	cause := err
+	var ae *archive.Error
+	if errors.As(err, &ae) {
+		cause = ae.Err
+	}
+	return fmt.Errorf("continues a solid stream that failed in %s: %w", f.e.Name, cause)
 }
 
 // planSolid decides which entries to decode and which to decode to the
@@ -103,7 +139,7 @@ func planSolid(files []*fileInfo, wanted []bool) (decode, drain []bool) {
 	n := len(files)
 	decode = make([]bool, n)
 	drain = make([]bool, n)
-	var needPrev [5]bool
+	var needPrev [numAlgos]bool
 	for i := n - 1; i >= 0; i-- {
 		f := files[i]
 		dec := f.usesDecoder()

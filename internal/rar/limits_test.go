@@ -29,7 +29,7 @@ func TestPPMdMemoryLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err, n := extractErrors(t, r)
+		n, err := extractErrors(t, r)
 		r.Close()
 		var le *archive.LimitError
 		if c.fail {

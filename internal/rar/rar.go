@@ -50,6 +50,8 @@ const (
 	algoRAR3  // 2.9–4.x LZ + PPMd (UnpVer 29, 36)
 	algoRAR20 // 2.0 LZ + audio (UnpVer 20, 26)
 	algoRAR15 // 1.5 (UnpVer 15) and 1.4
+
+	numAlgos // the number of decoder families, for arrays indexed by algo
 )
 
 // part is one piece of an entry's packed data in one volume.

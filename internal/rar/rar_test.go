@@ -105,9 +105,9 @@ func pwOpts(pw string, calls *int) *archive.Options {
 	}}
 }
 
-// extractErrors extracts everything and returns the first entry error and
-// how many bytes were delivered in total.
-func extractErrors(t *testing.T, r archive.Reader) (error, int64) {
+// extractErrors extracts everything and returns how many bytes were
+// delivered in total and the first entry error.
+func extractErrors(t *testing.T, r archive.Reader) (int64, error) {
 	var first error
 	var total int64
 	err := r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
@@ -121,7 +121,7 @@ func extractErrors(t *testing.T, r archive.Reader) (error, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return first, total
+	return total, first
 }
 
 func TestRAR5WrongPassword(t *testing.T) {
@@ -134,7 +134,7 @@ func TestRAR5WrongPassword(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	err, n := extractErrors(t, r)
+	n, err := extractErrors(t, r)
 	if !errors.Is(err, archive.ErrWrongPassword) || n != 0 {
 		t.Errorf("err %v, %d bytes; want ErrWrongPassword and no output", err, n)
 	}
@@ -168,7 +168,7 @@ func TestRAR3WrongPassword(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	err, _ = extractErrors(t, r)
+	_, err = extractErrors(t, r)
 	if !errors.Is(err, archive.ErrWrongPassword) || !errors.Is(err, archive.ErrChecksum) {
 		t.Errorf("wrong password on stored RAR 2.0 data: %v", err)
 	}
@@ -198,7 +198,7 @@ func TestRAR3WrongPassword(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r2.Close()
-	if err, _ := extractErrors(t, r2); !errors.Is(err, archive.ErrPasswordRequired) {
+	if _, err := extractErrors(t, r2); !errors.Is(err, archive.ErrPasswordRequired) {
 		t.Errorf("no password: %v", err)
 	}
 }
@@ -210,7 +210,7 @@ func TestDictionaryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	err, _ = extractErrors(t, r)
+	_, err = extractErrors(t, r)
 	var le *archive.LimitError
 	if !errors.As(err, &le) || !errors.Is(err, archive.ErrLimit) {
 		t.Errorf("want a LimitError, got %v", err)
@@ -457,7 +457,7 @@ func TestPasswordAskedOnce(t *testing.T) {
 		if !r.Info().EncryptedHeaders {
 			t.Errorf("%s: encrypted headers not reported", tc.path)
 		}
-		if err, _ := extractErrors(t, r); err != nil {
+		if _, err := extractErrors(t, r); err != nil {
 			t.Errorf("%s: %v", tc.path, err)
 		}
 		r.Close()

@@ -1,0 +1,71 @@
+package rar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// TestSkippedSolidPredecessorFails: selecting only the last entry of a
+// solid archive decodes the entries before it unseen; when one of those
+// fails, the selected entry fails with that cause (it used to be dropped,
+// leaving a later decode error or a checksum mismatch that named neither
+// the entry nor the real damage).
+func TestSkippedSolidPredecessorFails(t *testing.T) {
+	root := testenv.CorpusRoot(t)
+	for _, c := range []struct {
+		rel     string
+		damage  int64 // the first entry's packed data is damaged at size/damage
+		culprit string
+	}{
+		{"files/sharpcompress/Archives__Rar5.solid.rar", 4, "тест.txt"},
+		{"files/sharpcompress/Archives__Rar.solid.rar", 2, "тест.txt"},
+		{"files/libarchive/test_read_format_rar5_multiple_files_solid.rar", 4, "test1.bin"},
+	} {
+		t.Run(filepath.Base(c.rel), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(root, c.rel))
+			if err != nil {
+				testenv.Missing(t, c.rel)
+			}
+			r, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := r.(*reader).files[0].parts[0]
+			r.Close()
+			for k := int64(0); k < 8; k++ {
+				data[first.offset+first.size/c.damage+k] ^= 0xa5
+			}
+			r, err = NewReader(bytes.NewReader(data), int64(len(data)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			var last *archive.Entry
+			for _, f := range r.(*reader).files {
+				if f.usesDecoder() {
+					last = &f.e
+				}
+			}
+			var got error
+			err = r.Extract(context.Background(), func(e *archive.Entry) bool { return e == last }, func(e *archive.Entry, rd io.Reader) error {
+				_, got = io.Copy(io.Discard, rd)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !errors.Is(got, archive.ErrFormat) || !strings.Contains(got.Error(), "solid stream that failed in "+c.culprit) {
+				t.Errorf("%s: want ErrFormat naming %s, got %v", last.Name, c.culprit, got)
+			}
+		})
+	}
+}
