@@ -133,7 +133,9 @@
 // --overwrite=rename writes the new file under a free name
 // ("name (1).ext"), --overwrite=never skips them with a warning (exit 1),
 // and --overwrite=ask asks. Without any of these garc asks when stdin is
-// a terminal and otherwise behaves as --overwrite=never.
+// a terminal. When stdin is not a terminal, or reaches its end at a
+// question, asking behaves as --overwrite=never: the file is skipped with
+// a warning (exit 1).
 //
 // # Passwords
 //

@@ -123,6 +123,11 @@ func (a *app) overwriteMode(f *extractFlags) (extract.OverwriteMode, error) {
 		}
 		return extract.OverwriteNever, nil
 	case "ask":
+		// Nobody can answer when stdin is not a terminal: then ask
+		// behaves as the non-interactive default.
+		if _, ok := stdinTerminal(a.stdin); !ok || a.g.passwordStdin {
+			return extract.OverwriteNever, nil
+		}
 		return extract.OverwriteAsk, nil
 	case "all":
 		return extract.OverwriteAll, nil
@@ -149,8 +154,14 @@ func linkMode(s string) (extract.LinkPolicy, error) {
 }
 
 // ask asks on the terminal whether to overwrite path. Ctrl-C while it
-// waits ends the run (exit 255).
+// waits ends the run (exit 255). At the end of input the file and every
+// later one are skipped with a warning (exit 1).
 func (a *app) ask(path string) (overwrite, all bool, err error) {
+	noAnswer := fmt.Errorf("%w: file exists (no answer to the overwrite question)", extract.ErrSkipped)
+	if a.stdinEnded {
+		a.warn("", path, noAnswer)
+		return false, false, nil
+	}
 	a.prog.clear()
 	type answer struct {
 		line string
@@ -171,7 +182,12 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 			return false, false, errInterrupted
 		}
 		if ans.err != nil && ans.line == "" {
-			return false, false, fmt.Errorf("%w: no answer to the overwrite question", extract.ErrSkipped)
+			// End of input (Ctrl-D): skip with a warning, as when
+			// nobody can be asked.
+			fmt.Fprintln(a.stderr)
+			a.stdinEnded = true
+			a.warn("", path, noAnswer)
+			return false, false, nil
 		}
 		switch strings.TrimSpace(ans.line) {
 		case "y", "Y", "yes":

@@ -57,6 +57,8 @@ type app struct {
 	// shown and hidden count the diagnostics about entries of the
 	// current archive printed and held back (see maxEntryDiagnostics).
 	shown, hidden int
+	// stdinEnded is set when an overwrite question met the end of input.
+	stdinEnded bool
 }
 
 // maxEntryDiagnostics is how many diagnostics about single entries are
