@@ -396,7 +396,7 @@ loop:
 		default: // 256
 			br.V, br.N, br.Pos = v, nb, pos
 			d.readEndMarker()
-			v, nb, pos, data = br.V, br.N, br.Pos, br.Data
+			v, nb, pos = br.V, br.N, br.Pos
 			break loop
 		}
 		avail := histLen + int64(startLeft-left)
