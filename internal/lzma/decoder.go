@@ -6,15 +6,49 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 )
 
-// Errors reported for corrupt streams. They wrap archive.ErrFormat.
-var (
-	errCorrupt   = fmt.Errorf("lzma: corrupt data: %w", archive.ErrFormat)
-	errTruncated = fmt.Errorf("lzma: unexpected end of compressed data: %w", archive.ErrFormat)
-	errDistance  = fmt.Errorf("lzma: match distance beyond the dictionary: %w", archive.ErrFormat)
-	errProps     = fmt.Errorf("lzma: invalid properties: %w", archive.ErrFormat)
-	errEarlyEnd  = fmt.Errorf("lzma: end marker before the declared size: %w", archive.ErrFormat)
-	errTrailing  = fmt.Errorf("lzma: range coder not finished cleanly: %w", archive.ErrFormat)
+// damage is a kind of corrupt or truncated input found while decoding. The
+// readers report it as a CorruptInputError with the input offset; where no
+// offset applies (properties passed to Reset) it is returned as it is. It
+// wraps archive.ErrFormat.
+type damage string
+
+func (d damage) Error() string { return "lzma: " + string(d) + ": " + archive.ErrFormat.Error() }
+func (d damage) Unwrap() error { return archive.ErrFormat }
+
+const (
+	errCorrupt   damage = "invalid data"
+	errTruncated damage = "unexpected end of compressed data"
+	errDistance  damage = "match distance beyond the dictionary"
+	errProps     damage = "invalid properties"
+	errEarlyEnd  damage = "end marker before the declared size"
+	errTrailing  damage = "range coder not finished cleanly"
 )
+
+// CorruptInputError reports corrupt or truncated LZMA or LZMA2 data at an
+// offset of the compressed input, counted from the first byte the reader
+// read since it was made or Reset. A range decoder notices damage a few
+// bytes after it, so the offset can be past the first bad byte. It wraps
+// archive.ErrFormat.
+type CorruptInputError struct {
+	Offset int64  // packed offset at which decoding failed
+	Reason string // what was wrong, e.g. "match distance beyond the dictionary"
+}
+
+func (e *CorruptInputError) Error() string {
+	return fmt.Sprintf("lzma: corrupt data at packed offset %d (%s)", e.Offset, e.Reason)
+}
+
+// Unwrap returns archive.ErrFormat.
+func (e *CorruptInputError) Unwrap() error { return archive.ErrFormat }
+
+// locate turns a damage into a CorruptInputError at offset off; other
+// errors pass unchanged.
+func locate(err error, off int64) error {
+	if d, ok := err.(damage); ok {
+		return &CorruptInputError{Offset: off, Reason: string(d)}
+	}
+	return err
+}
 
 // decoder is the LZMA model and range decoder together with the window it
 // decodes into. The window is a flat buffer; pos is the next write

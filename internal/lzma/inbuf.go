@@ -14,6 +14,7 @@ type inBuffer struct {
 	r      io.Reader
 	buf    []byte
 	rp, wp int
+	base   int64 // input offset of buf[0]
 	eof    bool  // r returned io.EOF
 	err    error // a read error other than io.EOF
 }
@@ -24,6 +25,7 @@ func (b *inBuffer) reset(r io.Reader) {
 	}
 	b.r = r
 	b.rp, b.wp = 0, 0
+	b.base = 0
 	b.eof = false
 	b.err = nil
 }
@@ -36,6 +38,7 @@ func (b *inBuffer) ensure(n int) int {
 		return b.wp - b.rp
 	}
 	if b.rp > 0 {
+		b.base += int64(b.rp)
 		b.wp = copy(b.buf, b.buf[b.rp:b.wp])
 		b.rp = 0
 	}
@@ -86,7 +89,10 @@ func (b *inBuffer) readFull(p []byte) bool {
 	if b.eof || b.err != nil {
 		return false
 	}
+	// The buffer is empty: the bytes read straight from r follow it.
 	m, err := io.ReadFull(b.r, p[n:])
+	b.base += int64(b.wp + m)
+	b.rp, b.wp = 0, 0
 	if err != nil {
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			b.eof = true
@@ -97,6 +103,9 @@ func (b *inBuffer) readFull(p []byte) bool {
 	}
 	return true
 }
+
+// offset returns the input offset of buf[i], clamped to the data read.
+func (b *inBuffer) offset(i int) int64 { return b.base + int64(min(i, b.wp)) }
 
 // failure returns the read error if there was one, else def.
 func (b *inBuffer) failure(def error) error {

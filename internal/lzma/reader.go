@@ -96,8 +96,24 @@ func (z *Reader) Reset(r io.Reader, props []byte, size int64) error {
 }
 
 // fill decodes more output into the window. It is called only when all
-// decoded bytes have been returned (flushed == pos).
+// decoded bytes have been returned (flushed == pos). Damage is reported
+// with its input offset.
 func (z *Reader) fill() error {
+	err := z.decode()
+	if err != nil {
+		at := z.in.rp
+		if z.started {
+			at = max(at, z.d.ip)
+		}
+		if err == errTruncated {
+			at = z.in.wp
+		}
+		err = locate(err, z.in.offset(at))
+	}
+	return err
+}
+
+func (z *Reader) decode() error {
 	d := &z.d
 	if d.pos == len(d.dict) {
 		d.pos = 0
@@ -235,6 +251,7 @@ type Reader2 struct {
 	chunkEnd  int
 	needDict  bool // the next chunk must reset the dictionary
 	needProps bool // the next LZMA chunk must set properties
+	chunkOff  int64 // input offset of the current chunk's header
 }
 
 // NewReader2 returns a Reader2 decoding the LZMA2 stream r. props is the
@@ -275,6 +292,7 @@ func (z *Reader2) Reset(r io.Reader, props byte, size int64) error {
 // byte.
 func (z *Reader2) startChunk() error {
 	d := &z.d
+	z.chunkOff = z.in.offset(z.in.rp)
 	if z.in.ensure(1) < 1 {
 		return z.in.failure(errTruncated)
 	}
@@ -356,7 +374,28 @@ func (z *Reader2) startChunk() error {
 }
 
 // fill decodes more output into the window; called when flushed == pos.
+// Damage is reported with its input offset.
 func (z *Reader2) fill() error {
+	err := z.decode()
+	if err != nil {
+		// Damage in a chunk header is reported at the header, damage
+		// inside LZMA data where the decoder stopped, a truncation at
+		// the end of the input.
+		off := z.chunkOff
+		switch {
+		case err == errTruncated:
+			off = z.in.offset(z.in.wp)
+		case z.kind == 1:
+			off = z.in.offset(z.in.rp)
+		case z.kind == 2:
+			off = z.in.offset(max(z.in.rp, z.d.ip))
+		}
+		err = locate(err, off)
+	}
+	return err
+}
+
+func (z *Reader2) decode() error {
 	d := &z.d
 	if d.pos == len(d.dict) {
 		d.pos = 0
