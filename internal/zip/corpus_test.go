@@ -40,7 +40,6 @@ var knownFailures = map[string]string{
 	"files/libarchive/test_read_format_zip_ppmd8_multi.zipx":             "PPMd variant I not implemented",
 	"files/libarchive/test_read_format_zip_winzip_aes256_large_ppmd.zip": "PPMd variant I not implemented",
 	"files/sharpcompress/Archives__Zip.ppmd.dd.zip":                      "PPMd variant I not implemented",
-	"files/libarchive/test_read_format_zip_extra_padding.zip":            "no end of central directory record; only a scan of local headers (bsdtar) reads it",
 	"files/libarchive/test_read_format_zip_7075_utf8_paths.zip":          "local and central names differ (libarchive streams local headers); we refuse such archives with ErrFormat",
 }
 

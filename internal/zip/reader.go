@@ -298,6 +298,11 @@ func (rd *Reader) parseEnd(b []byte, pos int64, clen int) (*endRecord, error) {
 func (rd *Reader) readDirectory() error {
 	end, err := rd.findEnd()
 	if err != nil {
+		var sig [4]byte
+		if rd.disks == nil && errors.Is(err, archive.ErrNotArchive) && rd.readAt(sig[:], 0) == nil &&
+			binary.LittleEndian.Uint32(sig[:]) == sigLocal {
+			return rd.scanLocals()
+		}
 		return err
 	}
 	rd.info.Comment = decodeName(end.comment, false, true)

@@ -275,7 +275,7 @@ func TestMalformed(t *testing.T) {
 		{"overlapping entries (one stream, two records)", rawZip([]rawEntry{stored("first", data), dup}, nil), archive.ErrFormat, nil},
 		{"local name differs", rawZip([]rawEntry{otherName}, nil), archive.ErrFormat, nil},
 		{"no local header", rawZip([]rawEntry{noLocal}, nil), archive.ErrFormat, nil},
-		{"truncated", rawZip([]rawEntry{stored("x", data)}, nil)[:40], archive.ErrNotArchive, nil},
+		{"truncated", rawZip([]rawEntry{stored("x", data)}, nil)[:40], archive.ErrFormat, nil},
 		{"declared size shorter than the data", rawZip([]rawEntry{short}, nil), nil, archive.ErrChecksum},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -434,6 +434,32 @@ func TestDataDescriptor(t *testing.T) {
 	got, err := readAll(r)
 	if err != nil || !bytes.Equal(got["two"], randomText(1, 3000)) {
 		t.Fatalf("%v", err)
+	}
+}
+
+// TestNoEndRecord: an archive cut before its central directory is read
+// from its local headers, including entries whose sizes follow in a data
+// descriptor.
+func TestNoEndRecord(t *testing.T) {
+	var buf bytes.Buffer
+	w := stdzip.NewWriter(&buf)
+	for i, name := range []string{"one", "two"} {
+		fw, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(randomText(int64(i), 3000))
+	}
+	w.Close()
+	b := buf.Bytes()
+	b = b[:bytes.Index(b, []byte("PK\x01\x02"))]
+	r, err := openBytes(t, b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readAll(r)
+	if err != nil || len(got) != 2 || !bytes.Equal(got["two"], randomText(1, 3000)) {
+		t.Fatalf("%d entries, %v", len(got), err)
 	}
 }
 

@@ -1,0 +1,121 @@
+package zip
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// scanLocals reads the entries from their local headers, front to back,
+// for an archive without an end of central directory record (a damaged
+// end record, a cut download), as 7-Zip and libarchive do. The archive
+// must start with a local header. An entry whose sizes follow in a data
+// descriptor is ended by the first descriptor signature whose compressed
+// size equals the distance from the data. The scan stops at the central
+// directory, at anything that is not a local header, or at the end of the
+// file; entries found before are kept.
+func (rd *Reader) scanLocals() error {
+	le := binary.LittleEndian
+	maxEntries := rd.opts.Limit() / bytesPerEntry
+	var h [localLen]byte
+	off := int64(0)
+	for off+localLen <= rd.size {
+		if err := rd.readAt(h[:], off); err != nil || le.Uint32(h[:]) != sigLocal {
+			break
+		}
+		if int64(len(rd.files)) >= maxEntries {
+			return &archive.LimitError{What: "ZIP entry count (memory)", Need: (int64(len(rd.files)) + 1) * bytesPerEntry, Limit: rd.opts.Limit()}
+		}
+		nlen, xlen := int(le.Uint16(h[26:])), int(le.Uint16(h[28:]))
+		vb := make([]byte, nlen+xlen)
+		if err := rd.readAt(vb, off+localLen); err != nil {
+			break
+		}
+		f := file{
+			flags:   le.Uint16(h[6:]),
+			method:  le.Uint16(h[8:]),
+			dosTime: le.Uint16(h[10:]),
+			dosDate: le.Uint16(h[12:]),
+			crc:     le.Uint32(h[14:]),
+			csize:   int64(le.Uint32(h[18:])),
+			usize:   int64(le.Uint32(h[22:])),
+			rawName: vb[:nlen],
+		}
+		f.realMethod = f.method
+		x, err := parseExtra(vb[nlen:], &f, false)
+		if err != nil {
+			return &archive.Error{Offset: off, Err: err}
+		}
+		f.headerOff = off
+		f.dataOff = off + localLen + int64(nlen+xlen)
+		if f.flags&flagDescriptor != 0 {
+			if err := rd.findDescriptor(&f); err != nil {
+				if len(rd.files) == 0 {
+					return err
+				}
+				break
+			}
+		}
+		if f.csize < 0 || f.usize < 0 || f.csize > rd.size-f.dataOff {
+			if len(rd.files) == 0 {
+				return corrupt(off, "%d bytes of data beyond the end of the archive", f.csize)
+			}
+			break
+		}
+		f.dataEnd = f.dataOff + f.csize
+		if f.flags&flagDescriptor != 0 {
+			f.dataEnd += rd.descriptorLen(&f)
+		}
+		e := &archive.Entry{Index: len(rd.entries), UID: -1, GID: -1, Block: -1}
+		e.Name = decodeName(f.rawName, f.flags&flagUTF8 != 0, false)
+		if x.unicodePath != "" {
+			e.Name = x.unicodePath
+		}
+		rd.fillEntry(e, &f, &x, hostFAT, 0)
+		rd.files = append(rd.files, f)
+		rd.entries = append(rd.entries, e)
+		off = f.dataEnd
+	}
+	if len(rd.files) == 0 {
+		return fmt.Errorf("no end of central directory record and no local header: %w", archive.ErrNotArchive)
+	}
+	rd.info.PhysicalSize = off
+	return nil
+}
+
+// findDescriptor finds the data descriptor ending an entry whose sizes
+// are not in its local header and takes the CRC and sizes from it.
+func (rd *Reader) findDescriptor(f *file) error {
+	le := binary.LittleEndian
+	sig := []byte{'P', 'K', 7, 8}
+	const chunk = 1 << 20
+	buf := make([]byte, chunk+24)
+	for pos := f.dataOff; pos < rd.size; pos += chunk {
+		n, _ := rd.ra.ReadAt(buf[:min(int64(len(buf)), rd.size-pos)], pos)
+		b := buf[:n]
+		for i := 0; ; {
+			k := bytes.Index(b[i:], sig)
+			if k < 0 {
+				break
+			}
+			i += k
+			if i+16 > len(b) {
+				break
+			}
+			at := pos + int64(i)
+			if int64(le.Uint32(b[i+8:])) == at-f.dataOff {
+				f.crc = le.Uint32(b[i+4:])
+				f.csize = at - f.dataOff
+				f.usize = int64(le.Uint32(b[i+12:]))
+				if i+24 <= len(b) && le.Uint64(b[i+8:]) == uint64(at-f.dataOff) {
+					f.usize = int64(le.Uint64(b[i+16:])) // Zip64 descriptor
+				}
+				return nil
+			}
+			i++
+		}
+	}
+	return corrupt(f.dataOff, "no data descriptor after the data")
+}
