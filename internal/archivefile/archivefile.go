@@ -11,6 +11,11 @@ import (
 	"github.com/garc-dev/garc/internal/tempname"
 )
 
+// ErrWrite is wrapped by every error of writing an archive: the disk is
+// full, the directory is not writable, the rename fails. The message
+// names the archive, not its temporary file.
+var ErrWrite = errors.New("cannot write the archive")
+
 // File is an archive being written by `garc a` or `garc d`. Its
 // bytes go to temporary files (".garc-XXXXXXXX.tmp", created with O_EXCL)
 // beside the target, so an existing archive is never touched until Commit
@@ -46,7 +51,7 @@ func Create(target string, volumeSize int64) (*File, error) {
 		a.perm = fi.Mode().Perm()
 	}
 	if err := a.addPart(); err != nil {
-		return nil, err
+		return nil, a.fail(err)
 	}
 	return a, nil
 }
@@ -125,12 +130,10 @@ func (a *File) Write(p []byte) (int, error) {
 			used := a.size - int64(len(a.parts)-1)*a.volSize
 			if used == a.volSize {
 				if err := a.retire(len(a.parts) - 1); err != nil {
-					a.err = err
-					return written, err
+					return written, a.fail(err)
 				}
 				if err := a.addPart(); err != nil {
-					a.err = err
-					return written, err
+					return written, a.fail(err)
 				}
 				continue
 			}
@@ -143,8 +146,7 @@ func (a *File) Write(p []byte) (int, error) {
 		a.size += int64(n)
 		p = p[n:]
 		if err != nil {
-			a.err = err
-			return written, err
+			return written, a.fail(err)
 		}
 	}
 	return written, nil
@@ -175,8 +177,7 @@ func (a *File) WriteAt(p []byte, off int64) (int, error) {
 		if f == nil {
 			var err error
 			if f, err = os.OpenFile(a.temps[i], os.O_WRONLY|tempname.NoFollow, 0); err != nil {
-				a.err = err
-				return written, err
+				return written, a.fail(err)
 			}
 		}
 		n, err := f.WriteAt(chunk, local)
@@ -190,8 +191,7 @@ func (a *File) WriteAt(p []byte, off int64) (int, error) {
 		}
 		written += n
 		if err != nil {
-			a.err = err
-			return written, err
+			return written, a.fail(err)
 		}
 		p = p[n:]
 		off += int64(n)
@@ -213,7 +213,7 @@ func (a *File) Commit() error {
 	for i := range a.parts {
 		if err := a.retire(i); err != nil {
 			a.Abort()
-			return fmt.Errorf("%s: %w", a.target, err)
+			return a.fail(err)
 		}
 	}
 	a.done = true
@@ -227,7 +227,7 @@ func (a *File) Commit() error {
 				os.Remove(t)
 				pending.done(t)
 			}
-			return err
+			return a.fail(err)
 		}
 		pending.done(tmp)
 	}
@@ -258,6 +258,22 @@ func (a *File) retire(i int) error {
 		err = cerr
 	}
 	return err
+}
+
+// fail records err as the error of writing the archive: wrapping ErrWrite,
+// naming the target and not the temporary file (the path of an
+// *fs.PathError or *os.LinkError is dropped).
+func (a *File) fail(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	a.err = fmt.Errorf("%s: %w: %w", a.target, ErrWrite, err)
+	return a.err
 }
 
 // Abort closes and removes the temporary files. It is safe to call more

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/extract"
 )
 
@@ -18,10 +19,10 @@ const (
 	ExitChecksum    = 3   // an entry's checksum did not match
 	ExitUsage       = 7   // bad command line
 	ExitLimit       = 8   // a memory or size limit was exceeded (--max-dict)
-	ExitCreate      = 9   // an output file or directory could not be created
+	ExitCreate      = 9   // an output file, directory or archive could not be written (disk full)
 	ExitNoMatch     = 10  // no entry matched the patterns
 	ExitPassword    = 11  // wrong or missing password
-	ExitInterrupted = 255 // interrupted by SIGINT or SIGTERM
+	ExitInterrupted = 255 // interrupted by SIGINT, SIGTERM or SIGHUP
 )
 
 // exitCodeTable is printed by `garc --help` and mirrored in doc.go.
@@ -32,10 +33,10 @@ const exitCodeTable = `Exit codes:
   3    checksum mismatch
   7    command-line usage error
   8    memory or size limit exceeded (raise it with --max-dict)
-  9    cannot create an output file or directory
+  9    cannot write an output file, directory or archive (disk full)
   10   no files matched the patterns
   11   wrong or missing password
-  255  interrupted (Ctrl-C, SIGTERM)
+  255  interrupted (Ctrl-C, SIGTERM, SIGHUP)
 When several problems occur the most severe wins, in the order
 255, 7, 11, 8, 9, 2, 3, 10, 1.`
 
@@ -111,7 +112,7 @@ func exitCodeFor(err error) int {
 		return ExitPassword
 	case errors.Is(err, archive.ErrLimit):
 		return ExitLimit
-	case errors.Is(err, errCreate):
+	case errors.Is(err, errCreate), errors.Is(err, archivefile.ErrWrite):
 		return ExitCreate
 	case errors.Is(err, errRefused), errors.Is(err, errSkipped):
 		return ExitWarning

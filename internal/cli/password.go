@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,10 +37,12 @@ func firstLine(r *bufio.Reader) (string, error) {
 	if err != nil && err != io.EOF {
 		return "", err
 	}
-	if err == io.EOF && line == "" {
-		return "", errors.New("no password on standard input")
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		// As a wrong password: exit 11.
+		return "", fmt.Errorf("the password is empty: %w", archive.ErrPasswordRequired)
 	}
-	return strings.TrimRight(line, "\r\n"), nil
+	return line, nil
 }
 
 // resolve reads the password from the flag, file or stdin as configured.
