@@ -258,3 +258,27 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReader decodes an .xz file of the standard mixed data made by
+// xz -6 (-T1); compare with `xz -dc -T1` on the same file.
+func BenchmarkReader(b *testing.B) {
+	data := testenv.MixedData(b, 32<<20)
+	cmd := exec.Command(testenv.Tool(b, "xz"), "-c", "-6", "-T1")
+	cmd.Stdin = bytes.NewReader(data)
+	comp, err := cmd.Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	z := NewReader(bytes.NewReader(comp), 0)
+	buf := make([]byte, 256<<10)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		z.Reset(bytes.NewReader(comp), 0)
+		n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{z}, buf)
+		if err != nil || n != int64(len(data)) {
+			b.Fatal(n, err)
+		}
+	}
+}
