@@ -106,7 +106,7 @@ type WriteOptions struct {
 	Level int
 	// DictSize overrides the level's dictionary size; for PPMd it is the
 	// model memory size (64 KiB to 4 GiB - 36, a multiple of 4, as 7-Zip
-	// accepts); for LZMA and LZMA2 4 KiB to MaxDictSize. Deflate's window
+	// accepts); for LZMA and LZMA2 lzma.MinDictSize to lzma.MaxDictSize. Deflate's window
 	// is always 32 KiB and BZip2's block size follows the level; both
 	// ignore it.
 	DictSize int64
@@ -157,7 +157,11 @@ const defaultKDFCycles = 19
 
 // writer holds the state of one Write call.
 type writer struct {
+	// ctx is cancelled when the call's context is, and by cancel when
+	// any part of the write fails, so that encoders running in parallel
+	// stop.
 	ctx    context.Context
+	cancel context.CancelCauseFunc
 	out    Output
 	opts   WriteOptions
 	method writeMethod
@@ -202,7 +206,7 @@ func newWriter(ctx context.Context, out Output, opts *WriteOptions) (*writer, er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	w := &writer{ctx: ctx, out: out}
+	w := &writer{ctx: ctx, out: out, cancel: func(error) {}}
 	if opts != nil {
 		w.opts = *opts
 	}
@@ -275,8 +279,19 @@ func (w *writer) write(p []byte) error {
 
 // run writes the archive: the base's surviving folders, then the new
 // files, then the header.
-func (w *writer) run(items []WriteItem) (*WriteStats, error) {
-	st := &WriteStats{}
+func (w *writer) run(items []WriteItem) (st *WriteStats, err error) {
+	w.ctx, w.cancel = context.WithCancelCause(w.ctx)
+	defer func() {
+		w.cancel(err)
+		if err != nil && errors.Is(err, context.Canceled) {
+			// A part stopped because another failed: report the first
+			// failure, not the cancellation it caused.
+			if cause := context.Cause(w.ctx); cause != nil {
+				err = cause
+			}
+		}
+	}()
+	st = &WriteStats{}
 	// Validate the items.
 	seen := make(map[string]int, len(items))
 	for i := range items {

@@ -132,8 +132,11 @@ func (w *writer) record(r *folderResult) {
 // encodeFolder compresses files into one folder with the configured
 // method, an optional branch filter and optional encryption, writing the
 // packed stream to dst. The result's packed size is valid even on error.
-func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFile, kind filterKind, es *encoderSet) (*folderResult, error) {
-	res := &folderResult{}
+//
+// On an error the whole write is cancelled (so that parallel folders stop
+// too) and the encoder's goroutines have ended when it returns.
+func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFile, kind filterKind, es *encoderSet) (res *folderResult, err error) {
+	res = &folderResult{}
 	pack := &countWriter{w: dst}
 	defer func() { res.packed = pack.n }()
 	var mid io.Writer = pack
@@ -149,10 +152,16 @@ func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFi
 		midCount = &countWriter{w: aw}
 		mid = midCount
 	}
-	comp, compClose, mcoder, err := w.compressor(mid, files, es)
+	comp, compClose, mcoder, err := w.compressor(ctx, mid, files, es)
 	if err != nil {
 		return res, err
 	}
+	defer func() {
+		if err != nil {
+			w.cancel(err)
+			stopEncoder(comp)
+		}
+	}()
 	var in io.Writer = comp
 	var fw io.WriteCloser
 	f := &res.f
@@ -216,18 +225,22 @@ func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFi
 // files, writing to mid, its Close and its coder record. The encoders of
 // es are reused from folder to folder; a folder smaller than the
 // dictionary gets an LZMA encoder of its own, sized to it.
-func (w *writer) compressor(mid io.Writer, files []*srcFile, es *encoderSet) (io.Writer, func() error, coder, error) {
+// LZMA encoders stop when ctx is done.
+func (w *writer) compressor(ctx context.Context, mid io.Writer, files []*srcFile, es *encoderSet) (io.Writer, func() error, coder, error) {
+	lopts := w.lopts
+	lopts.Context = ctx
 	switch w.method {
 	case writeLZMA2:
 		z := es.lz2
 		if lo, small := w.reducedOptions(files); small {
+			lo.Context = ctx
 			var err error
 			if z, err = lzma.NewWriter2(mid, lo); err != nil {
 				return nil, nil, coder{}, err
 			}
 		} else if z == nil {
 			var err error
-			if z, err = lzma.NewWriter2(mid, w.lopts); err != nil {
+			if z, err = lzma.NewWriter2(mid, lopts); err != nil {
 				return nil, nil, coder{}, err
 			}
 			es.lz2 = z
@@ -238,13 +251,14 @@ func (w *writer) compressor(mid io.Writer, files []*srcFile, es *encoderSet) (io
 	case writeLZMA:
 		z := es.lz1
 		if lo, small := w.reducedOptions(files); small {
+			lo.Context = ctx
 			var err error
 			if z, err = lzma.NewWriter(mid, lo); err != nil {
 				return nil, nil, coder{}, err
 			}
 		} else if z == nil {
 			var err error
-			if z, err = lzma.NewWriter(mid, w.lopts); err != nil {
+			if z, err = lzma.NewWriter(mid, lopts); err != nil {
 				return nil, nil, coder{}, err
 			}
 			es.lz1 = z
@@ -294,6 +308,17 @@ func (w *writer) compressor(mid io.Writer, files []*srcFile, es *encoderSet) (io
 		return es.bz, es.bz.Close, coder{id: methodBZip2}, nil
 	}
 	return mid, func() error { return nil }, coder{id: methodCopy}, nil
+}
+
+// stopEncoder waits for the goroutines of an encoder that failed or was
+// abandoned (LZMA2's blocks, BZip2's) and discards its state.
+func stopEncoder(comp io.Writer) {
+	switch z := comp.(type) {
+	case *lzma.Writer2:
+		z.Reset(io.Discard)
+	case *bzip2.Writer:
+		z.Reset(io.Discard)
+	}
 }
 
 // expectedSize is the sum of the files' sizes, or -1 when one is unknown.

@@ -45,10 +45,6 @@ func splitMethod(spec string) (string, []methodParam, error) {
 	return name, ps, nil
 }
 
-// MaxDictSize is the largest LZMA and LZMA2 dictionary the writer
-// accepts: 1536 MiB, as 7-Zip.
-const MaxDictSize = 1536 << 20
-
 // setupMethod sets the method and its coder settings from the level, the
 // DictSize option and the method spec's parameters (which win).
 func (w *writer) setupMethod() error {
@@ -278,8 +274,8 @@ func checkPPMdMem(m int64) error {
 
 // checkDictSize checks an LZMA or LZMA2 dictionary size.
 func checkDictSize(d int64) error {
-	if d < 1<<12 || d > MaxDictSize {
-		return errors.New("want a dictionary from 4 KiB to 1536 MiB")
+	if d < lzma.MinDictSize || d > lzma.MaxDictSize {
+		return fmt.Errorf("want a dictionary from %d KiB to %d MiB", lzma.MinDictSize>>10, lzma.MaxDictSize>>20)
 	}
 	return nil
 }
