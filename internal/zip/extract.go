@@ -1,6 +1,7 @@
 package zip
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -69,12 +70,32 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			}
 			continue
 		}
+		if er.encrypted && e.Size <= preverifyMax {
+			// An encrypted entry is decoded and checked before the
+			// callback sees a byte: the password checks (one byte for
+			// ZipCrypto, two for AES) let a wrong password through now
+			// and then, and it must be reported before anything is
+			// written.
+			data, err := io.ReadAll(er)
+			var r io.Reader = bytes.NewReader(data)
+			if err != nil {
+				r = &errReader{err: err}
+			}
+			if err := fn(e, r); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := fn(e, er); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// preverifyMax bounds the encrypted entries that are verified in memory
+// before they are handed out.
+const preverifyMax = 4 << 20
 
 // readLinkTarget reads a symlink entry's data, its target.
 func readLinkTarget(er *entryReader, size int64) (string, error) {
@@ -143,7 +164,7 @@ func (rd *Reader) open(ctx context.Context, i int) (*entryReader, error) {
 	if f.realMethod == methodStore && dataLen != f.usize {
 		return nil, fmt.Errorf("stored entry of %d bytes holds %d: %w", f.usize, dataLen, archive.ErrFormat)
 	}
-	dec, err := rd.newDecoder(f, src)
+	dec, err := rd.newDecoder(f, src, dataLen)
 	if err != nil {
 		return nil, err
 	}

@@ -118,7 +118,7 @@ func (d *decoders) buffered(r io.Reader) *bufio.Reader {
 
 // newDecoder returns a reader over the decompressed data of f, reading
 // the compressed (decrypted) stream src.
-func (rd *Reader) newDecoder(f *file, src io.Reader) (io.Reader, error) {
+func (rd *Reader) newDecoder(f *file, src io.Reader, packed int64) (io.Reader, error) {
 	d := &rd.dec
 	switch m := f.realMethod; {
 	case m == methodStore:
@@ -142,7 +142,7 @@ func (rd *Reader) newDecoder(f *file, src io.Reader) (io.Reader, error) {
 		}
 		return d.bz, nil
 	case m == methodLZMA:
-		return rd.newLZMA(f, src)
+		return rd.newLZMA(f, src, packed)
 	case m == methodZstd:
 		limit := uint64(rd.opts.Limit())
 		if d.zs == nil {
@@ -177,9 +177,14 @@ func (rd *Reader) newDecoder(f *file, src io.Reader) (io.Reader, error) {
 
 // newLZMA reads ZIP's LZMA header (APPNOTE 5.8.8: major and minor version
 // of the LZMA SDK, the properties size (5) and the 5 property bytes) and
-// starts the decoder. Flag bit 1 says the stream ends with an end marker;
+// starts the decoder. packed is the length of the header and stream.
+// Flag bit 1 says the stream ends with an end marker;
 // otherwise it stops at the declared size.
-func (rd *Reader) newLZMA(f *file, src io.Reader) (io.Reader, error) {
+func (rd *Reader) newLZMA(f *file, src io.Reader, packed int64) (io.Reader, error) {
+	if packed < 9+5 {
+		// The header, then at least the range coder's 5 initial bytes.
+		return nil, fmt.Errorf("LZMA stream of %d bytes: %w", packed, archive.ErrFormat)
+	}
 	var hdr [9]byte
 	if _, err := io.ReadFull(src, hdr[:4]); err != nil {
 		return nil, fmt.Errorf("LZMA header: %w", archive.ErrFormat)

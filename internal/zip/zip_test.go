@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math/rand"
@@ -260,6 +261,8 @@ func TestMalformed(t *testing.T) {
 	methodDiffers := stored("m", data)
 	methodDiffers.cdExtra = nil
 	methodDiffers.method = 0
+	lzmaEmpty := rawEntry{name: "lzma", method: methodLZMA, data: []byte{9, 20, 5, 0, 0x5d, 0xff, 0xff, 0xff, 0xff},
+		csize: 9, localOff: -1}
 	otherName := stored("central.txt", data)
 	otherName.localName = "localxx.txt"
 	short := stored("short", data)
@@ -273,6 +276,7 @@ func TestMalformed(t *testing.T) {
 	}{
 		{"stored CRC differs from the data", rawZip([]rawEntry{bad}, nil), nil, archive.ErrChecksum},
 		{"overlapping entries (one stream, two records)", rawZip([]rawEntry{stored("first", data), dup}, nil), archive.ErrFormat, nil},
+		{"LZMA stream without range coder bytes", rawZip([]rawEntry{lzmaEmpty}, nil), nil, archive.ErrFormat},
 		{"local name differs", rawZip([]rawEntry{otherName}, nil), archive.ErrFormat, nil},
 		{"no local header", rawZip([]rawEntry{noLocal}, nil), archive.ErrFormat, nil},
 		{"truncated", rawZip([]rawEntry{stored("x", data)}, nil)[:40], archive.ErrFormat, nil},
@@ -461,6 +465,41 @@ func TestNoEndRecord(t *testing.T) {
 	if err != nil || len(got) != 2 || !bytes.Equal(got["two"], randomText(1, 3000)) {
 		t.Fatalf("%d entries, %v", len(got), err)
 	}
+}
+
+// TestZipCryptoCheckByteCollision: a wrong password that passes the
+// one-byte check of traditional encryption is still reported (as a
+// probable wrong password) before the callback receives any byte.
+func TestZipCryptoCheckByteCollision(t *testing.T) {
+	text := randomText(5, 20000)
+	b := sevenZipArchive(t, map[string][]byte{"f.txt": text}, "-mm=Deflate", "-mem=ZipCrypto", "-psecret")
+	r, err := openBytes(t, b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &r.(*Reader).files[0]
+	var pw string
+	for i := 0; pw == ""; i++ {
+		cand := fmt.Sprintf("wrong%d", i)
+		var z zipCrypto
+		z.init([]byte(cand))
+		hdr := append([]byte(nil), b[f.dataOff:f.dataOff+zipCryptoHeaderLen]...)
+		z.decrypt(hdr)
+		if hdr[11] == byte(f.crc>>24) {
+			pw = cand
+		}
+	}
+	r, err = openBytes(t, b, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Extract(context.Background(), nil, func(e *archive.Entry, rc io.Reader) error {
+		n, err := io.Copy(io.Discard, rc)
+		if n != 0 || !errors.Is(err, archive.ErrWrongPassword) {
+			t.Errorf("password %q passing the check byte: %d bytes, %v", pw, n, err)
+		}
+		return nil
+	})
 }
 
 // sevenZipArchive creates an archive with 7zz from files in a temporary
