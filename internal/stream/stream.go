@@ -51,6 +51,20 @@ func (k Kind) Format() archive.Format {
 // String returns the format's name.
 func (k Kind) String() string { return string(k.Format()) }
 
+// Suffix returns the file-name suffix of the format without its dot (gz,
+// bz2, xz, zst, lzma), which also names a tar inside it ("tar.gz").
+func (k Kind) Suffix() string {
+	switch k {
+	case Gzip:
+		return "gz"
+	case Bzip2:
+		return "bz2"
+	case Zstd:
+		return "zst"
+	}
+	return k.String()
+}
+
 var (
 	magicGzip = []byte{0x1f, 0x8b, 0x08}
 	magicBz2  = []byte("BZh")

@@ -108,7 +108,7 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 	format := archive.Format("tar")
 	methods := []string(nil)
 	if kind != 0 {
-		format = archive.Format("tar." + kind.String())
+		format = archive.Format("tar." + kind.Suffix())
 		methods = []string{kind.String()}
 	}
 	r.info = archive.Info{Format: format, PhysicalSize: size, Methods: methods}
