@@ -16,6 +16,7 @@ type bitReader struct {
 	r        io.Reader
 	buf      []byte
 	pos, end int
+	base     int64 // input offset of buf[0]
 	bits     uint64
 	n        uint
 	eof      bool
@@ -28,6 +29,7 @@ func (br *bitReader) reset(r io.Reader) {
 	}
 	br.r = r
 	br.pos, br.end = 0, 0
+	br.base = 0
 	br.bits, br.n = 0, 0
 	br.eof = false
 	br.err = nil
@@ -39,6 +41,7 @@ func (br *bitReader) fill() {
 		return
 	}
 	copy(br.buf, br.buf[br.pos:br.end])
+	br.base += int64(br.pos)
 	br.end -= br.pos
 	br.pos = 0
 	for empty := 0; br.end < 8; {
@@ -79,6 +82,12 @@ func (br *bitReader) refill() {
 		br.n += 8
 	}
 }
+
+// offset returns the input offset of the byte holding the next unread bit.
+func (br *bitReader) offset() int64 { return br.base + int64(br.pos) - int64((br.n+7)/8) }
+
+// inputRead returns how many input bytes have been read.
+func (br *bitReader) inputRead() int64 { return br.base + int64(br.end) }
 
 // missing returns the error for input that ended (or failed) too early.
 func (br *bitReader) missing() error {

@@ -13,10 +13,39 @@ const (
 	outBufSize = 256 << 10 // WriteTo's buffer
 )
 
-var errTruncated = fmt.Errorf("bzip2: %w: truncated input (%w)", archive.ErrFormat, io.ErrUnexpectedEOF)
+// damage is a kind of corrupt input found while decoding; the Reader
+// reports it as a CorruptInputError with the input offset.
+type damage string
 
-func formatError(what string) error {
-	return fmt.Errorf("bzip2: %w: %s", archive.ErrFormat, what)
+func (d damage) Error() string { return "bzip2: " + string(d) + ": " + archive.ErrFormat.Error() }
+func (d damage) Unwrap() error { return archive.ErrFormat }
+
+// errTruncated is input that ends inside a stream.
+const errTruncated damage = "truncated input"
+
+func formatError(what string) error { return damage(what) }
+
+// CorruptInputError reports corrupt or truncated bzip2 data at an offset
+// of the compressed input, counted from the first byte the Reader read
+// since it was made or Reset: where decoding stopped, or the end of the
+// input for a truncation. It wraps archive.ErrFormat, and also
+// io.ErrUnexpectedEOF for a truncation.
+type CorruptInputError struct {
+	Offset int64  // packed offset at which decoding failed
+	Reason string // what was wrong, e.g. "invalid Huffman code"
+}
+
+func (e *CorruptInputError) Error() string {
+	return fmt.Sprintf("bzip2: corrupt data at packed offset %d (%s)", e.Offset, e.Reason)
+}
+
+// Unwrap returns archive.ErrFormat, and io.ErrUnexpectedEOF for a
+// truncation.
+func (e *CorruptInputError) Unwrap() []error {
+	if e.Reason == string(errTruncated) {
+		return []error{archive.ErrFormat, io.ErrUnexpectedEOF}
+	}
+	return []error{archive.ErrFormat}
 }
 
 // Reader decompresses one or more concatenated bzip2 streams. Its buffers
@@ -214,6 +243,18 @@ func (z *Reader) startOutput() {
 // passing stream ends and headers. It returns io.EOF at the end of the
 // input after a complete stream.
 func (z *Reader) readNext(blk *blockBuf) error {
+	err := z.readNextBlock(blk)
+	if d, ok := err.(damage); ok {
+		off := z.br.offset()
+		if d == errTruncated {
+			off = z.br.inputRead()
+		}
+		err = &CorruptInputError{Offset: off, Reason: string(d)}
+	}
+	return err
+}
+
+func (z *Reader) readNextBlock(blk *blockBuf) error {
 	br := &z.br
 	for {
 		if !z.inStream {
