@@ -472,7 +472,7 @@ func TestNoEndRecord(t *testing.T) {
 // probable wrong password) before the callback receives any byte.
 func TestZipCryptoCheckByteCollision(t *testing.T) {
 	text := randomText(5, 20000)
-	b := sevenZipArchive(t, map[string][]byte{"f.txt": text}, "-mm=Deflate", "-mem=ZipCrypto", "-psecret")
+	b := sevenZipArchive(t, map[string][]byte{"f.txt": text}, "-mm=Copy", "-mem=ZipCrypto", "-psecret")
 	r, err := openBytes(t, b, "")
 	if err != nil {
 		t.Fatal(err)
