@@ -258,8 +258,21 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract
 		return err
 	}
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
+	prev := a.code
+	a.code = ExitOK
 	_, err = a.extractEntries(name, r, withLinkTargets(r, sel), x.Write)
-	if err != nil {
+	outcome := worse(a.code, exitCodeFor(err))
+	a.code = worse(prev, a.code)
+	switch {
+	case outcome == ExitPassword:
+		// A wrong or missing password: leave nothing of this run
+		// behind, not even the directories and empty files that
+		// needed no password.
+		if rerr := x.Rollback(); rerr != nil {
+			a.report(name, "", rerr)
+		}
+		return err
+	case err != nil:
 		x.Abort()
 		return err
 	}
