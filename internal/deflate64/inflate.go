@@ -56,6 +56,7 @@ type Decompressor struct {
 	inPos  int
 	inEnd  int
 	inErr  error // error from r, io.EOF at its end
+	inBase int64 // input offset of in[0]
 	bitBuf uint64
 	nbits  uint
 
@@ -135,6 +136,7 @@ func (d *Decompressor) ResetMode(r io.Reader, deflate64 bool) {
 	d.r = r
 	d.deflate64 = deflate64
 	d.inPos, d.inEnd, d.inErr = 0, 0, nil
+	d.inBase = 0
 	d.bitBuf, d.nbits = 0, 0
 	d.wpos, d.rpos, d.avail, d.total = 0, 0, 0, 0
 	d.state = stateHeader
@@ -161,8 +163,35 @@ func (d *Decompressor) name() string {
 	return "deflate"
 }
 
+// CorruptInputError reports corrupt or truncated Deflate or Deflate64 data
+// at an offset of the compressed input, counted from the first byte the
+// Decompressor read since it was made or Reset: the byte holding the next
+// unread bit where decoding stopped, or the end of the input for a
+// truncation. It wraps archive.ErrFormat, and also io.ErrUnexpectedEOF for
+// a truncation.
+type CorruptInputError struct {
+	Method    string // "deflate" or "deflate64"
+	Offset    int64  // packed offset at which decoding failed
+	Reason    string // what was wrong, e.g. "invalid distance code"
+	Truncated bool   // the input ended inside the stream
+}
+
+func (e *CorruptInputError) Error() string {
+	return fmt.Sprintf("%s: corrupt data at packed offset %d (%s)", e.Method, e.Offset, e.Reason)
+}
+
+// Unwrap returns archive.ErrFormat, and io.ErrUnexpectedEOF for a
+// truncation.
+func (e *CorruptInputError) Unwrap() []error {
+	if e.Truncated {
+		return []error{archive.ErrFormat, io.ErrUnexpectedEOF}
+	}
+	return []error{archive.ErrFormat}
+}
+
 func (d *Decompressor) corrupt(what string) error {
-	return fmt.Errorf("%s: %w: %s", d.name(), archive.ErrFormat, what)
+	off := d.inBase + int64(d.inPos) - int64((d.nbits+7)/8)
+	return &CorruptInputError{Method: d.name(), Offset: off, Reason: what}
 }
 
 // truncated reports that the input ended (or failed) inside the stream.
@@ -170,7 +199,7 @@ func (d *Decompressor) truncated() error {
 	if d.inErr != nil && d.inErr != io.EOF {
 		return fmt.Errorf("%s: %w", d.name(), d.inErr)
 	}
-	return fmt.Errorf("%s: %w: %w", d.name(), archive.ErrFormat, io.ErrUnexpectedEOF)
+	return &CorruptInputError{Method: d.name(), Offset: d.inBase + int64(d.inEnd), Reason: "unexpected end of input", Truncated: true}
 }
 
 // Read implements io.Reader.
@@ -223,6 +252,7 @@ func (d *Decompressor) fillInput() bool {
 		return false
 	}
 	if d.inPos > 0 {
+		d.inBase += int64(d.inPos)
 		d.inEnd = copy(d.in, d.in[d.inPos:d.inEnd])
 		d.inPos = 0
 	}

@@ -10,16 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // testData returns named inputs: random, text-like, repetitive with long
-// matches and far distances, real binary code and the standard mixed data.
+// matches and far distances, and real binary code.
 func testData(t testing.TB) map[string][]byte {
 	rng := rand.New(rand.NewSource(1))
 	m := map[string][]byte{}
@@ -45,12 +45,7 @@ func testData(t testing.TB) map[string][]byte {
 		rep.Write(block[:1000+rng.Intn(5000)])
 	}
 	m["repeats"] = rep.Bytes()
-	if b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "bin", "gofmt")); err == nil {
-		m["binary"] = b[:min(len(b), 2<<20)]
-	}
-	if out, err := exec.Command("../../../shared/tools/mixed-data", "2000000").Output(); err == nil {
-		m["mixed"] = out
-	}
+	m["binary"] = testenv.GoBinary(t, "gofmt", 2<<20)
 	return m
 }
 
@@ -114,13 +109,7 @@ func TestDeflate64ModeReadsDeflate(t *testing.T) {
 	}
 }
 
-func need7zz(t testing.TB) string {
-	p, err := exec.LookPath("7zz")
-	if err != nil {
-		t.Skip("7zz not installed (apt-get install 7zip); skipping Deflate64 fixtures")
-	}
-	return p
-}
+func need7zz(t testing.TB) string { return testenv.SevenZip(t) }
 
 // zipDeflate64 compresses data with 7-Zip into a zip archive using method
 // Deflate64 and returns the raw compressed stream of the single member.
@@ -182,10 +171,10 @@ func TestDeflate64Against7zz(t *testing.T) {
 // header) and compares it with 7zz's extraction of the members in order.
 func TestCorpusDeflate64(t *testing.T) {
 	exe := need7zz(t)
-	path := filepath.Join("..", "..", "..", "shared", "corpus", "files", "py7zr", "data__deflate64.7z")
+	path := filepath.Join(testenv.CorpusRoot(t), "files", "py7zr", "data__deflate64.7z")
 	arc, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	list, err := exec.Command(exe, "l", "-slt", path).Output()
 	if err != nil {
@@ -215,20 +204,27 @@ func TestCorrupt(t *testing.T) {
 	comp := flateCompress(t, data, 6)
 	for _, n := range []int{0, 1, 2, 10, len(comp) / 2, len(comp) - 1} {
 		_, err := inflateAll(bytes.NewReader(comp[:n]), false)
-		if !errors.Is(err, archive.ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Errorf("truncated to %d: err = %v", n, err)
+		var ce *CorruptInputError
+		if !errors.Is(err, archive.ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) || !errors.As(err, &ce) || ce.Offset != int64(n) {
+			t.Errorf("truncated to %d: err = %v, want a CorruptInputError at offset %d", n, err, n)
 		}
 	}
-	cases := map[string][]byte{
-		"block type 3":       {0x07},
-		"stored length":      {0x01, 0x05, 0x00, 0x05, 0x00},
-		"distance too far":   flateDistanceTooFar(),
-		"incomplete lengths": {0x05, 0xE0, 0xFF},
+	tooFar := flateDistanceTooFar()
+	cases := []struct {
+		name     string
+		in       []byte
+		min, max int64
+	}{
+		{"block type 3", []byte{0x07}, 0, 0},
+		{"stored length", []byte{0x01, 0x05, 0x00, 0x05, 0x00}, 1, 5},
+		{"distance too far", tooFar, 1, int64(len(tooFar))},
+		{"incomplete lengths", []byte{0x05, 0xE0, 0xFF}, 0, 3},
 	}
-	for name, in := range cases {
-		_, err := inflateAll(bytes.NewReader(in), false)
-		if !errors.Is(err, archive.ErrFormat) {
-			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+	for _, tc := range cases {
+		_, err := inflateAll(bytes.NewReader(tc.in), false)
+		var ce *CorruptInputError
+		if !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ce) || ce.Offset < tc.min || ce.Offset > tc.max {
+			t.Errorf("%s: err = %v, want a CorruptInputError wrapping ErrFormat at offset %d..%d", tc.name, err, tc.min, tc.max)
 		}
 	}
 	boom := errors.New("boom")
@@ -372,10 +368,7 @@ func BenchmarkInflate(b *testing.B) {
 
 func BenchmarkInflate64(b *testing.B) {
 	need7zz(b)
-	in := testData(b)["mixed"]
-	if in == nil {
-		b.Skip("no mixed data")
-	}
+	in := testenv.MixedData(b, 2000000)
 	comp := zipDeflate64(b, in, "9")
 	d := New(bytes.NewReader(comp), true)
 	src := bytes.NewReader(comp)
