@@ -11,6 +11,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/checksum"
+	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
 // errReader returns err from every Read.
@@ -198,7 +199,7 @@ func (r *reader) decodeSmall(a algo, ver int, data []byte, unp int64) ([]byte, e
 	if ver < 15 {
 		ver = 15
 	}
-	if err := d.reset(bytes.NewReader(data), 64<<10, unp, false, ver, r.opts.Limit()); err != nil {
+	if err := d.Reset(bytes.NewReader(data), lzcore.Params{DictSize: 64 << 10, UnpackedSize: unp, Version: ver, MaxMem: r.opts.Limit()}); err != nil {
 		return nil, err
 	}
 	return io.ReadAll(io.LimitReader(d, unp))
@@ -351,7 +352,8 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	if f.rar14 {
 		ver = 15
 	}
-	if err := d.reset(c.packed, f.dictSize, f.e.Size, f.solid && !c.private, ver, r.opts.Limit()); err != nil {
+	p := lzcore.Params{DictSize: f.dictSize, UnpackedSize: f.e.Size, Solid: f.solid && !c.private, Version: ver, MaxMem: r.opts.Limit()}
+	if err := d.Reset(c.packed, p); err != nil {
 		return r.errf(f.e.Name, -1, wrapDecodeErr(err))
 	}
 	c.src = d

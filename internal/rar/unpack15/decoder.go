@@ -10,24 +10,8 @@ import (
 	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
-// Params describe the packed stream of one file.
-type Params struct {
-	// DictSize is the dictionary size from the file header. The format
-	// never reaches back more than 64 KiB, so larger values change
-	// nothing.
-	DictSize int64
-	// UnpackedSize is the file's size, or -1 when unknown. The format
-	// has no end marker, so the stream is then decoded until its input
-	// ends; the padding bits of the last byte may decode to a few extra
-	// bytes.
-	UnpackedSize int64
-	// Solid continues the window, tables, averages and distance history
-	// of the previous file decoded by the same Decoder.
-	Solid bool
-	// Version is the file's unpack version: 15, or 10 to 14 for files
-	// of RAR 1.3/1.4 archives, which use the same coder.
-	Version int
-}
+// Params describes the file Reset starts (see lzcore.Params).
+type Params = lzcore.Params
 
 const (
 	// maxDist is the longest distance the format can code.

@@ -12,26 +12,8 @@ import (
 	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
-// Params describe the packed stream of one file.
-type Params struct {
-	// DictSize is the dictionary size from the file header, already
-	// checked by the caller against the user's limit.
-	DictSize int64
-	// UnpackedSize is the file's size, or -1 when unknown (then the stream
-	// ends at its end-of-file marker).
-	UnpackedSize int64
-	// Solid continues the window, tables, PPMd model and filters of the
-	// previous file decoded by the same Decoder.
-	Solid bool
-	// Version is the file's unpack version: 29 (36, a RAR 3.6 beta
-	// variant, is refused as unsupported, as unrar does).
-	Version int
-	// MaxMem, when positive, limits the PPMd model memory that a block
-	// header may ask for (up to 256 MiB): a larger request fails with an
-	// *archive.LimitError before anything is allocated. 0 sets no limit
-	// beyond the format's.
-	MaxMem int64
-}
+// Params describes the file Reset starts (see lzcore.Params).
+type Params = lzcore.Params
 
 const (
 	mainSyms = 299

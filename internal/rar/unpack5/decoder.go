@@ -12,21 +12,8 @@ import (
 	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
-// Params describe the packed stream of one file.
-type Params struct {
-	// DictSize is the dictionary size from the file header, already
-	// checked by the caller against the user's limit.
-	DictSize int64
-	// UnpackedSize is the file's size, or -1 when unknown (then the stream
-	// ends at its last block).
-	UnpackedSize int64
-	// Solid continues the window, tables and distances of the previous
-	// file decoded by the same Decoder.
-	Solid bool
-	// Version is the compression algorithm: 0 for RAR 5.0, 1 for RAR 7
-	// (extended distances).
-	Version int
-}
+// Params describes the file Reset starts (see lzcore.Params).
+type Params = lzcore.Params
 
 const (
 	mainSyms     = 306
