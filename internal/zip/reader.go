@@ -117,6 +117,28 @@ func NewSplitReader(ra io.ReaderAt, partSizes []int64, opts *archive.Options) (a
 	return rd, nil
 }
 
+// listMethods fills Info.Methods with the distinct compression methods
+// and ciphers of the entries, in order of first use.
+func (rd *Reader) listMethods() {
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			rd.info.Methods = append(rd.info.Methods, s)
+		}
+	}
+	for i := range rd.files {
+		f := &rd.files[i]
+		add(methodName(f.realMethod))
+		switch {
+		case f.aes.present && f.method == methodAES:
+			add(fmt.Sprintf("AES-%d", 64*(int(f.aes.strength)+1)))
+		case f.flags&flagEncrypted != 0:
+			add("ZipCrypto")
+		}
+	}
+}
+
 func newReader(ra io.ReaderAt, size int64, partSizes []int64, opts *archive.Options) (*Reader, error) {
 	if opts == nil {
 		opts = &archive.Options{}
@@ -136,6 +158,7 @@ func newReader(ra io.ReaderAt, size int64, partSizes []int64, opts *archive.Opti
 	if err := rd.readDirectory(); err != nil {
 		return nil, rd.wrap("", -1, err)
 	}
+	rd.listMethods()
 	return rd, nil
 }
 

@@ -561,6 +561,12 @@ func TestSevenZipMethodsAndEncryption(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			ms := " " + strings.Join(r.Info().Methods, " ") + " "
+			for _, m := range strings.Fields(c.method) {
+				if !strings.Contains(ms, " "+m+" ") {
+					t.Errorf("Info.Methods %q lacks %q", ms, m)
+				}
+			}
 			for _, e := range r.Entries() {
 				if e.Name == "text.txt" && e.Method != c.method {
 					t.Errorf("%s: method %q, want %q", e.Name, e.Method, c.method)
