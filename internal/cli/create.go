@@ -180,10 +180,11 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 			NoHeaderCompression: !f.headerCompress, EncryptHeaders: f.encryptHeaders,
 			Threads: a.g.threads, MixedEncryption: f.mixedEncrypt},
 	}
-	var err error
-	if o.Archive, err = archiveName(args[0]); err != nil {
+	o.Archive = archiveName(args[0])
+	if err := checkForeignName(o.Archive); err != nil {
 		return o, err
 	}
+	var err error
 	o.Write.Name = o.Archive
 	w := &o.Write
 	switch {
@@ -293,10 +294,7 @@ func (a *app) deleteCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			name, err := archiveName(args[0])
-			if err != nil {
-				return err
-			}
+			name := archiveName(args[0])
 			sel, err := newSelector(pats, exc, a.g.recursive)
 			if err != nil {
 				return err

@@ -30,24 +30,37 @@ var foreignExtensions = map[string]bool{
 	"msi": true, "chm": true, "vhd": true, "vhdx": true, "vmdk": true, "qcow2": true, "squashfs": true,
 }
 
-// archiveName checks the name of an archive `garc a` or `garc d` writes:
-// garc writes 7z, so an extension of another format is a usage error,
-// and a name without extension gets ".7z" appended, as 7-Zip does.
-func archiveName(name string) (string, error) {
+// archiveName returns the name of the archive `garc a` or `garc d`
+// writes: a name without extension gets ".7z" appended, as 7-Zip does.
+func archiveName(name string) string {
+	if !strings.Contains(filepath.Base(name), ".") {
+		return name + ".7z"
+	}
+	return name
+}
+
+// checkForeignName refuses to let `garc a` write 7z data under a name
+// whose extension belongs to another format (exit 7), unless the file is
+// a 7z archive already; an existing RAR archive is read-only.
+func checkForeignName(name string) error {
 	base := filepath.Base(name)
 	i := strings.LastIndexByte(base, '.')
-	if i < 0 {
-		return name + ".7z", nil
-	}
 	ext := strings.ToLower(base[i+1:])
-	if foreignExtensions[ext] || len(ext) == 3 && ext[0] == 'r' && ext[1] >= '0' && ext[1] <= '9' && ext[2] >= '0' && ext[2] <= '9' {
-		stem := base[:i]
-		if j := strings.LastIndexByte(stem, '.'); j > 0 && foreignExtensions[strings.ToLower(stem[j+1:])] {
-			stem = stem[:j] // out.tar.gz
-		}
-		return "", usagef("%s: garc writes 7z archives: name it %s.7z", name, stem)
+	isRAR := len(ext) == 3 && ext[0] == 'r' && ext[1] >= '0' && ext[1] <= '9' && ext[2] >= '0' && ext[2] <= '9'
+	if i < 0 || !foreignExtensions[ext] && !isRAR {
+		return nil
 	}
-	return name, nil
+	if f, _, err := openExisting(name); f != nil || err != nil {
+		if f != nil {
+			f.Close() // a 7z archive under another name: it is updated
+		}
+		return err
+	}
+	stem := base[:i]
+	if j := strings.LastIndexByte(stem, '.'); j > 0 && foreignExtensions[strings.ToLower(stem[j+1:])] {
+		stem = stem[:j] // out.tar.gz
+	}
+	return usagef("%s: garc writes 7z archives: name it %s.7z", name, stem)
 }
 
 // openExisting opens the archive at path for an update; it returns nil
@@ -71,9 +84,17 @@ func openExisting(path string) (*os.File, *sevenzip.Existing, error) {
 		f.Close()
 		return nil, nil, err
 	}
-	if d, ok, _ := opener.Detect(f, fi.Size()); ok && d.Format != archive.Format7z {
+	d, ok, err := opener.Detect(f, fi.Size())
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, nil, err
+	case ok && d.Format != archive.Format7z:
 		f.Close()
 		return nil, nil, fmt.Errorf("%s: RAR archives are read-only (garc writes 7z only): %w", path, archive.ErrUnsupported)
+	case !ok:
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: not a 7z archive, cannot add to it: %w", path, archive.ErrNotArchive)
 	}
 	return f, &sevenzip.Existing{R: f, Size: fi.Size()}, nil
 }

@@ -298,3 +298,107 @@ func TestCreateMethodParamErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateArchiveName: garc writes 7z, so a name with another format's
+// extension is refused (exit 7) without writing anything, and a name
+// without extension gets ".7z", as 7-Zip does.
+func TestCreateArchiveName(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"src/a.txt": "alpha\n"})
+	for _, c := range []struct{ name, want string }{
+		{"out.zip", "name it out.7z"}, {"out.tar.gz", "name it out.7z"}, {"out.TGZ", "name it out.7z"},
+		{"x.tar", "name it x.7z"}, {"x.rar", "name it x.7z"}, {"x.r00", "name it x.7z"}, {"x.zst", "name it x.7z"},
+		{"x.xz", "name it x.7z"}, {"x.bz2", "name it x.7z"}, {"x.iso", "name it x.7z"}, {"x.wim", "name it x.7z"},
+	} {
+		r := garc(t, dir, "", "a", c.name, "src")
+		r.expect(t, ExitUsage, "a "+c.name)
+		if !strings.Contains(r.stderr, "garc writes 7z archives: "+c.want) {
+			t.Errorf("a %s: %q", c.name, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, c.name)); err == nil {
+			t.Errorf("a %s: the archive was written", c.name)
+		}
+	}
+	garc(t, dir, "", "a", "plain", "src").expect(t, ExitOK, "a plain")
+	if _, err := os.Stat(filepath.Join(dir, "plain.7z")); err != nil {
+		t.Errorf("a plain: no plain.7z: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plain")); err == nil {
+		t.Error("a plain: wrote plain")
+	}
+	garc(t, dir, "", "a", "out.txt", "src").expect(t, ExitOK, "a out.txt") // not another archive format
+	garc(t, dir, "", "d", "plain", "src/a.txt").expect(t, ExitOK, "d plain")
+	// 7-Zip's rule, for comparison.
+	sevenZip(t, dir, "a", "-bd", "zz", "src")
+	if _, err := os.Stat(filepath.Join(dir, "zz.7z")); err != nil {
+		t.Errorf("7zz a zz did not write zz.7z: %v", err)
+	}
+}
+
+// TestUpdateEncrypted: adding to an archive with encrypted entries
+// without a password, or with another one, is refused with exit 11 and
+// leaves the archive as it was, unless --allow-mixed-encryption is given.
+func TestUpdateEncrypted(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"src/a.txt": strings.Repeat("secret data\n", 100), "n1.txt": "one", "n2.txt": "two", "n3.txt": "three"})
+	garc(t, dir, "", "a", "-psecret", "enc.7z", "src").expect(t, ExitOK, "a -psecret")
+	before, _ := os.ReadFile(filepath.Join(dir, "enc.7z"))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"a", "enc.7z", "n1.txt"}, "no password was given"},
+		{[]string{"a", "-pother", "enc.7z", "n1.txt"}, "not the one its entries are encrypted with"},
+	} {
+		r := garc(t, dir, "", c.args...)
+		r.expect(t, ExitPassword, strings.Join(c.args, " "))
+		if !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "--allow-mixed-encryption") {
+			t.Errorf("%q: %q", c.args, r.stderr)
+		}
+		if after, _ := os.ReadFile(filepath.Join(dir, "enc.7z")); !bytes.Equal(before, after) {
+			t.Fatalf("%q changed the archive", c.args)
+		}
+		noTemps(t, dir)
+	}
+	garc(t, dir, "", "a", "-psecret", "enc.7z", "n1.txt").expect(t, ExitOK, "a with the password")
+	garc(t, dir, "", "a", "--allow-mixed-encryption", "enc.7z", "n2.txt").expect(t, ExitOK, "a --allow-mixed-encryption")
+	garc(t, dir, "", "a", "--allow-mixed-encryption", "-pother", "enc.7z", "n3.txt").expect(t, ExitOK, "a --allow-mixed-encryption -pother")
+	garc(t, dir, "", "t", "-psecret", "enc.7z", "src/a.txt", "n1.txt", "n2.txt").expect(t, ExitOK, "t")
+	garc(t, dir, "", "t", "-pother", "enc.7z", "n3.txt").expect(t, ExitOK, "t n3")
+}
+
+// TestUpdateReadOnly: `a` and `d` on a RAR archive say RAR archives are
+// read-only, and on a split 7z that split archives cannot be updated.
+func TestUpdateReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"src/a.txt": string(randomText(20000)), "new.txt": "new"})
+	garc(t, dir, "", "a", "-v4k", "-mx0", "vol.7z", "src").expect(t, ExitOK, "a -v4k")
+	for _, args := range [][]string{{"a", "vol.7z.001", "new.txt"}, {"d", "vol.7z.001", "src/a.txt"}, {"d", "vol.7z.002", "src/a.txt"}} {
+		r := garc(t, dir, "", args...)
+		r.expect(t, ExitFatal, strings.Join(args, " "))
+		if !strings.Contains(r.stderr, "split archives") || !strings.Contains(r.stderr, "cannot be updated") {
+			t.Errorf("%q: %q", args, r.stderr)
+		}
+	}
+	root := testenv.CorpusRoot(t)
+	rar := filepath.Join(dir, "x.rar")
+	copyFile(t, filepath.Join(root, "files/sharpcompress/Archives__Rar.comment.rar"), rar)
+	copyFile(t, filepath.Join(root, "files/libarchive/test_read_format_rar5_symlink.rar"), filepath.Join(dir, "x5.bin"))
+	for _, args := range [][]string{{"d", "x.rar", "*"}, {"a", "x5.bin", "new.txt"}, {"d", "x5.bin", "*"}} {
+		r := garc(t, dir, "", args...)
+		r.expect(t, ExitFatal, strings.Join(args, " "))
+		if !strings.Contains(r.stderr, "RAR archives are read-only") {
+			t.Errorf("%q: %q", args, r.stderr)
+		}
+	}
+}
+
+// randomText returns n bytes of incompressible printable text.
+func randomText(n int) []byte {
+	b := make([]byte, n)
+	rand.Read(b)
+	for i := range b {
+		b[i] = 'a' + b[i]%26
+	}
+	return b
+}
