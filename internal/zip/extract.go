@@ -51,7 +51,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return err
 			}
-			if err := fn(e, &errReader{err: rd.wrap(e.Name, -1, err)}); err != nil {
+			if err := fn(e, &errReader{err: rd.wrap(e.Name, rd.files[i].headerOff, err)}); err != nil {
 				return err
 			}
 			continue
@@ -202,7 +202,7 @@ func (er *entryReader) fail(err error) error {
 			err = fmt.Errorf("%w? %w (%w)", archive.ErrWrongPassword, archive.ErrChecksum, err)
 		}
 	}
-	er.err = er.rd.wrap(er.name, -1, err)
+	er.err = er.rd.wrap(er.name, er.f.dataOff, err)
 	return er.err
 }
 

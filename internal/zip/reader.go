@@ -166,6 +166,13 @@ func newReader(ra io.ReaderAt, size int64, partSizes []int64, opts *archive.Opti
 func (rd *Reader) wrap(entry string, off int64, err error) error {
 	var ae *archive.Error
 	if errors.As(err, &ae) {
+		// Errors made by corrupt carry an offset only.
+		if ae.Archive == "" {
+			ae.Archive = rd.opts.Name
+		}
+		if ae.Entry == "" {
+			ae.Entry = entry
+		}
 		return err
 	}
 	return &archive.Error{Archive: rd.opts.Name, Entry: entry, Offset: off, Err: err}
