@@ -260,7 +260,12 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
 	prev := a.code
 	a.code = ExitOK
-	_, err = a.extractEntries(name, r, withLinkTargets(r, sel), x.Write)
+	var sum extractSummary
+	_, err = a.extractEntries(name, r, withLinkTargets(r, sel), func(e *archive.Entry, rd io.Reader) error {
+		werr := x.Write(e, rd)
+		sum.add(e, werr)
+		return werr
+	})
 	outcome := worse(a.code, exitCodeFor(err))
 	a.code = worse(prev, a.code)
 	switch {
@@ -276,7 +281,42 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract
 		x.Abort()
 		return err
 	}
-	return x.Finish()
+	err = x.Finish()
+	if !a.g.quiet {
+		a.prog.clear()
+		sum.print(a.stderr, worse(outcome, exitCodeFor(err)) == ExitOK)
+	}
+	return err
+}
+
+// extractSummary counts what an extraction did, for the closing lines.
+type extractSummary struct {
+	files, folders, existing int
+	size                     int64
+}
+
+func (s *extractSummary) add(e *archive.Entry, err error) {
+	switch {
+	case err == nil && e.IsDir():
+		s.folders++
+	case err == nil:
+		s.files++
+		s.size += max(e.Size, 0)
+	case errors.Is(err, extract.ErrSkipped) && strings.HasSuffix(err.Error(), ": file exists"):
+		s.existing++
+	}
+}
+
+// print writes "Everything is Ok" with the counts after a clean run (as
+// 7-Zip and unrar end theirs), and how to overwrite when existing files
+// were kept.
+func (s *extractSummary) print(w io.Writer, ok bool) {
+	if ok {
+		fmt.Fprintf(w, "Everything is Ok: %d files, %d folders, %d bytes\n", s.files, s.folders, s.size)
+	}
+	if s.existing > 0 {
+		fmt.Fprintf(w, "%d existing files were kept: add -y to overwrite them, or --overwrite=rename to keep both\n", s.existing)
+	}
 }
 
 // stopError is an error of an entry visitor that ends the run (the

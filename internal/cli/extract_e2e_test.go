@@ -234,10 +234,8 @@ func TestExtractDamagedAndPasswords(t *testing.T) {
 	enc := makeArchive(t, dir, "enc.7z", "-psecret")
 	r = garc(t, dir, "", "x", "-pwrong", enc, "-o", "wrong")
 	r.expect(t, ExitPassword, "x wrong password")
-	for name, c := range readTree(t, filepath.Join(dir, "wrong")) {
-		if c != "/" && c != "" {
-			t.Errorf("wrong password left %s behind", name)
-		}
+	if _, err := os.Lstat(filepath.Join(dir, "wrong")); err == nil {
+		t.Errorf("a wrong password left the destination behind: %s", keys(readTree(t, filepath.Join(dir, "wrong"))))
 	}
 	garc(t, dir, "", "x", enc, "-o", "nopw").expect(t, ExitPassword, "x without password")
 	garc(t, dir, "", "x", "-psecret", enc, "-o", "right").expect(t, ExitOK, "x right password")
