@@ -106,6 +106,23 @@ func (d *decoders) close() {
 	*d = decoders{}
 }
 
+// keepOnly drops the decoders with archive-sized windows (LZMA, XZ,
+// Zstandard) that method m does not use, so that one Extract holds at
+// most one such window at a time, whatever mix of methods the archive
+// has.
+func (d *decoders) keepOnly(m uint16) {
+	if m != methodLZMA {
+		d.lz = nil
+	}
+	if m != methodXZ {
+		d.xz = nil
+	}
+	if m != methodZstd && d.zs != nil {
+		d.zs.Close()
+		d.zs = nil
+	}
+}
+
 // buffered returns r behind the shared read-ahead buffer.
 func (d *decoders) buffered(r io.Reader) *bufio.Reader {
 	if d.br == nil {
@@ -120,6 +137,7 @@ func (d *decoders) buffered(r io.Reader) *bufio.Reader {
 // the compressed (decrypted) stream src.
 func (rd *Reader) newDecoder(f *file, src io.Reader, packed int64) (io.Reader, error) {
 	d := &rd.dec
+	d.keepOnly(f.realMethod)
 	switch m := f.realMethod; {
 	case m == methodStore:
 		return src, nil
@@ -147,7 +165,7 @@ func (rd *Reader) newDecoder(f *file, src io.Reader, packed int64) (io.Reader, e
 		limit := uint64(rd.opts.Limit())
 		if d.zs == nil {
 			z, err := zstd.NewReader(src, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-				zstd.WithDecoderMaxWindow(min(limit, zstd.MaxWindowSize)), zstd.WithDecoderMaxMemory(1<<62))
+				zstd.WithDecoderMaxWindow(min(limit, zstd.MaxWindowSize)))
 			if err != nil {
 				return nil, fmt.Errorf("zstd: %v: %w", err, archive.ErrFormat)
 			}
