@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/sfxscan"
 )
 
 // Bounds on header fields taken from the input.
@@ -20,13 +21,12 @@ const (
 	maxVolumes     = 1 << 16
 	maxCommentSize = 1 << 20
 	maxLinkTarget  = 64 << 10
-	sfxScanLimit   = 1 << 27 // signature search window for SFX stubs
 )
 
 var (
-	sigRAR5  = []byte("Rar!\x1a\x07\x01\x00")
-	sigRAR4  = []byte("Rar!\x1a\x07\x00")
-	sigRAR14 = []byte("RE~^")
+	sigRAR5  = sfxscan.SigRAR5
+	sigRAR4  = sfxscan.SigRAR4
+	sigRAR14 = sfxscan.SigRAR14
 )
 
 // encKind says how an entry's data is encrypted.
@@ -266,43 +266,24 @@ func openVolumeFile(path string) (io.ReaderAt, int64, io.Closer, error) {
 }
 
 // findSignature returns the offset of the first RAR signature at or after
-// from in the first sfxScanLimit bytes of f.
+// from, by the rules of internal/sfxscan (the same as the opener's
+// detection). A file starting with "Rar!\x1a\x07" and any version byte
+// is taken at offset 0, so that openVolumes names an unknown version.
 func findSignature(f io.ReaderAt, size, from int64) (int64, error) {
-	var head [8]byte
-	if n, _ := f.ReadAt(head[:], 0); from == 0 && n >= 4 {
-		if bytes.HasPrefix(head[:n], sigRAR4) || bytes.HasPrefix(head[:n], sigRAR5[:7]) || bytes.HasPrefix(head[:n], sigRAR14) {
+	if from == 0 {
+		var head [6]byte
+		if n, _ := f.ReadAt(head[:], 0); n == len(head) && bytes.Equal(head[:], sigRAR4[:6]) {
 			return 0, nil
 		}
 	}
-	const chunk = 64 << 10
-	buf := make([]byte, chunk+8)
-	limit := min(size, sfxScanLimit)
-	for off := from; off < limit; off += chunk {
-		n, err := f.ReadAt(buf, off)
-		if n == 0 && err != nil {
-			break
-		}
-		b := buf[:n]
-		for i := 0; i < len(b) && off+int64(i) < limit; {
-			j := bytes.IndexByte(b[i:], 'R')
-			if j < 0 {
-				break
-			}
-			i += j
-			rest := b[i:]
-			if bytes.HasPrefix(rest, sigRAR4) || bytes.HasPrefix(rest, sigRAR5[:7]) {
-				return off + int64(i), nil
-			}
-			if off+int64(i) == 0 && bytes.HasPrefix(rest, sigRAR14) {
-				return 0, nil
-			}
-			if len(rest) < 8 && n == len(buf) {
-				break // continue in the next chunk (overlap covers it)
-			}
-			i++
-		}
+	m, ok, err := sfxscan.Find(f, size, from, sfxscan.RAR)
+	if err != nil {
+		return 0, err
 	}
-	return 0, archive.ErrNotArchive
+	if !ok {
+		return 0, archive.ErrNotArchive
+	}
+	return m.Offset, nil
 }
 
 // readFull reads len(p) bytes at off, reporting truncation as ErrFormat.
