@@ -426,21 +426,17 @@ func (w *writer) compressGroups(groups []fileGroup) error {
 // reducedOptions returns encoder options with the dictionary reduced to
 // the folder's expected size, as 7-Zip does, when that is smaller than
 // the level's dictionary: decoders then need less memory. The size is
-// rounded up to 2^n or 3*2^n, which LZMA2 can express, and at least 4 KiB.
+// 7-Zip's (LzmaEncProps_Normalize): the smallest 2^n or 3·2^(n-1) that
+// holds the folder, at least 4 KiB; LZMA2's property byte expresses
+// exactly these.
 func (w *writer) reducedOptions(files []*srcFile) (lzma.WriterOptions, bool) {
-	var total int64
-	for _, sf := range files {
-		if sf.size < 0 {
-			return w.lopts, false
-		}
-		total += sf.size
-	}
-	if total >= int64(w.lopts.DictSize) {
+	total := expectedSize(files)
+	if total < 0 || total >= int64(w.lopts.DictSize) {
 		return w.lopts, false
 	}
-	d := int64(1 << 12)
+	d := int64(lzma.MinDictSize)
 	for d < total {
-		if d+d/2 >= total && d >= 1<<13 {
+		if d+d/2 >= total {
 			d += d / 2
 			break
 		}

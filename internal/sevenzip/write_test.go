@@ -402,13 +402,21 @@ func compareDisk(t *testing.T, files []testFile, root string) {
 	}
 }
 
+// TestWriteReducesDictionary: the dictionary of a folder smaller than it
+// is reduced as 7-Zip does (LzmaEncProps_Normalize: the smallest 2^n or
+// 3·2^(n-1) at least the folder's size, at least 4 KiB), and the method
+// reads as in 7zz's listing of 7zz's own archive of the same file.
 func TestWriteReducesDictionary(t *testing.T) {
-	for _, c := range []struct {
+	cases := []struct {
 		method string
 		size   int
 		want   string
-	}{{"LZMA2", 100, "LZMA2:12"}, {"LZMA2", 10000, "LZMA2:12k"}, {"LZMA2", 13000, "LZMA2:14"}, {"LZMA", 5000, "LZMA:13"},
-		{"LZMA2", 100000, "LZMA2:16"}} {
+	}{
+		{"LZMA2", 100, "LZMA2:12"}, {"LZMA", 4096, "LZMA:12"}, {"LZMA", 4097, "LZMA:6k"}, {"LZMA", 5000, "LZMA:6k"},
+		{"LZMA2", 5000, "LZMA2:6k"}, {"LZMA2", 6144, "LZMA2:6k"}, {"LZMA", 6145, "LZMA:13"}, {"LZMA2", 10000, "LZMA2:12k"},
+		{"LZMA2", 13000, "LZMA2:14"}, {"LZMA", 13000, "LZMA:14"}, {"LZMA2", 100000, "LZMA2:16"},
+	}
+	for _, c := range cases {
 		files := []testFile{{name: "f", data: pseudoText(1, c.size), mode: 0o100644}}
 		b := writeArchive(t, files, &WriteOptions{Method: c.method, Level: 1, DictSize: 1 << 16})
 		rd, err := newReader(bytes.NewReader(b), int64(len(b)), &archive.Options{})
@@ -420,6 +428,26 @@ func TestWriteReducesDictionary(t *testing.T) {
 		}
 		ents, data := readBack(t, b, "")
 		checkTree(t, files, ents, data)
+	}
+	// The same files through 7zz (-mx1 -md=64k).
+	zz := testenv.SevenZip(t)
+	dir := t.TempDir()
+	for _, c := range cases {
+		name := fmt.Sprintf("f%d", c.size)
+		if err := os.WriteFile(filepath.Join(dir, name), pseudoText(1, c.size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		arc := filepath.Join(dir, fmt.Sprintf("%s-%d.7z", c.method, c.size))
+		if out, err := exec.Command(zz, "a", "-bd", "-m0="+c.method, "-mx1", "-md=64k", arc, filepath.Join(dir, name)).CombinedOutput(); err != nil {
+			t.Fatalf("7zz a: %v\n%s", err, out)
+		}
+		out, err := exec.Command(zz, "l", "-slt", arc).CombinedOutput()
+		if err != nil {
+			t.Fatalf("7zz l: %v\n%s", err, out)
+		}
+		if !bytes.Contains(out, []byte("\nMethod = "+c.want+"\n")) {
+			t.Errorf("7zz's %s archive of %d bytes does not list Method = %s:\n%s", c.method, c.size, c.want, out)
+		}
 	}
 }
 
