@@ -4,26 +4,16 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
-// benchInput returns the standard benchmark data (tools/mixed-data) or,
-// without it, generated mixed data.
+// benchInput returns size bytes of the standard benchmark data
+// (testenv.MixedData).
 func benchInput(b *testing.B, size int) []byte {
 	b.Helper()
-	tool := filepath.Join("..", "..", "..", "shared", "tools", "mixed-data")
-	if _, err := os.Stat(tool); err == nil {
-		out, err := exec.Command(tool, "8000000").Output()
-		if err == nil && len(out) >= size {
-			return out[:size]
-		}
-	}
-	return mixedData(size)
+	return testenv.MixedData(b, size)
 }
 
 var benchFolders = map[string]ppmdFolder{}
@@ -105,7 +95,7 @@ func BenchmarkRARDecoder(b *testing.B) {
 		}
 	}
 	if len(files) == 0 {
-		b.Skip("no PPM RAR files in the corpus")
+		b.Fatal("no PPM RAR files in the corpus")
 	}
 	st := &rarPPMStream{m: NewModel()}
 	b.SetBytes(total)
@@ -172,16 +162,11 @@ func benchmarkWriter7z(b *testing.B, data []byte, order int, memSize uint32) {
 	b.ReportMetric(float64(z.Written())/float64(size), "ratio")
 }
 
-// exactInput returns `mixed-data size` (the standard benchmark input,
-// byte for byte what the tool gives 7zz for comparisons) or, without the
-// tool, generated mixed data.
+// exactInput returns `mixed-data size`, the standard benchmark input, byte
+// for byte what the tool gives 7zz for comparisons.
 func exactInput(b *testing.B, size int) []byte {
 	b.Helper()
-	tool := filepath.Join("..", "..", "..", "shared", "tools", "mixed-data")
-	if out, err := exec.Command(tool, strconv.Itoa(size)).Output(); err == nil && len(out) == size {
-		return out
-	}
-	return mixedData(size)
+	return testenv.MixedData(b, size)
 }
 
 // BenchmarkWriter7z encodes 4 MiB of the standard mixed data

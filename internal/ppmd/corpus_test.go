@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -13,14 +12,12 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 func corpusUnits(t testing.TB) (string, []corpus.Unit) {
 	t.Helper()
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := testenv.CorpusRoot(t)
 	units, err := corpus.Units(root)
 	if err != nil {
 		t.Fatal(err)
@@ -318,10 +315,4 @@ func TestCorpusRAR(t *testing.T) {
 	if verified == 0 || continued == 0 {
 		t.Fatalf("%d RAR PPM files verified, %d of them continuing a solid model; want some of both", verified, continued)
 	}
-}
-
-// decodeAll is used by fuzzing: it reads d to the end.
-func decodeAll(r io.Reader) error {
-	_, err := io.Copy(io.Discard, r)
-	return err
 }

@@ -1,9 +1,6 @@
 package ppmd
 
-import (
-	"encoding/binary"
-	"runtime"
-)
+import "encoding/binary"
 
 // allMasked is copied over a decoder's symbol mask to unmask every symbol.
 var allUnmasked = func() (a [256]byte) {
@@ -236,20 +233,4 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		}
 		numMasked = ns
 	}
-}
-
-// catchPanics converts a runtime error raised inside the model (an index
-// out of range or division by zero that a broken invariant would cause)
-// into ErrCorrupt at the API boundary. Tests and fuzz targets turn it off
-// so that such bugs surface instead of hiding.
-var catchPanics = true
-
-// panicErr converts a value recovered from a panic inside the model into
-// ErrCorrupt, marking the model unusable; other panics are re-raised.
-func (m *Model) panicErr(r any) error {
-	if _, isRuntime := r.(runtime.Error); !isRuntime && r != errModelInvariant {
-		panic(r)
-	}
-	m.ready = false
-	return ErrCorrupt
 }

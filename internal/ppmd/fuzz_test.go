@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
 )
 
 // Fuzz targets. The model arena is kept small and reused between inputs
@@ -26,10 +27,24 @@ var fuzzState struct {
 	rar RARDecoder
 }
 
+// seedUnits returns the corpus units when the corpus is present: extra
+// seeds, which the fuzz targets do not need.
+func seedUnits(f *testing.F) (string, []corpus.Unit) {
+	root, ok := corpus.Root()
+	if !ok {
+		return root, nil
+	}
+	units, err := corpus.Units(root)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return root, units
+}
+
 // fuzzSeeds7z adds the small PPMd streams of the corpus as seeds.
 func fuzzSeeds7z(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 'a', 'b', 'c'}, uint8(6), uint8(0))
-	root, units := corpusUnits(f)
+	root, units := seedUnits(f)
 	for _, u := range units {
 		if u.Format != "7z" || !hasPPMd(&u) || u.Kind != "single" {
 			continue
@@ -43,6 +58,26 @@ func fuzzSeeds7z(f *testing.F) {
 				f.Add(bytes.Clone(pf.packed), uint8(pf.order), uint8(0))
 			}
 		}
+	}
+}
+
+// checkDecodeErr fails t unless err is nil or a CorruptInputError that
+// wraps archive.ErrFormat and is not a fault of the model (which hostile
+// input must never cause).
+func checkDecodeErr(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var ce *CorruptInputError
+	var fault *modelFault
+	switch {
+	case errors.As(err, &fault):
+		t.Fatalf("model fault: %v", err)
+	case !errors.As(err, &ce) || !errors.Is(err, archive.ErrFormat):
+		t.Fatalf("error %v (%T) is not a CorruptInputError wrapping ErrFormat", err, err)
+	case ce.Offset < 0:
+		t.Fatalf("negative offset: %v", err)
 	}
 }
 
@@ -61,23 +96,22 @@ func FuzzReader7z(f *testing.F) {
 		if n > fuzzMaxOut {
 			t.Fatalf("%d bytes out, limit %d", n, fuzzMaxOut)
 		}
-		if err != nil && !errors.Is(err, archive.ErrFormat) {
-			t.Fatalf("error %v does not wrap ErrFormat", err)
-		}
+		checkDecodeErr(t, err)
 		// Unknown size: until the end marker.
 		if err := d.Reset(bytes.NewReader(data), o, mem, -1); err != nil {
 			t.Fatal(err)
 		}
-		n, _ = io.Copy(io.Discard, io.LimitReader(d, fuzzMaxOut))
+		n, err = io.Copy(io.Discard, io.LimitReader(d, fuzzMaxOut))
 		if n > fuzzMaxOut {
 			t.Fatalf("%d bytes out", n)
 		}
+		checkDecodeErr(t, err)
 	})
 }
 
 func FuzzRARDecoder(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 1, 2, 3}, uint8(5), false)
-	root, units := corpusUnits(f)
+	root, units := seedUnits(f)
 	for _, u := range units {
 		if u.Format != "rar4" || u.Kind != "single" || !hasPPMd(&u) {
 			continue
@@ -119,17 +153,13 @@ func FuzzRARDecoder(f *testing.F) {
 		}
 		for b := 0; b < blocks; b++ {
 			if err := d.Init(m, br); err != nil {
-				if !errors.Is(err, archive.ErrFormat) {
-					t.Fatalf("Init: %v", err)
-				}
+				checkDecodeErr(t, err)
 				return
 			}
 			for i := 0; i < fuzzMaxOut/2; i++ {
 				sym, err := d.DecodeSymbol()
 				if err != nil {
-					if !errors.Is(err, archive.ErrFormat) {
-						t.Fatalf("error %v does not wrap ErrFormat", err)
-					}
+					checkDecodeErr(t, err)
 					return
 				}
 				if sym < 0 || sym > 255 {

@@ -15,23 +15,14 @@ import (
 	"testing/iotest"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
-func init() {
-	// Let invariant violations surface as test failures.
-	catchPanics = false
-}
-
-// sevenZip returns the path of 7zz (or 7z), or skips the test.
+// sevenZip returns the path of 7zz, skipping (or failing) the test
+// without it.
 func sevenZip(t testing.TB) string {
 	t.Helper()
-	for _, name := range []string{"7zz", "7z"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("7zz not installed (apt-get install -y 7zip); skipping tests that need 7z PPMd archives")
-	return ""
+	return testenv.SevenZip(t)
 }
 
 // testData generators.
@@ -405,9 +396,6 @@ func TestRARDecoderState(t *testing.T) {
 // TestPanicSafetyNet breaks the model on purpose and checks that the API
 // reports ErrCorrupt instead of crashing.
 func TestPanicSafetyNet(t *testing.T) {
-	catchPanics = true
-	defer func() { catchPanics = false }()
-
 	m := NewModel()
 	if err := m.Init(6, 1<<16); err != nil {
 		t.Fatal(err)
@@ -417,8 +405,9 @@ func TestPanicSafetyNet(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.minContext = m.size - 2 // a record running off the arena
-	if _, err := d.DecodeSymbol(); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("broken RAR model: %v, want ErrCorrupt", err)
+	var fault *modelFault
+	if _, err := d.DecodeSymbol(); !errors.Is(err, ErrCorrupt) || !errors.As(err, &fault) {
+		t.Fatalf("broken RAR model: %v, want a model fault wrapping ErrCorrupt", err)
 	}
 
 	c := testCases()[len(testCases())-1]
@@ -431,10 +420,37 @@ func TestPanicSafetyNet(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.m.minContext = r.m.size - 2
-	if _, err := r.Read(make([]byte, 1)); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("broken 7z model: %v, want ErrCorrupt", err)
+	if _, err := r.Read(make([]byte, 1)); !errors.Is(err, ErrCorrupt) || !errors.As(err, &fault) {
+		t.Fatalf("broken 7z model: %v, want a model fault wrapping ErrCorrupt", err)
 	}
 	if _, err := r.Read(make([]byte, 1)); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("error is not sticky: %v", err)
+	}
+}
+
+// TestCorruptInputOffset checks that a truncated or damaged 7z PPMd stream
+// gives a CorruptInputError at the input offset.
+func TestCorruptInputOffset(t *testing.T) {
+	c := testCases()[len(testCases())-1]
+	f := make7z(t, c)
+	half := len(f.packed) / 2
+	r, err := NewReader7z(bytes.NewReader(f.packed[:half]), f.order, f.memSize, int64(len(c.data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.Copy(io.Discard, r)
+	var ce *CorruptInputError
+	if !errors.As(err, &ce) || !errors.Is(err, ErrTruncated) || !errors.Is(err, archive.ErrFormat) || ce.Offset != int64(half) {
+		t.Fatalf("truncated to %d: %v, want a CorruptInputError wrapping ErrTruncated at %d", half, err, half)
+	}
+	bad := bytes.Clone(f.packed)
+	bad[0] = 1 // the 7z range coder starts with a zero byte
+	r, err = NewReader7z(bytes.NewReader(bad), f.order, f.memSize, int64(len(c.data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.Copy(io.Discard, r)
+	if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) || ce.Offset != 5 {
+		t.Fatalf("bad first byte: %v, want a CorruptInputError wrapping ErrCorrupt at 5", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -23,9 +24,38 @@ var (
 	ErrNotInitialized = fmt.Errorf("ppmd: model not initialized: %w", archive.ErrFormat)
 )
 
-// errModelInvariant is raised (as a panic, recovered at the API boundary)
-// when the model structure is found inconsistent.
+// errModelInvariant is raised (as a panic, recovered by recoverFault) when
+// the model structure is found inconsistent.
 var errModelInvariant = errors.New("ppmd: model invariant violated")
+
+// CorruptInputError reports corrupt or truncated PPMd data at an offset of
+// the decoder's input, counted from the first byte it read since Reset (7z)
+// or Init (RAR): where decoding failed, or the end of the input for a
+// truncation. Err is ErrCorrupt, ErrEndMarker or ErrTruncated, so the
+// error wraps that and archive.ErrFormat.
+type CorruptInputError struct {
+	Offset int64
+	Err    error
+}
+
+func (e *CorruptInputError) Error() string {
+	return fmt.Sprintf("%v (at packed offset %d)", e.Err, e.Offset)
+}
+
+// Unwrap returns Err.
+func (e *CorruptInputError) Unwrap() error { return e.Err }
+
+// modelFault is a fault of the model caught by recoverFault: an explicit
+// invariant check that failed, or the runtime error (index out of range,
+// division by zero) a broken invariant would cause. Hostile input is meant
+// never to get here; tests and fuzz targets treat it as a bug. It wraps
+// ErrCorrupt.
+type modelFault struct{ cause any }
+
+func (f *modelFault) Error() string {
+	return fmt.Sprintf("ppmd: model fault (%v): %v", f.cause, ErrCorrupt)
+}
+func (f *modelFault) Unwrap() error { return ErrCorrupt }
 
 const (
 	rcTop = 1 << 24
@@ -67,6 +97,8 @@ type rangeDecoder struct {
 	br       io.ByteReader
 	overread int
 
+	base int64 // input offset of buf[0] (7z), or bytes read (RAR)
+
 	err error // first input error; bytes read after it are 0
 }
 
@@ -86,6 +118,7 @@ func (rc *rangeDecoder) readByteSlow() uint32 {
 	if rc.rar {
 		b, err := rc.br.ReadByte()
 		if err == nil {
+			rc.base++
 			return uint32(b)
 		}
 		if err == io.EOF {
@@ -108,6 +141,7 @@ func (rc *rangeDecoder) readByteSlow() uint32 {
 		}
 		n, err := rc.src.Read(rc.buf)
 		if n > 0 {
+			rc.base += int64(rc.nbuf)
 			rc.nbuf = n
 			rc.pos = 1
 			return uint32(rc.buf[0])
@@ -117,10 +151,38 @@ func (rc *rangeDecoder) readByteSlow() uint32 {
 				err = ErrTruncated
 			}
 			rc.err = err
+			rc.base += int64(rc.nbuf)
 			rc.nbuf, rc.pos = 0, 0
 			return 0
 		}
 	}
+}
+
+// locate gives a decoding error of the package (ErrCorrupt, ErrEndMarker,
+// ErrTruncated) the input offset; other errors (the byte source's, or one
+// already located) pass unchanged.
+func (rc *rangeDecoder) locate(err error) error {
+	if err == ErrCorrupt || err == ErrEndMarker || err == ErrTruncated {
+		return &CorruptInputError{Offset: rc.base + int64(rc.pos), Err: err}
+	}
+	return err
+}
+
+// recoverFault is the one place where a fault of the model becomes an
+// error instead of a crash: the decoders' API methods defer it directly
+// (recover works only there). It re-raises any other panic, marks the
+// model unusable and sets *errp to a CorruptInputError wrapping a
+// modelFault.
+func (rc *rangeDecoder) recoverFault(m *Model, errp *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, isRuntime := r.(runtime.Error); !isRuntime && r != errModelInvariant {
+		panic(r)
+	}
+	m.ready = false
+	*errp = &CorruptInputError{Offset: rc.base + int64(rc.pos), Err: &modelFault{r}}
 }
 
 // init7z starts the 7z flavour: a zero byte, then four code bytes.

@@ -28,9 +28,10 @@ func (d *RARDecoder) Init(m *Model, br io.ByteReader) error {
 	d.rc.br = br
 	d.rc.src = nil
 	d.rc.pos, d.rc.nbuf = 0, 0
+	d.rc.base = 0
 	d.rc.err = nil
 	if err := d.rc.initRAR(); err != nil {
-		return err
+		return d.rc.locate(err)
 	}
 	return nil
 }
@@ -44,24 +45,18 @@ func (d *RARDecoder) DecodeSymbol() (sym int, err error) {
 	if m == nil || !m.ready {
 		return -1, ErrNotInitialized
 	}
-	defer func() {
-		if catchPanics {
-			if r := recover(); r != nil {
-				sym, err = -1, m.panicErr(r)
-			}
-		}
-	}()
+	defer d.rc.recoverFault(m, &err)
 	sym = m.decodeSymbol(&d.rc, &d.charMask)
 	if d.rc.err != nil {
 		m.ready = false
-		return -1, d.rc.err
+		return -1, d.rc.locate(d.rc.err)
 	}
 	if sym < 0 {
 		m.ready = false
 		if sym == symEnd {
-			return -1, ErrEndMarker
+			return -1, d.rc.locate(ErrEndMarker)
 		}
-		return -1, ErrCorrupt
+		return -1, d.rc.locate(ErrCorrupt)
 	}
 	return sym, nil
 }
@@ -76,26 +71,20 @@ func (d *RARDecoder) DecodeLiterals(dst []byte, esc byte) (n int, escaped bool, 
 	if m == nil || !m.ready {
 		return 0, false, ErrNotInitialized
 	}
-	defer func() {
-		if catchPanics {
-			if r := recover(); r != nil {
-				escaped, err = false, m.panicErr(r)
-			}
-		}
-	}()
+	defer d.rc.recoverFault(m, &err)
 	rc, mask := &d.rc, &d.charMask
 	for n < len(dst) {
 		sym := m.decodeSymbol(rc, mask)
 		if rc.err != nil {
 			m.ready = false
-			return n, false, rc.err
+			return n, false, rc.locate(rc.err)
 		}
 		if sym < 0 {
 			m.ready = false
 			if sym == symEnd {
-				return n, false, ErrEndMarker
+				return n, false, rc.locate(ErrEndMarker)
 			}
-			return n, false, ErrCorrupt
+			return n, false, rc.locate(ErrCorrupt)
 		}
 		if byte(sym) == esc {
 			return n, true, nil

@@ -70,6 +70,7 @@ func (d *Reader7z) Reset(r io.Reader, order int, memSize uint32, size int64) err
 	d.rc.br = nil
 	d.rc.rar = false
 	d.rc.pos, d.rc.nbuf = 0, 0
+	d.rc.base = 0
 	d.rc.err = nil
 	d.size = size
 	d.remaining = size
@@ -77,19 +78,27 @@ func (d *Reader7z) Reset(r io.Reader, order int, memSize uint32, size int64) err
 	return nil
 }
 
-// Read decodes up to len(p) bytes.
+// Read decodes up to len(p) bytes. Corrupt data gives a
+// CorruptInputError.
 func (d *Reader7z) Read(p []byte) (n int, err error) {
 	if d.err != nil {
 		return 0, d.err
 	}
-	defer func() {
-		if catchPanics {
-			if r := recover(); r != nil {
-				err = d.m.panicErr(r)
-				d.err = err
-			}
-		}
-	}()
+	n, err = d.readGuarded(p)
+	if err != nil && err != io.EOF {
+		err = d.rc.locate(err)
+		d.err = err
+	}
+	return n, err
+}
+
+// readGuarded is read with the model's faults turned into errors.
+func (d *Reader7z) readGuarded(p []byte) (n int, err error) {
+	defer d.rc.recoverFault(&d.m, &err)
+	return d.read(p)
+}
+
+func (d *Reader7z) read(p []byte) (n int, err error) {
 	if !d.started {
 		if d.remaining == 0 {
 			d.err = io.EOF
