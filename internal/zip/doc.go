@@ -25,6 +25,12 @@
 // entry count is bounded by the memory limit (1 KiB per entry) before
 // anything is allocated per entry.
 //
+// Without an end record (a damaged one, a cut download) an archive that
+// starts with a local header is read from its local headers instead, front
+// to back, as 7-Zip and libarchive do; an entry whose sizes follow in a
+// data descriptor ends at the first descriptor whose compressed size
+// equals the distance from its data.
+//
 // # Prefixes and split sets
 //
 // Offsets in the directory are relative to the start of the archive,
@@ -94,7 +100,9 @@
 // PPMd (98, variant I revision 1) is reported as unsupported: garc's
 // PPMd decoder implements variant H only.
 //
-// Every entry is read through one content reader that yields exactly the
+// Extract decodes the entries one after the other with decoders it keeps
+// between entries (at most one archive-sized window at a time); calls
+// must not overlap. Every entry is read through one content reader that yields exactly the
 // declared uncompressed size, then requires the decoder to end there
 // (more output is ErrFormat, less too), then compares the CRC-32
 // (ErrChecksum) and, with a data descriptor, the CRC stored in it.
@@ -106,7 +114,10 @@
 // of the CRC or, with a data descriptor, of the DOS time. A mismatch is
 // ErrWrongPassword before any byte is produced; since the check is one
 // byte, later corruption in an encrypted entry is reported as a probable
-// wrong password as well as a checksum error.
+// wrong password as well as a checksum error. Encrypted entries up to
+// 4 MiB are decoded and verified in memory before the callback sees them,
+// so that a wrong password that passes the check is still reported before
+// anything is written.
 //
 // WinZip AES (method 99 with extra field 0x9901, AE-1 and AE-2) derives
 // 2×key length + 2 bytes with PBKDF2-HMAC-SHA1 (1000 iterations) from the
