@@ -337,9 +337,7 @@ func (rd *Reader) readDirectory() error {
 	}
 	rd.info.Comment = decodeName(end.comment, false, true)
 	if end.cdSize > uint64(rd.size) || end.cdOffset > uint64(rd.size) {
-		if rd.disks != nil || end.cdSize > uint64(rd.size) {
-			return corrupt(end.pos, "central directory of %d bytes at %d in %d bytes", end.cdSize, end.cdOffset, rd.size)
-		}
+		return corrupt(end.pos, "central directory of %d bytes at %d in %d bytes", end.cdSize, end.cdOffset, rd.size)
 	}
 	if rd.opts.Limit() < int64(end.cdSize) {
 		return &archive.LimitError{What: "ZIP central directory size", Need: int64(end.cdSize), Limit: rd.opts.Limit()}
