@@ -28,8 +28,6 @@ const (
 	bcj2StreamBuf  = 16 << 10
 )
 
-var errBCJ2Truncated = fmt.Errorf("bcj2: %w: truncated stream", archive.ErrFormat)
-
 // byteStream is a small buffered reader over one BCJ2 input stream.
 type byteStream struct {
 	r    io.Reader

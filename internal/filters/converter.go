@@ -27,29 +27,6 @@ const (
 	ArchRISCV                 // RISC-V JAL/AUIPC (0B)
 )
 
-// String returns the 7-Zip method name of the converter.
-func (a Arch) String() string {
-	switch a {
-	case ArchX86:
-		return "BCJ"
-	case ArchPPC:
-		return "PPC"
-	case ArchIA64:
-		return "IA64"
-	case ArchARM:
-		return "ARM"
-	case ArchARMT:
-		return "ARMT"
-	case ArchSPARC:
-		return "SPARC"
-	case ArchARM64:
-		return "ARM64"
-	case ArchRISCV:
-		return "RISCV"
-	}
-	return "unknown"
-}
-
 // StartAlignment returns the mask of low bits that must be zero in a start
 // offset for the architecture (7-Zip rejects a misaligned start offset in
 // the ARM64 and RISCV properties): 3 for ARM64, 1 for RISCV, 0 otherwise.
@@ -140,31 +117,10 @@ func NewX86At(encode bool, start uint32) Converter {
 	return &x86Converter{encode: encode, start: start, pc: start}
 }
 
-// NewARM returns the ARM (little-endian BL) converter (7z method 03030501).
-func NewARM(encode bool) Converter { return NewBranch(ArchARM, encode, 0) }
-
-// NewARMT returns the ARM Thumb BL converter (7z method 03030701).
-func NewARMT(encode bool) Converter { return NewBranch(ArchARMT, encode, 0) }
-
 // NewARM64 returns the ARM64 BL/ADRP converter (7z method 0A). startPC is the
 // optional start offset from the coder properties (a multiple of 4).
 func NewARM64(encode bool, startPC uint32) Converter {
 	return NewBranch(ArchARM64, encode, startPC)
-}
-
-// NewPPC returns the PowerPC (big-endian) converter (7z method 03030205).
-func NewPPC(encode bool) Converter { return NewBranch(ArchPPC, encode, 0) }
-
-// NewSPARC returns the SPARC call converter (7z method 03030805).
-func NewSPARC(encode bool) Converter { return NewBranch(ArchSPARC, encode, 0) }
-
-// NewIA64 returns the Itanium converter (7z method 03030401).
-func NewIA64(encode bool) Converter { return NewBranch(ArchIA64, encode, 0) }
-
-// NewRISCV returns the RISC-V JAL/AUIPC converter (7z method 0B). startPC is
-// the optional start offset from the coder properties (a multiple of 2).
-func NewRISCV(encode bool, startPC uint32) Converter {
-	return NewBranch(ArchRISCV, encode, startPC)
 }
 
 // x86Converter is BCJ x86. Besides the position it keeps prevMask: which of

@@ -9,9 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // converterMethod describes one 7z filter for the tests.
@@ -24,19 +25,24 @@ type converterMethod struct {
 
 var converterMethods = []converterMethod{
 	{"BCJ", []byte{3, 3, 1, 3}, NewX86, plantX86},
-	{"ARM", []byte{3, 3, 5, 1}, NewARM, plantARM},
-	{"ARMT", []byte{3, 3, 7, 1}, NewARMT, plantARMT},
+	{"ARM", []byte{3, 3, 5, 1}, branchOf(ArchARM), plantARM},
+	{"ARMT", []byte{3, 3, 7, 1}, branchOf(ArchARMT), plantARMT},
 	{"ARM64", []byte{0xA}, func(e bool) Converter { return NewARM64(e, 0) }, plantARM64},
-	{"PPC", []byte{3, 3, 2, 5}, NewPPC, plantPPC},
-	{"SPARC", []byte{3, 3, 8, 5}, NewSPARC, plantSPARC},
-	{"IA64", []byte{3, 3, 4, 1}, NewIA64, plantIA64},
-	{"RISCV", []byte{0xB}, func(e bool) Converter { return NewRISCV(e, 0) }, plantRISCV},
+	{"PPC", []byte{3, 3, 2, 5}, branchOf(ArchPPC), plantPPC},
+	{"SPARC", []byte{3, 3, 8, 5}, branchOf(ArchSPARC), plantSPARC},
+	{"IA64", []byte{3, 3, 4, 1}, branchOf(ArchIA64), plantIA64},
+	{"RISCV", []byte{0xB}, branchOf(ArchRISCV), plantRISCV},
 	{"Delta:1", []byte{3}, func(e bool) Converter { return NewDelta(e, 1) }, plantNothing},
 	{"Delta:4", []byte{3}, func(e bool) Converter { return NewDelta(e, 4) }, plantNothing},
 	{"Delta:256", []byte{3}, func(e bool) Converter { return NewDelta(e, 256) }, plantNothing},
 }
 
 func plantNothing(*rand.Rand, []byte) {}
+
+// branchOf returns a constructor of arch's converter at start offset 0.
+func branchOf(arch Arch) func(encode bool) Converter {
+	return func(encode bool) Converter { return NewBranch(arch, encode, 0) }
+}
 
 func plantX86(rng *rand.Rand, buf []byte) {
 	for i := 0; i+8 < len(buf); i += 1 + rng.Intn(24) {
@@ -173,23 +179,9 @@ func testInputs(t testing.TB, m converterMethod) map[string][]byte {
 	return in
 }
 
-// goBinary returns up to n bytes of a Go tool binary from GOROOT/bin, real
+// goBinary returns up to n bytes of the gofmt binary of GOROOT/bin, real
 // x86-64 (or native) machine code.
-func goBinary(t testing.TB, n int) []byte {
-	for _, name := range []string{"gofmt", "go"} {
-		b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "bin", name))
-		if err == nil {
-			if len(b) > n {
-				// skip the ELF header area; take code from the middle
-				start := len(b) / 8
-				b = b[start : start+n]
-			}
-			return b
-		}
-	}
-	t.Log("no Go binary found under GOROOT/bin")
-	return nil
-}
+func goBinary(t testing.TB, n int) []byte { return testenv.GoBinary(t, "gofmt", n) }
 
 // convertAll runs data through c with writes of random sizes.
 func convertAll(t testing.TB, c Converter, data []byte, rng *rand.Rand) []byte {
@@ -343,8 +335,8 @@ func TestStartOffset(t *testing.T) {
 		t.Error("ARM64 start offset: mismatch")
 	}
 	plantRISCV(rng, data)
-	all = convertWhole(NewRISCV(true, 0), append(bytes.Clone(prefix), data...))
-	at = convertWhole(NewRISCV(true, 4096), data)
+	all = convertWhole(NewBranch(ArchRISCV, true, 0), append(bytes.Clone(prefix), data...))
+	at = convertWhole(NewBranch(ArchRISCV, true, 4096), data)
 	if !bytes.Equal(all[4096:], at) {
 		t.Error("RISCV start offset: mismatch")
 	}
@@ -410,10 +402,7 @@ func firstDiff(a, b []byte) int {
 // with 7zz and checks our converters against 7-Zip on it.
 func TestCorpusBinaries(t *testing.T) {
 	need7zz(t)
-	root := filepath.Join("..", "..", "..", "shared", "corpus", "files")
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := filepath.Join(testenv.CorpusRoot(t), "files")
 	cases := []struct {
 		unit, file, method string
 	}{

@@ -106,9 +106,6 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkBCJ2(b *testing.B) {
 	need7zz(b)
 	data := goBinary(b, 4<<20)
-	if data == nil {
-		b.Skip("no binary")
-	}
 	f := makeBCJ2(b, data, "-m0=BCJ2", "-m1=Copy")
 	var rs [4]*bytes.Reader
 	for i := range rs {
