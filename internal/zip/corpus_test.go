@@ -211,6 +211,18 @@ func TestCorpusMore(t *testing.T) {
 		if u.Format != "zip" {
 			continue
 		}
+		if u.Kind == "zip-split" {
+			// The last part alone names the set's size.
+			b, err := os.ReadFile(filepath.Join(root, u.Members[len(u.Members)-1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = NewReader(bytes.NewReader(b), int64(len(b)), nil)
+			var se *SplitSetError
+			if !errors.As(err, &se) || se.Parts != len(u.Members) || !errors.Is(err, archive.ErrFormat) {
+				t.Errorf("%s alone: %v, want a SplitSetError of %d parts", u.Unit, err, len(u.Members))
+			}
+		}
 		r, err := openUnit(root, u)
 		var got map[string]extracted
 		if err == nil {

@@ -371,6 +371,36 @@ func (rd *Reader) readDirectory() error {
 		rd.info.PhysicalSize = rd.size
 		return rd.checkLocals(cdStart)
 	}
+	if err := rd.readSingle(end, dirEnd, maxEntries); err != nil {
+		if end.disk > 0 {
+			// The last part of a split set, opened alone.
+			return &SplitSetError{Parts: int(end.disk) + 1, Err: err}
+		}
+		return err
+	}
+	return nil
+}
+
+// SplitSetError reports that the file opened is the last part of a PKWARE
+// split or spanned set (name.zip of name.z01, name.z02, …): its end record
+// is on disk Parts-1 and the directory could not be read from this file
+// alone. Open the set with NewSplitReader on all Parts parts. It wraps
+// archive.ErrFormat.
+type SplitSetError struct {
+	Parts int   // number of parts of the set, this one included
+	Err   error // why the file alone could not be read
+}
+
+func (e *SplitSetError) Error() string {
+	return fmt.Sprintf("last part of a split set of %d parts (open it with the .z01 … parts): %v", e.Parts, e.Err)
+}
+
+// Unwrap returns archive.ErrFormat.
+func (e *SplitSetError) Unwrap() error { return archive.ErrFormat }
+
+// readSingle reads the directory of an archive that is one file, finding
+// the prefix before it.
+func (rd *Reader) readSingle(end *endRecord, dirEnd, maxEntries int64) error {
 	// Info-ZIP: the prefix is the distance between where the directory
 	// ends and where its stored offset and size say it should end. When
 	// the directory is not found there, the stored offsets are tried as
