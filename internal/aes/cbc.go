@@ -313,22 +313,3 @@ func (e *EncryptWriter) Close() error {
 	e.w = nil
 	return err
 }
-
-// DecryptBlocks decrypts buf in place with AES-CBC, for small one-shot
-// uses such as encrypted headers. len(buf) must be a multiple of 16
-// (otherwise an error wrapping archive.ErrFormat is returned and buf is
-// unchanged). It allocates the cipher; streams should use DecryptReader.
-func DecryptBlocks(buf, key, iv []byte) error {
-	if err := checkKeyIV(key, iv); err != nil {
-		return err
-	}
-	if len(buf)%BlockSize != 0 {
-		return errPartialBlock
-	}
-	b, err := aes.NewCipher(key)
-	if err != nil {
-		return err
-	}
-	cipher.NewCBCDecrypter(b, iv).CryptBlocks(buf, buf)
-	return nil
-}

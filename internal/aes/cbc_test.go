@@ -353,22 +353,6 @@ func BenchmarkEncrypt(b *testing.B) {
 	}
 }
 
-func TestDecryptBlocks(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 9))
-	key, iv := randBytes(r, 16), randBytes(r, 16)
-	plain := randBytes(r, 96)
-	buf := refEncrypt(key, iv, plain)
-	if err := DecryptBlocks(buf, key, iv); err != nil || !bytes.Equal(buf, plain) {
-		t.Fatalf("DecryptBlocks: %v", err)
-	}
-	if err := DecryptBlocks(buf[:17], key, iv); !errors.Is(err, archive.ErrFormat) {
-		t.Fatalf("partial block: %v", err)
-	}
-	if err := DecryptBlocks(buf, key[:3], iv); err == nil {
-		t.Fatal("bad key accepted")
-	}
-}
-
 // FuzzDecryptReader feeds arbitrary ciphertext in arbitrary pieces: the
 // reader must return exactly the whole blocks, decrypted as crypto/cipher
 // does, and report a trailing partial block as ErrFormat.

@@ -38,9 +38,9 @@
 // iterations gives the "hash key" with which checksums of encrypted files
 // are MAC'd (package checksum), and 16 more the password check value,
 // folded from 32 to 8 bytes by XOR (byte i into byte i mod 8). The archive
-// stores that value followed by 4 bytes of its SHA-256 (RAR5CheckSum), so
-// a wrong password is detected before decrypting. KeyRAR5 computes all
-// three in one pass of the chain.
+// stores that value followed by 4 bytes of its SHA-256, so a wrong
+// password is detected before decrypting. KeyRAR5Limit computes all three
+// in one pass of the chain.
 //
 // RAR 2.9–4.x: the password as UTF-16LE (at most 127 units) followed by the
 // optional 8-byte salt forms raw; SHA-1 absorbs raw and the 3-byte

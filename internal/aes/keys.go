@@ -103,20 +103,15 @@ func Key7zLimit(password string, salt []byte, cyclesPower, limit int) ([32]byte,
 	return key, nil
 }
 
-// KeyRAR5 derives the RAR 5.0 keys from a UTF-8 password, the 16-byte salt
-// and the iteration count exponent of the encryption record:
+// KeyRAR5Limit derives the RAR 5.0 keys from a UTF-8 password, the 16-byte
+// salt and the iteration count exponent of the encryption record:
 // PBKDF2-HMAC-SHA256 (one block) with 2^lg2Count iterations gives the
 // AES-256 key; continuing the same chain for 16 more iterations gives the
 // hash key (for RAR5MAC* in package checksum), and 16 more the password
 // check value, whose 32 bytes are XOR-folded to 8 (byte i into i mod 8).
-// The whole chain is computed once. lg2Count above MaxLg2CountRAR5 is
-// refused with an error wrapping archive.ErrLimit.
-func KeyRAR5(password string, salt []byte, lg2Count int) (key, hashKey [32]byte, pswCheck [8]byte, err error) {
-	return KeyRAR5Limit(password, salt, lg2Count, MaxLg2CountRAR5)
-}
-
-// KeyRAR5Limit is KeyRAR5 with an explicit limit on lg2Count (limit <= 0
-// means MaxLg2CountRAR5).
+// The whole chain is computed once. lg2Count above limit (limit <= 0
+// means MaxLg2CountRAR5) is refused with an error wrapping
+// archive.ErrLimit.
 func KeyRAR5Limit(password string, salt []byte, lg2Count, limit int) (key, hashKey [32]byte, pswCheck [8]byte, err error) {
 	if limit <= 0 {
 		limit = MaxLg2CountRAR5
@@ -156,15 +151,6 @@ func KeyRAR5Limit(password string, salt []byte, lg2Count, limit int) (key, hashK
 	clear(u[:])
 	clear(f[:])
 	return
-}
-
-// RAR5CheckSum returns the 4-byte checksum that RAR 5.0 stores after the
-// 8-byte password check value: the first four bytes of its SHA-256. A
-// reader compares it to detect a damaged check value before reporting a
-// wrong password.
-func RAR5CheckSum(pswCheck [8]byte) [4]byte {
-	s := sha256.Sum256(pswCheck[:])
-	return [4]byte(s[:4])
 }
 
 // KeyRAR3 derives the AES-128 key and IV of RAR 2.9–4.x from the password

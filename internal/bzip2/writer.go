@@ -32,17 +32,12 @@ type Writer struct {
 	closed bool
 }
 
-// NewWriter returns a Writer compressing into w with blocks of
-// level × 100 000 bytes (level 1..9, as bzip2 -1 … -9; 9 compresses best).
-// Nothing is written to w before the first block is complete or Close.
-func NewWriter(w io.Writer, level int) (*Writer, error) {
-	return NewWriterThreads(w, level, 1)
-}
-
-// NewWriterThreads is NewWriter with up to threads blocks compressed at
-// once by separate goroutines. The output is identical for any threads;
-// each extra thread holds one more block encoder. threads < 2 means one
-// goroutine.
+// NewWriterThreads returns a Writer compressing into w with blocks of
+// level × 100 000 bytes (level 1..9, as bzip2 -1 … -9; 9 compresses best),
+// up to threads blocks at once by separate goroutines. The output is
+// identical for any threads; each extra thread holds one more block
+// encoder. threads < 2 means one goroutine. Nothing is written to w
+// before the first block is complete or Close.
 func NewWriterThreads(w io.Writer, level, threads int) (*Writer, error) {
 	if level < 1 || level > 9 {
 		return nil, fmt.Errorf("bzip2: invalid compression level %d (want 1..9)", level)

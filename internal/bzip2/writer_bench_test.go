@@ -139,7 +139,7 @@ func BenchmarkWriterRepetitive(b *testing.B) {
 	}
 	for _, in := range inputs {
 		b.Run(in.name+"/garc", func(b *testing.B) {
-			z, _ := NewWriter(io.Discard, 9)
+			z, _ := NewWriterThreads(io.Discard, 9, 1)
 			b.SetBytes(int64(len(in.data)))
 			b.ReportAllocs()
 			defer reportCPU(b, len(in.data))()

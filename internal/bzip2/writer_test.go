@@ -299,11 +299,11 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 
 func TestWriterErrors(t *testing.T) {
 	for _, level := range []int{0, 10, -1} {
-		if _, err := NewWriter(io.Discard, level); err == nil {
+		if _, err := NewWriterThreads(io.Discard, level, 1); err == nil {
 			t.Errorf("level %d accepted", level)
 		}
 	}
-	z, err := NewWriter(&failingWriter{left: 1000}, 1)
+	z, err := NewWriterThreads(&failingWriter{left: 1000}, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,19 +58,3 @@ func finalBlock(h *[8]uint32, p []byte, t uint64, lastNode bool, out *[32]byte) 
 		binary.LittleEndian.PutUint32(out[4*i:], v)
 	}
 }
-
-// sumNode hashes data as one complete BLAKE2s node with parameters p. It
-// serves the BLAKE2sp root (four blocks of leaf digests) and tests.
-func sumNode(p *treeParams, data []byte, lastNode bool) [32]byte {
-	var h [8]uint32
-	p.init(&h)
-	var t uint64
-	for len(data) > 64 {
-		t += 64
-		compress(&h, data[:64], t, 0, 0)
-		data = data[64:]
-	}
-	var out [32]byte
-	finalBlock(&h, data, t, lastNode, &out)
-	return out
-}

@@ -52,14 +52,6 @@ func NewBLAKE2sp() hash.Hash {
 	return d
 }
 
-// SumBLAKE2sp returns the BLAKE2sp digest of data.
-func SumBLAKE2sp(data []byte) [32]byte {
-	var d blake2sp
-	d.Reset()
-	d.Write(data)
-	return d.sum()
-}
-
 func (d *blake2sp) Size() int      { return BLAKE2spSize }
 func (d *blake2sp) BlockSize() int { return BLAKE2spBlockSize }
 

@@ -230,3 +230,28 @@ func BenchmarkXCryptoBLAKE2s(b *testing.B) {
 		blake2s.Sum256(buf)
 	}
 }
+
+// SumBLAKE2sp returns the BLAKE2sp digest of data, through the streaming
+// hash.
+func SumBLAKE2sp(data []byte) [32]byte {
+	var d blake2sp
+	d.Reset()
+	d.Write(data)
+	return d.sum()
+}
+
+// sumNode hashes data as one complete BLAKE2s node with parameters p. The
+// textbook construction of the tests builds BLAKE2sp from it.
+func sumNode(p *treeParams, data []byte, lastNode bool) [32]byte {
+	var h [8]uint32
+	p.init(&h)
+	var t uint64
+	for len(data) > 64 {
+		t += 64
+		compress(&h, data[:64], t, 0, 0)
+		data = data[64:]
+	}
+	var out [32]byte
+	finalBlock(&h, data, t, lastNode, &out)
+	return out
+}

@@ -1,8 +1,7 @@
-// Package checksum holds the integrity checks garc verifies while reading
-// entries: BLAKE2sp (RAR 5.0's strong file checksum), readers that hash the
-// bytes passing through them and compare at EOF, and RAR 5.0's keyed
-// conversion of checksums in encrypted archives. It knows no archive
-// format; formats wrap their content readers with it.
+// Package checksum holds the integrity checks that the formats need beyond
+// the standard library's CRC-32: BLAKE2sp (RAR 5.0's strong file checksum)
+// and RAR 5.0's keyed conversion of checksums in encrypted archives. It
+// knows no archive format; the RAR reader hashes its entries with it.
 //
 // # BLAKE2s and BLAKE2sp
 //
@@ -35,26 +34,15 @@
 // sequential BLAKE2s for the core, and against a textbook leaf-by-leaf
 // construction for random splits.
 //
-// # Verifying readers
-//
-// VerifyingReader (any hash.Hash) and CRC32Reader pass bytes through and,
-// when the underlying reader returns io.EOF, compare the digest with the
-// stored one. A mismatch replaces io.EOF with an error wrapping
-// archive.ErrChecksum. Both are reused per entry with Reset and do not
-// allocate.
-//
 // # RAR 5.0 checksums of encrypted files
 //
 // When a RAR 5.0 file encryption record carries the "use MAC" flag, the
 // stored checksums are not the plain CRC-32 or BLAKE2sp but keyed with the
 // 32-byte hash key derived alongside the encryption key (see package aes,
-// KeyRAR5), so that checksums leak nothing about the plaintext:
+// KeyRAR5Limit), so that checksums leak nothing about the plaintext:
 //
 //   - CRC-32: HMAC-SHA256(hashKey, CRC as 4 little-endian bytes), and the
 //     32-byte MAC is folded by XORing byte i into byte i mod 4; those four
 //     bytes, read little-endian, are the stored value (RAR5MACCRC32).
 //   - BLAKE2sp: HMAC-SHA256(hashKey, 32-byte digest) (RAR5MACBLAKE2sp).
-//
-// The readers do the conversion themselves when prepared with
-// ResetRAR5MAC(r, stored, hashKey).
 package checksum
