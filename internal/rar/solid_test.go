@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/rar/lzcore"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -65,6 +66,11 @@ func TestSkippedSolidPredecessorFails(t *testing.T) {
 			}
 			if !errors.Is(got, archive.ErrFormat) || !strings.Contains(got.Error(), "solid stream that failed in "+c.culprit) {
 				t.Errorf("%s: want ErrFormat naming %s, got %v", last.Name, c.culprit, got)
+			}
+			// The cause says where in the culprit's packed data.
+			var ce *lzcore.CorruptInputError
+			if !errors.As(got, &ce) || ce.Offset < 0 || ce.Offset > first.size {
+				t.Errorf("%s: want the packed offset of the damage, got %v", last.Name, got)
 			}
 		})
 	}

@@ -47,6 +47,17 @@ func (r *BitReader) BitPos() int64 {
 	return (r.Base+int64(r.Pos))*8 - int64(r.N)
 }
 
+// InputOffset returns the byte offset in the source of the next bit to
+// read, or the source's length when bits past its end (read as zeros)
+// were consumed: where a decoder reports damage (CorruptInputError).
+func (r *BitReader) InputOffset() int64 {
+	off := r.BitPos() / 8
+	if r.eof {
+		off = min(off, r.Base+int64(len(r.Data)))
+	}
+	return off
+}
+
 // Truncated reports whether bits beyond the end of the source were
 // consumed.
 func (r *BitReader) Truncated() bool {

@@ -56,6 +56,7 @@ func FuzzSolidPair(f *testing.F, template File, newDecoder func() Resetter) {
 				if !errors.Is(err, archive.ErrFormat) {
 					t.Fatalf("error %v does not wrap ErrFormat", err)
 				}
+				CheckLocated(t, "decode", err, len(part))
 				return
 			}
 			if n != sizes[i] {

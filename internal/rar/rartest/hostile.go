@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
 // OutLimit bounds the output of one file in hostile-input tests.
@@ -137,6 +138,7 @@ func SweepTruncated(t *testing.T, d Resetter, f File, steps, slack int) {
 	for cut := 0; cut < len(f.Data); cut += step {
 		n, err := Decode(d, f.Data[:cut], f)
 		CheckErr(t, f.Name, err)
+		CheckLocated(t, f.Name, err, cut)
 		if err == nil && n != f.Size {
 			t.Fatalf("%s cut at %d: %d bytes without error", f.Name, cut, n)
 		}
@@ -158,6 +160,7 @@ func SweepFlips(t *testing.T, d Resetter, f File, steps int) {
 		buf[i] ^= 0x5a
 		n, err := Decode(d, buf, f)
 		CheckErr(t, f.Name, err)
+		CheckLocated(t, f.Name, err, len(buf))
 		if f.Size >= 0 && n > f.Size {
 			t.Fatalf("%s flipped at %d: %d bytes out, size %d", f.Name, i, n, f.Size)
 		}
@@ -206,5 +209,25 @@ func SweepGarbage(t *testing.T, d Resetter, f File, rng *rand.Rand, count int) {
 		g.Size = -1
 		_, err = Decode(d, data, g)
 		CheckErr(t, "garbage, unknown size", err)
+	}
+}
+
+// CheckLocated reports a read error of corrupt data (one wrapping
+// archive.ErrFormat) that does not say where in the packed input of
+// inputLen bytes it was found: decoders return *lzcore.CorruptInputError
+// with an offset inside the input (its length for a stream that ends
+// early).
+func CheckLocated(t testing.TB, what string, err error, inputLen int) {
+	t.Helper()
+	if err == nil || !errors.Is(err, archive.ErrFormat) {
+		return
+	}
+	var ce *lzcore.CorruptInputError
+	if !errors.As(err, &ce) {
+		t.Errorf("%s: corrupt-data error %v carries no packed offset", what, err)
+		return
+	}
+	if ce.Offset < 0 || ce.Offset > int64(inputLen) {
+		t.Errorf("%s: packed offset %d outside the %d-byte input", what, ce.Offset, inputLen)
 	}
 }

@@ -231,7 +231,7 @@ func (d *Decoder) next() ([]byte, error) {
 		if d.done {
 			return nil, io.EOF
 		}
-		d.err = d.decode()
+		d.err = lzcore.Locate(d.decode(), d.br.InputOffset())
 	}
 }
 

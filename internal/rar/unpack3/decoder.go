@@ -340,7 +340,7 @@ func (d *Decoder) next() (b []byte, err error) {
 				d.rpos += n
 			}
 			if int64(len(d.fbuf)) == f.length {
-				d.err = d.applyFilters()
+				d.err = lzcore.Locate(d.applyFilters(), d.br.InputOffset())
 			}
 			continue
 		}
@@ -354,12 +354,12 @@ func (d *Decoder) next() (b []byte, err error) {
 				continue
 			}
 			if d.fileEnd >= 0 {
-				d.err = errTruncated
+				d.err = lzcore.Locate(errTruncated, d.br.InputOffset())
 				continue
 			}
 			return nil, io.EOF
 		}
-		d.err = d.decode()
+		d.err = lzcore.Locate(d.decode(), d.br.InputOffset())
 	}
 }
 

@@ -341,12 +341,12 @@ func (d *Decoder) next() (b []byte, err error) {
 				continue
 			}
 			if d.fileEnd >= 0 {
-				d.err = errTruncated
+				d.err = lzcore.Locate(errTruncated, d.br.InputOffset())
 				continue
 			}
 			return nil, io.EOF
 		}
-		d.err = d.decode()
+		d.err = lzcore.Locate(d.decode(), d.br.InputOffset())
 	}
 }
 

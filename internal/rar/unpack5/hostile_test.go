@@ -190,6 +190,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		n, err := rartest.ReadBounded(d, limit)
 		rartest.CheckErr(t, "fuzz", err)
+		rartest.CheckLocated(t, "fuzz", err, len(data))
 		if p.UnpackedSize >= 0 && n > p.UnpackedSize {
 			t.Fatalf("%d bytes out of %d", n, p.UnpackedSize)
 		}
