@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,15 +21,20 @@ import (
 // password (archive.Options.Password is called lazily) and only when
 // stdin is a terminal.
 type passwordSource struct {
-	ctx       context.Context
-	stdin     io.Reader
-	stdinBuf  *bufio.Reader // shared with overwrite questions
-	stderr    io.Writer
-	value     string
-	have      bool
-	forceAsk  bool // -p without a value: prompt even before it is needed (create)
-	promptMu  sync.Mutex
-	clearLine func() // hides the progress bar before prompting
+	ctx      context.Context
+	stdin    io.Reader
+	stdinBuf *bufio.Reader // shared with overwrite questions
+	stderr   io.Writer
+	value    string
+	have     bool
+	forceAsk bool // -p without a value: prompt even before it is needed (create)
+	// newArchive is set for a, whose -p alone asks for the new
+	// archive's password twice before anything is read or written.
+	newArchive bool
+	prompted   bool // value was typed at the prompt (a wrong one may be asked again)
+	wrongTries int  // wrong passwords typed so far
+	promptMu   sync.Mutex
+	clearLine  func() // hides the progress bar before prompting
 }
 
 // firstLine returns the first line of r without its line ending.
@@ -82,6 +88,13 @@ func (p *passwordSource) resolve(g *globalFlags) error {
 		p.value, p.have = v, true
 	}
 	p.forceAsk = g.askPassword
+	if p.forceAsk && p.newArchive && !p.have {
+		v, err := p.promptNew()
+		if err != nil {
+			return err
+		}
+		p.value, p.have = v, true
+	}
 	return nil
 }
 
@@ -106,19 +119,81 @@ func (p *passwordSource) forArchive(name string) archive.PasswordFunc {
 		if err != nil {
 			return "", err
 		}
-		p.value, p.have = v, true
+		p.value, p.have, p.prompted = v, true, true
 		return v, nil
 	}
 }
 
-// prompt reads a password from the terminal without echo. It fails with
-// ErrPasswordRequired when stdin is not a terminal.
+// passwordTries is how many times a prompt asks before giving up (exit
+// 11): for an empty password, a mismatched confirmation or, when reading,
+// a wrong password.
+const passwordTries = 3
+
+// prompt asks for a password until one is typed: an empty one is refused
+// and asked for again, up to passwordTries times. End of input (Ctrl-D)
+// gives up at once.
 func (p *passwordSource) prompt(msg string) (string, error) {
+	for range passwordTries {
+		v, err := p.readLine(msg)
+		if err != nil || v != "" {
+			return v, err
+		}
+		fmt.Fprintln(p.stderr, "garc: empty password refused (Ctrl-D gives up)")
+	}
+	return "", fmt.Errorf("no password typed in %d tries: %w", passwordTries, archive.ErrPasswordRequired)
+}
+
+// promptNew asks twice for the password of a new archive, as 7-Zip does:
+// an empty password or a confirmation that does not match is asked for
+// again, up to passwordTries times, so that no archive is ever written
+// unencrypted or with a mistyped password.
+func (p *passwordSource) promptNew() (string, error) {
+	for range passwordTries {
+		p1, err := p.readLine("Enter password for the new archive: ")
+		if err != nil {
+			return "", err
+		}
+		if p1 == "" {
+			fmt.Fprintln(p.stderr, "garc: empty password refused (Ctrl-D gives up)")
+			continue
+		}
+		p2, err := p.readLine("Verify password: ")
+		if err != nil {
+			return "", err
+		}
+		if p1 == p2 {
+			return p1, nil
+		}
+		fmt.Fprintln(p.stderr, "garc: the passwords do not match; type them again")
+	}
+	return "", fmt.Errorf("no password confirmed in %d tries: %w", passwordTries, archive.ErrPasswordRequired)
+}
+
+// retry reports whether err, from opening an archive, is a wrong
+// password typed at the prompt that may be asked for again (as unrar
+// does); if so it forgets the password so that the next open prompts.
+func (p *passwordSource) retry(err error) bool {
+	if !p.prompted || !errors.Is(err, archive.ErrWrongPassword) || p.wrongTries+1 >= passwordTries {
+		return false
+	}
+	p.wrongTries++
+	p.value, p.have, p.prompted = "", false, false
+	if p.clearLine != nil {
+		p.clearLine()
+	}
+	fmt.Fprintln(p.stderr, "garc: wrong password")
+	return true
+}
+
+// readLine reads one line from the terminal without echo. It fails with
+// ErrPasswordRequired when stdin is not a terminal or at end of input
+// (Ctrl-D), and with errInterrupted on Ctrl-C or SIGTERM.
+func (p *passwordSource) readLine(msg string) (string, error) {
 	p.promptMu.Lock()
 	defer p.promptMu.Unlock()
 	fd, ok := stdinTerminal(p.stdin)
 	if !ok {
-		return "", fmt.Errorf("%w (stdin is not a terminal: use -p, --password-file or --password-stdin)", archive.ErrPasswordRequired)
+		return "", fmt.Errorf("%w (stdin is not a terminal: use -pSECRET, --password-file or --password-stdin)", archive.ErrPasswordRequired)
 	}
 	if p.clearLine != nil {
 		p.clearLine()
@@ -134,12 +209,15 @@ func (p *passwordSource) prompt(msg string) (string, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		b, err := term.ReadPassword(fd)
+		b, err := readNoEcho(fd)
 		done <- result{b, err}
 	}()
 	select {
 	case r := <-done:
 		fmt.Fprintln(p.stderr)
+		if r.err == io.EOF {
+			return "", fmt.Errorf("no password typed (end of input): %w", archive.ErrPasswordRequired)
+		}
 		if r.err != nil {
 			return "", r.err
 		}

@@ -118,7 +118,12 @@ func (r *ptyRun) waitFor(t *testing.T, s string) {
 // wait waits for the process and returns its exit code.
 func (r *ptyRun) wait(t *testing.T) int {
 	t.Helper()
+	// The deadline only stops a hung run; it is not a timing assertion.
+	stop := time.AfterFunc(60*time.Second, func() { r.cmd.Process.Kill() })
 	err := r.cmd.Wait()
+	if !stop.Stop() {
+		t.Fatalf("garc did not finish within 60 s; the terminal shows:\n%q", r.output())
+	}
 	<-r.done
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -150,6 +155,8 @@ func TestPasswordPrompt(t *testing.T) {
 	r = startPTY(t, dir, false, "t", arc)
 	r.waitFor(t, "Enter password for ")
 	r.master.Write([]byte("wrong\r"))
+	r.waitForCount(t, "Enter password for ", 2) // asked again (TestPromptKeys)
+	r.master.Write([]byte{0x04})
 	if code := r.wait(t); code != ExitPassword {
 		t.Fatalf("wrong prompted password: exit %d, want %d\n%s", code, ExitPassword, r.output())
 	}
@@ -292,5 +299,135 @@ func TestOverwriteQuestion(t *testing.T) {
 		if len(stray) > 0 {
 			t.Errorf("%q: files left behind: %v", key, stray)
 		}
+	}
+}
+
+// waitForCount waits until the terminal has shown s n times.
+func (r *ptyRun) waitForCount(t *testing.T, s string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for strings.Count(r.output(), s) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("terminal never showed %q %d times; it shows:\n%q", s, n, r.output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestPromptKeys checks the keys at the reading prompt: Ctrl-D gives up
+// (exit 11 at once, as 7zz does), Ctrl-C is an interruption, an empty
+// password is refused, and a wrong one is asked for again, as unrar does.
+func TestPromptKeys(t *testing.T) {
+	dir := t.TempDir()
+	arc := makeArchive(t, dir, "hdr.7z", "-ptopsecret", "-mhe=on")
+
+	r := startPTY(t, dir, false, "t", arc)
+	r.waitFor(t, "Enter password for ")
+	r.master.Write([]byte{0x04}) // Ctrl-D on an empty line: end of input
+	if code := r.wait(t); code != ExitPassword {
+		t.Fatalf("Ctrl-D at the prompt: exit %d, want %d\n%q", code, ExitPassword, r.output())
+	}
+
+	r = startPTY(t, dir, false, "t", arc)
+	r.waitFor(t, "Enter password for ")
+	r.master.Write([]byte{0x03})
+	if code := r.wait(t); code != ExitInterrupted {
+		t.Fatalf("Ctrl-C at the prompt: exit %d, want %d\n%q", code, ExitInterrupted, r.output())
+	}
+	if out := r.output(); strings.Contains(out, "wrong password") || !strings.Contains(out, "interrupted") {
+		t.Errorf("Ctrl-C at the prompt reported as %q", out)
+	}
+
+	// Empty, then wrong, then right.
+	r = startPTY(t, dir, false, "t", arc)
+	r.waitFor(t, "Enter password for ")
+	r.master.Write([]byte("\r"))
+	r.waitForCount(t, "Enter password for ", 2)
+	r.master.Write([]byte("wrong\r"))
+	r.waitForCount(t, "Enter password for ", 3)
+	r.master.Write([]byte("topsecret\r"))
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf("empty, wrong, right: exit %d\n%q", code, r.output())
+	}
+	for _, want := range []string{"empty password", "wrong password", "Everything is Ok"} {
+		if !strings.Contains(r.output(), want) {
+			t.Errorf("empty, wrong, right: the terminal lacks %q:\n%q", want, r.output())
+		}
+	}
+
+	// Three wrong passwords: exit 11.
+	r = startPTY(t, dir, false, "l", arc)
+	for i := 1; i <= 3; i++ {
+		r.waitForCount(t, "Enter password for ", i)
+		r.master.Write([]byte("wrong\r"))
+	}
+	if code := r.wait(t); code != ExitPassword {
+		t.Fatalf("three wrong passwords: exit %d, want %d\n%q", code, ExitPassword, r.output())
+	}
+	if n := strings.Count(r.output(), "Enter password for "); n != 3 {
+		t.Errorf("asked %d times, want 3:\n%q", n, r.output())
+	}
+}
+
+// TestCreatePasswordPrompt checks garc a -p's two prompts: a mismatch or
+// an empty password asks again, three failures exit 11, and no archive is
+// ever written without the password.
+func TestCreatePasswordPrompt(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, sampleFiles)
+
+	// Enter twice (three times over): refused, no archive.
+	r := startPTY(t, dir, false, "a", "-p", "empty.7z", "src")
+	for i := 1; i <= 3; i++ {
+		r.waitForCount(t, "Enter password for the new archive: ", i)
+		r.master.Write([]byte("\r"))
+	}
+	if code := r.wait(t); code != ExitPassword {
+		t.Fatalf("empty passwords: exit %d, want %d\n%q", code, ExitPassword, r.output())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "empty.7z")); err == nil {
+		t.Fatal("an archive was created without a password")
+	}
+
+	// Three mismatches: exit 11, no archive.
+	r = startPTY(t, dir, false, "a", "-p", "mismatch.7z", "src")
+	for i := 1; i <= 3; i++ {
+		r.waitForCount(t, "Enter password for the new archive: ", i)
+		r.master.Write([]byte("one\r"))
+		r.waitForCount(t, "Verify password: ", i)
+		r.master.Write([]byte("two\r"))
+	}
+	if code := r.wait(t); code != ExitPassword {
+		t.Fatalf("mismatches: exit %d, want %d\n%q", code, ExitPassword, r.output())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mismatch.7z")); err == nil {
+		t.Fatal("an archive was created after mismatched passwords")
+	}
+	if !strings.Contains(r.output(), "do not match") {
+		t.Errorf("mismatch not explained:\n%q", r.output())
+	}
+
+	// A mismatch, then a match: the archive is encrypted with it.
+	r = startPTY(t, dir, false, "a", "-p", "ok.7z", "src")
+	r.waitFor(t, "Enter password for the new archive: ")
+	r.master.Write([]byte("one\r"))
+	r.waitFor(t, "Verify password: ")
+	r.master.Write([]byte("two\r"))
+	r.waitForCount(t, "Enter password for the new archive: ", 2)
+	r.master.Write([]byte("good\r"))
+	r.waitForCount(t, "Verify password: ", 2)
+	r.master.Write([]byte("good\r"))
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf("mismatch then match: exit %d\n%q", code, r.output())
+	}
+	garc(t, dir, "", "t", "ok.7z").expect(t, ExitPassword, "t ok.7z without the password")
+	garc(t, dir, "", "t", "-pgood", "ok.7z").expect(t, ExitOK, "t ok.7z with the password")
+
+	// Ctrl-D at the first prompt: exit 11 at once.
+	r = startPTY(t, dir, false, "a", "-p", "eof.7z", "src")
+	r.waitFor(t, "Enter password for the new archive: ")
+	r.master.Write([]byte{0x04})
+	if code := r.wait(t); code != ExitPassword {
+		t.Fatalf("Ctrl-D: exit %d, want %d\n%q", code, ExitPassword, r.output())
 	}
 }

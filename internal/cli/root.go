@@ -230,6 +230,7 @@ destination (garc x archive.rar out/).
 		if _, err := parseSize(a.g.maxDict); err != nil {
 			return usagef("--max-dict: %v", err)
 		}
+		a.pw.newArchive = cmd.Name() == "a" // password.go: a -p asks twice, at once
 		return a.pw.resolve(&a.g)
 	}
 	root.AddCommand(a.extractCommand("x", true), a.extractCommand("e", false), a.listCommand(), a.testCommand(),
@@ -348,6 +349,9 @@ func diagnostic(archiveName, entry string, err error) string {
 // openArchive opens the archive named on the command line.
 func (a *app) openArchive(name string) (archive.Reader, error) {
 	r, err := openArchive(name, a.options(name))
+	for err != nil && a.pw.retry(err) { // password.go: a wrong typed password is asked again
+		r, err = openArchive(name, a.options(name))
+	}
 	if err == nil {
 		a.volumes = r.Info().Volumes
 	}
