@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // The corpus tests derive keys from real archives' parameters and check
@@ -19,13 +19,10 @@ import (
 
 func corpusFile(t *testing.T, name string) []byte {
 	t.Helper()
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := testenv.CorpusRoot(t)
 	b, err := os.ReadFile(filepath.Join(root, "files", name))
 	if err != nil {
-		t.Skipf("corpus file missing: %v", err)
+		t.Fatalf("corpus file missing: %v", err)
 	}
 	return b
 }

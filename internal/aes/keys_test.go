@@ -13,6 +13,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 func utf16le(s string) []byte {
@@ -414,9 +415,7 @@ func plainRAR3(password string, salt []byte) (key [16]byte) {
 // TestKeyRAR3SideEffectMatters shows the emulated side effect changes the
 // key exactly for long passwords, so TestKeyRAR3 exercises it.
 func TestKeyRAR3SideEffectMatters(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
+	testenv.Short(t, "derives RAR 3 keys of long passwords")
 	salt := []byte{1, 2, 3, 4, 5, 6, 7, 8}
 	short, _ := KeyRAR3("password", salt)
 	if short != plainRAR3("password", salt) {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
@@ -14,24 +13,10 @@ import (
 
 const writerBenchSize = 4 << 20
 
-var writerBenchData struct {
-	once sync.Once
-	raw  []byte
-}
-
 // writerBenchInput returns 4 MiB of the standard mixed benchmark data.
 func writerBenchInput(b *testing.B) []byte {
 	b.Helper()
-	writerBenchData.once.Do(func() {
-		out, err := exec.Command("/work/shared/tools/mixed-data", "4194304").Output()
-		if err == nil && len(out) == writerBenchSize {
-			writerBenchData.raw = out
-		}
-	})
-	if writerBenchData.raw == nil {
-		testenv.Missing(b, "/work/shared/tools/mixed-data is unavailable")
-	}
-	return writerBenchData.raw
+	return testenv.MixedData(b, writerBenchSize)
 }
 
 // BenchmarkWriter compresses 4 MiB of mixed data at level 9 with our

@@ -42,18 +42,7 @@ func compressOurs(t testing.TB, data []byte, level, threads, chunk int) []byte {
 // t when the generator is missing.
 func mixedData(t testing.TB, n int) []byte {
 	t.Helper()
-	for _, tool := range []string{"../../../shared/tools/mixed-data", "/work/shared/tools/mixed-data"} {
-		if _, err := os.Stat(tool); err != nil {
-			continue
-		}
-		out, err := exec.Command(tool, fmt.Sprint(n)).Output()
-		if err != nil || len(out) != n {
-			t.Fatalf("%s %d: %d bytes, %v", tool, n, len(out), err)
-		}
-		return out
-	}
-	testenv.Missing(t, "shared/tools/mixed-data")
-	return nil
+	return testenv.MixedData(t, n)
 }
 
 func alternating(n int, a, b byte) []byte {
