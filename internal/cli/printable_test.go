@@ -38,3 +38,16 @@ func TestListingEscapesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintableLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"one line":                   "one line",
+		"a\r\nb\n\n":                 "a\n  b",
+		"x\x1b[2J\ny\rz\n":           `x\x1b[2J` + "\n  " + `y\rz`,
+		"title\x1b]0;pwn\x07\r\nend": `title\x1b]0;pwn\a` + "\n  end",
+	} {
+		if got := printableLines(in); got != want {
+			t.Errorf("printableLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
