@@ -55,6 +55,45 @@ const (
 	earcNextVolume = 0x0001
 )
 
+// Byte offsets in a RAR 1.5–4.x block header. Every block starts with the
+// 7-byte base header; long blocks (and file and 0x7a blocks always) add a
+// 32-bit data size.
+const (
+	off4CRC      = 0  // uint16: low half of the CRC32 of the header from off4Type
+	off4Type     = 2  // byte: block type
+	off4Flags    = 3  // uint16: block flags
+	off4Size     = 5  // uint16: header size, base header included
+	off4DataSize = 7  // uint32: data size (packed size for file blocks)
+	base4Size    = 7  // the base header
+	long4Size    = 11 // the base header and the data size
+
+	// File header (0x74) and 0x7a sub-block header fields after the
+	// base header.
+	off4FileNameSize = 26 // uint16: name length
+	off4FileHighPack = 32 // uint32: high half of the packed size (lhdLarge)
+	file4FixedSize   = 32 // fields before the high sizes and the name
+
+	// Archive header (0x73): two reserved fields follow the base header;
+	// an embedded RAR 2.x comment starts after them (and after the
+	// encryption version byte with mhdEncryptVer).
+	main4Size = 13
+
+	// Old comment block (0x75, also embedded in archive and file
+	// headers).
+	off4CmtUnpSize = 7  // uint16: unpacked size
+	off4CmtVersion = 9  // byte: unpack version
+	off4CmtMethod  = 10 // byte: method
+	off4CmtCRC     = 11 // uint16: CRC16 of the comment
+	cmt4Size       = 13 // the fixed fields; packed data follows
+
+	// Old sub-block (0x77) of the unix owner kind.
+	off4SubType      = 11 // uint16: sub-block type (0x101: unix owner)
+	off4SubOwnerSize = 14 // uint16: owner name length
+	off4SubGroupSize = 16 // uint16: group name length
+	sub4OwnerSize    = 18 // the fixed fields of the owner kind
+	sub4TypeOwner    = 0x101
+)
+
 // block4 is one decoded RAR 1.5–4.x block.
 type block4 struct {
 	typ      byte
@@ -73,12 +112,12 @@ func (r *reader) readBlock4(vol int, pos int64, encrypted bool) (*block4, error)
 	var head []byte
 	var hdrEnd int64
 	if !encrypted {
-		var base [7]byte
+		var base [base4Size]byte
 		if err := readFull(ra, base[:], pos); err != nil {
 			return nil, err
 		}
-		hs := int64(binary.LittleEndian.Uint16(base[5:]))
-		if hs < 7 {
+		hs := int64(binary.LittleEndian.Uint16(base[off4Size:]))
+		if hs < base4Size {
 			return nil, fmt.Errorf("%w: block header size %d", archive.ErrFormat, hs)
 		}
 		if pos+hs > size {
@@ -105,8 +144,8 @@ func (r *reader) readBlock4(vol int, pos int64, encrypted bool) (*block4, error)
 		if err := decryptBlock(first[:], k.key[:], k.iv[:]); err != nil {
 			return nil, err
 		}
-		hs := int64(binary.LittleEndian.Uint16(first[5:]))
-		if hs < 7 {
+		hs := int64(binary.LittleEndian.Uint16(first[off4Size:]))
+		if hs < base4Size {
 			return nil, fmt.Errorf("%w: encrypted block header is garbage", archive.ErrWrongPassword)
 		}
 		padded := (hs + 15) &^ 15
@@ -123,20 +162,20 @@ func (r *reader) readBlock4(vol int, pos int64, encrypted bool) (*block4, error)
 		head = buf[:hs]
 		hdrEnd = pos + 8 + padded
 	}
-	b := &block4{typ: head[2], flags: binary.LittleEndian.Uint16(head[3:]), head: head}
-	b.crcOK = uint16(crc32.ChecksumIEEE(head[2:])) == binary.LittleEndian.Uint16(head)
+	b := &block4{typ: head[off4Type], flags: binary.LittleEndian.Uint16(head[off4Flags:]), head: head}
+	b.crcOK = uint16(crc32.ChecksumIEEE(head[off4Type:])) == binary.LittleEndian.Uint16(head[off4CRC:])
 	if encrypted && !b.crcOK {
 		return nil, fmt.Errorf("%w: encrypted header checksum mismatch", archive.ErrWrongPassword)
 	}
 	var add int64
 	if b.flags&longBlock != 0 || b.typ == block4File || b.typ == block4NewSub {
-		if len(head) < 11 {
+		if len(head) < long4Size {
 			return nil, fmt.Errorf("%w: block header too short", archive.ErrFormat)
 		}
-		add = int64(binary.LittleEndian.Uint32(head[7:]))
+		add = int64(binary.LittleEndian.Uint32(head[off4DataSize:]))
 		if b.typ == block4File || b.typ == block4NewSub {
-			if len(head) >= 40 && b.flags&lhdLarge != 0 {
-				add |= int64(binary.LittleEndian.Uint32(head[32:])) << 32
+			if len(head) >= off4FileHighPack+8 && b.flags&lhdLarge != 0 {
+				add |= int64(binary.LittleEndian.Uint32(head[off4FileHighPack:])) << 32
 			}
 		}
 	}
@@ -190,11 +229,11 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 				r.info.RecoveryRecord = b.flags&mhdProtect != 0
 				r.info.EncryptedHeaders = b.flags&mhdPassword != 0
 				if b.flags&mhdComment != 0 {
-					start := 13
+					start := main4Size
 					if b.flags&mhdEncryptVer != 0 {
-						start = 14
+						start++
 					}
-					if len(b.head) > start+7 {
+					if len(b.head) > start+base4Size {
 						r.oldComment(b.head[start:])
 					}
 				}
@@ -213,17 +252,17 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 			if err != nil {
 				return res, r.errf(f.e.Name, pos, err)
 			}
-			if b.flags&lhdComment != 0 && len(b.head) > 32 {
+			if b.flags&lhdComment != 0 && len(b.head) > file4FixedSize {
 				// RAR 1.5–2.0 file comment embedded after the name; the
 				// header CRC then covers the fields before it.
-				n := 32 + int(binary.LittleEndian.Uint16(b.head[26:]))
+				n := file4FixedSize + int(binary.LittleEndian.Uint16(b.head[off4FileNameSize:]))
 				if b.flags&lhdLarge != 0 {
 					n += 8
 				}
-				if n+13 <= len(b.head) && b.head[n+2] == block4Comment &&
-					int(binary.LittleEndian.Uint16(b.head[n+5:])) == len(b.head)-n {
+				if n+cmt4Size <= len(b.head) && b.head[n+off4Type] == block4Comment &&
+					int(binary.LittleEndian.Uint16(b.head[n+off4Size:])) == len(b.head)-n {
 					if !b.crcOK {
-						b.crcOK = uint16(crc32.ChecksumIEEE(b.head[2:n])) == binary.LittleEndian.Uint16(b.head)
+						b.crcOK = uint16(crc32.ChecksumIEEE(b.head[off4Type:n])) == binary.LittleEndian.Uint16(b.head[off4CRC:])
 					}
 					if c, ok := r.decodeOldComment(b.head[n:]); ok {
 						f.e.Comment = c
@@ -275,14 +314,14 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 // mainCRCPrefixOK checks an archive header whose CRC covers only the fixed
 // fields, the embedded comment excluded (RAR 2.x).
 func mainCRCPrefixOK(b *block4) bool {
-	n := 13
+	n := main4Size
 	if b.flags&mhdEncryptVer != 0 {
-		n = 14
+		n++
 	}
 	if len(b.head) < n {
 		return false
 	}
-	return uint16(crc32.ChecksumIEEE(b.head[2:n])) == binary.LittleEndian.Uint16(b.head)
+	return uint16(crc32.ChecksumIEEE(b.head[off4Type:n])) == binary.LittleEndian.Uint16(b.head[off4CRC:])
 }
 
 // oldComment decodes a RAR 1.5–2.x comment block (type 0x75): base header,
@@ -294,18 +333,18 @@ func (r *reader) oldComment(blk []byte) {
 }
 
 func (r *reader) decodeOldComment(blk []byte) (string, bool) {
-	if len(blk) < 13 {
+	if len(blk) < cmt4Size {
 		return "", false
 	}
-	hs := int(binary.LittleEndian.Uint16(blk[5:]))
-	if hs > len(blk) || hs < 13 {
+	hs := int(binary.LittleEndian.Uint16(blk[off4Size:]))
+	if hs > len(blk) || hs < cmt4Size {
 		hs = len(blk)
 	}
-	unp := int64(binary.LittleEndian.Uint16(blk[7:]))
-	ver := int(blk[9])
-	method := int(blk[10])
-	crc := binary.LittleEndian.Uint16(blk[11:])
-	data := blk[13:hs]
+	unp := int64(binary.LittleEndian.Uint16(blk[off4CmtUnpSize:]))
+	ver := int(blk[off4CmtVersion])
+	method := int(blk[off4CmtMethod])
+	crc := binary.LittleEndian.Uint16(blk[off4CmtCRC:])
+	data := blk[cmt4Size:hs]
 	var out []byte
 	if method == 0x30 {
 		out = data
@@ -340,14 +379,14 @@ func trimNUL(b []byte) []byte {
 // (subtype 0x101) gives owner and group names, stored in the data area, for
 // the file before it.
 func (r *reader) oldSubBlock(b *block4, vol int) {
-	if len(b.head) < 18 || len(r.files) == 0 {
+	if len(b.head) < sub4OwnerSize || len(r.files) == 0 {
 		return
 	}
-	if binary.LittleEndian.Uint16(b.head[11:]) != 0x101 {
+	if binary.LittleEndian.Uint16(b.head[off4SubType:]) != sub4TypeOwner {
 		return
 	}
-	on := int64(binary.LittleEndian.Uint16(b.head[14:]))
-	gn := int64(binary.LittleEndian.Uint16(b.head[16:]))
+	on := int64(binary.LittleEndian.Uint16(b.head[off4SubOwnerSize:]))
+	gn := int64(binary.LittleEndian.Uint16(b.head[off4SubGroupSize:]))
 	if on+gn > b.dataSize || on+gn > 1024 {
 		return
 	}
@@ -379,7 +418,7 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	f := &fileInfo{}
 	e := &f.e
 	e.UID, e.GID = -1, -1
-	h := hbuf{b: b.head[7:]}
+	h := hbuf{b: b.head[base4Size:]}
 	pack := uint64(h.u32())
 	unp := uint64(h.u32())
 	host := h.u8()

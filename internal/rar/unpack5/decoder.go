@@ -94,10 +94,20 @@ var (
 	errNotStarted  = errors.New("unpack5: Read before Reset")
 )
 
+// filterType is the type field (3 bits) of a RAR5 filter record.
+type filterType uint8
+
+const (
+	filterDelta filterType = 0 // byte deltas over 1–32 interleaved channels
+	filterE8    filterType = 1 // x86 CALL targets
+	filterE8E9  filterType = 2 // x86 CALL and JMP targets
+	filterARM   filterType = 3 // ARM BL targets
+)
+
 type filterDesc struct {
 	start    int64 // stream position of the block
 	length   int64
-	typ      uint8 // 0 delta, 1 E8, 2 E8E9, 3 ARM
+	typ      filterType
 	channels uint8
 }
 
@@ -363,7 +373,7 @@ func (d *Decoder) collect(end int64) {
 func (d *Decoder) applyFilter(f *filterDesc) {
 	off := f.start - d.fileStart
 	switch f.typ {
-	case 0:
+	case filterDelta:
 		n := len(d.fbuf)
 		if cap(d.fout) < n {
 			d.fout = make([]byte, n, max(n, 64<<10))
@@ -371,10 +381,10 @@ func (d *Decoder) applyFilter(f *filterDesc) {
 		d.fout = d.fout[:n]
 		filters.RARDelta(d.fout, d.fbuf, int(f.channels))
 		d.fbuf = d.fbuf[:0]
-	case 1, 2:
-		filters.RAR5E8(d.fbuf, off, f.typ == 2)
+	case filterE8, filterE8E9:
+		filters.RAR5E8(d.fbuf, off, f.typ == filterE8E9)
 		d.fbuf, d.fout = d.fout[:0], d.fbuf
-	case 3:
+	case filterARM:
 		filters.RARARM(d.fbuf, off)
 		d.fbuf, d.fout = d.fout[:0], d.fbuf
 	}
@@ -459,12 +469,12 @@ func (d *Decoder) readFilter(cur int64) error {
 	br.Refill()
 	off := readFilterNum(br)
 	length := readFilterNum(br)
-	typ := uint8(br.ReadBits(3))
+	typ := filterType(br.ReadBits(3))
 	var ch uint8
 	switch typ {
-	case 0:
+	case filterDelta:
 		ch = uint8(br.ReadBits(5)) + 1
-	case 1, 2, 3:
+	case filterE8, filterE8E9, filterARM:
 	default:
 		return errFilter
 	}

@@ -71,7 +71,7 @@ func synthBlock(out *bitWriter, ops []synthOp, last, tables bool, version int) {
 			num(f.start) // offset from the current position
 			num(f.length)
 			w.Bits(uint64(f.typ), 3)
-			if f.typ == 0 {
+			if f.typ == filterDelta {
 				w.Bits(uint64(f.channels-1), 5)
 			}
 		case op.rep == 5:
@@ -155,7 +155,8 @@ func synthesize(rng *rand.Rand, n int, dict uint64, withFilters bool) ([]synthOp
 	lastLen := 0
 	type pend struct {
 		start, length int64
-		typ, ch       uint8
+		typ           filterType
+		ch            uint8
 	}
 	var fl []pend
 	for len(out) < n {
@@ -185,7 +186,7 @@ func synthesize(rng *rand.Rand, n int, dict uint64, withFilters bool) ([]synthOp
 			}
 			lastLen = l
 		case r < 63 && withFilters && len(fl) < 3:
-			typ := uint8(rng.Intn(4))
+			typ := filterType(rng.Intn(4))
 			f := pend{start: int64(len(out)) + int64(rng.Intn(5000)), length: int64(1 + rng.Intn(70000)), typ: typ, ch: uint8(1 + rng.Intn(4))}
 			if len(fl) > 0 && f.start < fl[len(fl)-1].start+fl[len(fl)-1].length {
 				continue
@@ -232,12 +233,12 @@ func synthesize(rng *rand.Rand, n int, dict uint64, withFilters bool) ([]synthOp
 		}
 		b := res[f.start : f.start+f.length]
 		switch f.typ {
-		case 0:
+		case filterDelta:
 			src := append([]byte(nil), b...)
 			filters.RARDelta(b, src, int(f.ch))
-		case 1, 2:
-			filters.RAR5E8(b, f.start, f.typ == 2)
-		case 3:
+		case filterE8, filterE8E9:
+			filters.RAR5E8(b, f.start, f.typ == filterE8E9)
+		case filterARM:
 			filters.RARARM(b, f.start)
 		}
 	}
