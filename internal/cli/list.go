@@ -282,7 +282,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 	if m := sevenZipArchiveMethods(all); is7z && m != "" {
 		fmt.Fprintf(w, "Method = %s\n", m)
 	} else if len(info.Methods) > 0 {
-		fmt.Fprintf(w, "Method = %s\n", archiveMethods(info))
+		fmt.Fprintf(w, "Method = %s\n", printable(archiveMethods(info)))
 	}
 	fmt.Fprintf(w, "Solid = %s\n", plusMinus(info.Solid))
 	if is7z {
@@ -387,7 +387,7 @@ func write7zSLTEntries(w io.Writer, all []*archive.Entry, want func(*archive.Ent
 			fmt.Fprintf(w, "CRC = \n")
 		}
 		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
-		fmt.Fprintf(w, "Method = %s\n", e.Method)
+		fmt.Fprintf(w, "Method = %s\n", printable(e.Method))
 		if e.Block >= 0 {
 			fmt.Fprintf(w, "Block = %d\n", e.Block)
 		} else {
@@ -432,7 +432,7 @@ func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
 		fmt.Fprintf(w, "CRC = \n")
 	}
 	fmt.Fprintf(w, "Host OS = %s\n", rarHostOS(f, e.HostOS))
-	fmt.Fprintf(w, "Method = %s\n", e.Method)
+	fmt.Fprintf(w, "Method = %s\n", printable(e.Method))
 	switch e.Type {
 	case archive.TypeSymlink:
 		fmt.Fprintf(w, "Symbolic Link = %s\n", printable(e.LinkTarget))

@@ -115,7 +115,7 @@ func (p *passwordSource) forArchive(name string) archive.PasswordFunc {
 		if p.have {
 			return p.value, nil
 		}
-		v, err := p.prompt(fmt.Sprintf("Enter password for %s: ", name))
+		v, err := p.prompt(fmt.Sprintf("Enter password for %s: ", printable(name)))
 		if err != nil {
 			return "", err
 		}
