@@ -124,13 +124,16 @@ type Extractor struct {
 	// children; placed what it did to file names, in order. Rollback
 	// undoes both.
 	createdDirs []string
-	placed      []placement
+	placed      []placedFile
 	// verified holds directories known to be real directories. Nothing
 	// this package does can turn a directory into a link (files and links
 	// are renamed into place, which fails on a directory), so a directory
 	// is examined once per run.
 	verified map[string]bool
-	written  map[string]string // cleaned entry name → path written
+	// lastDir is the directory (relative, slash-separated) mkdirs
+	// verified last.
+	lastDir string
+	written map[string]string // cleaned entry name → path written
 	// renamed holds, per target path, the last n tried by OverwriteRename
 	// ("name (n).ext"), so many entries of one name cost linear time.
 	renamed map[string]int
@@ -284,7 +287,9 @@ func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 // the root) is a real directory, creating missing ones. A symbolic link
 // anywhere on the way refuses the entry.
 func (x *Extractor) mkdirs(name, dir string) error {
-	if dir == "." || dir == "" {
+	if dir == "." || dir == "" || dir == x.lastDir {
+		// Archives list the entries of a directory together: the
+		// directory verified last is most often the next one's too.
 		return nil
 	}
 	cur := x.root
@@ -319,6 +324,7 @@ func (x *Extractor) mkdirs(name, dir string) error {
 		}
 		x.verified[cur] = true
 	}
+	x.lastDir = dir
 	return nil
 }
 
@@ -398,19 +404,26 @@ type placement struct {
 	renameN  int
 }
 
+// placedFile records for Rollback a file, link or hard link placed at
+// path where nothing existed, or (aside != "") after moving what existed
+// there to aside. It is kept for every file of a run: 32 bytes.
+type placedFile struct {
+	path, aside string
+}
+
 // resolveExisting applies the overwrite policy to target. It returns
 // where to write (target, or a renamed one) or an error. An existing file
 // or symbolic link at that path is later replaced by rename (or renamed
 // aside), never opened.
 func (x *Extractor) resolveExisting(name, target string) (placement, error) {
-	fi, err := os.Lstat(target)
+	typ, err := lstatType(target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return placement{path: target, fresh: true}, nil
 	}
 	if err != nil {
 		return placement{}, createErr(name, err)
 	}
-	if fi.IsDir() {
+	if typ.IsDir() {
 		return placement{}, createErr(name, errors.New("a directory is in the way"))
 	}
 	mode := x.mode
@@ -474,15 +487,15 @@ func (x *Extractor) freeName(name, target string) (string, int, error) {
 }
 
 // tempFile creates a new empty file next to target with O_EXCL.
-func (x *Extractor) tempFile(target string, perm fs.FileMode) (*os.File, string, error) {
-	f, p, err := tempname.Create(filepath.Dir(target), os.O_WRONLY, perm)
+func (x *Extractor) tempFile(target string, perm fs.FileMode) (outFile, string, error) {
+	f, err := createTemp(filepath.Dir(target), perm)
 	if err != nil {
-		return nil, "", err
+		return f, "", err
 	}
 	x.mu.Lock()
-	x.temps[p] = struct{}{}
+	x.temps[f.path] = struct{}{}
 	x.mu.Unlock()
-	return f, p, nil
+	return f, f.path, nil
 }
 
 func (x *Extractor) forgetTemp(p string) {
@@ -509,14 +522,14 @@ func (x *Extractor) commit(e *archive.Entry, tmp string, dst placement) error {
 func (x *Extractor) place(e *archive.Entry, tmp string, dst placement) error {
 	if dst.aside != "" {
 		// rename moves a link itself, never what it points to.
-		if err := os.Rename(dst.path, dst.aside); err != nil {
+		if err := renameFile(dst.path, dst.aside); err != nil {
 			x.removeTemp(tmp)
 			return createErr(e.Name, err)
 		}
 	}
-	if err := os.Rename(tmp, dst.path); err != nil {
+	if err := renameFile(tmp, dst.path); err != nil {
 		if dst.aside != "" {
-			os.Rename(dst.aside, dst.path)
+			renameFile(dst.aside, dst.path)
 		}
 		x.removeTemp(tmp)
 		return createErr(e.Name, err)
@@ -526,7 +539,7 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst placement) error {
 		x.renamed[dst.renameOf] = dst.renameN
 	}
 	if dst.fresh || dst.aside != "" {
-		x.placed = append(x.placed, placement{path: dst.path, fresh: dst.fresh, aside: dst.aside})
+		x.placed = append(x.placed, placedFile{path: dst.path, aside: dst.aside})
 	}
 	return nil
 }
@@ -876,6 +889,7 @@ func (x *Extractor) Rollback() error {
 // before parents, and forgets them. A directory that is not empty stays
 // and stays recorded; other failures are returned (the first one).
 func (x *Extractor) removeCreatedDirs(mark int) error {
+	x.lastDir = ""
 	var first error
 	var keep []string
 	for i := len(x.createdDirs) - 1; i >= mark; i-- {
