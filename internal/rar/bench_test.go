@@ -2,13 +2,13 @@ package rar
 
 import (
 	"context"
+	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
-	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/nwaples/rardecode/v2"
 )
 
@@ -96,16 +96,13 @@ func rardecodeDiscard(path, pw string) (int64, error) {
 }
 
 func runBench(b *testing.B, list []benchArchive) {
-	root, ok := corpus.Root()
-	if !ok {
-		b.Skipf("corpus not found at %s", root)
-	}
+	root := testenv.CorpusRoot(b)
 	for _, a := range list {
 		path := filepath.Join(root, a.path)
 		b.Run(a.name+"/garc", func(b *testing.B) {
 			r, err := Open(path, benchOpts(a.password))
 			if err != nil {
-				b.Skip(err)
+				b.Fatal(err)
 			}
 			var size int64
 			for _, e := range r.Entries() {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"os"
 	"path"
@@ -27,10 +28,7 @@ func isRARFormat(f string) bool {
 }
 
 func corpusUnits(t testing.TB) (string, []corpus.Unit) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := testenv.CorpusRoot(t)
 	units, err := corpus.Units(root)
 	if err != nil {
 		t.Fatal(err)

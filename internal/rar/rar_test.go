@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"path/filepath"
 	"strings"
@@ -91,11 +92,7 @@ func TestLegacyText(t *testing.T) {
 }
 
 func corpusFile(t testing.TB, rel string) string {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
-	return filepath.Join(root, rel)
+	return filepath.Join(testenv.CorpusRoot(t), rel)
 }
 
 func pwOpts(pw string, calls *int) *archive.Options {
@@ -291,10 +288,7 @@ func TestInfo(t *testing.T) {
 // TestSelectiveSolid extracts only the last entry of a solid archive: the
 // entries before it are decoded and discarded.
 func TestSelectiveSolid(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skip("no corpus")
-	}
+	root := testenv.CorpusRoot(t)
 	rel := "files/junrar/com__github__junrar__rar5unpack__m5-solid-128k.rar"
 	want, err := corpus.Listing(root, "expected/junrar/com__github__junrar__rar5unpack__m5-solid-128k.rar.tsv")
 	if err != nil {

@@ -5,6 +5,8 @@ package rar
 import (
 	"context"
 	"errors"
+	"fmt"
+	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,7 +40,7 @@ func TestVolumeNotRegularFile(t *testing.T) {
 				err = os.Mkdir(p2, 0o755)
 			}
 			if err != nil {
-				t.Skipf("cannot make a %s: %v", kind, err)
+				testenv.Missing(t, fmt.Sprintf("a %s (%v)", kind, err))
 			}
 			done := make(chan error, 1)
 			go func() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"path/filepath"
 	"testing"
@@ -191,10 +192,7 @@ func FuzzFilterRecord(f *testing.F) {
 // TestSolidSkip leaves every other solid member unread: Reset must decode
 // it before continuing, and the read members must match the listing.
 func TestSolidSkip(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skip("no corpus")
-	}
+	root := testenv.CorpusRoot(t)
 	for _, name := range []string{"junrar/com__github__junrar__solid__rar4-solid.rar", "rarfile/files__unicode.rar", "sharpcompress/Archives__Rar.solid.rar"} {
 		files, err := rartest.WalkRAR4(filepath.Join(root, "files", name))
 		if err != nil {

@@ -3,11 +3,12 @@ package unpack3
 import (
 	"bytes"
 	"errors"
+	"github.com/garc-dev/garc/internal/testenv"
 	"io"
+	"path/filepath"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
-	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/rar/rartest"
 )
 
@@ -35,11 +36,8 @@ func TestMaxMemSynthetic(t *testing.T) {
 // TestMaxMemCorpus decodes a PPMd file whose block asks for 64 MiB with
 // limits just above and just below.
 func TestMaxMemCorpus(t *testing.T) {
-	root, ok := corpus.Root()
-	if !ok {
-		t.Skipf("corpus not found at %s", root)
-	}
-	files, err := rartest.WalkRAR4(root + "/files/junrar/com__github__junrar__ppm__legit-maxmb63.rar")
+	root := testenv.CorpusRoot(t)
+	files, err := rartest.WalkRAR4(filepath.Join(root, "files/junrar/com__github__junrar__ppm__legit-maxmb63.rar"))
 	if err != nil {
 		t.Fatal(err)
 	}
