@@ -36,11 +36,7 @@ func corpusMoreRoot(t *testing.T) string {
 // the reason. The conformance test fails when one of them starts passing
 // (so the list shrinks) or another one fails.
 var knownFailures = map[string]string{
-	"files/libarchive/test_read_format_zip_ppmd8_aes256_streaming.zipx":  "PPMd variant I not implemented",
-	"files/libarchive/test_read_format_zip_ppmd8_multi.zipx":             "PPMd variant I not implemented",
-	"files/libarchive/test_read_format_zip_winzip_aes256_large_ppmd.zip": "PPMd variant I not implemented",
-	"files/sharpcompress/Archives__Zip.ppmd.dd.zip":                      "PPMd variant I not implemented",
-	"files/libarchive/test_read_format_zip_7075_utf8_paths.zip":          "local and central names differ (libarchive streams local headers); we refuse such archives with ErrFormat",
+	"files/libarchive/test_read_format_zip_7075_utf8_paths.zip": "local and central names differ (libarchive streams local headers); we refuse such archives with ErrFormat",
 }
 
 // extracted is one entry as the conformance test saw it.

@@ -97,8 +97,10 @@
 // internal/filters, CRC32/CRC64/SHA-256 checks, index, padding,
 // concatenated streams) over internal/lzma's LZMA2 decoder, with the LZMA2
 // chunks framed so that the decoder's read-ahead stays inside the block.
-// PPMd (98, variant I revision 1) is reported as unsupported: garc's
-// PPMd decoder implements variant H only.
+// PPMd (98): variant I revision 1, implemented here (ppmd8.go) after
+// 7-Zip's Ppmd8 — a 2-byte header of order, memory size and restoration
+// method (restart or cut off), then Subbotin's carry-less range coder;
+// the model memory is bounded by --max-dict.
 //
 // Extract decodes the entries one after the other with decoders it keeps
 // between entries (at most one archive-sized window at a time); calls

@@ -96,6 +96,7 @@ type decoders struct {
 	lz    *lzma.Reader
 	zs    *zstd.Decoder
 	xz    *xzReader
+	ppmd  *ppmd8Reader
 	br    *bufio.Reader
 }
 
@@ -106,8 +107,8 @@ func (d *decoders) close() {
 	*d = decoders{}
 }
 
-// keepOnly drops the decoders with archive-sized windows (LZMA, XZ,
-// Zstandard) that method m does not use, so that one Extract holds at
+// keepOnly drops the decoders with archive-sized memory (LZMA, XZ,
+// Zstandard, PPMd) that method m does not use, so that one Extract holds at
 // most one such window at a time, whatever mix of methods the archive
 // has.
 func (d *decoders) keepOnly(m uint16) {
@@ -116,6 +117,9 @@ func (d *decoders) keepOnly(m uint16) {
 	}
 	if m != methodXZ {
 		d.xz = nil
+	}
+	if m != methodPPMd {
+		d.ppmd = nil
 	}
 	if m != methodZstd && d.zs != nil {
 		d.zs.Close()
@@ -187,7 +191,13 @@ func (rd *Reader) newDecoder(f *file, src io.Reader, packed int64) (io.Reader, e
 	case m == methodImplode:
 		return newImplodeReader(d.buffered(src), f.flags, f.usize), nil
 	case m == methodPPMd:
-		return nil, &archive.UnsupportedError{What: "ZIP method PPMd (variant I)"}
+		if d.ppmd == nil {
+			d.ppmd = &ppmd8Reader{}
+		}
+		if err := d.ppmd.reset(d.buffered(src), f.usize, rd.opts.Limit()); err != nil {
+			return nil, err
+		}
+		return d.ppmd, nil
 	default:
 		return nil, &archive.UnsupportedError{What: "ZIP method " + methodName(m)}
 	}

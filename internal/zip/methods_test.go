@@ -2,8 +2,10 @@ package zip
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math/rand"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -87,5 +89,70 @@ func TestZstdAndXZ(t *testing.T) {
 	}
 	if _, err := readAll(r); err == nil || !wrapsSentinel(err) {
 		t.Fatalf("corrupt xz: %v", err)
+	}
+}
+
+// ppmdMixed is text with runs of random bytes: it fills a small PPMd
+// arena many times over, so that the model is restarted or cut off.
+func ppmdMixed(n int) []byte {
+	r := rand.New(rand.NewSource(3))
+	words := make([]string, 5000)
+	for i := range words {
+		w := make([]byte, 2+r.Intn(7))
+		for j := range w {
+			w[j] = byte('a' + r.Intn(26))
+		}
+		words[i] = string(w)
+	}
+	var b bytes.Buffer
+	for b.Len() < n {
+		if r.Intn(10) < 3 {
+			for i := 0; i < 200; i++ {
+				b.WriteByte(byte(r.Intn(256)))
+			}
+			continue
+		}
+		for i := 0; i < 40; i++ {
+			b.WriteString(words[r.Intn(len(words))])
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()[:n]
+}
+
+// TestPPMdRestoration: PPMd var. I streams by 7zz whose 1–2 MiB model
+// fills up repeatedly, with restoration by restart (a=0) and by cutting
+// off (a=1), at the lowest and highest orders.
+func TestPPMdRestoration(t *testing.T) {
+	data := ppmdMixed(1 << 20)
+	for _, c := range []struct {
+		method  string
+		restore uint16
+	}{
+		{"PPMd:o=2:mem=1m:a=0", 0},
+		{"PPMd:o=4:mem=1m:a=0", 0},
+		{"PPMd:o=16:mem=1m:a=1", 1},
+		{"PPMd:o=8:mem=2m:a=1", 1},
+		{"PPMd:o=3:mem=1m:a=1", 1},
+	} {
+		t.Run(c.method, func(t *testing.T) {
+			b := sevenZipArchive(t, map[string][]byte{"m.bin": data}, "-mm="+c.method)
+			r, err := openBytes(t, b, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := &r.(*Reader).files[0]
+			if f.realMethod != methodPPMd {
+				t.Fatalf("method %d", f.realMethod)
+			}
+			if v := binary.LittleEndian.Uint16(b[f.dataOff:]); v>>12 != c.restore {
+				t.Fatalf("restoration method %d, want %d", v>>12, c.restore)
+			}
+			got, err := readAll(r)
+			if err != nil || !bytes.Equal(got["m.bin"], data) {
+				t.Fatalf("%d bytes, %v", len(got["m.bin"]), err)
+			}
+		})
 	}
 }
