@@ -1,9 +1,12 @@
 package rar
 
 import (
+	"bytes"
 	"encoding/binary"
 	"flag"
 	"hash/crc32"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/rar/rartest"
@@ -195,5 +198,31 @@ func TestFuzzSeeds(t *testing.T) {
 			args[name] = []any{data}
 		}
 		rartest.CheckSeeds(t, target, args, *updateSeeds)
+	}
+}
+
+// exampleArchive is testdata/example.rar, the archive of Example: a
+// directory and two stored files, one with a modification time.
+func exampleArchive() []byte {
+	mtime := rar5Record(3, append(appendVint(nil, 0x3), binary.LittleEndian.AppendUint32(nil, 1735689600)...))
+	return newRAR5Builder().main(0).
+		file("docs/readme.txt", []byte("garc reads RAR archives.\n"), mtime).
+		file("hello.txt", []byte("hello, world\n"), nil).
+		end(false).bytes()
+}
+
+// TestExampleArchive keeps testdata/example.rar equal to exampleArchive
+// (-update-seeds rewrites it).
+func TestExampleArchive(t *testing.T) {
+	p := filepath.Join("testdata", "example.rar")
+	want := exampleArchive()
+	if *updateSeeds {
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got, err := os.ReadFile(p); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s is missing or stale: run go test -run TestExampleArchive -update-seeds", p)
 	}
 }
