@@ -2,13 +2,13 @@ package rar
 
 import (
 	"context"
-	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
 	"github.com/nwaples/rardecode/v2"
 )
 

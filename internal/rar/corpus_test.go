@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"os"
 	"path"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // knownFailures lists corpus units that do not pass yet, with the reason.

@@ -3,13 +3,13 @@ package unpack15
 import (
 	"bytes"
 	"errors"
-	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/rar/rartest"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // walkAny walks a RAR 1.5-4.x archive, or else a RAR 1.4 one.

@@ -3,13 +3,13 @@ package unpack20
 import (
 	"bytes"
 	"errors"
-	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/rar/rartest"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 func isV20(f rartest.File) bool {

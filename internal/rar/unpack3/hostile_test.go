@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"path/filepath"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/rar/rartest"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // tester is the Decoder as a rartest.Resetter.

@@ -3,13 +3,13 @@ package unpack3
 import (
 	"bytes"
 	"errors"
-	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"path/filepath"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/rar/rartest"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // TestMaxMemSynthetic checks that a PPMd block header asking for more

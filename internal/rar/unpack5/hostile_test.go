@@ -3,7 +3,6 @@ package unpack5
 import (
 	"bytes"
 	"crypto/sha256"
-	"github.com/garc-dev/garc/internal/testenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/rar/rartest"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // tester is the Decoder as a rartest.Resetter.
