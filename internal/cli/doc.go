@@ -155,20 +155,14 @@
 //
 // # Exit codes
 //
-// Defined in exitcodes.go and printed by `garc --help`:
-//
-//	0    success
-//	1    warning: entries skipped, paths or links refused
-//	2    fatal error: corrupt input, not an archive, unsupported feature, I/O error
-//	3    checksum mismatch
-//	7    command-line usage error
-//	8    memory or size limit exceeded (archive.ErrLimit; raise --max-dict)
-//	9    cannot create an output file or directory (extract.ErrCreate)
-//	10   no files matched the patterns
-//	11   wrong or missing password (an error wrapping both ErrWrongPassword
-//	     and ErrChecksum is 11)
-//	255  interrupted by SIGINT or SIGTERM: the context is cancelled,
-//	     temporary files are removed (Extractor.Abort)
+// The codes are defined in exitcodes.go, whose exitCodeTable `garc
+// --help` prints and README.md repeats (TestExitCodeTables keeps the
+// three in step). exitCodeFor maps errors to them: usage errors to 7,
+// archive.ErrWrongPassword and ErrPasswordRequired to 11 (before
+// ErrChecksum, so a wrong password that surfaces as a checksum mismatch is
+// 11), archive.ErrLimit to 8, extract.ErrCreate and archivefile.ErrWrite
+// to 9, extract.ErrRefused and ErrSkipped to 1, archive.ErrChecksum to 3,
+// no match to 10, and cancellation (SIGINT, SIGTERM, SIGHUP) to 255.
 //
 // When several entries (or archives, with a wildcard) fail differently
 // the most severe code wins, in the order 255, 7, 11, 8, 9, 2, 3, 10, 1.
