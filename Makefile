@@ -5,10 +5,21 @@ BIN       ?= bin/garc
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 
-.PHONY: help build test test-short bench fuzz lint vet fmt conformance compare release clean cross
+# Version, commit and date that `garc --version` prints, stamped with
+# -ldflags so that they are right with GOFLAGS=-buildvcs=false too.
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+COMMIT    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+DATE      ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
+CLIPKG    := github.com/garc-dev/garc/internal/cli
+LDFLAGS   := -X $(CLIPKG).Version=$(VERSION) -X $(CLIPKG).Commit=$(COMMIT) -X $(CLIPKG).Date=$(DATE)
+MANDIR    ?= man
+
+.PHONY: help build man completions test test-short bench fuzz lint vet fmt conformance compare release clean cross
 
 help:
-	@echo "build        build ./bin/garc"
+	@echo "build        build ./bin/garc (version, commit and date stamped)"
+	@echo "man          write the man page, generated from the commands, to $(MANDIR)/garc.1"
+	@echo "completions  write bash, zsh, fish and powershell completions to completions/"
 	@echo "test         run every test (the command CI runs)"
 	@echo "bench        run the benchmarks (BENCHTIME=$(BENCHTIME))"
 	@echo "fuzz         run every Fuzz target for FUZZTIME=$(FUZZTIME)"
@@ -19,7 +30,18 @@ help:
 	@echo "cross        cross-compile for windows and darwin"
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/garc
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/garc
+
+man:
+	@mkdir -p $(MANDIR)
+	$(GO) run -ldflags "$(LDFLAGS)" ./cmd/garc man > $(MANDIR)/garc.1
+
+completions:
+	@mkdir -p completions
+	$(GO) run ./cmd/garc completion bash > completions/garc.bash
+	$(GO) run ./cmd/garc completion zsh > completions/_garc
+	$(GO) run ./cmd/garc completion fish > completions/garc.fish
+	$(GO) run ./cmd/garc completion powershell > completions/garc.ps1
 
 test:
 	$(GO) test -timeout 30m $(PKGS)
@@ -62,4 +84,4 @@ release:
 	$(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1 check
 
 clean:
-	rm -rf bin dist
+	rm -rf bin dist $(MANDIR) completions

@@ -71,6 +71,11 @@ func onOff(v string) (string, bool) {
 // (x, e, l, t, a, d …) to the front so that switches may come before it.
 // Arguments after "--" are positional and never rewritten.
 func normalizeArgs(args []string) []string {
+	if len(args) > 0 && strings.HasPrefix(args[0], "__complete") {
+		// cobra's hidden completion request from a shell script:
+		// the words being completed are passed on as typed.
+		return args
+	}
 	var flags, pos []string
 	command := ""
 	// dangling is a value flag written last, without its value: it

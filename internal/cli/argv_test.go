@@ -25,6 +25,7 @@ func TestNormalizeArgs(t *testing.T) {
 		{"x -pSECRET a.7z", "x --password=SECRET a.7z"},
 		{"x -p argv.go", "x --ask-password argv.go"},
 		{"x a.7z -o", "x a.7z -o"},
+		{"__complete x -o", "__complete x -o"},
 		{"x a.7z --output", "x a.7z --output"},
 		{"-p x argv.go", "x --ask-password argv.go"},
 		{"a -p new.7z f", "a --ask-password new.7z f"},

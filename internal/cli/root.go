@@ -186,7 +186,9 @@ destination (garc x archive.rar out/).
 		},
 		Args: cobra.ArbitraryArgs,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	// cobra's "garc completion bash|zsh|fish|powershell" stays enabled;
+	// man.go's hidden "garc man" prints the man page.
+	root.AddCommand(manCommand())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.g.password, "password", "", "password for encrypted archives (7-Zip: -pSECRET)")

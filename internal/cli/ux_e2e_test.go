@@ -5,8 +5,14 @@ package cli
 // switches people type, completion, the man page and --version.
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // TestPasswordNeverPrinted runs every way of mistyping or misusing a
@@ -109,5 +115,96 @@ func TestUsageMessages(t *testing.T) {
 				t.Errorf("%q: stderr names the internal %q:\n%s", tc.args, internal, r.stderr)
 			}
 		}
+	}
+}
+
+// TestCompletionAndMan checks garc completion for every shell, the
+// dynamic completion it relies on, and the generated man page.
+func TestCompletionAndMan(t *testing.T) {
+	dir := t.TempDir()
+	for shell, want := range map[string]string{
+		"bash":       "__start_garc",
+		"zsh":        "#compdef garc",
+		"fish":       "complete -c garc",
+		"powershell": "Register-ArgumentCompleter",
+	} {
+		r := garc(t, dir, "", "completion", shell)
+		r.expect(t, ExitOK, "completion "+shell)
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("completion %s lacks %q", shell, want)
+		}
+	}
+	r := garc(t, dir, "", "__complete", "x", "--overw")
+	r.expect(t, ExitOK, "__complete")
+	if !strings.Contains(r.stdout, "--overwrite") {
+		t.Errorf("completing --overw: %q", r.stdout)
+	}
+	r = garc(t, dir, "", "__complete", "")
+	r.expect(t, ExitOK, "__complete ''")
+	if !strings.Contains(r.stdout, "x\t") || !strings.Contains(r.stdout, "completion\t") || strings.Contains(r.stdout, "man\t") {
+		t.Errorf("completing a command: %q", r.stdout)
+	}
+
+	r = garc(t, dir, "", "man")
+	r.expect(t, ExitOK, "man")
+	for _, want := range []string{".TH GARC 1 ", ".SH NAME\ngarc \\- ", ".SH SYNOPSIS", ".SS \"x \u2014 extract with full paths\"",
+		".B \\-\\-overwrite string", ".SH OPTIONS", "\\-\\-password\\-file FILE", "wrong or missing password"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("man page lacks %q", want)
+		}
+	}
+	if man := testenvOptionalTool("man"); man != "" {
+		// man(1) renders it without warnings.
+		os.WriteFile(filepath.Join(dir, "garc.1"), []byte(r.stdout), 0o644)
+		cmd := exec.Command(man, "--warnings", "-l", filepath.Join(dir, "garc.1"))
+		cmd.Env = append(os.Environ(), "MANWIDTH=80", "MANPAGER=cat", "PAGER=cat")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+			t.Errorf("man -l garc.1: %v\n%s", err, stderr.String())
+		}
+	}
+}
+
+// testenvOptionalTool returns the path of a tool that only adds checks
+// when installed (no skip: the test's main assertions do not need it).
+func testenvOptionalTool(name string) string {
+	p, _ := exec.LookPath(name)
+	return p
+}
+
+// TestVersion checks that garc --version names the version, commit and
+// date, and that `make build` stamps them even without VCS information
+// in the build (GOFLAGS=-buildvcs=false).
+func TestVersion(t *testing.T) {
+	dir := t.TempDir()
+	r := garc(t, dir, "", "--version")
+	r.expect(t, ExitOK, "--version")
+	if !strings.HasPrefix(r.stdout, "garc version ") {
+		t.Errorf("--version: %q", r.stdout)
+	}
+	makeBin := testenv.Tool(t, "make")
+	gitBin := testenv.Tool(t, "git")
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := exec.Command(gitBin, "-C", root, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		testenv.Missing(t, "a git checkout (make build stamps the commit from it)")
+	}
+	bin := filepath.Join(dir, "garc")
+	cmd := exec.Command(makeBin, "-C", root, "build", "BIN="+bin)
+	cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := regexp.MustCompile(`^garc version \S+ \(commit ` + strings.TrimSpace(string(rev)) + `(-dirty)?, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$`)
+	if !want.Match(out) {
+		t.Errorf("make build with -buildvcs=false: --version prints %q, want %s", out, want)
 	}
 }
