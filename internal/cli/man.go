@@ -120,7 +120,7 @@ func roffParagraphs(text string) string {
 }
 
 // roffText escapes a line of text for roff: backslashes, hyphens (so
-// that switches copy and paste as ASCII) and a leading '.' or '\''.
+// that switches copy and paste as ASCII) and a leading period or quote.
 func roffText(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\e`)
 	s = strings.ReplaceAll(s, "-", `\-`)
