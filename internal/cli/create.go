@@ -213,7 +213,7 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	// A bad method parameter is a command-line error, found before any
 	// input is read.
 	if err := sevenzip.CheckOptions(w); errors.Is(err, sevenzip.ErrMethodParam) {
-		return o, usagef("--method: %v", err)
+		return o, usagef("%v", err)
 	}
 	switch f.symlinks {
 	case "follow":

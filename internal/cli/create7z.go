@@ -50,11 +50,13 @@ func checkForeignName(name string) error {
 	if i < 0 || !foreignExtensions[ext] && !isRAR {
 		return nil
 	}
-	if f, _, err := openExisting(name); f != nil || err != nil {
-		if f != nil {
-			f.Close() // a 7z archive under another name: it is updated
-		}
-		return err
+	f, _, err := openExisting(name)
+	if f != nil {
+		f.Close() // a 7z archive under another name: it is updated
+		return nil
+	}
+	if errors.Is(err, archive.ErrUnsupported) {
+		return err // a RAR archive or a split one
 	}
 	stem := base[:i]
 	if j := strings.LastIndexByte(stem, '.'); j > 0 && foreignExtensions[strings.ToLower(stem[j+1:])] {
@@ -130,7 +132,7 @@ func update(ctx context.Context, path string, volumeSize int64, ch *sevenzip.Cha
 	case errors.Is(err, sevenzip.ErrMixedEncryption):
 		return nil, fmt.Errorf("%s: %w (--allow-mixed-encryption adds anyway)", path, err)
 	case errors.Is(err, sevenzip.ErrMethodParam):
-		return nil, usagef("--method: %v", err)
+		return nil, usagef("%v", err)
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -319,6 +319,19 @@ func TestCreateArchiveName(t *testing.T) {
 			t.Errorf("a %s: the archive was written", c.name)
 		}
 	}
+	// An existing ZIP file is not added to either; a 7z archive under
+	// another name is.
+	writeTree(t, dir, map[string]string{"real.zip": "PK\x03\x04 not much of a zip"})
+	r := garc(t, dir, "", "a", "real.zip", "src")
+	r.expect(t, ExitUsage, "a real.zip")
+	if !strings.Contains(r.stderr, "name it real.7z") {
+		t.Errorf("a real.zip: %q", r.stderr)
+	}
+	garc(t, dir, "", "a", "seven.7z", "src").expect(t, ExitOK, "a seven.7z")
+	if err := os.Rename(filepath.Join(dir, "seven.7z"), filepath.Join(dir, "seven.zip")); err != nil {
+		t.Fatal(err)
+	}
+	garc(t, dir, "", "a", "seven.zip", "src").expect(t, ExitOK, "a seven.zip (a 7z archive)")
 	garc(t, dir, "", "a", "plain", "src").expect(t, ExitOK, "a plain")
 	if _, err := os.Stat(filepath.Join(dir, "plain.7z")); err != nil {
 		t.Errorf("a plain: no plain.7z: %v", err)
