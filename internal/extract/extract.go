@@ -139,6 +139,9 @@ type Extractor struct {
 	renamed map[string]int
 	dirs    []dirRecord
 	buf     []byte
+	// at performs file operations, on Linux relative to a cached
+	// directory descriptor.
+	at *dirHandle
 
 	mu    sync.Mutex
 	temps map[string]struct{}
@@ -161,7 +164,7 @@ func New(opts Options) (*Extractor, error) {
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
 	}
-	return &Extractor{
+	x := &Extractor{
 		opts:        opts,
 		root:        abs,
 		mode:        opts.Overwrite,
@@ -170,7 +173,12 @@ func New(opts Options) (*Extractor, error) {
 		verified:    make(map[string]bool),
 		written:     make(map[string]string),
 		temps:       make(map[string]struct{}),
-	}, nil
+		at:          newDirHandle(),
+	}
+	// Finish and Rollback release the directory descriptor; this covers
+	// an Extractor dropped after Abort.
+	runtime.AddCleanup(x, func(h *dirHandle) { h.close() }, x.at)
+	return x, nil
 }
 
 // missingAncestors returns dir and those of its ancestors that do not
@@ -416,7 +424,7 @@ type placedFile struct {
 // or symbolic link at that path is later replaced by rename (or renamed
 // aside), never opened.
 func (x *Extractor) resolveExisting(name, target string) (placement, error) {
-	typ, err := lstatType(target)
+	typ, err := x.at.lstatType(target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return placement{path: target, fresh: true}, nil
 	}
@@ -488,7 +496,7 @@ func (x *Extractor) freeName(name, target string) (string, int, error) {
 
 // tempFile creates a new empty file next to target with O_EXCL.
 func (x *Extractor) tempFile(target string, perm fs.FileMode) (outFile, string, error) {
-	f, err := createTemp(filepath.Dir(target), perm)
+	f, err := x.at.createTemp(filepath.Dir(target), perm)
 	if err != nil {
 		return f, "", err
 	}
@@ -512,7 +520,7 @@ func (x *Extractor) removeTemp(p string) {
 // commit moves a finished temporary file into place at dst and sets its
 // times.
 func (x *Extractor) commit(e *archive.Entry, tmp string, dst placement) error {
-	setTimes(tmp, e)
+	x.setTimes(tmp, e)
 	return x.place(e, tmp, dst)
 }
 
@@ -522,14 +530,14 @@ func (x *Extractor) commit(e *archive.Entry, tmp string, dst placement) error {
 func (x *Extractor) place(e *archive.Entry, tmp string, dst placement) error {
 	if dst.aside != "" {
 		// rename moves a link itself, never what it points to.
-		if err := renameFile(dst.path, dst.aside); err != nil {
+		if err := x.at.rename(dst.path, dst.aside); err != nil {
 			x.removeTemp(tmp)
 			return createErr(e.Name, err)
 		}
 	}
-	if err := renameFile(tmp, dst.path); err != nil {
+	if err := x.at.rename(tmp, dst.path); err != nil {
 		if dst.aside != "" {
-			renameFile(dst.aside, dst.path)
+			x.at.rename(dst.aside, dst.path)
 		}
 		x.removeTemp(tmp)
 		return createErr(e.Name, err)
@@ -544,11 +552,11 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst placement) error {
 	return nil
 }
 
-func setTimes(p string, e *archive.Entry) {
+func (x *Extractor) setTimes(p string, e *archive.Entry) {
 	if e.ModTime.IsZero() && e.AccessTime.IsZero() {
 		return
 	}
-	os.Chtimes(p, e.AccessTime, e.ModTime) // zero times are left unchanged
+	x.at.setTimes(p, e.AccessTime, e.ModTime) // best effort; zero times are left unchanged
 }
 
 func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader) error {
@@ -842,6 +850,7 @@ func (x *Extractor) Finish() error {
 	}
 	x.dirs = x.dirs[:0]
 	x.removeTemps()
+	x.at.close()
 	return first
 }
 
@@ -862,6 +871,7 @@ func (x *Extractor) Abort() { x.removeTemps() }
 // empty, wrapping ErrCreate.
 func (x *Extractor) Rollback() error {
 	x.removeTemps()
+	x.at.close()
 	var first error
 	for i := len(x.placed) - 1; i >= 0; i-- {
 		pl := x.placed[i]
@@ -890,6 +900,7 @@ func (x *Extractor) Rollback() error {
 // and stays recorded; other failures are returned (the first one).
 func (x *Extractor) removeCreatedDirs(mark int) error {
 	x.lastDir = ""
+	x.at.close() // it may refer to a directory removed here
 	var first error
 	var keep []string
 	for i := len(x.createdDirs) - 1; i >= mark; i-- {

@@ -5,9 +5,25 @@ package extract
 import (
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/garc-dev/garc/internal/tempname"
 )
+
+// dirHandle does the file operations of the extractor through package
+// os; it has no state.
+type dirHandle struct{}
+
+func newDirHandle() *dirHandle { return &dirHandle{} }
+
+// close releases nothing.
+func (*dirHandle) close() {}
+
+// setTimes sets the access and modification times of the regular file p;
+// a zero time is left unchanged.
+func (*dirHandle) setTimes(p string, atime, mtime time.Time) error {
+	return os.Chtimes(p, atime, mtime)
+}
 
 // outFile is a temporary output file open for writing.
 type outFile struct {
@@ -17,16 +33,16 @@ type outFile struct {
 
 // createTemp makes a new file ".garc-XXXXXXXX.tmp" in dir with O_EXCL,
 // trying fresh names while one exists.
-func createTemp(dir string, perm fs.FileMode) (outFile, error) {
+func (*dirHandle) createTemp(dir string, perm fs.FileMode) (outFile, error) {
 	f, p, err := tempname.Create(dir, os.O_WRONLY, perm)
 	return outFile{File: f, path: p}, err
 }
 
-// renameFile renames oldpath to newpath, replacing a file or link there.
-func renameFile(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+// rename renames oldpath to newpath, replacing a file or link there.
+func (*dirHandle) rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
 
 // lstatType returns the type bits of the file at p, not following a link.
-func lstatType(p string) (fs.FileMode, error) {
+func (*dirHandle) lstatType(p string) (fs.FileMode, error) {
 	fi, err := os.Lstat(p)
 	if err != nil {
 		return 0, err

@@ -1,0 +1,149 @@
+package extract
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/garc-dev/garc/internal/tempname"
+)
+
+// dirHandle does the file operations of the extractor relative to a
+// descriptor of the directory they happen in (openat, renameat, fstatat,
+// utimensat), so the kernel resolves one component instead of the whole
+// path for each call. Archives list the files of a directory together, so
+// one cached descriptor, replaced when the directory changes, serves most
+// entries. When a directory cannot be opened (no read permission), the
+// operations fall back to whole paths. A dirHandle is used by one
+// goroutine (Write's); close releases the descriptor, and a cleanup does
+// if the Extractor is dropped without Finish or Rollback.
+type dirHandle struct {
+	dir string // the directory fd refers to
+	fd  int    // -1 when none is open
+}
+
+func newDirHandle() *dirHandle { return &dirHandle{fd: -1} }
+
+// at returns a descriptor and a name to reach p with an *at call.
+func (h *dirHandle) at(p string) (int, string) {
+	dir, name := filepath.Split(p)
+	dir = dir[:len(dir)-1] // p is absolute: dir ends with '/'
+	if dir == "" {
+		dir = "/"
+	}
+	if h.fd >= 0 && dir == h.dir {
+		return h.fd, name
+	}
+	h.close()
+	for {
+		fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return unix.AT_FDCWD, p
+		}
+		h.fd, h.dir = fd, dir
+		return fd, name
+	}
+}
+
+// close closes the cached descriptor.
+func (h *dirHandle) close() {
+	if h.fd >= 0 {
+		unix.Close(h.fd)
+		h.fd, h.dir = -1, ""
+	}
+}
+
+// createTemp makes a new file ".garc-XXXXXXXX.tmp" in dir with O_EXCL and
+// O_NOFOLLOW, trying fresh names while one exists.
+func (h *dirHandle) createTemp(dir string, perm fs.FileMode) (outFile, error) {
+	for i := 0; ; i++ {
+		p := tempname.In(dir)
+		dfd, name := h.at(p)
+		fd, err := unix.Openat(dfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
+		switch {
+		case err == nil:
+			return outFile{fd: fd, path: p}, nil
+		case err == unix.EINTR, err == unix.EEXIST && i <= 100:
+			continue
+		}
+		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+}
+
+// rename renames oldpath to newpath, replacing a file or link there
+// (never following it), without os.Rename's stat of newpath: callers have
+// examined newpath already. Both are in the same directory.
+func (h *dirHandle) rename(oldpath, newpath string) error {
+	for {
+		var err error
+		if filepath.Dir(oldpath) == filepath.Dir(newpath) {
+			dfd, oldname := h.at(oldpath)
+			_, newname := filepath.Split(newpath)
+			if dfd == unix.AT_FDCWD {
+				oldname, newname = oldpath, newpath
+			}
+			err = unix.Renameat(dfd, oldname, dfd, newname)
+		} else {
+			err = unix.Rename(oldpath, newpath)
+		}
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err}
+		}
+		return nil
+	}
+}
+
+// lstatType returns the type bits of the file at p, not following a link
+// (fs.ErrNotExist when there is none), without allocating a FileInfo.
+func (h *dirHandle) lstatType(p string) (fs.FileMode, error) {
+	var st unix.Stat_t
+	dfd, name := h.at(p)
+	for {
+		err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, &fs.PathError{Op: "lstat", Path: p, Err: err}
+		}
+		break
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0, nil
+	case unix.S_IFDIR:
+		return fs.ModeDir, nil
+	case unix.S_IFLNK:
+		return fs.ModeSymlink, nil
+	}
+	return fs.ModeIrregular, nil
+}
+
+// setTimes sets the access and modification times of the file p, not
+// following a link; a zero time is left unchanged.
+func (h *dirHandle) setTimes(p string, atime, mtime time.Time) error {
+	dfd, name := h.at(p)
+	ts := [2]unix.Timespec{timespec(atime), timespec(mtime)}
+	for {
+		err := unix.UtimesNanoAt(dfd, name, ts[:], unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func timespec(t time.Time) unix.Timespec {
+	if t.IsZero() {
+		return unix.Timespec{Nsec: unix.UTIME_OMIT}
+	}
+	return unix.NsecToTimespec(t.UnixNano())
+}
