@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,6 +66,10 @@ type outcome struct {
 	err    error  // the first error: from Open, Extract or an entry reader
 	panic  string // panic value and stack, if it panicked
 	output int64
+	// entries hashes each entry's name and data, in archive order, to
+	// tell a clean decode of the original content from one of something
+	// else.
+	entries []uint64
 }
 
 // decodeAll opens path with the opener and reads every entry to the end,
@@ -88,7 +93,10 @@ func decodeAll(ctx context.Context, path, password string) (o outcome) {
 	_ = r.Info()
 	_ = r.Entries()
 	err = r.Extract(ctx, nil, func(e *archive.Entry, rd io.Reader) error {
-		n, err := io.Copy(io.Discard, io.LimitReader(rd, outputCap-o.output))
+		h := fnv.New64a()
+		io.WriteString(h, e.Name+"\x00")
+		n, err := io.Copy(h, io.LimitReader(rd, outputCap-o.output))
+		o.entries = append(o.entries, h.Sum64())
 		o.output += n
 		if err != nil && o.err == nil {
 			o.err = err
@@ -127,8 +135,10 @@ func runCase(t *testing.T, path, password, what string) outcome {
 
 // TestTruncationAndBitFlips truncates and bit-flips real archives and
 // decodes them in process: an error is expected and fine, a panic or a
-// hang is not. Errors not naming the archive are logged (set
-// GARC_SWEEP_LOG=1 to log every error; GARC_SWEEP_FLIPS=N for more flips).
+// hang is not, and neither is a decode without error that yields other
+// content than the original (damage that went through unnoticed).
+// Every error must name the archive and wrap an archive sentinel. Set
+// GARC_SWEEP_LOG=1 to log every error, GARC_SWEEP_FLIPS=N for more flips.
 func TestTruncationAndBitFlips(t *testing.T) {
 	root := testenv.CorpusRoot(t)
 	truncs, flips := 40, 120
@@ -139,7 +149,7 @@ func TestTruncationAndBitFlips(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("GARC_SWEEP_FLIPS")); err == nil && n > 0 {
 		flips = n
 	}
-	var cases, errs, unnamed int
+	var cases, errs, unnamed, unwrapped int
 	for _, su := range sweepUnits {
 		t.Run(filepath.Base(su.unit), func(t *testing.T) {
 			orig, err := os.ReadFile(filepath.Join(root, su.unit))
@@ -153,12 +163,34 @@ func TestTruncationAndBitFlips(t *testing.T) {
 			// The mutated copy keeps the name's extension so volume and
 			// split detection behave as for the original.
 			path := filepath.Join(dir, "m-"+filepath.Base(su.unit))
-			try := func(data []byte, what string) {
+			var want outcome // the original's
+			var silent []string
+			defer func() {
+				if len(silent) > 0 {
+					t.Errorf("damage that went through unnoticed:\n%s", strings.Join(silent, "\n"))
+				}
+			}()
+			try := func(data []byte, what string, truncated bool) {
 				if err := os.WriteFile(path, data, 0o644); err != nil {
 					t.Fatal(err)
 				}
 				o := runCase(t, path, su.password, what)
 				cases++
+				if o.err == nil && !cleanDecodeAllowed(su.unit, truncated, o.entries, want.entries) {
+					// A checksum or a structure check should have
+					// caught it: the damage went through silently.
+					msg := fmt.Sprintf("%s: decodes without error to other content (%d entries, %d bytes; original %d, %d)",
+						what, len(o.entries), o.output, len(want.entries), want.output)
+					if knownUndetected[what] {
+						t.Log("known defect: " + msg)
+					} else {
+						silent = append(silent, msg)
+					}
+				}
+				if o.err != nil && !wrapsSentinel(o.err) {
+					unwrapped++
+					t.Errorf("%s: error wraps no archive sentinel: %v", what, o.err)
+				}
 				if o.err != nil {
 					if os.Getenv("GARC_SWEEP_LOG") != "" {
 						t.Logf("%s: %v", what, o.err)
@@ -166,7 +198,7 @@ func TestTruncationAndBitFlips(t *testing.T) {
 					errs++
 					if !strings.Contains(o.err.Error(), path) {
 						unnamed++
-						t.Logf("%s: error does not name the archive: %v", what, o.err)
+						t.Errorf("%s: error does not name the archive: %v", what, o.err)
 					}
 				}
 				if t.Failed() {
@@ -177,15 +209,16 @@ func TestTruncationAndBitFlips(t *testing.T) {
 				}
 			}
 			// The unmodified archive must decode cleanly.
-			if o := runCase(t, filepath.Join(root, su.unit), su.password, su.unit); o.err != nil {
-				t.Fatalf("%s: the original does not decode: %v", su.unit, o.err)
+			want = runCase(t, filepath.Join(root, su.unit), su.password, su.unit)
+			if want.err != nil {
+				t.Fatalf("%s: the original does not decode: %v", su.unit, want.err)
 			}
 			for i := 0; i < truncs; i++ {
 				n := i * len(orig) / truncs
 				if i%4 == 3 {
 					n = len(orig) - 1 - rng.Intn(min(len(orig), 64))
 				}
-				try(orig[:n], fmt.Sprintf("%s truncated to %d", filepath.Base(su.unit), n))
+				try(orig[:n], fmt.Sprintf("%s truncated to %d", filepath.Base(su.unit), n), true)
 			}
 			data := make([]byte, len(orig))
 			for i := 0; i < flips; i++ {
@@ -209,9 +242,58 @@ func TestTruncationAndBitFlips(t *testing.T) {
 					}
 					what += " and 3 more bits after it"
 				}
-				try(data, what)
+				try(data, what, false)
 			}
 		})
 	}
-	t.Logf("%d mutated archives decoded, %d errors, %d errors not naming the archive", cases, errs, unnamed)
+	t.Logf("%d mutated archives decoded, %d errors, %d errors not naming the archive, %d wrapping no sentinel", cases, errs, unnamed, unwrapped)
+}
+
+// cleanDecodeAllowed says whether a mutated archive may decode without
+// error to the entries got, the original giving want. The same entries
+// always may (the damage hit nothing that matters). A truncated archive
+// may also give the first entries of the original when its format has no
+// mandatory end marker (RAR up to 4.x: the set ends where the headers
+// do).
+func cleanDecodeAllowed(unit string, truncated bool, got, want []uint64) bool {
+	if slices.Equal(got, want) {
+		return true
+	}
+	endless := strings.HasSuffix(unit, ".rar") && !strings.Contains(unit, "rar5")
+	return truncated && endless && len(got) < len(want) && slices.Equal(got, want[:len(got)])
+}
+
+// knownUndetected are mutations that decode without error to other
+// content today, each logged by the test; any other case fails it. All
+// are in the RAR 1.4–4.x reader.
+var knownUndetected = map[string]bool{
+	// The type byte of a RAR 2.9–4.x block (main header at 9, file header
+	// at 22) is flipped: the block is taken for an unknown one and
+	// skipped, though its header CRC no longer matches. To fix in
+	// internal/rar: check the header CRC of every block.
+	"test_read_format_rar_multi_lzss_blocks.rar bit 0x4 flipped at 22":     true,
+	"com__github__junrar__ppm__preserved-maxmb0.rar bit 0x8 flipped at 9":  true,
+	"com__github__junrar__ppm__preserved-maxmb0.rar bit 0x8 flipped at 22": true,
+	// A header of the encrypted RAR 2.9–4.x solid archive is damaged and
+	// one of four files vanishes without an error. To fix in internal/rar.
+	"test_read_format_rar4_solid_encrypted.rar bit 0x80 flipped at 186": true,
+	// RAR 1.5 fixture whose header CRCs are wrong to begin with (the
+	// corpus marks it bad-header-crc), so they cannot be enforced.
+	"files__rar15-comment.rar bit 0x40 flipped at 53": true,
+	// RAR 1.4 headers carry no checksum: a flipped bit in a name goes
+	// unnoticed (the data still checks). A limit of the format.
+	"com__github__junrar__rar14-solid.rar bit 0x1 flipped at 29":     true,
+	"com__github__junrar__rar14-solid.rar bit 0x10 flipped at 12011": true,
+}
+
+// wrapsSentinel reports whether err wraps one of internal/archive's
+// sentinels (or is a truncation the reader passed on as such).
+func wrapsSentinel(err error) bool {
+	for _, s := range []error{archive.ErrFormat, archive.ErrChecksum, archive.ErrWrongPassword, archive.ErrPasswordRequired,
+		archive.ErrUnsupported, archive.ErrLimit, archive.ErrNotArchive} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
