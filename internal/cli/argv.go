@@ -11,7 +11,7 @@ var valueFlags = map[string]bool{
 	"output": true, "password": true, "password-file": true, "overwrite": true, "links": true,
 	"max-dict": true, "threads": true, "progress": true, "format": true, "include": true,
 	"exclude": true, "level": true, "method": true, "filter": true, "solid": true,
-	"volume-size": true, "symlinks": true, "stdin-name": true, "type": true, "dict": true,
+	"volume-size": true, "symlinks": true, "stdin-name": true, "type": true, "dict": true, "method-param": true,
 }
 
 // shortValueFlags are the single-letter flags that take the next argument
@@ -88,6 +88,10 @@ func normalizeArgs(args []string) []string {
 			pos = append(pos, args[i:]...)
 			break
 		}
+		if a == "--verbose" {
+			flags = append(flags, "--progress=list") // each file as it is processed
+			continue
+		}
 		if strings.HasPrefix(a, "--") {
 			name := strings.TrimPrefix(a, "--")
 			if !strings.Contains(name, "=") && valueFlags[name] {
@@ -134,7 +138,15 @@ func normalizeArgs(args []string) []string {
 		}
 		flags = append(flags, rewriteSwitch(a)...)
 	}
-	out := make([]string, 0, len(args)+1)
+	flags = adjustFlags(command, flags, &pos)
+	if sp, ok := commandSpellings[command]; ok {
+		command = sp[0]
+		flags = append(sp[1:len(sp):len(sp)], flags...)
+	}
+	if command == "l" && slicesContains(flags, bareRows) {
+		command = "lb" // 7-Zip's l -ba
+	}
+	out := make([]string, 0, len(args)+2)
 	if command != "" {
 		out = append(out, command)
 	}
@@ -144,6 +156,77 @@ func normalizeArgs(args []string) []string {
 		out = append(out, dangling)
 	}
 	return out
+}
+
+// bareRows is what 7-Zip's -ba becomes: the table's rows without
+// headers (lb --rows).
+const bareRows = "--rows"
+
+// appendArchiveName is what unrar's -ad becomes before adjustFlags
+// rewrites the destination.
+const appendArchiveName = "--append-archive-name"
+
+// slicesContains reports whether s holds v.
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// adjustFlags applies the switches that change other arguments: unrar's
+// -ad appends the archive's name to the destination (-o DIR, unrar's
+// trailing DIR/ or the current directory), which garc's -o'DIR/*' does;
+// 7-Zip's -bb1 … -bb3 list each file (--progress=list) even with -bd.
+func adjustFlags(command string, flags []string, pos *[]string) []string {
+	out := flags[:0:0]
+	ad, list := false, false
+	for _, f := range flags {
+		switch f {
+		case appendArchiveName:
+			ad = true
+			continue
+		case "--progress=list":
+			list = true
+		}
+		out = append(out, f)
+	}
+	if list {
+		// -bd (no progress bar) does not silence the file list.
+		kept := out[:0]
+		for _, f := range out {
+			if f != "--progress=never" {
+				kept = append(kept, f)
+			}
+		}
+		out = kept
+	}
+	if !ad {
+		return out
+	}
+	withName := func(dir string) string {
+		if strings.HasSuffix(dir, "/") || strings.HasSuffix(dir, "\\") {
+			return dir + "*"
+		}
+		return dir + "/*"
+	}
+	for i := 0; i < len(out); i++ {
+		switch {
+		case strings.HasPrefix(out[i], "--output="):
+			out[i] = "--output=" + withName(strings.TrimPrefix(out[i], "--output="))
+			return out
+		case (out[i] == "-o" || out[i] == "--output") && i+1 < len(out):
+			out[i+1] = withName(out[i+1])
+			return out
+		}
+	}
+	if p := *pos; len(p) > 1 && (command == "x" || command == "e") && trailingDestination(p[len(p)-1]) {
+		*pos = p[:len(p)-1]
+		return append(out, "--output="+withName(p[len(p)-1]))
+	}
+	return append(out, "--output=*")
 }
 
 // rewriteSwitch maps one single-dash switch to canonical flags; unknown
@@ -223,6 +306,11 @@ func rewriteSwitch(a string) []string {
 		if f, ok := wildcardSwitch(a); ok {
 			return []string{f}
 		}
+		if a[1] == 'x' && len(a) > 2 {
+			return []string{"--exclude=" + a[2:]} // unrar: -xPATTERN
+		}
+	case strings.HasPrefix(a, "-n") && len(a) > 2:
+		return []string{"--include=" + a[2:]} // unrar: -nPATTERN, -n@LIST
 	}
 	return []string{a}
 }
@@ -282,6 +370,7 @@ var refusedSwitches = map[string]string{
 	"-sdel": "deleting files after compression is not supported",
 	"-stl":  "setting the archive time from the newest file is not supported",
 	"-sns":  "NTFS alternate streams are not supported",
+	"-ad2":  "unrar's -ad2 (into the archive's own folder) is not supported; -ad puts each archive into DEST/NAME/ as -o'DEST/*' does",
 	spacedPassword: "attach the password to the switch (-pSECRET) or use --password SECRET, " +
 		"--password-file FILE or --password-stdin; -p alone asks on the terminal " +
 		"(the argument after -p is neither a command, an archive nor a file, so it was not used, and it is not shown)",
@@ -300,6 +389,17 @@ const hiddenArgument = "(hidden)"
 var commandWords = map[string]bool{
 	"x": true, "extract": true, "e": true, "l": true, "list": true, "t": true, "test": true,
 	"a": true, "add": true, "d": true, "delete": true, "help": true, "completion": true,
+	"lb": true, "vb": true, "v": true, "vt": true, "lt": true, "p": true,
+}
+
+// commandSpellings are unrar's commands, rewritten to garc's: the command
+// word and the flags it implies.
+var commandSpellings = map[string][]string{
+	"v":  {"l"},                 // verbose list: garc's table shows what unrar's does
+	"vt": {"l", "--format=slt"}, // technical list
+	"lt": {"l", "--format=slt"},
+	"vb": {"lb"},            // bare list
+	"p":  {"x", "--stdout"}, // print files to stdout
 }
 
 // passwordAfterP reports whether next, the argument after a lone -p (or
@@ -346,8 +446,18 @@ func compatSwitch(lower string) (out []string, ok bool) {
 	switch {
 	case lower == "-so":
 		return []string{"--stdout"}, true
-	case lower == "-bb" || len(lower) == 4 && strings.HasPrefix(lower, "-bb") && lower[3] >= '0' && lower[3] <= '3':
-		return nil, true // 7-Zip output log level
+	case lower == "-bb" || lower == "-bb0":
+		return nil, true // 7-Zip output log level 0: the default
+	case len(lower) == 4 && strings.HasPrefix(lower, "-bb") && lower[3] >= '1' && lower[3] <= '3':
+		return []string{"--progress=list"}, true // 7-Zip: list each file as it is processed
+	case lower == "-ba":
+		return []string{bareRows}, true // 7-Zip l -ba: rows without headers
+	case lower == "-ad" || lower == "-ad1":
+		return []string{appendArchiveName}, true // unrar: DEST/ARCHIVE-NAME/
+	case lower == "-c-":
+		return nil, true // unrar: do not show comments (garc shows them only in l)
+	case lower == "-ierr":
+		return nil, true // unrar: messages to stderr, where garc writes them anyway
 	case lower == "-bsp0":
 		return []string{"--progress=never"}, true
 	case len(lower) == 5 && strings.HasPrefix(lower, "-bs") && strings.IndexByte("oep", lower[3]) >= 0 && lower[4] >= '0' && lower[4] <= '2':

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"time"
 
@@ -12,6 +13,11 @@ import (
 // stderr. A nil *progress draws nothing.
 type progress struct {
 	bar *progressbar.ProgressBar
+	// list, for --progress=list (7-Zip's -bb1, --verbose), receives one
+	// line per file instead of a bar: "- NAME" extracted or tested, "+
+	// NAME" added.
+	list     io.Writer
+	lastName string
 }
 
 // isTerminal reports whether w is a terminal.
@@ -27,6 +33,8 @@ func newProgress(mode string, quiet bool, stderr io.Writer, total int64) *progre
 	switch {
 	case quiet || mode == "never":
 		return nil
+	case mode == "list":
+		return &progress{list: stderr}
 	case mode == "auto" && !isTerminal(stderr):
 		return nil
 	}
@@ -49,6 +57,10 @@ func (p *progress) entry(name string, r io.Reader) io.Reader {
 	if p == nil {
 		return r
 	}
+	if p.list != nil {
+		fmt.Fprintf(p.list, "- %s\n", printable(name))
+		return r
+	}
 	p.bar.Describe(shortName(printable(name)))
 	return &countingReader{r: r, bar: p.bar}
 }
@@ -57,6 +69,13 @@ func (p *progress) entry(name string, r io.Reader) io.Reader {
 // writer counts).
 func (p *progress) set(done int64, current string) {
 	if p == nil {
+		return
+	}
+	if p.list != nil {
+		if current != p.lastName && current != "" {
+			p.lastName = current
+			fmt.Fprintf(p.list, "+ %s\n", printable(current))
+		}
 		return
 	}
 	p.bar.Describe(shortName(printable(current)))
@@ -73,14 +92,14 @@ func shortName(name string) string {
 
 // clear removes the bar from the terminal so a message can be printed.
 func (p *progress) clear() {
-	if p != nil {
+	if p != nil && p.bar != nil {
 		p.bar.Clear()
 	}
 }
 
 // finish removes the bar.
 func (p *progress) finish() {
-	if p != nil {
+	if p != nil && p.bar != nil {
 		p.bar.Finish()
 	}
 }

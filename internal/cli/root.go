@@ -189,6 +189,7 @@ destination (garc x archive.rar out/).
 	// cobra's "garc completion bash|zsh|fish|powershell" stays enabled;
 	// man.go's hidden "garc man" prints the man page.
 	root.AddCommand(manCommand())
+	root.AddCommand(a.bareListCommand()) // listbare.go: unrar's lb, 7-Zip's l -ba
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.g.password, "password", "", "password for encrypted archives (7-Zip: -pSECRET)")
@@ -197,7 +198,7 @@ destination (garc x archive.rar out/).
 	pf.BoolVar(&a.g.askPassword, "ask-password", false, "prompt for the password on the terminal (7-Zip: -p)")
 	pf.BoolVarP(&a.g.quiet, "quiet", "q", false, "print only errors")
 	pf.BoolVarP(&a.g.yes, "yes", "y", false, "assume yes on all queries (overwrite all)")
-	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
+	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never; list prints each file instead (7-Zip -bb1, --verbose)")
 	pf.StringVar(&a.g.maxDict, "max-dict", "", "largest dictionary or model memory to allocate, e.g. 512m, 4g (default 4g)")
 	pf.IntVar(&a.g.threads, "threads", 0, "threads (reading: for independent blocks, 0 or 1 decodes sequentially; creating: for LZMA2 blocks and the match finder, 0 uses every CPU; the archive does not depend on it)")
 	pf.StringArrayVar(&a.g.includes, "include", nil, "only entries matching `PATTERN` (repeatable; @FILE reads a list)")
@@ -219,9 +220,9 @@ destination (garc x archive.rar out/).
 			return usagef("switch %s is not supported: %s", sw, reason)
 		}
 		switch a.g.progress {
-		case "auto", "always", "never":
+		case "auto", "always", "never", "list":
 		default:
-			return usagef("--progress must be auto, always or never, not %q", a.g.progress)
+			return usagef("--progress must be auto, always, never or list, not %q", a.g.progress)
 		}
 		if a.g.archiveType != "" && !strings.EqualFold(a.g.archiveType, "7z") && cmd.Name() == "a" {
 			return usagef("garc writes only 7z archives (-t%s)", a.g.archiveType)

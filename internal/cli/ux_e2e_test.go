@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -206,5 +207,102 @@ func TestVersion(t *testing.T) {
 	want := regexp.MustCompile(`^garc version \S+ \(commit ` + strings.TrimSpace(string(rev)) + `(-dirty)?, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$`)
 	if !want.Match(out) {
 		t.Errorf("make build with -buildvcs=false: --version prints %q, want %s", out, want)
+	}
+}
+
+// TestSwitchesPeopleType checks 7-Zip's l -ba and -bb1 and unrar's lb,
+// v, vt, lt, p, -x, -n, -ad, -c- and -ierr against the built binary.
+func TestSwitchesPeopleType(t *testing.T) {
+	dir := t.TempDir()
+	arc := makeArchive(t, dir, "s.7z")
+	names := "src\nsrc/a.txt\nsrc/b.png\nsrc/docs\nsrc/docs/c.txt\nsrc/docs/d.bin\nsrc/empty\nsrc/empty/.keep\n"
+
+	for _, cmd := range []string{"lb", "vb"} {
+		r := garc(t, dir, "", cmd, arc)
+		r.expect(t, ExitOK, cmd)
+		got := strings.SplitAfter(r.stdout, "\n")
+		sort.Strings(got)
+		if strings.Join(got, "") != names {
+			t.Errorf("%s: %q, want %q in archive order", cmd, r.stdout, names)
+		}
+	}
+	r := garc(t, dir, "", "lb", "-r", arc, "*.txt")
+	if r.stdout != "src/a.txt\nsrc/docs/c.txt\n" {
+		t.Errorf("lb -r *.txt: %q", r.stdout)
+	}
+	garc(t, dir, "", "lb", arc, "nothing").expect(t, ExitNoMatch, "lb without a match")
+
+	// l -ba: the table's rows, as 7zz l -ba prints them.
+	r = garc(t, dir, "", "l", "-ba", arc)
+	r.expect(t, ExitOK, "l -ba")
+	table := garc(t, dir, "", "l", arc).stdout
+	rows := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(rows) != 8 || strings.Contains(r.stdout, "Path = ") || strings.Contains(r.stdout, "-----") {
+		t.Errorf("l -ba:\n%s", r.stdout)
+	}
+	for _, row := range rows {
+		if !strings.Contains(table, row+"\n") {
+			t.Errorf("l -ba row %q is not a row of l", row)
+		}
+	}
+	if bin := testenvOptionalTool("7zz"); bin != "" {
+		cmd := exec.Command(bin, "l", "-ba", arc)
+		cmd.Env = append(os.Environ(), "TZ=UTC")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Same names in the same place (column 53 on), as scripts cut them.
+		for i, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			if i < len(rows) && len(line) > 53 && len(rows[i]) > 53 && line[53:] != rows[i][53:] {
+				t.Errorf("l -ba row %d: name column %q, 7zz %q", i, rows[i][53:], line[53:])
+			}
+		}
+	}
+
+	// v, vt, lt are listings; p prints files to stdout.
+	garc(t, dir, "", "v", arc).expect(t, ExitOK, "v")
+	for _, cmd := range []string{"vt", "lt"} {
+		if r := garc(t, dir, "", cmd, arc); r.code != ExitOK || !strings.Contains(r.stdout, "Path = src/a.txt\n") {
+			t.Errorf("%s: exit %d\n%s", cmd, r.code, r.stdout)
+		}
+	}
+	if r := garc(t, dir, "", "p", arc, "src/a.txt"); r.code != ExitOK || r.stdout != sampleFiles["src/a.txt"] {
+		t.Errorf("p: exit %d, %d bytes", r.code, len(r.stdout))
+	}
+
+	// -bb1 and --verbose list each file on stderr, even with -bd.
+	for _, sw := range []string{"-bb1", "--verbose"} {
+		r := garc(t, dir, "", "x", sw, "-bd", "-y", arc, "-o", "bb")
+		r.expect(t, ExitOK, "x "+sw)
+		if !strings.Contains(r.stderr, "- src/docs/c.txt\n") || !strings.Contains(r.stderr, "- src/a.txt\n") {
+			t.Errorf("x %s: stderr %q", sw, r.stderr)
+		}
+	}
+	r = garc(t, dir, "", "a", "-bb1", "new.7z", "src")
+	r.expect(t, ExitOK, "a -bb1")
+	if !strings.Contains(r.stderr, "+ src/docs/c.txt\n") {
+		t.Errorf("a -bb1: stderr %q", r.stderr)
+	}
+
+	// unrar's -x, -n, -ad, -c-, -ierr.
+	garc(t, dir, "", "x", "-n*.txt", "-x*c.txt", "-c-", "-ierr", "-r", "-y", arc, "nx/").expect(t, ExitOK, "-n -x")
+	got := readTree(t, filepath.Join(dir, "nx"))
+	if _, ok := got["src/a.txt"]; !ok || got["src/docs/c.txt"] != "" || got["src/b.png"] != "" {
+		t.Errorf("-n*.txt -x*c.txt extracted %s", keys(got))
+	}
+	garc(t, dir, "", "x", "-ad", "-y", arc, "ad/").expect(t, ExitOK, "-ad")
+	if _, err := os.Stat(filepath.Join(dir, "ad", "s", "src", "a.txt")); err != nil {
+		t.Errorf("-ad: %v", err)
+	}
+	r = garc(t, dir, "", "x", "-ad2", arc)
+	r.expect(t, ExitUsage, "-ad2")
+	if !strings.Contains(r.stderr, "-ad2") {
+		t.Errorf("-ad2: %q", r.stderr)
+	}
+	r = garc(t, dir, "", "x", "-ba", arc)
+	r.expect(t, ExitUsage, "x -ba")
+	if !strings.Contains(r.stderr, "-ba is a switch of lb") {
+		t.Errorf("x -ba: %q", r.stderr)
 	}
 }

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// bareListCommand is unrar's `lb`: the selected entry names, one a line,
+// nothing else, for scripts. With --rows (7-Zip's `l -ba`, which argv.go
+// rewrites to it) each line is the table row of `garc l` instead, without
+// the archive header, column titles and totals.
+func (a *app) bareListCommand() *cobra.Command {
+	var rows bool
+	cmd := &cobra.Command{
+		Use:   "lb ARCHIVE [PATTERNS...]",
+		Short: "bare list: entry names only, one a line (unrar lb; 7-Zip l -ba)",
+		Long: `Print the selected entry names, one a line, with nothing else (unrar's lb;
+also reached as vb). Names are escaped as in every listing (control
+characters as \xNN). With --rows, written -ba after l as in 7-Zip
+(garc l -ba ARCHIVE), each line is the entry's row of the table listing:
+date, time, attributes, size, compressed size and name.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sel, err := a.selection(args[1:])
+			if err != nil {
+				return err
+			}
+			_, err = a.forEachArchive(args[0], func(name string) error {
+				r, err := a.openArchive(name)
+				if err != nil {
+					return err
+				}
+				defer r.Close()
+				if n, _ := wanted(r, sel); n == 0 && sel.filtered() {
+					return fmt.Errorf("%s: %w", name, errNoMatch)
+				}
+				w := bufio.NewWriterSize(a.stdout, 64<<10)
+				if rows {
+					t := &tableRows{w: w}
+					writeTable(t, name, r.Info(), r.Entries(), sel.want)
+				} else {
+					line := make([]byte, 0, 256)
+					for _, e := range r.Entries() {
+						if sel.want(e) {
+							line = append(appendPrintable(line[:0], e.Name), '\n')
+							w.Write(line)
+						}
+					}
+				}
+				return w.Flush()
+			})
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&rows, "rows", false, "print the table's rows (7-Zip l -ba) instead of names")
+	return cmd
+}
+
+// tableRows passes on the lines of writeTable between its two rules,
+// which are the entries' rows.
+type tableRows struct {
+	w      io.Writer
+	rules  int
+	buf    []byte
+	failed error
+}
+
+// tableRule starts the rule lines around the rows of writeTable.
+var tableRule = []byte("------------------- ----- ")
+
+func (t *tableRows) Write(p []byte) (int, error) {
+	t.buf = append(t.buf, p...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := t.buf[:i+1]
+		switch {
+		case bytes.HasPrefix(line, tableRule):
+			t.rules++
+		case t.rules == 1 && t.failed == nil:
+			_, t.failed = t.w.Write(line)
+		}
+		t.buf = t.buf[i+1:]
+	}
+	return len(p), t.failed
+}
