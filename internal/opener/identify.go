@@ -5,9 +5,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math/bits"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/stream"
+	"github.com/garc-dev/garc/internal/tar"
 )
 
 // IdentifyHead is how many leading bytes Identify needs to see every
@@ -63,18 +64,8 @@ func Identify(head []byte) string {
 	switch {
 	case has(0, "PK\x03\x04"), has(0, "PK\x05\x06"), has(0, "PK\x07\x08PK\x03\x04"), has(0, "PK00PK\x03\x04"):
 		return KindZIP
-	case has(0, "\x1f\x8b\x08"):
-		return KindGzip
-	case has(0, "BZh") && len(head) >= 10 && head[3] >= '1' && head[3] <= '9' &&
-		(has(4, "\x31\x41\x59\x26\x53\x59") || has(4, "\x17\x72\x45\x38\x50\x90")):
-		return KindBzip2
-	case has(0, "\xfd7zXZ\x00"):
-		return KindXz
-	case has(0, "\x28\xb5\x2f\xfd"):
-		return KindZstd
-	case len(head) >= 8 && binary.LittleEndian.Uint32(head)&0xFFFFFFF0 == 0x184D2A50:
-		// A zstd (or LZ4) skippable frame; zstd writes them for metadata.
-		return KindZstd
+	case streamKind(head) != "":
+		return streamKind(head)
 	case has(0, "LZIP"):
 		return KindLzip
 	case has(0, "\x04\x22\x4d\x18"):
@@ -111,12 +102,10 @@ func Identify(head []byte) string {
 		return KindZPAQ
 	case has(0, "encrcdsa"), has(0, "cdsaencr"):
 		return KindDMG
-	case has(257, "ustar"), validTarHeader(head):
+	case tar.IsHeader(head):
 		return KindTar
 	case has(0x8001, "CD001"), has(0x8801, "CD001"), has(0x9001, "CD001"):
 		return KindISO
-	case lzmaAlone(head):
-		return KindLZMA
 	case has(0, "MZ"), has(0, "\x7fELF"), has(0, "\xcf\xfa\xed\xfe"), has(0, "\xce\xfa\xed\xfe"), has(0, "\xca\xfe\xba\xbe"):
 		return KindExecutable
 	}
@@ -176,52 +165,24 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// validTarHeader reports whether b starts with a pre-POSIX (v7) tar
-// header: a name, octal size and mode fields, and a checksum at 148 that
-// matches the sum of the header's bytes with the checksum field counted
-// as spaces.
-func validTarHeader(b []byte) bool {
-	if len(b) < 512 || b[0] == 0 {
-		return false
+// streamKind names the single-stream compression head starts with, as
+// internal/stream recognises it, or "".
+func streamKind(head []byte) string {
+	k, ok := stream.Identify(head[:min(len(head), stream.HeadSize)])
+	if !ok {
+		return ""
 	}
-	field := bytes.TrimRight(bytes.TrimLeft(b[148:156], " "), " \x00")
-	if len(field) == 0 {
-		return false
+	switch k {
+	case stream.Gzip:
+		return KindGzip
+	case stream.Bzip2:
+		return KindBzip2
+	case stream.XZ:
+		return KindXz
+	case stream.Zstd:
+		return KindZstd
 	}
-	var want uint64
-	for _, c := range field {
-		if c < '0' || c > '7' {
-			return false
-		}
-		want = want<<3 | uint64(c-'0')
-	}
-	var sum uint64
-	for i, c := range b[:512] {
-		if i >= 148 && i < 156 {
-			c = ' '
-		}
-		sum += uint64(c)
-	}
-	return sum == want
-}
-
-// lzmaAlone reports whether b starts like a .lzma file (LZMA-alone, as
-// lzma_alone and xz --format=lzma write): a properties byte below 225,
-// a dictionary size that is 2^n or 3·2^n (as every encoder writes it),
-// and an unpacked size that is unknown (all ones) or below 2^48.
-func lzmaAlone(b []byte) bool {
-	if len(b) < 13 || b[0] >= 9*5*5 {
-		return false
-	}
-	dict := binary.LittleEndian.Uint32(b[1:])
-	if dict < 1<<12 {
-		return false
-	}
-	if t := dict >> bits.TrailingZeros32(dict); t != 1 && t != 3 {
-		return false
-	}
-	size := binary.LittleEndian.Uint64(b[5:])
-	return size == ^uint64(0) || size < 1<<48
+	return KindLZMA
 }
 
 // UnreadFormatError reports a file of a format Identify recognises but
@@ -232,7 +193,7 @@ type UnreadFormatError struct {
 }
 
 func (e *UnreadFormatError) Error() string {
-	return e.Kind + " format, which garc does not read (yet): it reads 7z and RAR archives"
+	return e.Kind + " format, which garc does not read (yet): it reads 7z, RAR, ZIP and tar archives and gzip, bzip2, xz, zstd and lzma files"
 }
 
 // Unwrap returns archive.ErrNotArchive and archive.ErrUnsupported.

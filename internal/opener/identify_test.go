@@ -127,24 +127,34 @@ func TestIdentifyMoreCorpus(t *testing.T) {
 	}
 }
 
-// Open names the format it does not read.
+// Open reads ZIP, gzip and tar files and names a format it does not read.
 func TestOpenNamesOtherFormats(t *testing.T) {
 	dir := t.TempDir()
 	var gz bytes.Buffer
 	w := gzip.NewWriter(&gz)
 	w.Write([]byte("hello"))
 	w.Close()
+	cab := append([]byte("MSCF\x00\x00\x00\x00"), make([]byte, 64)...)
 	files := map[string][]byte{
-		"a.zip":    []byte("PK\x03\x04\x14\x00\x00\x00\x00\x00" + strings.Repeat("\x00", 30)),
+		"a.zip":    append([]byte("PK\x05\x06"), make([]byte, 18)...),
 		"a.gz":     gz.Bytes(),
 		"a.tar":    tarHeader("file.txt", true),
 		"a.txt":    []byte("hello, this is text\n"),
-		"a.7z.001": []byte("PK\x03\x04\x14\x00\x00\x00\x00\x00" + strings.Repeat("\x00", 30)),
+		"a.cab":    cab,
+		"b.7z.001": cab,
 	}
 	for name, data := range files {
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)
 	}
-	for name, kind := range map[string]string{"a.zip": KindZIP, "a.gz": KindGzip, "a.tar": KindTar, "a.txt": "", "a.7z.001": KindZIP} {
+	for _, name := range []string{"a.zip", "a.gz", "a.tar"} {
+		r, err := Open(filepath.Join(dir, name), nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		r.Close()
+	}
+	for name, kind := range map[string]string{"a.txt": "", "a.cab": KindCAB, "b.7z.001": KindCAB} {
 		_, err := Open(filepath.Join(dir, name), nil)
 		if !errors.Is(err, archive.ErrNotArchive) {
 			t.Errorf("%s: %v", name, err)

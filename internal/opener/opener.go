@@ -46,12 +46,26 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w (empty file)", path, archive.ErrNotArchive)
 	}
+	if r, ok, err := openLeading(f, size, &o); ok {
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return &fileReader{Reader: withVolumes(r, []string{path}), files: f}, nil
+	}
 	d, ok, err := Detect(f, size)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
+		if r, ok, err := openZIPByEnd(f, size, &o); ok {
+			if err != nil {
+				f.Close()
+				return nil, err
+			}
+			return &fileReader{Reader: withVolumes(r, []string{path}), files: f}, nil
+		}
 		err := notArchive(path, f, size)
 		f.Close()
 		return nil, err
@@ -88,11 +102,27 @@ func openSplit(path string, parts []string, o *archive.Options) (archive.Reader,
 		}
 	}()
 	size := m.Size()
+	if r, ok, err := openLeading(m, size, o); ok {
+		if err != nil {
+			return nil, err
+		}
+		fr := &fileReader{Reader: withVolumes(r, parts), files: files}
+		files = nil // owned by fr now
+		return fr, nil
+	}
 	d, ok, err := Detect(m, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
+		if r, ok, err := openZIPByEnd(m, size, o); ok {
+			if err != nil {
+				return nil, err
+			}
+			fr := &fileReader{Reader: withVolumes(r, parts), files: files}
+			files = nil
+			return fr, nil
+		}
 		return nil, notArchive(parts[0], m, size)
 	}
 	sec := io.NewSectionReader(m, d.Offset, size-d.Offset)
