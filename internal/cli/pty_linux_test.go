@@ -61,11 +61,23 @@ type ptyRun struct {
 
 func startPTY(t *testing.T, dir string, separateStdout bool, args ...string) *ptyRun {
 	t.Helper()
+	return startPTYWith(t, dir, separateStdout, 0, nil, args...)
+}
+
+// startPTYWith is startPTY on a terminal cols columns wide (0: the
+// default) with env added to the environment.
+func startPTYWith(t *testing.T, dir string, separateStdout bool, cols int, env []string, args ...string) *ptyRun {
+	t.Helper()
 	master, slave := openPTY(t)
+	if cols > 0 {
+		if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: uint16(cols)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r := &ptyRun{master: master, done: make(chan struct{})}
 	r.cmd = exec.Command(garcBin, args...)
 	r.cmd.Dir = dir
-	r.cmd.Env = append(os.Environ(), "TZ=UTC", "TERM=xterm")
+	r.cmd.Env = append(append(os.Environ(), "TZ=UTC", "TERM=xterm", "LANG=C.UTF-8", "LC_ALL="), env...)
 	r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr = slave, slave, slave
 	if separateStdout {
 		r.cmd.Stdout = &r.stdout
@@ -429,5 +441,67 @@ func TestCreatePasswordPrompt(t *testing.T) {
 	r.master.Write([]byte{0x04})
 	if code := r.wait(t); code != ExitPassword {
 		t.Fatalf("Ctrl-D: exit %d, want %d\n%q", code, ExitPassword, r.output())
+	}
+}
+
+// TestProgressFitsTerminal runs t and x with the progress display on
+// terminals of several widths, with TERM=dumb and without a UTF-8 locale.
+func TestProgressFitsTerminal(t *testing.T) {
+	dir := t.TempDir()
+	deep := "src/" + strings.Repeat("a-rather-long-directory-name/", 4) + "data.txt"
+	writeTree(t, dir, map[string]string{deep: strings.Repeat("progress ", 200000)})
+	arc := makeArchive(t, dir, "p.7z")
+	for _, tc := range []struct {
+		cols int
+		env  []string
+	}{
+		{40, nil}, {64, nil}, {200, nil},
+		{40, []string{"TERM=dumb"}},
+		{64, []string{"LANG=C"}},
+		{64, []string{"LC_ALL=POSIX", "LANG=en_US.UTF-8"}},
+	} {
+		for _, args := range [][]string{{"t", arc}, {"x", "-y", arc, "-o", "out"}} {
+			r := startPTYWith(t, dir, false, tc.cols, tc.env, args...)
+			if code := r.wait(t); code != ExitOK {
+				t.Fatalf("%v %v: exit %d\n%q", tc, args, code, r.output())
+			}
+			out := r.output()
+			what := fmt.Sprintf("%d columns %v %s", tc.cols, tc.env, args[0])
+			if !strings.Contains(out, "%") {
+				t.Errorf("%s: no progress drawn: %q", what, out)
+			}
+			for _, seg := range strings.FieldsFunc(out, func(r rune) bool { return r == '\r' || r == '\n' }) {
+				seg = strings.TrimRight(strings.ReplaceAll(seg, "\x1b[K", ""), " ")
+				if !strings.Contains(seg, "%") {
+					continue // a message, not the display
+				}
+				if n := len([]rune(seg)); n >= tc.cols {
+					t.Errorf("%s: a line of %d columns: %q", what, n, seg)
+				}
+			}
+			dumb := len(tc.env) > 0 && tc.env[0] == "TERM=dumb"
+			if dumb && strings.Contains(out, "\x1b") {
+				t.Errorf("%s: escape sequences with TERM=dumb: %q", what, out)
+			}
+			ascii := len(tc.env) > 0 && strings.HasPrefix(tc.env[0], "L")
+			if ascii && strings.IndexFunc(out, func(r rune) bool { return r >= 0x80 }) >= 0 {
+				t.Errorf("%s: non-ASCII output in a non-UTF-8 locale: %q", what, out)
+			}
+			if !ascii && !strings.Contains(out, "░") {
+				t.Errorf("%s: no UTF-8 bar in a UTF-8 locale: %q", what, out)
+			}
+			// The display is cleared before the summary.
+			if args[0] == "t" {
+				end := strings.Index(out, "Everything is Ok")
+				last := strings.LastIndex(out[:end], "%")
+				clearSeq := "\r\x1b[K"
+				if dumb {
+					clearSeq = "   \r"
+				}
+				if end < 0 || last < 0 || !strings.Contains(out[last:end], clearSeq) {
+					t.Errorf("%s: the display is not cleared before the summary: %q", what, out)
+				}
+			}
+		}
 	}
 }
