@@ -261,15 +261,7 @@ func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 		}
 		return x.refuse(e.Name, "name is the destination itself")
 	}
-	osRel := rel
-	if sanitizeNames {
-		parts := strings.Split(rel, "/")
-		for i, p := range parts {
-			parts[i] = SanitizeWindowsName(p)
-		}
-		osRel = strings.Join(parts, "/")
-	}
-	target := filepath.Join(x.root, filepath.FromSlash(osRel))
+	osRel, target := x.osPath(key)
 
 	if e.Type == archive.TypeDir {
 		return x.writeDir(e, osRel, target)
@@ -289,6 +281,45 @@ func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 		return x.writeLink(e, key, target)
 	}
 	return x.writeFile(e, key, target, r)
+}
+
+// osPath returns where the entry with the cleaned name key goes: its
+// slash-separated path relative to the root (the base name with Flat,
+// sanitized on Windows) and the full path. Write computes it for each
+// entry, and Rollback and hard links again from the key, so that no path
+// needs to be kept per entry.
+func (x *Extractor) osPath(key string) (osRel, target string) {
+	osRel = key
+	if x.opts.Flat {
+		osRel = path.Base(key)
+	}
+	if sanitizeNames {
+		parts := strings.Split(osRel, "/")
+		for i, p := range parts {
+			parts[i] = SanitizeWindowsName(p)
+		}
+		osRel = strings.Join(parts, "/")
+	}
+	return osRel, filepath.Join(x.root, filepath.FromSlash(osRel))
+}
+
+// recordWritten notes that the entry key was written at final, which
+// hard links and copies may then use. The common final path, osPath's
+// target, is not stored.
+func (x *Extractor) recordWritten(key, final, target string) {
+	if final == target {
+		final = ""
+	}
+	x.written[key] = final
+}
+
+// writtenPath returns where the entry key was written in this run.
+func (x *Extractor) writtenPath(key string) (string, bool) {
+	p, ok := x.written[key]
+	if ok && p == "" {
+		_, p = x.osPath(key)
+	}
+	return p, ok
 }
 
 // mkdirs makes sure every component of dir (slash-separated, relative to
@@ -403,20 +434,23 @@ func dirPerm(e *archive.Entry) fs.FileMode {
 // exist before (fresh) or was moved aside to aside first
 // (OverwriteRenameExisting).
 type placement struct {
-	path  string
-	fresh bool
-	aside string
+	key      string // the entry's cleaned name, for osPath
+	atTarget bool   // path is osPath's target for key
+	path     string
+	fresh    bool
+	aside    string
 	// renameOf and renameN record, once the entry is placed, that
 	// freeName used the number renameN for renameOf.
 	renameOf string
 	renameN  int
 }
 
-// placedFile records for Rollback a file, link or hard link placed at
-// path where nothing existed, or (aside != "") after moving what existed
-// there to aside. It is kept for every file of a run: 32 bytes.
+// placedFile records for Rollback a file, link or hard link of the entry
+// key placed at path (empty: osPath's for key) where nothing existed, or
+// (aside != "") after moving what existed there to aside. It is kept for
+// every file of a run: 48 bytes, key being the entry's own name.
 type placedFile struct {
-	path, aside string
+	key, path, aside string
 }
 
 // resolveExisting applies the overwrite policy to target. It returns
@@ -426,7 +460,7 @@ type placedFile struct {
 func (x *Extractor) resolveExisting(name, target string) (placement, error) {
 	typ, err := x.at.lstatType(target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return placement{path: target, fresh: true}, nil
+		return placement{path: target, atTarget: true, fresh: true}, nil
 	}
 	if err != nil {
 		return placement{}, createErr(name, err)
@@ -448,19 +482,19 @@ func (x *Extractor) resolveExisting(name, target string) (placement, error) {
 			}
 		}
 		if ok {
-			return placement{path: target}, nil
+			return placement{path: target, atTarget: true}, nil
 		}
 		return placement{}, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	}
 	switch mode {
 	case OverwriteAll:
-		return placement{path: target}, nil
+		return placement{path: target, atTarget: true}, nil
 	case OverwriteRename:
 		cand, n, err := x.freeName(name, target)
 		return placement{path: cand, fresh: true, renameOf: target, renameN: n}, err
 	case OverwriteRenameExisting:
 		cand, n, err := x.freeName(name, target)
-		return placement{path: target, aside: cand, renameOf: target, renameN: n}, err
+		return placement{path: target, atTarget: true, aside: cand, renameOf: target, renameN: n}, err
 	case OverwriteSkip:
 		return placement{}, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
 	}
@@ -547,7 +581,11 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst placement) error {
 		x.renamed[dst.renameOf] = dst.renameN
 	}
 	if dst.fresh || dst.aside != "" {
-		x.placed = append(x.placed, placedFile{path: dst.path, aside: dst.aside})
+		pf := placedFile{key: dst.key, path: dst.path, aside: dst.aside}
+		if dst.atTarget {
+			pf.path = ""
+		}
+		x.placed = append(x.placed, pf)
 	}
 	return nil
 }
@@ -564,6 +602,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	if err != nil {
 		return err
 	}
+	dst.key = rel
 	perm := filePerm(e)
 	createPerm := perm
 	if runtime.GOOS == "windows" {
@@ -609,7 +648,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 			if err := x.commit(e, tmp, dst); err != nil {
 				return errors.Join(rerr, err)
 			}
-			x.written[rel] = dst.path
+			x.recordWritten(rel, dst.path, target)
 		} else {
 			x.removeTemp(tmp)
 		}
@@ -621,7 +660,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	if err := x.commit(e, tmp, dst); err != nil {
 		return err
 	}
-	x.written[rel] = dst.path
+	x.recordWritten(rel, dst.path, target)
 	return nil
 }
 
@@ -656,6 +695,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 	if err != nil {
 		return err
 	}
+	dst.key = rel
 	osTarget := linkTarget
 	if runtime.GOOS == "windows" {
 		osTarget = filepath.FromSlash(strings.ReplaceAll(linkTarget, `\`, "/"))
@@ -764,7 +804,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if why != "" {
 		return x.refuse(e.Name, "link target: "+why)
 	}
-	src, ok := x.written[tname]
+	src, ok := x.writtenPath(tname)
 	if !ok {
 		return x.refuse(e.Name, "link target "+e.LinkTarget+" was not extracted")
 	}
@@ -776,6 +816,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if err != nil {
 		return err
 	}
+	dst.key = rel
 	if e.Type == archive.TypeHardlink {
 		tmp := tempname.In(filepath.Dir(dst.path))
 		if err := os.Link(src, tmp); err == nil {
@@ -785,7 +826,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 			if err := x.place(e, tmp, dst); err != nil {
 				return err
 			}
-			x.written[rel] = dst.path
+			x.recordWritten(rel, dst.path, target)
 			return nil
 		}
 	}
@@ -816,7 +857,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if err := x.commit(e, tmp, dst); err != nil {
 		return err
 	}
-	x.written[rel] = dst.path
+	x.recordWritten(rel, dst.path, target)
 	return nil
 }
 
@@ -875,6 +916,9 @@ func (x *Extractor) Rollback() error {
 	var first error
 	for i := len(x.placed) - 1; i >= 0; i-- {
 		pl := x.placed[i]
+		if pl.path == "" {
+			_, pl.path = x.osPath(pl.key)
+		}
 		err := os.Remove(pl.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			err = nil

@@ -112,3 +112,22 @@ func TestRenameExistingFailureAndRollback(t *testing.T) {
 		t.Fatalf("after Rollback: %q", got)
 	}
 }
+
+// Rollback removes files written under a free name and through Flat.
+func TestRollbackRenamedAndFlat(t *testing.T) {
+	for _, opts := range []Options{{Overwrite: OverwriteRename}, {Overwrite: OverwriteRename, Flat: true}} {
+		f := newFixture(t, opts)
+		os.WriteFile(filepath.Join(f.dest, "x.txt"), []byte("old"), 0o644)
+		for _, name := range []string{"x.txt", "a/x.txt", "b/y.txt"} {
+			if err := f.write(fileEntry(name), "new "+name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.x.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		if got := dirContents(t, f.dest); !reflect.DeepEqual(got, map[string]string{"x.txt": "old"}) {
+			t.Errorf("flat=%v: after Rollback: %q", opts.Flat, got)
+		}
+	}
+}
