@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -36,7 +35,7 @@ date, time, attributes, size, compressed size and name.`,
 				}
 				defer r.Close()
 				if n, _ := wanted(r, sel); n == 0 && sel.filtered() {
-					return fmt.Errorf("%s: %w", name, errNoMatch)
+					return sel.noMatch(name, r.Entries(), false)
 				}
 				w := bufio.NewWriterSize(a.stdout, 64<<10)
 				if rows {

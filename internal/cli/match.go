@@ -140,3 +140,50 @@ func (p *pattern) match(comps []string) bool {
 	}
 	return false
 }
+
+// noMatch is the error for an archive in which the selector chose
+// nothing (exit 10). It names each include pattern that matched no entry
+// with the usual cause: a pattern that would match below the top level
+// without -r, or, when extracting, a destination directory written
+// without its trailing '/' or -o. With every include matched, the
+// excludes left nothing.
+func (s *selector) noMatch(archiveName string, entries []*archive.Entry, extracting bool) error {
+	var unmatched []string
+	for i := range s.includes {
+		p := &s.includes[i]
+		hits, deeper := 0, 0
+		deep := *p
+		deep.anyDepth = true
+		for _, e := range entries {
+			comps := strings.Split(strings.Trim(strings.ReplaceAll(e.Name, "\\", "/"), "/"), "/")
+			switch {
+			case p.match(comps):
+				hits++
+			case !p.anyDepth && deep.match(comps):
+				deeper++
+			}
+		}
+		if hits > 0 {
+			continue
+		}
+		msg := fmt.Sprintf("%q", p.text)
+		switch {
+		case deeper > 0:
+			msg += fmt.Sprintf(" (matches %d below the top level: patterns start at the archive root; -r or **/ matches at any depth)", deeper)
+		case extracting && !strings.ContainsAny(p.text, "*?[") && len(unmatched) == 0 && i == len(s.includes)-1:
+			msg += " (if it is the destination directory, write it with a trailing / or as -o DIR)"
+		}
+		unmatched = append(unmatched, msg)
+	}
+	if len(unmatched) == 0 {
+		if len(s.excludes) == 0 {
+			return fmt.Errorf("%s: %w", archiveName, errNoMatch)
+		}
+		var exc []string
+		for _, p := range s.excludes {
+			exc = append(exc, fmt.Sprintf("%q", p.text))
+		}
+		return fmt.Errorf("%s: %w: every selected entry is excluded by %s", archiveName, errNoMatch, strings.Join(exc, ", "))
+	}
+	return fmt.Errorf("%s: %w: nothing matches %s", archiveName, errNoMatch, strings.Join(unmatched, ", "))
+}

@@ -230,7 +230,11 @@ func TestSwitchesPeopleType(t *testing.T) {
 	if r.stdout != "src/a.txt\nsrc/docs/c.txt\n" {
 		t.Errorf("lb -r *.txt: %q", r.stdout)
 	}
-	garc(t, dir, "", "lb", arc, "nothing").expect(t, ExitNoMatch, "lb without a match")
+	r = garc(t, dir, "", "lb", arc, "nothing", "a.txt")
+	r.expect(t, ExitNoMatch, "lb without a match")
+	if want := `no files matched the patterns: nothing matches "nothing", "a.txt" (matches 1 below the top level: patterns start at the archive root; -r or **/ matches at any depth)`; !strings.Contains(r.stderr, want) {
+		t.Errorf("lb without a match: %q, want %q", r.stderr, want)
+	}
 
 	// l -ba: the table's rows, as 7zz l -ba prints them.
 	r = garc(t, dir, "", "l", "-ba", arc)
