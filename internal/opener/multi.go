@@ -183,13 +183,6 @@ func (s *splitFiles) Close() error {
 	return first
 }
 
-// openCount is the number of parts open now.
-func (s *splitFiles) openCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.open)
-}
-
 // openPartFile opens one part and checks that it is still the regular
 // file of the size measured when the split was opened.
 func openPartFile(path string, size int64) (*os.File, error) {

@@ -87,7 +87,7 @@ func TestOpenSampleVariants(t *testing.T) {
 	}
 	fr = r.(*fileReader)
 	r.Close()
-	if n := fr.files.(*splitFiles).openCount(); n != 0 {
+	if n := openCount(fr.files.(*splitFiles)); n != 0 {
 		t.Errorf("Close left %d parts open", n)
 	}
 

@@ -57,7 +57,7 @@ func TestManyPartSplitOpensPartsAsRead(t *testing.T) {
 		t.Fatalf("%d volumes, want %d", got, n)
 	}
 	files := r.(*fileReader).files.(*splitFiles)
-	if k := files.openCount(); k > maxOpenParts {
+	if k := openCount(files); k > maxOpenParts {
 		t.Errorf("%d parts open after Open", k)
 	}
 	if linux {
@@ -68,13 +68,13 @@ func TestManyPartSplitOpensPartsAsRead(t *testing.T) {
 	if got := contents(t, r); !reflect.DeepEqual(got, want) {
 		t.Error("contents differ")
 	}
-	if k := files.openCount(); k > maxOpenParts {
+	if k := openCount(files); k > maxOpenParts {
 		t.Errorf("%d parts open after reading", k)
 	}
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if k := files.openCount(); k != 0 {
+	if k := openCount(files); k != 0 {
 		t.Errorf("%d parts open after Close", k)
 	}
 }
@@ -95,4 +95,11 @@ func TestIsSplitPart(t *testing.T) {
 			t.Errorf("IsSplitPart(%s) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+// openCount is the number of parts s holds open now.
+func openCount(s *splitFiles) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.open)
 }
