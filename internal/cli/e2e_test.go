@@ -1,6 +1,8 @@
 package cli
 
-// End-to-end tests: build the garc binary once and run it.
+// End-to-end tests: build the garc binary once and run it. With
+// GARC_COVERDIR set, the binary is built with -cover and its runs write
+// coverage data there.
 
 import (
 	"bytes"
@@ -26,7 +28,18 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	garcBin = filepath.Join(dir, "garc")
-	build := exec.Command("go", "build", "-o", garcBin, "github.com/garc-dev/garc/cmd/garc")
+	args := []string{"build", "-o", garcBin}
+	// GARC_COVERDIR=DIR measures the coverage of the runs of the binary:
+	// afterwards `go tool covdata percent -i DIR` reports it.
+	if cov := os.Getenv("GARC_COVERDIR"); cov != "" {
+		args = append(args, "-cover", "-coverpkg=github.com/garc-dev/garc/...")
+		if err := os.MkdirAll(cov, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Setenv("GOCOVERDIR", cov)
+	}
+	build := exec.Command("go", append(args, "github.com/garc-dev/garc/cmd/garc")...)
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building garc:", err)
