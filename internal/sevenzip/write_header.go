@@ -383,12 +383,14 @@ func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
 		if aw, aesCoder, err = w.newAES(pack); err != nil {
 			return nil, err
 		}
+		defer aw.Close() // returns the pooled buffer on errors; no-op after Close
 		midCount = &countWriter{w: aw}
 		mid = midCount
 	}
 	lo := lzma.LevelOptions(5)
 	lo.DictSize = uint32(min(max(len(plain), 1<<16), 1<<24))
 	lo.FastBytes = 273
+	lo.Context = w.ctx
 	z, err := lzma.NewWriter(mid, lo)
 	if err != nil {
 		return nil, err
