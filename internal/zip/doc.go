@@ -92,15 +92,12 @@
 // (14, 5.8: a 4-byte header of SDK version and properties size, the 5
 // property bytes, and an end marker when flag bit 1 is set) through
 // internal/lzma; Zstandard (93) through klauspost/compress/zstd with the
-// window bounded by --max-dict; XZ (95): an .xz container parser here
-// (stream and block headers, Delta and branch filters through
-// internal/filters, CRC32/CRC64/SHA-256 checks, index, padding,
-// concatenated streams) over internal/lzma's LZMA2 decoder, with the LZMA2
-// chunks framed so that the decoder's read-ahead stays inside the block.
-// PPMd (98): variant I revision 1, implemented here (ppmd8.go) after
-// 7-Zip's Ppmd8 — a 2-byte header of order, memory size and restoration
-// method (restart or cut off), then Subbotin's carry-less range coder;
-// the model memory is bounded by --max-dict.
+// window bounded by --max-dict; XZ (95): one or more .xz streams through
+// internal/xz (filters, checks, index and padding verified; the LZMA2
+// dictionary bounded by --max-dict); PPMd (98): variant I revision 1
+// through internal/ppmd's Reader8 — a 2-byte header of order, memory size
+// and restoration method (restart or cut off), then Subbotin's carry-less
+// range coder, the model memory bounded by --max-dict.
 //
 // Extract decodes the entries one after the other with decoders it keeps
 // between entries (at most one archive-sized window at a time); calls

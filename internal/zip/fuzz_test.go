@@ -49,28 +49,3 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
-
-// FuzzPPMd8 decodes arbitrary bytes as a method-98 stream of up to 64 KiB
-// with small models: the decoder must end (with data or an error wrapping
-// a sentinel) and never panic out of Read.
-func FuzzPPMd8(f *testing.F) {
-	f.Add([]byte{0x05, 0x00, 0x00, 0x12, 0x34, 0x56, 0x78, 0x9a}, uint16(1000))
-	f.Add([]byte{0x0f, 0x10, 0xff, 0xff, 0x00, 0x01, 0x02}, uint16(65535))
-	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
-		if len(data) >= 2 {
-			data[0] &= 0x0F // memory 1 MiB, any order and restoration method
-			data[1] &= 0xF0
-		}
-		z := &ppmd8Reader{}
-		if err := z.reset(bytes.NewReader(data), int64(size), 1<<20); err != nil {
-			if !wrapsSentinel(err) {
-				t.Fatalf("reset: %v", err)
-			}
-			return
-		}
-		n, err := io.Copy(io.Discard, z)
-		if n > int64(size) || err != nil && !wrapsSentinel(err) {
-			t.Fatalf("%d bytes, %v", n, err)
-		}
-	})
-}

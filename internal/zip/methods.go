@@ -10,6 +10,8 @@ import (
 	"github.com/garc-dev/garc/internal/bzip2"
 	"github.com/garc-dev/garc/internal/deflate64"
 	"github.com/garc-dev/garc/internal/lzma"
+	"github.com/garc-dev/garc/internal/ppmd"
+	"github.com/garc-dev/garc/internal/xz"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -95,8 +97,8 @@ type decoders struct {
 	bz    *bzip2.Reader
 	lz    *lzma.Reader
 	zs    *zstd.Decoder
-	xz    *xzReader
-	ppmd  *ppmd8Reader
+	xz    *xz.Reader
+	ppmd  *ppmd.Reader8
 	br    *bufio.Reader
 }
 
@@ -179,10 +181,12 @@ func (rd *Reader) newDecoder(f *file, src io.Reader, packed int64) (io.Reader, e
 		}
 		return &zstdReader{dec: d.zs, limit: int64(limit)}, nil
 	case m == methodXZ:
+		// internal/xz buffers its input itself.
 		if d.xz == nil {
-			d.xz = &xzReader{}
+			d.xz = xz.NewReader(src, rd.opts.Limit())
+		} else {
+			d.xz.Reset(src, rd.opts.Limit())
 		}
-		d.xz.reset(d.buffered(src), rd.opts.Limit())
 		return d.xz, nil
 	case m == methodShrink:
 		return newShrinkReader(d.buffered(src)), nil
@@ -192,9 +196,9 @@ func (rd *Reader) newDecoder(f *file, src io.Reader, packed int64) (io.Reader, e
 		return newImplodeReader(d.buffered(src), f.flags, f.usize), nil
 	case m == methodPPMd:
 		if d.ppmd == nil {
-			d.ppmd = &ppmd8Reader{}
+			d.ppmd = &ppmd.Reader8{}
 		}
-		if err := d.ppmd.reset(d.buffered(src), f.usize, rd.opts.Limit()); err != nil {
+		if err := d.ppmd.Reset(d.buffered(src), f.usize, rd.opts.Limit()); err != nil {
 			return nil, err
 		}
 		return d.ppmd, nil

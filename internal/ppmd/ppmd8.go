@@ -1,12 +1,6 @@
-package zip
+package ppmd
 
-import (
-	"encoding/binary"
-	"fmt"
-	"io"
-
-	"github.com/garc-dev/garc/internal/archive"
-)
+import "encoding/binary"
 
 // PPMd variant I revision 1 (Dmitry Shkarin's PPMdI of 2002), the model
 // ZIP method 98 uses, coupled to Dmitry Subbotin's carry-less range
@@ -37,8 +31,6 @@ const (
 	p8IntBits     = 7
 	p8PeriodBits  = 7
 	p8BinScale    = 1 << (p8IntBits + p8PeriodBits)
-	p8Top         = 1 << 24
-	p8Bot         = 1 << 15
 	p8EmptyNode   = 0xFFFFFFFF
 	p8FlagRescale = 1 << 2
 	p8FlagPrevHi  = 1 << 4
@@ -110,8 +102,8 @@ func (s *p8See) update() {
 	}
 }
 
-// ppmd8 is the model and range decoder state.
-type ppmd8 struct {
+// model8 is the model and range decoder state.
+type model8 struct {
 	mem                         []byte
 	size, align                 uint32
 	minContext, maxContext      uint32
@@ -127,82 +119,80 @@ type ppmd8 struct {
 	see                         [24][32]p8See
 	dummySee                    p8See
 	binSumm                     [25][64]uint16
-	rng, code, low              uint32
-	in                          io.ByteReader
-	overrun                     int
+	rc                          rangeDecoder // the RAR (Subbotin) flavour
 	charMask                    [256]byte
 }
 
 // Arena accessors.
-func (p *ppmd8) u16(o uint32) uint32      { return uint32(binary.LittleEndian.Uint16(p.mem[o:])) }
-func (p *ppmd8) u32(o uint32) uint32      { return binary.LittleEndian.Uint32(p.mem[o:]) }
-func (p *ppmd8) put16(o uint32, v uint32) { binary.LittleEndian.PutUint16(p.mem[o:], uint16(v)) }
-func (p *ppmd8) put32(o uint32, v uint32) { binary.LittleEndian.PutUint32(p.mem[o:], v) }
+func (p *model8) u16(o uint32) uint32      { return uint32(binary.LittleEndian.Uint16(p.mem[o:])) }
+func (p *model8) u32(o uint32) uint32      { return binary.LittleEndian.Uint32(p.mem[o:]) }
+func (p *model8) put16(o uint32, v uint32) { binary.LittleEndian.PutUint16(p.mem[o:], uint16(v)) }
+func (p *model8) put32(o uint32, v uint32) { binary.LittleEndian.PutUint32(p.mem[o:], v) }
 
 // Context fields.
-func (p *ppmd8) numStats(c uint32) uint32       { return uint32(p.mem[c]) }
-func (p *ppmd8) setNumStats(c uint32, v uint32) { p.mem[c] = byte(v) }
-func (p *ppmd8) flags(c uint32) uint32          { return uint32(p.mem[c+1]) }
-func (p *ppmd8) setFlags(c uint32, v uint32)    { p.mem[c+1] = byte(v) }
-func (p *ppmd8) summFreq(c uint32) uint32       { return p.u16(c + 2) }
-func (p *ppmd8) setSummFreq(c uint32, v uint32) { p.put16(c+2, v) }
-func (p *ppmd8) stats(c uint32) uint32          { return p.u32(c + 4) }
-func (p *ppmd8) setStats(c uint32, v uint32)    { p.put32(c+4, v) }
-func (p *ppmd8) suffix(c uint32) uint32         { return p.u32(c + 8) }
-func (p *ppmd8) setSuffix(c uint32, v uint32)   { p.put32(c+8, v) }
-func oneState(c uint32) uint32                  { return c + 2 }
-func (p *ppmd8) sym(s uint32) uint32            { return uint32(p.mem[s]) }
-func (p *ppmd8) freq(s uint32) uint32           { return uint32(p.mem[s+1]) }
-func (p *ppmd8) setFreq(s uint32, v uint32)     { p.mem[s+1] = byte(v) }
-func (p *ppmd8) succ(s uint32) uint32           { return p.u32(s + 2) }
-func (p *ppmd8) setSucc(s uint32, v uint32)     { p.put32(s+2, v) }
-func (p *ppmd8) copyState(dst, src uint32)      { copy(p.mem[dst:dst+6], p.mem[src:src+6]) }
-func (p *ppmd8) copyUnits(dst, src, nu uint32) {
+func (p *model8) numStats(c uint32) uint32       { return uint32(p.mem[c]) }
+func (p *model8) setNumStats(c uint32, v uint32) { p.mem[c] = byte(v) }
+func (p *model8) flags(c uint32) uint32          { return uint32(p.mem[c+1]) }
+func (p *model8) setFlags(c uint32, v uint32)    { p.mem[c+1] = byte(v) }
+func (p *model8) summFreq(c uint32) uint32       { return p.u16(c + 2) }
+func (p *model8) setSummFreq(c uint32, v uint32) { p.put16(c+2, v) }
+func (p *model8) stats(c uint32) uint32          { return p.u32(c + 4) }
+func (p *model8) setStats(c uint32, v uint32)    { p.put32(c+4, v) }
+func (p *model8) suffix(c uint32) uint32         { return p.u32(c + 8) }
+func (p *model8) setSuffix(c uint32, v uint32)   { p.put32(c+8, v) }
+func p8OneState(c uint32) uint32                 { return c + 2 }
+func (p *model8) sym(s uint32) uint32            { return uint32(p.mem[s]) }
+func (p *model8) freq(s uint32) uint32           { return uint32(p.mem[s+1]) }
+func (p *model8) setFreq(s uint32, v uint32)     { p.mem[s+1] = byte(v) }
+func (p *model8) succ(s uint32) uint32           { return p.u32(s + 2) }
+func (p *model8) setSucc(s uint32, v uint32)     { p.put32(s+2, v) }
+func (p *model8) copyState(dst, src uint32)      { copy(p.mem[dst:dst+6], p.mem[src:src+6]) }
+func (p *model8) copyUnits(dst, src, nu uint32) {
 	copy(p.mem[dst:dst+nu*p8UnitSize], p.mem[src:src+nu*p8UnitSize])
 }
-func (p *ppmd8) swapStates(a, b uint32) {
+func (p *model8) swapStates(a, b uint32) {
 	var t [6]byte
 	copy(t[:], p.mem[a:a+6])
 	copy(p.mem[a:a+6], p.mem[b:b+6])
 	copy(p.mem[b:b+6], t[:])
 }
 
-func i2u(i uint32) uint32  { return uint32(p8Indx2Units[i]) }
-func u2i(nu uint32) uint32 { return uint32(p8Units2Indx[nu-1]) }
+func p8I2U(i uint32) uint32  { return uint32(p8Indx2Units[i]) }
+func p8U2I(nu uint32) uint32 { return uint32(p8Units2Indx[nu-1]) }
 
-func hiBits3(sym uint32) uint32 { return ((sym + 0xC0) >> (8 - 3)) & (1 << 3) }
-func hiBits4(sym uint32) uint32 { return ((sym + 0xC0) >> (8 - 4)) & (1 << 4) }
+func p8HiBits3(sym uint32) uint32 { return ((sym + 0xC0) >> (8 - 3)) & (1 << 3) }
+func p8HiBits4(sym uint32) uint32 { return ((sym + 0xC0) >> (8 - 4)) & (1 << 4) }
 
 // ---- sub-allocator
 
-func (p *ppmd8) insertNode(n, indx uint32) {
+func (p *model8) insertNode(n, indx uint32) {
 	p.put32(n, p8EmptyNode)
 	p.put32(n+4, p.freeList[indx])
-	p.put32(n+8, i2u(indx))
+	p.put32(n+8, p8I2U(indx))
 	p.freeList[indx] = n
 	p.stamps[indx]++
 }
 
-func (p *ppmd8) removeNode(indx uint32) uint32 {
+func (p *model8) removeNode(indx uint32) uint32 {
 	n := p.freeList[indx]
 	p.freeList[indx] = p.u32(n + 4)
 	p.stamps[indx]--
 	return n
 }
 
-func (p *ppmd8) splitBlock(ptr, oldIndx, newIndx uint32) {
-	nu := i2u(oldIndx) - i2u(newIndx)
-	ptr += i2u(newIndx) * p8UnitSize
-	i := u2i(nu)
-	if i2u(i) != nu {
+func (p *model8) splitBlock(ptr, oldIndx, newIndx uint32) {
+	nu := p8I2U(oldIndx) - p8I2U(newIndx)
+	ptr += p8I2U(newIndx) * p8UnitSize
+	i := p8U2I(nu)
+	if p8I2U(i) != nu {
 		i--
-		k := i2u(i)
+		k := p8I2U(i)
 		p.insertNode(ptr+k*p8UnitSize, nu-k-1)
 	}
 	p.insertNode(ptr, i)
 }
 
-func (p *ppmd8) glueFreeBlocks() {
+func (p *model8) glueFreeBlocks() {
 	p.glueCount = 1 << 13
 	p.stamps = [p8NumIndexes]uint32{}
 	if p.loUnit != p.hiUnit {
@@ -254,17 +244,17 @@ func (p *ppmd8) glueFreeBlocks() {
 		for ; nu > 128; nu, node = nu-128, node+128*p8UnitSize {
 			p.insertNode(node, p8NumIndexes-1)
 		}
-		i := u2i(nu)
-		if i2u(i) != nu {
+		i := p8U2I(nu)
+		if p8I2U(i) != nu {
 			i--
-			k := i2u(i)
+			k := p8I2U(i)
 			p.insertNode(node+k*p8UnitSize, nu-k-1)
 		}
 		p.insertNode(node, i)
 	}
 }
 
-func (p *ppmd8) allocUnitsRare(indx uint32) uint32 {
+func (p *model8) allocUnitsRare(indx uint32) uint32 {
 	if p.glueCount == 0 {
 		p.glueFreeBlocks()
 		if p.freeList[indx] != 0 {
@@ -275,7 +265,7 @@ func (p *ppmd8) allocUnitsRare(indx uint32) uint32 {
 	for {
 		i++
 		if i == p8NumIndexes {
-			numBytes := i2u(indx) * p8UnitSize
+			numBytes := p8I2U(indx) * p8UnitSize
 			us := p.units
 			p.glueCount--
 			if us-p.text > numBytes {
@@ -293,11 +283,11 @@ func (p *ppmd8) allocUnitsRare(indx uint32) uint32 {
 	return block
 }
 
-func (p *ppmd8) allocUnits(indx uint32) uint32 {
+func (p *model8) allocUnits(indx uint32) uint32 {
 	if p.freeList[indx] != 0 {
 		return p.removeNode(indx)
 	}
-	numBytes := i2u(indx) * p8UnitSize
+	numBytes := p8I2U(indx) * p8UnitSize
 	if lo := p.loUnit; p.hiUnit-lo >= numBytes {
 		p.loUnit = lo + numBytes
 		return lo
@@ -305,8 +295,8 @@ func (p *ppmd8) allocUnits(indx uint32) uint32 {
 	return p.allocUnitsRare(indx)
 }
 
-func (p *ppmd8) shrinkUnits(old, oldNU, newNU uint32) uint32 {
-	i0, i1 := u2i(oldNU), u2i(newNU)
+func (p *model8) shrinkUnits(old, oldNU, newNU uint32) uint32 {
+	i0, i1 := p8U2I(oldNU), p8U2I(newNU)
 	if i0 == i1 {
 		return old
 	}
@@ -320,9 +310,9 @@ func (p *ppmd8) shrinkUnits(old, oldNU, newNU uint32) uint32 {
 	return old
 }
 
-func (p *ppmd8) freeUnits(ptr, nu uint32) { p.insertNode(ptr, u2i(nu)) }
+func (p *model8) freeUnits(ptr, nu uint32) { p.insertNode(ptr, p8U2I(nu)) }
 
-func (p *ppmd8) specialFreeUnit(ptr uint32) {
+func (p *model8) specialFreeUnit(ptr uint32) {
 	if ptr != p.units {
 		p.insertNode(ptr, 0)
 	} else {
@@ -330,7 +320,7 @@ func (p *ppmd8) specialFreeUnit(ptr uint32) {
 	}
 }
 
-func (p *ppmd8) expandTextArea() {
+func (p *model8) expandTextArea() {
 	var count [p8NumIndexes]uint32
 	if p.loUnit != p.hiUnit {
 		p.put32(p.loUnit, 0)
@@ -339,7 +329,7 @@ func (p *ppmd8) expandTextArea() {
 	for p.u32(node) == p8EmptyNode {
 		nu := p.u32(node + 8)
 		p.put32(node, 0)
-		count[u2i(nu)]++
+		count[p8U2I(nu)]++
 		node += nu * p8UnitSize
 	}
 	p.units = node
@@ -371,17 +361,17 @@ func (p *ppmd8) expandTextArea() {
 	}
 }
 
-func (p *ppmd8) usedMemory() uint32 {
+func (p *model8) usedMemory() uint32 {
 	var v uint32
 	for i := range p.stamps {
-		v += p.stamps[i] * i2u(uint32(i))
+		v += p.stamps[i] * p8I2U(uint32(i))
 	}
 	return p.size - (p.hiUnit - p.loUnit) - (p.units - p.text) - v*p8UnitSize
 }
 
 // ---- model
 
-func (p *ppmd8) restartModel() {
+func (p *model8) restartModel() {
 	p.freeList = [p8NumIndexes]uint32{}
 	p.stamps = [p8NumIndexes]uint32{}
 	p.text = p.align
@@ -438,7 +428,7 @@ func (p *ppmd8) restartModel() {
 
 // refresh shrinks a context's symbol list after symbols were removed and
 // scales its frequencies.
-func (p *ppmd8) refresh(ctx, oldNU, scale uint32) {
+func (p *model8) refresh(ctx, oldNU, scale uint32) {
 	i := p.numStats(ctx)
 	s := p.shrinkUnits(p.stats(ctx), oldNU, (i+2)>>1)
 	p.setStats(ctx, s)
@@ -465,10 +455,10 @@ func (p *ppmd8) refresh(ctx, oldNU, scale uint32) {
 }
 
 // cutOff prunes the context tree below ctx (restoration method 1).
-func (p *ppmd8) cutOff(ctx, order uint32) uint32 {
+func (p *model8) cutOff(ctx, order uint32) uint32 {
 	ns := int(p.numStats(ctx))
 	if ns == 0 {
-		s := oneState(ctx)
+		s := p8OneState(ctx)
 		successor := p.succ(s)
 		if successor >= p.units {
 			if order < p.maxOrder {
@@ -485,7 +475,7 @@ func (p *ppmd8) cutOff(ctx, order uint32) uint32 {
 		return 0
 	}
 	nu := (uint32(ns) + 2) >> 1
-	indx := u2i(nu)
+	indx := p8U2I(nu)
 	stats := p.stats(ctx)
 	if stats-p.units <= 1<<14 && stats <= p.freeList[indx] {
 		ptr := p.removeNode(indx)
@@ -494,7 +484,7 @@ func (p *ppmd8) cutOff(ctx, order uint32) uint32 {
 		if stats != p.units {
 			p.insertNode(stats, indx)
 		} else {
-			p.units += i2u(indx) * p8UnitSize
+			p.units += p8I2U(indx) * p8UnitSize
 		}
 		stats = ptr
 	}
@@ -527,8 +517,8 @@ func (p *ppmd8) cutOff(ctx, order uint32) uint32 {
 		p.setNumStats(ctx, uint32(ns))
 		if ns == 0 {
 			sym := p.sym(stats)
-			p.setFlags(ctx, (p.flags(ctx)&p8FlagPrevHi)+hiBits3(sym))
-			one := oneState(ctx)
+			p.setFlags(ctx, (p.flags(ctx)&p8FlagPrevHi)+p8HiBits3(sym))
+			one := p8OneState(ctx)
 			freq := (p.freq(stats) + 11) >> 3
 			succ := p.succ(stats)
 			p.mem[one] = byte(sym)
@@ -548,7 +538,7 @@ func (p *ppmd8) cutOff(ctx, order uint32) uint32 {
 
 // restoreModel recovers from a failed allocation: the symbols added
 // since ctxError are rolled back, then the model is restarted or cut off.
-func (p *ppmd8) restoreModel(ctxError uint32) {
+func (p *model8) restoreModel(ctxError uint32) {
 	p.text = p.align
 	c := p.maxContext
 	for ; c != ctxError; c = p.suffix(c) {
@@ -556,8 +546,8 @@ func (p *ppmd8) restoreModel(ctxError uint32) {
 		p.setNumStats(c, ns)
 		if ns&0xFF == 0 {
 			s := p.stats(c)
-			p.setFlags(c, (p.flags(c)&p8FlagPrevHi)+hiBits3(p.sym(s)))
-			one := oneState(c)
+			p.setFlags(c, (p.flags(c)&p8FlagPrevHi)+p8HiBits3(p.sym(s)))
+			one := p8OneState(c)
 			sym, freq, succ := p.sym(s), (p.freq(s)+11)>>3, p.succ(s)
 			p.mem[one] = byte(sym)
 			p.setFreq(one, freq)
@@ -569,7 +559,7 @@ func (p *ppmd8) restoreModel(ctxError uint32) {
 	}
 	for ; c != p.minContext; c = p.suffix(c) {
 		if p.numStats(c) == 0 {
-			one := oneState(c)
+			one := p8OneState(c)
 			p.setFreq(one, (p.freq(one)+1)>>1)
 		} else {
 			sf := (p.summFreq(c) + 4) & 0xFFFF
@@ -598,7 +588,7 @@ func (p *ppmd8) restoreModel(ctxError uint32) {
 	p.minContext = p.maxContext
 }
 
-func (p *ppmd8) createSuccessors(skip bool, s1, c uint32) uint32 {
+func (p *model8) createSuccessors(skip bool, s1, c uint32) uint32 {
 	upBranch := p.succ(p.foundState)
 	var ps [p8MaxOrder + 1]uint32
 	numPs := 0
@@ -621,7 +611,7 @@ func (p *ppmd8) createSuccessors(skip bool, s1, c uint32) uint32 {
 				p.setSummFreq(c, p.summFreq(c)+1)
 			}
 		default:
-			s = oneState(c)
+			s = p8OneState(c)
 			if p.numStats(p.suffix(c)) == 0 && p.freq(s) < 24 {
 				p.setFreq(s, p.freq(s)+1)
 			}
@@ -639,10 +629,10 @@ func (p *ppmd8) createSuccessors(skip bool, s1, c uint32) uint32 {
 	}
 	newSym := uint32(p.mem[upBranch])
 	upBranch++
-	flags := hiBits4(p.sym(p.foundState)) + hiBits3(newSym)
+	flags := p8HiBits4(p.sym(p.foundState)) + p8HiBits3(newSym)
 	var newFreq uint32
 	if p.numStats(c) == 0 {
-		newFreq = p.freq(oneState(c))
+		newFreq = p.freq(p8OneState(c))
 	} else {
 		s := p.stats(c)
 		for p.sym(s) != newSym {
@@ -675,7 +665,7 @@ func (p *ppmd8) createSuccessors(skip bool, s1, c uint32) uint32 {
 		}
 		p.setFlags(c1, flags)
 		p.setNumStats(c1, 0)
-		one := oneState(c1)
+		one := p8OneState(c1)
 		p.mem[one] = byte(newSym)
 		p.setFreq(one, newFreq)
 		p.setSucc(one, upBranch)
@@ -689,7 +679,7 @@ func (p *ppmd8) createSuccessors(skip bool, s1, c uint32) uint32 {
 	}
 }
 
-func (p *ppmd8) reduceOrder(s1, c uint32) uint32 {
+func (p *model8) reduceOrder(s1, c uint32) uint32 {
 	var s uint32
 	c1 := c
 	upBranch := p.text
@@ -713,7 +703,7 @@ func (p *ppmd8) reduceOrder(s1, c uint32) uint32 {
 					p.setSummFreq(c, p.summFreq(c)+2)
 				}
 			} else {
-				s = oneState(c)
+				s = p8OneState(c)
 				if p.freq(s) < 32 {
 					p.setFreq(s, p.freq(s)+1)
 				}
@@ -739,7 +729,7 @@ func (p *ppmd8) reduceOrder(s1, c uint32) uint32 {
 	return successor
 }
 
-func (p *ppmd8) updateModel() {
+func (p *model8) updateModel() {
 	minSuccessor := p.succ(p.foundState)
 	fFreq := p.freq(p.foundState)
 	fSymbol := p.sym(p.foundState)
@@ -747,7 +737,7 @@ func (p *ppmd8) updateModel() {
 	if fFreq < p8MaxFreq/4 && p.suffix(p.minContext) != 0 {
 		c := p.suffix(p.minContext)
 		if p.numStats(c) == 0 {
-			s = oneState(c)
+			s = p8OneState(c)
 			if p.freq(s) < 32 {
 				p.setFreq(s, p.freq(s)+1)
 			}
@@ -812,7 +802,7 @@ func (p *ppmd8) updateModel() {
 			p.text--
 		}
 	}
-	flag := hiBits3(fSymbol)
+	flag := p8HiBits3(fSymbol)
 	ns := p.numStats(p.minContext)
 	s0 := p.summFreq(p.minContext) - ns - fFreq
 	for ; c != p.minContext; c = p.suffix(c) {
@@ -821,8 +811,8 @@ func (p *ppmd8) updateModel() {
 		if ns1 != 0 {
 			if ns1&1 != 0 {
 				oldNU := (ns1 + 1) >> 1
-				i := u2i(oldNU)
-				if i != u2i(oldNU+1) {
+				i := p8U2I(oldNU)
+				if i != p8U2I(oldNU+1) {
 					ptr := p.allocUnits(i + 1)
 					if ptr == 0 {
 						p.restoreModel(c)
@@ -844,7 +834,7 @@ func (p *ppmd8) updateModel() {
 				p.restoreModel(c)
 				return
 			}
-			one := oneState(c)
+			one := p8OneState(c)
 			freq := p.freq(one)
 			p.mem[st] = p.mem[one]
 			p.setSucc(st, p.succ(one))
@@ -897,7 +887,7 @@ func (p *ppmd8) updateModel() {
 	p.maxContext, p.minContext = minSuccessor, minSuccessor
 }
 
-func (p *ppmd8) rescale() {
+func (p *model8) rescale() {
 	mc := p.minContext
 	stats := p.stats(mc)
 	s := p.foundState
@@ -958,12 +948,12 @@ func (p *ppmd8) rescale() {
 			if freq > p8MaxFreq/3 {
 				freq = p8MaxFreq / 3
 			}
-			p.setFlags(mc, (p.flags(mc)&p8FlagPrevHi)+hiBits3(p.sym(stats)))
-			one := oneState(mc)
+			p.setFlags(mc, (p.flags(mc)&p8FlagPrevHi)+p8HiBits3(p.sym(stats)))
+			one := p8OneState(mc)
 			p.copyState(one, stats)
 			p.setFreq(one, freq)
 			p.foundState = one
-			p.insertNode(stats, u2i(n0))
+			p.insertNode(stats, p8U2I(n0))
 			return
 		}
 		n1 := (numStatsNew + 2) >> 1
@@ -976,7 +966,7 @@ func (p *ppmd8) rescale() {
 	p.foundState = p.stats(mc)
 }
 
-func (p *ppmd8) makeEscFreq(numMasked uint32) (*p8See, uint32) {
+func (p *model8) makeEscFreq(numMasked uint32) (*p8See, uint32) {
 	mc := p.minContext
 	numStats := p.numStats(mc)
 	if numStats == 0xFF {
@@ -999,7 +989,7 @@ func (p *ppmd8) makeEscFreq(numMasked uint32) (*p8See, uint32) {
 	return see, r
 }
 
-func (p *ppmd8) nextContext() {
+func (p *model8) nextContext() {
 	c := p.succ(p.foundState)
 	if p.orderFall == 0 && c >= p.units {
 		p.maxContext, p.minContext = c, c
@@ -1008,7 +998,7 @@ func (p *ppmd8) nextContext() {
 	}
 }
 
-func (p *ppmd8) update1() {
+func (p *model8) update1() {
 	s := p.foundState
 	freq := p.freq(s) + 4
 	p.setSummFreq(p.minContext, p.summFreq(p.minContext)+4)
@@ -1024,7 +1014,7 @@ func (p *ppmd8) update1() {
 	p.nextContext()
 }
 
-func (p *ppmd8) update1First() {
+func (p *model8) update1First() {
 	s := p.foundState
 	mc := p.minContext
 	freq := p.freq(s)
@@ -1043,7 +1033,7 @@ func (p *ppmd8) update1First() {
 	p.nextContext()
 }
 
-func (p *ppmd8) update2() {
+func (p *model8) update2() {
 	s := p.foundState
 	freq := p.freq(s) + 4
 	p.runLength = p.initRL
@@ -1055,57 +1045,20 @@ func (p *ppmd8) update2() {
 	p.updateModel()
 }
 
-// ---- range decoder
-
-func (p *ppmd8) readByte() uint32 {
-	b, err := p.in.ReadByte()
-	if err != nil {
-		p.overrun++
-		return 0
-	}
-	return uint32(b)
-}
-
-func (p *ppmd8) normalize() {
-	for {
-		if (p.low ^ (p.low + p.rng)) >= p8Top {
-			if p.rng >= p8Bot {
-				return
-			}
-			p.rng = -p.low & (p8Bot - 1)
-		}
-		p.code = p.code<<8 | p.readByte()
-		p.rng <<= 8
-		p.low <<= 8
-	}
-}
-
-func (p *ppmd8) decode(start, size uint32) {
-	start *= p.rng
-	p.low += start
-	p.code -= start
-	p.rng *= size
-}
-
-func (p *ppmd8) threshold(total uint32) uint32 {
-	p.rng /= total
-	return p.code / p.rng
-}
-
 // decodeSymbol returns the next byte, -1 at the end marker or -2 for
 // corrupt data.
-func (p *ppmd8) decodeSymbol() int {
+func (p *model8) decodeSymbol() int {
 	mask := &p.charMask
 	mc := p.minContext
 	if p.numStats(mc) != 0 {
 		s := p.stats(mc)
-		summFreq := min(p.summFreq(mc), p.rng)
-		count := p.threshold(summFreq)
+		summFreq := min(p.summFreq(mc), p.rc.rng)
+		count := p.rc.threshold(summFreq)
 		hiCnt := count
 		count -= p.freq(s)
 		if int32(count) < 0 {
-			p.decode(0, p.freq(s))
-			p.normalize()
+			p.rc.decode(0, p.freq(s))
+			p.rc.normalizeRAR()
 			p.foundState = s
 			sym := p.sym(s)
 			p.update1First()
@@ -1116,8 +1069,8 @@ func (p *ppmd8) decodeSymbol() int {
 			s += 6
 			count -= p.freq(s)
 			if int32(count) < 0 {
-				p.decode((hiCnt-count)-p.freq(s), p.freq(s))
-				p.normalize()
+				p.rc.decode((hiCnt-count)-p.freq(s), p.freq(s))
+				p.rc.normalizeRAR()
 				p.foundState = s
 				sym := p.sym(s)
 				p.update1()
@@ -1128,7 +1081,7 @@ func (p *ppmd8) decodeSymbol() int {
 			return -2
 		}
 		hiCnt -= count
-		p.decode(hiCnt, summFreq-hiCnt)
+		p.rc.decode(hiCnt, summFreq-hiCnt)
 		for i := range mask {
 			mask[i] = 0xFF
 		}
@@ -1136,16 +1089,16 @@ func (p *ppmd8) decodeSymbol() int {
 			mask[p.mem[st]] = 0
 		}
 	} else {
-		s := oneState(mc)
+		s := p8OneState(mc)
 		col := p.prevSuccess + uint32(p.runLength>>26)&0x20 + uint32(p8NS2BSIndx[p.numStats(p.suffix(mc))]) + p.flags(mc)
 		prob := &p.binSumm[p8NS2Indx[p.freq(s)-1]][col]
 		pr := uint32(*prob)
-		size0 := (p.rng >> 14) * pr
+		size0 := (p.rc.rng >> 14) * pr
 		pr -= (pr + 1<<(p8PeriodBits-2)) >> p8PeriodBits
-		if p.code < size0 {
+		if p.rc.code < size0 {
 			*prob = uint16(pr + 1<<p8IntBits)
-			p.rng = size0
-			p.normalize()
+			p.rc.rng = size0
+			p.rc.normalizeRAR()
 			freq := p.freq(s)
 			c := p.succ(s)
 			sym := p.sym(s)
@@ -1164,9 +1117,7 @@ func (p *ppmd8) decodeSymbol() int {
 		}
 		*prob = uint16(pr)
 		p.initEsc = uint32(p8ExpEscape[pr>>10])
-		p.low += size0
-		p.code -= size0
-		p.rng = (p.rng &^ (p8BinScale - 1)) - size0
+		p.rc.decodeBinEscape(size0)
 		for i := range mask {
 			mask[i] = 0xFF
 		}
@@ -1174,7 +1125,7 @@ func (p *ppmd8) decodeSymbol() int {
 		p.prevSuccess = 0
 	}
 	for {
-		p.normalize()
+		p.rc.normalizeRAR()
 		mc := p.minContext
 		numMasked := p.numStats(mc)
 		for {
@@ -1196,8 +1147,8 @@ func (p *ppmd8) decodeSymbol() int {
 		}
 		see, freqSum := p.makeEscFreq(numMasked)
 		freqSum += hiCnt
-		freqSum2 := min(freqSum, p.rng)
-		count := p.threshold(freqSum2)
+		freqSum2 := min(freqSum, p.rc.rng)
+		count := p.rc.threshold(freqSum2)
 		if count < hiCnt {
 			s := stats
 			hiCnt = count
@@ -1209,8 +1160,8 @@ func (p *ppmd8) decodeSymbol() int {
 				}
 			}
 			s -= 6
-			p.decode((hiCnt-count)-p.freq(s), p.freq(s))
-			p.normalize()
+			p.rc.decode((hiCnt-count)-p.freq(s), p.freq(s))
+			p.rc.normalizeRAR()
 			see.update()
 			p.foundState = s
 			sym := p.sym(s)
@@ -1220,95 +1171,10 @@ func (p *ppmd8) decodeSymbol() int {
 		if count >= freqSum2 {
 			return -2
 		}
-		p.decode(hiCnt, freqSum2-hiCnt)
+		p.rc.decode(hiCnt, freqSum2-hiCnt)
 		see.summ = uint16(uint32(see.summ) + freqSum)
 		for k, s := uint32(0), stats; k < n; k, s = k+1, s+6 {
 			mask[p.mem[s]] = 0
 		}
 	}
-}
-
-// ppmd8Reader decodes ZIP method 98: a 2-byte header (order − 1 in bits
-// 0–3, memory in MiB − 1 in bits 4–11, restoration method in bits 12–15;
-// APPNOTE 5.10), then the range-coded symbols. It produces the declared
-// size and stops; the end marker that may follow is not required.
-type ppmd8Reader struct {
-	p    ppmd8
-	size int64
-	done int64
-	err  error
-}
-
-// reset reads the header and starts the model; memory above limit is an
-// ErrLimit.
-func (z *ppmd8Reader) reset(r io.ByteReader, size, limit int64) error {
-	z.size, z.done, z.err = size, 0, nil
-	lo, err1 := r.ReadByte()
-	hi, err2 := r.ReadByte()
-	if err1 != nil || err2 != nil {
-		return fmt.Errorf("PPMd header: %w", archive.ErrFormat)
-	}
-	v := uint32(lo) | uint32(hi)<<8
-	order := v&0xF + 1
-	memSize := (v>>4&0xFF + 1) << 20
-	restore := v >> 12
-	if order < 2 || restore > 2 {
-		return &archive.UnsupportedError{What: fmt.Sprintf("PPMd order %d, restoration method %d", order, restore)}
-	}
-	if int64(memSize) > limit {
-		return &archive.LimitError{What: "PPMd memory", Need: int64(memSize), Limit: limit}
-	}
-	p := &z.p
-	p.align = (4 - memSize) & 3
-	if p.size != memSize || p.mem == nil {
-		p.mem = nil
-		p.mem = make([]byte, p.align+memSize)
-		p.size = memSize
-	}
-	p.in = r
-	p.overrun = 0
-	p.code, p.rng, p.low = 0, 0xFFFFFFFF, 0
-	for i := 0; i < 4; i++ {
-		p.code = p.code<<8 | p.readByte()
-	}
-	if p.code == 0xFFFFFFFF || p.overrun > 0 {
-		return fmt.Errorf("PPMd stream: %w", archive.ErrFormat)
-	}
-	p.maxOrder = order
-	p.restoreMethod = restore
-	p.restartModel()
-	return nil
-}
-
-func (z *ppmd8Reader) Read(b []byte) (n int, err error) {
-	if z.err != nil {
-		return 0, z.err
-	}
-	defer func() {
-		// The model is consistent for every symbol sequence; a fault
-		// here would mean corrupt input reached a state the reference
-		// code would crash in. Report it as corrupt data.
-		if r := recover(); r != nil {
-			z.err = fmt.Errorf("PPMd: corrupt data (%v): %w", r, archive.ErrFormat)
-			err = z.err
-		}
-	}()
-	for n < len(b) && z.done < z.size {
-		sym := z.p.decodeSymbol()
-		if sym < 0 || z.p.overrun > 8 {
-			if sym == -1 {
-				z.err = fmt.Errorf("PPMd: end marker %d bytes before the declared size: %w", z.size-z.done, archive.ErrFormat)
-			} else {
-				z.err = fmt.Errorf("PPMd: corrupt data: %w", archive.ErrFormat)
-			}
-			return n, z.err
-		}
-		b[n] = byte(sym)
-		n++
-		z.done++
-	}
-	if n == 0 && z.done >= z.size {
-		return 0, io.EOF
-	}
-	return n, nil
 }
