@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"sync"
@@ -72,7 +73,13 @@ func (p *passwordSource) resolve(g *globalFlags) error {
 	case g.passwordFile != "":
 		f, err := os.Open(g.passwordFile)
 		if err != nil {
-			return fmt.Errorf("--password-file: %w", err)
+			// The name is not repeated: it may be a password given
+			// to the wrong switch.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("--password-file: cannot open the file: %w", err)
 		}
 		defer f.Close()
 		v, err := firstLine(bufio.NewReader(f))

@@ -128,28 +128,32 @@ var switchFamilies = []struct{ prefix, explanation string }{
 // belongs to another command than c.
 func unknownSwitch(c *cobra.Command, typed string) string {
 	lower := strings.ToLower(typed)
-	if strings.HasPrefix(lower, "-p") || strings.HasPrefix(lower, "-hp") {
-		// Probably a password after a mistyped switch: do not print it.
-		return fmt.Sprintf("unknown switch %s… (a password is given as -pSECRET, with a lower-case p, or --password SECRET)",
-			typed[:2])
+	// label is the switch as it is shown: never a value, which may be a
+	// password (--pasword=SECRET, -PSECRET, -hpSECRET).
+	label, hint := typed, ""
+	switch {
+	case strings.HasPrefix(typed, "--"):
+		label, _, _ = strings.Cut(typed, "=")
+	case strings.HasPrefix(lower, "-hp"):
+		label = typed[:3] + "…"
+	case strings.HasPrefix(lower, "-p"):
+		label = typed[:2] + "…"
+		hint = " (a password is given as -pSECRET, with a lower-case p, or --password SECRET)"
 	}
 	// A flag of another command: "-mx9 is a switch of a".
-	if strings.HasPrefix(typed, "-") {
-		for _, name := range flagNames(typed) {
-			if owners := flagOwners(c.Root(), name); len(owners) > 0 && c.Flags().Lookup(name) == nil {
-				return fmt.Sprintf("%s is a switch of %s, not of %s", typed, strings.Join(owners, " and "), c.Name())
-			}
+	for _, name := range flagNames(typed) {
+		if owners := flagOwners(c.Root(), name); len(owners) > 0 && c.Flags().Lookup(name) == nil {
+			return fmt.Sprintf("%s is a switch of %s, not of %s", label, strings.Join(owners, " and "), c.Name())
 		}
 	}
-	if !strings.HasPrefix(typed, "--") {
+	if label == typed && !strings.HasPrefix(typed, "--") {
 		for _, f := range switchFamilies {
 			if strings.HasPrefix(lower, f.prefix) {
-				return fmt.Sprintf("%s: %s", typed, f.explanation)
+				return fmt.Sprintf("%s: %s", label, f.explanation)
 			}
 		}
 	}
-	if strings.HasPrefix(typed, "--") {
-		name, _, _ := strings.Cut(strings.TrimPrefix(typed, "--"), "=")
+	if name, ok := strings.CutPrefix(label, "--"); ok {
 		var near []string
 		// FlagUsages lists the visible flags, one "  -o, --output DIR …" a line.
 		for _, m := range usageFlagName.FindAllStringSubmatch(c.Flags().FlagUsages(), -1) {
@@ -158,10 +162,10 @@ func unknownSwitch(c *cobra.Command, typed string) string {
 			}
 		}
 		if len(near) > 0 {
-			return fmt.Sprintf("unknown switch %s; did you mean %s?", typed, strings.Join(near, " or "))
+			return fmt.Sprintf("unknown switch %s; did you mean %s?", label, strings.Join(near, " or "))
 		}
 	}
-	return fmt.Sprintf("unknown switch %s", typed)
+	return fmt.Sprintf("unknown switch %s%s", label, hint)
 }
 
 // flagNames returns the long flag names a typed switch stands for.
