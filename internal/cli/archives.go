@@ -95,7 +95,7 @@ func (a *app) forEachArchive(arg string, fn func(name string) error) (int, error
 		}
 		if !errors.Is(err, errReported) {
 			a.prog.clear()
-			fmt.Fprintf(a.stderr, "garc: %s\n", printable(err.Error()))
+			fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic("", "", err)))
 		}
 		a.code = worse(a.code, exitCodeFor(err))
 	}

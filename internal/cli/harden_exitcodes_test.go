@@ -50,8 +50,8 @@ func TestDiskFullExitCode(t *testing.T) {
 	} {
 		r := garc(t, dir, "", args...)
 		r.expect(t, ExitCreate, strings.Join(args, " "))
-		if !strings.Contains(r.stderr, "small/out.7z") || strings.Contains(r.stderr, ".garc-") {
-			t.Errorf("%q: the message should name the archive, not the temporary file:\n%s", args, r.stderr)
+		if strings.Count(r.stderr, "small/out.7z") != 1 || strings.Contains(r.stderr, ".garc-") {
+			t.Errorf("%q: the message should name the archive once, and not the temporary file:\n%s", args, r.stderr)
 		}
 		after, err := os.ReadFile(filepath.Join(mnt, "out.7z"))
 		if err != nil || !bytes.Equal(before, after) {

@@ -132,7 +132,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = ExitUsage
 		}
 		if !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "garc: %s\n", printable(err.Error()))
+			fmt.Fprintf(stderr, "garc: %s\n", printable(diagnostic("", "", err)))
 			if code == ExitUsage {
 				fmt.Fprintln(stderr, helpHint(root, nargs))
 			}
@@ -337,6 +337,17 @@ func (a *app) startDiagnostics(archiveName string) func() {
 // message starts with them already.
 func diagnostic(archiveName, entry string, err error) string {
 	msg := err.Error()
+	// Layers that each name the archive ("out.7z: out.7z: disk full")
+	// say it once.
+	if parts := strings.Split(msg, ": "); len(parts) > 2 {
+		kept := parts[:1]
+		for _, p := range parts[1:] {
+			if p != kept[len(kept)-1] {
+				kept = append(kept, p)
+			}
+		}
+		msg = strings.Join(kept, ": ")
+	}
 	if archiveName != "" && strings.HasPrefix(msg, archiveName+": ") {
 		return msg
 	}
