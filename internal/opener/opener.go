@@ -25,6 +25,9 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 	if err := checkRegular(path); err != nil {
 		return nil, err
 	}
+	if r, ok, err := openZIPSet(path, &o); ok {
+		return r, err
+	}
 	if parts := SplitParts(path); parts != nil {
 		return openSplit(path, parts, &o)
 	}

@@ -2,7 +2,13 @@ package opener
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/stream"
@@ -110,4 +116,122 @@ func withVolumes(r archive.Reader, files []string) archive.Reader {
 		info.Volumes = append([]string(nil), files...)
 	}
 	return r
+}
+
+// openZIPSet opens a PKWARE split or spanned set (NAME.z01, NAME.z02, …,
+// NAME.zip) when path is one of its parts: NAME.zip whose end record
+// names more disks than one, or NAME.zNN beside such a NAME.zip (7-Zip
+// opens the set from either). ok is false when path is not part of a set;
+// a NAME.zip that opens on its own is returned as it is. A .zNN that
+// starts like a ZIP but has no NAME.zip fails naming NAME.zip.
+func openZIPSet(path string, o *archive.Options) (r archive.Reader, ok bool, err error) {
+	zipPath, partName, ok := zipSetNames(path)
+	if !ok {
+		return nil, false, nil
+	}
+	if zipPath != path {
+		// A .zNN part: the set is read from NAME.zip.
+		if _, err := os.Stat(zipPath); err != nil {
+			if startsLikeZIP(path) {
+				return nil, true, fmt.Errorf("%s: part of a split ZIP set whose last part %s cannot be read: %w",
+					path, filepath.Base(zipPath), err)
+			}
+			return nil, false, nil
+		}
+	} else if _, err := os.Stat(partName(1)); err != nil {
+		return nil, false, nil // no NAME.z01: an ordinary .zip
+	}
+	f, err := os.Open(zipPath)
+	if err != nil {
+		return nil, true, err
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, false, nil
+	}
+	r, err = newZIP(io.NewSectionReader(f, 0, st.Size()), st.Size(), o)
+	var set *zip.SplitSetError
+	switch {
+	case err == nil && zipPath == path:
+		return &fileReader{Reader: withVolumes(r, []string{path}), files: f}, true, nil
+	case err == nil:
+		r.Close()
+		f.Close()
+		return nil, false, nil // NAME.zip is complete: the .zNN is not its part
+	case !errors.As(err, &set):
+		f.Close()
+		if zipPath == path {
+			return nil, true, err
+		}
+		return nil, false, nil
+	}
+	f.Close()
+	paths := make([]string, set.Parts)
+	for i := 1; i < set.Parts; i++ {
+		paths[i-1] = partName(i)
+	}
+	paths[set.Parts-1] = zipPath
+	m, files, err := openParts(paths)
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: split ZIP set of %d parts: %w", zipPath, set.Parts, err)
+	}
+	r, err = newZIPSplit(m, files.sizes, o)
+	if err != nil {
+		files.Close()
+		return nil, true, err
+	}
+	r.Info().Volumes = paths
+	return &fileReader{Reader: r, files: files}, true, nil
+}
+
+// zipSetNames tells whether path is named as a part of a PKWARE split set
+// (NAME.zip or NAME.zNN, any case) and returns the path of NAME.zip and a
+// function naming part i (1-based) as Info-ZIP does: NAME.z01 … NAME.z99,
+// NAME.z100 …, in the case of the .zip's extension.
+func zipSetNames(path string) (zipPath string, partName func(int) string, ok bool) {
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	switch {
+	case strings.EqualFold(ext, ".zip"):
+		zipPath = path
+	case len(ext) >= 4 && (ext[1] == 'z' || ext[1] == 'Z') && isDigits(ext[2:]):
+		zipPath = base + ext[:2] + "ip"
+		if ext[1] == 'Z' {
+			zipPath = base + ".ZIP"
+		}
+		if _, err := os.Stat(zipPath); err != nil && ext[1] == 'z' {
+			if _, err := os.Stat(base + ".ZIP"); err == nil {
+				zipPath = base + ".ZIP"
+			}
+		}
+	default:
+		return "", nil, false
+	}
+	z := "z"
+	if strings.HasSuffix(zipPath, ".ZIP") {
+		z = "Z"
+	}
+	partName = func(i int) string {
+		return fmt.Sprintf("%s.%s%02d", base, z, i)
+	}
+	return zipPath, partName, true
+}
+
+func isDigits(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
+}
+
+// startsLikeZIP reports whether the file at path begins with a ZIP local
+// header or the spanning marker.
+func startsLikeZIP(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(zipSpanSig))
+	n, _ := io.ReadFull(f, head)
+	return bytes.HasPrefix(head[:n], zipLocalSig) || bytes.HasPrefix(head[:n], zipSpanSig)
 }

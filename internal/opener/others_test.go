@@ -6,10 +6,14 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // TestOpenByLeadingBytes checks that ZIP, tar, compressed tar and a
@@ -79,5 +83,78 @@ func TestOpenByLeadingBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestZIPSplitSet opens a PKWARE split set written by Info-ZIP's zip -s
+// from its .zip and from any .zNN part, and checks the failures: a .z01
+// without its .zip names the .zip, a missing middle part is named, and a
+// .zip beside an unrelated .z01 opens on its own.
+func TestZIPSplitSet(t *testing.T) {
+	zipTool := testenv.Tool(t, "zip")
+	dir := t.TempDir()
+	data := testenv.MixedData(t, 300<<10)
+	if err := os.WriteFile(filepath.Join(dir, "data.bin"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(zipTool, "-q", "-0", "-s", "64k", "set.zip", "data.bin")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("zip -s: %v\n%s", err, out)
+	}
+	parts, _ := filepath.Glob(filepath.Join(dir, "set.z[0-9]*"))
+	if len(parts) < 3 {
+		t.Fatalf("zip wrote %d .zNN parts, want several", len(parts))
+	}
+	want := append(parts, filepath.Join(dir, "set.zip"))
+	for _, open := range []string{"set.zip", "set.z01", filepath.Base(parts[len(parts)-1])} {
+		t.Run(open, func(t *testing.T) {
+			r, err := Open(filepath.Join(dir, open), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if v := r.Info().Volumes; !slices.Equal(v, want) {
+				t.Fatalf("volumes %v, want %v", v, want)
+			}
+			var got []byte
+			err = r.Extract(t.Context(), nil, func(e *archive.Entry, rd io.Reader) error {
+				got, err = io.ReadAll(rd)
+				return err
+			})
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%d bytes, %v", len(got), err)
+			}
+		})
+	}
+
+	// A missing middle part is named.
+	mid := filepath.Join(dir, "set.z02")
+	if err := os.Rename(mid, mid+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(filepath.Join(dir, "set.zip"), nil); err == nil || !strings.Contains(err.Error(), "set.z02") {
+		t.Fatalf("missing part: %v", err)
+	}
+	// A .z01 without its .zip names the .zip.
+	if err := os.Rename(filepath.Join(dir, "set.zip"), filepath.Join(dir, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(filepath.Join(dir, "set.z01"), nil); err == nil || !strings.Contains(err.Error(), "set.zip") {
+		t.Fatalf(".z01 alone: %v", err)
+	}
+	// An ordinary .zip beside an unrelated .z01 opens on its own.
+	cmd = exec.Command(zipTool, "-q", "set.zip", "data.bin")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("zip: %v\n%s", err, out)
+	}
+	r, err := Open(filepath.Join(dir, "set.zip"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if v := r.Info().Volumes; len(v) != 1 {
+		t.Fatalf("volumes %v", v)
 	}
 }
