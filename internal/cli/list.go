@@ -71,25 +71,32 @@ func (a *app) listArchive(name string, sel *selector, format string) error {
 		return fmt.Errorf("%s: %w", name, errNoMatch)
 	}
 	info, all := r.Info(), r.Entries()
+	// An interrupt ends the listing at the next entry.
+	want := func(e *archive.Entry) bool { return a.ctx.Err() == nil && sel.want(e) }
 	if format == "json" {
 		j := newJSONWriter(a.stdout)
 		j.beginArchive(name, info)
 		for _, e := range all {
-			if sel.want(e) {
+			if want(e) {
 				if err := j.entry(e); err != nil {
 					return err
 				}
 			}
 		}
-		return j.endArchive()
-	}
-	w := bufio.NewWriterSize(a.stdout, 64<<10)
-	if format == "slt" {
-		writeSLT(w, name, info, all, sel.want)
+		err = j.endArchive()
 	} else {
-		writeTable(w, name, info, all, sel.want)
+		w := bufio.NewWriterSize(a.stdout, 64<<10)
+		if format == "slt" {
+			writeSLT(w, name, info, all, want)
+		} else {
+			writeTable(w, name, info, all, want)
+		}
+		err = w.Flush()
 	}
-	return w.Flush()
+	if a.ctx.Err() != nil {
+		return errInterrupted
+	}
+	return err
 }
 
 func hostName(h archive.HostOS) string {
