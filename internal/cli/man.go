@@ -40,7 +40,17 @@ func writeMan(w io.Writer, root *cobra.Command) error {
 		if !c.IsAvailableCommand() || c.Name() == "help" {
 			continue
 		}
-		fmt.Fprintf(&b, ".B garc\n%s\n.br\n", roffText(c.UseLine()[len("garc "):]))
+		use := c.UseLine()[len("garc "):]
+		if c.HasAvailableSubCommands() {
+			var subs []string
+			for _, sub := range c.Commands() {
+				if sub.IsAvailableCommand() {
+					subs = append(subs, sub.Name())
+				}
+			}
+			use = c.Name() + " " + strings.Join(subs, "|")
+		}
+		fmt.Fprintf(&b, ".B garc\n%s\n.br\n", roffText(use))
 	}
 	b.WriteString(".SH DESCRIPTION\n")
 	b.WriteString(roffParagraphs(root.Long))
