@@ -123,11 +123,13 @@ func runBench(b *testing.B, list []benchArchive) {
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
 			b.ResetTimer()
+			cpu := testenv.StartCPU()
 			for i := 0; i < b.N; i++ {
 				sharedKeys.Clear() // pay the key derivation like a fresh process
 				extractDiscard(b, path, a.password)
 			}
 			b.StopTimer()
+			cpu.Report(b, size)
 			runtime.ReadMemStats(&ms1)
 			if size > 0 {
 				b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/(float64(size)/(1<<20)), "allocB/MiB")
@@ -141,11 +143,14 @@ func runBench(b *testing.B, list []benchArchive) {
 			b.SetBytes(n)
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := testenv.StartCPU()
 			for i := 0; i < b.N; i++ {
 				if _, err := rardecodeDiscard(path, a.password); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.StopTimer()
+			cpu.Report(b, n)
 		})
 	}
 }

@@ -78,6 +78,7 @@ func NewDecoder() *Decoder { return &Decoder{} }
 // p.Solid the state carries over from the previous file, whose remaining
 // output, if any, is decoded and discarded first.
 func (d *Decoder) Reset(src io.Reader, p Params) error {
+	buildTablesOnce.Do(buildTables)
 	if p.Version < 10 || p.Version > 15 {
 		d.err = &archive.UnsupportedError{What: fmt.Sprintf("RAR unpack version %d", p.Version)}
 		return d.err

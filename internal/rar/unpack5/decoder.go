@@ -119,7 +119,7 @@ type Decoder struct {
 	winp      *[]byte
 	win       []byte // ring plus winTail bytes that writes may spill into
 	ring      int    // size of the circular window
-	dict      int    // longest distance allowed: ring - ringExtra
+	dict      int    // longest distance allowed, at most ring - ringExtra
 	wpos      int    // window index of the next byte written
 	total     int64  // stream position of the next byte written
 	histStart int64  // oldest stream position still valid in the window
@@ -183,19 +183,28 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 		return d.err
 	}
 	if !solid {
-		if d.win != nil && int64(d.dict) != need {
+		// A window at least as large is kept: the next file of an
+		// archive often needs less, and a fresh window costs its page
+		// faults again. The dictionary (the longest distance) is the
+		// file's own.
+		if d.win != nil && int64(d.ring-ringExtra) < need {
 			lzcore.PutWindow(d.winp)
 			d.winp, d.win = nil, nil
 		}
 		if d.win == nil {
 			d.setWindow(int(need))
 		}
+		d.dict = int(need)
 		d.wpos, d.total, d.histStart = 0, 0, 0
 		d.tablesRead = false
 		d.dists = [4]uint64{}
 		d.lastLen = 0
 	} else if int64(d.dict) < need {
-		d.growWindow(int(need))
+		if int64(d.ring-ringExtra) >= need {
+			d.dict = int(need)
+		} else {
+			d.growWindow(int(need))
+		}
 	}
 	if p.Version == 1 {
 		d.distSyms = distSyms7
@@ -603,7 +612,17 @@ loop:
 			// the segment's end, the end of the buffered input, the last
 			// bytes of the block (before pos reaches endPos no bit of the
 			// block's end has been consumed) or another kind of symbol.
+			// pos moves only when bits are loaded, so the block-end
+			// test is needed once here and after each load.
 			endPos := (endRel + 7) >> 3
+			if pos >= endPos {
+				l := uint(e & 15)
+				v <<= l
+				nb -= l
+				win[wpos] = byte(e >> 4)
+				wpos++
+				continue
+			}
 			for {
 				l := uint(e & 15)
 				v <<= l
@@ -618,9 +637,9 @@ loop:
 						break
 					}
 					v, nb, pos = lzcore.Load(v, nb, data, pos)
-				}
-				if pos >= endPos {
-					break
+					if pos >= endPos {
+						break
+					}
 				}
 				e = mainQ[v>>(64-lzcore.QuickBits)]
 				if e-1 >= 256<<4-1 {
