@@ -469,17 +469,34 @@ func writeSLTExtras(w io.Writer, e *archive.Entry) {
 	}
 }
 
-// writeTable prints 7-Zip's table listing of the entries want selects,
-// one line per entry as it is visited (no per-line allocation beyond
-// names that need escaping).
+// writeTable prints 7-Zip's table listing of the entries want selects:
+// the archive block, column titles, a row per entry as it is visited
+// (writeTableRows) and the totals.
 func writeTable(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
 	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintln(w)
 	const rule = "------------------- ----- ------------ ------------  ------------------------"
 	fmt.Fprintln(w, "   Date      Time    Attr         Size   Compressed  Name")
 	fmt.Fprintln(w, rule)
-	var size, packed int64
-	var files, dirs int
+	t := writeTableRows(w, all, want)
+	fmt.Fprintln(w, rule)
+	summary := fmt.Sprintf("%d files", t.files)
+	if t.dirs > 0 {
+		summary += fmt.Sprintf(", %d folders", t.dirs)
+	}
+	fmt.Fprintf(w, "%s       %12d %12d  %s\n", strings.Repeat(" ", 19), t.size, t.packed, summary)
+}
+
+// tableTotals are the sums under the table's rows.
+type tableTotals struct {
+	size, packed int64
+	files, dirs  int
+}
+
+// writeTableRows prints the table row of each entry want selects (7-Zip's
+// `l -ba` prints only these), with no allocation per row beyond names
+// that need escaping, and returns the totals.
+func writeTableRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) (t tableTotals) {
 	line := make([]byte, 0, 256)
 	for _, e := range all {
 		if !want(e) {
@@ -496,14 +513,14 @@ func writeTable(w io.Writer, name string, info *archive.Info, all []*archive.Ent
 		line = append(line, ' ')
 		if e.Size >= 0 {
 			line = appendPadded(line, e.Size, 12)
-			size += e.Size
+			t.size += e.Size
 		} else {
 			line = append(line, "            "...)
 		}
 		line = append(line, ' ')
 		if e.PackedSize > 0 {
 			line = appendPadded(line, e.PackedSize, 12)
-			packed += e.PackedSize
+			t.packed += e.PackedSize
 		} else {
 			line = append(line, "            "...)
 		}
@@ -518,19 +535,14 @@ func writeTable(w io.Writer, name string, info *archive.Info, all []*archive.Ent
 			line = appendPrintable(line, e.LinkTarget)
 		}
 		if e.IsDir() {
-			dirs++
+			t.dirs++
 		} else {
-			files++
+			t.files++
 		}
 		line = append(line, '\n')
 		w.Write(line)
 	}
-	fmt.Fprintln(w, rule)
-	summary := fmt.Sprintf("%d files", files)
-	if dirs > 0 {
-		summary += fmt.Sprintf(", %d folders", dirs)
-	}
-	fmt.Fprintf(w, "%s       %12d %12d  %s\n", strings.Repeat(" ", 19), size, packed, summary)
+	return t
 }
 
 // appendPadded appends v right-aligned in a field of width bytes.
