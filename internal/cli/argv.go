@@ -373,7 +373,8 @@ var refusedSwitches = map[string]string{
 	"-ad2":  "unrar's -ad2 (into the archive's own folder) is not supported; -ad puts each archive into DEST/NAME/ as -o'DEST/*' does",
 	spacedPassword: "attach the password to the switch (-pSECRET) or use --password SECRET, " +
 		"--password-file FILE or --password-stdin; -p alone asks on the terminal " +
-		"(the argument after -p is neither a command, an archive nor a file, so it was not used, and it is not shown)",
+		"(the argument after -p is neither a command, an existing file nor a new .7z archive, so it was not used, and it is not shown; " +
+		"if it is the archive, write it before -p or with its .7z extension)",
 }
 
 // spacedPassword is the refusedSwitches key of "-p SECRET": a password
