@@ -342,6 +342,17 @@ func (d *Decoder) next() (b []byte, err error) {
 			return d.win[i : i+int(n)], nil
 		}
 		if f != nil && d.rpos >= f.start && d.total > d.rpos {
+			if f.typ == filterDelta && d.rpos == f.start && d.total >= f.start+f.length {
+				// The whole block is decoded: when it does not wrap,
+				// the filter reads it from the window, saving the
+				// copy into fbuf.
+				if i := d.winIndex(d.rpos); i+int(f.length) <= d.ring {
+					d.delta(d.win[i:i+int(f.length)], f.channels)
+					d.rpos += f.length
+					d.fhead++
+					continue
+				}
+			}
 			end := min(d.total, f.start+f.length)
 			d.collect(end)
 			if int64(len(d.fbuf)) == f.length {
@@ -383,12 +394,7 @@ func (d *Decoder) applyFilter(f *filterDesc) {
 	off := f.start - d.fileStart
 	switch f.typ {
 	case filterDelta:
-		n := len(d.fbuf)
-		if cap(d.fout) < n {
-			d.fout = make([]byte, n, max(n, 64<<10))
-		}
-		d.fout = d.fout[:n]
-		filters.RARDelta(d.fout, d.fbuf, int(f.channels))
+		d.delta(d.fbuf, f.channels)
 		d.fbuf = d.fbuf[:0]
 	case filterE8, filterE8E9:
 		filters.RAR5E8(d.fbuf, off, f.typ == filterE8E9)
@@ -397,6 +403,17 @@ func (d *Decoder) applyFilter(f *filterDesc) {
 		filters.RARARM(d.fbuf, off)
 		d.fbuf, d.fout = d.fout[:0], d.fbuf
 	}
+	d.foutPos = 0
+}
+
+// delta decodes a delta-filtered block from src into fout.
+func (d *Decoder) delta(src []byte, channels uint8) {
+	n := len(src)
+	if cap(d.fout) < n {
+		d.fout = make([]byte, n, max(n, 64<<10))
+	}
+	d.fout = d.fout[:n]
+	filters.RARDelta(d.fout, src, int(channels))
 	d.foutPos = 0
 }
 
