@@ -307,13 +307,14 @@ func (w *writer) run(items []WriteItem) (st *WriteStats, err error) {
 			return nil, fmt.Errorf("7z writer: %q has no content", it.Name)
 		}
 	}
-	plan, err := w.planBase(items, st)
+	plan, err := w.planBase(items, seen, st)
 	if err != nil {
 		return nil, err
 	}
 	defer plan.close()
-	var empties []fileInfo
-	empties = append(empties, plan.empties...)
+	// Directories first, then empty files, as 7-Zip lists them.
+	dirs, efiles := plan.dirs, plan.emptyFiles
+	plan.dirs, plan.emptyFiles = nil, nil
 	var newData []*srcFile
 	for i := range items {
 		if plan.skipItem != nil && plan.skipItem[i] {
@@ -325,27 +326,18 @@ func (w *writer) run(items []WriteItem) (st *WriteStats, err error) {
 		switch {
 		case it.Type == archive.TypeDir:
 			fi.hasStream = false
-			empties = append(empties, fi)
+			dirs = append(dirs, fi)
 		case it.Type == archive.TypeSymlink:
 			target := it.LinkTarget
 			newData = append(newData, &srcFile{info: fi, size: int64(len(target)), name: it.Name,
 				open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(target)), nil }})
 		case it.Size == 0:
 			fi.hasStream, fi.isEmptyFile = false, true
-			empties = append(empties, fi)
+			efiles = append(efiles, fi)
 		default:
 			newData = append(newData, &srcFile{info: fi, size: it.Size, name: it.Name, open: it.Open})
 		}
 		st.Added++
-	}
-	// Dirs first, then empty files, as 7-Zip lists them.
-	var dirs, efiles []fileInfo
-	for _, f := range empties {
-		if f.isEmptyFile {
-			efiles = append(efiles, f)
-		} else {
-			dirs = append(dirs, f)
-		}
 	}
 
 	if err := w.write(make([]byte, signatureHeaderSize)); err != nil {
@@ -371,10 +363,8 @@ func (w *writer) run(items []WriteItem) (st *WriteStats, err error) {
 	if err := w.compressGroups(groups); err != nil {
 		return nil, err
 	}
-	all := make([]fileInfo, 0, len(dirs)+len(efiles)+len(w.files))
-	all = append(all, dirs...)
-	all = append(all, efiles...)
-	all = append(all, w.files...)
+	all := append(append(dirs, efiles...), w.files...)
+	w.files = nil
 	for i := range all {
 		if all[i].hasStream || all[i].isEmptyFile {
 			st.Files++

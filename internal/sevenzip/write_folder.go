@@ -425,28 +425,37 @@ func (w *writer) compressGroups(groups []fileGroup) error {
 
 // reducedOptions returns encoder options with the dictionary reduced to
 // the folder's expected size, as 7-Zip does, when that is smaller than
-// the level's dictionary: decoders then need less memory. The size is
-// 7-Zip's (LzmaEncProps_Normalize): the smallest 2^n or 3·2^(n-1) that
-// holds the folder, at least 4 KiB; LZMA2's property byte expresses
-// exactly these.
+// the level's dictionary: decoders then need less memory.
 func (w *writer) reducedOptions(files []*srcFile) (lzma.WriterOptions, bool) {
 	total := expectedSize(files)
-	if total < 0 || total >= int64(w.lopts.DictSize) {
+	if total < 0 {
 		return w.lopts, false
 	}
+	d := reducedDictSize(w.lopts.DictSize, total)
+	if d >= w.lopts.DictSize {
+		return w.lopts, false
+	}
+	lo := w.lopts
+	lo.DictSize = d
+	lo.BlockSize = 0
+	return lo, true
+}
+
+// reducedDictSize is 7-Zip's dictionary for size bytes of input
+// (LzmaEncProps_Normalize): dict, or when the input is smaller, the
+// smallest 2^n or 3·2^(n-1) that holds it, at least 4 KiB. LZMA2's
+// property byte expresses exactly these.
+func reducedDictSize(dict uint32, size int64) uint32 {
+	if size >= int64(dict) {
+		return dict
+	}
 	d := int64(lzma.MinDictSize)
-	for d < total {
-		if d+d/2 >= total {
+	for d < size {
+		if d+d/2 >= size {
 			d += d / 2
 			break
 		}
 		d *= 2
 	}
-	if d >= int64(w.lopts.DictSize) {
-		return w.lopts, false
-	}
-	lo := w.lopts
-	lo.DictSize = uint32(d)
-	lo.BlockSize = 0
-	return lo, true
+	return uint32(min(d, int64(dict)))
 }

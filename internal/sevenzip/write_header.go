@@ -7,7 +7,9 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+	"slices"
 	"time"
+	"unicode"
 	"unicode/utf16"
 
 	"github.com/garc-dev/garc/internal/aes"
@@ -270,11 +272,15 @@ func (w *headerWriter) filesInfo(files []fileInfo) {
 		}
 	}
 	// Names: external flag, then zero-terminated UTF-16LE strings.
-	sub.b = sub.b[:0]
+	sub.b = slices.Grow(sub.b[:0], namesSize(files))
 	sub.byte(0)
 	for i := range files {
-		for _, c := range utf16.Encode([]rune(files[i].name)) {
-			sub.b = binary.LittleEndian.AppendUint16(sub.b, c)
+		for _, r := range files[i].name {
+			if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
+				sub.b = binary.LittleEndian.AppendUint16(sub.b, uint16(r1))
+				r = r2
+			}
+			sub.b = binary.LittleEndian.AppendUint16(sub.b, uint16(r))
 		}
 		sub.b = append(sub.b, 0, 0)
 	}
@@ -318,9 +324,21 @@ func (w *headerWriter) filesInfo(files []fileInfo) {
 	w.byte(idEnd)
 }
 
+// namesSize bounds the size of the names property: UTF-16 takes at most
+// two bytes per byte of UTF-8, plus the terminators and the external flag.
+func namesSize(files []fileInfo) int {
+	n := 1
+	for i := range files {
+		n += 2*len(files[i].name) + 2
+	}
+	return n
+}
+
 // plainHeader serialises a complete kHeader.
 func plainHeader(si *streamsInfo, files []fileInfo) []byte {
-	w := &headerWriter{}
+	// Room for the usual properties (names, one time, attributes) and the
+	// streams, so that the header is not copied as it grows.
+	w := &headerWriter{b: make([]byte, 0, 64+namesSize(files)+13*len(files)+16*len(si.subSizes)+32*len(si.folders))}
 	w.byte(idHeader)
 	if len(si.folders) > 0 {
 		w.byte(idMainStreamsInfo)
@@ -387,8 +405,10 @@ func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
 		midCount = &countWriter{w: aw}
 		mid = midCount
 	}
+	// 7-Zip's header coder: LZMA level 5 with 273 fast bytes and a 1 MiB
+	// dictionary, reduced for a smaller header.
 	lo := lzma.LevelOptions(5)
-	lo.DictSize = uint32(min(max(len(plain), 1<<16), 1<<24))
+	lo.DictSize = reducedDictSize(1<<20, int64(len(plain)))
 	lo.FastBytes = 273
 	lo.Context = w.ctx
 	z, err := lzma.NewWriter(mid, lo)

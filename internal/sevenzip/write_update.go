@@ -168,7 +168,8 @@ func (w *writer) checkBaseEncryption(adding bool) error {
 type basePlan struct {
 	keep       []bool       // per base entry
 	skipItem   []bool       // per new item: the base's entry is kept instead
-	empties    []fileInfo   // kept base entries without data
+	dirs       []fileInfo   // kept base entries without data: directories
+	emptyFiles []fileInfo   // and empty files
 	copyFolder []bool       // per base folder: copied whole
 	recompress [][]*srcFile // kept entries of partly kept folders, per folder
 	recompKind []filterKind // the branch filter each of those folders had
@@ -187,8 +188,8 @@ func (p *basePlan) close() {
 }
 
 // planBase decides which base entries survive and which new items are
-// skipped.
-func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) {
+// skipped; itemByName indexes items by name.
+func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *WriteStats) (*basePlan, error) {
 	p := &basePlan{}
 	rd := w.base
 	if rd == nil {
@@ -196,7 +197,7 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 	}
 	hdr := rd.hdr
 	p.keep = make([]bool, len(hdr.files))
-	byName := make(map[string]int, len(hdr.files))
+	p.skipItem = make([]bool, len(items))
 	for i, e := range rd.entries {
 		if e.Anti {
 			continue
@@ -204,23 +205,17 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 		p.keep[i] = w.deleteBase == nil || !w.deleteBase(e)
 		if !p.keep[i] {
 			st.Deleted++
-		}
-		if p.keep[i] {
-			byName[hdr.files[i].name] = i
-		}
-	}
-	p.skipItem = make([]bool, len(items))
-	for i := range items {
-		it := &items[i]
-		j, ok := byName[it.Name]
-		if !ok {
 			continue
 		}
-		if !changed(it, rd.entries[j]) {
-			p.skipItem[i] = true
-			continue
+		// An item of the same name replaces the entry when it changed;
+		// otherwise the entry stays and the item is skipped.
+		if j, ok := itemByName[hdr.files[i].name]; ok {
+			if changed(&items[j], e) {
+				p.keep[i] = false
+			} else {
+				p.skipItem[j] = true
+			}
 		}
-		p.keep[j] = false
 	}
 	// Folders: count kept entries with data.
 	si := &hdr.main
@@ -245,6 +240,19 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 			p.recompKind = append(p.recompKind, folderFilter(f))
 		}
 	}
+	// The kept entries without data, with room for the new items, and in
+	// dirs for all of the archive's entries (run appends the rest there).
+	kept, keptEmpty := 0, 0
+	for i := range hdr.files {
+		if p.keep[i] {
+			kept++
+			if hdr.files[i].isEmptyFile {
+				keptEmpty++
+			}
+		}
+	}
+	p.dirs = make([]fileInfo, 0, kept+len(items))
+	p.emptyFiles = make([]fileInfo, 0, keptEmpty+len(items))
 	src := map[int]*baseFolderSource{}
 	for i := range hdr.files {
 		if !p.keep[i] {
@@ -255,7 +263,11 @@ func (w *writer) planBase(items []WriteItem, st *WriteStats) (*basePlan, error) 
 		fi.isAnti = false
 		m := rd.meta[i]
 		if m.folder < 0 {
-			p.empties = append(p.empties, fi)
+			if fi.isEmptyFile {
+				p.emptyFiles = append(p.emptyFiles, fi)
+			} else {
+				p.dirs = append(p.dirs, fi)
+			}
 			continue
 		}
 		k, ok := partial[m.folder]
