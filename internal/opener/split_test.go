@@ -1,11 +1,13 @@
 package opener
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -102,4 +104,56 @@ func openCount(s *splitFiles) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.open)
+}
+
+// Parallel reads (7z folders decoded on several threads) of a split see
+// the right bytes, and parts are closed again once no read uses them.
+func TestSplitParallelReads(t *testing.T) {
+	dir := t.TempDir()
+	const parts, per = 40, 1000
+	var paths []string
+	var all []byte
+	for i := 0; i < parts; i++ {
+		b := make([]byte, per)
+		for k := range b {
+			b[k] = byte(i*7 + k)
+		}
+		all = append(all, b...)
+		p := filepath.Join(dir, fmt.Sprintf("p.7z.%03d", i+1))
+		os.WriteFile(p, b, 0o644)
+		paths = append(paths, p)
+	}
+	m, files, err := openParts(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer files.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			buf := make([]byte, 1500)
+			for k := 0; k < 200; k++ {
+				off := int64((g*7919 + k*104729) % (len(all) - len(buf)))
+				if _, err := m.ReadAt(buf, off); err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(buf, all[off:off+int64(len(buf))]) {
+					errs <- fmt.Errorf("wrong bytes at %d", off)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if k := openCount(files); k > maxOpenParts {
+		t.Errorf("%d parts open after the reads", k)
+	}
 }
