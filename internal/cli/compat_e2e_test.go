@@ -274,10 +274,25 @@ func TestOpenErrors(t *testing.T) {
 			}
 		}
 	}
+	// A later volume of a complete set opens the set from its first
+	// volume and says so (issue 12.4); without the first volume it
+	// fails naming it.
 	rarVolumes(t, dir)
+	for _, args := range [][]string{{"x", "-oout"}, {"t"}, {"l"}} {
+		cmd := args[0]
+		r := garc(t, dir, "", append(args, "vols.part3.rar")...)
+		r.expect(t, ExitOK, cmd+" later volume")
+		if note := "garc: vols.part3.rar: a later volume: the set is read from its first volume, vols.part1.rar\n"; !strings.Contains(r.stderr, note) {
+			t.Errorf("%s later volume: stderr %q lacks %q", cmd, r.stderr, note)
+		}
+	}
+	if r := garc(t, dir, "", "l", "-q", "vols.part3.rar"); strings.Contains(r.stderr, "first volume") {
+		t.Errorf("l -q later volume: stderr %q", r.stderr)
+	}
+	os.Remove(filepath.Join(dir, "vols.part1.rar"))
 	r := garc(t, dir, "", "x", "vols.part3.rar", "-oout")
-	r.expect(t, ExitFatal, "later volume")
-	if !strings.Contains(r.stderr, "open vols.part1.rar") {
+	r.expect(t, ExitFatal, "later volume without the first")
+	if !strings.Contains(r.stderr, "the first volume vols.part1.rar is missing") {
 		t.Errorf("later volume: %q does not name the first", r.stderr)
 	}
 	if os.Geteuid() == 0 {

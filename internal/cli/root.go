@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/extract"
+	"github.com/garc-dev/garc/internal/opener"
 )
 
 // globalFlags are the flags every reading command shares.
@@ -368,6 +370,10 @@ func (a *app) openArchive(name string) (archive.Reader, error) {
 	}
 	if err == nil {
 		a.volumes = r.Info().Volumes
+		if v := a.volumes; len(v) > 1 && !a.g.quiet && filepath.Clean(v[0]) != filepath.Clean(name) && opener.IsLaterVolume(name) {
+			a.prog.clear()
+			fmt.Fprintf(a.stderr, "garc: %s: a later volume: the set is read from its first volume, %s\n", printable(name), printable(v[0]))
+		}
 	}
 	return r, err
 }
