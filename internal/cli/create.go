@@ -281,6 +281,10 @@ func (a *app) deleteCommand() *cobra.Command {
 		Use:     "d ARCHIVE PATTERNS...",
 		Aliases: []string{"delete"},
 		Short:   "delete entries from a 7z archive",
+		Long: `Delete the entries matching PATTERNS from a 7z archive; untouched solid
+blocks are copied as they are. A name without extension gets .7z appended,
+as 7-Zip does. RAR archives are read-only, and split archives (.001, .002 …)
+cannot be changed.`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pats, err := expandListFiles(append(args[1:], a.g.includes...))
@@ -301,8 +305,16 @@ func (a *app) deleteCommand() *cobra.Command {
 			}
 			wo := sevenzip.WriteOptions{Name: name, Password: a.pw.value, Threads: a.g.threads}
 			st, err := update(a.ctx, name, 0, &sevenzip.Changes{Delete: sel.want}, &wo)
+			if errors.Is(err, errNoMatch) {
+				// Name the patterns that matched nothing.
+				if r, oerr := a.openArchive(name); oerr == nil {
+					defer r.Close()
+					return sel.noMatch(name, r.Entries(), false)
+				}
+				return fmt.Errorf("%s: %w", name, err)
+			}
 			if err != nil {
-				return fmt.Errorf("d: %w", err)
+				return err
 			}
 			if !a.g.quiet {
 				fmt.Fprintf(a.stdout, "%d entries deleted; ", st.Deleted)
