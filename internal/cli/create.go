@@ -285,7 +285,7 @@ func (a *app) deleteCommand() *cobra.Command {
 blocks are copied as they are. A name without extension gets .7z appended,
 as 7-Zip does. RAR archives are read-only, and split archives (.001, .002 …)
 cannot be changed.`,
-		Args:    cobra.MinimumNArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pats, err := expandListFiles(append(args[1:], a.g.includes...))
 			if err != nil {
