@@ -14,6 +14,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/collect"
+	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/sevenzip"
 )
@@ -123,20 +124,32 @@ func update(ctx context.Context, path string, volumeSize int64, ch *sevenzip.Cha
 	}
 	out, err := archivefile.Create(path, volumeSize)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", path, errCreate, err)
+		if !errors.Is(err, archivefile.ErrWrite) {
+			err = fmt.Errorf("%w: %w", err, extract.ErrCreate) // archivefile names the path
+		}
+		return nil, err
 	}
 	st, err := sevenzip.Update(ctx, out, base, ch, wo)
 	switch {
 	case errors.Is(err, sevenzip.ErrNoMatch):
 		return nil, errNoMatch
 	case errors.Is(err, sevenzip.ErrMixedEncryption):
-		return nil, fmt.Errorf("%s: %w (--allow-mixed-encryption adds anyway)", path, err)
+		return nil, namePath(path, fmt.Errorf("%w (--allow-mixed-encryption adds anyway)", err))
 	case errors.Is(err, sevenzip.ErrMethodParam):
 		return nil, usagef("%v", err)
 	case err != nil:
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, namePath(path, err)
 	}
 	return st, nil
+}
+
+// namePath prefixes err with the archive's path unless it names it
+// already (archivefile's errors do).
+func namePath(path string, err error) error {
+	if strings.HasPrefix(err.Error(), path+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // summary prints the closing line of `a` and `d`.
@@ -178,7 +191,11 @@ func create(ctx context.Context, o CreateOptions) error {
 		Stdin: o.Stdin, StdinName: stdinName, Input: o.Input,
 		Warn: func(p string, err error) {
 			warnings++
-			fmt.Fprintf(errOut, "WARNING: %s\n", printable(err.Error()))
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Path == p {
+				err = pe.Err // "lstat p: cause" says p once
+			}
+			fmt.Fprintf(errOut, "garc: %s\n", printable(diagnostic(o.Archive, p, err)))
 		},
 	})
 	if err != nil {
@@ -187,10 +204,10 @@ func create(ctx context.Context, o CreateOptions) error {
 	items = withoutArchive(items, o.Archive)
 	if len(items) == 0 {
 		if warnings > 0 {
-			return fmt.Errorf("a: %w", errNoMatch)
+			return fmt.Errorf("%s: nothing to add: %w", o.Archive, errNoMatch)
 		}
 		if _, err := os.Stat(o.Archive); err != nil {
-			return usagef("a: nothing to add")
+			return usagef("%s: nothing to add", o.Archive)
 		}
 	}
 	st, err := update(ctx, o.Archive, o.VolumeSize, &sevenzip.Changes{Add: writeItems(items, &o)}, &o.Write)
@@ -201,7 +218,7 @@ func create(ctx context.Context, o CreateOptions) error {
 		summary(o.Out, st)
 	}
 	if warnings > 0 {
-		return fmt.Errorf("a: %d inputs skipped: %w", warnings, errSkipped)
+		return fmt.Errorf("%s: %d of the inputs not added (%w)", o.Archive, warnings, extract.ErrSkipped)
 	}
 	return nil
 }

@@ -243,7 +243,7 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract
 	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
 	if n == 0 && sel.filtered() {
-		return fmt.Errorf("%s: %w", name, errNoMatch)
+		return sel.noMatch(name, r.Entries(), true)
 	}
 	x, err := extract.New(extract.Options{
 		Dest:       outputDir(f.output, name),
@@ -468,7 +468,7 @@ func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool,
 	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
 	if n == 0 && sel.filtered() {
-		return true, 0, fmt.Errorf("%s: %w", name, errNoMatch)
+		return true, 0, sel.noMatch(name, r.Entries(), false)
 	}
 	tot.compressed += r.Info().PhysicalSize
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
@@ -500,7 +500,7 @@ func (a *app) extractToStdout(name string, sel *selector) error {
 	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
 	if n == 0 && sel.filtered() {
-		return fmt.Errorf("%s: %w", name, errNoMatch)
+		return sel.noMatch(name, r.Entries(), false) // -so: no destination
 	}
 	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
 	out := &stdoutWriter{w: a.stdout}

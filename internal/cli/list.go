@@ -68,7 +68,7 @@ func (a *app) listArchive(name string, sel *selector, format string) error {
 	}
 	defer r.Close()
 	if n, _ := wanted(r, sel); n == 0 && sel.filtered() {
-		return fmt.Errorf("%s: %w", name, errNoMatch)
+		return sel.noMatch(name, r.Entries(), false)
 	}
 	info, all := r.Info(), r.Entries()
 	// An interrupt ends the listing at the next entry.
