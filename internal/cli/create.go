@@ -56,6 +56,10 @@ type CreateOptions struct {
 	Quiet bool
 	// Out and Err receive informational output and warnings.
 	Out, Err io.Writer
+	// Progress, when set, is called once the inputs are collected with
+	// their total size (-1 when unknown: standard input) and returns the
+	// function that receives the bytes read so far, or nil.
+	Progress func(total int64) func(done int64, name string)
 	// Write is the archive's method, level, solid blocks, encryption and
 	// threads; its Progress is called with bytes read so far.
 	Write sevenzip.WriteOptions
@@ -106,8 +110,11 @@ unencrypted) or with another one is refused unless
 			if err != nil {
 				return err
 			}
-			if a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, -1); a.prog != nil {
-				opts.Write.Progress = a.prog.set
+			opts.Progress = func(total int64) func(int64, string) {
+				if a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total); a.prog != nil {
+					return a.prog.set
+				}
+				return nil
 			}
 			err = create(a.ctx, opts)
 			a.prog.finish()
@@ -253,22 +260,10 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	} else if len(o.Inputs) == 0 {
 		return o, usagef("a: no files to add")
 	}
-	// The password: given, or asked for on the terminal with -p alone.
+	// The password: given, or typed twice at the prompt of -p alone
+	// (passwordSource.resolve asked before anything was read).
 	if a.pw.have {
 		w.Password = a.pw.value
-	} else if a.pw.forceAsk {
-		p1, err := a.pw.prompt("Enter password for the new archive: ")
-		if err != nil {
-			return o, err
-		}
-		p2, err := a.pw.prompt("Verify password: ")
-		if err != nil {
-			return o, err
-		}
-		if p1 != p2 {
-			return o, fmt.Errorf("the passwords do not match")
-		}
-		w.Password = p1
 	}
 	if w.EncryptHeaders && w.Password == "" {
 		return o, usagef("--encrypt-headers (-mhe) needs a password")

@@ -210,6 +210,9 @@ func create(ctx context.Context, o CreateOptions) error {
 			return usagef("%s: nothing to add", o.Archive)
 		}
 	}
+	if o.Progress != nil {
+		o.Write.Progress = o.Progress(inputSize(items))
+	}
 	st, err := update(ctx, o.Archive, o.VolumeSize, &sevenzip.Changes{Add: writeItems(items, &o)}, &o.Write)
 	if err != nil {
 		return err
@@ -221,6 +224,22 @@ func create(ctx context.Context, o CreateOptions) error {
 		return fmt.Errorf("%s: %d of the inputs not added (%w)", o.Archive, warnings, extract.ErrSkipped)
 	}
 	return nil
+}
+
+// inputSize is the number of bytes the files to add hold, -1 when one
+// of them has no known size (standard input).
+func inputSize(items []collect.Item) int64 {
+	var n int64
+	for i := range items {
+		switch {
+		case items[i].Type != archive.TypeFile:
+		case items[i].Size < 0:
+			return -1
+		default:
+			n += items[i].Size
+		}
+	}
+	return n
 }
 
 // writeItems converts collected items for the writer.

@@ -43,3 +43,16 @@ func TestDiagnosticForm(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateProgressTotal checks that garc a's progress display knows the
+// total input size: it shows a percentage and the total, not only the
+// bytes done (issue 12.10).
+func TestCreateProgressTotal(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"src/a.bin": strings.Repeat("abcdefgh", 1<<16), "src/b.txt": "b"})
+	r := garc(t, dir, "", "a", "--progress=always", "out.7z", "src")
+	r.expect(t, ExitOK, "a --progress=always")
+	if !strings.Contains(r.stderr, "%") || !strings.Contains(r.stderr, "/512.0 KiB") {
+		t.Errorf("a's progress lacks a percentage of the 512 KiB input: %q", r.stderr)
+	}
+}
