@@ -235,3 +235,20 @@ func startsLikeZIP(path string) bool {
 	n, _ := io.ReadFull(f, head)
 	return bytes.HasPrefix(head[:n], zipLocalSig) || bytes.HasPrefix(head[:n], zipSpanSig)
 }
+
+// Streaming passes on the format reader's Streaming (see tar.Reader): true
+// while a compressed tar's entry list is unread, so that a caller working
+// from Extract's callbacks alone should not call Entries first.
+func (r *fileReader) Streaming() bool {
+	s, ok := r.Reader.(interface{ Streaming() bool })
+	return ok && s.Streaming()
+}
+
+// Err passes on the format reader's Err (see tar.Reader): the error that
+// ended the reading of the entry list early, which Entries cannot return.
+func (r *fileReader) Err() error {
+	if e, ok := r.Reader.(interface{ Err() error }); ok {
+		return e.Err()
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -156,5 +157,44 @@ func TestZIPSplitSet(t *testing.T) {
 	defer r.Close()
 	if v := r.Info().Volumes; len(v) != 1 {
 		t.Fatalf("volumes %v", v)
+	}
+}
+
+// TestTarStreamingThroughOpen: the reader Open returns passes on the tar
+// reader's Streaming and Err, so that a listing of a broken .tar.gz can
+// fail and `x` need not read the entry list first.
+func TestTarStreamingThroughOpen(t *testing.T) {
+	var tb bytes.Buffer
+	tw := tar.NewWriter(&tb)
+	for _, name := range []string{"a", "b"} {
+		data := bytes.Repeat([]byte(name), 300000)
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg})
+		tw.Write(data)
+	}
+	tw.Close()
+	var tgz bytes.Buffer
+	gw := gzip.NewWriter(&tgz)
+	gw.Write(tb.Bytes())
+	gw.Close()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cut.tgz")
+	if err := os.WriteFile(p, tgz.Bytes()[:tgz.Len()/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, ok := r.(interface {
+		Streaming() bool
+		Err() error
+	})
+	if !ok || !s.Streaming() {
+		t.Fatalf("%T: no Streaming/Err, or not streaming", r)
+	}
+	r.Entries()
+	if s.Streaming() || !errors.Is(s.Err(), archive.ErrFormat) {
+		t.Fatalf("after Entries: streaming %v, err %v", s.Streaming(), s.Err())
 	}
 }

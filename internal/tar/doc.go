@@ -12,20 +12,35 @@
 // 'K' pseudo-entries, base-256 numbers, the old sparse format 'S') and POSIX
 // pax (extended headers 'x' and global headers 'g' carrying "key=value"
 // records: path, linkpath, size, times, owner names, sparse maps of the GNU
-// 0.0, 0.1 and 1.0 conventions). The header parsing, including sparse maps
-// (holes read back as zeros) and its bounds on special entries, is the
-// standard library's archive/tar, which handles every dialect above; this
-// package maps its headers onto archive.Entry and adds what garc promises:
-// errors that wrap archive.ErrFormat and carry the input offset, entry
-// counts bounded by the memory limit, and character and block devices and
-// FIFOs left out of extraction with a warning, never created.
+// 0.0, 0.1 and 1.0 conventions).
+//
+// The headers are parsed here (header.go, sparse.go), not by the standard
+// library's archive/tar, which refuses archives GNU tar, libarchive and
+// 7-Zip read: a lone zero block followed by anything else ends the
+// archive (GNU tar stops there); numeric fields are read as GNU tar reads
+// them (one leading NUL and spaces skipped, the digits up to a NUL or
+// space, base-256 when the top bit is set), so a field of leading NULs is
+// 0; a last pax record without its newline is accepted when garc does not
+// use its key; '#' lines in a pax 1.0 sparse map are skipped. What stays
+// an error: a header checksum mismatch, digits followed by garbage, a
+// malformed record of a key garc applies, NUL in a pax path, name or
+// owner, an invalid pax time, and a sparse map out of order, outside the
+// real size or not adding up to the data stored. Go 1.7's GNU headers with
+// a ustar prefix are read as archive/tar reads them. Pax global headers,
+// GNU volume labels and Solaris ACL records are passed over. Extended
+// headers of one entry are bounded (1 MiB), sparse maps and the entry
+// list by the memory limit; errors wrap archive.ErrFormat and carry the
+// offset in the tar stream. Character and block devices and FIFOs are
+// left out of extraction with a warning, never created.
 //
 // # Passes
 //
-// Data is read front to back only. Entries (for listings) reads headers
-// once, skipping data by seeking when the tar is not compressed; Extract
-// reads the archive again from the start and hands each selected entry's
-// bytes to the callback as it passes. A compressed tar is therefore decoded
-// once by `garc x`, `t` and `l` alike, and never written to a temporary
-// file.
+// Data is read front to back only, never written to a temporary file. A
+// plain tar's headers are read by Open, skipping data by seeking. A
+// compressed tar is not read by Open: Extract, when nothing has read the
+// entry list yet (Streaming reports true), builds it as it decodes, so
+// `x` and `t` decode it once; Entries reads it on first use otherwise (one
+// decoding pass) and reports a broken stream through Err, since it has no
+// error result; Extract after Entries reads it again and checks that the
+// archive did not change between the readings.
 package tar

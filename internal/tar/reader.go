@@ -1,31 +1,18 @@
 package tar
 
 import (
-	stdtar "archive/tar"
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/stream"
 )
-
-// typeGNUVolume is GNU tar's volume label pseudo-entry, which archive/tar
-// passes through as a header.
-const typeGNUVolume = 'V'
-
-// typeSolarisACL and typeSolarisExtended are Solaris tar's ACL and
-// extended-attribute records, which precede the entry they describe.
-const (
-	typeSolarisACL      = 'A'
-	typeSolarisExtended = 'E'
-)
-
-// typeGNUDumpDir is GNU tar's incremental directory listing: a directory.
-const typeGNUDumpDir = 'D'
 
 // entryCost is what one entry's metadata costs in memory besides its names,
 // charged against the memory limit before the entry is kept.
@@ -41,6 +28,10 @@ type Reader struct {
 	entries []*archive.Entry
 	// skipped names the device and FIFO entries left out of the listing.
 	skipped []string
+	used    int64 // memory charged for the entry list
+
+	complete bool  // entries lists the whole archive
+	err      error // what ended the reading of the headers early
 }
 
 // IsEmpty reports whether head starts with the two zero blocks that end a
@@ -58,19 +49,7 @@ func IsHeader(head []byte) bool {
 	if string(block[257:262]) == "ustar" {
 		return true
 	}
-	stored, ok := parseOctal(block[148:156])
-	if !ok {
-		return false
-	}
-	var unsigned, signed int64
-	for i, c := range block[:512] {
-		if i >= 148 && i < 156 {
-			c = ' '
-		}
-		unsigned += int64(c)
-		signed += int64(int8(c))
-	}
-	return block[0] != 0 && (stored == unsigned || stored == signed)
+	return block[0] != 0 && checksumOK(block)
 }
 
 func allZero(b []byte) bool {
@@ -82,24 +61,11 @@ func allZero(b []byte) bool {
 	return true
 }
 
-func parseOctal(b []byte) (int64, bool) {
-	s := strings.Trim(string(b), " \x00")
-	if s == "" {
-		return 0, false
-	}
-	var v int64
-	for _, c := range s {
-		if c < '0' || c > '7' {
-			return 0, false
-		}
-		v = v*8 + int64(c-'0')
-	}
-	return v, true
-}
-
-// Open reads the headers of the tar archive in src (size bytes), which is
-// compressed with kind (0 for a plain tar), and returns a Reader. Errors
-// wrap archive sentinels and name the archive (opts.Name).
+// Open prepares the tar archive in src (size bytes), compressed with kind
+// (0 for a plain tar), and returns a Reader. A plain tar's headers are
+// read here (cheaply: data is skipped by seeking); a compressed one is not
+// read until Entries or Extract needs it, so that `x` decodes it once.
+// Errors wrap archive sentinels and name the archive (opts.Name).
 func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) (*Reader, error) {
 	r := &Reader{src: src, size: size, kind: kind}
 	if opts != nil {
@@ -112,8 +78,10 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 		methods = []string{kind.String()}
 	}
 	r.info = archive.Info{Format: format, PhysicalSize: size, Methods: methods}
-	if err := r.scan(); err != nil {
-		return nil, err
+	if kind == 0 {
+		if r.scan(); r.err != nil {
+			return nil, r.err
+		}
 	}
 	return r, nil
 }
@@ -121,124 +89,304 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 // Info describes the archive.
 func (r *Reader) Info() *archive.Info { return &r.info }
 
-// Entries lists the entries in archive order.
-func (r *Reader) Entries() []*archive.Entry { return r.entries }
+// Entries lists the entries in archive order. For a compressed tar that
+// Extract has not read through, this decodes the whole stream once; an
+// error on the way ends the list early and is reported by Err.
+func (r *Reader) Entries() []*archive.Entry {
+	if !r.complete && r.err == nil {
+		r.scan()
+	}
+	return r.entries
+}
+
+// Err returns the error that ended the reading of the headers early (in
+// Open, Entries or a streaming Extract), or nil. A listing must check it:
+// Entries has no error result.
+func (r *Reader) Err() error { return r.err }
+
+// Streaming reports whether the entry list is still unread, so that
+// Extract would build it as it goes: a caller that can work from Extract's
+// callbacks alone (x, t, e of every entry) should then not call Entries
+// first, which would decode a compressed stream one more time.
+func (r *Reader) Streaming() bool { return !r.complete && r.err == nil }
 
 // Skipped names the character devices, block devices and FIFOs the archive
-// holds, which garc neither lists nor creates.
+// holds, which garc neither lists nor creates (complete once Entries or a
+// full Extract has run).
 func (r *Reader) Skipped() []string { return r.skipped }
 
 // Close releases nothing: the caller owns src.
 func (r *Reader) Close() error { return nil }
 
+// input is the tar stream with the offset of the next byte. A plain tar
+// is read through a buffer and skipped by seeking; a compressed one is
+// read straight from its decoder.
+type input struct {
+	r   io.Reader
+	br  *bufio.Reader     // plain tar: the buffer over sec
+	sec *io.SectionReader // plain tar; nil when compressed
+	dec stream.Decoder    // compressed tar
+	n   int64
+}
+
+func (in *input) Read(p []byte) (int, error) {
+	n, err := in.r.Read(p)
+	in.n += int64(n)
+	return n, err
+}
+
+// skip passes over k bytes.
+func (in *input) skip(k int64) error {
+	if in.sec != nil && int64(in.br.Buffered()) < k {
+		if in.n+k > in.sec.Size() {
+			return io.ErrUnexpectedEOF
+		}
+		in.n += k
+		if _, err := in.sec.Seek(in.n, io.SeekStart); err != nil {
+			return err
+		}
+		in.br.Reset(in.sec)
+		return nil
+	}
+	m, err := io.CopyN(io.Discard, in, k)
+	if m < k && err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
 // pass is one front-to-back reading of the archive.
 type pass struct {
-	in  *countingReader
-	dec stream.Decoder
-	tr  *stdtar.Reader
+	in        input
+	block     [blockSize]byte
+	pax       paxState
+	limit     int64
+	remaining int64 // data of the current entry not read yet
+	pad       int64 // padding after it
 }
 
 func (r *Reader) newPass() (*pass, error) {
 	sec := io.NewSectionReader(r.src, 0, r.size)
-	p := &pass{}
+	p := &pass{limit: r.opts.Limit()}
 	if r.kind == 0 {
-		p.in = &countingReader{r: sec, seeker: sec}
+		p.in.sec = sec
+		p.in.br = bufio.NewReaderSize(sec, 64<<10)
+		p.in.r = p.in.br
 	} else {
 		d, _, err := stream.NewDecoder(r.kind, sec, r.opts.Limit(), r.opts.Threads)
 		if err != nil {
 			return nil, r.wrap("", -1, err)
 		}
-		p.dec = d
-		p.in = &countingReader{r: d}
-	}
-	if p.in.seeker != nil {
-		p.tr = stdtar.NewReader(seekingReader{p.in})
-	} else {
-		p.tr = stdtar.NewReader(p.in)
+		p.in.dec = d
+		p.in.r = d
 	}
 	return p, nil
 }
 
 func (p *pass) close() {
-	if p.dec != nil {
-		p.dec.Close()
+	if p.in.dec != nil {
+		p.in.dec.Close()
 	}
 }
 
-// next returns the next header garc keeps (global pax headers, volume
-// labels and special files are passed over; specials are reported through
-// skip), or io.EOF.
-func (r *Reader) next(p *pass, skip func(*stdtar.Header)) (*stdtar.Header, int64, error) {
+// Read reads the current entry's data (before sparse expansion).
+func (p *pass) Read(b []byte) (int, error) {
+	if p.remaining <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(b)) > p.remaining {
+		b = b[:p.remaining]
+	}
+	n, err := p.in.Read(b)
+	p.remaining -= int64(n)
+	switch {
+	case err == io.EOF && p.remaining > 0 && n == 0:
+		err = io.ErrUnexpectedEOF
+	case err == io.EOF:
+		err = nil
+	}
+	return n, err
+}
+
+// next returns the next header garc keeps (extended headers are applied;
+// global pax headers, volume labels and Solaris records are passed over),
+// with the offset of its first header block, or io.EOF at the end. As GNU
+// tar does, the first zero block ends the archive, whatever follows it.
+func (p *pass) next() (*header, int64, error) {
+	if k := p.remaining + p.pad; k > 0 {
+		p.remaining, p.pad = 0, 0
+		if err := p.in.skip(k); err != nil {
+			return nil, p.in.n, truncated(err)
+		}
+	}
+	p.pax.reset()
+	start := p.in.n
 	for {
-		h, err := p.tr.Next()
-		at := max(p.in.n-512, 0) // the header block was the last thing read
-		if err == io.EOF {
-			return nil, p.in.n, io.EOF
+		at := p.in.n
+		n, err := io.ReadFull(&p.in, p.block[:])
+		if n == 0 && err == io.EOF {
+			return nil, at, io.EOF // no end-of-archive blocks: accepted
 		}
 		if err != nil {
-			return nil, at, r.wrap("", at, headerError(err))
+			return nil, at, truncated(err)
 		}
-		switch h.Typeflag {
-		case stdtar.TypeXGlobalHeader, typeGNUVolume, typeSolarisACL, typeSolarisExtended:
-			continue
-		case stdtar.TypeChar, stdtar.TypeBlock, stdtar.TypeFifo:
-			if skip != nil {
-				skip(h)
+		if allZero(p.block[:]) {
+			return nil, at, io.EOF
+		}
+		if !checksumOK(p.block[:]) {
+			return nil, at, errHeader("header checksum mismatch")
+		}
+		h, err := parseBlock(p.block[:])
+		if err != nil {
+			return nil, at, err
+		}
+		switch h.typeflag {
+		case typePAX, typePAXGlobal, typeGNULongN, typeGNULongL:
+			if p.pax.bytes += h.size; p.pax.bytes > maxSpecialSize {
+				return nil, at, &archive.LimitError{What: "tar extended headers of one entry", Need: p.pax.bytes, Limit: maxSpecialSize, Fixed: true}
+			}
+			data, err := readSpecial(&p.in, h.size)
+			if err != nil {
+				return nil, at, err
+			}
+			switch h.typeflag {
+			case typePAX:
+				err = p.pax.parsePAX(data)
+			case typeGNULongN:
+				s := cString(data)
+				p.pax.longName = &s
+			case typeGNULongL:
+				s := cString(data)
+				p.pax.longLink = &s
+			}
+			if err != nil {
+				return nil, at, err
 			}
 			continue
+		case typeGNUVolume, typeSolarisACL, typeSolarisExt:
+			if err := p.in.skip(h.size + padding(h.size)); err != nil {
+				return nil, at, truncated(err)
+			}
+			continue
+		case typeGNUSparse:
+			if err := readOldGNUSparse(h, p.block[:], &p.in, p.limit); err != nil {
+				return nil, at, err
+			}
+			h.typeflag = typeReg
 		}
-		return h, at, nil
+		if err := p.pax.apply(h); err != nil {
+			return nil, at, err
+		}
+		if err := p.pax.applyPAXSparse(h, p.limit); err != nil {
+			return nil, at, err
+		}
+		if h.isSparse && !h.sparse1x0 {
+			if err := validSparse(h.sparse, h.realSize, h.size); err != nil {
+				return nil, at, err
+			}
+		}
+		if h.hasData() {
+			p.remaining, p.pad = h.size, padding(h.size)
+		}
+		return h, start, nil
 	}
 }
 
-// scan reads every header once and builds the entry list.
-func (r *Reader) scan() error {
+func padding(n int64) int64 { return -n & (blockSize - 1) }
+
+// content returns a reader over the entry's data as extracted: sparse
+// files expanded (a pax 1.0 map is read from the data first).
+func (p *pass) content(h *header) (io.Reader, error) {
+	if !h.isSparse {
+		return p, nil
+	}
+	m := h.sparse
+	stored := p.remaining
+	if h.sparse1x0 {
+		var used int64
+		var err error
+		m, used, err = readSparseMap1x0(p, p.remaining, p.limit)
+		if err != nil {
+			return nil, err
+		}
+		stored -= used
+	}
+	if err := validSparse(m, h.realSize, stored); err != nil {
+		return nil, err
+	}
+	return &sparseReader{data: p, m: m, size: h.realSize}, nil
+}
+
+// entry maps the next header onto an archive entry and records it (or,
+// for a device or FIFO, its name in skipped); nil for the latter.
+func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
+	switch h.typeflag {
+	case typeChar, typeBlock, typeFifo:
+		r.skipped = append(r.skipped, h.name)
+		return nil, nil
+	}
+	r.used += entryCost + int64(len(h.name)+len(h.linkname)+len(h.uname)+len(h.gname))
+	if limit := r.opts.Limit(); r.used > limit {
+		return nil, r.wrap(h.name, at, &archive.LimitError{What: "memory for the entry list", Need: r.used, Limit: limit})
+	}
+	e := entryOf(h)
+	e.Index = len(r.entries)
+	r.entries = append(r.entries, e)
+	return e, nil
+}
+
+// restart forgets a partial entry list before a reading from the start.
+func (r *Reader) restart() {
+	r.entries, r.skipped, r.used = r.entries[:0:0], nil, 0
+}
+
+// scan reads every header once and builds the entry list; an error is
+// kept in r.err.
+func (r *Reader) scan() {
+	r.restart()
 	p, err := r.newPass()
 	if err != nil {
-		return err
+		r.err = err
+		return
 	}
 	defer p.close()
-	limit := r.opts.Limit()
-	var used int64
 	for {
-		h, at, err := r.next(p, func(h *stdtar.Header) { r.skipped = append(r.skipped, h.Name) })
+		h, at, err := p.next()
 		if err == io.EOF {
-			return nil
+			r.complete = true
+			return
 		}
 		if err != nil {
-			return err
+			r.err = r.wrap("", at, headerError(err))
+			return
 		}
-		used += entryCost + int64(len(h.Name)+len(h.Linkname)+len(h.Uname)+len(h.Gname))
-		if used > limit {
-			return r.wrap(h.Name, at, &archive.LimitError{What: "memory for the entry list", Need: used, Limit: limit})
+		if _, err := r.entry(h, at); err != nil {
+			r.err = err
+			return
 		}
-		e := entryOf(h)
-		e.Index = len(r.entries)
-		r.entries = append(r.entries, e)
 	}
 }
 
 // entryOf maps a tar header onto an archive entry.
-func entryOf(h *stdtar.Header) *archive.Entry {
-	name := h.Name
+func entryOf(h *header) *archive.Entry {
 	e := &archive.Entry{
-		Name: name, Size: h.Size, PackedSize: h.Size, ModTime: h.ModTime, AccessTime: h.AccessTime,
-		HostOS: archive.HostUnix, Attributes: uint32(h.Mode) & 0o7777, HasUnixMode: true,
-		UID: h.Uid, GID: h.Gid, Owner: h.Uname, Group: h.Gname, Block: -1,
+		Name: h.name, Size: h.realSize, PackedSize: h.size, ModTime: h.mtime, AccessTime: h.atime,
+		HostOS: archive.HostUnix, Attributes: uint32(h.mode) & 0o7777, HasUnixMode: true,
+		UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname, Block: -1,
 	}
-	switch h.Typeflag {
-	case stdtar.TypeDir, typeGNUDumpDir:
+	switch h.typeflag {
+	case typeDir, typeGNUDumpDir:
 		e.Type = archive.TypeDir
 		e.Size, e.PackedSize = 0, 0
 		e.Attributes |= 0o040000
-	case stdtar.TypeSymlink:
+	case typeSymlink:
 		e.Type = archive.TypeSymlink
-		e.LinkTarget = h.Linkname
+		e.LinkTarget = h.linkname
 		e.Size, e.PackedSize = 0, 0
 		e.Attributes |= 0o120000
-	case stdtar.TypeLink:
+	case typeLink:
 		e.Type = archive.TypeHardlink
-		e.LinkTarget = strings.TrimSuffix(h.Linkname, "/")
+		e.LinkTarget = strings.TrimSuffix(h.linkname, "/")
 		e.Size, e.PackedSize = 0, 0
 		e.Attributes |= 0o100000
 	default:
@@ -248,23 +396,23 @@ func entryOf(h *stdtar.Header) *archive.Entry {
 	for len(e.Name) > 1 && strings.HasSuffix(e.Name, "/") {
 		e.Name = e.Name[:len(e.Name)-1]
 	}
-	e.Mode = fs.FileMode(h.Mode) & fs.ModePerm
+	e.Mode = fs.FileMode(h.mode) & fs.ModePerm
 	switch e.Type {
 	case archive.TypeDir:
 		e.Mode |= fs.ModeDir
 	case archive.TypeSymlink:
 		e.Mode |= fs.ModeSymlink
 	}
-	if h.Mode&0o4000 != 0 {
+	if h.mode&0o4000 != 0 {
 		e.Mode |= fs.ModeSetuid
 	}
-	if h.Mode&0o2000 != 0 {
+	if h.mode&0o2000 != 0 {
 		e.Mode |= fs.ModeSetgid
 	}
-	if h.Mode&0o1000 != 0 {
+	if h.mode&0o1000 != 0 {
 		e.Mode |= fs.ModeSticky
 	}
-	if h.Typeflag == stdtar.TypeGNUSparse || h.PAXRecords["GNU.sparse.map"] != "" || h.PAXRecords["GNU.sparse.major"] != "" {
+	if h.isSparse {
 		e.Method = "sparse"
 	}
 	return e
@@ -272,55 +420,84 @@ func entryOf(h *stdtar.Header) *archive.Entry {
 
 // Extract reads the archive from the start and calls fn for every entry
 // want selects, with a reader over its data (holes of sparse files read as
-// zeros).
+// zeros). When the entry list has not been read yet (a compressed tar
+// before Entries), Extract builds it as it goes: want and fn see each
+// entry as its header is read, and Entries afterwards costs nothing.
 func (r *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn archive.ExtractFunc) error {
-	any := false
-	for _, e := range r.entries {
-		if want == nil || want(e) {
-			any = true
-			break
+	streaming := r.Streaming()
+	if !streaming {
+		if r.err != nil {
+			return r.err
 		}
-	}
-	if !any {
-		return nil
+		if !slices.ContainsFunc(r.entries, func(e *archive.Entry) bool { return want == nil || want(e) }) {
+			return nil
+		}
+	} else {
+		r.restart()
 	}
 	p, err := r.newPass()
 	if err != nil {
 		return err
 	}
 	defer p.close()
-	for i := 0; ; i++ {
+	changed := func(name string, at int64) error {
+		return r.wrap(name, at, fmt.Errorf("tar: the archive changed between readings: %w", archive.ErrFormat))
+	}
+	for i := 0; ; {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		h, at, err := r.next(p, nil)
+		h, at, err := p.next()
 		if err == io.EOF {
-			if i != len(r.entries) {
-				return r.wrap("", at, fmt.Errorf("tar: the archive changed between readings: %w", archive.ErrFormat))
+			if streaming {
+				r.complete = true
+			} else if i != len(r.entries) {
+				return changed("", at)
 			}
 			return nil
 		}
 		if err != nil {
+			err = r.wrap("", at, headerError(err))
+			if streaming {
+				r.err = err
+			}
 			return err
 		}
-		if i >= len(r.entries) {
-			return r.wrap(h.Name, at, fmt.Errorf("tar: the archive changed between readings: %w", archive.ErrFormat))
+		var e *archive.Entry
+		switch {
+		case streaming:
+			if e, err = r.entry(h, at); err != nil {
+				r.err = err
+				return err
+			}
+		case h.typeflag == typeChar || h.typeflag == typeBlock || h.typeflag == typeFifo:
+		case i >= len(r.entries):
+			return changed(h.name, at)
+		default:
+			e = r.entries[i]
 		}
-		e := r.entries[i]
+		if e == nil {
+			continue // a device or FIFO
+		}
+		i++
 		if want != nil && !want(e) {
 			continue
 		}
-		cr := &contentReader{ctx: ctx, tr: p.tr, r: r, e: e, in: p.in}
-		if e.Type != archive.TypeFile {
-			cr.tr = nil
+		cr := &contentReader{ctx: ctx, r: r, e: e, p: p}
+		if e.Type == archive.TypeFile {
+			if cr.data, err = p.content(h); err != nil {
+				cr.err = r.wrap(e.Name, p.in.n, headerError(err))
+			}
 		}
-		if err := fn(e, cr); err != nil {
-			return err
+		ferr := fn(e, cr)
+		broken := cr.err != nil && errors.Is(cr.err, archive.ErrFormat)
+		if broken && streaming {
+			r.err = cr.err // the list cannot be completed
 		}
-		if cr.err != nil && !errors.Is(cr.err, archive.ErrFormat) {
-			continue
+		if ferr != nil {
+			return ferr
 		}
-		if cr.err != nil {
+		if broken {
 			// The stream is broken: later entries cannot be reached.
 			return cr.err
 		}
@@ -329,47 +506,44 @@ func (r *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 
 // contentReader is one entry's data.
 type contentReader struct {
-	ctx context.Context
-	tr  *stdtar.Reader // nil for entries without data
-	r   *Reader
-	e   *archive.Entry
-	in  *countingReader
-	n   int64
-	err error
+	ctx  context.Context
+	data io.Reader // nil for entries without data
+	r    *Reader
+	e    *archive.Entry
+	p    *pass
+	n    int64
+	err  error
 }
 
-func (c *contentReader) Read(p []byte) (int, error) {
+func (c *contentReader) Read(b []byte) (int, error) {
 	if c.err != nil {
 		return 0, c.err
 	}
-	if c.tr == nil {
+	if c.data == nil {
 		return 0, io.EOF
 	}
-	if c.n&(1<<20-1) < int64(len(p)) {
+	if c.n&(1<<20-1) < int64(len(b)) {
 		if err := c.ctx.Err(); err != nil {
 			c.err = err
 			return 0, err
 		}
 	}
-	n, err := c.tr.Read(p)
+	n, err := c.data.Read(b)
 	c.n += int64(n)
 	if err != nil && err != io.EOF {
-		c.err = c.r.wrap(c.e.Name, c.in.n, headerError(err))
+		c.err = c.r.wrap(c.e.Name, c.p.in.n, headerError(err))
 		return n, c.err
 	}
 	return n, err
 }
 
-// headerError maps archive/tar's and the decoders' errors onto sentinels.
+// headerError maps the parser's and the decoders' errors onto sentinels.
 func headerError(err error) error {
 	switch {
 	case errors.Is(err, archive.ErrFormat), errors.Is(err, archive.ErrChecksum),
 		errors.Is(err, archive.ErrLimit), errors.Is(err, archive.ErrUnsupported):
 		return err
-	case errors.Is(err, stdtar.ErrHeader), errors.Is(err, stdtar.ErrFieldTooLong),
-		errors.Is(err, stdtar.ErrInsecurePath):
-		return fmt.Errorf("tar: invalid header: %w", archive.ErrFormat)
-	case err == io.ErrUnexpectedEOF:
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
 		return fmt.Errorf("tar: unexpected end of data: %w", archive.ErrFormat)
 	}
 	var pe *fs.PathError
@@ -392,29 +566,4 @@ func (r *Reader) wrap(entry string, at int64, err error) error {
 		return &e
 	}
 	return &archive.Error{Archive: r.opts.Name, Entry: entry, Offset: at, Err: err}
-}
-
-// countingReader counts the bytes read (and seeked over) from r, and lets
-// archive/tar skip data by seeking when r can.
-type countingReader struct {
-	r      io.Reader
-	seeker io.Seeker
-	n      int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// seekingReader is a countingReader over a seekable source.
-type seekingReader struct{ *countingReader }
-
-func (s seekingReader) Seek(off int64, whence int) (int64, error) {
-	pos, err := s.seeker.Seek(off, whence)
-	if err == nil {
-		s.n = pos
-	}
-	return pos, err
 }

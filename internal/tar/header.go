@@ -1,0 +1,451 @@
+package tar
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+const blockSize = 512
+
+// Type flags (POSIX ustar, GNU and Solaris extensions).
+const (
+	typeReg        = '0'
+	typeRegA       = '\x00'
+	typeLink       = '1'
+	typeSymlink    = '2'
+	typeChar       = '3'
+	typeBlock      = '4'
+	typeDir        = '5'
+	typeFifo       = '6'
+	typeCont       = '7'
+	typePAX        = 'x'
+	typePAXGlobal  = 'g'
+	typeGNULongN   = 'L'
+	typeGNULongL   = 'K'
+	typeGNUSparse  = 'S'
+	typeGNUDumpDir = 'D'
+	typeGNUVolume  = 'V' // volume label
+	typeSolarisACL = 'A' // Solaris ACL record, before its entry
+	typeSolarisExt = 'E' // Solaris extended attributes, before its entry
+)
+
+// maxSpecialSize bounds the data of the records read into memory: pax
+// headers, GNU long names and a pax 1.0 sparse map (archive/tar, GNU tar
+// and libarchive bound them similarly).
+const maxSpecialSize = 1 << 20
+
+// header is one entry as the tar stream describes it, after its pax
+// records, GNU long names and sparse map are applied.
+type header struct {
+	name, linkname string
+	uname, gname   string
+	typeflag       byte
+	mode           int64
+	uid, gid       int
+	size           int64 // bytes of data that follow in the archive
+	realSize       int64 // the entry's size: size, or the expanded size of a sparse file
+	mtime, atime   time.Time
+
+	sparse    []sparseEntry // the data segments of a sparse file; nil otherwise
+	isSparse  bool
+	sparse1x0 bool // pax 1.0: the map is at the start of the data, still to be read
+}
+
+// sparseEntry is one data segment of a sparse file.
+type sparseEntry struct{ off, n int64 }
+
+// hasData reports whether the entry's data follows its header.
+// archive/tar and libarchive read no data after links, devices, FIFOs and
+// directories whatever their size field says.
+func (h *header) hasData() bool {
+	switch h.typeflag {
+	case typeLink, typeSymlink, typeChar, typeBlock, typeDir, typeFifo:
+		return false
+	}
+	return true
+}
+
+// errHeader is a malformed header field.
+type errHeader string
+
+func (e errHeader) Error() string { return "tar: " + string(e) }
+func (e errHeader) Unwrap() error { return archive.ErrFormat }
+
+// cString returns b up to its first NUL.
+func cString(b []byte) string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
+}
+
+// parseNumber reads a numeric header field as GNU tar does: base-256 when
+// the top bit of the first byte is set (0x80 positive, 0xFF negative);
+// otherwise octal after leading spaces (and one leading NUL, which some
+// writers leave when the previous field overflowed), ending at a NUL or
+// space. A field with no digits is 0; a digit run followed by anything but
+// a NUL or space is an error.
+func parseNumber(b []byte, what string) (int64, error) {
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		// Two's complement, the sign in bit 6 of the first byte: a
+		// negative value is read inverted (^x == -x-1).
+		var inv byte
+		if b[0]&0x40 != 0 {
+			inv = 0xFF
+		}
+		var v uint64
+		for i, c := range b {
+			c ^= inv
+			if i == 0 {
+				c &= 0x7F
+			}
+			if v>>56 != 0 {
+				return 0, errHeader("base-256 " + what + " out of range")
+			}
+			v = v<<8 | uint64(c)
+		}
+		if v>>63 != 0 {
+			return 0, errHeader("base-256 " + what + " out of range")
+		}
+		if inv != 0 {
+			return ^int64(v), nil
+		}
+		return int64(v), nil
+	}
+	i := 0
+	if i < len(b) && b[i] == 0 {
+		i++
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	var v int64
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '7'; i++ {
+		if v > math.MaxInt64>>3 {
+			return 0, errHeader("octal " + what + " out of range")
+		}
+		v = v<<3 | int64(b[i]-'0')
+	}
+	if i < len(b) && b[i] != 0 && b[i] != ' ' {
+		return 0, errHeader(fmt.Sprintf("invalid %s field %q", what, cString(b)))
+	}
+	return v, nil
+}
+
+// checksumOK reports whether the block's checksum field matches the sum of
+// its bytes (with the field read as spaces), unsigned or signed, as
+// historic writers computed it.
+func checksumOK(block []byte) bool {
+	stored, err := parseNumber(block[148:156], "checksum")
+	if err != nil {
+		return false
+	}
+	var unsigned, signed int64
+	for i, c := range block[:blockSize] {
+		if i >= 148 && i < 156 {
+			c = ' '
+		}
+		unsigned += int64(c)
+		signed += int64(int8(c))
+	}
+	return stored == unsigned || stored == signed
+}
+
+// dialect is the header layout, from the magic at offset 257.
+type dialect int
+
+const (
+	dialectV7 dialect = iota
+	dialectUSTAR
+	dialectGNU
+	dialectStar
+)
+
+func dialectOf(block []byte) dialect {
+	switch {
+	case string(block[257:265]) == "ustar  \x00":
+		return dialectGNU
+	case string(block[257:263]) == "ustar\x00":
+		if string(block[508:512]) == "tar\x00" {
+			return dialectStar
+		}
+		return dialectUSTAR
+	case string(block[257:262]) == "ustar":
+		return dialectUSTAR // "ustar" followed by spaces or other versions
+	}
+	return dialectV7
+}
+
+// parseBlock decodes the fields of a header block.
+func parseBlock(block []byte) (*header, error) {
+	h := &header{typeflag: block[156]}
+	var err error
+	num := func(off, n int, what string) int64 {
+		v, e := parseNumber(block[off:off+n], what)
+		if e != nil && err == nil {
+			err = e
+		}
+		return v
+	}
+	h.name = cString(block[0:100])
+	h.mode = num(100, 8, "mode")
+	h.uid = int(num(108, 8, "uid"))
+	h.gid = int(num(116, 8, "gid"))
+	h.size = num(124, 12, "size")
+	h.mtime = time.Unix(num(136, 12, "mtime"), 0)
+	h.linkname = cString(block[157:257])
+	d := dialectOf(block)
+	if d != dialectV7 {
+		h.uname = cString(block[265:297])
+		h.gname = cString(block[297:329])
+	}
+	switch d {
+	case dialectUSTAR, dialectStar:
+		end := 500
+		if d == dialectStar {
+			end = 476
+		}
+		if prefix := cString(block[345:end]); prefix != "" {
+			h.name = prefix + "/" + h.name
+		}
+	case dialectGNU:
+		// The atime and ctime fields. Go before 1.8 wrote a ustar
+		// prefix there; when they do not parse and the bytes are
+		// ASCII, they are read as a prefix, as archive/tar does.
+		at, err1 := parseNumber(block[345:357], "atime")
+		_, err2 := parseNumber(block[357:369], "ctime")
+		if err1 == nil && err2 == nil {
+			if at != 0 {
+				h.atime = time.Unix(at, 0)
+			}
+		} else if prefix := cString(block[345:500]); isASCII(prefix) && prefix != "" {
+			h.name = prefix + "/" + h.name
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if h.size < 0 {
+		return nil, errHeader("negative size")
+	}
+	if h.typeflag == typeRegA || h.typeflag == typeCont {
+		h.typeflag = typeReg
+		if d == dialectV7 && strings.HasSuffix(h.name, "/") {
+			h.typeflag = typeDir
+		}
+	}
+	h.realSize = h.size
+	return h, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// paxState holds the records of the pax extended headers (and the GNU long
+// names) that apply to the next entry.
+type paxState struct {
+	records map[string]string
+	// GNU sparse 0.0 repeats GNU.sparse.offset and GNU.sparse.numbytes;
+	// their order is the map.
+	sparse00           []int64
+	longName, longLink *string
+	bytes              int64 // data of the extended headers read for this entry
+}
+
+func (p *paxState) reset() {
+	clear(p.records)
+	p.sparse00 = p.sparse00[:0]
+	p.longName, p.longLink = nil, nil
+	p.bytes = 0
+}
+
+// parsePAX adds the records of a pax extended header. A record is
+// "LEN KEY=VALUE\n" where LEN counts the whole record. As libarchive and
+// GNU tar do, a last record without its newline is accepted, and NUL
+// padding after the records is ignored.
+func (p *paxState) parsePAX(data []byte) error {
+	if p.records == nil {
+		p.records = make(map[string]string)
+	}
+	for len(data) > 0 {
+		if data[0] == 0 {
+			for _, c := range data {
+				if c != 0 {
+					return errHeader("data after the NUL padding of a pax header")
+				}
+			}
+			return nil
+		}
+		sp := bytes.IndexByte(data, ' ')
+		if sp <= 0 {
+			return errHeader("malformed pax record")
+		}
+		n, err := strconv.Atoi(string(data[:sp]))
+		if err != nil || n <= sp+1 || n > len(data) {
+			return errHeader("malformed pax record length")
+		}
+		rec := data[sp+1 : n]
+		data = data[n:]
+		newline := rec[len(rec)-1] == '\n'
+		if newline {
+			rec = rec[:len(rec)-1]
+		}
+		eq := bytes.IndexByte(rec, '=')
+		if eq <= 0 {
+			return errHeader("pax record without a key")
+		}
+		key, value := string(rec[:eq]), string(rec[eq+1:])
+		if !newline {
+			// libarchive and GNU tar warn and go on; we accept it for
+			// a last record whose key garc does not use (x= in
+			// libarchive's test), and refuse a damaged field we would
+			// apply.
+			if len(data) > 0 || paxUsed(key) {
+				return errHeader("pax record " + strconv.Quote(key) + " without its newline")
+			}
+			continue
+		}
+		switch key {
+		case "path", "linkpath", "uname", "gname":
+			if strings.IndexByte(value, 0) >= 0 {
+				return errHeader("NUL in pax " + key)
+			}
+		}
+		switch key {
+		case "GNU.sparse.offset", "GNU.sparse.numbytes":
+			v, err := strconv.ParseInt(value, 10, 64)
+			if err != nil || v < 0 {
+				return errHeader("invalid " + key)
+			}
+			if (key == "GNU.sparse.offset") != (len(p.sparse00)%2 == 0) {
+				return errHeader("GNU.sparse.offset and numbytes out of turn")
+			}
+			p.sparse00 = append(p.sparse00, v)
+		default:
+			p.records[key] = value
+		}
+	}
+	return nil
+}
+
+// paxUsed reports whether apply or applyPAXSparse reads the key.
+func paxUsed(key string) bool {
+	switch key {
+	case "path", "linkpath", "uname", "gname", "uid", "gid", "size", "mtime", "atime":
+		return true
+	}
+	return strings.HasPrefix(key, "GNU.sparse.")
+}
+
+// apply sets the header fields the pax records and long names override.
+// An empty value leaves the header's own field in place.
+func (p *paxState) apply(h *header) error {
+	if p.longName != nil {
+		h.name = *p.longName
+	}
+	if p.longLink != nil {
+		h.linkname = *p.longLink
+	}
+	for key, v := range p.records {
+		if v == "" {
+			continue
+		}
+		switch key {
+		case "path":
+			h.name = v
+		case "linkpath":
+			h.linkname = v
+		case "uname":
+			h.uname = v
+		case "gname":
+			h.gname = v
+		case "uid", "gid":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 || n > math.MaxInt32 {
+				return errHeader("invalid pax " + key)
+			}
+			if key == "uid" {
+				h.uid = int(n)
+			} else {
+				h.gid = int(n)
+			}
+		case "size":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return errHeader("invalid pax size")
+			}
+			h.size, h.realSize = n, n
+		case "mtime", "atime":
+			t, ok := paxTime(v)
+			if !ok {
+				return errHeader("invalid pax " + key)
+			}
+			if key == "mtime" {
+				h.mtime = t
+			} else {
+				h.atime = t
+			}
+		}
+	}
+	return nil
+}
+
+// paxTime parses "SECONDS[.FRACTION]", possibly negative.
+func paxTime(s string) (time.Time, bool) {
+	sec, frac, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	var ns int64
+	if frac != "" {
+		if len(frac) > 9 {
+			frac = frac[:9]
+		}
+		f, err := strconv.ParseUint(frac, 10, 32)
+		if err != nil {
+			return time.Time{}, false
+		}
+		ns = int64(f)
+		for i := len(frac); i < 9; i++ {
+			ns *= 10
+		}
+		if strings.HasPrefix(sec, "-") {
+			ns = -ns
+		}
+	}
+	return time.Unix(n, ns), true
+}
+
+// readSpecial reads the data of a pax header or GNU long name (size bytes
+// and their padding).
+func readSpecial(in io.Reader, size int64) ([]byte, error) {
+	if size > maxSpecialSize {
+		return nil, &archive.LimitError{What: "tar extended header", Need: size, Limit: maxSpecialSize, Fixed: true}
+	}
+	buf := make([]byte, (size+blockSize-1)/blockSize*blockSize)
+	if _, err := io.ReadFull(in, buf); err != nil {
+		return nil, truncated(err)
+	}
+	return buf[:size], nil
+}
+
+func truncated(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return errHeader("unexpected end of data")
+	}
+	return err
+}

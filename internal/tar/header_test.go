@@ -1,0 +1,146 @@
+package tar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// rawHeader is a header block built field by field, with its checksum.
+type rawHeader struct {
+	name     string
+	typeflag byte
+	size     string // the raw 12-byte size field; octal of len(data) when empty
+	data     string
+	magic    string // "ustar\x0000" when empty
+}
+
+func (h rawHeader) bytes() []byte {
+	b := make([]byte, blockSize)
+	copy(b, h.name)
+	copy(b[100:], "0000644\x00")
+	copy(b[108:], "0000000\x00")
+	copy(b[116:], "0000000\x00")
+	if h.size == "" {
+		h.size = fmt.Sprintf("%011o\x00", len(h.data))
+	}
+	copy(b[124:], h.size)
+	copy(b[136:], "14000000000\x00")
+	b[156] = h.typeflag
+	if h.magic == "" {
+		h.magic = "ustar\x0000"
+	}
+	copy(b[257:], h.magic)
+	var sum int
+	copy(b[148:], "        ")
+	for _, c := range b {
+		sum += int(c)
+	}
+	copy(b[148:], fmt.Sprintf("%06o\x00 ", sum))
+	data := make([]byte, (len(h.data)+blockSize-1)/blockSize*blockSize)
+	copy(data, h.data)
+	return append(b, data...)
+}
+
+// paxRecord formats one pax record, its length included.
+func paxRecord(key, value string) string {
+	n := len(key) + len(value) + 3
+	for len(fmt.Sprint(n))+len(key)+len(value)+3 != n {
+		n++
+	}
+	return fmt.Sprintf("%d %s=%s\n", n, key, value)
+}
+
+func tarOf(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+// TestLenientHeaders covers what GNU tar and libarchive accept and
+// archive/tar refused, and the damage that stays an error.
+func TestLenientHeaders(t *testing.T) {
+	zero := make([]byte, blockSize)
+	trailer := append(make([]byte, blockSize-1), '\n')
+	file := rawHeader{name: "f", typeflag: '0', data: "hello"}.bytes()
+	sparseMap := "#!gnu-sparse-format\n#format:1.0\n1\n4\n3\n"
+	for _, c := range []struct {
+		name string
+		tar  []byte
+		want string // "name:size:content" of each file, or an error text
+	}{
+		{"one zero block ends the archive whatever follows", tarOf(file, zero, trailer), "f:5:hello"},
+		{"size field with leading NULs is 0 (GNU tar)", tarOf(rawHeader{name: "e", typeflag: '0', size: "\x00\x00\x00\x00\x00\x00\x00" + "0016\x00"}.bytes()), "e:0:"},
+		{"size field with garbage after the digits", tarOf(rawHeader{name: "e", typeflag: '0', size: "0000000001x\x00"}.bytes()), "invalid size field"},
+		{"pax record without newline, unused key", tarOf(rawHeader{name: "P", typeflag: 'x', data: "4 x="}.bytes(), file), "f:5:hello"},
+		{"pax path without newline", tarOf(rawHeader{name: "P", typeflag: 'x', data: "10 path=ab"}.bytes(), file), "without its newline"},
+		{"pax path with NUL", tarOf(rawHeader{name: "P", typeflag: 'x', data: paxRecord("path", "a\x00b")}.bytes(), file), "NUL in pax path"},
+		{"pax path applied", tarOf(rawHeader{name: "P", typeflag: 'x', data: paxRecord("path", "abc")}.bytes(), file), "abc:5:hello"},
+		{"pax 1.0 sparse map with comment lines", tarOf(
+			rawHeader{name: "P", typeflag: 'x', data: paxRecord("GNU.sparse.major", "1") + paxRecord("GNU.sparse.minor", "0") + paxRecord("GNU.sparse.name", "sp") + paxRecord("GNU.sparse.realsize", "9")}.bytes(),
+			rawHeader{name: "GNUSparseFile/sp", typeflag: '0', size: fmt.Sprintf("%011o\x00", blockSize+3),
+				data: sparseMap + strings.Repeat("\x00", blockSize-len(sparseMap)) + "abc"}.bytes()),
+			"sp:9:\x00\x00\x00\x00abc\x00\x00"},
+		{"sparse map outside the real size", tarOf(
+			rawHeader{name: "P", typeflag: 'x', data: paxRecord("GNU.sparse.major", "1") + paxRecord("GNU.sparse.minor", "0") + paxRecord("GNU.sparse.realsize", "5")}.bytes(),
+			rawHeader{name: "sp", typeflag: '0', size: fmt.Sprintf("%011o\x00", blockSize+3),
+				data: sparseMap + strings.Repeat("\x00", blockSize-len(sparseMap)) + "abc"}.bytes()),
+			"invalid sparse map"},
+		{"bad checksum", func() []byte { b := tarOf(file); b[0] = 'g'; return b }(), "checksum"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := listContents(c.tar)
+			if err != nil {
+				if !strings.Contains(err.Error(), c.want) || !errors.Is(err, archive.ErrFormat) {
+					t.Fatalf("error %v, want %q", err, c.want)
+				}
+				return
+			}
+			if got != c.want {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// listContents reads data as a plain tar and returns "name:size:content"
+// of its files, separated by spaces.
+func listContents(data []byte) (string, error) {
+	r, err := Open(bytes.NewReader(data), int64(len(data)), 0, &archive.Options{Name: "t.tar"})
+	if err != nil {
+		return "", err
+	}
+	var out []string
+	err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+		b, err := io.ReadAll(rd)
+		out = append(out, fmt.Sprintf("%s:%d:%s", e.Name, e.Size, b))
+		return err
+	})
+	return strings.Join(out, " "), err
+}
+
+// TestParseNumber: octal with the quirks GNU tar accepts, base-256.
+func TestParseNumber(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		want  int64
+		ok    bool
+	}{
+		{"0000644\x00", 0o644, true},
+		{"   644 ", 0o644, true},
+		{"\x00 17\x00garbage", 0o17, true},
+		{"\x00\x00\x0017", 0, true},
+		{"", 0, true},
+		{"64x", 0, false},
+		{"\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00", 256, true},
+		{"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfe", -2, true},
+		{"\x80\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 0, false},
+	} {
+		got, err := parseNumber([]byte(c.field), "test")
+		if (err == nil) != c.ok || c.ok && got != c.want {
+			t.Errorf("%q: %d, %v; want %d, ok %v", c.field, got, err, c.want, c.ok)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package tar
+
+import (
+	stdtar "archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/stream"
+)
+
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func gzipTar(t *testing.T, names ...string) []byte {
+	t.Helper()
+	var tb bytes.Buffer
+	tw := stdtar.NewWriter(&tb)
+	for _, name := range names {
+		data := strings.Repeat(name, 20000)
+		tw.WriteHeader(&stdtar.Header{Name: name, Typeflag: stdtar.TypeReg, Mode: 0o644, Size: int64(len(data))})
+		io.WriteString(tw, data)
+	}
+	tw.Close()
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	w.Write(tb.Bytes())
+	w.Close()
+	return gz.Bytes()
+}
+
+// TestStreamingPass: a compressed tar is not read by Open; Extract builds
+// the entry list as it decodes, so Entries afterwards reads nothing more;
+// Entries alone reads it once and reports a broken stream through Err.
+func TestStreamingPass(t *testing.T) {
+	tgz := gzipTar(t, "a", "b", "c")
+	src := &countingReaderAt{r: bytes.NewReader(tgz)}
+	r, err := Open(src, int64(len(tgz)), stream.Gzip, &archive.Options{Name: "s.tgz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := src.n.Load(); n != 0 || !r.Streaming() {
+		t.Fatalf("Open read %d bytes, Streaming %v", n, r.Streaming())
+	}
+	var got []string
+	err = r.Extract(context.Background(), func(e *archive.Entry) bool { return e.Name != "b" },
+		func(e *archive.Entry, rd io.Reader) error {
+			b, err := io.ReadAll(rd)
+			if string(b) != strings.Repeat(e.Name, 20000) {
+				t.Errorf("%s: %d bytes", e.Name, len(b))
+			}
+			got = append(got, e.Name)
+			return err
+		})
+	if err != nil || strings.Join(got, " ") != "a c" {
+		t.Fatalf("extracted %v, %v", got, err)
+	}
+	read := src.n.Load()
+	if read < int64(len(tgz)) || r.Streaming() {
+		t.Fatalf("Extract read %d of %d bytes, Streaming %v", read, len(tgz), r.Streaming())
+	}
+	es := r.Entries()
+	if len(es) != 3 || es[1].Name != "b" || es[2].Index != 2 || src.n.Load() != read || r.Err() != nil {
+		t.Fatalf("entries %v after Extract, %d more bytes read, err %v", es, src.n.Load()-read, r.Err())
+	}
+
+	// Entries first: one pass, then Extract reads again (the list is
+	// known, so it can check the archive did not change).
+	r, _ = Open(bytes.NewReader(tgz), int64(len(tgz)), stream.Gzip, nil)
+	if es := r.Entries(); len(es) != 3 || r.Err() != nil || r.Streaming() {
+		t.Fatalf("entries %v, err %v", es, r.Err())
+	}
+
+	// A broken stream: Open succeeds, Entries ends early, Err says why,
+	// and a streaming Extract fails the same way.
+	cut := tgz[:len(tgz)/2]
+	r, err = Open(bytes.NewReader(cut), int64(len(cut)), stream.Gzip, &archive.Options{Name: "cut.tgz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es := r.Entries(); len(es) > 2 || !errors.Is(r.Err(), archive.ErrFormat) || !strings.Contains(r.Err().Error(), "cut.tgz") {
+		t.Fatalf("entries %d, err %v", len(es), r.Err())
+	}
+	r, _ = Open(bytes.NewReader(cut), int64(len(cut)), stream.Gzip, nil)
+	err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+		_, err := io.Copy(io.Discard, rd)
+		return err
+	})
+	if !errors.Is(err, archive.ErrFormat) || !errors.Is(r.Err(), archive.ErrFormat) {
+		t.Fatalf("extract: %v, Err %v", err, r.Err())
+	}
+}
