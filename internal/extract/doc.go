@@ -46,7 +46,8 @@
 // (OverwriteAll; OverwriteRename writes "name_1.ext", and
 // OverwriteRenameExisting moves the existing file to "name_1.ext" once the
 // new content is verified, as 7-Zip's -aou and -aot; OverwriteAsk); by
-// default the entry is reported as skipped (ErrSkipped).
+// default the entry is reported as skipped (ErrSkipped, together with
+// ErrExists).
 //
 // Output files are written through raw descriptors rather than os.File
 // (no registration with the runtime poller), and on Linux created,
@@ -102,7 +103,8 @@
 // # Errors
 //
 // Write returns nil, an error wrapping ErrRefused (unsafe entry: warning,
-// exit code 1), ErrSkipped (policy: warning), ErrCreate (the operating
+// exit code 1), ErrSkipped (policy: warning; also ErrExists when an
+// existing file was kept), ErrCreate (the operating
 // system failed: exit code 9), or the content reader's own error (for
 // example wrapping archive.ErrChecksum).
 package extract

@@ -31,6 +31,9 @@ var (
 	ErrSkipped = errors.New("skipped")
 	// ErrCreate marks an operating system failure creating output.
 	ErrCreate = errors.New("cannot create output")
+	// ErrExists marks an entry skipped because a file exists at its name
+	// and the overwrite mode keeps it; such errors wrap ErrSkipped too.
+	ErrExists = errors.New("file exists")
 	// ErrNotice marks what Options.Warn reports for information only: the
 	// entry was extracted (e.g. an absolute name made relative).
 	ErrNotice = errors.New("notice")
@@ -211,6 +214,12 @@ func (x *Extractor) warn(name string, err error) {
 	if x.opts.Warn != nil {
 		x.opts.Warn(name, err)
 	}
+}
+
+// existsErr is the error of an entry skipped because its file exists:
+// "name: skipped: file exists", wrapping ErrSkipped and ErrExists.
+func existsErr(name string) error {
+	return fmt.Errorf("%s: %w: %w", name, ErrSkipped, ErrExists)
 }
 
 func createErr(name string, err error) error {
@@ -484,7 +493,7 @@ func (x *Extractor) resolveExisting(name, target string) (placement, error) {
 		if ok {
 			return placement{path: target, atTarget: true}, nil
 		}
-		return placement{}, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+		return placement{}, existsErr(name)
 	}
 	switch mode {
 	case OverwriteAll:
@@ -496,9 +505,9 @@ func (x *Extractor) resolveExisting(name, target string) (placement, error) {
 		cand, n, err := x.freeName(name, target)
 		return placement{path: target, atTarget: true, aside: cand, renameOf: target, renameN: n}, err
 	case OverwriteSkip:
-		return placement{}, fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+		return placement{}, existsErr(name)
 	}
-	err = fmt.Errorf("%s: %w: file exists", name, ErrSkipped)
+	err = existsErr(name)
 	x.warn(name, err)
 	return placement{}, err
 }

@@ -1,12 +1,14 @@
 package extract
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -129,5 +131,36 @@ func TestRollbackRenamedAndFlat(t *testing.T) {
 		if got := dirContents(t, f.dest); !reflect.DeepEqual(got, map[string]string{"x.txt": "old"}) {
 			t.Errorf("flat=%v: after Rollback: %q", opts.Flat, got)
 		}
+	}
+}
+
+// TestErrExists: an entry kept out by an existing file is told apart from
+// other skips by errors.Is(err, ErrExists), in every mode that keeps the
+// file, and still wraps ErrSkipped; other skips do not wrap ErrExists.
+func TestErrExists(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{
+		{"never", Options{}},
+		{"skip", Options{Overwrite: OverwriteSkip}},
+		{"ask-no", Options{Overwrite: OverwriteAsk, Ask: func(string) (bool, bool, error) { return false, false, nil }}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, c.opts)
+			os.WriteFile(filepath.Join(f.dest, "f.txt"), []byte("old"), 0o644)
+			err := f.write(fileEntry("f.txt"), "new")
+			if !errors.Is(err, ErrExists) || !errors.Is(err, ErrSkipped) {
+				t.Fatalf("got %v, want ErrExists and ErrSkipped", err)
+			}
+			if want := "f.txt: skipped: file exists"; err.Error() != want {
+				t.Fatalf("message %q, want %q", err, want)
+			}
+		})
+	}
+	f := newFixture(t, Options{Links: LinksSkip})
+	err := f.x.Write(&archive.Entry{Name: "l", Type: archive.TypeSymlink, LinkTarget: "x"}, nil)
+	if !errors.Is(err, ErrSkipped) || errors.Is(err, ErrExists) {
+		t.Fatalf("skipped link: %v", err)
 	}
 }
