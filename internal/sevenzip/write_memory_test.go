@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // TestUpdateMemoryPerEntry bounds what the writer allocates per entry of
@@ -17,6 +18,7 @@ import (
 // base with many entries (issue 11.5: 4,000,000 empty entries in a few
 // KB) must not be copied over and over.
 func TestUpdateMemoryPerEntry(t *testing.T) {
+	testenv.Short(t, "writes and updates an archive of 200,000 entries")
 	const n = 200000
 	t0 := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	base := make([]WriteItem, n)
