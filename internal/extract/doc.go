@@ -41,7 +41,9 @@
 // name. rename replaces an existing file or symbolic link at that name
 // rather than writing through it. On any error the temporary file is
 // removed, unless Options.KeepBroken asks to keep the partial file under
-// its final name; Abort removes temporary files on interruption. Existing
+// its final name; Abort removes temporary files on interruption, and
+// RemoveTemporaries those of every Extractor of the process, from any
+// goroutine, for a process that must exit at once. Existing
 // files are left alone unless Options.Overwrite says otherwise
 // (OverwriteAll; OverwriteRename writes "name_1.ext", and
 // OverwriteRenameExisting moves the existing file to "name_1.ext" once the

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -145,9 +144,6 @@ type Extractor struct {
 	// at performs file operations, on Linux relative to a cached
 	// directory descriptor.
 	at *dirHandle
-
-	mu    sync.Mutex
-	temps map[string]struct{}
 }
 
 // New checks the options and creates the destination directory.
@@ -175,7 +171,6 @@ func New(opts Options) (*Extractor, error) {
 		createdDirs: missing,
 		verified:    make(map[string]bool),
 		written:     make(map[string]string),
-		temps:       make(map[string]struct{}),
 		at:          newDirHandle(),
 	}
 	// Finish and Rollback release the directory descriptor; this covers
@@ -537,23 +532,45 @@ func (x *Extractor) freeName(name, target string) (string, int, error) {
 	return "", 0, createErr(name, errors.New("no free name to rename to"))
 }
 
-// tempFile creates a new empty file next to target with O_EXCL.
+// tempFile creates a new empty file next to target with O_EXCL, under a
+// fresh temporary name registered for Abort and RemoveTemporaries.
 func (x *Extractor) tempFile(target string, perm fs.FileMode) (outFile, string, error) {
-	f, err := x.at.createTemp(filepath.Dir(target), perm)
-	if err != nil {
-		return f, "", err
+	dir := filepath.Dir(target)
+	for i := 0; ; i++ {
+		p := tempname.In(dir)
+		var f outFile
+		err := x.createTemp(p, func() (err error) {
+			f, err = x.at.create(p, perm)
+			return err
+		}, func() {
+			f.Close()
+			os.Remove(p)
+		})
+		if err == nil {
+			return f, p, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 100 {
+			return f, "", err
+		}
 	}
-	x.mu.Lock()
-	x.temps[f.path] = struct{}{}
-	x.mu.Unlock()
-	return f, f.path, nil
 }
 
-func (x *Extractor) forgetTemp(p string) {
-	x.mu.Lock()
-	delete(x.temps, p)
-	x.mu.Unlock()
+// createTemp runs create, which makes the temporary file (or link) p,
+// with p registered in pending; discard undoes a successful create when
+// RemoveTemporaries ran meanwhile.
+func (x *Extractor) createTemp(p string, create func() error, discard func()) error {
+	if err := pending.begin(x, p); err != nil {
+		return err
+	}
+	err := create()
+	if err == nil {
+		return pending.end(p, discard)
+	}
+	pending.end(p, nil)
+	return err
 }
+
+func (x *Extractor) forgetTemp(p string) { pending.done(p) }
 
 func (x *Extractor) removeTemp(p string) {
 	os.Remove(p)
@@ -715,11 +732,8 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 	// an existing file or link is replaced, never written through.
 	for i := 0; ; i++ {
 		tmp := tempname.In(filepath.Dir(dst.path))
-		err = os.Symlink(osTarget, tmp)
+		err = x.createTemp(tmp, func() error { return os.Symlink(osTarget, tmp) }, func() { os.Remove(tmp) })
 		if err == nil {
-			x.mu.Lock()
-			x.temps[tmp] = struct{}{}
-			x.mu.Unlock()
 			if !e.ModTime.IsZero() || !e.AccessTime.IsZero() {
 				lchtimes(tmp, e.AccessTime, e.ModTime) // best effort
 			}
@@ -828,10 +842,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	dst.key = rel
 	if e.Type == archive.TypeHardlink {
 		tmp := tempname.In(filepath.Dir(dst.path))
-		if err := os.Link(src, tmp); err == nil {
-			x.mu.Lock()
-			x.temps[tmp] = struct{}{}
-			x.mu.Unlock()
+		if err := x.createTemp(tmp, func() error { return os.Link(src, tmp) }, func() { os.Remove(tmp) }); err == nil {
 			if err := x.place(e, tmp, dst); err != nil {
 				return err
 			}
@@ -987,11 +998,4 @@ func isNotEmpty(p string) bool {
 	return len(names) > 0
 }
 
-func (x *Extractor) removeTemps() {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	for p := range x.temps {
-		os.Remove(p)
-		delete(x.temps, p)
-	}
-}
+func (x *Extractor) removeTemps() { pending.removeOf(x) }

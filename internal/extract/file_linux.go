@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/garc-dev/garc/internal/tempname"
 )
 
 // dirHandle does the file operations of the extractor relative to a
@@ -59,17 +57,15 @@ func (h *dirHandle) close() {
 	}
 }
 
-// createTemp makes a new file ".garc-XXXXXXXX.tmp" in dir with O_EXCL and
-// O_NOFOLLOW, trying fresh names while one exists.
-func (h *dirHandle) createTemp(dir string, perm fs.FileMode) (outFile, error) {
-	for i := 0; ; i++ {
-		p := tempname.In(dir)
-		dfd, name := h.at(p)
+// create makes the new file p with O_EXCL and O_NOFOLLOW.
+func (h *dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
+	dfd, name := h.at(p)
+	for {
 		fd, err := unix.Openat(dfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
 		switch {
 		case err == nil:
 			return outFile{fd: fd, path: p}, nil
-		case err == unix.EINTR, err == unix.EEXIST && i <= 100:
+		case err == unix.EINTR:
 			continue
 		}
 		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: err}

@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"time"
-
-	"github.com/garc-dev/garc/internal/tempname"
 )
 
 // dirHandle does the file operations of the extractor through package
@@ -31,10 +29,9 @@ type outFile struct {
 	path string
 }
 
-// createTemp makes a new file ".garc-XXXXXXXX.tmp" in dir with O_EXCL,
-// trying fresh names while one exists.
-func (*dirHandle) createTemp(dir string, perm fs.FileMode) (outFile, error) {
-	f, p, err := tempname.Create(dir, os.O_WRONLY, perm)
+// create makes the new file p with O_EXCL.
+func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	return outFile{File: f, path: p}, err
 }
 

@@ -1,0 +1,110 @@
+package extract
+
+import (
+	"errors"
+	"os"
+	"sync"
+	"time"
+)
+
+// errRemovingTemporaries refuses to create a temporary file once
+// RemoveTemporaries has run.
+var errRemovingTemporaries = errors.New("the process is exiting: no new temporary files")
+
+// pending is the process-wide registry of temporary files that
+// Extractors have created (or are creating) and not yet renamed into
+// place or removed, for RemoveTemporaries.
+var pending = temporaries{paths: make(map[string]*Extractor)}
+
+// temporaries maps each pending temporary path to the Extractor that made
+// it. A path is registered before the file is created, so that
+// RemoveTemporaries, which may run at any moment in another goroutine,
+// sees every file that can exist; creating counts the creations in
+// flight, whose files RemoveTemporaries waits for.
+type temporaries struct {
+	mu       sync.Mutex
+	paths    map[string]*Extractor
+	creating int
+	closed   bool // RemoveTemporaries ran: no new temporary files
+}
+
+// begin registers p, a temporary file x is about to create. It fails
+// after RemoveTemporaries.
+func (t *temporaries) begin(x *Extractor, p string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return errRemovingTemporaries
+	}
+	t.paths[p] = x
+	t.creating++
+	return nil
+}
+
+// end follows begin once the creation of p returned; discard is nil when
+// it failed, else it undoes the creation (closing and removing the file).
+// A p not created is forgotten. When RemoveTemporaries ran meanwhile, a
+// created p is discarded and end returns an error.
+func (t *temporaries) end(p string, discard func()) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.creating--
+	if t.closed {
+		if discard != nil {
+			discard()
+		}
+		delete(t.paths, p)
+		return errRemovingTemporaries
+	}
+	if discard == nil {
+		delete(t.paths, p)
+	}
+	return nil
+}
+
+// done forgets p: it was renamed into place or removed.
+func (t *temporaries) done(p string) {
+	t.mu.Lock()
+	delete(t.paths, p)
+	t.mu.Unlock()
+}
+
+// removeOf removes the temporary files of x (all of them for nil).
+func (t *temporaries) removeOf(x *Extractor) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for p, owner := range t.paths {
+		if x == nil || owner == x {
+			os.Remove(p)
+			delete(t.paths, p)
+		}
+	}
+}
+
+// creationWait bounds how long RemoveTemporaries waits for creations in
+// flight: a system call that hangs (a stuck network file system) must not
+// keep the process from exiting.
+const creationWait = 100 * time.Millisecond
+
+// RemoveTemporaries removes the temporary files of every Extractor in the
+// process, extracted content not yet verified and renamed into place.
+// It is for a process that must exit at once (an interrupted run that
+// does not unwind in time) and may be called from any goroutine while
+// extraction runs: afterwards no Extractor creates a temporary file
+// (Write fails with ErrCreate), and a creation already in flight removes
+// its file itself; RemoveTemporaries waits up to 100 ms for those.
+// Completed files stay. The Extractors should not be used afterwards.
+func RemoveTemporaries() {
+	pending.mu.Lock()
+	pending.closed = true
+	pending.mu.Unlock()
+	pending.removeOf(nil)
+	for deadline := time.Now().Add(creationWait); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		pending.mu.Lock()
+		n := pending.creating
+		pending.mu.Unlock()
+		if n == 0 {
+			return
+		}
+	}
+}
