@@ -36,7 +36,6 @@ func corpusMoreRoot(t *testing.T) string {
 // the reason. The conformance test fails when one of them starts passing
 // (so the list shrinks) or another one fails.
 var knownFailures = map[string]string{
-	"files/libarchive/test_read_format_zip_7075_utf8_paths.zip": "local and central names differ (libarchive streams local headers); we refuse such archives with ErrFormat",
 }
 
 // extracted is one entry as the conformance test saw it.

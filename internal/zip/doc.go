@@ -57,7 +57,10 @@
 // match, and unless a data descriptor follows, the 32-bit sizes and the
 // CRC; the names must be the same bytes (a scanner that reads local
 // headers and an extractor that reads the directory must not see
-// different files; 7-Zip only warns). Local extra fields of the kinds the
+// different files; 7-Zip only warns), except where an Info-ZIP Unicode
+// Path field shows a writer that recoded names: then the local header's
+// name is used, with the local Unicode Path field when its CRC matches,
+// as bsdtar does (libarchive's 7075 test). Local extra fields of the kinds the
 // reader understands must not be cut short (an unknown trailing field is
 // tolerated as padding, as 7-Zip and unzip do). The extent of
 // each entry — local header, data, descriptor — is computed, and entries

@@ -172,6 +172,7 @@ func parseExtra(b []byte, f *file, central bool) (extraInfo, error) {
 		case extraUnicodePath:
 			// Version 1, CRC-32 of the stored name, the UTF-8 name. It is
 			// used only while the stored name is the one it was made for.
+			f.unicodeX = true
 			if len(d) >= 5 && d[0] == 1 && le.Uint32(d[1:]) == crc32.ChecksumIEEE(f.rawName) && utf8.Valid(d[5:]) && len(d) > 5 {
 				x.unicodePath = string(d[5:])
 			}

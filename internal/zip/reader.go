@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -66,6 +67,8 @@ type file struct {
 	dataEnd    int64 // absolute end of the data and its descriptor
 	aes        aesParams
 	rawName    []byte
+	unixHost   bool // made on Unix or macOS (names are not '\'-separated)
+	unicodeX   bool // a header holds an Info-ZIP Unicode Path extra field
 }
 
 // Reader is an opened ZIP archive. It implements archive.Reader.
@@ -516,7 +519,8 @@ func (rd *Reader) parseCentral(cd []byte, cdStart int64, count uint64, maxEntrie
 		}
 		utf8Flag := f.flags&flagUTF8 != 0
 		host := byte(madeBy >> 8)
-		e.Name = decodeName(name, utf8Flag, host == hostUnix || host == hostOSX)
+		f.unixHost = host == hostUnix || host == hostOSX
+		e.Name = decodeName(name, utf8Flag, f.unixHost)
 		if x.unicodePath != "" {
 			e.Name = x.unicodePath
 		}
@@ -569,12 +573,21 @@ func (rd *Reader) checkLocals(cdStart int64) error {
 		if err := rd.readAt(vb, hoff+localLen); err != nil {
 			return rd.wrap(e.Name, hoff, fmt.Errorf("local header: %w", archive.ErrFormat))
 		}
-		if string(vb[:nlen]) != string(f.rawName) {
-			return rd.wrap(e.Name, hoff, fmt.Errorf("local header name %q differs from the central directory's: %w", vb[:nlen], archive.ErrFormat))
-		}
 		lf := file{csize: int64(csize), usize: int64(usize), method: method, rawName: vb[:nlen]}
-		if _, err := parseExtra(vb[nlen:], &lf, false); err != nil {
+		lx, err := parseExtra(vb[nlen:], &lf, false)
+		if err != nil {
 			return rd.wrap(e.Name, hoff, fmt.Errorf("local header: %w", err))
+		}
+		if string(vb[:nlen]) != string(f.rawName) {
+			if !f.unicodeX && !lf.unicodeX {
+				return rd.wrap(e.Name, hoff, fmt.Errorf("local header name %q differs from the central directory's: %w", vb[:nlen], archive.ErrFormat))
+			}
+			// A writer that recodes names (the Info-ZIP Unicode Path
+			// field is there) stored other bytes in the two headers:
+			// the local header's name is used, with its own Unicode
+			// Path field when that matches it, as bsdtar does (7-Zip
+			// warns and keeps the directory's).
+			e.Name = localName(&lf, &lx, flags, f.unixHost, e.Type == archive.TypeDir)
 		}
 		if flags&flagDescriptor == 0 && f.flags&flagDescriptor == 0 {
 			// Sizes of all ones stand for Zip64 values, which some
@@ -613,6 +626,22 @@ func (rd *Reader) checkLocals(cdStart int64) error {
 		}
 	}
 	return nil
+}
+
+// localName is the name of an entry as its local header gives it, decoded
+// and normalised as the directory's names are.
+func localName(lf *file, lx *extraInfo, flags uint16, unixHost, dir bool) string {
+	name := decodeName(lf.rawName, flags&flagUTF8 != 0, unixHost)
+	if lx.unicodePath != "" {
+		name = lx.unicodePath
+	}
+	if !unixHost {
+		name = strings.ReplaceAll(name, "\\", "/")
+	}
+	if dir {
+		name = strings.TrimRight(name, "/")
+	}
+	return name
 }
 
 // descriptorLen returns the length of the data descriptor following an

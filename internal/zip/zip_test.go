@@ -615,3 +615,39 @@ func TestSevenZipMethodsAndEncryption(t *testing.T) {
 		})
 	}
 }
+
+// unicodePathExtra is an Info-ZIP Unicode Path field (0x7075) for a
+// stored name.
+func unicodePathExtra(stored, utf8Name string) []byte {
+	b := []byte{0x75, 0x70, 0, 0, 1, 0, 0, 0, 0}
+	binary.LittleEndian.PutUint16(b[2:], uint16(5+len(utf8Name)))
+	binary.LittleEndian.PutUint32(b[5:], crc32.ChecksumIEEE([]byte(stored)))
+	return append(b, utf8Name...)
+}
+
+// TestRecodedLocalName: when a Unicode Path field is present and the two
+// headers store different name bytes, the local header's name is used
+// (with its own Unicode Path field when that matches it), as bsdtar does
+// (libarchive's 7075 test); without such a field different names stay an
+// error (TestMalformed).
+func TestRecodedLocalName(t *testing.T) {
+	data := []byte("x")
+	matching := stored("File 2 - \x94.txt", data) // CP437 ö in the directory
+	matching.localName = "File 2 - xx.txt"
+	matching.localExtra = unicodePathExtra("File 2 - xx.txt", "File 2 - ö.txt")
+	stale := stored("File 4 - \x86.txt", data) // the field matches only the directory's name
+	stale.localName = "File 4 - xx.txt"
+	stale.cdExtra = unicodePathExtra("File 4 - \x86.txt", "File 4 - å.txt")
+	stale.localExtra = stale.cdExtra
+	r, err := openBytes(t, rawZip([]rawEntry{matching, stale}, nil), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range r.Entries() {
+		names = append(names, e.Name)
+	}
+	if got := strings.Join(names, "|"); got != "File 2 - ö.txt|File 4 - xx.txt" {
+		t.Fatalf("names %q", got)
+	}
+}
