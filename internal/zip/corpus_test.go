@@ -35,8 +35,7 @@ func corpusMoreRoot(t *testing.T) string {
 // knownFailures lists must-pass units the reader does not pass yet, with
 // the reason. The conformance test fails when one of them starts passing
 // (so the list shrinks) or another one fails.
-var knownFailures = map[string]string{
-}
+var knownFailures = map[string]string{}
 
 // extracted is one entry as the conformance test saw it.
 type extracted struct {
