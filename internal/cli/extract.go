@@ -234,7 +234,21 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 	return err
 }
 
+// runExtract extracts one archive. A wrong password typed at the prompt,
+// found only while decoding (the data of an archive whose names are not
+// encrypted), rolls back what was created and asks again (passwordTries
+// in all), as unrar does.
 func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
+	for {
+		err := a.extractArchive(name, sel, f, ow, lm)
+		if !a.pw.retry(err) {
+			return err
+		}
+	}
+}
+
+// extractArchive opens one archive and extracts it.
+func (a *app) extractArchive(name string, sel *selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
 	r, err := a.openArchive(name)
 	if err != nil {
 		return err
@@ -261,6 +275,7 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract
 	prev := a.code
 	a.code = ExitOK
 	var sum extractSummary
+	a.retryPassword = true
 	_, err = a.extractEntries(name, r, withLinkTargets(r, sel), func(e *archive.Entry, rd io.Reader) error {
 		werr := x.Write(e, rd)
 		sum.add(e, werr)
@@ -330,13 +345,17 @@ func (e *stopError) Unwrap() error { return e.err }
 // the progress bar, to visit (x.Write, a checksum test, a copy to
 // stdout). An entry that fails is reported and the run goes on, except
 // that a missing password or a *stopError ends it (all
-// other encrypted entries would fail the same way). Refused and skipped
+// other encrypted entries would fail the same way), and so does, when
+// a.retryPassword is set, a wrong password typed at the prompt: it is
+// returned unreported for runExtract to ask again. Refused and skipped
 // entries count as done: the extractor has warned about them (exit 1) or
 // skipped them quietly under --overwrite=skip. It returns the number of
 // failed entries and errInterrupted when the run was cancelled, a
 // reportedError when it stopped, or the archive reader's own error.
 func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.Entry) bool,
 	visit func(*archive.Entry, io.Reader) error) (failed int, err error) {
+	retry := a.retryPassword // a wrong typed password ends the run, to be asked again
+	a.retryPassword = false
 	var stop error
 	var stopErr *stopError
 	err = r.Extract(a.ctx, want, func(e *archive.Entry, rd io.Reader) error {
@@ -350,7 +369,7 @@ func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.E
 		case errors.Is(verr, errInterrupted), errors.Is(verr, context.Canceled):
 			stop = errInterrupted
 			return verr
-		case errors.Is(verr, archive.ErrPasswordRequired), errors.As(verr, &stopErr):
+		case errors.Is(verr, archive.ErrPasswordRequired), errors.As(verr, &stopErr), retry && a.pw.retryable(verr):
 			failed++
 			stop = verr
 			return verr
@@ -363,6 +382,8 @@ func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.E
 	switch {
 	case a.ctx.Err() != nil || errors.Is(err, errInterrupted) || errors.Is(stop, errInterrupted):
 		return failed, errInterrupted
+	case retry && a.pw.retryable(stop):
+		return failed, stop // runExtract asks again
 	case stop != nil:
 		a.report(name, "", stop)
 		return failed, &reportedError{stop}

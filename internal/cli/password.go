@@ -176,11 +176,17 @@ func (p *passwordSource) promptNew() (string, error) {
 	return "", fmt.Errorf("no password confirmed in %d tries: %w", passwordTries, archive.ErrPasswordRequired)
 }
 
-// retry reports whether err, from opening an archive, is a wrong
-// password typed at the prompt that may be asked for again (as unrar
-// does); if so it forgets the password so that the next open prompts.
+// retryable reports whether err is a wrong password typed at the prompt
+// that may be asked for again (as unrar does).
+func (p *passwordSource) retryable(err error) bool {
+	return p.prompted && errors.Is(err, archive.ErrWrongPassword) && p.wrongTries+1 < passwordTries
+}
+
+// retry reports whether err, from opening an archive or extracting it,
+// is retryable; if so it forgets the password so that the next open
+// prompts.
 func (p *passwordSource) retry(err error) bool {
-	if !p.prompted || !errors.Is(err, archive.ErrWrongPassword) || p.wrongTries+1 >= passwordTries {
+	if !p.retryable(err) {
 		return false
 	}
 	p.wrongTries++

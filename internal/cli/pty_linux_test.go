@@ -505,3 +505,43 @@ func TestProgressFitsTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestWrongPasswordWhileExtracting checks that a wrong password typed at
+// the prompt for an archive whose names are not encrypted, found only
+// while decoding, is asked for again after the run is rolled back
+// (issue 12.11), and that three wrong ones end with exit 11 and nothing
+// left behind.
+func TestWrongPasswordWhileExtracting(t *testing.T) {
+	dir := t.TempDir()
+	arc := makeArchive(t, dir, "data.7z", "-ptopsecret")
+
+	r := startPTY(t, dir, false, "x", "-oout", arc)
+	r.waitFor(t, "Enter password for ")
+	r.master.Write([]byte("wrong\r"))
+	r.waitForCount(t, "Enter password for ", 2)
+	r.master.Write([]byte("topsecret\r"))
+	if code := r.wait(t); code != ExitOK {
+		t.Fatalf("wrong, then right: exit %d\n%q", code, r.output())
+	}
+	if out := r.output(); !strings.Contains(out, "wrong password") || strings.Contains(out, "checksum") {
+		t.Errorf("wrong, then right: the terminal shows %q", out)
+	}
+	got := readTree(t, filepath.Join(dir, "out"))
+	for name, content := range sampleFiles {
+		if got[name] != content {
+			t.Errorf("%s not extracted after the retry", name)
+		}
+	}
+
+	r = startPTY(t, dir, false, "x", "-oout2", arc)
+	for i := 1; i <= passwordTries; i++ {
+		r.waitForCount(t, "Enter password for ", i)
+		r.master.Write([]byte("wrong\r"))
+	}
+	if code := r.wait(t); code != ExitPassword {
+		t.Fatalf("three wrong passwords: exit %d, want %d\n%q", code, ExitPassword, r.output())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out2")); !os.IsNotExist(err) {
+		t.Errorf("three wrong passwords left the destination: %v", err)
+	}
+}

@@ -61,6 +61,9 @@ type app struct {
 	shown, hidden int
 	// stdinEnded is set when an overwrite question met the end of input.
 	stdinEnded bool
+	// retryPassword makes the next extractEntries return a wrong
+	// password typed at the prompt instead of reporting it.
+	retryPassword bool
 }
 
 // maxEntryDiagnostics is how many diagnostics about single entries are
