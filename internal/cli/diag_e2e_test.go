@@ -56,3 +56,15 @@ func TestCreateProgressTotal(t *testing.T) {
 		t.Errorf("a's progress lacks a percentage of the 512 KiB input: %q", r.stderr)
 	}
 }
+
+// TestRootHelpCommands checks that garc --help lists every command word
+// garc accepts, unrar's included.
+func TestRootHelpCommands(t *testing.T) {
+	r := garc(t, t.TempDir(), "", "--help")
+	r.expect(t, ExitOK, "--help")
+	for _, want := range []string{"\n  lb ", " v (= l)", "vt and lt (= l -slt)", "vb (= lb)", "p (= x -so)", "completion"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}

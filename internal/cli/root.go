@@ -169,6 +169,9 @@ Commands:
   x   extract with full paths      e   extract without paths (flat)
   l   list contents                t   test every entry's checksum
   a   add to (create) a 7z archive d   delete entries from a 7z archive
+  lb  bare list: names only        completion  shell completion script
+unrar's commands are accepted too: v (= l), vt and lt (= l -slt), vb (= lb)
+and p (= x -so).
 
 7-Zip and unrar switches are accepted too: -oDIR, -pSECRET, -y, -r, -aoa,
 -aos, -aou, -o+, -o-, -kb, -slt, -so, -mx9, -m0=lzma2, -mhe=on, -mmt4, -x!PAT ...
@@ -195,7 +198,6 @@ destination (garc x archive.rar out/).
 	// man.go's hidden "garc man" prints the man page.
 	root.AddCommand(manCommand())
 	root.AddCommand(a.bareListCommand()) // listbare.go: unrar's lb, 7-Zip's l -ba
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.g.password, "password", "", "password for encrypted archives (7-Zip: -pSECRET)")
 	pf.StringVar(&a.g.passwordFile, "password-file", "", "read the password from the first line of `FILE`")
