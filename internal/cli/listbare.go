@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
-	"io"
 
 	"github.com/spf13/cobra"
 )
@@ -39,8 +37,7 @@ date, time, attributes, size, compressed size and name.`,
 				}
 				w := bufio.NewWriterSize(a.stdout, 64<<10)
 				if rows {
-					t := &tableRows{w: w}
-					writeTable(t, name, r.Info(), r.Entries(), sel.want)
+					writeTableRows(w, r.Entries(), sel.want)
 				} else {
 					line := make([]byte, 0, 256)
 					for _, e := range r.Entries() {
@@ -57,35 +54,4 @@ date, time, attributes, size, compressed size and name.`,
 	}
 	cmd.Flags().BoolVar(&rows, "rows", false, "print the table's rows (7-Zip l -ba) instead of names")
 	return cmd
-}
-
-// tableRows passes on the lines of writeTable between its two rules,
-// which are the entries' rows.
-type tableRows struct {
-	w      io.Writer
-	rules  int
-	buf    []byte
-	failed error
-}
-
-// tableRule starts the rule lines around the rows of writeTable.
-var tableRule = []byte("------------------- ----- ")
-
-func (t *tableRows) Write(p []byte) (int, error) {
-	t.buf = append(t.buf, p...)
-	for {
-		i := bytes.IndexByte(t.buf, '\n')
-		if i < 0 {
-			break
-		}
-		line := t.buf[:i+1]
-		switch {
-		case bytes.HasPrefix(line, tableRule):
-			t.rules++
-		case t.rules == 1 && t.failed == nil:
-			_, t.failed = t.w.Write(line)
-		}
-		t.buf = t.buf[i+1:]
-	}
-	return len(p), t.failed
 }
