@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/garc-dev/garc/internal/wildcard"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/wildcard"
 )
 
 // hasWildcard reports whether an archive argument contains 7-Zip's

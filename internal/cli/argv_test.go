@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/garc-dev/garc/internal/wildcard"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/extract"
+	"github.com/garc-dev/garc/internal/sevenzip"
+	"github.com/garc-dev/garc/internal/wildcard"
 )
 
 func TestNormalizeArgs(t *testing.T) {
@@ -229,9 +231,9 @@ func TestExitCodeFor(t *testing.T) {
 		{&archive.UnsupportedError{What: "x"}, ExitFatal},
 		{&archive.Error{Archive: "a", Entry: "e", Offset: -1, Err: archive.ErrChecksum}, ExitChecksum},
 		{&archive.LimitError{What: "dict", Need: 2, Limit: 1}, ExitLimit},
-		{fmt.Errorf("w: %w", errCreate), ExitCreate},
-		{fmt.Errorf("w: %w", errRefused), ExitWarning},
-		{fmt.Errorf("w: %w", errSkipped), ExitWarning},
+		{fmt.Errorf("w: %w", extract.ErrCreate), ExitCreate},
+		{fmt.Errorf("w: %w", extract.ErrRefused), ExitWarning},
+		{fmt.Errorf("w: %w", extract.ErrSkipped), ExitWarning},
 		{fmt.Errorf("a: %w", errNoMatch), ExitNoMatch},
 		{archive.ErrPasswordRequired, ExitPassword},
 		{both, ExitPassword},
@@ -271,17 +273,17 @@ func TestParseSize(t *testing.T) {
 func TestParseSolid(t *testing.T) {
 	tests := []struct {
 		in   string
-		want SolidMode
+		want sevenzip.SolidOptions
 		ok   bool
 	}{
-		{"on", SolidMode{}, true},
-		{"off", SolidMode{Off: true}, true},
-		{"4g", SolidMode{BlockSize: 4 << 30}, true},
-		{"100f", SolidMode{FilesPerBlock: 100}, true},
-		{"e", SolidMode{ByExtension: true}, true},
-		{"e,64m", SolidMode{ByExtension: true, BlockSize: 64 << 20}, true},
-		{"0f", SolidMode{}, false},
-		{"bogus", SolidMode{}, false},
+		{"on", sevenzip.SolidOptions{}, true},
+		{"off", sevenzip.SolidOptions{Off: true}, true},
+		{"4g", sevenzip.SolidOptions{BlockSize: 4 << 30}, true},
+		{"100f", sevenzip.SolidOptions{FilesPerBlock: 100}, true},
+		{"e", sevenzip.SolidOptions{ByExtension: true}, true},
+		{"e,64m", sevenzip.SolidOptions{ByExtension: true, BlockSize: 64 << 20}, true},
+		{"0f", sevenzip.SolidOptions{}, false},
+		{"bogus", sevenzip.SolidOptions{}, false},
 	}
 	for _, tc := range tests {
 		got, err := parseSolid(tc.in)

@@ -20,11 +20,6 @@ const (
 	SymlinksStore                     // store the link itself (7-Zip -snl)
 )
 
-// SolidMode is how files are grouped into solid blocks.
-//
-// Deprecated: an alias kept for argv_test.go; use sevenzip.SolidOptions.
-type SolidMode = sevenzip.SolidOptions
-
 // CreateOptions is everything `garc a` was asked to do: the inputs and
 // how to collect them here, the archive's format settings in Write.
 type CreateOptions struct {

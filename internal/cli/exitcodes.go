@@ -79,14 +79,6 @@ var (
 	errInterrupted = errors.New("interrupted")
 )
 
-// Sentinels of internal/extract that decide exit codes; the 7z writer
-// uses them too.
-var (
-	errRefused = extract.ErrRefused
-	errSkipped = extract.ErrSkipped
-	errCreate  = extract.ErrCreate
-)
-
 // usageError is a command-line mistake (exit 7).
 type usageError struct{ msg string }
 
@@ -112,9 +104,9 @@ func exitCodeFor(err error) int {
 		return ExitPassword
 	case errors.Is(err, archive.ErrLimit):
 		return ExitLimit
-	case errors.Is(err, errCreate), errors.Is(err, archivefile.ErrWrite):
+	case errors.Is(err, extract.ErrCreate), errors.Is(err, archivefile.ErrWrite):
 		return ExitCreate
-	case errors.Is(err, errRefused), errors.Is(err, errSkipped):
+	case errors.Is(err, extract.ErrRefused), errors.Is(err, extract.ErrSkipped):
 		return ExitWarning
 	case errors.Is(err, archive.ErrChecksum):
 		return ExitChecksum

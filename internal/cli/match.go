@@ -3,11 +3,11 @@ package cli
 import (
 	"bufio"
 	"fmt"
-	"github.com/garc-dev/garc/internal/wildcard"
 	"os"
 	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/wildcard"
 )
 
 // selector decides which entries a command works on, with 7-Zip's
