@@ -84,7 +84,7 @@ func (r *BitReader) Refill() {
 //
 // compiles to the same code as the load written out.
 func Load(v uint64, nb uint, data []byte, pos int) (uint64, uint, int) {
-	x := binary.BigEndian.Uint64(data[pos:])
+	x := binary.BigEndian.Uint64(data[pos : pos+8])
 	k := (63 - nb) >> 3
 	return v | x>>nb, nb + k<<3, pos + int(k)
 }
