@@ -69,13 +69,16 @@
 //
 // Symbolic links. With LinksSafe (the default) a link is created only if
 // its target is relative, and, resolved lexically from the link's
-// directory, stays inside the destination. A target with ".." after a
-// normal component ("d/../..") is refused as well, because it can climb
-// through another link (d -> ".") further than its lexical form suggests;
-// with that rule no chain of created links leads outside. A target that
-// passes lexically is then followed through what exists on disk, component
-// by component (at most 40 links): a link already in the destination that
-// is absolute or climbs out of it refuses the new link. Links are made
+// directory, stays inside the destination. The target is then followed
+// through what exists on disk, component by component (at most 40 links):
+// a link already in the destination that is absolute or climbs out of it
+// refuses the new link. A ".." after a normal component ("sub/..") must
+// climb back over a real directory that exists and that the target names
+// itself; over a name that does not exist yet, a file or a link it is
+// refused, because a later link at that name (sub -> ".") would make it
+// lead further than its lexical form suggests, in this run or a later
+// one. A real directory is never replaced by the extractor, so with these
+// rules no chain of created links leads outside. Links are made
 // under a temporary name and renamed into place. LinksSkip skips all links
 // (ErrSkipped); LinksUnsafe creates them as stored. Where the system does
 // not allow creating links (Windows without the privilege) the entry is

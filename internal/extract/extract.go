@@ -758,23 +758,49 @@ const maxLinkHops = 40
 
 // resolveOnDisk follows a link target (already accepted lexically by
 // checkLinkTarget) from the directory of rel through what exists on disk,
-// component by component: a symbolic link already in the destination
-// (made by the user or an earlier run) may lead elsewhere than the
-// target's lexical form. It returns why the target is refused: a link on
-// the way that is absolute or climbs out of the destination, or too many
-// links; "" when the target stays inside. Components that do not exist
-// are taken lexically: nothing below them exists either, and links this
-// run creates later obey checkLinkTarget, which keeps every chain of them
-// inside.
+// component by component, as the kernel would, and returns why the target
+// is refused, or "" when it stays inside the destination:
+//
+//   - A symbolic link on the way (made by the user or an earlier run) that
+//     is absolute or climbs out of the destination refuses it, as do more
+//     than 40 links.
+//   - A ".." of the target itself after a normal component ("d/..") must
+//     climb back over a real directory that exists now, named by the
+//     target itself: a real directory stays one (nothing the extractor
+//     does replaces a directory), so "d/.." means the same forever. Over
+//     a name that does not exist yet, or is a file, or after a component
+//     that is a link, the meaning of ".." would change when a later entry
+//     (or a later run) makes that name a link ("d -> ." turns "d/.." into
+//     the destination's parent), so the target is refused.
+//
+// Components that do not exist are otherwise taken lexically: nothing
+// below them exists either, and links created later obey the same rules,
+// which keeps every chain of them inside.
 func (x *Extractor) resolveOnDisk(rel, target string) string {
-	var stack []string // components from the root to the current directory
+	// stack holds the components from the root to the current
+	// directory; real[i] says stack[i] is a directory found on disk.
+	var stack []string
+	var real []bool
 	if d := path.Dir(rel); d != "." {
-		stack = strings.Split(d, "/")
+		stack = strings.Split(d, "/") // real: mkdirs verified them
+		real = make([]bool, len(stack))
+		for i := range real {
+			real[i] = true
+		}
 	}
+	// pending are the components still to resolve: those of links
+	// followed, then the last own ones, which come from the target itself.
 	pending := strings.Split(strings.ReplaceAll(target, `\`, "/"), "/")
+	own := len(pending)
 	hops := 0
-	missing := false
+	descended := false // the target itself named a normal component
+	viaLink := false   // … that was a link
+	missing := false   // the current directory does not exist
 	for len(pending) > 0 {
+		isOwn := len(pending) == own
+		if isOwn {
+			own--
+		}
 		c := pending[0]
 		pending = pending[1:]
 		switch c {
@@ -784,23 +810,37 @@ func (x *Extractor) resolveOnDisk(rel, target string) string {
 			if len(stack) == 0 {
 				return "link target leaves the destination through an existing link"
 			}
-			stack = stack[:len(stack)-1]
+			if isOwn && descended && (viaLink || !real[len(stack)-1]) {
+				return "link target climbs with '..' over a name that is not a real directory"
+			}
+			stack, real = stack[:len(stack)-1], real[:len(real)-1]
+			missing = len(real) > 0 && !real[len(real)-1]
 			continue
 		}
+		if isOwn {
+			descended = true
+		}
 		if missing {
-			stack = append(stack, c)
+			stack, real = append(stack, c), append(real, false)
 			continue
 		}
 		p := filepath.Join(x.root, filepath.FromSlash(path.Join(path.Join(stack...), c)))
 		fi, err := os.Lstat(p)
 		if err != nil {
 			missing = true
-			stack = append(stack, c)
+			stack, real = append(stack, c), append(real, false)
 			continue
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			stack = append(stack, c)
+			// A file or other non-directory cannot be walked through: a
+			// ".." over it means what a later replacement makes of it.
+			isDir := fi.IsDir()
+			missing = !isDir
+			stack, real = append(stack, c), append(real, isDir)
 			continue
+		}
+		if isOwn {
+			viaLink = true
 		}
 		hops++
 		if hops > maxLinkHops {
