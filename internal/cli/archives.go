@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/wildcard"
 )
 
@@ -95,7 +96,7 @@ func (a *app) forEachArchive(arg string, fn func(name string) error) (int, error
 		}
 		if !errors.Is(err, errReported) {
 			a.prog.clear()
-			fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic("", "", err)))
+			fmt.Fprintf(a.stderr, "garc: %s\n", printable.String(diagnostic("", "", err)))
 		}
 		a.code = worse(a.code, exitCodeFor(err))
 	}

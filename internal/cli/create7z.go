@@ -16,6 +16,7 @@ import (
 	"github.com/garc-dev/garc/internal/collect"
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/sevenzip"
 )
 
@@ -195,7 +196,7 @@ func create(ctx context.Context, o CreateOptions) error {
 			if errors.As(err, &pe) && pe.Path == p {
 				err = pe.Err // "lstat p: cause" says p once
 			}
-			fmt.Fprintf(errOut, "garc: %s\n", printable(diagnostic(o.Archive, p, err)))
+			fmt.Fprintf(errOut, "garc: %s\n", printable.String(diagnostic(o.Archive, p, err)))
 		},
 	})
 	if err != nil {

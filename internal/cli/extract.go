@@ -12,6 +12,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/printable"
 )
 
 var openArchive = opener.Open
@@ -168,7 +169,7 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 		err  error
 	}
 	for {
-		fmt.Fprintf(a.stderr, "garc: %s exists. Overwrite? [y]es, [n]o, [A]lways, [N]ever, [q]uit: ", printable(path))
+		fmt.Fprintf(a.stderr, "garc: %s exists. Overwrite? [y]es, [n]o, [A]lways, [N]ever, [q]uit: ", printable.String(path))
 		ch := make(chan answer, 1)
 		go func() {
 			line, err := a.stdinB.ReadString('\n')
@@ -429,7 +430,7 @@ func (a *app) runTestAll(arg string, patterns []string) error {
 	n, err := a.forEachArchive(arg, func(name string) error {
 		tot.archives++
 		if !a.g.quiet {
-			fmt.Fprintf(a.stdout, "Testing archive: %s\n", printable(name))
+			fmt.Fprintf(a.stdout, "Testing archive: %s\n", printable.String(name))
 		}
 		opened, failed, err := a.runTest(name, sel, &tot)
 		switch {

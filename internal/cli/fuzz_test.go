@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/garc-dev/garc/internal/wildcard"
 )
@@ -155,26 +154,6 @@ func FuzzJSONName(f *testing.F) {
 		}
 		if back := decodeJSONName(t, q); back != name {
 			t.Fatalf("%q gives %s, which reads back as %q", name, q, back)
-		}
-	})
-}
-
-// FuzzPrintable checks that printable leaves no control character,
-// bidirectional override or invalid UTF-8 in its output.
-func FuzzPrintable(f *testing.F) {
-	f.Add("evil\x1b[31m\u202e\xff")
-	f.Fuzz(func(t *testing.T, s string) {
-		p := printable(s)
-		if !utf8.ValidString(p) {
-			t.Fatalf("printable(%q) = %q is not UTF-8", s, p)
-		}
-		for _, r := range p {
-			if unsafeRune(r) {
-				t.Fatalf("printable(%q) = %q keeps U+%04X", s, p, r)
-			}
-		}
-		if needsEscape(s) == (p == s) {
-			t.Fatalf("printable(%q) = %q disagrees with needsEscape", s, p)
 		}
 	})
 }

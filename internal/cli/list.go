@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/printable"
 )
 
 func (a *app) listCommand() *cobra.Command {
@@ -264,7 +265,7 @@ func sevenZipTypeName(f archive.Format) string {
 // then what garc knows beyond that (SFX offset, volumes, RAR flags,
 // comment). all are every entry of the archive, for the 7z counts.
 func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*archive.Entry) {
-	fmt.Fprintf(w, "Path = %s\n", printable(name))
+	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
 	fmt.Fprintf(w, "Type = %s\n", sevenZipTypeName(info.Format))
 	if info.SFXOffset > 0 {
 		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
@@ -289,7 +290,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 	if m := sevenZipArchiveMethods(all); is7z && m != "" {
 		fmt.Fprintf(w, "Method = %s\n", m)
 	} else if len(info.Methods) > 0 {
-		fmt.Fprintf(w, "Method = %s\n", printable(archiveMethods(info)))
+		fmt.Fprintf(w, "Method = %s\n", printable.String(archiveMethods(info)))
 	}
 	fmt.Fprintf(w, "Solid = %s\n", plusMinus(info.Solid))
 	if is7z {
@@ -309,7 +310,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 		fmt.Fprintf(w, "Recovery Record = +\n")
 	}
 	if info.Comment != "" {
-		fmt.Fprintf(w, "Comment = %s\n", printableLines(info.Comment))
+		fmt.Fprintf(w, "Comment = %s\n", printable.Lines(info.Comment))
 	}
 }
 
@@ -322,7 +323,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 // Before/After, CRC, Host OS, Method, link targets). Keys garc adds
 // (BLAKE2sp, User, Group, Anti, Comment) come last.
 func writeSLT(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
-	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", printable(name))
+	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", printable.String(name))
 	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintf(w, "\n----------\n")
 	if info.Format == archive.Format7z {
@@ -374,7 +375,7 @@ func write7zSLTEntries(w io.Writer, all []*archive.Entry, want func(*archive.Ent
 		if !want(e) {
 			continue
 		}
-		fmt.Fprintf(w, "Path = %s\n", printable(e.Name))
+		fmt.Fprintf(w, "Path = %s\n", printable.String(e.Name))
 		fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
 		if e.Block >= 0 && e.Solid {
 			// Inside a solid block the packed bytes belong to the block
@@ -394,7 +395,7 @@ func write7zSLTEntries(w io.Writer, all []*archive.Entry, want func(*archive.Ent
 			fmt.Fprintf(w, "CRC = \n")
 		}
 		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
-		fmt.Fprintf(w, "Method = %s\n", printable(e.Method))
+		fmt.Fprintf(w, "Method = %s\n", printable.String(e.Method))
 		if e.Block >= 0 {
 			fmt.Fprintf(w, "Block = %d\n", e.Block)
 		} else {
@@ -424,7 +425,7 @@ func rarHostOS(f archive.Format, h archive.HostOS) string {
 // writeRARSLTEntry prints one RAR entry in the key order of 7-Zip's RAR
 // handlers.
 func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
-	fmt.Fprintf(w, "Path = %s\n", printable(e.Name))
+	fmt.Fprintf(w, "Path = %s\n", printable.String(e.Name))
 	fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
 	fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
 	fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
@@ -439,14 +440,14 @@ func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
 		fmt.Fprintf(w, "CRC = \n")
 	}
 	fmt.Fprintf(w, "Host OS = %s\n", rarHostOS(f, e.HostOS))
-	fmt.Fprintf(w, "Method = %s\n", printable(e.Method))
+	fmt.Fprintf(w, "Method = %s\n", printable.String(e.Method))
 	switch e.Type {
 	case archive.TypeSymlink:
-		fmt.Fprintf(w, "Symbolic Link = %s\n", printable(e.LinkTarget))
+		fmt.Fprintf(w, "Symbolic Link = %s\n", printable.String(e.LinkTarget))
 	case archive.TypeHardlink:
-		fmt.Fprintf(w, "Hard Link = %s\n", printable(e.LinkTarget))
+		fmt.Fprintf(w, "Hard Link = %s\n", printable.String(e.LinkTarget))
 	case archive.TypeCopy:
-		fmt.Fprintf(w, "Copy Link = %s\n", printable(e.LinkTarget))
+		fmt.Fprintf(w, "Copy Link = %s\n", printable.String(e.LinkTarget))
 	}
 }
 
@@ -456,16 +457,16 @@ func writeSLTExtras(w io.Writer, e *archive.Entry) {
 		fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
 	}
 	if e.Owner != "" {
-		fmt.Fprintf(w, "User = %s\n", printable(e.Owner))
+		fmt.Fprintf(w, "User = %s\n", printable.String(e.Owner))
 	}
 	if e.Group != "" {
-		fmt.Fprintf(w, "Group = %s\n", printable(e.Group))
+		fmt.Fprintf(w, "Group = %s\n", printable.String(e.Group))
 	}
 	if e.Anti {
 		fmt.Fprintf(w, "Anti = +\n")
 	}
 	if e.Comment != "" {
-		fmt.Fprintf(w, "Comment = %s\n", printable(e.Comment))
+		fmt.Fprintf(w, "Comment = %s\n", printable.String(e.Comment))
 	}
 }
 
@@ -525,14 +526,14 @@ func writeTableRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry)
 			line = append(line, "            "...)
 		}
 		line = append(line, ' ', ' ')
-		line = appendPrintable(line, e.Name)
+		line = printable.Append(line, e.Name)
 		switch e.Type {
 		case archive.TypeSymlink:
 			line = append(line, " -> "...)
-			line = appendPrintable(line, e.LinkTarget)
+			line = printable.Append(line, e.LinkTarget)
 		case archive.TypeHardlink, archive.TypeCopy:
 			line = append(line, " => "...)
-			line = appendPrintable(line, e.LinkTarget)
+			line = printable.Append(line, e.LinkTarget)
 		}
 		if e.IsDir() {
 			t.dirs++

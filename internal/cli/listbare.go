@@ -4,6 +4,8 @@ import (
 	"bufio"
 
 	"github.com/spf13/cobra"
+
+	"github.com/garc-dev/garc/internal/printable"
 )
 
 // bareListCommand is unrar's `lb`: the selected entry names, one a line,
@@ -42,7 +44,7 @@ date, time, attributes, size, compressed size and name.`,
 					line := make([]byte, 0, 256)
 					for _, e := range r.Entries() {
 						if sel.want(e) {
-							line = append(appendPrintable(line[:0], e.Name), '\n')
+							line = append(printable.Append(line[:0], e.Name), '\n')
 							w.Write(line)
 						}
 					}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/printable"
 )
 
 // passwordSource supplies the password from, in order of preference,
@@ -122,7 +123,7 @@ func (p *passwordSource) forArchive(name string) archive.PasswordFunc {
 		if p.have {
 			return p.value, nil
 		}
-		v, err := p.prompt(fmt.Sprintf("Enter password for %s: ", printable(name)))
+		v, err := p.prompt(fmt.Sprintf("Enter password for %s: ", printable.String(name)))
 		if err != nil {
 			return "", err
 		}

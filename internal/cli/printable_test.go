@@ -5,24 +5,6 @@ import (
 	"testing"
 )
 
-func TestPrintable(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain/name.txt":         "plain/name.txt",
-		"ünïcødé/名前.txt":         "ünïcødé/名前.txt",
-		"evil\x1b[31mRED\x1b[0m": `evil\x1b[31mRED\x1b[0m`,
-		"a\rb\nc\td":             `a\rb\nc\td`,
-		"del\x7f":                `del\x7f`,
-		"c1\u009b2J":             `c1\u009b2J`,
-		"exe\u202etxt.exe":       `exe\u202etxt.exe`,
-		"bad\xffutf8":            `bad\xffutf8`,
-		"":                       "",
-	} {
-		if got := printable(in); got != want {
-			t.Errorf("printable(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestListingEscapesControlCharacters runs the binary on an archive whose
 // entry name carries terminal escape sequences: listings and diagnostics
 // show them escaped, never raw.
@@ -35,19 +17,6 @@ func TestListingEscapesControlCharacters(t *testing.T) {
 		r := garc(t, dir, "", args...)
 		if strings.ContainsAny(r.stdout+r.stderr, "\x1b\r") {
 			t.Errorf("garc %q printed raw control characters:\n%q\n%q", args, r.stdout, r.stderr)
-		}
-	}
-}
-
-func TestPrintableLines(t *testing.T) {
-	for in, want := range map[string]string{
-		"one line":                   "one line",
-		"a\r\nb\n\n":                 "a\n  b",
-		"x\x1b[2J\ny\rz\n":           `x\x1b[2J` + "\n  " + `y\rz`,
-		"title\x1b]0;pwn\x07\r\nend": `title\x1b]0;pwn\a` + "\n  end",
-	} {
-		if got := printableLines(in); got != want {
-			t.Errorf("printableLines(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/term"
+
+	"github.com/garc-dev/garc/internal/printable"
 )
 
 // progress draws a one-line progress display on stderr: a bar with the
@@ -114,7 +116,7 @@ func (p *progress) entry(name string, r io.Reader) io.Reader {
 		return r
 	}
 	if p.list != nil {
-		fmt.Fprintf(p.list, "- %s\n", printable(name))
+		fmt.Fprintf(p.list, "- %s\n", printable.String(name))
 		return r
 	}
 	p.mu.Lock()
@@ -133,7 +135,7 @@ func (p *progress) set(done int64, current string) {
 	if p.list != nil {
 		if current != p.lastName && current != "" {
 			p.lastName = current
-			fmt.Fprintf(p.list, "+ %s\n", printable(current))
+			fmt.Fprintf(p.list, "+ %s\n", printable.String(current))
 		}
 		return
 	}
@@ -293,7 +295,7 @@ func (p *progress) fraction() float64 {
 // displayName is the current entry's name as it can be shown: escaped,
 // and in ASCII when the locale is not UTF-8.
 func (p *progress) displayName() string {
-	name := printable(p.name)
+	name := printable.String(p.name)
 	if !p.ascii {
 		return name
 	}

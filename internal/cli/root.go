@@ -20,6 +20,7 @@ import (
 	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/printable"
 )
 
 // globalFlags are the flags every reading command shares.
@@ -137,7 +138,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = ExitUsage
 		}
 		if !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "garc: %s\n", printable(diagnostic("", "", err)))
+			fmt.Fprintf(stderr, "garc: %s\n", printable.String(diagnostic("", "", err)))
 			if code == ExitUsage {
 				fmt.Fprintln(stderr, helpHint(root, nargs))
 			}
@@ -324,7 +325,7 @@ func (a *app) diagnose(archiveName, entry string, err error) {
 		a.shown++
 	}
 	a.prog.clear()
-	fmt.Fprintf(a.stderr, "garc: %s\n", printable(diagnostic(archiveName, entry, err)))
+	fmt.Fprintf(a.stderr, "garc: %s\n", printable.String(diagnostic(archiveName, entry, err)))
 }
 
 // startDiagnostics starts counting entry diagnostics for an archive; the
@@ -334,7 +335,7 @@ func (a *app) startDiagnostics(archiveName string) func() {
 	return func() {
 		if a.hidden > 0 && a.ctx.Err() == nil {
 			a.prog.clear()
-			fmt.Fprintf(a.stderr, "garc: %s: %d more warnings and errors not shown\n", printable(archiveName), a.hidden)
+			fmt.Fprintf(a.stderr, "garc: %s: %d more warnings and errors not shown\n", printable.String(archiveName), a.hidden)
 		}
 		a.shown, a.hidden = 0, 0
 	}
@@ -377,7 +378,7 @@ func (a *app) openArchive(name string) (archive.Reader, error) {
 		a.volumes = r.Info().Volumes
 		if v := a.volumes; len(v) > 1 && !a.g.quiet && filepath.Clean(v[0]) != filepath.Clean(name) && opener.IsLaterVolume(name) {
 			a.prog.clear()
-			fmt.Fprintf(a.stderr, "garc: %s: a later volume: the set is read from its first volume, %s\n", printable(name), printable(v[0]))
+			fmt.Fprintf(a.stderr, "garc: %s: a later volume: the set is read from its first volume, %s\n", printable.String(name), printable.String(v[0]))
 		}
 	}
 	return r, err

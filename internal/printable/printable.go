@@ -1,4 +1,4 @@
-package cli
+package printable
 
 import (
 	"strconv"
@@ -7,21 +7,20 @@ import (
 	"unicode/utf8"
 )
 
-// printable makes a name or message from an archive safe to print on a
+// String makes a name or message from an archive safe to print on a
 // terminal: control characters (C0, DEL, C1), Unicode bidirectional
 // overrides and invalid UTF-8 are shown as Go escapes (\x1b, \r, \u202e…),
 // so a hostile entry name cannot move the cursor, recolour the terminal
 // or disguise itself. Text without such characters is returned as is.
-// JSON output needs no help: encoding/json escapes on its own.
-func printable(s string) string {
+func String(s string) string {
 	if !needsEscape(s) {
 		return s
 	}
-	return string(appendPrintable(make([]byte, 0, len(s)+16), s))
+	return string(Append(make([]byte, 0, len(s)+16), s))
 }
 
-// appendPrintable appends printable(s) to b.
-func appendPrintable(b []byte, s string) []byte {
+// Append appends String(s) to b.
+func Append(b []byte, s string) []byte {
 	if !needsEscape(s) {
 		return append(b, s...)
 	}
@@ -41,15 +40,15 @@ func appendPrintable(b []byte, s string) []byte {
 	return b
 }
 
-// printableLines is printable for text of several lines, such as an
+// Lines is String for text of several lines, such as an
 // archive comment: line breaks (LF or CRLF) are kept, the lines after
 // the first indented by two spaces, trailing empty lines dropped, and
 // everything else escaped.
-func printableLines(s string) string {
+func Lines(s string) string {
 	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = printable(l)
+		lines[i] = String(l)
 	}
 	return strings.Join(lines, "\n  ")
 }
