@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/tempname"
 	"github.com/garc-dev/garc/internal/wildcard"
 )
 
@@ -285,6 +286,10 @@ func (c *collector) path(p, name string, parents []dirID) error {
 				return err
 			}
 		}
+	case fi.Mode().IsRegular() && tempname.Is(filepath.Base(p)):
+		// An archive or extracted file garc is still writing (or one an
+		// interrupted run left): incomplete, never the user's data.
+		c.warn(p, fmt.Errorf("%s: temporary file of garc (output being written or left by an interrupted run) not archived", p))
 	case fi.Mode().IsRegular():
 		if name == "" {
 			name = fi.Name()

@@ -151,3 +151,28 @@ func TestWildMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestTemporariesNotCollected: garc's own temporary files (an archive or
+// an extracted file being written, or one left by an interrupted run) in
+// a directory being archived are skipped with a warning; a file that only
+// looks similar is archived.
+func TestTemporariesNotCollected(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d")
+	os.Mkdir(dir, 0o755)
+	for _, n := range []string{"a.txt", ".garc-1f2e3d4c.tmp", ".garc-notes.tmp"} {
+		os.WriteFile(filepath.Join(dir, n), []byte(n), 0o644)
+	}
+	var warned []string
+	items, err := Collect(Options{Inputs: []string{dir}, Warn: func(p string, err error) {
+		warned = append(warned, filepath.Base(p))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(items), "d/ d/.garc-notes.tmp d/a.txt"; got != want {
+		t.Errorf("collected %q, want %q", got, want)
+	}
+	if len(warned) != 1 || warned[0] != ".garc-1f2e3d4c.tmp" {
+		t.Errorf("warnings for %v", warned)
+	}
+}

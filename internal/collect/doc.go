@@ -28,5 +28,7 @@
 // points to, and directories reached through links are walked with a
 // guard against loops. With StoreSymlinks (7-Zip -snl) a link is stored
 // as a link whose data is its target. Special files (devices, FIFOs,
-// sockets) are skipped with a warning.
+// sockets) are skipped with a warning, and so are garc's own temporary
+// files (tempname.Is): an archive or extracted file still being written,
+// or one an interrupted run left.
 package collect

@@ -25,9 +25,24 @@ func In(dir string) string {
 	return filepath.Join(dir, Prefix+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+Suffix)
 }
 
-// Is reports whether a base name has the form In produces.
+// Is reports whether a base name has the form In produces:
+// ".garc-" followed by one to eight lowercase hexadecimal digits and
+// ".tmp".
 func Is(base string) bool {
-	return strings.HasPrefix(base, Prefix) && strings.HasSuffix(base, Suffix)
+	hex, ok := strings.CutPrefix(base, Prefix)
+	if !ok {
+		return false
+	}
+	hex, ok = strings.CutSuffix(hex, Suffix)
+	if !ok || len(hex) == 0 || len(hex) > 8 {
+		return false
+	}
+	for i := 0; i < len(hex); i++ {
+		if c := hex[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Create makes a new temporary file in dir with O_EXCL (and O_NOFOLLOW where

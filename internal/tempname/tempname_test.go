@@ -20,7 +20,12 @@ func TestCreate(t *testing.T) {
 		}
 		seen[p] = true
 	}
-	if Is("x.tmp") || Is(".garc-1") {
+	for _, name := range []string{"x.tmp", ".garc-1", ".garc-.tmp", ".garc-123456789.tmp", ".garc-ABC.tmp", ".garc-notes.tmp", "a.garc-1.tmp"} {
+		if Is(name) {
+			t.Errorf("Is(%q)", name)
+		}
+	}
+	if !Is(".garc-0.tmp") || !Is(".garc-deadbeef.tmp") {
 		t.Fatal("Is accepts a name In never produces")
 	}
 }
