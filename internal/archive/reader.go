@@ -51,9 +51,14 @@ type Options struct {
 	// Password supplies the password on demand; nil means none is known
 	// and encrypted content fails with ErrPasswordRequired.
 	Password PasswordFunc
-	// MaxDict bounds any single decoder allocation sized by the archive
-	// (dictionary, window, PPMd memory). 0 means DefaultMaxDict.
+	// MaxDict bounds the decoder memory sized by the archive (dictionary,
+	// window, PPMd memory) that a reader holds at once, over all its
+	// blocks and threads. 0 means DefaultMaxDict.
 	MaxDict int64
+	// Memory, when set, is the budget readers opened with these options
+	// share (so that several archives open at once stay within one
+	// limit); nil gives each reader its own budget of Limit() bytes.
+	Memory *MemoryBudget
 	// Threads bounds parallel decoding of independent blocks; 0 or 1
 	// decodes sequentially.
 	Threads int

@@ -44,7 +44,7 @@ func init() {
 // deltaDistance decodes the Delta property byte (distance - 1).
 func deltaDistance(props []byte) (int, error) {
 	if len(props) != 1 {
-		return 0, fmt.Errorf("Delta properties of %d bytes: %w", len(props), archive.ErrFormat)
+		return 0, fmt.Errorf("properties of the Delta filter: %d bytes, want 1: %w", len(props), archive.ErrFormat)
 	}
 	return int(props[0]) + 1, nil
 }

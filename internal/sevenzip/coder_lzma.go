@@ -6,11 +6,12 @@ import (
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/lzma"
 )
 
 func init() {
-	register(methodLZMA, &method{name: "LZMA", numIn: 1, newDecoder: newLZMADecoder, describe: describeLZMA})
-	register(methodLZMA2, &method{name: "LZMA2", numIn: 1, newDecoder: newLZMA2Decoder, describe: describeLZMA2})
+	register(methodLZMA, &method{name: "LZMA", numIn: 1, newDecoder: newLZMADecoder, describe: describeLZMA, memory: lzmaMemory})
+	register(methodLZMA2, &method{name: "LZMA2", numIn: 1, newDecoder: newLZMA2Decoder, describe: describeLZMA2, memory: lzma2Memory})
 }
 
 // minDict is the smallest dictionary the decoders allocate.
@@ -60,7 +61,8 @@ func describeLZMA2(props []byte) string {
 }
 
 // effectiveDict is the dictionary a decoder really needs: never more than
-// the output, never less than minDict.
+// the output, never less than minDict, rounded up to 16 bytes as the
+// decoder's window is.
 func effectiveDict(dict uint64, size int64) int64 {
 	if size >= 0 && uint64(size) < dict {
 		dict = uint64(size)
@@ -68,22 +70,68 @@ func effectiveDict(dict uint64, size int64) int64 {
 	if dict < minDict {
 		dict = minDict
 	}
-	return int64(dict)
+	return int64(dict+15) &^ 15
 }
 
-// lzmaEngine selects the implementation behind the LZMA and LZMA2 coders:
-// "garc" (internal/lzma). It is a variable so benchmarks can compare it
-// with github.com/ulikunitz/xz/lzma, which the tests register as "xz"
-// (coder_lzma_xz_test.go) without linking it into garc.
-var lzmaEngine = "garc"
+// lzmaMemory is the window an LZMA decoder allocates.
+func lzmaMemory(props []byte, size int64) memoryNeed {
+	if len(props) != 5 {
+		return memoryNeed{}
+	}
+	return memoryNeed{kind: poolLZMA, n: effectiveDict(uint64(binary.LittleEndian.Uint32(props[1:])), size)}
+}
 
-// lzmaEngines holds the constructors of each engine.
-var lzmaEngines = map[string][2]newDecoderFunc{}
+// lzma2Memory is the window an LZMA2 decoder allocates.
+func lzma2Memory(props []byte, size int64) memoryNeed {
+	if len(props) != 1 {
+		return memoryNeed{}
+	}
+	d, err := lzma2DictSize(props[0])
+	if err != nil {
+		return memoryNeed{}
+	}
+	return memoryNeed{kind: poolLZMA2, n: effectiveDict(d, size)}
+}
 
+// newLZMADecoder returns an internal/lzma decoder, reusing a pooled one
+// when the folder reserved it.
 func newLZMADecoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
-	return lzmaEngines[lzmaEngine][0](in, props, size, d)
+	need := lzmaMemory(props, size).n
+	if v, charge := d.reuse(poolLZMA, need); v != nil {
+		z := v.(*lzma.Reader)
+		d.keep(poolLZMA, z, charge, false)
+		if err := z.Reset(in[0], props, size); err != nil {
+			return nil, err
+		}
+		return z, nil
+	}
+	z, err := lzma.NewReader(in[0], props, size, d.opts.Limit())
+	if err != nil {
+		return nil, err
+	}
+	d.keep(poolLZMA, z, need, true)
+	return z, nil
 }
 
+// newLZMA2Decoder returns an internal/lzma LZMA2 decoder, reusing a pooled
+// one when the folder reserved it.
 func newLZMA2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
-	return lzmaEngines[lzmaEngine][1](in, props, size, d)
+	if len(props) != 1 {
+		return nil, fmt.Errorf("LZMA2 properties of %d bytes: %w", len(props), archive.ErrFormat)
+	}
+	need := lzma2Memory(props, size).n
+	if v, charge := d.reuse(poolLZMA2, need); v != nil {
+		z := v.(*lzma.Reader2)
+		d.keep(poolLZMA2, z, charge, false)
+		if err := z.Reset(in[0], props[0], size); err != nil {
+			return nil, err
+		}
+		return z, nil
+	}
+	z, err := lzma.NewReader2(in[0], props[0], size, d.opts.Limit())
+	if err != nil {
+		return nil, err
+	}
+	d.keep(poolLZMA2, z, need, true)
+	return z, nil
 }

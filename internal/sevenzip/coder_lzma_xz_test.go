@@ -1,7 +1,8 @@
 package sevenzip
 
-// The github.com/ulikunitz/xz/lzma engine, registered for tests and
-// benchmarks only (BenchmarkLZMAEngines compares it with internal/lzma).
+// Decoders built on github.com/ulikunitz/xz/lzma, for tests and benchmarks
+// only: BenchmarkLZMAEngines swaps them into the method registry to compare
+// them with internal/lzma.
 
 import (
 	"bytes"
@@ -12,10 +13,6 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	xzlzma "github.com/ulikunitz/xz/lzma"
 )
-
-func init() {
-	lzmaEngines["xz"] = [2]newDecoderFunc{newLZMADecoderXZ, newLZMA2DecoderXZ}
-}
 
 func newLZMADecoderXZ(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 	if len(props) != 5 {

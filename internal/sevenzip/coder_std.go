@@ -14,7 +14,7 @@ import (
 func init() {
 	register(methodBZip2, &method{name: "BZip2", numIn: 1, newDecoder: newBZip2Decoder})
 	register(methodDeflate, &method{name: "Deflate", numIn: 1, newDecoder: newDeflateDecoder})
-	register(methodZstd, &method{name: "ZSTD", numIn: 1, newDecoder: newZstdDecoder})
+	register(methodZstd, &method{name: "ZSTD", numIn: 1, newDecoder: newZstdDecoder, memory: zstdMemory})
 }
 
 // newBZip2Decoder uses internal/bzip2, which also reads the concatenated
@@ -32,6 +32,14 @@ func newDeflateDecoder(in []io.Reader, props []byte, size int64, d *decodeContex
 	rc := deflate64.New(in[0], false)
 	d.onClose(rc)
 	return rc, nil
+}
+
+// zstdMemory estimates a Zstandard decoder's window: the frame header
+// that sets it is only read while decoding, so the charge is the window of
+// the 7-Zip-zstd levels up to 19 (8 MiB), or the output when smaller; the
+// decoder itself refuses windows above the limit.
+func zstdMemory(props []byte, size int64) memoryNeed {
+	return memoryNeed{n: min(max(size, 0), 8<<20)}
 }
 
 // newZstdDecoder decodes the 7-Zip-zstd fork's Zstandard method (raw

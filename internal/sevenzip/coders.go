@@ -1,6 +1,7 @@
 package sevenzip
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -47,22 +48,197 @@ const (
 
 // decodeContext is what a coder constructor may need besides its inputs.
 type decodeContext struct {
+	ctx      context.Context // ends waiting for memory; never nil
 	opts     *archive.Options
 	password func() (string, error)
 	key7z    func(password string, salt []byte, cycles int) ([32]byte, error)
-	// pool recycles decoders between folders; may be nil.
+	// pool recycles decoders between folders and accounts their memory;
+	// may be nil.
 	pool *decoderPool
+	// reserved holds the pooled decoders reserve took for this folder.
+	reserved [numPoolKinds][]pooledItem
+	// fresh is budget acquired by reserve for decoders built anew and
+	// not yet handed to a decoder that returns it through the pool.
+	fresh int64
+	// held is all the budget reserve secured (fresh and reused).
+	held int64
 	// closers are run when the folder's decoder is finished.
 	closers []io.Closer
 }
 
 func (d *decodeContext) onClose(c io.Closer) { d.closers = append(d.closers, c) }
 
+// close runs the closers (which return decoders to the pool), gives back
+// reserved decoders no coder used and releases the remaining budget.
 func (d *decodeContext) close() {
 	for i := len(d.closers) - 1; i >= 0; i-- {
 		d.closers[i].Close()
 	}
+	clear(d.closers) // dropped decoders must not stay reachable from here
 	d.closers = d.closers[:0]
+	for k := range d.reserved {
+		for _, it := range d.reserved[k] {
+			d.pool.put(poolKind(k), it)
+		}
+		d.reserved[k] = nil
+	}
+	if d.pool != nil && d.pool.mem != nil {
+		d.pool.mem.Release(d.fresh)
+		d.pool.mu.Lock()
+		d.pool.active -= d.held
+		d.pool.mu.Unlock()
+	}
+	d.fresh, d.held = 0, 0
+}
+
+// memoryNeed is the memory one coder allocates from its properties.
+type memoryNeed struct {
+	kind poolKind // where the decoder holding it is pooled
+	n    int64
+}
+
+// folderMemory returns the memory the coders of f need.
+func folderMemory(f *folder) []memoryNeed {
+	var needs []memoryNeed
+	for i := range f.coders {
+		c := &f.coders[i]
+		m, ok := methods[c.id]
+		if !ok || m.memory == nil || c.outStart >= len(f.unpackSizes) {
+			continue
+		}
+		size := int64(min(f.unpackSizes[c.outStart], 1<<62))
+		if nd := m.memory(c.props, size); nd.n > 0 {
+			needs = append(needs, nd)
+		}
+	}
+	return needs
+}
+
+// reserve secures the memory of a folder's decoders before any is built:
+// pooled decoders large enough are taken for reuse, and the rest is taken
+// from the budget at once. When it is not free, idle decoders are
+// dropped, and then the folder waits for other folders to finish (and
+// tries again, reusing what they leave). A folder needing more than the
+// whole budget is refused with a *archive.LimitError, and so is one that
+// does not fit beside the reader's lasting charges (its header) when no
+// other folder of the reader is decoding, as nothing would be released.
+func (d *decodeContext) reserve(needs []memoryNeed) error {
+	if d.pool == nil || d.pool.mem == nil {
+		return nil
+	}
+	mem := d.pool.mem
+	var total int64
+	for _, nd := range needs {
+		total += nd.n
+	}
+	if total > mem.Limit() {
+		return &archive.LimitError{What: "7z block decoder memory", Need: total, Limit: mem.Limit()}
+	}
+	for {
+		changed := mem.Changed()
+		for reclaimed := false; ; reclaimed = true {
+			d.pool.collect()
+			if d.tryReserve(needs) {
+				return nil
+			}
+			if reclaimed {
+				break
+			}
+			mem.Reclaim(total)
+		}
+		d.pool.mu.Lock()
+		active := d.pool.active
+		d.pool.mu.Unlock()
+		if active == 0 {
+			// Nothing will be released: what is held is the header's
+			// lasting charge (and other readers' of a shared budget).
+			// Up to headerSlack of it may stand beside a folder that
+			// alone fits the limit.
+			held := mem.InUse()
+			if held > headerSlack {
+				return &archive.LimitError{What: "7z block decoder memory (beside the header's)", Need: total + held, Limit: mem.Limit()}
+			}
+			d.pool.mu.Lock()
+			d.pool.active += total
+			d.pool.mu.Unlock()
+			mem.ForceAcquire(total)
+			d.fresh, d.held = total, total
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-d.ctx.Done():
+			return d.ctx.Err()
+		}
+	}
+}
+
+// headerSlack is how much lasting charge (the parsed header) may stand
+// beside a folder needing the whole limit: the process's memory stays
+// within the limit plus this.
+const headerSlack = 64 << 20
+
+// tryReserve takes the pooled decoders needs can reuse and the budget for
+// the others if it is free now; otherwise it takes nothing.
+func (d *decodeContext) tryReserve(needs []memoryNeed) bool {
+	var fresh int64
+	for _, nd := range needs {
+		if nd.kind != poolNone {
+			if it, ok := d.pool.take(nd.kind, nd.n); ok {
+				d.reserved[nd.kind] = append(d.reserved[nd.kind], it)
+				continue
+			}
+		}
+		fresh += nd.n
+	}
+	if d.pool.mem.TryAcquire(fresh) {
+		d.fresh = fresh
+		d.held = fresh
+		for k := range d.reserved {
+			for _, it := range d.reserved[k] {
+				d.held += it.charge
+			}
+		}
+		d.pool.mu.Lock()
+		d.pool.active += d.held
+		d.pool.mu.Unlock()
+		return true
+	}
+	// Waiting while holding pooled decoders could starve another folder
+	// doing the same: give them back.
+	for k := range d.reserved {
+		for _, it := range d.reserved[k] {
+			d.pool.putQuiet(poolKind(k), it)
+		}
+		d.reserved[k] = nil
+	}
+	return false
+}
+
+// reuse returns a decoder of the kind reserved for this folder holding at
+// least need bytes, and its charge.
+func (d *decodeContext) reuse(kind poolKind, need int64) (any, int64) {
+	l := d.reserved[kind]
+	for i, it := range l {
+		if it.charge >= need {
+			d.reserved[kind] = append(l[:i], l[i+1:]...)
+			return it.v, it.charge
+		}
+	}
+	return nil, 0
+}
+
+// keep returns a decoder to the pool when the folder is done. charge is
+// what it holds: the charge it was reused with, or need for a decoder
+// built anew (taken from the folder's fresh budget).
+func (d *decodeContext) keep(kind poolKind, v any, charge int64, built bool) {
+	if built && d.pool != nil && d.pool.mem != nil {
+		d.fresh -= charge
+	}
+	d.onClose(closerFunc(func() error {
+		d.pool.put(kind, pooledItem{v: v, charge: charge})
+		return nil
+	}))
 }
 
 // newDecoderFunc builds the decoder of one coder from its inputs, its
@@ -80,6 +256,10 @@ type method struct {
 	// describe formats the method with its properties for listings, e.g.
 	// "LZMA2:24"; nil means just the name.
 	describe func(props []byte) string
+	// memory returns the dictionary, window or model memory the decoder
+	// allocates for the properties and output size (invalid properties:
+	// zero, the constructor refuses them); nil means negligible.
+	memory func(props []byte, size int64) memoryNeed
 }
 
 // methods is the registry of coder methods by ID. Coder files add to it in

@@ -27,6 +27,9 @@ type folderDecoder struct {
 // unpack size.
 func (fd *folderDecoder) open() (io.Reader, error) {
 	fd.seen = make([]bool, len(fd.f.coders))
+	if err := fd.dctx.reserve(folderMemory(fd.f)); err != nil {
+		return nil, err
+	}
 	main := fd.f.mainOutput()
 	ci := fd.f.coderOfOutput(main)
 	if ci < 0 {
@@ -51,15 +54,16 @@ func (fd *folderDecoder) packReader(k int) (io.Reader, error) {
 	}
 	sr := io.NewSectionReader(fd.ra, start, size)
 	// Buffers of finished folders are reused.
-	br, ok := fd.dctx.pool.get("bufio").(*bufio.Reader)
-	if ok {
+	var br *bufio.Reader
+	if it, ok := fd.dctx.pool.take(poolBufio, 0); ok {
+		br = it.v.(*bufio.Reader)
 		br.Reset(sr)
 	} else {
 		br = bufio.NewReaderSize(sr, packBufferSize)
 	}
 	fd.dctx.onClose(closerFunc(func() error {
 		br.Reset(nil)
-		fd.dctx.pool.put("bufio", br)
+		fd.dctx.pool.put(poolBufio, pooledItem{v: br})
 		return nil
 	}))
 	return br, nil

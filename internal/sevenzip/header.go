@@ -2,10 +2,10 @@ package sevenzip
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"unicode/utf16"
+	"unsafe"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -87,14 +87,13 @@ func parseSignatureHeader(b []byte) (signatureHeader, error) {
 
 // coder is one coder of a folder.
 type coder struct {
-	id         uint64 // method ID, big-endian bytes as a number
-	idSize     int
-	numIn      int // decoder inputs (packed side)
-	numOut     int // decoder outputs (always 1 in practice)
-	props      []byte
-	inStart    int // index of the first input in the folder's input numbering
-	outStart   int // index of the first output in the folder's output numbering
-	hasAltMeth bool
+	id       uint64 // method ID, big-endian bytes as a number
+	idSize   int
+	numIn    int // decoder inputs (packed side)
+	numOut   int // decoder outputs (always 1 in practice)
+	props    []byte
+	inStart  int // index of the first input in the folder's input numbering
+	outStart int // index of the first output in the folder's output numbering
 }
 
 // bindPair connects a coder output (outIndex) to a coder input (inIndex).
@@ -116,15 +115,6 @@ type folder struct {
 	packOffset int64 // offset of the first packed stream, relative to the end of the signature header
 	numSub     int   // number of substreams (files with data)
 	firstSub   int   // index of the first substream in streamsInfo.sub*
-}
-
-// numInTotal returns the number of coder inputs of the folder.
-func (f *folder) numInTotal() int {
-	n := 0
-	for i := range f.coders {
-		n += f.coders[i].numIn
-	}
-	return n
 }
 
 // numOutTotal returns the number of coder outputs of the folder.
@@ -200,10 +190,51 @@ type header struct {
 
 // byteReader parses a header buffer. Every read checks the remaining length.
 type byteReader struct {
-	b        []byte
-	off      int
-	maxFiles int // 0: no limit beyond the header size
+	b   []byte
+	off int
+	// mem is charged with every allocation sized by the header before it
+	// is made; nil charges nothing (tests).
+	mem *headerMemory
 }
+
+// sub returns a reader over b sharing r's accounting.
+func (r *byteReader) sub(b []byte) *byteReader { return &byteReader{b: b, mem: r.mem} }
+
+// headerMemory charges the memory of the parsed header — records,
+// vectors, names, entries — against the reader's budget before it is
+// allocated, so that a small header declaring millions of records cannot
+// take more memory than the limit. The charge is held as long as the
+// reader is open.
+type headerMemory struct {
+	budget  *archive.MemoryBudget
+	charged int64
+}
+
+// charge takes n elements of each bytes for what, or returns a
+// *archive.LimitError.
+func (h *headerMemory) charge(what string, n, each int) error {
+	if h == nil || h.budget == nil || n <= 0 {
+		return nil
+	}
+	limit := h.budget.Limit()
+	if int64(n) > limit/int64(max(each, 1)) || !h.budget.TryAcquire(int64(n)*int64(each)) {
+		need := h.charged + int64(min(n, 1<<40))*int64(each)
+		return &archive.LimitError{What: "7z header memory (" + what + ")", Need: need, Limit: limit}
+	}
+	h.charged += int64(n) * int64(each)
+	return nil
+}
+
+// release gives the whole charge back.
+func (h *headerMemory) release() {
+	if h != nil && h.budget != nil {
+		h.budget.Release(h.charged)
+		h.charged = 0
+	}
+}
+
+// charge charges n elements of each bytes to the reader's accounting.
+func (r *byteReader) charge(what string, n, each int) error { return r.mem.charge(what, n, each) }
 
 func (r *byteReader) remaining() int { return len(r.b) - r.off }
 
@@ -286,6 +317,9 @@ func (r *byteReader) readBits(n int) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.charge("bit vector", n, 1); err != nil {
+		return nil, err
+	}
 	v := make([]bool, n)
 	for i := range v {
 		v[i] = b[i/8]&(0x80>>uint(i%8)) != 0
@@ -303,6 +337,9 @@ func (r *byteReader) readOptionalBits(n int) ([]bool, error) {
 	if all == 0 {
 		return r.readBits(n)
 	}
+	if err := r.charge("bit vector", n, 1); err != nil {
+		return nil, err
+	}
 	v := make([]bool, n)
 	for i := range v {
 		v[i] = true
@@ -314,6 +351,9 @@ func (r *byteReader) readOptionalBits(n int) ([]bool, error) {
 func (r *byteReader) readDigests(n int) ([]bool, []uint32, error) {
 	defined, err := r.readOptionalBits(n)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.charge("CRCs", n, 4); err != nil {
 		return nil, nil, err
 	}
 	crcs := make([]uint32, n)
@@ -358,6 +398,9 @@ func (r *byteReader) readPackInfo(si *streamsInfo) error {
 	if err != nil {
 		return err
 	}
+	if err := r.charge("packed streams", n, 8); err != nil {
+		return err
+	}
 	si.packSizes = make([]uint64, n)
 	for {
 		id, err := r.readByte()
@@ -397,6 +440,9 @@ func (r *byteReader) readFolder(f *folder) error {
 	}
 	if nc == 0 || nc > maxCodersPerFolder {
 		return fmt.Errorf("folder with %d coders: %w", nc, errHeader)
+	}
+	if err := r.charge("coders", int(nc), int(unsafe.Sizeof(coder{}))); err != nil {
+		return err
 	}
 	f.coders = make([]coder, nc)
 	nIn, nOut := 0, 0
@@ -458,6 +504,9 @@ func (r *byteReader) readFolder(f *folder) error {
 	nbp := nOut - 1
 	if nbp > nIn {
 		return fmt.Errorf("folder with %d bind pairs and %d inputs: %w", nbp, nIn, errHeader)
+	}
+	if err := r.charge("bind pairs", nbp+nIn, int(unsafe.Sizeof(bindPair{}))); err != nil {
+		return err
 	}
 	f.bindPairs = make([]bindPair, nbp)
 	for i := range f.bindPairs {
@@ -591,6 +640,9 @@ func (r *byteReader) readUnpackInfo(si *streamsInfo) error {
 	if ext != 0 {
 		return &archive.UnsupportedError{What: "7z external folder data"}
 	}
+	if err := r.charge("folders", n, int(unsafe.Sizeof(folder{}))+32); err != nil {
+		return err
+	}
 	si.folders = make([]folder, n)
 	for i := range si.folders {
 		if err := r.readFolder(&si.folders[i]); err != nil {
@@ -605,6 +657,9 @@ func (r *byteReader) readUnpackInfo(si *streamsInfo) error {
 		no := f.numOutTotal()
 		if no > r.remaining() {
 			return fmt.Errorf("unpack sizes: %w", errHeader)
+		}
+		if err := r.charge("unpack sizes", no, 8); err != nil {
+			return err
 		}
 		f.unpackSizes = make([]uint64, no)
 		for j := range f.unpackSizes {
@@ -677,6 +732,9 @@ func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
 	}
 	if total > len(r.b)*8+len(si.folders) {
 		return fmt.Errorf("%d substreams: %w", total, errHeader)
+	}
+	if err := r.charge("substreams", total, 8+1+4+8); err != nil {
+		return err
 	}
 	si.subSizes = make([]uint64, 0, total)
 	hasSizes := id == idSize
@@ -791,6 +849,9 @@ func (r *byteReader) readStreamsInfo(si *streamsInfo) error {
 	if !subDone {
 		// One substream per folder, carrying the folder CRC.
 		n := len(si.folders)
+		if err := r.charge("substreams", n, 8+1+4+8); err != nil {
+			return err
+		}
 		si.subSizes = make([]uint64, n)
 		si.subHasCRC = make([]bool, n)
 		si.subCRCs = make([]uint32, n)
@@ -854,12 +915,12 @@ func (r *byteReader) readFilesInfo(h *header) error {
 	if err != nil {
 		return err
 	}
-	if r.maxFiles > 0 && n > r.maxFiles {
-		return &archive.LimitError{What: "7z entry count", Need: int64(n), Limit: int64(r.maxFiles)}
+	// Each entry costs its parsed record now and its listed form
+	// (archive.Entry, locator) later: both are charged before anything
+	// is allocated, so the entry count is bounded by the memory limit.
+	if err := r.charge("entries", n, bytesPerEntry); err != nil {
+		return err
 	}
-	// A file with data needs a substream; files without data need at
-	// least a bit in the empty-stream vector, so n is bounded by the
-	// header size (checked by readCount) before this allocation.
 	files := make([]fileInfo, n)
 	for i := range files {
 		files[i].hasStream = true
@@ -882,7 +943,7 @@ func (r *byteReader) readFilesInfo(h *header) error {
 		if err != nil {
 			return err
 		}
-		p := &byteReader{b: data}
+		p := r.sub(data)
 		switch id {
 		case idEmptyStream:
 			if emptyStream, err = p.readBits(n); err != nil {
@@ -921,6 +982,11 @@ func (r *byteReader) readFilesInfo(h *header) error {
 			}
 			if ext != 0 {
 				return &archive.UnsupportedError{What: "7z external file names"}
+			}
+			// UTF-8 takes at most 3 bytes per UTF-16 unit; each name
+			// also has a string header.
+			if err := r.charge("names", (len(p.b)-p.off+1)/2, 3); err != nil {
+				return err
 			}
 			names, err := decodeNames(p.b[p.off:], n)
 			if err != nil {
@@ -1021,23 +1087,16 @@ func decodeNames(b []byte, n int) ([]string, error) {
 	return names, nil
 }
 
-// bytesPerEntry is the memory an entry costs once listed (parsed record,
-// archive.Entry, locator and the slices and strings they hold; measured
-// at about 540 bytes for short names), used to bound the entry count by
-// the memory limit before allocating, so that a small header listing
-// millions of empty entries cannot use more memory than --max-dict.
-const bytesPerEntry = 1024
+// bytesPerEntry is the memory an entry costs once listed, besides its
+// name: the parsed record, the archive.Entry and the pointer to it, the
+// entry's locator and its share of the name slice.
+const bytesPerEntry = int(unsafe.Sizeof(fileInfo{}) + unsafe.Sizeof(archive.Entry{}) + unsafe.Sizeof(&archive.Entry{}) +
+	unsafe.Sizeof(entryMeta{}) + unsafe.Sizeof(""))
 
-// parseHeader parses a plain header (after the kHeader ID) with the
-// default memory limit.
-func parseHeader(b []byte) (*header, error) {
-	return parseHeaderLimit(b, archive.DefaultMaxDict)
-}
-
-// parseHeaderLimit parses a plain header, refusing more entries than fit
-// in memLimit bytes.
-func parseHeaderLimit(b []byte, memLimit int64) (*header, error) {
-	r := &byteReader{b: b, maxFiles: int(min(memLimit/bytesPerEntry, 1<<31))}
+// parseHeader parses a plain header (after the kHeader ID), charging its
+// memory to mem (nil: no accounting).
+func parseHeader(b []byte, mem *headerMemory) (*header, error) {
+	r := &byteReader{b: b, mem: mem}
 	h := &header{}
 	id, err := r.readByte()
 	if err != nil {
@@ -1091,6 +1150,3 @@ func parseHeaderLimit(b []byte, memLimit int64) (*header, error) {
 	}
 	return h, nil
 }
-
-// errTruncated reports an archive shorter than its headers say.
-var errTruncated = errors.New("archive is truncated")

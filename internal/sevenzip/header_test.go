@@ -281,7 +281,7 @@ func FuzzHeader(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		h, err := parseHeader(b)
+		h, err := parseHeader(b, nil)
 		if err == nil && len(h.files) > len(b)*8+8 {
 			t.Fatalf("%d files from %d bytes", len(h.files), len(b))
 		}

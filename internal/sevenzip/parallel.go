@@ -115,7 +115,7 @@ func (p *prefetcher) failRest(from *prefetched) {
 // decode runs one job.
 func (p *prefetcher) decode(ctx context.Context, j *prefetched) {
 	defer close(j.done)
-	fs, err := p.rd.openFolder(j.folder)
+	fs, err := p.rd.openFolderContext(ctx, j.folder)
 	if err != nil {
 		j.openErr = err
 		return

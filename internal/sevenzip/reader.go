@@ -64,7 +64,8 @@ type Reader struct {
 	keyCache map[string][32]byte
 	kdfWork  int64 // SHA-256 rounds spent on key derivation so far
 
-	pool decoderPool
+	pool   decoderPool
+	hdrMem headerMemory // the parsed header's share of the budget
 }
 
 var _ archive.Reader = (*Reader)(nil)
@@ -85,7 +86,14 @@ func newReader(r io.ReaderAt, size int64, opts *archive.Options) (*Reader, error
 		opts = &archive.Options{}
 	}
 	rd := &Reader{ra: r, size: size, opts: opts, keyCache: map[string][32]byte{}}
+	rd.pool.mem = opts.Memory
+	if rd.pool.mem == nil {
+		rd.pool.mem = archive.NewMemoryBudget(opts.Limit())
+	}
+	rd.pool.mem.AddReclaimer(&rd.pool)
+	rd.hdrMem.budget = rd.pool.mem
 	if err := rd.readHeaders(); err != nil {
+		rd.Close()
 		return nil, rd.wrap("", err)
 	}
 	return rd, nil
@@ -143,8 +151,8 @@ func (rd *Reader) key7z(pw string, salt []byte, cycles int) ([32]byte, error) {
 	return k, nil
 }
 
-func (rd *Reader) newDecodeContext() *decodeContext {
-	return &decodeContext{opts: rd.opts, password: rd.password, key7z: rd.key7z, pool: &rd.pool}
+func (rd *Reader) newDecodeContext(ctx context.Context) *decodeContext {
+	return &decodeContext{ctx: ctx, opts: rd.opts, password: rd.password, key7z: rd.key7z, pool: &rd.pool}
 }
 
 // readHeaders reads the signature header and the (possibly encoded) header.
@@ -176,6 +184,9 @@ func (rd *Reader) readHeaders() error {
 		return &archive.LimitError{What: "7z header size", Need: int64(sh.nextHeaderSize), Limit: maxHeaderSize, Fixed: true}
 	}
 	rd.info.PhysicalSize = signatureHeaderSize + int64(sh.nextHeaderOffset+sh.nextHeaderSize)
+	if err := rd.hdrMem.charge("header", int(sh.nextHeaderSize), 1); err != nil {
+		return err
+	}
 	buf := make([]byte, sh.nextHeaderSize)
 	if _, err := rd.ra.ReadAt(buf, signatureHeaderSize+int64(sh.nextHeaderOffset)); err != nil {
 		return fmt.Errorf("reading the header: %w", err)
@@ -189,7 +200,7 @@ func (rd *Reader) readHeaders() error {
 		}
 		switch buf[0] {
 		case idHeader:
-			h, err := parseHeaderLimit(buf[1:], rd.opts.Limit())
+			h, err := parseHeader(buf[1:], &rd.hdrMem)
 			if err != nil {
 				if rd.info.EncryptedHeaders && errors.Is(err, archive.ErrFormat) {
 					// A header decrypted with a wrong key that carried no
@@ -217,7 +228,7 @@ func (rd *Reader) readHeaders() error {
 // concatenated, are the next header.
 func (rd *Reader) decodeHeader(b []byte) ([]byte, error) {
 	var si streamsInfo
-	br := &byteReader{b: b}
+	br := &byteReader{b: b, mem: &rd.hdrMem}
 	if err := br.readStreamsInfo(&si); err != nil {
 		return nil, err
 	}
@@ -239,10 +250,14 @@ func (rd *Reader) decodeHeader(b []byte) ([]byte, error) {
 	if total > limit {
 		return nil, &archive.LimitError{What: "7z decoded header size", Need: int64(min(total, 1<<62)), Limit: int64(limit)}
 	}
+	if err := rd.hdrMem.charge("decoded header", int(total), 1); err != nil {
+		return nil, err
+	}
 	var out bytes.Buffer
+	out.Grow(int(total))
 	for i := range si.folders {
 		f := &si.folders[i]
-		dctx := rd.newDecodeContext()
+		dctx := rd.newDecodeContext(context.Background())
 		fd := &folderDecoder{f: f, si: &si, ra: rd.ra, base: signatureHeaderSize, end: rd.size, dctx: dctx}
 		err := func() error {
 			defer dctx.close()
@@ -316,6 +331,9 @@ func (rd *Reader) buildEntries() error {
 			subFolder[f.firstSub+j] = i
 		}
 	}
+	// One allocation holds every entry (the memory was charged when the
+	// header was parsed).
+	block := make([]archive.Entry, len(h.files))
 	rd.entries = make([]*archive.Entry, len(h.files))
 	rd.meta = make([]entryMeta, len(h.files))
 	sub := 0
@@ -327,7 +345,8 @@ func (rd *Reader) buildEntries() error {
 		if name == "" {
 			name = defaultName(rd.opts.Name)
 		}
-		e := &archive.Entry{Index: i, Name: name, Size: 0, UID: -1, GID: -1, Anti: fi.isAnti, Comment: fi.comment}
+		e := &block[i]
+		*e = archive.Entry{Index: i, Name: name, Size: 0, UID: -1, GID: -1, Anti: fi.isAnti, Comment: fi.comment}
 		m := entryMeta{folder: -1}
 		if fi.hasStream {
 			fo := subFolder[sub]
@@ -477,12 +496,12 @@ func (rd *Reader) Info() *archive.Info { return &rd.info }
 // Entries lists the entries in archive order.
 func (rd *Reader) Entries() []*archive.Entry { return rd.entries }
 
-// Close releases pooled decoders. The underlying ReaderAt belongs to the
-// caller.
+// Close releases pooled decoders and their memory. The underlying
+// ReaderAt belongs to the caller.
 func (rd *Reader) Close() error {
-	rd.pool.mu.Lock()
-	rd.pool.items = nil
-	rd.pool.mu.Unlock()
+	rd.pool.mem.RemoveReclaimer(&rd.pool)
+	rd.pool.drain()
+	rd.hdrMem.release()
 	return nil
 }
 
@@ -622,8 +641,14 @@ func (fs *folderStream) decodeError(err error) error {
 
 // openFolder starts decoding folder fo.
 func (rd *Reader) openFolder(fo int) (*folderStream, error) {
+	return rd.openFolderContext(context.Background(), fo)
+}
+
+// openFolderContext starts decoding folder fo; ctx ends a wait for
+// decoder memory held by other folders.
+func (rd *Reader) openFolderContext(ctx context.Context, fo int) (*folderStream, error) {
 	f := &rd.hdr.main.folders[fo]
-	dctx := rd.newDecodeContext()
+	dctx := rd.newDecodeContext(ctx)
 	fd := &folderDecoder{f: f, si: &rd.hdr.main, ra: rd.ra, base: signatureHeaderSize, end: rd.size, dctx: dctx}
 	r, err := fd.open()
 	if err != nil {
@@ -722,7 +747,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 					pf.release(j)
 				}
 			} else {
-				cur, err = rd.openFolder(m.folder)
+				cur, err = rd.openFolderContext(ctx, m.folder)
 			}
 			if err != nil {
 				cur = nil
