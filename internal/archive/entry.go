@@ -68,7 +68,8 @@ const (
 )
 
 // Entry is the metadata of one archive member. Format readers fill every
-// field they know; zero values mean "not recorded".
+// field they know; zero values mean "not recorded". Fields are ordered so
+// that the small ones share words: archives list millions of entries.
 type Entry struct {
 	// Index is the entry's position in Reader.Entries.
 	Index int
@@ -81,10 +82,6 @@ type Entry struct {
 	// symlink targets as entry data (7z, RAR 1.5–4.x) it may be empty in
 	// the listing; Reader.Extract fills it before calling back.
 	LinkTarget string
-	// LinkToDir is set for Windows symlinks and junctions to directories.
-	LinkToDir bool
-	// Junction is set for RAR5 Windows junction points.
-	Junction bool
 
 	Size       int64  // unpacked size; -1 when unknown
 	PackedSize int64  // packed bytes attributed to this entry; 0 inside solid blocks beyond the first
@@ -95,39 +92,47 @@ type Entry struct {
 	AccessTime time.Time
 
 	HostOS HostOS
+
+	UID, GID     int    // -1 when absent
+	Owner, Group string // names, when recorded
+
+	BLAKE2sp []byte // 32 bytes, RAR5 only; nil when absent
+
+	// Version is the RAR file version number (name;N); 0 when absent.
+	Version int
+
+	// Comment is a per-entry comment, when the format has one.
+	Comment string
+
+	// Block is the index of the 7z folder (solid block) holding the
+	// entry's data, as 7-Zip's -slt "Block" shows it; -1 when the entry
+	// has no data stream or the format has no blocks (RAR).
+	Block int
+
 	// Attributes are the raw attributes as stored (Windows bits, or a unix
 	// mode for unix hosts; 7z may combine both, see AttrUnixExtension).
 	Attributes uint32
 	// Mode is the Go file mode derived from the attributes (permission
 	// bits and type). HasUnixMode says whether the permission bits come
 	// from a stored unix mode rather than being synthesised.
-	Mode        fs.FileMode
+	Mode  fs.FileMode
+	CRC32 uint32 // valid when HasCRC32
+
 	HasUnixMode bool
-
-	UID, GID     int    // -1 when absent
-	Owner, Group string // names, when recorded
-
-	HasCRC32 bool
-	CRC32    uint32
-	BLAKE2sp []byte // 32 bytes, RAR5 only; nil when absent
-
+	HasCRC32    bool
+	// LinkToDir is set for Windows symlinks and junctions to directories.
+	LinkToDir bool
+	// Junction is set for RAR5 Windows junction points.
+	Junction  bool
 	Encrypted bool
 	// Solid says the entry continues a solid stream from earlier entries.
 	Solid bool
 	// Anti marks a 7z anti-item (a deletion marker); it is listed, never
 	// extracted.
 	Anti bool
-	// Version is the RAR file version number (name;N); 0 when absent.
-	Version int
 	// SplitBefore/SplitAfter say the entry continues from the previous
 	// volume or into the next one.
 	SplitBefore, SplitAfter bool
-	// Comment is a per-entry comment, when the format has one.
-	Comment string
-	// Block is the index of the 7z folder (solid block) holding the
-	// entry's data, as 7-Zip's -slt "Block" shows it; -1 when the entry
-	// has no data stream or the format has no blocks (RAR).
-	Block int
 }
 
 // IsDir reports whether the entry is a directory.

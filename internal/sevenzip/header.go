@@ -163,23 +163,25 @@ type streamsInfo struct {
 	subCRCs   []uint32
 }
 
-// fileInfo is one entry of FilesInfo.
+// fileInfo is one entry of FilesInfo. The flags share a word: headers
+// hold millions of entries.
 type fileInfo struct {
-	name        string
+	name     string
+	comment  string
+	ctime    uint64
+	atime    uint64
+	mtime    uint64
+	startPos uint64
+	attrib   uint32
+
 	hasStream   bool
 	isEmptyFile bool
 	isAnti      bool
 	hasAttrib   bool
-	attrib      uint32
-	ctime       uint64
-	atime       uint64
-	mtime       uint64
 	hasCTime    bool
 	hasATime    bool
 	hasMTime    bool
-	comment     string
 	hasStartPos bool
-	startPos    uint64
 }
 
 // header is the decoded kHeader.
