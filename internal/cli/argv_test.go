@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/extract"
@@ -312,19 +311,6 @@ func TestDiagnostic(t *testing.T) {
 	}
 }
 
-func TestJSONTime(t *testing.T) {
-	tm := time.Date(2026, 1, 2, 3, 4, 5, 123456700, time.FixedZone("X", 3600))
-	if got := jsonTime(tm); got != "2026-01-02T02:04:05.123456700Z" {
-		t.Errorf("jsonTime = %q", got)
-	}
-	if got := jsonTime(time.Time{}); got != "" {
-		t.Errorf("zero time = %q", got)
-	}
-	if _, err := time.Parse(time.RFC3339Nano, jsonTime(tm)); err != nil {
-		t.Errorf("not RFC 3339: %v", err)
-	}
-}
-
 type fakeReader struct{ entries []*archive.Entry }
 
 func (f *fakeReader) Info() *archive.Info       { return &archive.Info{} }
@@ -356,26 +342,5 @@ func TestWithLinkTargets(t *testing.T) {
 	all, _ := newSelector(nil, nil, false)
 	if w := withLinkTargets(r, all); !w(es[3]) {
 		t.Error("unfiltered selection lost an entry")
-	}
-}
-
-func TestAttrString(t *testing.T) {
-	tests := []struct {
-		e    archive.Entry
-		want string
-	}{
-		{archive.Entry{HostOS: archive.HostWindows, Attributes: archive.AttrArchive | archive.AttrReadOnly}, ".R..A"},
-		{archive.Entry{HostOS: archive.HostWindows, Type: archive.TypeDir, Attributes: archive.AttrDirectory}, "D...."},
-		// 7z: Windows bits with the unix mode in the high 16 bits.
-		{archive.Entry{HostOS: archive.HostUnix, Attributes: archive.AttrArchive | archive.AttrUnixExtension | 0o100644<<16, Mode: 0o644, HasUnixMode: true}, "....A"},
-		// RAR from unix: a plain st_mode.
-		{archive.Entry{HostOS: archive.HostUnix, Attributes: 0o100644, Mode: 0o644, HasUnixMode: true}, "....."},
-		{archive.Entry{HostOS: archive.HostUnix, Attributes: 0o100444, Mode: 0o444, HasUnixMode: true}, ".R..."},
-		{archive.Entry{HostOS: archive.HostUnix, Type: archive.TypeDir, Attributes: 0o40755, Mode: 0o755, HasUnixMode: true}, "D...."},
-	}
-	for _, tc := range tests {
-		if got := attrString(&tc.e); got != tc.want {
-			t.Errorf("attrString(%+v) = %q, want %q", tc.e, got, tc.want)
-		}
 	}
 }

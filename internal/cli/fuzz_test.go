@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -93,67 +91,4 @@ func countValues(args []string) int {
 		}
 	}
 	return n
-}
-
-// decodeJSONName reverses appendJSONString: JSON string escapes, with
-// the lone surrogates \udc80–\udcff standing for single bytes.
-func decodeJSONName(t *testing.T, q string) string {
-	t.Helper()
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		t.Fatalf("%s is not a JSON string", q)
-	}
-	var b strings.Builder
-	s := q[1 : len(q)-1]
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			b.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			v, err := strconv.ParseUint(s[i+1:i+5], 16, 32)
-			if err != nil {
-				t.Fatalf("bad escape in %s", q)
-			}
-			if v >= 0xdc80 && v <= 0xdcff {
-				b.WriteByte(byte(v - 0xdc00))
-			} else {
-				b.WriteRune(rune(v))
-			}
-			i += 4
-		default:
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
-}
-
-// FuzzJSONName checks the JSON form of names: valid JSON, no raw control
-// character (C0, DEL, C1), and lossless: decoding gives the stored bytes
-// back, so two different names never list the same.
-func FuzzJSONName(f *testing.F) {
-	f.Add("plain.txt")
-	f.Add("bad\xff\xfe\u0085\x1b[2J")
-	f.Add("\"\\\u2028\ufffd\xed\xa0\x80")
-	f.Fuzz(func(t *testing.T, name string) {
-		q := string(appendJSONString(nil, name))
-		if !json.Valid([]byte(q)) {
-			t.Fatalf("%q gives invalid JSON %s", name, q)
-		}
-		for _, r := range q {
-			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
-				t.Fatalf("%q gives %s with control U+%04X", name, q, r)
-			}
-		}
-		if back := decodeJSONName(t, q); back != name {
-			t.Fatalf("%q gives %s, which reads back as %q", name, q, back)
-		}
-	})
 }

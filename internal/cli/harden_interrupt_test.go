@@ -42,7 +42,11 @@ func writeMixedData(t *testing.T, path string, size int) {
 		}
 		for i := 0; i < 512; i++ {
 			k, _ := w.WriteString(words[rng.IntN(len(words))])
-			w.WriteByte(" \n"[b2i(rng.IntN(12) == 0)])
+			sep := byte(' ')
+			if rng.IntN(12) == 0 {
+				sep = '\n'
+			}
+			w.WriteByte(sep)
 			n += k + 1
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/listing"
 )
 
 // TestJSONLines lists several archives, one of them broken, with
@@ -42,8 +44,8 @@ func TestJSONLines(t *testing.T) {
 		if err := json.Unmarshal([]byte(lines[i]), &doc); err != nil {
 			t.Fatalf("line %d is not one JSON object: %v\n%s", i+1, err, lines[i])
 		}
-		if doc.SchemaVersion == nil || *doc.SchemaVersion != jsonSchemaVersion || doc.Archive.Path != want {
-			t.Errorf("line %d: schema %v, path %q; want %d, %q", i+1, doc.SchemaVersion, doc.Archive.Path, jsonSchemaVersion, want)
+		if doc.SchemaVersion == nil || *doc.SchemaVersion != listing.SchemaVersion || doc.Archive.Path != want {
+			t.Errorf("line %d: schema %v, path %q; want %d, %q", i+1, doc.SchemaVersion, doc.Archive.Path, listing.SchemaVersion, want)
 		}
 		if (want == "b.7z") != (doc.Error != "") {
 			t.Errorf("line %d: error %q", i+1, doc.Error)

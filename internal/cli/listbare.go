@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/garc-dev/garc/internal/printable"
+	"github.com/garc-dev/garc/internal/listing"
 )
 
 // bareListCommand is unrar's `lb`: the selected entry names, one a line,
@@ -39,15 +39,9 @@ date, time, attributes, size, compressed size and name.`,
 				}
 				w := bufio.NewWriterSize(a.stdout, 64<<10)
 				if rows {
-					writeTableRows(w, r.Entries(), sel.want)
+					listing.WriteRows(w, r.Entries(), sel.want)
 				} else {
-					line := make([]byte, 0, 256)
-					for _, e := range r.Entries() {
-						if sel.want(e) {
-							line = append(printable.Append(line[:0], e.Name), '\n')
-							w.Write(line)
-						}
-					}
+					listing.WriteNames(w, r.Entries(), sel.want)
 				}
 				return w.Flush()
 			})

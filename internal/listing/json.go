@@ -1,4 +1,4 @@
-package cli
+package listing
 
 import (
 	"encoding/hex"
@@ -10,15 +10,16 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 )
 
-// jsonSchemaVersion is the "schema_version" of the JSON listing; it
+// SchemaVersion is the "schema_version" of the JSON listing; it
 // changes when a field changes meaning or disappears (not when one is
 // added).
-const jsonSchemaVersion = 1
+const SchemaVersion = 1
 
-// jsonSchemaDoc documents the JSON listing. It is the one description of
-// the schema: `garc l --help` prints it and doc.go points here;
-// TestJSONSchemaDoc keeps it in step with what writeJSON writes.
-const jsonSchemaDoc = `One line of JSON per archive (JSON Lines), written as the entries are read:
+// SchemaDoc documents the JSON listing. It is the one description of
+// the schema: `garc l --help` prints it and the package documentation
+// points here; TestJSONSchemaDoc keeps it in step with what JSONWriter
+// writes.
+const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the entries are read:
 
   {
     "schema_version": 1,
@@ -72,22 +73,23 @@ written as the lone surrogate escape \udc80–\udcff (Python's
 surrogateescape error handler: os.fsencode(s) gives the stored bytes back), so two
 different stored names never list the same.`
 
-// jsonWriter writes JSON into a reusable buffer and hands it to w in
+// JSONWriter writes JSON into a reusable buffer and hands it to w in
 // large pieces: a listing is streamed entry by entry without building
 // the document in memory.
-type jsonWriter struct {
+type JSONWriter struct {
 	w     io.Writer
 	b     []byte
 	err   error
 	first bool // nothing written yet in the current object or array
 }
 
-func newJSONWriter(w io.Writer) *jsonWriter {
-	return &jsonWriter{w: w, b: make([]byte, 0, 64<<10)}
+// NewJSONWriter returns a JSONWriter writing to w.
+func NewJSONWriter(w io.Writer) *JSONWriter {
+	return &JSONWriter{w: w, b: make([]byte, 0, 64<<10)}
 }
 
 // flush writes the buffer out when it is large, or always with force.
-func (j *jsonWriter) flush(force bool) error {
+func (j *JSONWriter) flush(force bool) error {
 	if j.err == nil && (force || len(j.b) >= 48<<10) {
 		_, j.err = j.w.Write(j.b)
 		j.b = j.b[:0]
@@ -95,14 +97,14 @@ func (j *jsonWriter) flush(force bool) error {
 	return j.err
 }
 
-func (j *jsonWriter) sep() {
+func (j *JSONWriter) sep() {
 	if !j.first {
 		j.b = append(j.b, ',')
 	}
 	j.first = false
 }
 
-func (j *jsonWriter) key(k string) {
+func (j *JSONWriter) key(k string) {
 	j.sep()
 	j.b = append(j.b, '"')
 	j.b = append(j.b, k...)
@@ -111,7 +113,7 @@ func (j *jsonWriter) key(k string) {
 
 // open starts an object ('{') or array ('['), under key k when k is not
 // empty.
-func (j *jsonWriter) open(k string, c byte) {
+func (j *JSONWriter) open(k string, c byte) {
 	if k != "" {
 		j.key(k)
 	} else {
@@ -121,34 +123,34 @@ func (j *jsonWriter) open(k string, c byte) {
 	j.first = true
 }
 
-func (j *jsonWriter) close(c byte) {
+func (j *JSONWriter) close(c byte) {
 	j.b = append(j.b, c)
 	j.first = false
 }
 
-func (j *jsonWriter) str(k, v string) {
+func (j *JSONWriter) str(k, v string) {
 	j.key(k)
 	j.b = appendJSONString(j.b, v)
 }
 
 // optStr writes k only when v is not empty.
-func (j *jsonWriter) optStr(k, v string) {
+func (j *JSONWriter) optStr(k, v string) {
 	if v != "" {
 		j.str(k, v)
 	}
 }
 
-func (j *jsonWriter) int(k string, v int64) {
+func (j *JSONWriter) int(k string, v int64) {
 	j.key(k)
 	j.b = strconv.AppendInt(j.b, v, 10)
 }
 
-func (j *jsonWriter) bool(k string, v bool) {
+func (j *JSONWriter) bool(k string, v bool) {
 	j.key(k)
 	j.b = strconv.AppendBool(j.b, v)
 }
 
-func (j *jsonWriter) strs(k string, vs []string) {
+func (j *JSONWriter) strs(k string, vs []string) {
 	j.open(k, '[')
 	for _, v := range vs {
 		j.sep()
@@ -213,18 +215,18 @@ func jsonTime(t time.Time) string {
 	return t.UTC().Format(jsonTimeLayout)
 }
 
-func (j *jsonWriter) time(k string, t time.Time) {
+func (j *JSONWriter) time(k string, t time.Time) {
 	if !t.IsZero() {
 		j.str(k, jsonTime(t))
 	}
 }
 
-// beginArchive writes the start of an archive's line, up to the opening
+// BeginArchive writes the start of an archive's line, up to the opening
 // of its entries array.
-func (j *jsonWriter) beginArchive(name string, info *archive.Info) {
+func (j *JSONWriter) BeginArchive(name string, info *archive.Info) {
 	j.first = true
 	j.open("", '{')
-	j.int("schema_version", jsonSchemaVersion)
+	j.int("schema_version", SchemaVersion)
 	j.open("archive", '{')
 	j.str("path", name)
 	j.str("type", string(info.Format))
@@ -241,19 +243,19 @@ func (j *jsonWriter) beginArchive(name string, info *archive.Info) {
 	j.open("entries", '[')
 }
 
-// endArchive closes the entries array and the line.
-func (j *jsonWriter) endArchive() error {
+// EndArchive closes the entries array and the line.
+func (j *JSONWriter) EndArchive() error {
 	j.close(']')
 	j.close('}')
 	j.b = append(j.b, '\n')
 	return j.flush(true)
 }
 
-// archiveError writes the line of an archive that could not be opened.
-func (j *jsonWriter) archiveError(name string, err error) error {
+// ArchiveError writes the line of an archive that could not be opened.
+func (j *JSONWriter) ArchiveError(name string, err error) error {
 	j.first = true
 	j.open("", '{')
-	j.int("schema_version", jsonSchemaVersion)
+	j.int("schema_version", SchemaVersion)
 	j.open("archive", '{')
 	j.str("path", name)
 	j.close('}')
@@ -268,8 +270,8 @@ func (j *jsonWriter) archiveError(name string, err error) error {
 var windowsAttrNames = [16]string{"readonly", "hidden", "system", "", "directory", "archive", "device", "normal",
 	"temporary", "sparse", "reparse_point", "compressed", "offline", "not_content_indexed", "encrypted", ""}
 
-// entry writes one element of the entries array.
-func (j *jsonWriter) entry(e *archive.Entry) error {
+// Entry writes one element of the entries array.
+func (j *JSONWriter) Entry(e *archive.Entry) error {
 	j.open("", '{')
 	j.str("path", e.Name)
 	j.str("type", e.Type.String())

@@ -1,4 +1,4 @@
-package cli
+package listing
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,22 +45,22 @@ func TestAppendJSONString(t *testing.T) {
 	}
 }
 
-// TestJSONSchemaDoc keeps jsonSchemaDoc in step with the writer: every
+// TestJSONSchemaDoc keeps SchemaDoc in step with the writer: every
 // key the writer can produce is documented and every documented key is
 // produced.
 func TestJSONSchemaDoc(t *testing.T) {
 	var b bytes.Buffer
-	j := newJSONWriter(&b)
+	j := NewJSONWriter(&b)
 	full := &archive.Info{Format: archive.Format7z, Volumes: []string{"v"}, Methods: []string{"m"}, Comment: "c"}
-	j.beginArchive("a.7z", full)
-	j.entry(&archive.Entry{
+	j.BeginArchive("a.7z", full)
+	j.Entry(&archive.Entry{
 		Name: "n", Type: archive.TypeSymlink, LinkTarget: "t", Size: 1, Method: "m",
 		ModTime: time.Unix(1, 0), CreateTime: time.Unix(1, 0), AccessTime: time.Unix(1, 0),
 		Attributes: archive.AttrReadOnly, HasUnixMode: true, Mode: 0o644, UID: 1, GID: 1, Owner: "o", Group: "g",
 		HasCRC32: true, BLAKE2sp: []byte{1}, Anti: true, SplitBefore: true, SplitAfter: true, Comment: "c",
 	})
-	j.endArchive()
-	j.archiveError("b.7z", errors.New("broken"))
+	j.EndArchive()
+	j.ArchiveError("b.7z", errors.New("broken"))
 	produced := map[string]bool{}
 	dec := json.NewDecoder(&b)
 	for dec.More() {
@@ -72,14 +74,14 @@ func TestJSONSchemaDoc(t *testing.T) {
 	// Keys are quoted names before a colon, alone or in a list sharing
 	// one description ("uid", "gid": int).
 	word := regexp.MustCompile(`"(\w+)"`)
-	for _, m := range regexp.MustCompile(`(?:"\w+", )*"\w+":`).FindAllString(jsonSchemaDoc, -1) {
+	for _, m := range regexp.MustCompile(`(?:"\w+", )*"\w+":`).FindAllString(SchemaDoc, -1) {
 		for _, k := range word.FindAllStringSubmatch(m, -1) {
 			documented[k[1]] = true
 		}
 	}
 	for k := range produced {
 		if !documented[k] {
-			t.Errorf("key %q is written but not documented in jsonSchemaDoc", k)
+			t.Errorf("key %q is written but not documented in SchemaDoc", k)
 		}
 	}
 	for k := range documented {
@@ -106,11 +108,87 @@ func collectKeys(v any, keys map[string]bool) {
 // TestJSONEntryAllocs checks that the JSON listing streams: writing an
 // entry reuses the writer's buffer instead of building a document.
 func TestJSONEntryAllocs(t *testing.T) {
-	j := newJSONWriter(io.Discard)
-	j.beginArchive("a.7z", &archive.Info{Format: archive.Format7z})
+	j := NewJSONWriter(io.Discard)
+	j.BeginArchive("a.7z", &archive.Info{Format: archive.Format7z})
 	e := &archive.Entry{Name: "dir/file.txt", Size: 10, Method: "LZMA2:24", ModTime: time.Unix(1e9, 0),
 		HasUnixMode: true, Mode: 0o644, HasCRC32: true, CRC32: 0x12345678}
-	if n := testing.AllocsPerRun(1000, func() { j.entry(e) }); n > 2 {
+	if n := testing.AllocsPerRun(1000, func() { j.Entry(e) }); n > 2 {
 		t.Errorf("%v allocations per entry", n)
 	}
+}
+
+func TestJSONTime(t *testing.T) {
+	tm := time.Date(2026, 1, 2, 3, 4, 5, 123456700, time.FixedZone("X", 3600))
+	if got := jsonTime(tm); got != "2026-01-02T02:04:05.123456700Z" {
+		t.Errorf("jsonTime = %q", got)
+	}
+	if got := jsonTime(time.Time{}); got != "" {
+		t.Errorf("zero time = %q", got)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, jsonTime(tm)); err != nil {
+		t.Errorf("not RFC 3339: %v", err)
+	}
+}
+
+// decodeJSONName reverses appendJSONString: JSON string escapes, with
+// the lone surrogates \udc80–\udcff standing for single bytes.
+func decodeJSONName(t *testing.T, q string) string {
+	t.Helper()
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		t.Fatalf("%s is not a JSON string", q)
+	}
+	var b strings.Builder
+	s := q[1 : len(q)-1]
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			v, err := strconv.ParseUint(s[i+1:i+5], 16, 32)
+			if err != nil {
+				t.Fatalf("bad escape in %s", q)
+			}
+			if v >= 0xdc80 && v <= 0xdcff {
+				b.WriteByte(byte(v - 0xdc00))
+			} else {
+				b.WriteRune(rune(v))
+			}
+			i += 4
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// FuzzJSONName checks the JSON form of names: valid JSON, no raw control
+// character (C0, DEL, C1), and lossless: decoding gives the stored bytes
+// back, so two different names never list the same.
+func FuzzJSONName(f *testing.F) {
+	f.Add("plain.txt")
+	f.Add("bad\xff\xfe\u0085\x1b[2J")
+	f.Add("\"\\\u2028\ufffd\xed\xa0\x80")
+	f.Fuzz(func(t *testing.T, name string) {
+		q := string(appendJSONString(nil, name))
+		if !json.Valid([]byte(q)) {
+			t.Fatalf("%q gives invalid JSON %s", name, q)
+		}
+		for _, r := range q {
+			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
+				t.Fatalf("%q gives %s with control U+%04X", name, q, r)
+			}
+		}
+		if back := decodeJSONName(t, q); back != name {
+			t.Fatalf("%q gives %s, which reads back as %q", name, q, back)
+		}
+	})
 }

@@ -1,0 +1,132 @@
+package listing
+
+import (
+	"io/fs"
+	"strings"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// hostName is the "host_os" value of the JSON listing.
+func hostName(h archive.HostOS) string {
+	switch h {
+	case archive.HostWindows:
+		return "windows"
+	case archive.HostUnix:
+		return "unix"
+	}
+	return "unknown"
+}
+
+// unixPerm returns the permission and special bits of a Go mode in the
+// unix octal layout.
+func unixPerm(m fs.FileMode) uint32 {
+	v := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		v |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		v |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		v |= 0o1000
+	}
+	return v
+}
+
+// attrString renders attributes as 7-Zip does: the letters D, R, H, S, A
+// for the Windows bits ("." when clear).
+func attrString(e *archive.Entry) string {
+	attr := windowsAttrs(e)
+	b := []byte(".....")
+	for i, bit := range []uint32{archive.AttrDirectory, archive.AttrReadOnly, archive.AttrHidden, archive.AttrSystem, archive.AttrArchive} {
+		if attr&bit != 0 {
+			b[i] = "DRHSA"[i]
+		}
+	}
+	return string(b)
+}
+
+// winAttrLetters are 7-Zip's letters for the Windows attribute bits 0–15
+// in bit order ('.' for bits it does not name).
+const winAttrLetters = "RHS.DAdNTsLCOIE."
+
+// windowsAttrs returns the Windows attribute bits of an entry: the low
+// bits for Windows hosts and 7-Zip's unix extension, the read-only and
+// directory bits derived for a RAR unix mode.
+func windowsAttrs(e *archive.Entry) uint32 {
+	var attr uint32
+	switch {
+	case e.HostOS != archive.HostUnix || e.Attributes&archive.AttrUnixExtension != 0 && e.Attributes>>16 != 0:
+		attr = e.Attributes & 0xffff &^ archive.AttrUnixExtension
+	case e.HasUnixMode && e.Mode&0o200 == 0:
+		attr = archive.AttrReadOnly
+	}
+	if e.IsDir() {
+		attr |= archive.AttrDirectory
+	}
+	return attr
+}
+
+// sltAttr renders attributes for -slt as 7-Zip does: the letters of the
+// set Windows bits in bit order ("RHSDA…", so "HD" for a hidden
+// directory), then the unix mode when one is stored ("A -rw-r--r--").
+func sltAttr(e *archive.Entry) string {
+	attr := windowsAttrs(e)
+	var b strings.Builder
+	for i := 0; i < 16; i++ {
+		if attr&(1<<i) != 0 && winAttrLetters[i] != '.' {
+			b.WriteByte(winAttrLetters[i])
+		}
+	}
+	s := b.String()
+	if e.HasUnixMode {
+		if s != "" {
+			s += " "
+		}
+		s += modeString(e)
+	}
+	return s
+}
+
+// modeString renders a unix mode like ls -l.
+func modeString(e *archive.Entry) string {
+	m := e.Mode
+	b := []byte("----------")
+	switch {
+	case e.Type == archive.TypeDir:
+		b[0] = 'd'
+	case e.Type == archive.TypeSymlink:
+		b[0] = 'l'
+	}
+	const rwx = "rwxrwxrwx"
+	for i := 0; i < 9; i++ {
+		if m&(1<<uint(8-i)) != 0 {
+			b[i+1] = rwx[i]
+		}
+	}
+	if m&fs.ModeSetuid != 0 {
+		b[3] = "Ss"[b2i(b[3] == 'x')]
+	}
+	if m&fs.ModeSetgid != 0 {
+		b[6] = "Ss"[b2i(b[6] == 'x')]
+	}
+	if m&fs.ModeSticky != 0 {
+		b[9] = "Tt"[b2i(b[9] == 'x')]
+	}
+	return string(b)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func plusMinus(b bool) string {
+	if b {
+		return "+"
+	}
+	return "-"
+}

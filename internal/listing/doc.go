@@ -1,0 +1,45 @@
+// Package listing writes garc's archive listings from an archive.Info and
+// its entries: 7-Zip's table (WriteTable; WriteRows for `l -ba`,
+// WriteNames for unrar's `lb`), 7-Zip's technical listing (WriteSLT) and
+// JSON Lines (JSONWriter). Every name and text that comes from an archive
+// is escaped for the terminal (internal/printable) or, in JSON, written
+// losslessly. The writers stream: they hold no more than one entry's
+// line at a time.
+//
+// # Table
+//
+// The archive block (Path, Type, Physical Size, Headers Size, Method,
+// Solid, Blocks, and what garc knows beyond 7-Zip: volumes, RAR flags,
+// comment), the column titles, a row per entry (date, time, 7-Zip's
+// attribute letters DRHSA, size, compressed size, name, and "-> TARGET"
+// for a symbolic link, "=> TARGET" for a hard link or file copy) and the
+// totals, as `7zz l` prints them.
+//
+// # Technical listing
+//
+// WriteSLT, for `garc l --format=slt` (-slt), prints 7-Zip's technical listing. For 7z
+// archives it matches `7zz l -slt` from the "--" line on: the archive
+// block (Path; Type with 7-Zip's names "7z", "Rar5" and "Rar"; Offset
+// for SFX; Physical Size; Headers Size; Method with the coders ordered by
+// ID and LZMA/LZMA2 with the largest dictionary; Solid; Blocks) and per
+// entry Path, Size, Packed Size (empty
+// after the first entry of a solid block), Modified, Created, Accessed
+// (local time, seven fraction digits), Attributes (Windows letters in bit
+// order, then the unix mode: "A -rw-r--r--", "D drwxr-xr-x"), CRC (empty
+// when none), Encrypted, Method and Block (the folder index; empty when
+// the entry has no data). RAR entries follow the key order of 7-Zip's RAR
+// handlers: Path, Folder, Size, Packed Size, the stored times,
+// Attributes, Encrypted, Solid, Split Before, Split After, CRC, Host OS
+// ("Windows"/"Unix" for RAR5, "Win32"/"Unix" before), Method and
+// Symbolic/Hard/Copy Link (7-Zip's RAR method and characteristics strings
+// and Volume Index are not reproduced). Keys garc adds (BLAKE2sp, User,
+// Group, Anti, Comment) come last. Known differences: raw splits (7-Zip lists the split
+// container first) and Zstandard, which 7-Zip without the zstd codec
+// names by its ID.
+//
+// # JSON listing
+//
+// JSONWriter, for `garc l --format=json`, writes JSON Lines, one line
+// per archive, as the entries are read; the schema is described once, in
+// SchemaDoc, which `garc l --help` prints.
+package listing

@@ -1,0 +1,109 @@
+package listing
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/printable"
+)
+
+// WriteTable prints 7-Zip's table listing of the entries want selects:
+// the archive block, column titles, a row per entry as it is visited
+// (WriteRows) and the totals.
+func WriteTable(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
+	writeArchiveHeader(w, name, info, all)
+	fmt.Fprintln(w)
+	const rule = "------------------- ----- ------------ ------------  ------------------------"
+	fmt.Fprintln(w, "   Date      Time    Attr         Size   Compressed  Name")
+	fmt.Fprintln(w, rule)
+	t := WriteRows(w, all, want)
+	fmt.Fprintln(w, rule)
+	summary := fmt.Sprintf("%d files", t.Files)
+	if t.Dirs > 0 {
+		summary += fmt.Sprintf(", %d folders", t.Dirs)
+	}
+	fmt.Fprintf(w, "%s       %12d %12d  %s\n", strings.Repeat(" ", 19), t.Size, t.Packed, summary)
+}
+
+// Totals are the sums under the table's rows.
+type Totals struct {
+	Size, Packed int64 // bytes unpacked and packed
+	Files, Dirs  int
+}
+
+// WriteRows prints the table row of each entry want selects (7-Zip's
+// `l -ba` prints only these), with no allocation per row beyond names
+// that need escaping, and returns the totals.
+func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) (t Totals) {
+	line := make([]byte, 0, 256)
+	for _, e := range all {
+		if !want(e) {
+			continue
+		}
+		line = line[:0]
+		if e.ModTime.IsZero() {
+			line = append(line, "                   "...)
+		} else {
+			line = e.ModTime.Local().AppendFormat(line, "2006-01-02 15:04:05")
+		}
+		line = append(line, ' ')
+		line = append(line, attrString(e)...)
+		line = append(line, ' ')
+		if e.Size >= 0 {
+			line = appendPadded(line, e.Size, 12)
+			t.Size += e.Size
+		} else {
+			line = append(line, "            "...)
+		}
+		line = append(line, ' ')
+		if e.PackedSize > 0 {
+			line = appendPadded(line, e.PackedSize, 12)
+			t.Packed += e.PackedSize
+		} else {
+			line = append(line, "            "...)
+		}
+		line = append(line, ' ', ' ')
+		line = printable.Append(line, e.Name)
+		switch e.Type {
+		case archive.TypeSymlink:
+			line = append(line, " -> "...)
+			line = printable.Append(line, e.LinkTarget)
+		case archive.TypeHardlink, archive.TypeCopy:
+			line = append(line, " => "...)
+			line = printable.Append(line, e.LinkTarget)
+		}
+		if e.IsDir() {
+			t.Dirs++
+		} else {
+			t.Files++
+		}
+		line = append(line, '\n')
+		w.Write(line)
+	}
+	return t
+}
+
+// appendPadded appends v right-aligned in a field of width bytes.
+func appendPadded(b []byte, v int64, width int) []byte {
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], v, 10)
+	for i := len(d); i < width; i++ {
+		b = append(b, ' ')
+	}
+	return append(b, d...)
+}
+
+// WriteNames prints the name of each entry want selects, one a line,
+// escaped for the terminal (unrar's lb).
+func WriteNames(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) {
+	line := make([]byte, 0, 256)
+	for _, e := range all {
+		if want(e) {
+			line = append(printable.Append(line[:0], e.Name), '\n')
+			w.Write(line)
+		}
+	}
+}

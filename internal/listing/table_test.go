@@ -1,0 +1,86 @@
+package listing
+
+import (
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+func TestSevenZipArchiveMethods(t *testing.T) {
+	tests := []struct {
+		methods []string
+		want    string
+	}{
+		{[]string{"LZMA2:12"}, "LZMA2:12"},
+		{[]string{"ARMT LZMA2:17", "ARMT LZMA2:17"}, "LZMA2:17 ARMT"},
+		{[]string{"BCJ2 LZMA:16 LZMA:16:lc0:lp2", "LZMA2:16"}, "LZMA2:16 LZMA:16 BCJ2"},
+		{[]string{"LZMA:16", "LZMA:24", "LZMA:1536k"}, "LZMA:24"},
+		{[]string{"LZMA:3m", "LZMA:21"}, "LZMA:3m"},
+		{[]string{"PPMD:o6:mem24 BCJ", "Delta:4 LZMA2:17"}, "Delta LZMA2:17 PPMD BCJ"}, // by ID: PPMD 030401 < BCJ 03030103,
+		{[]string{"LZMA2:17 7zAES:19", "BCJ LZMA2:17 7zAES:19"}, "LZMA2:17 BCJ 7zAES"},
+		{[]string{"Copy", "BZip2", "Deflate"}, "Copy Deflate BZip2"},
+		{[]string{"Mystery", "Copy"}, "Copy Mystery"},
+		{[]string{""}, ""},
+	}
+	for _, tc := range tests {
+		var all []*archive.Entry
+		for _, m := range tc.methods {
+			all = append(all, &archive.Entry{Method: m})
+		}
+		if got := sevenZipArchiveMethods(all); got != tc.want {
+			t.Errorf("methods %q: got %q, want %q", tc.methods, got, tc.want)
+		}
+	}
+}
+
+func TestSLTAttr(t *testing.T) {
+	tests := []struct {
+		e    archive.Entry
+		want string
+	}{
+		{archive.Entry{HostOS: archive.HostWindows, Attributes: archive.AttrArchive}, "A"},
+		{archive.Entry{HostOS: archive.HostWindows, Type: archive.TypeDir, Attributes: archive.AttrDirectory | archive.AttrHidden}, "HD"},
+		{archive.Entry{HostOS: archive.HostWindows, Type: archive.TypeDir, Attributes: archive.AttrDirectory | archive.AttrReadOnly}, "RD"},
+		{archive.Entry{HostOS: archive.HostWindows, Attributes: 0x80}, "N"},
+		{archive.Entry{HostOS: archive.HostWindows, Attributes: archive.AttrArchive | 0x2000}, "AI"},
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: archive.AttrArchive | archive.AttrUnixExtension | 0o100644<<16, Mode: 0o644, HasUnixMode: true}, "A -rw-r--r--"},
+		{archive.Entry{HostOS: archive.HostUnix, Type: archive.TypeDir, Attributes: archive.AttrDirectory | archive.AttrUnixExtension | 0o40755<<16, Mode: 0o755, HasUnixMode: true}, "D drwxr-xr-x"},
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: 0o100444, Mode: 0o444, HasUnixMode: true}, "R -r--r--r--"},
+	}
+	for _, tc := range tests {
+		if got := sltAttr(&tc.e); got != tc.want {
+			t.Errorf("sltAttr(%+v) = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+func TestSevenZipTypeName(t *testing.T) {
+	for f, want := range map[archive.Format]string{
+		archive.Format7z: "7z", archive.FormatRAR5: "Rar5", archive.FormatRAR4: "Rar", archive.FormatRAR14: "Rar",
+	} {
+		if got := sevenZipTypeName(f); got != want {
+			t.Errorf("sevenZipTypeName(%s) = %q, want %q", f, got, want)
+		}
+	}
+}
+
+func TestAttrString(t *testing.T) {
+	tests := []struct {
+		e    archive.Entry
+		want string
+	}{
+		{archive.Entry{HostOS: archive.HostWindows, Attributes: archive.AttrArchive | archive.AttrReadOnly}, ".R..A"},
+		{archive.Entry{HostOS: archive.HostWindows, Type: archive.TypeDir, Attributes: archive.AttrDirectory}, "D...."},
+		// 7z: Windows bits with the unix mode in the high 16 bits.
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: archive.AttrArchive | archive.AttrUnixExtension | 0o100644<<16, Mode: 0o644, HasUnixMode: true}, "....A"},
+		// RAR from unix: a plain st_mode.
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: 0o100644, Mode: 0o644, HasUnixMode: true}, "....."},
+		{archive.Entry{HostOS: archive.HostUnix, Attributes: 0o100444, Mode: 0o444, HasUnixMode: true}, ".R..."},
+		{archive.Entry{HostOS: archive.HostUnix, Type: archive.TypeDir, Attributes: 0o40755, Mode: 0o755, HasUnixMode: true}, "D...."},
+	}
+	for _, tc := range tests {
+		if got := attrString(&tc.e); got != tc.want {
+			t.Errorf("attrString(%+v) = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
