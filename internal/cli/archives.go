@@ -95,7 +95,7 @@ func (a *app) forEachArchive(arg string, fn func(name string) error) (int, error
 			return n, err
 		}
 		if !errors.Is(err, errReported) {
-			a.prog.clear()
+			a.prog.Clear()
 			fmt.Fprintf(a.stderr, "garc: %s\n", printable.String(diagnostic("", "", err)))
 		}
 		a.code = worse(a.code, exitCodeFor(err))

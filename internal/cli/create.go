@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/garc-dev/garc/internal/progress"
 	"github.com/garc-dev/garc/internal/sevenzip"
 	"github.com/spf13/cobra"
 )
@@ -106,13 +107,13 @@ unencrypted) or with another one is refused unless
 				return err
 			}
 			opts.Progress = func(total int64) func(int64, string) {
-				if a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total); a.prog != nil {
-					return a.prog.set
+				if a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total); a.prog != nil {
+					return a.prog.Set
 				}
 				return nil
 			}
 			err = create(a.ctx, opts)
-			a.prog.finish()
+			a.prog.Finish()
 			return err
 		},
 	}

@@ -2,7 +2,8 @@
 // l, t, a and d as thin wrappers over internal/opener (format detection),
 // internal/extract (safe extraction) and the format readers; the argv
 // normaliser that accepts 7-Zip's and unrar's switch spellings; the exit
-// codes; password sources and the no-echo prompt; and the progress bar.
+// codes; password sources and the no-echo prompt. The progress display
+// is internal/progress, the listings internal/listing.
 //
 // # Command line
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
+	"github.com/garc-dev/garc/internal/progress"
 )
 
 var openArchive = opener.Open
@@ -163,7 +164,7 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 		a.warn("", path, noAnswer)
 		return false, false, nil
 	}
-	a.prog.clear()
+	a.prog.Clear()
 	type answer struct {
 		line string
 		err  error
@@ -272,7 +273,7 @@ func (a *app) extractArchive(name string, sel *selector, f *extractFlags, ow ext
 	if err != nil {
 		return err
 	}
-	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
+	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
 	prev := a.code
 	a.code = ExitOK
 	var sum extractSummary
@@ -299,7 +300,7 @@ func (a *app) extractArchive(name string, sel *selector, f *extractFlags, ow ext
 	}
 	err = x.Finish()
 	if !a.g.quiet {
-		a.prog.clear()
+		a.prog.Clear()
 		sum.print(a.stderr, worse(outcome, exitCodeFor(err)) == ExitOK)
 	}
 	return err
@@ -363,7 +364,7 @@ func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.E
 		if a.ctx.Err() != nil {
 			return a.ctx.Err()
 		}
-		verr := visit(e, a.prog.entry(e.Name, rd))
+		verr := visit(e, a.prog.Entry(e.Name, rd))
 		switch {
 		case verr == nil, errors.Is(verr, extract.ErrRefused), errors.Is(verr, extract.ErrSkipped):
 			return nil
@@ -379,7 +380,7 @@ func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.E
 		a.report(name, e.Name, verr)
 		return nil
 	})
-	a.prog.finish()
+	a.prog.Finish()
 	switch {
 	case a.ctx.Err() != nil || errors.Is(err, errInterrupted) || errors.Is(stop, errInterrupted):
 		return failed, errInterrupted
@@ -493,7 +494,7 @@ func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool,
 		return true, 0, sel.noMatch(name, r.Entries(), false)
 	}
 	tot.compressed += r.Info().PhysicalSize
-	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
+	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
 	buf := make([]byte, 256<<10)
 	failed, err = a.extractEntries(name, r, sel.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.IsDir() {
@@ -524,7 +525,7 @@ func (a *app) extractToStdout(name string, sel *selector) error {
 	if n == 0 && sel.filtered() {
 		return sel.noMatch(name, r.Entries(), false) // -so: no destination
 	}
-	a.prog = newProgress(a.g.progress, a.g.quiet, a.stderr, total)
+	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
 	out := &stdoutWriter{w: a.stdout}
 	buf := make([]byte, 256<<10)
 	_, err = a.extractEntries(name, r, sel.want, func(e *archive.Entry, rd io.Reader) error {

@@ -21,6 +21,7 @@ import (
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
+	"github.com/garc-dev/garc/internal/progress"
 )
 
 // globalFlags are the flags every reading command shares.
@@ -51,7 +52,7 @@ type app struct {
 	stderr io.Writer
 	g      globalFlags
 	pw     *passwordSource
-	prog   *progress
+	prog   *progress.Display
 	code   int // the exit code accumulated by the command
 	// volumes are the files the last opened archive was read from, so
 	// that a wildcard archive argument skips them (forEachArchive).
@@ -113,7 +114,7 @@ const interruptGrace = 700 * time.Millisecond
 // run is Main with an explicit context.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
-	a.pw = &passwordSource{ctx: ctx, stdin: stdin, stdinBuf: a.stdinB, stderr: stderr, clearLine: func() { a.prog.clear() }}
+	a.pw = &passwordSource{ctx: ctx, stdin: stdin, stdinBuf: a.stdinB, stderr: stderr, clearLine: func() { a.prog.Clear() }}
 	root := a.rootCommand()
 	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
 	operandsRequired(root)                     // usage.go: "x: missing ARCHIVE"
@@ -125,7 +126,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	err := root.ExecuteContext(ctx)
 	if ctx.Err() != nil || worse(a.code, exitCodeFor(err)) == ExitInterrupted {
 		// One wording, whatever was cut short.
-		a.prog.clear()
+		a.prog.Clear()
 		fmt.Fprintln(stderr, "garc: "+errInterrupted.Error())
 		return ExitInterrupted
 	}
@@ -324,7 +325,7 @@ func (a *app) diagnose(archiveName, entry string, err error) {
 		}
 		a.shown++
 	}
-	a.prog.clear()
+	a.prog.Clear()
 	fmt.Fprintf(a.stderr, "garc: %s\n", printable.String(diagnostic(archiveName, entry, err)))
 }
 
@@ -334,7 +335,7 @@ func (a *app) startDiagnostics(archiveName string) func() {
 	a.shown, a.hidden = 0, 0
 	return func() {
 		if a.hidden > 0 && a.ctx.Err() == nil {
-			a.prog.clear()
+			a.prog.Clear()
 			fmt.Fprintf(a.stderr, "garc: %s: %d more warnings and errors not shown\n", printable.String(archiveName), a.hidden)
 		}
 		a.shown, a.hidden = 0, 0
@@ -377,7 +378,7 @@ func (a *app) openArchive(name string) (archive.Reader, error) {
 	if err == nil {
 		a.volumes = r.Info().Volumes
 		if v := a.volumes; len(v) > 1 && !a.g.quiet && filepath.Clean(v[0]) != filepath.Clean(name) && opener.IsLaterVolume(name) {
-			a.prog.clear()
+			a.prog.Clear()
 			fmt.Fprintf(a.stderr, "garc: %s: a later volume: the set is read from its first volume, %s\n", printable.String(name), printable.String(v[0]))
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package progress
 
 import (
 	"fmt"
@@ -15,13 +15,13 @@ import (
 	"github.com/garc-dev/garc/internal/printable"
 )
 
-// progress draws a one-line progress display on stderr: a bar with the
+// Display draws a one-line progress display on stderr: a bar with the
 // percentage, bytes done, speed, time left and the current entry's name.
 // It fits the terminal's width, measured at every redraw so that it
 // follows resizes; it writes no escape sequence when TERM=dumb (only
 // carriage returns and spaces) and only ASCII when the locale is not
-// UTF-8. A nil *progress draws nothing.
-type progress struct {
+// UTF-8. A nil *Display draws nothing.
+type Display struct {
 	mu    sync.Mutex
 	w     io.Writer
 	width func() int // columns of the terminal
@@ -52,19 +52,19 @@ func isTerminal(w any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// newProgress returns a progress display for total bytes (-1: unknown),
+// New returns a progress display for total bytes (-1: unknown),
 // or nil when progress is off: -q, --progress=never, or --progress=auto
 // with stderr not a terminal.
-func newProgress(mode string, quiet bool, stderr io.Writer, total int64) *progress {
+func New(mode string, quiet bool, stderr io.Writer, total int64) *Display {
 	switch {
 	case quiet || mode == "never":
 		return nil
 	case mode == "list":
-		return &progress{list: stderr}
+		return &Display{list: stderr}
 	case mode == "auto" && !isTerminal(stderr):
 		return nil
 	}
-	p := &progress{
+	p := &Display{
 		w:     stderr,
 		width: func() int { return terminalWidth(stderr) },
 		now:   time.Now,
@@ -109,9 +109,9 @@ func utf8Locale() bool {
 	return false
 }
 
-// entry shows name as the current entry and returns r counting into the
+// Entry shows name as the current entry and returns r counting into the
 // display.
-func (p *progress) entry(name string, r io.Reader) io.Reader {
+func (p *Display) Entry(name string, r io.Reader) io.Reader {
 	if p == nil {
 		return r
 	}
@@ -126,9 +126,9 @@ func (p *progress) entry(name string, r io.Reader) io.Reader {
 	return &countingReader{r: r, p: p}
 }
 
-// set shows done bytes and the current name (for creation, where the
+// Set shows done bytes and the current name (for creation, where the
 // writer counts).
-func (p *progress) set(done int64, current string) {
+func (p *Display) Set(done int64, current string) {
 	if p == nil {
 		return
 	}
@@ -146,16 +146,16 @@ func (p *progress) set(done int64, current string) {
 }
 
 // add counts n more bytes done.
-func (p *progress) add(n int) {
+func (p *Display) add(n int) {
 	p.mu.Lock()
 	p.done += int64(n)
 	p.maybeDraw()
 	p.mu.Unlock()
 }
 
-// clear removes the display from the terminal so a message can be
+// Clear removes the display from the terminal so a message can be
 // printed; the next update draws it again.
-func (p *progress) clear() {
+func (p *Display) Clear() {
 	if p == nil || p.list != nil {
 		return
 	}
@@ -164,8 +164,8 @@ func (p *progress) clear() {
 	p.mu.Unlock()
 }
 
-// finish removes the display for good (before a summary or an error).
-func (p *progress) finish() {
+// Finish removes the display for good (before a summary or an error).
+func (p *Display) Finish() {
 	if p == nil || p.list != nil {
 		return
 	}
@@ -176,7 +176,7 @@ func (p *progress) finish() {
 }
 
 // erase clears the line the display is on.
-func (p *progress) erase() {
+func (p *Display) erase() {
 	if p.shown == 0 {
 		return
 	}
@@ -189,14 +189,14 @@ func (p *progress) erase() {
 }
 
 // maybeDraw redraws when redrawInterval has passed since the last time.
-func (p *progress) maybeDraw() {
+func (p *Display) maybeDraw() {
 	if p.now().Sub(p.drawn) >= redrawInterval {
 		p.draw()
 	}
 }
 
 // draw writes the display over the current line.
-func (p *progress) draw() {
+func (p *Display) draw() {
 	now := p.now()
 	p.drawn = now
 	line := p.render(p.width()-1, now.Sub(p.start)) // the last column would wrap on some terminals
@@ -218,7 +218,7 @@ func (p *progress) draw() {
 // parts that do not fit are left out, least useful first (speed, sizes,
 // time left), and the name is shortened from the left; with an unknown
 // total there is no bar, percentage or time left.
-func (p *progress) render(width int, elapsed time.Duration) string {
+func (p *Display) render(width int, elapsed time.Duration) string {
 	if width < 1 {
 		return ""
 	}
@@ -285,7 +285,7 @@ func (p *progress) render(width int, elapsed time.Duration) string {
 }
 
 // fraction is the part done, 0 to 1.
-func (p *progress) fraction() float64 {
+func (p *Display) fraction() float64 {
 	if p.total <= 0 {
 		return 0
 	}
@@ -294,7 +294,7 @@ func (p *progress) fraction() float64 {
 
 // displayName is the current entry's name as it can be shown: escaped,
 // and in ASCII when the locale is not UTF-8.
-func (p *progress) displayName() string {
+func (p *Display) displayName() string {
 	name := printable.String(p.name)
 	if !p.ascii {
 		return name
@@ -323,7 +323,7 @@ func joinNonEmpty(parts []string) string {
 }
 
 // bar returns the bar between brackets, width cells inside.
-func (p *progress) bar(width int) string {
+func (p *Display) bar(width int) string {
 	full, empty := "█", "░"
 	if p.ascii {
 		full, empty = "#", "-"
@@ -334,7 +334,7 @@ func (p *progress) bar(width int) string {
 
 // shorten keeps the end of s after an ellipsis when s is wider than
 // width columns.
-func (p *progress) shorten(s string, width int) string {
+func (p *Display) shorten(s string, width int) string {
 	rs := []rune(s)
 	if len(rs) <= width {
 		return s
@@ -375,7 +375,7 @@ func clock(d time.Duration) string {
 
 type countingReader struct {
 	r io.Reader
-	p *progress
+	p *Display
 }
 
 func (c *countingReader) Read(b []byte) (int, error) {

@@ -1,4 +1,4 @@
-package cli
+package progress
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ func TestProgressRenderFits(t *testing.T) {
 		for _, total := range []int64{-1, 0, 1 << 30} {
 			for _, name := range names {
 				for width := 1; width <= 200; width++ {
-					p := &progress{ascii: ascii, total: total, done: 123 << 20, name: name}
+					p := &Display{ascii: ascii, total: total, done: 123 << 20, name: name}
 					got := p.render(width, 7*time.Second)
 					if n := utf8.RuneCountInString(got); n > width {
 						t.Fatalf("width %d, total %d, name %q: %d columns: %q", width, total, name, n, got)
@@ -32,7 +32,7 @@ func TestProgressRenderFits(t *testing.T) {
 }
 
 func TestProgressRenderContent(t *testing.T) {
-	p := &progress{total: 100 << 20, done: 25 << 20, name: "dir/file.bin"}
+	p := &Display{total: 100 << 20, done: 25 << 20, name: "dir/file.bin"}
 	got := p.render(120, 10*time.Second)
 	for _, want := range []string{" 25%", "25.0 MiB/100.0 MiB", "2.5 MiB/s", "ETA 0:30", "dir/file.bin", "[███████░"} {
 		if !strings.Contains(got, want) {
@@ -49,7 +49,7 @@ func TestProgressRenderContent(t *testing.T) {
 		t.Errorf("ASCII bar: %q", got)
 	}
 	// Unknown total (no percentage or time left).
-	p = &progress{total: -1, done: 3 << 20, name: "x"}
+	p = &Display{total: -1, done: 3 << 20, name: "x"}
 	if got := p.render(80, 2*time.Second); got != "3.0 MiB 1.5 MiB/s x" {
 		t.Errorf("unknown total: %q", got)
 	}
@@ -62,14 +62,14 @@ func TestProgressFollowsResize(t *testing.T) {
 		var out bytes.Buffer
 		cols := 100
 		clock := time.Unix(0, 0)
-		p := &progress{w: &out, width: func() int { return cols }, now: func() time.Time { return clock },
+		p := &Display{w: &out, width: func() int { return cols }, now: func() time.Time { return clock },
 			dumb: dumb, total: 1 << 20, start: clock, name: strings.Repeat("n", 200)}
 		p.draw()
 		cols = 40
 		clock = clock.Add(time.Second)
 		p.add(512 << 10)
-		p.finish()
-		p.set(1<<20, "after finish") // draws nothing
+		p.Finish()
+		p.Set(1<<20, "after finish") // draws nothing
 		lines := strings.Split(out.String(), "\r")
 		if len(lines) < 3 {
 			t.Fatalf("dumb %v: output %q", dumb, out.String())
