@@ -53,9 +53,12 @@
 //
 // Output files are written through raw descriptors rather than os.File
 // (no registration with the runtime poller), and on Linux created,
-// examined and renamed relative to a cached descriptor of their directory,
-// so that a small file costs six system calls: fstatat, openat, write,
-// utimensat, close, renameat.
+// examined and renamed relative to a cached descriptor of their directory.
+// In a directory this run created, a new file's name is not examined
+// beforehand: it is renamed into place with RENAME_NOREPLACE, which fails
+// if anything appeared there (the overwrite policy is then applied as
+// usual), and its times are set on the open descriptor. A small file
+// costs five system calls: openat, write, futimens, close, renameat2.
 //
 // Permissions. Files get the stored unix permission bits, or 0644 (0755
 // for directories) when none were stored, with the write bits removed for

@@ -163,11 +163,15 @@ func New(opts Options) (*Extractor, error) {
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCreate, err)
 	}
+	created := make(map[string]bool, len(missing))
+	for _, d := range missing {
+		created[d] = true
+	}
 	x := &Extractor{
 		opts:        opts,
 		root:        abs,
 		mode:        opts.Overwrite,
-		created:     make(map[string]bool),
+		created:     created,
 		createdDirs: missing,
 		verified:    make(map[string]bool),
 		written:     make(map[string]string),
@@ -443,6 +447,10 @@ type placement struct {
 	path     string
 	fresh    bool
 	aside    string
+	// noReplace: path was not examined (its directory was created by
+	// this run, so it most likely does not exist); place renames there
+	// only if nothing exists, and otherwise applies resolveExisting then.
+	noReplace bool
 	// renameOf and renameN record, once the entry is placed, that
 	// freeName used the number renameN for renameOf.
 	renameOf string
@@ -578,16 +586,41 @@ func (x *Extractor) removeTemp(p string) {
 }
 
 // commit moves a finished temporary file into place at dst and sets its
-// times.
-func (x *Extractor) commit(e *archive.Entry, tmp string, dst placement) error {
-	x.setTimes(tmp, e)
+// times unless timesSet says they are.
+func (x *Extractor) commit(e *archive.Entry, tmp string, dst *placement, timesSet bool) error {
+	if !timesSet {
+		x.setTimes(tmp, e)
+	}
 	return x.place(e, tmp, dst)
 }
 
 // place renames the temporary tmp to dst.path, first moving an existing
 // file there aside when dst says so, and records what it did for
-// Rollback.
-func (x *Extractor) place(e *archive.Entry, tmp string, dst placement) error {
+// Rollback. For a placement made without examining the target
+// (noReplace), it renames only if nothing is there, and otherwise
+// applies the overwrite policy then, updating dst.
+func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
+	if dst.noReplace {
+		err := x.at.renameNoReplace(tmp, dst.path)
+		if err == nil {
+			x.forgetTemp(tmp)
+			x.placed = append(x.placed, placedFile{key: dst.key})
+			return nil
+		}
+		if !errors.Is(err, fs.ErrExist) && !errors.Is(err, errors.ErrUnsupported) {
+			x.removeTemp(tmp)
+			return createErr(e.Name, err)
+		}
+		// Something is there (or the system cannot tell): decide as
+		// for an examined target.
+		d, err := x.resolveExisting(e.Name, dst.path)
+		if err != nil {
+			x.removeTemp(tmp)
+			return err
+		}
+		d.key = dst.key
+		*dst = d
+	}
 	if dst.aside != "" {
 		// rename moves a link itself, never what it points to.
 		if err := x.at.rename(dst.path, dst.aside); err != nil {
@@ -624,9 +657,17 @@ func (x *Extractor) setTimes(p string, e *archive.Entry) {
 }
 
 func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader) error {
-	dst, err := x.resolveExisting(e.Name, target)
-	if err != nil {
-		return err
+	var dst placement
+	if x.mode != OverwriteAsk && x.created[filepath.Dir(target)] {
+		// Archives seldom hold a name twice: in a directory this run
+		// created, assume the name is free and let place's rename
+		// check (one system call instead of two).
+		dst = placement{path: target, atTarget: true, fresh: true, noReplace: true}
+	} else {
+		var err error
+		if dst, err = x.resolveExisting(e.Name, target); err != nil {
+			return err
+		}
 	}
 	dst.key = rel
 	perm := filePerm(e)
@@ -662,6 +703,8 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 			break
 		}
 	}
+	// Times are set on the open descriptor where the system allows it.
+	timesSet := werr == nil && (e.ModTime.IsZero() && e.AccessTime.IsZero() || f.setTimes(e.AccessTime, e.ModTime) == nil)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
@@ -671,7 +714,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	}
 	if rerr != nil {
 		if x.opts.KeepBroken {
-			if err := x.commit(e, tmp, dst); err != nil {
+			if err := x.commit(e, tmp, &dst, timesSet); err != nil {
 				return errors.Join(rerr, err)
 			}
 			x.recordWritten(rel, dst.path, target)
@@ -683,7 +726,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	if createPerm != perm {
 		os.Chmod(tmp, perm)
 	}
-	if err := x.commit(e, tmp, dst); err != nil {
+	if err := x.commit(e, tmp, &dst, timesSet); err != nil {
 		return err
 	}
 	x.recordWritten(rel, dst.path, target)
@@ -737,7 +780,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 			if !e.ModTime.IsZero() || !e.AccessTime.IsZero() {
 				lchtimes(tmp, e.AccessTime, e.ModTime) // best effort
 			}
-			return x.place(e, tmp, dst)
+			return x.place(e, tmp, &dst)
 		}
 		if !errors.Is(err, fs.ErrExist) || i > 100 {
 			break
@@ -883,7 +926,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if e.Type == archive.TypeHardlink {
 		tmp := tempname.In(filepath.Dir(dst.path))
 		if err := x.createTemp(tmp, func() error { return os.Link(src, tmp) }, func() { os.Remove(tmp) }); err == nil {
-			if err := x.place(e, tmp, dst); err != nil {
+			if err := x.place(e, tmp, &dst); err != nil {
 				return err
 			}
 			x.recordWritten(rel, dst.path, target)
@@ -914,7 +957,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		x.removeTemp(tmp)
 		return createErr(e.Name, err)
 	}
-	if err := x.commit(e, tmp, dst); err != nil {
+	if err := x.commit(e, tmp, &dst, false); err != nil {
 		return err
 	}
 	x.recordWritten(rel, dst.path, target)

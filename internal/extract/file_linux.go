@@ -1,10 +1,12 @@
 package extract
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,6 +23,9 @@ import (
 type dirHandle struct {
 	dir string // the directory fd refers to
 	fd  int    // -1 when none is open
+	// noReplaceUnsupported: renameat2 with RENAME_NOREPLACE failed with
+	// EINVAL or ENOSYS (a file system or kernel without it).
+	noReplaceUnsupported bool
 }
 
 func newDirHandle() *dirHandle { return &dirHandle{fd: -1} }
@@ -93,6 +98,52 @@ func (h *dirHandle) rename(oldpath, newpath string) error {
 		}
 		if err != nil {
 			return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err}
+		}
+		return nil
+	}
+}
+
+// renameNoReplace renames oldpath to newpath (in the same directory)
+// unless newpath exists, in one system call: the error wraps
+// fs.ErrExist when something is at newpath (a file, link or directory,
+// which stays untouched), errors.ErrUnsupported when the file system
+// cannot do it (the caller then examines newpath and renames).
+func (h *dirHandle) renameNoReplace(oldpath, newpath string) error {
+	if h.noReplaceUnsupported || filepath.Dir(oldpath) != filepath.Dir(newpath) {
+		return errors.ErrUnsupported
+	}
+	dfd, oldname := h.at(oldpath)
+	_, newname := filepath.Split(newpath)
+	if dfd == unix.AT_FDCWD {
+		oldname, newname = oldpath, newpath
+	}
+	for {
+		err := unix.Renameat2(dfd, oldname, dfd, newname, unix.RENAME_NOREPLACE)
+		switch err {
+		case nil:
+			return nil
+		case unix.EINTR:
+			continue
+		case unix.EINVAL, unix.ENOSYS:
+			h.noReplaceUnsupported = true
+			return errors.ErrUnsupported
+		}
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err}
+	}
+}
+
+// setTimes sets the access and modification times of the open file (a
+// zero time is left unchanged), as futimens does: no path to resolve.
+func (o outFile) setTimes(atime, mtime time.Time) error {
+	ts := [2]unix.Timespec{timespec(atime), timespec(mtime)}
+	for {
+		// utimensat(fd, NULL, ts, 0) is futimens(fd, ts).
+		_, _, errno := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(o.fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+		if errno == unix.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return errno
 		}
 		return nil
 	}

@@ -3,6 +3,7 @@
 package extract
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"time"
@@ -34,6 +35,13 @@ func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	return outFile{File: f, path: p}, err
 }
+
+// renameNoReplace is not done here: the caller examines newpath and
+// renames.
+func (*dirHandle) renameNoReplace(oldpath, newpath string) error { return errors.ErrUnsupported }
+
+// setTimes is left to the path-based dirHandle.setTimes here.
+func (outFile) setTimes(atime, mtime time.Time) error { return errors.ErrUnsupported }
 
 // rename renames oldpath to newpath, replacing a file or link there.
 func (*dirHandle) rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }

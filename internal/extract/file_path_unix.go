@@ -3,6 +3,7 @@
 package extract
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"time"
@@ -38,6 +39,13 @@ func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
 		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: err}
 	}
 }
+
+// renameNoReplace is not done here: the caller examines newpath and
+// renames.
+func (*dirHandle) renameNoReplace(oldpath, newpath string) error { return errors.ErrUnsupported }
+
+// setTimes is left to the path-based dirHandle.setTimes here.
+func (outFile) setTimes(atime, mtime time.Time) error { return errors.ErrUnsupported }
 
 // rename renames oldpath to newpath, replacing a file or link there
 // (never following it), without os.Rename's stat of newpath: callers have

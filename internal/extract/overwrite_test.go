@@ -2,6 +2,8 @@ package extract
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,5 +164,54 @@ func TestErrExists(t *testing.T) {
 	err := f.x.Write(&archive.Entry{Name: "l", Type: archive.TypeSymlink, LinkTarget: "x"}, nil)
 	if !errors.Is(err, ErrSkipped) || errors.Is(err, ErrExists) {
 		t.Fatalf("skipped link: %v", err)
+	}
+}
+
+// TestNameTwiceInCreatedDirectory: in a directory the run created, a new
+// file is renamed into place without examining its name first, with a
+// rename that never replaces; an archive holding the name twice (or a
+// directory in the way) still gets each overwrite mode's result, no
+// temporary file is left, and Rollback removes exactly what the run made.
+func TestNameTwiceInCreatedDirectory(t *testing.T) {
+	cases := []struct {
+		mode   OverwriteMode
+		err    error
+		want   map[string]string
+		warned int
+	}{
+		{OverwriteNever, ErrExists, map[string]string{"f.txt": "first"}, 1},
+		{OverwriteSkip, ErrExists, map[string]string{"f.txt": "first"}, 0},
+		{OverwriteAll, nil, map[string]string{"f.txt": "second"}, 0},
+		{OverwriteRename, nil, map[string]string{"f.txt": "first", "f_1.txt": "second"}, 0},
+		{OverwriteRenameExisting, nil, map[string]string{"f.txt": "second", "f_1.txt": "first"}, 0},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprint(c.mode), func(t *testing.T) {
+			f := newFixture(t, Options{Overwrite: c.mode})
+			if err := f.write(fileEntry("d/f.txt"), "first"); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.write(fileEntry("d/f.txt"), "second"); !errors.Is(err, c.err) || err != nil && c.err == nil {
+				t.Fatalf("second write: %v, want %v", err, c.err)
+			}
+			if got := dirContents(t, filepath.Join(f.dest, "d")); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("d holds %v, want %v", got, c.want)
+			}
+			if len(f.warned) != c.warned {
+				t.Fatalf("warnings %v", f.warnErr)
+			}
+			if err := f.x.Write(&archive.Entry{Name: "d/sub", Type: archive.TypeDir}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.write(fileEntry("d/sub"), "x"); !errors.Is(err, ErrCreate) {
+				t.Fatalf("file over a directory: %v", err)
+			}
+			if err := f.x.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Lstat(f.dest); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("Rollback left the destination: %v", tree(t, f.dest))
+			}
+		})
 	}
 }
