@@ -31,10 +31,17 @@
 //
 // Open follows volume sets by name (name.partN.rar, name.rar/.r00/.r01…,
 // name.001…) and merges the pieces of entries split across volumes into one
-// Entry whose packed data is the concatenation of the pieces. All headers
+// Entry whose packed data is the concatenation of the pieces. A set whose
+// headers announce a volume that is not there is refused at Open with an
+// error naming the missing file, so that listing, testing and extraction
+// all fail alike. Given a later volume, Open reads the set from its first
+// volume when that exists (Info().Volumes[0] says which) and otherwise
+// names the missing first volume. Behind a self-extractor stub the archive
+// is found with internal/sfxscan, the opener's scanner. All headers
 // are read when the archive is opened; Extract then makes one forward pass,
 // decoding solid runs once and skipping unwanted data of non-solid entries
-// by offset. Each entry's CRC32 or BLAKE2sp is checked when its stream ends
+// by offset; when an entry decoded only because a later one continues its
+// solid stream fails, the later entries fail with that cause. Each entry's CRC32 or BLAKE2sp is checked when its stream ends
 // (for split entries the checksum in the last piece covers the whole file).
 //
 // # Encryption
@@ -60,5 +67,13 @@
 // against Options.MaxDict before a decoder allocates (a non-solid entry
 // never needs more than its size), as is the PPMd model size that a RAR
 // 2.9–4.x block header asks for, and RAR5 key derivation cost against
-// Options.MaxKDFCost.
+// Options.MaxKDFCost (any cost above it, up to the 255 the field can
+// hold, is an *archive.LimitError, refused before a password is asked
+// for).
+//
+// # Errors
+//
+// Every error wraps a sentinel of internal/archive. Corrupt packed data is
+// reported by the decoders as *lzcore.CorruptInputError, which carries the
+// offset in the entry's packed stream and wraps archive.ErrFormat.
 package rar

@@ -8,7 +8,9 @@
 // precode-coded code lengths of RAR 2.9-4.x and RAR5 (ReadCodeLengths),
 // and the output plumbing: Read, WriteTo and Drain over a decoder's
 // Source (next decoded bytes, consume) with io.Reader and io.WriterTo
-// semantics.
+// semantics. It also holds what the four decoders share at their API:
+// Params, the description of the file a Reset starts, and
+// CorruptInputError, their corrupt-data error with the packed offset.
 //
 // All four decoders (unpack5, unpack3, unpack20, unpack15) use the pool,
 // the BitReader, the Huffman decoder and the output plumbing. unpack20
