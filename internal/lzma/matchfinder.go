@@ -154,6 +154,14 @@ func (mf *matchFinder) preHashed(cur uint32) *preHash {
 func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int, slack uint32) *matchFinder {
 	mf := &matchFinder{bt: bt, hb: hashBytes, dictSize: dictSize, cyclic: dictSize + 1 + slack, nice: nice, cycles: cycles}
 	hbits := bits.Len32(dictSize-1) - 1
+	if !bt {
+		// A hash chain's quality depends on few collisions in its
+		// one table: as many slots as dictionary positions.
+		hbits++
+		if hashBytes == 5 {
+			hbits = max(hbits, 18)
+		}
+	}
 	if hbits < 16 {
 		hbits = 16
 	}
@@ -264,6 +272,9 @@ func (mf *matchFinder) maxDist(cur uint32) uint32 {
 // strictly increasing, at most limit = min(nice, avail)) and advances one
 // position.
 func (mf *matchFinder) find(ms []match) []match {
+	if !mf.bt {
+		return mf.hcGetMatches(ms)
+	}
 	ms = ms[:0]
 	pos := mf.pos
 	limit := mf.end - pos
@@ -299,11 +310,7 @@ func (mf *matchFinder) find(ms []match) []match {
 	}
 
 	ms, best := mf.shortMatches(ms, pos, cur, c2, c3, ph.c4b, maxD, limit)
-	if mf.bt {
-		ms = mf.btFind(ms, pos, cur, c4, maxD, limit, best)
-	} else {
-		ms = mf.hcFind(ms, pos, cur, c4, maxD, limit, best)
-	}
+	ms = mf.btFind(ms, pos, cur, c4, maxD, limit, best)
 	if debugChecks {
 		for _, m := range ms {
 			for i := 0; i < int(m.len); i++ {
@@ -352,37 +359,6 @@ func (mf *matchFinder) shortMatches(ms []match, pos int, cur, c2, c3, c4b, maxD 
 		}
 	}
 	return ms, best
-}
-
-func (mf *matchFinder) hcFind(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
-	son := mf.son
-	son[mf.cycPos] = cand
-	if best >= limit {
-		return ms
-	}
-	buf := mf.buf
-	for n := mf.cycles; n > 0; n-- {
-		d := cur - cand
-		if d > maxD || d == 0 {
-			break
-		}
-		// The next link is loaded before the bytes are compared, so
-		// that its latency overlaps theirs.
-		next := son[mf.slot(d)]
-		j := pos - int(d)
-		if buf[j+best] == buf[pos+best] && buf[j] == buf[pos] {
-			l := matchLen(buf, pos, j, limit)
-			if l > best {
-				ms = append(ms, match{uint32(l), d - 1})
-				best = l
-				if l >= limit {
-					break
-				}
-			}
-		}
-		cand = next
-	}
-	return ms
 }
 
 // btFind walks the binary tree of the current position's hash from its
@@ -478,16 +454,7 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 // skip advances n positions, inserting them into the tables.
 func (mf *matchFinder) skip(n int) {
 	if !mf.bt {
-		for ; n > 0; n-- {
-			pos := mf.pos
-			if mf.end-pos < mf.hb {
-				mf.advance()
-				continue
-			}
-			cur := uint32(pos) + mf.delta
-			mf.son[mf.cycPos] = mf.preHashed(cur).c4
-			mf.advance()
-		}
+		mf.hcSkip(n)
 		return
 	}
 	for ; n > 0; n-- {

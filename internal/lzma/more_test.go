@@ -221,6 +221,19 @@ func TestDecodeAllocs(t *testing.T) {
 	}
 }
 
+// checkCorruptErr fails t unless err is nil or a CorruptInputError within
+// the n bytes of input, wrapping archive.ErrFormat.
+func checkCorruptErr(t *testing.T, err error, n int) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var ce *CorruptInputError
+	if !errors.As(err, &ce) || !errors.Is(err, archive.ErrFormat) || ce.Offset < 0 || ce.Offset > int64(n) {
+		t.Fatalf("error %v (%T): want a CorruptInputError wrapping ErrFormat at an offset within the %d input bytes", err, err, n)
+	}
+}
+
 func FuzzReader(f *testing.F) {
 	data := testData("text", 3000, 1)
 	comp, props := ulikunitzLZMA(f, data, 3, 0, 2, 1<<16, true)
@@ -239,11 +252,9 @@ func FuzzReader(f *testing.F) {
 				return
 			}
 			n, err := io.Copy(io.Discard, io.LimitReader(z, 1<<20))
-			if err != nil && !errors.Is(err, archive.ErrFormat) {
-				t.Fatalf("error %v does not wrap ErrFormat", err)
-			}
-			if size >= 0 && err == nil && n != size {
-				t.Fatalf("got %d bytes without error, want %d", n, size)
+			checkCorruptErr(t, err, len(b)-5)
+			if size >= 0 && (err == nil && n != size || n > size) {
+				t.Fatalf("got %d bytes (error %v), want %d", n, err, size)
 			}
 		}
 	})
@@ -264,9 +275,7 @@ func FuzzReader2(f *testing.F) {
 			return
 		}
 		_, err = io.Copy(io.Discard, io.LimitReader(z, 1<<22))
-		if err != nil && !errors.Is(err, archive.ErrFormat) {
-			t.Fatalf("error %v does not wrap ErrFormat", err)
-		}
+		checkCorruptErr(t, err, len(b)-1)
 	})
 }
 

@@ -284,6 +284,9 @@ func (t *mtFinder) stop() {
 // from the parallel finder when it runs.
 func (e *encoder) find(dst []match) []match {
 	if e.mt == nil || !e.mt.running {
+		if !e.mf.bt {
+			return e.mf.hcGetMatches(dst)
+		}
 		return e.mf.find(dst)
 	}
 	ms, tree, best := e.mt.consume(e.mf, dst[:0])
@@ -298,6 +301,10 @@ func (e *encoder) find(dst []match) []match {
 // skip advances n positions without using their matches.
 func (e *encoder) skip(n int) {
 	if e.mt == nil || !e.mt.running {
+		if !e.mf.bt {
+			e.mf.hcSkip(n)
+			return
+		}
 		e.mf.skip(n)
 		return
 	}

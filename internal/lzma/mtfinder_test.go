@@ -27,13 +27,15 @@ func TestThreadsIdentical(t *testing.T) {
 			{"mixed-one-block", mixed[:300000], 1 << 19, 1 << 18},
 			{"mixed-3-blocks", mixed, 1 << 19, 1 << 18},
 			{"synthetic-3-blocks", testData("mixed", 1<<20+777, 5), 1 << 19, 1 << 17},
+			// More blocks than threads: up to eight in flight at once.
+			{"mixed-17-blocks", mixed, 1 << 16, 1 << 15},
 		} {
 			o := LevelOptions(level)
 			if tc.block != 0 {
 				o.BlockSize, o.DictSize = tc.block, tc.dict
 			}
 			var ref []byte
-			for _, threads := range []int{1, 2, 3} {
+			for _, threads := range []int{1, 2, 3, 4, 8} {
 				o.Threads = threads
 				name := fmt.Sprintf("mx%d/%s/threads=%d", level, tc.name, threads)
 				comp, prop := encodeLZMA2(t, tc.data, o)

@@ -249,8 +249,8 @@ type Reader2 struct {
 	kind      int
 	chunkLeft int
 	chunkEnd  int
-	needDict  bool // the next chunk must reset the dictionary
-	needProps bool // the next LZMA chunk must set properties
+	needDict  bool  // the next chunk must reset the dictionary
+	needProps bool  // the next LZMA chunk must set properties
 	chunkOff  int64 // input offset of the current chunk's header
 }
 
