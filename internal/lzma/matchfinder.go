@@ -212,15 +212,6 @@ func (mf *matchFinder) advance() {
 	}
 }
 
-// slot returns the cyclic index of the position d before the current one
-// (0 < d < cyclic).
-func (mf *matchFinder) slot(d uint32) uint32 {
-	if d > mf.cycPos {
-		return mf.cycPos - d + mf.cyclic
-	}
-	return mf.cycPos - d
-}
-
 // mainHash hashes the first 4 or 5 bytes of b (len(b) >= mf.hb).
 func (mf *matchFinder) mainHash(b []byte) uint32 {
 	if mf.hb == 5 {
