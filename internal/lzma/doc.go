@@ -48,22 +48,24 @@
 //
 // # Encoder
 //
-// The match finders (matchfinder.go, after LzFind.c's ideas) index the
-// window by a 4- or 5-byte hash: hc4/hc5 chain every position to the
-// previous one with the same hash, bt4/bt5 keep those positions in a
-// binary tree ordered by the following bytes, re-rooted at each insertion.
-// Small direct tables give the nearest 2- and 3-byte (and, for the 5-byte
-// variants, 4-byte) matches. Positions are absolute stream positions so
-// the tables survive sliding the window. The hash tables do not depend on
-// the tree, so the candidates of the next 32 positions are looked up in
-// one tight loop ahead of the tree walks (their cache misses overlap),
-// and the first tree node of the next position is prefetched while the
-// current one is searched; on Linux the tables ask for transparent huge
-// pages.
+// The match finders (after LzFind.c's ideas) index the window by a 4- or
+// 5-byte hash (MatchFinderKind). hc4/hc5 (hcfinder.go) chain every
+// position to the previous one with the same hash; everything a position
+// needs is hashed from one load, and small 2- and 3-byte tables give the
+// nearest short matches. bt4/bt5 (matchfinder.go) keep the positions of a
+// hash in a binary tree ordered by the following bytes, re-rooted at each
+// insertion, beside direct 2- and 3-byte (and, for bt5, 4-byte) tables.
+// Positions are absolute stream positions so the tables survive sliding
+// the window. For the trees, the hash tables do not depend on the tree,
+// so the candidates of the next 32 positions are looked up in one tight
+// loop ahead of the tree walks (their cache misses overlap), and the first
+// tree node of the next position is prefetched while the current one is
+// searched; on Linux the tables ask for transparent huge pages.
 //
 // Levels 1–4 parse greedily with one position of lookahead (a longer or
 // closer match at the next byte, or a rep match there, makes the current
-// byte a literal). Levels 5–9 use price-based optimal parsing (encoder.go):
+// byte a literal; parse_fast.go). Levels 5–9 use price-based optimal
+// parsing (parse_optimal.go, prices.go):
 // prices of every decision are read from the current probabilities, and
 // the cheapest way to reach each of the next positions (up to 4096) is
 // found by dynamic programming over literals, short reps, rep matches,
@@ -97,4 +99,15 @@
 // the other worker, so the output does not depend on the thread count.
 // Each block becomes LZMA chunks of at most 2 MiB unpacked and 64 KiB
 // packed, or uncompressed chunks when LZMA does not shrink the data.
+//
+// WriterOptions.Context stops the encoders: they poll it every 64 KiB of
+// input positions (in the parsers' loop and while a block's history is
+// preloaded), the parallel finder's workers stop with their block, and
+// Write and Close then return an error wrapping the context's error.
+//
+// # Errors
+//
+// Corrupt or truncated input gives a *CorruptInputError with the offset in
+// the compressed input at which decoding failed; it wraps
+// archive.ErrFormat.
 package lzma
