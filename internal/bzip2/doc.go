@@ -38,7 +38,8 @@
 // map, number of tables and selectors (at most 18 002 are kept, as bzip2
 // 1.0.8 does; more are read and ignored), code lengths, codes that match no
 // symbol, run lengths against the block size, the block size itself and the
-// origin pointer. Such faults are errors wrapping archive.ErrFormat; CRC
+// origin pointer. Such faults are *CorruptInputError values with the input
+// offset, wrapping archive.ErrFormat; CRC
 // mismatches wrap archive.ErrChecksum. Buffers are allocated once per
 // Reader (the largest is the 3.6 MB tt array for level 9) and reused for
 // every block and stream.

@@ -22,5 +22,5 @@
 // Read copies; decoding pauses when the window holds 64 KiB of unread bytes,
 // in the middle of a match or a stored block if need be, so memory is
 // bounded by the window whatever the input. Corrupt or truncated input gives
-// errors wrapping archive.ErrFormat.
+// a *CorruptInputError with the input offset, wrapping archive.ErrFormat.
 package deflate64

@@ -131,4 +131,16 @@
 // with order = MaxOrder, raised to 16 + (order-16)*3 when above 16. It then
 // interprets the escape character's follow-up codes (new LZ block, end of
 // file, filter, matches) itself.
+//
+// # Errors
+//
+// Corrupt or truncated input gives a *CorruptInputError with the offset of
+// the decoder's input at which decoding failed, wrapping ErrCorrupt,
+// ErrEndMarker or ErrTruncated and so archive.ErrFormat. The model is an
+// arena of records linked by offsets; every offset read from it is checked
+// where a broken invariant could lead out of the arena, and the decoders'
+// API methods recover, in one place (recoverFault), the runtime error an
+// unchecked one would raise, reporting it as corrupt data and marking the
+// model unusable. Hostile input is meant never to get there: the fuzz
+// targets fail on such a fault.
 package ppmd
