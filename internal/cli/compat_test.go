@@ -9,26 +9,6 @@ import (
 	"testing"
 )
 
-func TestTrailingDestinationArg(t *testing.T) {
-	tests := []struct {
-		arg  string
-		want bool
-	}{
-		{"out/", true},
-		{`out\`, true},
-		{"a/b/", true},
-		{"out", false},
-		{"*.txt", false},
-		{"/", false},
-		{"", false},
-	}
-	for _, tc := range tests {
-		if got := trailingDestination(tc.arg); got != tc.want {
-			t.Errorf("trailingDestination(%q) = %v, want %v", tc.arg, got, tc.want)
-		}
-	}
-}
-
 func TestExpandArchives(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"b.7z", "a.7z", "a.rar", "c.7z.001", "star*.rar", "notes.txt"} {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/argv"
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
@@ -64,7 +65,7 @@ one after the other, to standard output and nothing is created.`,
 			if f.stdout && outputSet {
 				return usagef("--stdout (-so) writes to standard output; it cannot be combined with -o")
 			}
-			if n := len(patterns); n > 0 && !outputSet && !f.stdout && trailingDestination(patterns[n-1]) {
+			if n := len(patterns); n > 0 && !outputSet && !f.stdout && argv.TrailingDestination(patterns[n-1]) {
 				f.output, patterns = patterns[n-1], patterns[:n-1]
 			}
 			return a.runExtractAll(args[0], patterns, &f)
@@ -204,12 +205,6 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 			return false, false, errInterrupted
 		}
 	}
-}
-
-// trailingDestination reports whether a last positional argument is
-// unrar's destination directory: it ends in '/' or '\'.
-func trailingDestination(arg string) bool {
-	return len(arg) > 1 && (strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, `\`))
 }
 
 // runExtractAll checks the flags once and extracts every archive the

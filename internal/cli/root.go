@@ -18,6 +18,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
+	"github.com/garc-dev/garc/internal/argv"
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
@@ -40,7 +41,7 @@ type globalFlags struct {
 	excludes      []string
 	recursive     bool
 	archiveType   string
-	unsupported   []string // refused 7-Zip switches (see refusedSwitches)
+	unsupported   []string // refused 7-Zip switches (argv.UnsupportedFlag)
 }
 
 // app is one run of the command line.
@@ -118,7 +119,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := a.rootCommand()
 	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
 	operandsRequired(root)                     // usage.go: "x: missing ARCHIVE"
-	nargs := normalizeArgs(args)
+	nargs := argv.Normalize(args)
 	root.SetArgs(nargs)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -215,18 +216,14 @@ destination (garc x archive.rar out/).
 	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")
 	pf.StringVar(&a.g.archiveType, "type", "", "archive type (only 7z is written; reading detects the type)")
 	pf.MarkHidden("ask-password")
-	pf.StringArrayVar(&a.g.unsupported, "unsupported-switch", nil, "a 7-Zip switch garc refuses")
-	pf.MarkHidden("unsupported-switch")
+	pf.StringArrayVar(&a.g.unsupported, argv.UnsupportedFlag, nil, "a 7-Zip switch garc refuses")
+	pf.MarkHidden(argv.UnsupportedFlag)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		a.ran = true
 		a.g.passwordSet = cmd.Flags().Changed("password")
 		if len(a.g.unsupported) > 0 {
 			sw := a.g.unsupported[0]
-			reason, ok := refusedSwitches[sw]
-			if !ok {
-				reason = "only UTF-8 list files are supported"
-			}
-			return usagef("switch %s is not supported: %s", sw, reason)
+			return usagef("switch %s is not supported: %s", sw, argv.Refusal(sw))
 		}
 		switch a.g.progress {
 		case "auto", "always", "never", "list":

@@ -15,10 +15,12 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/garc-dev/garc/internal/argv"
 )
 
 // flagErrorFunc returns the cobra flag-error function for a run whose
-// command line (before normalizeArgs) was args.
+// command line (before argv.Normalize) was args.
 func flagErrorFunc(args []string) func(*cobra.Command, error) error {
 	return func(c *cobra.Command, err error) error {
 		return &usageError{msg: explainFlagError(c, args, err)}
@@ -90,7 +92,7 @@ func explainFlagError(c *cobra.Command, args []string, err error) string {
 	return msg
 }
 
-// typedSwitch returns the argument in args that normalizeArgs rewrote
+// typedSwitch returns the argument in args that argv.Normalize rewrote
 // into the canonical flag (e.g. "-mx9" for "--level"), or flag itself.
 func typedSwitch(args []string, flag string) string {
 	for _, a := range args {
@@ -103,7 +105,7 @@ func typedSwitch(args []string, flag string) string {
 		if len(a) < 2 || a[0] != '-' || strings.HasPrefix(a, "--") {
 			continue
 		}
-		for _, r := range rewriteSwitch(a) {
+		for _, r := range argv.Rewrite(a) {
 			if r == flag || strings.HasPrefix(r, flag+"=") {
 				return a
 			}
@@ -171,7 +173,7 @@ func unknownSwitch(c *cobra.Command, typed string) string {
 // flagNames returns the long flag names a typed switch stands for.
 func flagNames(typed string) []string {
 	var out []string
-	for _, r := range rewriteSwitch(typed) {
+	for _, r := range argv.Rewrite(typed) {
 		if name, ok := strings.CutPrefix(r, "--"); ok {
 			name, _, _ = strings.Cut(name, "=")
 			out = append(out, name)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/argv"
 )
 
 // testRoot returns the command tree of a run.
@@ -19,7 +20,7 @@ func testRoot() *cobra.Command {
 	return a.rootCommand()
 }
 
-// TestValueFlagsInStep keeps argv.go's tables in step with the commands:
+// TestValueFlagsInStep keeps internal/argv's tables in step with the commands:
 // valueFlags lists exactly the long flags that take a value (otherwise
 // "--output DIR" would leave DIR as a positional argument, or "--yes x"
 // swallow the command), and commandWords every command name and alias.
@@ -38,7 +39,9 @@ func TestValueFlagsInStep(t *testing.T) {
 		c.Flags().VisitAll(visit)
 		c.PersistentFlags().VisitAll(visit)
 	}
-	delete(takesValue, "unsupported-switch") // only ever written by argv.go with '='
+	delete(takesValue, argv.UnsupportedFlag) // only ever written by argv.Normalize with '='
+	valueFlags := argv.ValueFlags()
+	commandWords, commandSpellings := argv.CommandWords()
 	for name := range takesValue {
 		if !valueFlags[name] {
 			t.Errorf("--%s takes a value but is missing from valueFlags", name)

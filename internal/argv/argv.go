@@ -1,6 +1,7 @@
-package cli
+package argv
 
 import (
+	"maps"
 	"os"
 	"strings"
 )
@@ -66,11 +67,11 @@ func onOff(v string) (string, bool) {
 	return "", false
 }
 
-// normalizeArgs rewrites the argument spellings of 7-Zip and unrar into
+// Normalize rewrites the argument spellings of 7-Zip and unrar into
 // the canonical GNU long flags cobra parses, and moves the command word
 // (x, e, l, t, a, d …) to the front so that switches may come before it.
 // Arguments after "--" are positional and never rewritten.
-func normalizeArgs(args []string) []string {
+func Normalize(args []string) []string {
 	if len(args) > 0 && strings.HasPrefix(args[0], "__complete") {
 		// cobra's hidden completion request from a shell script:
 		// the words being completed are passed on as typed.
@@ -136,7 +137,7 @@ func normalizeArgs(args []string) []string {
 			}
 			continue
 		}
-		flags = append(flags, rewriteSwitch(a)...)
+		flags = append(flags, Rewrite(a)...)
 	}
 	flags = adjustFlags(command, flags, &pos)
 	if sp, ok := commandSpellings[command]; ok {
@@ -222,16 +223,16 @@ func adjustFlags(command string, flags []string, pos *[]string) []string {
 			return out
 		}
 	}
-	if p := *pos; len(p) > 1 && (command == "x" || command == "e") && trailingDestination(p[len(p)-1]) {
+	if p := *pos; len(p) > 1 && (command == "x" || command == "e") && TrailingDestination(p[len(p)-1]) {
 		*pos = p[:len(p)-1]
 		return append(out, "--output="+withName(p[len(p)-1]))
 	}
 	return append(out, "--output=*")
 }
 
-// rewriteSwitch maps one single-dash switch to canonical flags; unknown
+// Rewrite maps one single-dash switch to canonical flags; unknown
 // switches are returned unchanged for cobra to accept or reject.
-func rewriteSwitch(a string) []string {
+func Rewrite(a string) []string {
 	if r, ok := exactSwitches[a]; ok {
 		return r
 	}
@@ -430,9 +431,13 @@ func passwordAfterP(command string, npos int, next string) bool {
 	return err != nil
 }
 
-// unsupportedFlag carries a refused switch to the command, which reports
-// it as a usage error.
-const unsupportedFlag = "--unsupported-switch="
+// UnsupportedFlag is the hidden long flag (a string array) that carries a
+// refused switch to the command, which reports it as a usage error with
+// Refusal's reason.
+const UnsupportedFlag = "unsupported-switch"
+
+// unsupportedFlag is UnsupportedFlag as written with its value.
+const unsupportedFlag = "--" + UnsupportedFlag + "="
 
 // compatSwitch handles 7-Zip and unrar switches that only affect console
 // output, or that ask for behaviour garc has anyway: they are accepted and
@@ -482,4 +487,28 @@ func compatSwitch(lower string) (out []string, ok bool) {
 		return nil, true // unrar: disable banner, done message, progress
 	}
 	return nil, false
+}
+
+// Refusal returns why a switch carried by UnsupportedFlag is refused.
+func Refusal(sw string) string {
+	if reason, ok := refusedSwitches[sw]; ok {
+		return reason
+	}
+	return "only UTF-8 list files are supported" // -scs with another charset
+}
+
+// ValueFlags returns the long flags that take a value: the command
+// definitions must agree (TestValueFlagsInStep in internal/cli).
+func ValueFlags() map[string]bool { return maps.Clone(valueFlags) }
+
+// CommandWords returns the command names and aliases Normalize knows,
+// and for each of unrar's command spellings the command line it becomes.
+func CommandWords() (words map[string]bool, spellings map[string][]string) {
+	return maps.Clone(commandWords), maps.Clone(commandSpellings)
+}
+
+// TrailingDestination reports whether a last positional argument is
+// unrar's destination directory: it ends in '/' or '\'.
+func TrailingDestination(arg string) bool {
+	return len(arg) > 1 && (strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, `\`))
 }
