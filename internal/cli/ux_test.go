@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -79,22 +78,6 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
-	}
-}
-
-func TestRoffText(t *testing.T) {
-	for in, want := range map[string]string{
-		"--output DIR": `\-\-output DIR`,
-		`a\b`:          `a\eb`,
-		".hidden":      `\&.hidden`,
-		"'quoted'":     `\&'quoted'`,
-	} {
-		if got := roffText(in); got != want {
-			t.Errorf("roffText(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := roffQuote(`say "hi"`); !strings.HasPrefix(got, `"`) || strings.Count(got, `"`) != 2 {
-		t.Errorf("roffQuote: %s", got)
 	}
 }
 
