@@ -60,6 +60,14 @@
 // usual), and its times are set on the open descriptor. A small file
 // costs five system calls: openat, write, futimens, close, renameat2.
 //
+// WriteQueued lets a second goroutine create the files while the caller
+// decodes the next entries: it reads an entry's content (up to 64 KiB)
+// into memory, where the format verifies its checksum, and queues it; the
+// writer goroutine applies exactly Write's rules to the queued entries,
+// in order. Outcomes and warnings come back to the caller in entry order
+// through a callback. At most four batches of 64 entries or 1 MiB are
+// queued.
+//
 // Permissions. Files get the stored unix permission bits, or 0644 (0755
 // for directories) when none were stored, with the write bits removed for
 // a Windows read-only attribute. Setuid, setgid and sticky bits are never

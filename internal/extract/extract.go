@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -115,8 +116,9 @@ type dirRecord struct {
 }
 
 // Extractor writes archive entries below a destination directory under the
-// security rules described in the package documentation. Write is not safe
-// for concurrent use; Abort may be called from another goroutine.
+// security rules described in the package documentation. Write,
+// WriteQueued and Flush are not safe for concurrent use; Abort may be
+// called from another goroutine.
 type Extractor struct {
 	opts    Options
 	root    string
@@ -144,6 +146,11 @@ type Extractor struct {
 	// at performs file operations, on Linux relative to a cached
 	// directory descriptor.
 	at *dirHandle
+
+	// q is WriteQueued's queue and writer goroutine, nil until used;
+	// capture collects the warnings of the entry the writer writes.
+	q       atomic.Pointer[queue]
+	capture *[]warning
 }
 
 // New checks the options and creates the destination directory.
@@ -210,6 +217,12 @@ func (x *Extractor) refuse(name, why string) error {
 }
 
 func (x *Extractor) warn(name string, err error) {
+	if x.capture != nil {
+		// The writer goroutine of WriteQueued: WriteQueued's caller
+		// gets the warning with the entry's outcome.
+		*x.capture = append(*x.capture, warning{name, err})
+		return
+	}
 	if x.opts.Warn != nil {
 		x.opts.Warn(name, err)
 	}
@@ -230,6 +243,14 @@ func createErr(name string, err error) error {
 // ErrSkipped or ErrCreate, or the error of r (e.g. wrapping
 // archive.ErrChecksum).
 func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
+	// Entries queued by WriteQueued go first (the errors of their done
+	// calls are dropped: do not mix the two without need).
+	x.Flush()
+	return x.writeEntry(e, r)
+}
+
+// writeEntry is Write without the queue.
+func (x *Extractor) writeEntry(e *archive.Entry, r io.Reader) error {
 	if e.Anti {
 		return nil
 	}
@@ -969,6 +990,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 // removes any temporary file left behind. It returns the first failure,
 // wrapping ErrCreate.
 func (x *Extractor) Finish() error {
+	x.stopQueue(false)
 	var first error
 	sort.SliceStable(x.dirs, func(i, j int) bool { return x.dirs[i].depth > x.dirs[j].depth })
 	for _, d := range x.dirs {
@@ -999,8 +1021,12 @@ func (x *Extractor) Finish() error {
 }
 
 // Abort removes temporary files; call it on interruption or a fatal
-// error. Files already completed stay.
-func (x *Extractor) Abort() { x.removeTemps() }
+// error. Files already completed stay; entries still queued by
+// WriteQueued are not written, and their outcomes not delivered.
+func (x *Extractor) Abort() {
+	x.stopQueue(true)
+	x.removeTemps()
+}
 
 // Rollback undoes this run: it removes temporary files, then every file,
 // symbolic link and hard link this run created at a name where nothing
@@ -1014,6 +1040,7 @@ func (x *Extractor) Abort() { x.removeTemps() }
 // the first failure other than a name already gone or a directory not
 // empty, wrapping ErrCreate.
 func (x *Extractor) Rollback() error {
+	x.stopQueue(true)
 	x.removeTemps()
 	x.at.close()
 	var first error

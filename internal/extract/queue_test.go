@@ -1,0 +1,302 @@
+package extract
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/tempname"
+)
+
+// queueCase is an entry and its content (nil: no reader; readErr: the
+// content reader fails after the content, as a checksum error does).
+type queueCase struct {
+	entry   archive.Entry
+	content *string
+	readErr error
+}
+
+func content(s string) *string { return &s }
+
+var errBadChecksum = fmt.Errorf("bad data: %w", archive.ErrChecksum)
+
+// queueCases mixes everything Write handles: files in created and
+// existing directories, a name twice, directories, links (accepted and
+// refused), hard links to queued files, refused names, a file larger than
+// what is queued, failing content, anti-items.
+func queueCases() []queueCase {
+	var cs []queueCase
+	file := func(name, c string) {
+		cs = append(cs, queueCase{entry: archive.Entry{Name: name, Type: archive.TypeFile, Size: int64(len(c)), ModTime: archiveTime()}, content: content(c)})
+	}
+	for i := range 150 {
+		file(fmt.Sprintf("d%d/f%03d.txt", i/40, i), fmt.Sprintf("file %d\n", i))
+	}
+	file("existing.txt", "new")
+	file("d0/f000.txt", "again")
+	cs = append(cs,
+		queueCase{entry: archive.Entry{Name: "dir/", Type: archive.TypeDir, ModTime: archiveTime()}},
+		queueCase{entry: archive.Entry{Name: "dir/link", Type: archive.TypeSymlink, LinkTarget: "../d0/f001.txt"}},
+		queueCase{entry: archive.Entry{Name: "dir/datalink", Type: archive.TypeSymlink}, content: content("../d1")},
+		queueCase{entry: archive.Entry{Name: "dir/bad", Type: archive.TypeSymlink, LinkTarget: "../../outside"}},
+		queueCase{entry: archive.Entry{Name: "dir/dotdot", Type: archive.TypeSymlink, LinkTarget: "nothing/.."}},
+		queueCase{entry: archive.Entry{Name: "hard", Type: archive.TypeHardlink, LinkTarget: "d0/f002.txt"}},
+		queueCase{entry: archive.Entry{Name: "copy", Type: archive.TypeCopy, LinkTarget: "d3/f149.txt"}},
+		queueCase{entry: archive.Entry{Name: "nohard", Type: archive.TypeHardlink, LinkTarget: "missing"}},
+		queueCase{entry: archive.Entry{Name: "../escape", Type: archive.TypeFile}, content: content("x")},
+		queueCase{entry: archive.Entry{Name: "/abs.txt", Type: archive.TypeFile}, content: content("abs")},
+		queueCase{entry: archive.Entry{Name: "new/dir/broken.txt", Type: archive.TypeFile}, content: content("partial"), readErr: errBadChecksum},
+		queueCase{entry: archive.Entry{Name: "anti", Type: archive.TypeFile, Anti: true}},
+		queueCase{entry: archive.Entry{Name: "big.bin", Type: archive.TypeFile, Size: -1}, content: content(strings.Repeat("b", maxQueuedContent+1000))},
+		queueCase{entry: archive.Entry{Name: "big2.bin", Type: archive.TypeFile, Size: maxQueuedContent + 1}, content: content(strings.Repeat("c", maxQueuedContent+1))},
+		queueCase{entry: archive.Entry{Name: "dir/", Type: archive.TypeDir}},
+		queueCase{entry: archive.Entry{Name: "dir", Type: archive.TypeFile}, content: content("file over dir")},
+	)
+	for i := range 40 {
+		file(fmt.Sprintf("tail/f%d", i), strings.Repeat("t", i*1700))
+	}
+	return cs
+}
+
+func (c queueCase) reader() io.Reader {
+	if c.content == nil {
+		return nil
+	}
+	r := io.Reader(strings.NewReader(*c.content))
+	if c.readErr != nil {
+		r = io.MultiReader(r, errorReader{c.readErr})
+	}
+	return r
+}
+
+// runCases extracts cases with Write or WriteQueued and returns the
+// tree made and the log of Warn calls and outcomes, in the order seen.
+func runCases(t *testing.T, cases []queueCase, opts Options, queued bool) (map[string]string, []string) {
+	t.Helper()
+	base := t.TempDir()
+	dest := filepath.Join(base, "dest")
+	os.Mkdir(dest, 0o755)
+	os.WriteFile(filepath.Join(dest, "existing.txt"), []byte("old"), 0o644)
+	var log []string
+	opts.Dest = dest
+	opts.Warn = func(entry string, err error) { log = append(log, "warn "+entry+": "+err.Error()) }
+	x, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome := func(e *archive.Entry, err error) {
+		log = append(log, fmt.Sprintf("%s: %v", e.Name, err))
+	}
+	for i := range cases {
+		e := cases[i].entry // the caller may reuse its entry
+		if queued {
+			err := x.WriteQueued(&e, cases[i].reader(), func(e *archive.Entry, err error) error {
+				outcome(e, err)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			outcome(&e, x.Write(&e, cases[i].reader()))
+		}
+		e.Name = "reused"
+	}
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	return treeContents(t, dest), log
+}
+
+// treeContents describes every path below root: content, link target or
+// directory, with the modification time of files.
+func treeContents(t *testing.T, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		r, _ := filepath.Rel(root, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			l, _ := os.Readlink(p)
+			m[r] = "-> " + l
+		case d.IsDir():
+			m[r] = "dir"
+		default:
+			b, _ := os.ReadFile(p)
+			fi, _ := d.Info()
+			m[r] = fmt.Sprintf("%d bytes %x, archive time %v", len(b), sha256.Sum256(b), fi.ModTime().Equal(archiveTime()))
+		}
+		return nil
+	})
+	return m
+}
+
+// TestWriteQueuedAsWrite: WriteQueued makes the same files and reports
+// the same outcomes and warnings, in the same order, as Write, whatever
+// the entries (run with -race: the writer goroutine and the caller share
+// the Extractor).
+func TestWriteQueuedAsWrite(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{{"default", Options{}}, {"keep broken", Options{KeepBroken: true}}, {"overwrite", Options{Overwrite: OverwriteAll}},
+		{"rename", Options{Overwrite: OverwriteRename}}, {"flat", Options{Flat: true}}} {
+		opts := c.opts
+		t.Run(c.name, func(t *testing.T) {
+			cases := queueCases()
+			wantTree, wantLog := runCases(t, cases, opts, false)
+			gotTree, gotLog := runCases(t, cases, opts, true)
+			if !reflect.DeepEqual(gotLog, wantLog) {
+				for i := range max(len(gotLog), len(wantLog)) {
+					var g, w string
+					if i < len(gotLog) {
+						g = gotLog[i]
+					}
+					if i < len(wantLog) {
+						w = wantLog[i]
+					}
+					if g != w {
+						t.Fatalf("log differs at %d:\n queued: %s\n  Write: %s", i, g, w)
+					}
+				}
+			}
+			if !reflect.DeepEqual(gotTree, wantTree) {
+				for k, w := range wantTree {
+					if gotTree[k] != w {
+						t.Errorf("%s: queued %s, Write %s", k, gotTree[k], w)
+					}
+				}
+				for k, g := range gotTree {
+					if _, ok := wantTree[k]; !ok {
+						t.Errorf("%s: queued %s only", k, g)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestWriteQueuedBounded: the queue holds at most queueBatches batches:
+// outcomes come back while entries are still being queued, and the
+// caller never has more than queueBatches*batchEntries entries pending.
+func TestWriteQueuedBounded(t *testing.T) {
+	x, err := New(Options{Dest: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5*batchEntries + 10
+	delivered := 0
+	for i := range n {
+		e := &archive.Entry{Name: fmt.Sprintf("d/f%d", i), Type: archive.TypeFile}
+		err := x.WriteQueued(e, strings.NewReader("x"), func(e *archive.Entry, err error) error {
+			if err != nil || e.Name != fmt.Sprintf("d/f%d", delivered) {
+				t.Fatalf("outcome %d: %s %v", delivered, e.Name, err)
+			}
+			delivered++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pending := i + 1 - delivered; pending > queueBatches*batchEntries {
+			t.Fatalf("%d entries pending after %d", pending, i+1)
+		}
+	}
+	if err := x.Flush(); err != nil || delivered != n {
+		t.Fatalf("Flush: %v, %d of %d delivered", err, delivered, n)
+	}
+	if err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriteQueuedStop: an error returned by done is returned by
+// WriteQueued (or Flush), so the caller can stop the run.
+func TestWriteQueuedStop(t *testing.T) {
+	x, err := New(Options{Dest: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	done := func(e *archive.Entry, err error) error {
+		if errors.Is(err, archive.ErrChecksum) {
+			return stop
+		}
+		return nil
+	}
+	var got error
+	for i := 0; i < 10 && got == nil; i++ {
+		var r io.Reader = strings.NewReader("x")
+		if i == 5 {
+			r = errorReader{errBadChecksum}
+		}
+		got = x.WriteQueued(&archive.Entry{Name: fmt.Sprint(i), Type: archive.TypeFile}, r, done)
+	}
+	if got != stop {
+		t.Fatalf("got %v, want the error of done", got)
+	}
+	x.Abort()
+}
+
+// TestWriteQueuedAbortRollback: Abort and Rollback end the writer with
+// entries still queued: no temporary file stays, outcomes of entries not
+// written are not delivered, and Rollback removes everything the run
+// made, queued entries included.
+func TestWriteQueuedAbortRollback(t *testing.T) {
+	for _, rollback := range []bool{false, true} {
+		t.Run(fmt.Sprint("rollback=", rollback), func(t *testing.T) {
+			dest := filepath.Join(t.TempDir(), "dest")
+			x, err := New(Options{Dest: dest})
+			if err != nil {
+				t.Fatal(err)
+			}
+			delivered := 0
+			for i := range 400 {
+				e := &archive.Entry{Name: fmt.Sprintf("d%d/f%d", i%7, i), Type: archive.TypeFile}
+				if err := x.WriteQueued(e, strings.NewReader("x"), func(*archive.Entry, error) error { delivered++; return nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if rollback {
+				if err := x.Rollback(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := os.Lstat(dest); !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("Rollback left %v", treeContents(t, dest))
+				}
+			} else {
+				x.Abort()
+				for p := range treeContents(t, dest) {
+					if tempname.Is(filepath.Base(p)) {
+						t.Fatalf("temporary file %s left", p)
+					}
+				}
+			}
+			if delivered > 400 {
+				t.Fatalf("%d outcomes", delivered)
+			}
+			err = x.WriteQueued(&archive.Entry{Name: "late", Type: archive.TypeFile}, strings.NewReader("x"), func(*archive.Entry, error) error { return nil })
+			if !errors.Is(err, ErrCreate) {
+				t.Fatalf("WriteQueued after the end: %v", err)
+			}
+		})
+	}
+}
