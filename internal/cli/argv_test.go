@@ -10,6 +10,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/extract"
+	"github.com/garc-dev/garc/internal/selection"
 	"github.com/garc-dev/garc/internal/sevenzip"
 	"github.com/garc-dev/garc/internal/wildcard"
 )
@@ -42,53 +43,6 @@ func TestWildMatch(t *testing.T) {
 	}
 }
 
-func TestSelector(t *testing.T) {
-	names := []string{"a.txt", "b.png", "docs", "docs/c.txt", "docs/img/d.png", "src/docs/e.txt"}
-	tests := []struct {
-		inc, exc  string
-		recursive bool
-		want      string
-	}{
-		{"", "", false, "a.txt b.png docs docs/c.txt docs/img/d.png src/docs/e.txt"},
-		{"*.txt", "", false, "a.txt"},
-		{"*.txt", "", true, "a.txt docs/c.txt src/docs/e.txt"},
-		{"**/*.txt", "", false, "a.txt docs/c.txt src/docs/e.txt"},
-		{"docs", "", false, "docs docs/c.txt docs/img/d.png"},
-		{"docs", "", true, "docs docs/c.txt docs/img/d.png src/docs/e.txt"},
-		{"docs/*.txt", "", false, "docs/c.txt"},
-		{"docs/img", "", false, "docs/img/d.png"},
-		{"", "*.png", false, "a.txt docs docs/c.txt src/docs/e.txt"},
-		{"", "docs", false, "a.txt b.png"},
-		{"", "docs/img", false, "a.txt b.png docs docs/c.txt src/docs/e.txt"},
-		{"docs", "*.png", false, "docs docs/c.txt"},
-		{"nothing", "", false, ""},
-		{"./a.txt", "", false, "a.txt"},
-		{"docs\\c.txt", "", false, "docs/c.txt"},
-	}
-	for _, tc := range tests {
-		var inc, exc []string
-		if tc.inc != "" {
-			inc = []string{tc.inc}
-		}
-		if tc.exc != "" {
-			exc = []string{tc.exc}
-		}
-		s, err := newSelector(inc, exc, tc.recursive)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, n := range names {
-			if s.want(&archive.Entry{Name: n}) {
-				got = append(got, n)
-			}
-		}
-		if g := strings.Join(got, " "); g != tc.want {
-			t.Errorf("include %q exclude %q -r=%v: got %q, want %q", tc.inc, tc.exc, tc.recursive, g, tc.want)
-		}
-	}
-}
-
 func TestExitCodeFor(t *testing.T) {
 	both := fmt.Errorf("x: %w", errors.Join(archive.ErrWrongPassword, archive.ErrChecksum))
 	tests := []struct {
@@ -105,7 +59,7 @@ func TestExitCodeFor(t *testing.T) {
 		{fmt.Errorf("w: %w", extract.ErrCreate), ExitCreate},
 		{fmt.Errorf("w: %w", extract.ErrRefused), ExitWarning},
 		{fmt.Errorf("w: %w", extract.ErrSkipped), ExitWarning},
-		{fmt.Errorf("a: %w", errNoMatch), ExitNoMatch},
+		{fmt.Errorf("a: %w", selection.ErrNoMatch), ExitNoMatch},
 		{archive.ErrPasswordRequired, ExitPassword},
 		{both, ExitPassword},
 		{usagef("bad"), ExitUsage},
@@ -200,7 +154,7 @@ func TestWithLinkTargets(t *testing.T) {
 		{Name: "d/other.txt"},
 	}
 	r := &fakeReader{es}
-	sel, _ := newSelector([]string{"c"}, nil, false)
+	sel, _ := selection.New([]string{"c"}, nil, false)
 	want := withLinkTargets(r, sel)
 	var got []string
 	for _, e := range es {
@@ -211,7 +165,7 @@ func TestWithLinkTargets(t *testing.T) {
 	if g := strings.Join(got, " "); g != "a/orig.bin b/copy.bin c/hard.bin" {
 		t.Errorf("got %q", g)
 	}
-	all, _ := newSelector(nil, nil, false)
+	all, _ := selection.New(nil, nil, false)
 	if w := withLinkTargets(r, all); !w(es[3]) {
 		t.Error("unfiltered selection lost an entry")
 	}

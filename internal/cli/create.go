@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/garc-dev/garc/internal/progress"
+	"github.com/garc-dev/garc/internal/selection"
 	"github.com/garc-dev/garc/internal/sevenzip"
 	"github.com/spf13/cobra"
 )
@@ -226,16 +227,16 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	default:
 		return o, usagef("--symlinks must be follow or store")
 	}
-	if o.Includes, err = expandListFiles(a.g.includes); err != nil {
+	if o.Includes, err = selection.ExpandListFiles(a.g.includes); err != nil {
 		return o, err
 	}
-	if o.Excludes, err = expandListFiles(a.g.excludes); err != nil {
+	if o.Excludes, err = selection.ExpandListFiles(a.g.excludes); err != nil {
 		return o, err
 	}
 	var inputs []string
 	for _, in := range o.Inputs {
 		if strings.HasPrefix(in, "@") && len(in) > 1 {
-			list, err := expandListFiles([]string{in})
+			list, err := selection.ExpandListFiles([]string{in})
 			if err != nil {
 				return o, err
 			}
@@ -278,29 +279,29 @@ as 7-Zip does. RAR archives are read-only, and split archives (.001, .002 …)
 cannot be changed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pats, err := expandListFiles(append(args[1:], a.g.includes...))
+			pats, err := selection.ExpandListFiles(append(args[1:], a.g.includes...))
 			if err != nil {
 				return err
 			}
 			if len(pats) == 0 {
 				return usagef("d: no entries named")
 			}
-			exc, err := expandListFiles(a.g.excludes)
+			exc, err := selection.ExpandListFiles(a.g.excludes)
 			if err != nil {
 				return err
 			}
 			name := archiveName(args[0])
-			sel, err := newSelector(pats, exc, a.g.recursive)
+			sel, err := selection.New(pats, exc, a.g.recursive)
 			if err != nil {
 				return err
 			}
 			wo := sevenzip.WriteOptions{Name: name, Password: a.pw.value, Threads: a.g.threads}
-			st, err := update(a.ctx, name, 0, &sevenzip.Changes{Delete: sel.want}, &wo)
-			if errors.Is(err, errNoMatch) {
+			st, err := update(a.ctx, name, 0, &sevenzip.Changes{Delete: sel.Want}, &wo)
+			if errors.Is(err, selection.ErrNoMatch) {
 				// Name the patterns that matched nothing.
 				if r, oerr := a.openArchive(name); oerr == nil {
 					defer r.Close()
-					return sel.noMatch(name, r.Entries(), false)
+					return sel.NoMatch(name, r.Entries(), false)
 				}
 				return fmt.Errorf("%s: %w", name, err)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
+	"github.com/garc-dev/garc/internal/selection"
 	"github.com/garc-dev/garc/internal/sevenzip"
 )
 
@@ -133,7 +134,7 @@ func update(ctx context.Context, path string, volumeSize int64, ch *sevenzip.Cha
 	st, err := sevenzip.Update(ctx, out, base, ch, wo)
 	switch {
 	case errors.Is(err, sevenzip.ErrNoMatch):
-		return nil, errNoMatch
+		return nil, selection.ErrNoMatch
 	case errors.Is(err, sevenzip.ErrMixedEncryption):
 		return nil, namePath(path, fmt.Errorf("%w (--allow-mixed-encryption adds anyway)", err))
 	case errors.Is(err, sevenzip.ErrMethodParam):
@@ -173,13 +174,13 @@ func create(ctx context.Context, o CreateOptions) error {
 	if errOut == nil {
 		errOut = io.Discard
 	}
-	sel, err := newSelector(o.Includes, o.Excludes, o.Recursive)
+	sel, err := selection.New(o.Includes, o.Excludes, o.Recursive)
 	if err != nil {
 		return err
 	}
 	var want func(string) bool
-	if sel.filtered() {
-		want = func(name string) bool { return sel.want(&archive.Entry{Name: name}) }
+	if sel.Filtered() {
+		want = func(name string) bool { return sel.Want(&archive.Entry{Name: name}) }
 	}
 	stdinName := o.StdinName
 	if o.Stdin && stdinName == "" {
@@ -205,7 +206,7 @@ func create(ctx context.Context, o CreateOptions) error {
 	items = withoutArchive(items, o.Archive)
 	if len(items) == 0 {
 		if warnings > 0 {
-			return fmt.Errorf("%s: nothing to add: %w", o.Archive, errNoMatch)
+			return fmt.Errorf("%s: nothing to add: %w", o.Archive, selection.ErrNoMatch)
 		}
 		if _, err := os.Stat(o.Archive); err != nil {
 			return usagef("%s: nothing to add", o.Archive)

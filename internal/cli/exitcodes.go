@@ -8,6 +8,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
 	"github.com/garc-dev/garc/internal/extract"
+	"github.com/garc-dev/garc/internal/selection"
 )
 
 // Exit codes of the garc command. This is the only place they are
@@ -73,11 +74,8 @@ func worse(a, b int) int {
 	return a
 }
 
-// Sentinels of the command layer.
-var (
-	errNoMatch     = errors.New("no files matched the patterns")
-	errInterrupted = errors.New("interrupted")
-)
+// errInterrupted is the outcome of a cancelled run (exit 255).
+var errInterrupted = errors.New("interrupted")
 
 // usageError is a command-line mistake (exit 7).
 type usageError struct{ msg string }
@@ -98,7 +96,7 @@ func exitCodeFor(err error) int {
 		return ExitOK
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, selection.ErrListFile):
 		return ExitUsage
 	case errors.Is(err, archive.ErrWrongPassword), errors.Is(err, archive.ErrPasswordRequired):
 		return ExitPassword
@@ -110,7 +108,7 @@ func exitCodeFor(err error) int {
 		return ExitWarning
 	case errors.Is(err, archive.ErrChecksum):
 		return ExitChecksum
-	case errors.Is(err, errNoMatch):
+	case errors.Is(err, selection.ErrNoMatch):
 		return ExitNoMatch
 	}
 	return ExitFatal

@@ -15,6 +15,7 @@ import (
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/progress"
+	"github.com/garc-dev/garc/internal/selection"
 )
 
 var openArchive = opener.Open
@@ -87,14 +88,14 @@ one after the other, to standard output and nothing is created.`,
 }
 
 // selection builds the selector from positional patterns and flags.
-func (a *app) selection(patterns []string) (*selector, error) {
-	return newSelector(append(append([]string(nil), patterns...), a.g.includes...), a.g.excludes, a.g.recursive)
+func (a *app) selection(patterns []string) (*selection.Selector, error) {
+	return selection.New(append(append([]string(nil), patterns...), a.g.includes...), a.g.excludes, a.g.recursive)
 }
 
 // wanted returns the selected entries and their total size.
-func wanted(r archive.Reader, sel *selector) (n int, total int64) {
+func wanted(r archive.Reader, sel *selection.Selector) (n int, total int64) {
 	for _, e := range r.Entries() {
-		if sel.want(e) {
+		if sel.Want(e) {
 			n++
 			if e.Size > 0 && e.Type == archive.TypeFile {
 				total += e.Size
@@ -107,11 +108,11 @@ func wanted(r archive.Reader, sel *selector) (n int, total int64) {
 // withLinkTargets returns the selection plus the entries that selected
 // hard links and file copies are made from (archive.WithLinkTargets).
 // Without patterns everything is selected anyway.
-func withLinkTargets(r archive.Reader, sel *selector) func(*archive.Entry) bool {
-	if !sel.filtered() {
-		return sel.want
+func withLinkTargets(r archive.Reader, sel *selection.Selector) func(*archive.Entry) bool {
+	if !sel.Filtered() {
+		return sel.Want
 	}
-	return archive.WithLinkTargets(r.Entries(), sel.want)
+	return archive.WithLinkTargets(r.Entries(), sel.Want)
 }
 
 func (a *app) overwriteMode(f *extractFlags) (extract.OverwriteMode, error) {
@@ -235,7 +236,7 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 // found only while decoding (the data of an archive whose names are not
 // encrypted), rolls back what was created and asks again (passwordTries
 // in all), as unrar does.
-func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
+func (a *app) runExtract(name string, sel *selection.Selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
 	for {
 		err := a.extractArchive(name, sel, f, ow, lm)
 		if !a.pw.retry(err) {
@@ -245,7 +246,7 @@ func (a *app) runExtract(name string, sel *selector, f *extractFlags, ow extract
 }
 
 // extractArchive opens one archive and extracts it.
-func (a *app) extractArchive(name string, sel *selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
+func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
 	r, err := a.openArchive(name)
 	if err != nil {
 		return err
@@ -253,8 +254,8 @@ func (a *app) extractArchive(name string, sel *selector, f *extractFlags, ow ext
 	defer r.Close()
 	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
-	if n == 0 && sel.filtered() {
-		return sel.noMatch(name, r.Entries(), true)
+	if n == 0 && sel.Filtered() {
+		return sel.NoMatch(name, r.Entries(), true)
 	}
 	x, err := extract.New(extract.Options{
 		Dest:       outputDir(f.output, name),
@@ -477,7 +478,7 @@ func (a *app) writeTestSummary(t *testTotals, several bool) {
 
 // runTest tests one archive, adding to tot. opened says whether the
 // archive could be opened; failed counts the entries that failed.
-func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool, failed int, err error) {
+func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (opened bool, failed int, err error) {
 	r, err := a.openArchive(name)
 	if err != nil {
 		return false, 0, err
@@ -485,13 +486,13 @@ func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool,
 	defer r.Close()
 	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
-	if n == 0 && sel.filtered() {
-		return true, 0, sel.noMatch(name, r.Entries(), false)
+	if n == 0 && sel.Filtered() {
+		return true, 0, sel.NoMatch(name, r.Entries(), false)
 	}
 	tot.compressed += r.Info().PhysicalSize
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
 	buf := make([]byte, 256<<10)
-	failed, err = a.extractEntries(name, r, sel.want, func(e *archive.Entry, rd io.Reader) error {
+	failed, err = a.extractEntries(name, r, sel.Want, func(e *archive.Entry, rd io.Reader) error {
 		if e.IsDir() {
 			tot.folders++
 		} else {
@@ -509,7 +510,7 @@ func (a *app) runTest(name string, sel *selector, tot *testTotals) (opened bool,
 // are verified as the data passes: a mismatch is reported on stderr and
 // exits 3, though the bytes have been written by then. Directories,
 // links and anti-items contribute nothing.
-func (a *app) extractToStdout(name string, sel *selector) error {
+func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	r, err := a.openArchive(name)
 	if err != nil {
 		return err
@@ -517,13 +518,13 @@ func (a *app) extractToStdout(name string, sel *selector) error {
 	defer r.Close()
 	defer a.startDiagnostics(name)()
 	n, total := wanted(r, sel)
-	if n == 0 && sel.filtered() {
-		return sel.noMatch(name, r.Entries(), false) // -so: no destination
+	if n == 0 && sel.Filtered() {
+		return sel.NoMatch(name, r.Entries(), false) // -so: no destination
 	}
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
 	out := &stdoutWriter{w: a.stdout}
 	buf := make([]byte, 256<<10)
-	_, err = a.extractEntries(name, r, sel.want, func(e *archive.Entry, rd io.Reader) error {
+	_, err = a.extractEntries(name, r, sel.Want, func(e *archive.Entry, rd io.Reader) error {
 		if e.Type != archive.TypeFile || e.Anti {
 			return nil
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/listing"
+	"github.com/garc-dev/garc/internal/selection"
 )
 
 func (a *app) listCommand() *cobra.Command {
@@ -54,7 +55,7 @@ func (a *app) runList(name string, patterns []string, format string) error {
 }
 
 // listArchive lists one archive, writing each entry as it is visited.
-func (a *app) listArchive(name string, sel *selector, format string) error {
+func (a *app) listArchive(name string, sel *selection.Selector, format string) error {
 	r, err := a.openArchive(name)
 	if err != nil {
 		if format == "json" {
@@ -63,12 +64,12 @@ func (a *app) listArchive(name string, sel *selector, format string) error {
 		return err
 	}
 	defer r.Close()
-	if n, _ := wanted(r, sel); n == 0 && sel.filtered() {
-		return sel.noMatch(name, r.Entries(), false)
+	if n, _ := wanted(r, sel); n == 0 && sel.Filtered() {
+		return sel.NoMatch(name, r.Entries(), false)
 	}
 	info, all := r.Info(), r.Entries()
 	// An interrupt ends the listing at the next entry.
-	want := func(e *archive.Entry) bool { return a.ctx.Err() == nil && sel.want(e) }
+	want := func(e *archive.Entry) bool { return a.ctx.Err() == nil && sel.Want(e) }
 	if format == "json" {
 		j := listing.NewJSONWriter(a.stdout)
 		j.BeginArchive(name, info)

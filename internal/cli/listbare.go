@@ -34,14 +34,14 @@ date, time, attributes, size, compressed size and name.`,
 					return err
 				}
 				defer r.Close()
-				if n, _ := wanted(r, sel); n == 0 && sel.filtered() {
-					return sel.noMatch(name, r.Entries(), false)
+				if n, _ := wanted(r, sel); n == 0 && sel.Filtered() {
+					return sel.NoMatch(name, r.Entries(), false)
 				}
 				w := bufio.NewWriterSize(a.stdout, 64<<10)
 				if rows {
-					listing.WriteRows(w, r.Entries(), sel.want)
+					listing.WriteRows(w, r.Entries(), sel.Want)
 				} else {
-					listing.WriteNames(w, r.Entries(), sel.want)
+					listing.WriteNames(w, r.Entries(), sel.Want)
 				}
 				return w.Flush()
 			})

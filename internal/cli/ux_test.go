@@ -3,13 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/argv"
 )
 
@@ -77,37 +75,6 @@ func TestEditDistance(t *testing.T) {
 	} {
 		if got := editDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
-func TestNoMatchMessage(t *testing.T) {
-	var entries []*archive.Entry
-	for _, n := range []string{"src", "src/a.txt", "src/docs/c.txt", "README"} {
-		entries = append(entries, &archive.Entry{Name: n})
-	}
-	tests := []struct {
-		includes, excludes []string
-		recursive          bool
-		extracting         bool
-		want               string
-	}{
-		{[]string{"*.txt"}, nil, false, false,
-			`a.7z: no files matched the patterns: nothing matches "*.txt" (matches 2 below the top level: patterns start at the archive root; -r or **/ matches at any depth)`},
-		{[]string{"README", "out"}, nil, false, true,
-			`a.7z: no files matched the patterns: nothing matches "out" (if it is the destination directory, write it with a trailing / or as -o DIR)`},
-		{[]string{"out"}, nil, false, false, `a.7z: no files matched the patterns: nothing matches "out"`},
-		{[]string{"*.md", "*.doc"}, nil, true, false, `a.7z: no files matched the patterns: nothing matches "*.md", "*.doc"`},
-		{[]string{"src/*.txt"}, []string{"*.txt"}, false, false, `a.7z: no files matched the patterns: every selected entry is excluded by "*.txt"`},
-	}
-	for _, tc := range tests {
-		sel, err := newSelector(tc.includes, tc.excludes, tc.recursive)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = sel.noMatch("a.7z", entries, tc.extracting)
-		if !errors.Is(err, errNoMatch) || err.Error() != tc.want {
-			t.Errorf("%v -x %v: %v\nwant %s", tc.includes, tc.excludes, err, tc.want)
 		}
 	}
 }

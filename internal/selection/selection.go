@@ -1,7 +1,8 @@
-package cli
+package selection
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,9 +11,17 @@ import (
 	"github.com/garc-dev/garc/internal/wildcard"
 )
 
-// selector decides which entries a command works on, with 7-Zip's
-// wildcard rules (see doc.go, "Selecting entries").
-type selector struct {
+// Errors of a selection. Test them with errors.Is.
+var (
+	// ErrNoMatch is what NoMatch wraps: the patterns chose nothing.
+	ErrNoMatch = errors.New("no files matched the patterns")
+	// ErrListFile marks an @LISTFILE that could not be opened.
+	ErrListFile = errors.New("list file")
+)
+
+// Selector decides which entries a command works on, with 7-Zip's
+// wildcard rules (see the package documentation).
+type Selector struct {
 	includes  []pattern
 	excludes  []pattern
 	recursive bool
@@ -36,15 +45,15 @@ func newPattern(text string, anyDepth bool) pattern {
 	return pattern{text: text, parts: strings.Split(t, "/"), anyDepth: anyDepth}
 }
 
-// newSelector builds a selector. Arguments that start with '@' name list
+// New builds a Selector. Arguments that start with '@' name list
 // files holding one pattern per line.
-func newSelector(includes, excludes []string, recursive bool) (*selector, error) {
-	s := &selector{recursive: recursive}
-	inc, err := expandListFiles(includes)
+func New(includes, excludes []string, recursive bool) (*Selector, error) {
+	s := &Selector{recursive: recursive}
+	inc, err := ExpandListFiles(includes)
 	if err != nil {
 		return nil, err
 	}
-	exc, err := expandListFiles(excludes)
+	exc, err := ExpandListFiles(excludes)
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +67,9 @@ func newSelector(includes, excludes []string, recursive bool) (*selector, error)
 	return s, nil
 }
 
-// expandListFiles replaces each "@file" by the non-empty lines of file.
-func expandListFiles(args []string) ([]string, error) {
+// ExpandListFiles replaces each "@file" by the non-empty lines of file.
+// A list file that cannot be opened is an error wrapping ErrListFile.
+func ExpandListFiles(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		if !strings.HasPrefix(a, "@") || len(a) == 1 {
@@ -68,7 +78,7 @@ func expandListFiles(args []string) ([]string, error) {
 		}
 		f, err := os.Open(a[1:])
 		if err != nil {
-			return nil, usagef("list file: %v", err)
+			return nil, fmt.Errorf("%w: %v", ErrListFile, err)
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
@@ -86,12 +96,12 @@ func expandListFiles(args []string) ([]string, error) {
 	return out, nil
 }
 
-// filtered reports whether any pattern restricts the selection.
-func (s *selector) filtered() bool { return len(s.includes) > 0 || len(s.excludes) > 0 }
+// Filtered reports whether any pattern restricts the selection.
+func (s *Selector) Filtered() bool { return len(s.includes) > 0 || len(s.excludes) > 0 }
 
-// want reports whether e is selected: it matches an include (or there
+// Want reports whether e is selected: it matches an include (or there
 // are none) and no exclude.
-func (s *selector) want(e *archive.Entry) bool {
+func (s *Selector) Want(e *archive.Entry) bool {
 	name := strings.Trim(strings.ReplaceAll(e.Name, "\\", "/"), "/")
 	comps := strings.Split(name, "/")
 	if len(s.includes) > 0 {
@@ -141,13 +151,13 @@ func (p *pattern) match(comps []string) bool {
 	return false
 }
 
-// noMatch is the error for an archive in which the selector chose
+// NoMatch is the error for an archive in which the Selector chose
 // nothing (exit 10). It names each include pattern that matched no entry
 // with the usual cause: a pattern that would match below the top level
 // without -r, or, when extracting, a destination directory written
 // without its trailing '/' or -o. With every include matched, the
 // excludes left nothing.
-func (s *selector) noMatch(archiveName string, entries []*archive.Entry, extracting bool) error {
+func (s *Selector) NoMatch(archiveName string, entries []*archive.Entry, extracting bool) error {
 	var unmatched []string
 	for i := range s.includes {
 		p := &s.includes[i]
@@ -177,13 +187,13 @@ func (s *selector) noMatch(archiveName string, entries []*archive.Entry, extract
 	}
 	if len(unmatched) == 0 {
 		if len(s.excludes) == 0 {
-			return fmt.Errorf("%s: %w", archiveName, errNoMatch)
+			return fmt.Errorf("%s: %w", archiveName, ErrNoMatch)
 		}
 		var exc []string
 		for _, p := range s.excludes {
 			exc = append(exc, fmt.Sprintf("%q", p.text))
 		}
-		return fmt.Errorf("%s: %w: every selected entry is excluded by %s", archiveName, errNoMatch, strings.Join(exc, ", "))
+		return fmt.Errorf("%s: %w: every selected entry is excluded by %s", archiveName, ErrNoMatch, strings.Join(exc, ", "))
 	}
-	return fmt.Errorf("%s: %w: nothing matches %s", archiveName, errNoMatch, strings.Join(unmatched, ", "))
+	return fmt.Errorf("%s: %w: nothing matches %s", archiveName, ErrNoMatch, strings.Join(unmatched, ", "))
 }

@@ -1,0 +1,87 @@
+package selection
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+func TestSelector(t *testing.T) {
+	names := []string{"a.txt", "b.png", "docs", "docs/c.txt", "docs/img/d.png", "src/docs/e.txt"}
+	tests := []struct {
+		inc, exc  string
+		recursive bool
+		want      string
+	}{
+		{"", "", false, "a.txt b.png docs docs/c.txt docs/img/d.png src/docs/e.txt"},
+		{"*.txt", "", false, "a.txt"},
+		{"*.txt", "", true, "a.txt docs/c.txt src/docs/e.txt"},
+		{"**/*.txt", "", false, "a.txt docs/c.txt src/docs/e.txt"},
+		{"docs", "", false, "docs docs/c.txt docs/img/d.png"},
+		{"docs", "", true, "docs docs/c.txt docs/img/d.png src/docs/e.txt"},
+		{"docs/*.txt", "", false, "docs/c.txt"},
+		{"docs/img", "", false, "docs/img/d.png"},
+		{"", "*.png", false, "a.txt docs docs/c.txt src/docs/e.txt"},
+		{"", "docs", false, "a.txt b.png"},
+		{"", "docs/img", false, "a.txt b.png docs docs/c.txt src/docs/e.txt"},
+		{"docs", "*.png", false, "docs docs/c.txt"},
+		{"nothing", "", false, ""},
+		{"./a.txt", "", false, "a.txt"},
+		{"docs\\c.txt", "", false, "docs/c.txt"},
+	}
+	for _, tc := range tests {
+		var inc, exc []string
+		if tc.inc != "" {
+			inc = []string{tc.inc}
+		}
+		if tc.exc != "" {
+			exc = []string{tc.exc}
+		}
+		s, err := New(inc, exc, tc.recursive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range names {
+			if s.Want(&archive.Entry{Name: n}) {
+				got = append(got, n)
+			}
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("include %q exclude %q -r=%v: got %q, want %q", tc.inc, tc.exc, tc.recursive, g, tc.want)
+		}
+	}
+}
+
+func TestNoMatchMessage(t *testing.T) {
+	var entries []*archive.Entry
+	for _, n := range []string{"src", "src/a.txt", "src/docs/c.txt", "README"} {
+		entries = append(entries, &archive.Entry{Name: n})
+	}
+	tests := []struct {
+		includes, excludes []string
+		recursive          bool
+		extracting         bool
+		want               string
+	}{
+		{[]string{"*.txt"}, nil, false, false,
+			`a.7z: no files matched the patterns: nothing matches "*.txt" (matches 2 below the top level: patterns start at the archive root; -r or **/ matches at any depth)`},
+		{[]string{"README", "out"}, nil, false, true,
+			`a.7z: no files matched the patterns: nothing matches "out" (if it is the destination directory, write it with a trailing / or as -o DIR)`},
+		{[]string{"out"}, nil, false, false, `a.7z: no files matched the patterns: nothing matches "out"`},
+		{[]string{"*.md", "*.doc"}, nil, true, false, `a.7z: no files matched the patterns: nothing matches "*.md", "*.doc"`},
+		{[]string{"src/*.txt"}, []string{"*.txt"}, false, false, `a.7z: no files matched the patterns: every selected entry is excluded by "*.txt"`},
+	}
+	for _, tc := range tests {
+		sel, err := New(tc.includes, tc.excludes, tc.recursive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = sel.NoMatch("a.7z", entries, tc.extracting)
+		if !errors.Is(err, ErrNoMatch) || err.Error() != tc.want {
+			t.Errorf("%v -x %v: %v\nwant %s", tc.includes, tc.excludes, err, tc.want)
+		}
+	}
+}
