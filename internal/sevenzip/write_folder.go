@@ -90,12 +90,43 @@ type folderResult struct {
 // encoderSet holds the encoders and the read buffer one goroutine reuses
 // from folder to folder.
 type encoderSet struct {
-	lz2  *lzma.Writer2
-	lz1  *lzma.Writer
+	lz2  lzmaSlot[*lzma.Writer2] // with the level's dictionary
+	lz1  lzmaSlot[*lzma.Writer]
 	ppmd *ppmd.Writer7z
 	fl   *flate.Writer
 	bz   *bzip2.Writer
 	buf  []byte
+	// small2 and small1 are the last encoders made for a folder smaller
+	// than the dictionary, reused while folders fall in the same
+	// dictionary size (many similar files with -ms=off, for instance).
+	small2 lzmaSlot[*lzma.Writer2]
+	small1 lzmaSlot[*lzma.Writer]
+	// threads is the number of threads one folder's encoder may use: 1
+	// in the sets of parallel folder jobs (each job is one thread of the
+	// pool), 0 for the options' Threads.
+	threads int
+}
+
+// lzmaSlot holds an LZMA or LZMA2 encoder for reuse and the dictionary
+// size it was made for.
+type lzmaSlot[W any] struct {
+	z    W
+	dict uint32
+}
+
+// get returns the slot's encoder reset to write to w, or a new one from
+// newEncoder when there is none or it was made for another dictionary
+// size.
+func (s *lzmaSlot[W]) get(w io.Writer, lo lzma.WriterOptions, reset func(W, io.Writer), newEncoder func(io.Writer, lzma.WriterOptions) (W, error)) (W, error) {
+	if s.dict == lo.DictSize {
+		reset(s.z, w)
+		return s.z, nil
+	}
+	z, err := newEncoder(w, lo)
+	if err == nil {
+		s.z, s.dict = z, lo.DictSize
+	}
+	return z, err
 }
 
 // compressFolder compresses files into one folder written straight to the
@@ -199,10 +230,10 @@ func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFi
 	if err := compClose(); err != nil {
 		return res, err
 	}
-	if es.lz2 != nil && comp == io.Writer(es.lz2) && total < int64(w.lopts.DictSize) {
+	if es.lz2.dict != 0 && comp == io.Writer(es.lz2.z) && total < int64(w.lopts.DictSize) {
 		// Writer2 sizes the encoder of a stream shorter than the
 		// dictionary to the stream; do not reuse it for the next folder.
-		es.lz2 = nil
+		es.lz2 = lzmaSlot[*lzma.Writer2]{}
 	}
 	for range f.coders {
 		f.unpackSizes = append(f.unpackSizes, uint64(total))
@@ -227,43 +258,31 @@ func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFi
 // dictionary gets an LZMA encoder of its own, sized to it.
 // LZMA encoders stop when ctx is done.
 func (w *writer) compressor(ctx context.Context, mid io.Writer, files []*srcFile, es *encoderSet) (io.Writer, func() error, coder, error) {
-	lopts := w.lopts
-	lopts.Context = ctx
+	threads := w.lopts.Threads
+	if es.threads > 0 {
+		threads = es.threads
+	}
+	lo, small := w.reducedOptions(files)
+	lo.Context, lo.Threads = ctx, threads
 	switch w.method {
 	case writeLZMA2:
-		z := es.lz2
-		if lo, small := w.reducedOptions(files); small {
-			lo.Context = ctx
-			var err error
-			if z, err = lzma.NewWriter2(mid, lo); err != nil {
-				return nil, nil, coder{}, err
-			}
-		} else if z == nil {
-			var err error
-			if z, err = lzma.NewWriter2(mid, lopts); err != nil {
-				return nil, nil, coder{}, err
-			}
-			es.lz2 = z
-		} else {
-			z.Reset(mid)
+		slot := &es.lz2
+		if small {
+			slot = &es.small2
+		}
+		z, err := slot.get(mid, lo, (*lzma.Writer2).Reset, lzma.NewWriter2)
+		if err != nil {
+			return nil, nil, coder{}, err
 		}
 		return z, z.Close, coder{id: methodLZMA2, props: []byte{z.Props()}}, nil
 	case writeLZMA:
-		z := es.lz1
-		if lo, small := w.reducedOptions(files); small {
-			lo.Context = ctx
-			var err error
-			if z, err = lzma.NewWriter(mid, lo); err != nil {
-				return nil, nil, coder{}, err
-			}
-		} else if z == nil {
-			var err error
-			if z, err = lzma.NewWriter(mid, lopts); err != nil {
-				return nil, nil, coder{}, err
-			}
-			es.lz1 = z
-		} else {
-			z.Reset(mid)
+		slot := &es.lz1
+		if small {
+			slot = &es.small1
+		}
+		z, err := slot.get(mid, lo, (*lzma.Writer).Reset, lzma.NewWriter)
+		if err != nil {
+			return nil, nil, coder{}, err
 		}
 		return z, z.Close, coder{id: methodLZMA, props: z.Props()}, nil
 	case writePPMd:
@@ -297,7 +316,7 @@ func (w *writer) compressor(ctx context.Context, mid io.Writer, files []*srcFile
 		// Blocks are compressed on up to Threads goroutines; the
 		// stream does not depend on their number.
 		if es.bz == nil {
-			z, err := bzip2.NewWriterThreads(mid, w.bzLevel, max(w.opts.Threads, 1))
+			z, err := bzip2.NewWriterThreads(mid, w.bzLevel, threads)
 			if err != nil {
 				return nil, nil, coder{}, err
 			}
@@ -362,7 +381,7 @@ func (w *writer) compressGroups(groups []fileGroup) error {
 	// to folder instead of being allocated per folder.
 	sets := make(chan *encoderSet, threads)
 	for range threads {
-		sets <- &encoderSet{buf: make([]byte, 64<<10)}
+		sets <- &encoderSet{buf: make([]byte, 64<<10), threads: 1}
 	}
 	defer func() {
 		cancel()

@@ -58,3 +58,40 @@ func TestUpdateMemoryPerEntry(t *testing.T) {
 		t.Errorf("the writer allocates %.0f bytes per base entry beyond reading it, want at most 400", perEntry)
 	}
 }
+
+// TestWriteReusesFolderEncoders: folders smaller than the dictionary get
+// encoders sized to them, and folders of the same size class reuse those
+// encoders instead of allocating new ones for each folder.
+func TestWriteReusesFolderEncoders(t *testing.T) {
+	const folders, size = 24, 200 << 10
+	var files []testFile
+	for i := range folders {
+		files = append(files, testFile{name: fmt.Sprintf("f%02d.txt", i), data: pseudoText(uint64(i), size), mode: 0o100644})
+	}
+	for _, c := range []struct {
+		name string
+		opts WriteOptions
+	}{
+		{"lzma2-mt1", WriteOptions{Level: 5, Threads: 1, Solid: SolidOptions{Off: true}}},
+		{"lzma2-mt2", WriteOptions{Level: 5, Threads: 2, Solid: SolidOptions{Off: true}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			its := items(files)
+			var m0, m1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m0)
+			var out memOutput
+			if _, err := Write(context.Background(), &out, its, &c.opts); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&m1)
+			perFolder := float64(m1.TotalAlloc-m0.TotalAlloc) / folders
+			t.Logf("%.0f bytes allocated per %d-byte folder", perFolder, size)
+			// An encoder for a 256 KiB dictionary takes about 3 MiB; made
+			// once per thread, it costs a few hundred KiB per folder.
+			if perFolder > 1<<20 {
+				t.Errorf("%.0f bytes allocated per folder, want at most 1 MiB", perFolder)
+			}
+		})
+	}
+}
