@@ -15,6 +15,7 @@ import (
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/progress"
+	"github.com/garc-dev/garc/internal/prompt"
 	"github.com/garc-dev/garc/internal/selection"
 )
 
@@ -122,14 +123,14 @@ func (a *app) overwriteMode(f *extractFlags) (extract.OverwriteMode, error) {
 	}
 	switch v {
 	case "":
-		if _, ok := stdinTerminal(a.stdin); ok && !a.g.passwordStdin {
+		if _, ok := prompt.IsTerminal(a.stdin); ok && !a.g.passwordStdin {
 			return extract.OverwriteAsk, nil
 		}
 		return extract.OverwriteNever, nil
 	case "ask":
 		// Nobody can answer when stdin is not a terminal: then ask
 		// behaves as the non-interactive default.
-		if _, ok := stdinTerminal(a.stdin); !ok || a.g.passwordStdin {
+		if _, ok := prompt.IsTerminal(a.stdin); !ok || a.g.passwordStdin {
 			return extract.OverwriteNever, nil
 		}
 		return extract.OverwriteAsk, nil
@@ -234,7 +235,7 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 
 // runExtract extracts one archive. A wrong password typed at the prompt,
 // found only while decoding (the data of an archive whose names are not
-// encrypted), rolls back what was created and asks again (passwordTries
+// encrypted), rolls back what was created and asks again (prompt.Tries
 // in all), as unrar does.
 func (a *app) runExtract(name string, sel *selection.Selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
 	for {

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/garc-dev/garc/internal/prompt"
 )
 
 // openPTY returns the master and slave ends of a new pseudo-terminal.
@@ -534,7 +536,7 @@ func TestWrongPasswordWhileExtracting(t *testing.T) {
 	}
 
 	r = startPTY(t, dir, false, "x", "-oout2", arc)
-	for i := 1; i <= passwordTries; i++ {
+	for i := 1; i <= prompt.Tries; i++ {
 		r.waitForCount(t, "Enter password for ", i)
 		r.master.Write([]byte("wrong\r"))
 	}

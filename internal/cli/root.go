@@ -23,6 +23,7 @@ import (
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/progress"
+	"github.com/garc-dev/garc/internal/prompt"
 )
 
 // globalFlags are the flags every reading command shares.
@@ -115,7 +116,7 @@ const interruptGrace = 700 * time.Millisecond
 // run is Main with an explicit context.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
-	a.pw = &passwordSource{ctx: ctx, stdin: stdin, stdinBuf: a.stdinB, stderr: stderr, clearLine: func() { a.prog.Clear() }}
+	a.pw = &passwordSource{stdinBuf: a.stdinB, term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
 	root := a.rootCommand()
 	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
 	operandsRequired(root)                     // usage.go: "x: missing ARCHIVE"

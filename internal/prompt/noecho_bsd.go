@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd || openbsd || dragonfly
 
-package cli
+package prompt
 
 import "golang.org/x/sys/unix"
 

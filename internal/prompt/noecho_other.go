@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package cli
+package prompt
 
 import "golang.org/x/term"
 

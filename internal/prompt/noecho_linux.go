@@ -1,4 +1,4 @@
-package cli
+package prompt
 
 import "golang.org/x/sys/unix"
 
