@@ -92,6 +92,8 @@ func TestWriteReusesFolderEncoders(t *testing.T) {
 			if perFolder > 1<<20 {
 				t.Errorf("%.0f bytes allocated per folder, want at most 1 MiB", perFolder)
 			}
+			ents, data := readBack(t, out.b, "")
+			checkTree(t, files, ents, data)
 		})
 	}
 }
