@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -23,17 +22,10 @@ var (
 	benchInput     []byte
 )
 
-// benchData returns the standard benchmark input (mixed-data), or generated
-// mixed data when the tool is absent.
+// benchData returns the benchmark input: deterministic mixed data
+// (text, binary and random runs) generated in code.
 func benchData(b *testing.B) []byte {
-	benchInputOnce.Do(func() {
-		out, err := exec.Command("/work/shared/tools/mixed-data", fmt.Sprint(benchInputSize)).Output()
-		if err == nil && len(out) == benchInputSize {
-			benchInput = out
-			return
-		}
-		benchInput = mixedData(42, benchInputSize)
-	})
+	benchInputOnce.Do(func() { benchInput = mixedData(42, benchInputSize) })
 	return benchInput
 }
 

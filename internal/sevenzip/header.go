@@ -2,6 +2,7 @@ package sevenzip
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"unicode/utf16"
@@ -1095,10 +1096,29 @@ func decodeNames(b []byte, n int) ([]string, error) {
 const bytesPerEntry = int(unsafe.Sizeof(fileInfo{}) + unsafe.Sizeof(archive.Entry{}) + unsafe.Sizeof(&archive.Entry{}) +
 	unsafe.Sizeof(entryMeta{}) + unsafe.Sizeof(""))
 
+// headerError is a header parse failure at an offset of the header.
+type headerError struct {
+	off int
+	err error
+}
+
+func (e *headerError) Error() string { return fmt.Sprintf("at header offset %d: %v", e.off, e.err) }
+func (e *headerError) Unwrap() error { return e.err }
+
 // parseHeader parses a plain header (after the kHeader ID), charging its
-// memory to mem (nil: no accounting).
+// memory to mem (nil: no accounting). A corrupt header gives a
+// *headerError locating the failure.
 func parseHeader(b []byte, mem *headerMemory) (*header, error) {
 	r := &byteReader{b: b, mem: mem}
+	h, err := r.readHeader()
+	if err != nil && errors.Is(err, archive.ErrFormat) {
+		return nil, &headerError{off: r.off, err: err}
+	}
+	return h, err
+}
+
+// readHeader parses a plain header.
+func (r *byteReader) readHeader() (*header, error) {
 	h := &header{}
 	id, err := r.readByte()
 	if err != nil {

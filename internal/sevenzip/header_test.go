@@ -264,52 +264,6 @@ func corpusArchives(f *testing.F, maxSize int) [][]byte {
 	return out
 }
 
-// FuzzHeader fuzzes the plain-header parser, seeded with the decoded
-// headers of corpus archives.
-func FuzzHeader(f *testing.F) {
-	for _, a := range corpusArchives(f, 1<<20) {
-		sh, err := parseSignatureHeader(a)
-		if err != nil || sh.nextHeaderSize == 0 || sh.nextHeaderOffset+sh.nextHeaderSize+32 > uint64(len(a)) {
-			continue
-		}
-		h := a[32+sh.nextHeaderOffset : 32+sh.nextHeaderOffset+sh.nextHeaderSize]
-		if h[0] == idHeader {
-			f.Add(h[1:])
-		} else if rd, err := newReader(bytes.NewReader(a), int64(len(a)), nil); err == nil {
-			_ = rd
-			f.Add(h[1:])
-		}
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		h, err := parseHeader(b, nil)
-		if err == nil && len(h.files) > len(b)*8+8 {
-			t.Fatalf("%d files from %d bytes", len(h.files), len(b))
-		}
-		var si streamsInfo
-		(&byteReader{b: b}).readStreamsInfo(&si)
-	})
-}
-
-// FuzzReader fuzzes whole archives (open and extract), seeded with small
-// corpus archives.
-func FuzzReader(f *testing.F) {
-	// Small archives only: every seed runs instrumented at fuzz start.
-	for _, a := range corpusArchives(f, 8<<10) {
-		f.Add(a)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		opts := &archive.Options{MaxDict: 1 << 24, Password: func() (string, error) { return "secret", nil }, MaxKDFCost: 10}
-		rd, err := NewReader(bytes.NewReader(b), int64(len(b)), opts)
-		if err != nil {
-			return
-		}
-		rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
-			_, err := io.Copy(io.Discard, io.LimitReader(r, 1<<24))
-			return err
-		})
-	})
-}
-
 // TestUnsupportedFolder checks that a folder with an unsupported method
 // fails its own entries only.
 func TestUnsupportedFolder(t *testing.T) {
@@ -424,56 +378,4 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(readErr, context.Canceled) || !errors.Is(err, context.Canceled) {
 		t.Errorf("read error %v, Extract %v", readErr, err)
 	}
-}
-
-// FuzzCoder decodes fuzzed packed data with every registered method
-// through the folder machinery: errors are fine, panics and output beyond
-// the declared size are not.
-func FuzzCoder(f *testing.F) {
-	f.Add(uint8(0), []byte{0x5D, 0, 0, 1, 0}, []byte{0, 0x41, 0xFE, 0xFB, 0xFF}, uint16(100))
-	f.Add(uint8(1), []byte{0x10}, []byte{0x01, 0x00, 0x02, 'a', 'b', 'c', 0}, uint16(3))
-	f.Add(uint8(2), []byte{}, []byte("BZh91AY&SY"), uint16(50))
-	ids := make([]uint64, 0, len(methods))
-	for id := range methods {
-		ids = append(ids, id)
-	}
-	// map order is random: sort for reproducible inputs
-	for i := range ids {
-		for j := i + 1; j < len(ids); j++ {
-			if ids[j] < ids[i] {
-				ids[i], ids[j] = ids[j], ids[i]
-			}
-		}
-	}
-	f.Fuzz(func(t *testing.T, which uint8, props, data []byte, size uint16) {
-		id := ids[int(which)%len(ids)]
-		m := methods[id]
-		if id == methodAES {
-			return // key derivation cost; covered by the corpus
-		}
-		f := folder{coders: []coder{{id: id, numIn: m.numIn, numOut: 1, props: props}}}
-		f.unpackSizes = []uint64{uint64(size)}
-		var si streamsInfo
-		for k := 0; k < m.numIn; k++ {
-			f.packed = append(f.packed, k)
-			part := len(data) / m.numIn
-			si.packSizes = append(si.packSizes, uint64(part))
-		}
-		si.folders = []folder{f}
-		if err := si.layout(); err != nil {
-			t.Fatal(err)
-		}
-		opts := &archive.Options{MaxDict: 1 << 22}
-		dctx := &decodeContext{opts: opts, pool: &decoderPool{}}
-		defer dctx.close()
-		fd := &folderDecoder{f: &si.folders[0], si: &si, ra: bytes.NewReader(data), base: 0, end: int64(len(data)), dctx: dctx}
-		r, err := fd.open()
-		if err != nil {
-			return
-		}
-		n, _ := io.Copy(io.Discard, r)
-		if n > int64(size) {
-			t.Fatalf("%s: %d bytes, declared %d", m.name, n, size)
-		}
-	})
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -302,5 +303,48 @@ func TestFolderMemoryAtLimit(t *testing.T) {
 		if err != nil || budget.InUse() != 0 {
 			t.Errorf("threads %d: %v, %d bytes charged after Close", threads, err, budget.InUse())
 		}
+	}
+}
+
+// TestErrorOffsets: corrupt data is reported where it is: the archive
+// offset of a bad plain header, and the folder and packed offset of
+// corrupt LZMA data.
+func TestErrorOffsets(t *testing.T) {
+	// A header whose file count is cut off.
+	hdr := []byte{idHeader, idFilesInfo, 0xFF}
+	data := buildArchive([]byte("0123456789"), hdr)
+	_, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{Name: "h.7z"})
+	var ae *archive.Error
+	// The header starts at 32+10; the number's first byte is at +2 and
+	// the failure is where its next byte would be.
+	if !errors.As(err, &ae) || ae.Offset != 32+10+3 || !errors.Is(err, archive.ErrFormat) ||
+		err.Error() != "h.7z: at offset 45: corrupt 7z header: truncated: bad header: corrupt or invalid archive" {
+		t.Errorf("truncated header: %v (offset %d)", err, ae.Offset)
+	}
+
+	// LZMA data that decodes to a match before the start of the output.
+	props := []byte{0x5D, 0, 0, 1, 0}
+	packed := append([]byte{0}, bytes.Repeat([]byte{0xFF}, 64)...)
+	data = folderArchive([]coderSpec{
+		{id: []byte{0}, packed: []byte("stored"), unpack: 6},
+		{id: []byte{3, 1, 1}, props: props, packed: packed, unpack: 1000},
+	})
+	rd, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{Name: "d.7z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	var readErr error
+	rd.Extract(context.Background(), func(e *archive.Entry) bool { return e.Name == "f1" }, func(e *archive.Entry, r io.Reader) error {
+		_, readErr = io.Copy(io.Discard, r)
+		return nil
+	})
+	ae = nil
+	msg := fmt.Sprint(readErr)
+	if !errors.As(readErr, &ae) || ae.Offset < 32+6 || ae.Offset > 32+6+int64(len(packed)) ||
+		!strings.Contains(msg, "7z folder 1") || !strings.Contains(msg, "packed offset") {
+		t.Errorf("corrupt LZMA: %v", readErr)
+	} else {
+		t.Log(msg)
 	}
 }

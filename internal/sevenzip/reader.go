@@ -18,6 +18,10 @@ import (
 
 	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/bzip2"
+	"github.com/garc-dev/garc/internal/deflate64"
+	"github.com/garc-dev/garc/internal/lzma"
+	"github.com/garc-dev/garc/internal/ppmd"
 )
 
 // maxLinkTarget bounds the data of a symlink entry.
@@ -99,13 +103,64 @@ func newReader(r io.ReaderAt, size int64, opts *archive.Options) (*Reader, error
 	return rd, nil
 }
 
-// wrap locates an error in the archive.
+// wrap locates an error in the archive: its name, the entry's, and the
+// archive offset a locatedError in the chain carries.
 func (rd *Reader) wrap(entry string, err error) error {
 	var ae *archive.Error
 	if errors.As(err, &ae) {
 		return err
 	}
-	return &archive.Error{Archive: rd.opts.Name, Entry: entry, Offset: -1, Err: err}
+	off := int64(-1)
+	var le *locatedError
+	if errors.As(err, &le) {
+		off = le.off
+	}
+	return &archive.Error{Archive: rd.opts.Name, Entry: entry, Offset: off, Err: err}
+}
+
+// locatedError is a corrupt-data error found at an archive offset (-1 when
+// the place is known only inside decoded data, which the message says).
+type locatedError struct {
+	off int64
+	err error
+}
+
+func (e *locatedError) Error() string { return e.err.Error() }
+func (e *locatedError) Unwrap() error { return e.err }
+
+// codecOffset returns the packed-input offset a codec's corrupt-data error
+// reports, or -1.
+func codecOffset(err error) int64 {
+	var le *lzma.CorruptInputError
+	var pe *ppmd.CorruptInputError
+	var de *deflate64.CorruptInputError
+	var be *bzip2.CorruptInputError
+	switch {
+	case errors.As(err, &le):
+		return le.Offset
+	case errors.As(err, &pe):
+		return pe.Offset
+	case errors.As(err, &de):
+		return de.Offset
+	case errors.As(err, &be):
+		return be.Offset
+	}
+	return -1
+}
+
+// locate names the folder of a decoding failure and, when the folder has
+// a single packed stream (so that a codec's packed offset is an offset in
+// it: 7zAES maps bytes one to one), gives its archive offset.
+func (fs *folderStream) locate(err error) error {
+	var le *locatedError
+	if errors.As(err, &le) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || err == errStopped {
+		return err
+	}
+	off := int64(-1)
+	if co := codecOffset(err); co >= 0 && len(fs.f.packed) == 1 {
+		off = signatureHeaderSize + fs.f.packOffset + co
+	}
+	return &locatedError{off: off, err: fmt.Errorf("7z folder %d: %w", fs.index, err)}
 }
 
 // password returns the password, asking for it at most once.
@@ -202,6 +257,7 @@ func (rd *Reader) readHeaders() error {
 		case idHeader:
 			h, err := parseHeader(buf[1:], &rd.hdrMem)
 			if err != nil {
+				err = locateHeaderError(err, level, signatureHeaderSize+int64(sh.nextHeaderOffset)+1)
 				if rd.info.EncryptedHeaders && errors.Is(err, archive.ErrFormat) {
 					// A header decrypted with a wrong key that carried no
 					// CRC fails to parse instead.
@@ -222,6 +278,20 @@ func (rd *Reader) readHeaders() error {
 			return fmt.Errorf("header starts with property 0x%02x: %w", buf[0], errHeader)
 		}
 	}
+}
+
+// locateHeaderError gives a header parse failure its place: an archive
+// offset for a plain header (which starts at start), an offset in the
+// decoded header otherwise.
+func locateHeaderError(err error, level int, start int64) error {
+	var he *headerError
+	if !errors.As(err, &he) {
+		return err
+	}
+	if level == 0 {
+		return &locatedError{off: start + int64(he.off), err: fmt.Errorf("corrupt 7z header: %w", he.err)}
+	}
+	return &locatedError{off: -1, err: fmt.Errorf("corrupt 7z header at offset %d of the decoded header: %w", 1+he.off, he.err)}
 }
 
 // decodeHeader decodes an encoded header: a StreamsInfo whose folders,
@@ -628,6 +698,7 @@ func (er *entryReader) verify() error {
 // decodeError makes a decoding failure in an encrypted folder report a
 // wrong password as well as the checksum mismatch.
 func (fs *folderStream) decodeError(err error) error {
+	err = fs.locate(err)
 	if !fs.encrypted || errors.Is(err, archive.ErrWrongPassword) || errors.Is(err, archive.ErrPasswordRequired) ||
 		errors.Is(err, archive.ErrLimit) || errors.Is(err, archive.ErrUnsupported) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
