@@ -99,7 +99,7 @@ func openExisting(path string) (*os.File, *sevenzip.Existing, error) {
 		return nil, nil, fmt.Errorf("%s: RAR archives are read-only (garc writes 7z only): %w", path, archive.ErrUnsupported)
 	case !ok:
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: not a 7z archive, cannot add to it: %w", path, archive.ErrNotArchive)
+		return nil, nil, fmt.Errorf("%s: not a 7z archive (garc changes only 7z archives): %w", path, archive.ErrNotArchive)
 	}
 	return f, &sevenzip.Existing{R: f, Size: fi.Size()}, nil
 }
