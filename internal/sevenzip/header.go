@@ -51,6 +51,10 @@ const signatureHeaderSize = 32
 const (
 	maxCodersPerFolder  = 64
 	maxStreamsPerCoder  = 64
+	// maxStreamsPerFolder bounds a folder's coder inputs and outputs
+	// together, as 7-Zip does (k_Scan_NumCodersStreams_in_Folder_MAX):
+	// the graph walks are quadratic in it.
+	maxStreamsPerFolder = 64
 	maxPropsSize        = 1 << 16
 	maxHeaderSize       = 256 << 20 // a header larger than this is refused
 	maxEncodedHeaderNex = 4         // nesting of kEncodedHeader
@@ -501,8 +505,8 @@ func (r *byteReader) readFolder(f *folder) error {
 		nIn += c.numIn
 		nOut += c.numOut
 	}
-	if nOut == 0 || nOut > maxCodersPerFolder*maxStreamsPerCoder {
-		return fmt.Errorf("folder with %d outputs: %w", nOut, errHeader)
+	if nOut == 0 || nOut > maxStreamsPerFolder || nIn > maxStreamsPerFolder {
+		return fmt.Errorf("folder with %d inputs and %d outputs: %w", nIn, nOut, errHeader)
 	}
 	nbp := nOut - 1
 	if nbp > nIn {

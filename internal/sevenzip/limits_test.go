@@ -348,3 +348,14 @@ func TestErrorOffsets(t *testing.T) {
 		t.Log(msg)
 	}
 }
+
+// TestFolderStreamLimit: a folder's coders may have at most 64 streams in
+// all, as in 7-Zip, so that the graph walks stay small.
+func TestFolderStreamLimit(t *testing.T) {
+	b := []byte{idMainStreamsInfo, idUnpackInfo, idFolder, 1, 0, 1, 0x11, 0x00, 65, 1}
+	b = append(b, make([]byte, 200)...)
+	_, err := parseHeader(b, nil)
+	if !errors.Is(err, archive.ErrFormat) || !strings.Contains(fmt.Sprint(err), "65 inputs") {
+		t.Errorf("a coder with 65 inputs: %v", err)
+	}
+}
