@@ -106,6 +106,67 @@ func wanted(r archive.Reader, sel *selection.Selector) (n int, total int64) {
 	return n, total
 }
 
+// streaming reports whether r builds its entry list while Extract decodes
+// (a compressed tar): asking for Entries first would decode it twice.
+func streaming(r archive.Reader) bool {
+	s, ok := r.(interface{ Streaming() bool })
+	return ok && s.Streaming()
+}
+
+// scanError returns the error that ended the reading of r's entry list
+// early (a compressed tar cut short), which Entries cannot return.
+func scanError(r archive.Reader) error {
+	if s, ok := r.(interface{ Err() error }); ok {
+		return s.Err()
+	}
+	return nil
+}
+
+// picked is the selection of one archive as x, e, t and -so decode it.
+type picked struct {
+	want     func(*archive.Entry) bool
+	total    int64 // bytes to decode, -1 when unknown
+	streamed bool  // the entry list was not read first
+	n        int   // entries want selected, when streamed
+}
+
+// pick checks the selection before decoding and returns what Extract is
+// to select and the total size for the progress display. A streaming
+// reader is not asked for its entries first, unless extracting with
+// patterns (hard links bring their targets): its total is then unknown,
+// and a selection that matches nothing is found by done, after Extract.
+func pick(name string, r archive.Reader, sel *selection.Selector, extracting bool) (*picked, error) {
+	if streaming(r) && !(extracting && sel.Filtered()) {
+		p := &picked{total: -1, streamed: true}
+		p.want = func(e *archive.Entry) bool {
+			ok := sel.Want(e)
+			if ok {
+				p.n++
+			}
+			return ok
+		}
+		return p, nil
+	}
+	n, total := wanted(r, sel)
+	if n == 0 && sel.Filtered() {
+		return nil, sel.NoMatch(name, r.Entries(), extracting)
+	}
+	p := &picked{want: sel.Want, total: total}
+	if extracting {
+		p.want = withLinkTargets(r, sel)
+	}
+	return p, nil
+}
+
+// done returns err, or for a streamed archive in which the patterns
+// matched nothing, the no-match error.
+func (p *picked) done(name string, r archive.Reader, sel *selection.Selector, err error) error {
+	if err == nil && p.streamed && p.n == 0 && sel.Filtered() {
+		return sel.NoMatch(name, r.Entries(), false)
+	}
+	return err
+}
+
 // withLinkTargets returns the selection plus the entries that selected
 // hard links and file copies are made from (archive.WithLinkTargets).
 // Without patterns everything is selected anyway.
@@ -254,9 +315,9 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	}
 	defer r.Close()
 	defer a.startDiagnostics(name)()
-	n, total := wanted(r, sel)
-	if n == 0 && sel.Filtered() {
-		return sel.NoMatch(name, r.Entries(), true)
+	p, err := pick(name, r, sel, true)
+	if err != nil {
+		return err
 	}
 	x, err := extract.New(extract.Options{
 		Dest:       outputDir(f.output, name),
@@ -270,16 +331,17 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	if err != nil {
 		return err
 	}
-	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
+	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	prev := a.code
 	a.code = ExitOK
 	var sum extractSummary
 	a.retryPassword = true
-	_, err = a.extractEntries(name, r, withLinkTargets(r, sel), func(e *archive.Entry, rd io.Reader) error {
+	_, err = a.extractEntries(name, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		werr := x.Write(e, rd)
 		sum.add(e, werr)
 		return werr
 	})
+	err = p.done(name, r, sel, err)
 	outcome := worse(a.code, exitCodeFor(err))
 	a.code = worse(prev, a.code)
 	switch {
@@ -486,14 +548,14 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 	}
 	defer r.Close()
 	defer a.startDiagnostics(name)()
-	n, total := wanted(r, sel)
-	if n == 0 && sel.Filtered() {
-		return true, 0, sel.NoMatch(name, r.Entries(), false)
+	p, err := pick(name, r, sel, false)
+	if err != nil {
+		return true, 0, err
 	}
 	tot.compressed += r.Info().PhysicalSize
-	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
+	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	buf := make([]byte, 256<<10)
-	failed, err = a.extractEntries(name, r, sel.Want, func(e *archive.Entry, rd io.Reader) error {
+	failed, err = a.extractEntries(name, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.IsDir() {
 			tot.folders++
 		} else {
@@ -503,7 +565,7 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 		tot.size += k
 		return err
 	})
-	return true, failed, err
+	return true, failed, p.done(name, r, sel, err)
 }
 
 // extractToStdout writes the contents of the selected files of one
@@ -518,14 +580,14 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	}
 	defer r.Close()
 	defer a.startDiagnostics(name)()
-	n, total := wanted(r, sel)
-	if n == 0 && sel.Filtered() {
-		return sel.NoMatch(name, r.Entries(), false) // -so: no destination
+	p, err := pick(name, r, sel, false) // -so: no destination to hint at
+	if err != nil {
+		return err
 	}
-	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total)
+	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	out := &stdoutWriter{w: a.stdout}
 	buf := make([]byte, 256<<10)
-	_, err = a.extractEntries(name, r, sel.Want, func(e *archive.Entry, rd io.Reader) error {
+	_, err = a.extractEntries(name, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.Type != archive.TypeFile || e.Anti {
 			return nil
 		}
@@ -535,7 +597,7 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 		}
 		return err
 	})
-	return err
+	return p.done(name, r, sel, err)
 }
 
 // stdoutWriter remembers the first write error on standard output, to

@@ -93,5 +93,8 @@ func (a *app) listArchive(name string, sel *selection.Selector, format string) e
 	if a.ctx.Err() != nil {
 		return errInterrupted
 	}
+	if err == nil {
+		err = scanError(r) // a compressed tar cut short lists what it has, and fails
+	}
 	return err
 }

@@ -43,7 +43,10 @@ date, time, attributes, size, compressed size and name.`,
 				} else {
 					listing.WriteNames(w, r.Entries(), sel.Want)
 				}
-				return w.Flush()
+				if err := w.Flush(); err != nil {
+					return err
+				}
+				return scanError(r)
 			})
 			return err
 		},
