@@ -49,6 +49,17 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 		wanted[i] = want == nil || want(&f.e)
 	}
 	decode, drain := planSolid(r.files, wanted)
+	// The largest window each decoder family will need for the entries
+	// decoded here: a decoder allocates it at once instead of regrowing.
+	// Entries above the dictionary limit fail on their own and count
+	// for nothing, so the window never exceeds what one entry within the
+	// limit would take.
+	r.minWindow = [numAlgos]int64{}
+	for i, f := range r.files {
+		if decode[i] && f.usesDecoder() && f.e.Size >= 0 && r.opts.CheckLimit("", r.dictNeed(f)) == nil {
+			r.minWindow[f.algo] = max(r.minWindow[f.algo], lzcore.WindowSize(f.dictSize, f.e.Size, false))
+		}
+	}
 	var cr contentReader
 	defer cr.release()
 	// broken holds, per decoder family, the failure of an entry decoded
@@ -114,6 +125,17 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 		}
 	}
 	return r.tailErr
+}
+
+// dictNeed is the dictionary an entry needs, checked against the limit
+// before anything is allocated: a non-solid entry of known size never
+// needs more window than its size.
+func (r *reader) dictNeed(f *fileInfo) int64 {
+	need := f.dictSize
+	if !f.solid && !r.info.Solid && f.e.Size >= 0 && f.e.Size < need {
+		need = max(f.e.Size, 1)
+	}
+	return need
 }
 
 // brokenStream returns the error of the entries continuing f's solid
@@ -330,11 +352,7 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	}
 	// Dictionary limit before any allocation: a non-solid entry of known
 	// size never needs more window than its size.
-	need := f.dictSize
-	if !f.solid && !r.info.Solid && f.e.Size >= 0 && f.e.Size < need {
-		need = max(f.e.Size, 1)
-	}
-	if err := r.opts.CheckLimit("dictionary size", need); err != nil {
+	if err := r.opts.CheckLimit("dictionary size", r.dictNeed(f)); err != nil {
 		return r.errf(f.e.Name, -1, err)
 	}
 	var d lzDecoder
@@ -352,7 +370,8 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	if f.rar14 {
 		ver = 15
 	}
-	p := lzcore.Params{DictSize: f.dictSize, UnpackedSize: f.e.Size, Solid: f.solid && !c.private, Version: ver, MaxMem: r.opts.Limit()}
+	p := lzcore.Params{DictSize: f.dictSize, UnpackedSize: f.e.Size, Solid: f.solid && !c.private, Version: ver, MaxMem: r.opts.Limit(),
+		MinWindow: r.minWindow[f.algo]}
 	if err := d.Reset(c.packed, p); err != nil {
 		return r.errf(f.e.Name, -1, wrapDecodeErr(err))
 	}

@@ -110,6 +110,10 @@ type reader struct {
 	tailErr error
 
 	commentWork int64 // bytes decoded for comments so far
+
+	// minWindow is, per decoder family, the largest window the entries
+	// of the running Extract need (lzcore.Params.MinWindow).
+	minWindow [numAlgos]int64
 }
 
 func (r *reader) Info() *archive.Info       { return &r.info }

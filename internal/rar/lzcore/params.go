@@ -31,4 +31,12 @@ type Params struct {
 	// fails with an *archive.LimitError before anything is allocated. 0
 	// sets no limit beyond the format's. The other decoders ignore it.
 	MaxMem int64
+	// MinWindow, when larger than the window this file needs, is the
+	// window a decoder that allocates one takes instead: a caller that
+	// knows the sizes of the files it will decode next (the container
+	// reads every header first) passes the largest, so that the window
+	// is allocated, and its pages faulted in, once rather than regrown
+	// file after file. It never raises the file's dictionary (the
+	// longest distance). unpack5 uses it; the others ignore it.
+	MinWindow int64
 }

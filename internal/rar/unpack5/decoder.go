@@ -192,7 +192,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 			d.winp, d.win = nil, nil
 		}
 		if d.win == nil {
-			d.setWindow(int(need))
+			d.setWindow(int(max(need, min(p.MinWindow, math.MaxInt-ringExtra-winTail))))
 		}
 		d.dict = int(need)
 		d.wpos, d.total, d.histStart = 0, 0, 0

@@ -40,3 +40,39 @@ func TestWindowKeptForSmallerFile(t *testing.T) {
 		}
 	}
 }
+
+// TestMinWindow: with Params.MinWindow the first file takes the window the
+// largest file will need, so the larger files after it decode in the same
+// window instead of regrowing it; the dictionary stays each file's own.
+func TestMinWindow(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	d := NewDecoder()
+	defer d.Close()
+	const largest = 2 << 20
+	var first *[]byte
+	for i, n := range []int{20 << 10, 300 << 10, 1500 << 10} {
+		ops, want := synthesize(rng, n, 4<<20, false)
+		var w bitWriter
+		synthBlock(&w, ops, true, true, 0)
+		w.Align()
+		p := Params{DictSize: 4 << 20, UnpackedSize: int64(len(want)), MinWindow: largest}
+		if err := d.Reset(bytes.NewReader(w.Buf), p); err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(d)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("file %d: %d bytes, %v; want %d bytes", i, len(got), err, len(want))
+		}
+		if i == 0 {
+			first = d.winp
+			if d.ring-ringExtra < largest {
+				t.Errorf("window %d, want at least MinWindow %d", d.ring-ringExtra, largest)
+			}
+		} else if d.winp != first {
+			t.Errorf("file %d (%d bytes): the window was replaced", i, n)
+		}
+		if d.dict >= largest && n < largest/2 {
+			t.Errorf("file %d: dictionary %d raised to the window", i, d.dict)
+		}
+	}
+}
