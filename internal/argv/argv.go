@@ -1,18 +1,21 @@
 package argv
 
 import (
-	"maps"
 	"os"
 	"strings"
 )
 
-// valueFlags are the long flags that take a value; when written without
-// '=' the next argument is their value, not a positional argument.
-var valueFlags = map[string]bool{
-	"output": true, "password": true, "password-file": true, "overwrite": true, "links": true,
-	"max-dict": true, "threads": true, "progress": true, "format": true, "include": true,
-	"exclude": true, "level": true, "method": true, "filter": true, "solid": true,
-	"volume-size": true, "symlinks": true, "stdin-name": true, "type": true, "dict": true, "method-param": true,
+// Commands is what Normalize needs to know of the command tree; the
+// caller derives it from the commands it defines, so that the two cannot
+// disagree.
+type Commands struct {
+	// ValueFlags are the long flags that take a value: written without
+	// '=', the next argument is their value, not a positional argument.
+	ValueFlags map[string]bool
+	// Words are the command names and aliases (unrar's spellings, which
+	// Normalize rewrites, are added to them): the argument after a lone
+	// -p that is none of them cannot be the command.
+	Words map[string]bool
 }
 
 // shortValueFlags are the single-letter flags that take the next argument
@@ -71,7 +74,7 @@ func onOff(v string) (string, bool) {
 // the canonical GNU long flags cobra parses, and moves the command word
 // (x, e, l, t, a, d …) to the front so that switches may come before it.
 // Arguments after "--" are positional and never rewritten.
-func Normalize(args []string) []string {
+func Normalize(args []string, c Commands) []string {
 	if len(args) > 0 && strings.HasPrefix(args[0], "__complete") {
 		// cobra's hidden completion request from a shell script:
 		// the words being completed are passed on as typed.
@@ -95,7 +98,7 @@ func Normalize(args []string) []string {
 		}
 		if strings.HasPrefix(a, "--") {
 			name := strings.TrimPrefix(a, "--")
-			if !strings.Contains(name, "=") && valueFlags[name] {
+			if !strings.Contains(name, "=") && c.ValueFlags[name] {
 				if i+1 == len(args) {
 					dangling = a
 					continue
@@ -124,7 +127,7 @@ func Normalize(args []string) []string {
 			flags = append(flags, a, args[i])
 			continue
 		}
-		if (a == "-p" || a == "-hp") && i+1 < len(args) && passwordAfterP(command, len(pos), args[i+1]) {
+		if (a == "-p" || a == "-hp") && i+1 < len(args) && passwordAfterP(c, command, len(pos), args[i+1]) {
 			// "-p SECRET": refused without ever printing SECRET,
 			// which takes the place of a positional argument so
 			// that the refusal is what the user sees.
@@ -386,14 +389,6 @@ const spacedPassword = "-p PASSWORD (with a space)"
 // password is never printed.
 const hiddenArgument = "(hidden)"
 
-// commandWords are the command names and aliases garc knows; the
-// argument after a lone -p that is none of them cannot be the command.
-var commandWords = map[string]bool{
-	"x": true, "extract": true, "e": true, "l": true, "list": true, "t": true, "test": true,
-	"a": true, "add": true, "d": true, "delete": true, "help": true, "completion": true,
-	"lb": true, "vb": true, "v": true, "vt": true, "lt": true, "p": true,
-}
-
 // commandSpellings are unrar's commands, rewritten to garc's: the command
 // word and the flags it implies.
 var commandSpellings = map[string][]string{
@@ -415,12 +410,13 @@ var commandSpellings = map[string][]string{
 // what the user meant and, being possibly a password, must not reach a
 // message ("stat SECRET: no such file"). npos is the number of positional
 // arguments before next.
-func passwordAfterP(command string, npos int, next string) bool {
+func passwordAfterP(c Commands, command string, npos int, next string) bool {
 	switch {
 	case next == "" || next[0] == '-':
 		return false
 	case command == "":
-		return !commandWords[strings.ToLower(next)]
+		w := strings.ToLower(next)
+		return !c.Words[w] && commandSpellings[w] == nil
 	case strings.ContainsAny(next, "*?") || strings.HasSuffix(next, "/") || strings.HasSuffix(next, "\\"):
 		return false
 	case npos == 0 && (command == "a" || command == "add" || command == "d" || command == "delete") &&
@@ -495,16 +491,6 @@ func Refusal(sw string) string {
 		return reason
 	}
 	return "only UTF-8 list files are supported" // -scs with another charset
-}
-
-// ValueFlags returns the long flags that take a value: the command
-// definitions must agree (TestValueFlagsInStep in internal/cli).
-func ValueFlags() map[string]bool { return maps.Clone(valueFlags) }
-
-// CommandWords returns the command names and aliases Normalize knows,
-// and for each of unrar's command spellings the command line it becomes.
-func CommandWords() (words map[string]bool, spellings map[string][]string) {
-	return maps.Clone(commandWords), maps.Clone(commandSpellings)
 }
 
 // TrailingDestination reports whether a last positional argument is

@@ -5,6 +5,21 @@ import (
 	"testing"
 )
 
+// testCommands is garc's command tree as internal/cli describes it
+// (commandsOf), for the tests of this package.
+var testCommands = Commands{
+	ValueFlags: map[string]bool{
+		"output": true, "password": true, "password-file": true, "overwrite": true, "links": true,
+		"max-dict": true, "threads": true, "progress": true, "format": true, "include": true,
+		"exclude": true, "level": true, "method": true, "filter": true, "solid": true,
+		"volume-size": true, "symlinks": true, "stdin-name": true, "type": true, "dict": true, "method-param": true,
+	},
+	Words: map[string]bool{
+		"x": true, "extract": true, "e": true, "l": true, "list": true, "t": true, "test": true,
+		"a": true, "add": true, "d": true, "delete": true, "help": true, "completion": true, "lb": true,
+	},
+}
+
 func TestNormalizeArgs(t *testing.T) {
 	tests := []struct {
 		in, want string
@@ -126,7 +141,7 @@ func TestNormalizeArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		in := strings.Fields(tc.in)
-		got := strings.Join(Normalize(in), " ")
+		got := strings.Join(Normalize(in, testCommands), " ")
 		if got != tc.want {
 			t.Errorf("Normalize(%q) = %q, want %q", tc.in, got, tc.want)
 		}
@@ -161,7 +176,7 @@ func FuzzNormalizeArgs(f *testing.F) {
 	f.Add("--password secret x a.7z")
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Fields(line)
-		out := Normalize(args)
+		out := Normalize(args, testCommands)
 		in := 0
 		for i, a := range args {
 			if a == "--" {
@@ -197,7 +212,7 @@ func countValues(args []string) int {
 		if a == "--" {
 			break
 		}
-		if (shortValueFlags[a] || strings.HasPrefix(a, "--") && valueFlags[strings.TrimPrefix(a, "--")]) && i+1 < len(args) {
+		if (shortValueFlags[a] || strings.HasPrefix(a, "--") && testCommands.ValueFlags[strings.TrimPrefix(a, "--")]) && i+1 < len(args) {
 			n++
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
@@ -120,7 +121,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := a.rootCommand()
 	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
 	operandsRequired(root)                     // usage.go: "x: missing ARCHIVE"
-	nargs := argv.Normalize(args)
+	nargs := argv.Normalize(args, commandsOf(root))
 	root.SetArgs(nargs)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -149,6 +150,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return worse(a.code, code)
 	}
 	return a.code
+}
+
+// commandsOf describes root's commands for argv.Normalize: the long
+// flags that take a value and every command name and alias, with the help
+// and completion commands cobra adds when it runs.
+func commandsOf(root *cobra.Command) argv.Commands {
+	c := argv.Commands{ValueFlags: map[string]bool{}, Words: map[string]bool{"help": true, "completion": true}}
+	visit := func(f *pflag.Flag) {
+		if f.NoOptDefVal == "" {
+			c.ValueFlags[f.Name] = true
+		}
+	}
+	root.PersistentFlags().VisitAll(visit)
+	for _, sub := range root.Commands() {
+		sub.Flags().VisitAll(visit)
+		for _, w := range append([]string{sub.Name()}, sub.Aliases...) {
+			c.Words[w] = true
+		}
+	}
+	return c
 }
 
 // errReported marks an error whose diagnostic has already been printed.

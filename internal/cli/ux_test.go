@@ -6,9 +6,6 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
-	"github.com/garc-dev/garc/internal/argv"
 )
 
 // testRoot returns the command tree of a run.
@@ -17,51 +14,25 @@ func testRoot() *cobra.Command {
 	return a.rootCommand()
 }
 
-// TestValueFlagsInStep keeps internal/argv's tables in step with the commands:
-// valueFlags lists exactly the long flags that take a value (otherwise
-// "--output DIR" would leave DIR as a positional argument, or "--yes x"
-// swallow the command), and commandWords every command name and alias.
-func TestValueFlagsInStep(t *testing.T) {
-	root := testRoot()
-	takesValue := map[string]bool{}
-	all := append([]*cobra.Command{root}, root.Commands()...)
-	for _, c := range all {
-		visit := func(f *pflag.Flag) {
-			if f.NoOptDefVal == "" {
-				takesValue[f.Name] = true
-			} else if takesValue[f.Name] {
-				t.Errorf("flag --%s takes a value in one command and not in another", f.Name)
-			}
-		}
-		c.Flags().VisitAll(visit)
-		c.PersistentFlags().VisitAll(visit)
-	}
-	delete(takesValue, argv.UnsupportedFlag) // only ever written by argv.Normalize with '='
-	valueFlags := argv.ValueFlags()
-	commandWords, commandSpellings := argv.CommandWords()
-	for name := range takesValue {
-		if !valueFlags[name] {
-			t.Errorf("--%s takes a value but is missing from valueFlags", name)
+// TestCommandsOf checks what argv.Normalize is told of the commands:
+// exactly the long flags that take a value (otherwise "--output DIR"
+// would leave DIR as a positional argument, or "--yes x" swallow the
+// command), and every command name and alias.
+func TestCommandsOf(t *testing.T) {
+	c := commandsOf(testRoot())
+	for _, name := range []string{"output", "password", "password-file", "threads", "level", "method-param", "include", "format", "stdin-name"} {
+		if !c.ValueFlags[name] {
+			t.Errorf("--%s takes a value but is not among ValueFlags", name)
 		}
 	}
-	for name := range valueFlags {
-		if !takesValue[name] {
-			t.Errorf("valueFlags lists --%s, which no command defines as taking a value", name)
+	for _, name := range []string{"yes", "quiet", "recursive", "stdout", "flat", "encrypt-headers", "rows"} {
+		if c.ValueFlags[name] {
+			t.Errorf("--%s takes no value but is among ValueFlags", name)
 		}
 	}
-	for _, c := range root.Commands() {
-		if c.Hidden {
-			continue
-		}
-		for _, n := range append([]string{c.Name()}, c.Aliases...) {
-			if !commandWords[n] {
-				t.Errorf("command %q is missing from commandWords", n)
-			}
-		}
-	}
-	for word, sp := range commandSpellings {
-		if c, _, err := root.Find(sp); err != nil || c == root {
-			t.Errorf("commandSpellings[%q] = %q names no command", word, sp)
+	for _, w := range []string{"x", "extract", "e", "l", "list", "t", "test", "a", "add", "d", "delete", "lb", "help", "completion"} {
+		if !c.Words[w] {
+			t.Errorf("command %q is not among Words", w)
 		}
 	}
 }
