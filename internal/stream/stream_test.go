@@ -56,7 +56,7 @@ func extractOneErr(name string, data []byte) (*archive.Entry, []byte, error) {
 	return e, got, err
 }
 
-func tool(t *testing.T, data []byte, name string, args ...string) []byte {
+func tool(t testing.TB, data []byte, name string, args ...string) []byte {
 	t.Helper()
 	cmd := exec.Command(testenv.Tool(t, name), args...)
 	cmd.Stdin = bytes.NewReader(data)

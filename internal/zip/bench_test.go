@@ -2,6 +2,7 @@ package zip
 
 import (
 	"bytes"
+	stdzip "archive/zip"
 	"compress/flate"
 	"context"
 	"io"
@@ -159,5 +160,35 @@ func BenchmarkDeflateDecoders(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestExtractAllocsFlat: extracting a Deflate entry allocates the same
+// whatever its size (1 MiB against 8 MiB of mixed data), the decoder and
+// buffers being reused.
+func TestExtractAllocsFlat(t *testing.T) {
+	data := testenv.MixedData(t, 8<<20)
+	small := buildZip(t, []testFile{{name: "f", data: data[:1<<20], method: stdzip.Deflate}}, "")
+	large := buildZip(t, []testFile{{name: "f", data: data, method: stdzip.Deflate}}, "")
+	buf := make([]byte, 256<<10)
+	extract := func(b []byte) func() {
+		return func() {
+			r, err := NewReader(bytes.NewReader(b), int64(len(b)), &archive.Options{Name: "a.zip"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+				_, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{rd}, buf)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a1, a8 := testing.AllocsPerRun(3, extract(small)), testing.AllocsPerRun(3, extract(large))
+	t.Logf("%.0f allocations for 1 MiB, %.0f for 8 MiB", a1, a8)
+	if a8 > a1+16 {
+		t.Errorf("%.0f allocations for 8 MiB against %.0f for 1 MiB: not flat", a8, a1)
 	}
 }
