@@ -1,8 +1,8 @@
 package zip
 
 import (
-	"bytes"
 	stdzip "archive/zip"
+	"bytes"
 	"compress/flate"
 	"context"
 	"io"
