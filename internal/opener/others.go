@@ -252,3 +252,12 @@ func (r *fileReader) Err() error {
 	}
 	return nil
 }
+
+// Skipped passes on the format reader's Skipped (see tar.Reader): the
+// device and FIFO entries left out of the listing, for a warning.
+func (r *fileReader) Skipped() []string {
+	if s, ok := r.Reader.(interface{ Skipped() []string }); ok {
+		return s.Skipped()
+	}
+	return nil
+}

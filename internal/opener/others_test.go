@@ -198,3 +198,26 @@ func TestTarStreamingThroughOpen(t *testing.T) {
 		t.Fatalf("after Entries: streaming %v, err %v", s.Streaming(), s.Err())
 	}
 }
+
+// TestTarSkippedThroughOpen: the device and FIFO entries a tar reader
+// leaves out are reported through the reader Open returns.
+func TestTarSkippedThroughOpen(t *testing.T) {
+	var tb bytes.Buffer
+	tw := tar.NewWriter(&tb)
+	tw.WriteHeader(&tar.Header{Name: "fifo", Mode: 0o644, Typeflag: tar.TypeFifo})
+	tw.WriteHeader(&tar.Header{Name: "f", Mode: 0o644, Typeflag: tar.TypeReg})
+	tw.Close()
+	p := filepath.Join(t.TempDir(), "s.tar")
+	if err := os.WriteFile(p, tb.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, ok := r.(interface{ Skipped() []string })
+	if !ok || !slices.Equal(s.Skipped(), []string{"fifo"}) || len(r.Entries()) != 1 {
+		t.Fatalf("%T: skipped not passed on (entries %v)", r, r.Entries())
+	}
+}
