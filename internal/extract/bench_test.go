@@ -53,18 +53,28 @@ func BenchmarkWriteSmallFiles(b *testing.B) {
 // files per directory, with times set as archives store them. Entries are
 // made before the timer starts. Write does everything in the caller's
 // goroutine; WriteQueued creates the files in a second one.
+//
+// Interleaved takes the directories in groups of 20, going round the
+// directories of a group for its files (consecutive entries never share a
+// directory), as archives sorted by file type may.
 func BenchmarkWriteManyTinyFiles(b *testing.B) {
-	b.Run("Write", func(b *testing.B) { benchManyTinyFiles(b, false) })
-	b.Run("WriteQueued", func(b *testing.B) { benchManyTinyFiles(b, true) })
+	b.Run("Write", func(b *testing.B) { benchManyTinyFiles(b, false, false) })
+	b.Run("WriteQueued", func(b *testing.B) { benchManyTinyFiles(b, true, false) })
+	b.Run("Interleaved", func(b *testing.B) { benchManyTinyFiles(b, false, true) })
 }
 
-func benchManyTinyFiles(b *testing.B, queued bool) {
+func benchManyTinyFiles(b *testing.B, queued, interleaved bool) {
 	const perDir, dirs = 100, 1000
 	entries := make([]archive.Entry, perDir*dirs)
 	contents := make([]string, len(entries))
 	mtime := archiveTime()
 	for i := range entries {
-		entries[i] = archive.Entry{Name: fmt.Sprintf("src/d%03d/f%05d.txt", i/perDir, i), Type: archive.TypeFile,
+		dir := i / perDir
+		if interleaved {
+			const group = 20
+			dir = i/(group*perDir)*group + i%group
+		}
+		entries[i] = archive.Entry{Name: fmt.Sprintf("src/d%03d/f%05d.txt", dir, i), Type: archive.TypeFile,
 			Size: -1, ModTime: mtime}
 		contents[i] = fmt.Sprintf("file %d\n", i)
 	}

@@ -360,6 +360,12 @@ func (x *Extractor) mkdirs(name, dir string) error {
 		// directory verified last is most often the next one's too.
 		return nil
 	}
+	if x.verified[filepath.Join(x.root, filepath.FromSlash(dir))] {
+		// Verified with all its parents before (7-Zip's solid archives
+		// go round the directories).
+		x.lastDir = dir
+		return nil
+	}
 	cur := x.root
 	for _, c := range strings.Split(dir, "/") {
 		cur = filepath.Join(cur, c)

@@ -14,15 +14,21 @@ import (
 // dirHandle does the file operations of the extractor relative to a
 // descriptor of the directory they happen in (openat, renameat, fstatat,
 // utimensat), so the kernel resolves one component instead of the whole
-// path for each call. Archives list the files of a directory together, so
-// one cached descriptor, replaced when the directory changes, serves most
-// entries. When a directory cannot be opened (no read permission), the
-// operations fall back to whole paths. A dirHandle is used by one
-// goroutine (Write's); close releases the descriptor, and a cleanup does
-// if the Extractor is dropped without Finish or Rollback.
+// path for each call. Descriptors of the last dirCacheSize directories
+// stay open: archives list the files of a directory together, or (7-Zip's
+// solid archives, sorted by extension) go round a set of directories.
+// When a directory cannot be opened (no read permission), the operations
+// fall back to whole paths. A dirHandle is used by one goroutine (the one
+// writing); close releases the descriptors, and a cleanup does if the
+// Extractor is dropped without Finish or Rollback.
 type dirHandle struct {
-	dir string // the directory fd refers to
-	fd  int    // -1 when none is open
+	dir string // the directory used last
+	fd  int    // its descriptor; -1 when none is open
+	// open maps directories to their open descriptors (dir's included);
+	// ring lists them for eviction, the oldest at next.
+	open map[string]int
+	ring []string
+	next int
 	// noReplaceUnsupported: renameat2 with RENAME_NOREPLACE failed with
 	// EINVAL or ENOSYS (a file system or kernel without it).
 	noReplaceUnsupported bool
@@ -40,7 +46,10 @@ func (h *dirHandle) at(p string) (int, string) {
 	if h.fd >= 0 && dir == h.dir {
 		return h.fd, name
 	}
-	h.close()
+	if fd, ok := h.open[dir]; ok {
+		h.fd, h.dir = fd, dir
+		return fd, name
+	}
 	for {
 		fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err == unix.EINTR {
@@ -49,17 +58,41 @@ func (h *dirHandle) at(p string) (int, string) {
 		if err != nil {
 			return unix.AT_FDCWD, p
 		}
+		h.remember(dir, fd)
 		h.fd, h.dir = fd, dir
 		return fd, name
 	}
 }
 
-// close closes the cached descriptor.
-func (h *dirHandle) close() {
-	if h.fd >= 0 {
-		unix.Close(h.fd)
-		h.fd, h.dir = -1, ""
+// dirCacheSize is how many directory descriptors a dirHandle keeps open.
+const dirCacheSize = 32
+
+// remember adds fd, a descriptor of dir, to the cache, closing the oldest
+// one when the cache is full.
+func (h *dirHandle) remember(dir string, fd int) {
+	if h.open == nil {
+		h.open = make(map[string]int, dirCacheSize)
 	}
+	if len(h.ring) < dirCacheSize {
+		h.ring = append(h.ring, dir)
+	} else {
+		old := h.ring[h.next]
+		unix.Close(h.open[old])
+		delete(h.open, old)
+		h.ring[h.next] = dir
+		h.next = (h.next + 1) % dirCacheSize
+	}
+	h.open[dir] = fd
+}
+
+// close closes the cached descriptors.
+func (h *dirHandle) close() {
+	for _, fd := range h.open {
+		unix.Close(fd)
+	}
+	clear(h.open)
+	h.ring, h.next = h.ring[:0], 0
+	h.fd, h.dir = -1, ""
 }
 
 // create makes the new file p with O_EXCL and O_NOFOLLOW.

@@ -69,3 +69,73 @@ func TestWriteFreshFileAllocs(t *testing.T) {
 		t.Errorf("time not restored: %v %v", fi.ModTime(), err)
 	}
 }
+
+// Entries that go round a set of directories (7-Zip sorts a solid
+// archive's files by extension) find their directory verified and its
+// descriptor open: no walk of the path components, no open of the
+// directory, for each file.
+func TestWriteRoundRobinAllocs(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("directory descriptors are cached on Linux")
+	}
+	x, err := New(Options{Dest: filepath.Join(t.TempDir(), "new")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dirs, runs = 10, 300
+	entries := make([]archive.Entry, runs+1)
+	for i := range entries {
+		entries[i] = archive.Entry{Name: fmt.Sprintf("src/d%d/f%d.txt", i%dirs, i), Type: archive.TypeFile, Size: -1, ModTime: archiveTime()}
+	}
+	r := strings.NewReader("")
+	i := 0
+	write := func() {
+		r.Reset("content\n")
+		if err := x.Write(&entries[i], r); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}
+	for range dirs {
+		write() // the directories are created and opened once
+	}
+	allocs := testing.AllocsPerRun(runs-dirs-1, write)
+	t.Logf("%.1f allocations per file", allocs)
+	if allocs > 8 {
+		t.Errorf("%.1f allocations per file going round %d directories, want at most 8", allocs, dirs)
+	}
+}
+
+// The directory descriptors kept open are bounded, however many
+// directories the entries go round.
+func TestDirectoryDescriptorsBounded(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("directory descriptors are cached on Linux")
+	}
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip(err)
+		}
+		return len(ents)
+	}
+	before := fds()
+	x, err := New(Options{Dest: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 500 {
+		if err := x.Write(&archive.Entry{Name: fmt.Sprintf("d%d/f%d", i%100, i), Type: archive.TypeFile}, strings.NewReader("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if open := fds() - before; open > dirCacheSize || open < dirCacheSize/2 {
+		t.Errorf("%d descriptors open while writing, want about %d", open, dirCacheSize)
+	}
+	if err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if open := fds() - before; open != 0 {
+		t.Errorf("%d descriptors open after Finish", open)
+	}
+}
