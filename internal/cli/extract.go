@@ -378,7 +378,7 @@ func (s *extractSummary) add(e *archive.Entry, err error) {
 	case err == nil:
 		s.files++
 		s.size += max(e.Size, 0)
-	case errors.Is(err, extract.ErrSkipped) && strings.HasSuffix(err.Error(), ": file exists"):
+	case errors.Is(err, extract.ErrExists):
 		s.existing++
 	}
 }
