@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -49,8 +50,8 @@ const signatureHeaderSize = 32
 
 // Structural limits that hold for every archive 7-Zip writes.
 const (
-	maxCodersPerFolder  = 64
-	maxStreamsPerCoder  = 64
+	maxCodersPerFolder = 64
+	maxStreamsPerCoder = 64
 	// maxStreamsPerFolder bounds a folder's coder inputs and outputs
 	// together, as 7-Zip does (k_Scan_NumCodersStreams_in_Folder_MAX):
 	// the graph walks are quadratic in it.
@@ -1067,7 +1068,9 @@ func (r *byteReader) readFilesInfo(h *header) error {
 	return nil
 }
 
-// decodeNames splits n zero-terminated UTF-16LE strings.
+// decodeNames splits n zero-terminated UTF-16LE strings. The names are
+// decoded into one arena: one allocation for all of them (unpaired
+// surrogates become U+FFFD, as with utf16.Decode).
 func decodeNames(b []byte, n int) ([]string, error) {
 	if len(b)%2 != 0 {
 		return nil, fmt.Errorf("names of odd length: %w", errHeader)
@@ -1075,21 +1078,38 @@ func decodeNames(b []byte, n int) ([]string, error) {
 	if n > len(b)/2 {
 		return nil, fmt.Errorf("%d names in %d bytes: %w", n, len(b), errHeader)
 	}
-	names := make([]string, n)
-	u := make([]uint16, 0, 64)
-	k := 0
-	for i := 0; i+1 < len(b) && k < n; i += 2 {
-		c := binary.LittleEndian.Uint16(b[i:])
-		if c == 0 {
-			names[k] = string(utf16.Decode(u))
-			u = u[:0]
-			k++
+	arena := make([]byte, 0, len(b)/2+len(b)/8) // mostly ASCII
+	ends := make([]int, 0, n)
+	for i := 0; i+1 < len(b) && len(ends) < n; i += 2 {
+		c := rune(binary.LittleEndian.Uint16(b[i:]))
+		switch {
+		case c == 0:
+			ends = append(ends, len(arena))
 			continue
+		case c < utf8.RuneSelf:
+			arena = append(arena, byte(c))
+			continue
+		case utf16.IsSurrogate(c):
+			r := utf8.RuneError
+			if c < 0xDC00 && i+3 < len(b) {
+				if c2 := rune(binary.LittleEndian.Uint16(b[i+2:])); c2 >= 0xDC00 && c2 < 0xE000 {
+					r = utf16.DecodeRune(c, c2)
+					i += 2
+				}
+			}
+			c = r
 		}
-		u = append(u, c)
+		arena = utf8.AppendRune(arena, c)
 	}
-	if k != n {
-		return nil, fmt.Errorf("%d of %d names: %w", k, n, errHeader)
+	if len(ends) != n {
+		return nil, fmt.Errorf("%d of %d names: %w", len(ends), n, errHeader)
+	}
+	all := string(arena)
+	names := make([]string, n)
+	start := 0
+	for k, end := range ends {
+		names[k] = all[start:end]
+		start = end
 	}
 	return names, nil
 }

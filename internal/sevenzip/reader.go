@@ -415,8 +415,13 @@ func (rd *Reader) buildEntries() error {
 		if name == "" {
 			name = defaultName(rd.opts.Name)
 		}
+		// The block is zeroed: set only what differs (a whole-struct
+		// assignment would copy 288 bytes with write barriers).
 		e := &block[i]
-		*e = archive.Entry{Index: i, Name: name, Size: 0, UID: -1, GID: -1, Anti: fi.isAnti, Comment: fi.comment}
+		e.Index, e.Name, e.UID, e.GID, e.Anti = i, name, -1, -1, fi.isAnti
+		if fi.comment != "" {
+			e.Comment = fi.comment
+		}
 		m := entryMeta{folder: -1}
 		if fi.hasStream {
 			fo := subFolder[sub]

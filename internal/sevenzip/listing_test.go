@@ -1,0 +1,156 @@
+package sevenzip
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"sync"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// manyFilesArchive returns a 7z like 7zz writes for 1,000 directories of
+// files, nFiles in all, of a few bytes each, stored in one Copy folder:
+// names, CRCs, modification times and attributes (plain header).
+func manyFilesArchive(nFiles int) []byte {
+	const dirs = 1000
+	var packed []byte
+	var sizes []uint64
+	var crcs []uint32
+	var names []string
+	for d := 0; d < dirs; d++ {
+		names = append(names, fmt.Sprintf("d%03d", d))
+	}
+	for i := 0; i < nFiles; i++ {
+		content := fmt.Sprintf("x%d\n", i%100)
+		packed = append(packed, content...)
+		sizes = append(sizes, uint64(len(content)))
+		crcs = append(crcs, crc32.ChecksumIEEE([]byte(content)))
+		names = append(names, fmt.Sprintf("d%03d/f%05d.txt", i*dirs/nFiles, i))
+	}
+	n := len(names)
+	h := []byte{idHeader, idMainStreamsInfo, idPackInfo, 0, 1, idSize}
+	h = append(h, num(uint64(len(packed)))...)
+	h = append(h, idEnd, idUnpackInfo, idFolder, 1, 0, 1, 0x01, 0x00, idCodersUnpackSize)
+	h = append(h, num(uint64(len(packed)))...)
+	h = append(h, idEnd, idSubStreamsInfo, idNumUnpackStream)
+	h = append(h, num(uint64(nFiles))...)
+	h = append(h, idSize)
+	for _, s := range sizes[:len(sizes)-1] {
+		h = append(h, num(s)...)
+	}
+	h = append(h, idCRC, 1)
+	for _, c := range crcs {
+		h = binary.LittleEndian.AppendUint32(h, c)
+	}
+	h = append(h, idEnd, idEnd, idFilesInfo)
+	h = append(h, num(uint64(n))...)
+	// The directories come first: they have no stream.
+	empty := make([]byte, (n+7)/8)
+	for i := 0; i < dirs; i++ {
+		empty[i/8] |= 0x80 >> (i % 8)
+	}
+	h = append(h, idEmptyStream)
+	h = append(h, num(uint64(len(empty)))...)
+	h = append(h, empty...)
+	var nb []byte
+	for _, s := range names {
+		for _, c := range s {
+			nb = append(nb, byte(c), 0)
+		}
+		nb = append(nb, 0, 0)
+	}
+	h = append(h, idName)
+	h = append(h, num(uint64(len(nb)+1))...)
+	h = append(h, 0)
+	h = append(h, nb...)
+	times := []byte{1, 0}
+	for i := 0; i < n; i++ {
+		times = binary.LittleEndian.AppendUint64(times, 133000000000000000+uint64(i)*10_000_000)
+	}
+	h = append(h, idMTime)
+	h = append(h, num(uint64(len(times)))...)
+	h = append(h, times...)
+	attrs := []byte{1, 0}
+	for i := 0; i < n; i++ {
+		a := uint32(0x20 | 0x8000 | 0o100644<<16)
+		if i < dirs {
+			a = 0x10 | 0x8000 | 0o40755<<16
+		}
+		attrs = binary.LittleEndian.AppendUint32(attrs, a)
+	}
+	h = append(h, idWinAttributes)
+	h = append(h, num(uint64(len(attrs)))...)
+	h = append(h, attrs...)
+	h = append(h, idEnd, idEnd)
+	return buildArchive(packed, h)
+}
+
+var manyFiles = sync.OnceValue(func() []byte { return manyFilesArchive(100_000) })
+
+// BenchmarkOpenManyEntries opens (parses the header of and lists) a 7z of
+// 100,000 files in 1,000 directories, what `garc l` does before printing.
+func BenchmarkOpenManyEntries(b *testing.B) {
+	data := manyFiles()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		rd, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(rd.Entries()) != 101_000 {
+			b.Fatal(len(rd.Entries()))
+		}
+		rd.Close()
+	}
+}
+
+// TestOpenManyEntriesAllocs bounds the allocations of opening a 7z of
+// 100,000 files: a few per entry at most (the name arena, the entry block
+// and the vectors are shared).
+func TestOpenManyEntriesAllocs(t *testing.T) {
+	data := manyFiles()
+	allocs := testing.AllocsPerRun(2, func() {
+		rd, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd.Close()
+	})
+	t.Logf("%.0f allocations for 101,000 entries", allocs)
+	if allocs > 101_000/10 {
+		t.Errorf("%.0f allocations for 101,000 entries", allocs)
+	}
+}
+
+// TestDecodeNames checks the name arena against utf16.Decode, including
+// surrogate pairs and unpaired surrogates.
+func TestDecodeNames(t *testing.T) {
+	names := [][]uint16{
+		{'a'}, {}, utf16.Encode([]rune("dir/😀é")), {0xD800, 'x'}, {'y', 0xDC00}, {0xD83D},
+	}
+	var b []byte
+	for _, n := range names {
+		for _, c := range n {
+			b = binary.LittleEndian.AppendUint16(b, c)
+		}
+		b = append(b, 0, 0)
+	}
+	got, err := decodeNames(b, len(names))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		if want := string(utf16.Decode(n)); got[i] != want {
+			t.Errorf("name %d: %q, want %q", i, got[i], want)
+		}
+	}
+	if _, err := decodeNames(b, len(names)+1); !errors.Is(err, archive.ErrFormat) {
+		t.Errorf("one name too many: %v", err)
+	}
+}
