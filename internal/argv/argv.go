@@ -36,7 +36,7 @@ var exactSwitches = map[string][]string{
 	"-aoa":  {"--overwrite=all"},
 	"-aos":  {"--overwrite=skip"},
 	"-aou":  {"--overwrite=rename"},
-	"-aot":  {"--overwrite=rename"},
+	"-aot":  {"--overwrite=rename-existing"},
 	"-slt":  {"--format=slt"},
 	"-bd":   {"--progress=never"},
 	"-inul": {"-q"},

@@ -49,7 +49,7 @@ func TestNormalizeArgs(t *testing.T) {
 		{"x -aoa a.7z", "x --overwrite=all a.7z"},
 		{"x -aos a.7z", "x --overwrite=skip a.7z"},
 		{"x -aou a.7z", "x --overwrite=rename a.7z"},
-		{"x -aot a.7z", "x --overwrite=rename a.7z"},
+		{"x -aot a.7z", "x --overwrite=rename-existing a.7z"},
 		{"x -o+ a.rar", "x --overwrite=all a.rar"},
 		{"x -o- a.rar", "x --overwrite=skip a.rar"},
 		{"x -kb a.rar", "x --keep-broken a.rar"},

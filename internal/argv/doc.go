@@ -9,7 +9,7 @@
 //	-pSECRET            --password=SECRET     (-p alone: prompt)
 //	-y                  --yes (overwrite all)
 //	-r, -r-, -r0        --recursive[=false]
-//	-aoa -aos -aou -aot --overwrite=all|skip|rename|rename
+//	-aoa -aos -aou -aot --overwrite=all|skip|rename|rename-existing
 //	-o+ -o- -or (unrar) --overwrite=all|skip|rename
 //	-kb (unrar)         --keep-broken
 //	-ep (unrar)         --flat

@@ -74,8 +74,10 @@
 //
 // Existing files are never overwritten silently. With -y or
 // --overwrite=all they are replaced; --overwrite=skip skips them quietly,
-// --overwrite=rename writes the new file under a free name
-// ("name (1).ext"), --overwrite=never skips them with a warning (exit 1),
+// --overwrite=rename (-aou) writes the new file under a free name
+// ("name_1.ext"), --overwrite=rename-existing (-aot) renames the existing
+// file so and writes the new one under its own name, as 7-Zip does,
+// --overwrite=never skips them with a warning (exit 1),
 // and --overwrite=ask asks. Without any of these garc asks when stdin is
 // a terminal. When stdin is not a terminal, or reaches its end at a
 // question, asking behaves as --overwrite=never: the file is skipped with

@@ -75,7 +75,7 @@ one after the other, to standard output and nothing is created.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", ".", "extract into `DIR` (created if missing); '*' in it stands for the archive's name")
-	fl.StringVar(&f.overwrite, "overwrite", "", "existing files: ask, all, skip, rename or never (default: ask on a terminal, else never)")
+	fl.StringVar(&f.overwrite, "overwrite", "", "existing files: ask, all, skip, rename (the new file as NAME_1.EXT, -aou), rename-existing (the old one, -aot) or never (default: ask on a terminal, else never)")
 	fl.StringVar(&f.links, "links", "safe", "links: safe (refuse those leaving the destination), skip, unsafe")
 	fl.BoolVar(&f.keepBroken, "keep-broken", false, "keep files whose checksum failed (unrar -kb)")
 	fl.StringVar(&f.symlinks, "symlinks", "", "accepted for 7-Zip's -snl; links are always extracted as links")
@@ -201,10 +201,12 @@ func (a *app) overwriteMode(f *extractFlags) (extract.OverwriteMode, error) {
 		return extract.OverwriteSkip, nil
 	case "rename":
 		return extract.OverwriteRename, nil
+	case "rename-existing":
+		return extract.OverwriteRenameExisting, nil
 	case "never":
 		return extract.OverwriteNever, nil
 	}
-	return 0, usagef("--overwrite must be ask, all, skip, rename or never, not %q", v)
+	return 0, usagef("--overwrite must be ask, all, skip, rename, rename-existing or never, not %q", v)
 }
 
 func linkMode(s string) (extract.LinkPolicy, error) {

@@ -151,6 +151,18 @@ func TestOverwriteModes(t *testing.T) {
 	if !found {
 		t.Error("-aou wrote no renamed copy")
 	}
+	// -aot: the existing file is renamed to a_1.txt, as 7-Zip does, and
+	// the archive's copy takes its name (issue 12.2).
+	os.RemoveAll(out)
+	garc(t, dir, "", "x", arc, "-o", out).expect(t, ExitOK, "x into a fresh destination")
+	set()
+	garc(t, dir, "", "x", "-aot", arc, "-o", out).expect(t, ExitOK, "x -aot")
+	if content() != sampleFiles["src/a.txt"] {
+		t.Errorf("-aot: a.txt holds %q, want the archive's copy", content())
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "src", "a_1.txt")); err != nil || string(b) != "local edit" {
+		t.Errorf("-aot: the existing file was not renamed to a_1.txt: %q, %v", b, err)
+	}
 }
 
 func TestCannotCreateOutput(t *testing.T) {
