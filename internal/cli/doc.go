@@ -94,10 +94,12 @@
 //
 // # Progress
 //
-// A progress bar (bytes done and total, current entry) is drawn on stderr
-// when stderr is a terminal (--progress=auto), always with
-// --progress=always, and never with -q or --progress=never. Standard
-// output is the same with and without it.
+// A progress display (internal/progress) is drawn on stderr when stderr
+// is a terminal (--progress=auto), always with --progress=always, and
+// never with -q or --progress=never; --progress=list names each file
+// instead. Its total is the selected entries' size, unknown for a
+// compressed tar read in one pass, and for a the input files' size.
+// Standard output is the same with and without it.
 //
 // # Exit codes
 //
@@ -122,8 +124,10 @@
 //
 // # Creating archives
 //
-// `garc a` parses its flags into CreateOptions and calls createArchive;
-// `garc d` does the same with DeleteOptions and deleteEntries. Both write
-// through internal/archivefile, so a failed or interrupted run leaves the
+// `garc a` parses its flags into CreateOptions (the inputs, and the 7z
+// writer's sevenzip.WriteOptions) and calls create, which collects the
+// inputs (internal/collect) and passes them to sevenzip.Update; `garc d`
+// calls sevenzip.Update with the entries to delete. Both write through
+// internal/archivefile, so a failed or interrupted run leaves the
 // previous archive byte-identical.
 package cli
