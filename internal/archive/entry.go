@@ -17,7 +17,7 @@ const (
 )
 
 // EntryType says what an entry is.
-type EntryType int
+type EntryType uint8
 
 // Entry types.
 const (
@@ -45,7 +45,7 @@ func (t EntryType) String() string {
 
 // HostOS is the operating system family that created an entry, which
 // decides how Attributes are interpreted.
-type HostOS int
+type HostOS uint8
 
 // Host systems.
 const (
@@ -76,7 +76,6 @@ type Entry struct {
 	// Name is the stored path with '/' as the separator. It is not
 	// sanitised: safe extraction cleans it.
 	Name string
-	Type EntryType
 	// LinkTarget is the symlink target as stored, or for hard links and
 	// copies the Name of the entry linked to. For formats that store
 	// symlink targets as entry data (7z, RAR 1.5–4.x) it may be empty in
@@ -90,8 +89,6 @@ type Entry struct {
 	ModTime    time.Time // zero when absent
 	CreateTime time.Time
 	AccessTime time.Time
-
-	HostOS HostOS
 
 	UID, GID     int    // -1 when absent
 	Owner, Group string // names, when recorded
@@ -117,6 +114,9 @@ type Entry struct {
 	// from a stored unix mode rather than being synthesised.
 	Mode  fs.FileMode
 	CRC32 uint32 // valid when HasCRC32
+
+	Type   EntryType
+	HostOS HostOS
 
 	HasUnixMode bool
 	HasCRC32    bool
