@@ -13,6 +13,10 @@ DATE      ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%d
 CLIPKG    := github.com/garc-dev/garc/internal/cli
 LDFLAGS   := -X $(CLIPKG).Version=$(VERSION) -X $(CLIPKG).Commit=$(COMMIT) -X $(CLIPKG).Date=$(DATE)
 MANDIR    ?= man
+# honnef.co/go/tools/cmd/staticcheck and golang.org/x/tools/cmd/deadcode,
+# from PATH or go install's directory.
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$(go env GOPATH)/bin/staticcheck)
+DEADCODE    ?= $(shell command -v deadcode 2>/dev/null || echo $$(go env GOPATH)/bin/deadcode)
 
 .PHONY: help build man completions test test-short bench fuzz lint vet fmt conformance compare release clean cross
 
@@ -23,7 +27,7 @@ help:
 	@echo "test         run every test (the command CI runs)"
 	@echo "bench        run the benchmarks (BENCHTIME=$(BENCHTIME))"
 	@echo "fuzz         run every Fuzz target for FUZZTIME=$(FUZZTIME)"
-	@echo "lint         gofmt check and go vet"
+	@echo "lint         gofmt check, go vet, staticcheck, and deadcode from ./cmd/garc"
 	@echo "conformance  run the shared-corpus conformance harness and print the per-format table"
 	@echo "compare      compare garc with 7zz on the standard mixed-data input"
 	@echo "release      check the goreleaser configuration"
@@ -65,6 +69,8 @@ fmt:
 
 lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(STATICCHECK) $(PKGS)
+	@out=$$($(DEADCODE) ./cmd/garc); if [ -n "$$out" ]; then echo "functions unreachable from ./cmd/garc:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet $(PKGS)
