@@ -80,7 +80,7 @@ func (a *app) listArchive(name string, sel *selection.Selector, format string) e
 				}
 			}
 		}
-		err = j.EndArchive()
+		err = j.EndArchive(scanError(r))
 	} else {
 		w := bufio.NewWriterSize(a.stdout, 64<<10)
 		if format == "slt" {

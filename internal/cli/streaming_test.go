@@ -3,8 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,9 +103,18 @@ func TestStreamingReaderDecodedOnce(t *testing.T) {
 	broken := errors.New("a.tar.gz: at offset 99: gzip: unexpected end of data: corrupt or invalid archive")
 	for _, args := range [][]string{{"l", "a.tar.gz"}, {"l", "--format=json", "a.tar.gz"}, {"lb", "a.tar.gz"}} {
 		withStreamingReader(t, broken)
-		var stderr bytes.Buffer
-		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != ExitFatal || !strings.Contains(stderr.String(), "unexpected end of data") {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != ExitFatal || !strings.Contains(stderr.String(), "unexpected end of data") {
 			t.Errorf("%q of a broken stream: exit %d, %q", args, code, stderr.String())
+		}
+		if args[1] == "--format=json" {
+			var line struct {
+				Entries []any
+				Error   string
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &line); err != nil || len(line.Entries) != 2 || !strings.Contains(line.Error, "unexpected end of data") {
+				t.Errorf("JSON line of a broken stream: %v, %s", err, stdout.String())
+			}
 		}
 	}
 }

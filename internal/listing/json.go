@@ -67,7 +67,8 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
 
 An archive that cannot be opened gives {"schema_version": 1,
 "archive": {"path": string}, "error": string} (and its diagnostic on
-stderr). Strings are UTF-8 with C0 and C1 controls, DEL, U+2028 and
+stderr); one whose entries could not all be read (a compressed tar cut
+short) has the entries read before the break and the "error" after them. Strings are UTF-8 with C0 and C1 controls, DEL, U+2028 and
 U+2029 escaped as \uXXXX. A byte that is not part of valid UTF-8 is
 written as the lone surrogate escape \udc80–\udcff (Python's
 surrogateescape error handler: os.fsencode(s) gives the stored bytes back), so two
@@ -243,9 +244,13 @@ func (j *JSONWriter) BeginArchive(name string, info *archive.Info) {
 	j.open("entries", '[')
 }
 
-// EndArchive closes the entries array and the line.
-func (j *JSONWriter) EndArchive() error {
+// EndArchive closes the entries array and the line, with an "error"
+// when err, which ended the reading of the entries, is not nil.
+func (j *JSONWriter) EndArchive(err error) error {
 	j.close(']')
+	if err != nil {
+		j.str("error", err.Error())
+	}
 	j.close('}')
 	j.b = append(j.b, '\n')
 	return j.flush(true)

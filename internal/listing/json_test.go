@@ -59,7 +59,7 @@ func TestJSONSchemaDoc(t *testing.T) {
 		Attributes: archive.AttrReadOnly, HasUnixMode: true, Mode: 0o644, UID: 1, GID: 1, Owner: "o", Group: "g",
 		HasCRC32: true, BLAKE2sp: []byte{1}, Anti: true, SplitBefore: true, SplitAfter: true, Comment: "c",
 	})
-	j.EndArchive()
+	j.EndArchive(nil)
 	j.ArchiveError("b.7z", errors.New("broken"))
 	produced := map[string]bool{}
 	dec := json.NewDecoder(&b)
