@@ -80,9 +80,10 @@ type queue struct {
 // to done on the caller's goroutine, in the order of the entries, after
 // the Options.Warn calls Write would have made for it: during this or a
 // later WriteQueued, Write or Flush. The *archive.Entry passed to done is
-// a copy, valid during the call. WriteQueued returns the first non-nil
-// error a done call returned (the caller stops the run), or an error
-// wrapping ErrCreate after Abort.
+// a copy, valid during the call. When a done call returns an error (the
+// caller stops the run), WriteQueued returns it and leaves e alone
+// (entries queued before e are still written); after Abort it returns an
+// error wrapping ErrCreate.
 //
 // An entry is handled exactly as by Write (the same rules, in the same
 // order), except that with OverwriteAsk every entry is written at once.
@@ -96,8 +97,10 @@ func (x *Extractor) WriteQueued(e *archive.Entry, r io.Reader, done func(*archiv
 		return done(e, x.writeEntry(e, r))
 	}
 	q := x.queue()
-	first := q.collect(x, false)
-	b, err := q.batch(x, &first)
+	if err := q.collect(x, false); err != nil {
+		return err
+	}
+	b, err := q.batch(x)
 	if err != nil {
 		return err
 	}
@@ -112,25 +115,20 @@ func (x *Extractor) WriteQueued(e *archive.Entry, r io.Reader, done func(*archiv
 		// entries.
 		head := bytes.Clone(b.data[start:])
 		b.data = b.data[:start]
-		if err := x.Flush(); first == nil {
-			first = err
+		if err := x.Flush(); err != nil {
+			return err
 		}
 		var rest io.Reader = r
 		if rerr != nil {
 			rest = errorReader{rerr}
 		}
-		if err := done(e, x.writeEntry(e, io.MultiReader(bytes.NewReader(head), rest))); first == nil {
-			first = err
-		}
-		return first
+		return done(e, x.writeEntry(e, io.MultiReader(bytes.NewReader(head), rest)))
 	}
 	b.entries = append(b.entries, queuedEntry{entry: *e, off: start, end: len(b.data), done: done})
 	if len(b.entries) >= batchEntries || len(b.data) >= batchBytes {
-		if err := q.submit(x); err != nil && first == nil {
-			first = err
-		}
+		return q.submit(x)
 	}
-	return first
+	return nil
 }
 
 // Flush waits until every queued entry is written and delivers the
@@ -216,8 +214,9 @@ func (x *Extractor) runWriter(q *queue) {
 }
 
 // batch returns the batch being filled, taking a free one (after waiting
-// for the writer to hand one back, if needed).
-func (q *queue) batch(x *Extractor, first *error) (*batch, error) {
+// for the writer to hand one back, if needed). Its error is that of a
+// done call, or ErrCreate after Abort.
+func (q *queue) batch(x *Extractor) (*batch, error) {
 	q.mu.Lock()
 	closed := q.closed
 	q.mu.Unlock()
@@ -228,8 +227,8 @@ func (q *queue) batch(x *Extractor, first *error) (*batch, error) {
 		return q.cur, nil
 	}
 	for len(q.free) == 0 {
-		if _, err := q.receive(x, true); err != nil && *first == nil {
-			*first = err
+		if _, err := q.receive(x, true); err != nil {
+			return nil, err
 		}
 	}
 	q.cur = q.free[len(q.free)-1]

@@ -228,32 +228,67 @@ func TestWriteQueuedBounded(t *testing.T) {
 	}
 }
 
-// TestWriteQueuedStop: an error returned by done is returned by
-// WriteQueued (or Flush), so the caller can stop the run.
+// TestWriteQueuedStop: an error returned by done is returned by the
+// WriteQueued call that delivers it, which leaves its own entry alone
+// (entries queued before it are still written), as the caller stops the
+// run there.
 func TestWriteQueuedStop(t *testing.T) {
-	x, err := New(Options{Dest: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	stop := errors.New("stop")
 	done := func(e *archive.Entry, err error) error {
-		if errors.Is(err, archive.ErrChecksum) {
+		if errors.Is(err, ErrRefused) || errors.Is(err, archive.ErrChecksum) {
 			return stop
 		}
 		return nil
 	}
-	var got error
-	for i := 0; i < 10 && got == nil; i++ {
-		var r io.Reader = strings.NewReader("x")
-		if i == 5 {
-			r = errorReader{errBadChecksum}
+	t.Run("queued entry", func(t *testing.T) {
+		dest := t.TempDir()
+		x, err := New(Options{Dest: dest})
+		if err != nil {
+			t.Fatal(err)
 		}
-		got = x.WriteQueued(&archive.Entry{Name: fmt.Sprint(i), Type: archive.TypeFile}, r, done)
-	}
-	if got != stop {
-		t.Fatalf("got %v, want the error of done", got)
-	}
-	x.Abort()
+		// The refused entry's outcome comes back at the latest when the
+		// caller waits for a free batch.
+		k := 0
+		for ; k < 2*queueBatches*batchEntries; k++ {
+			name := fmt.Sprintf("f%d", k)
+			if k == 0 {
+				name = "../escape"
+			}
+			if err = x.WriteQueued(&archive.Entry{Name: name, Type: archive.TypeFile}, strings.NewReader("x"), done); err != nil {
+				break
+			}
+		}
+		if err != stop || k == 0 {
+			t.Fatalf("entry %d: %v, want the error of done", k, err)
+		}
+		if err := x.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		x.Finish()
+		for i := 1; i <= k; i++ {
+			if _, err := os.Lstat(filepath.Join(dest, fmt.Sprintf("f%d", i))); (err == nil) != (i < k) {
+				t.Fatalf("f%d of %d: %v", i, k, err)
+			}
+		}
+	})
+	t.Run("content error", func(t *testing.T) {
+		x, err := New(Options{Dest: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got error
+		for i := 0; i < 10 && got == nil; i++ {
+			var r io.Reader = strings.NewReader("x")
+			if i == 5 {
+				r = errorReader{errBadChecksum}
+			}
+			got = x.WriteQueued(&archive.Entry{Name: fmt.Sprint(i), Type: archive.TypeFile}, r, done)
+		}
+		if got != stop {
+			t.Fatalf("got %v, want the error of done", got)
+		}
+		x.Abort()
+	})
 }
 
 // TestWriteQueuedAbortRollback: Abort and Rollback end the writer with
