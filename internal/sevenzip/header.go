@@ -203,10 +203,63 @@ type byteReader struct {
 	// mem is charged with every allocation sized by the header before it
 	// is made; nil charges nothing (tests).
 	mem *headerMemory
+	// slabs hold the small per-folder slices (one folder per file in a
+	// non-solid archive); nil: allocate each.
+	slabs *headerSlabs
 }
 
 // sub returns a reader over b sharing r's accounting.
-func (r *byteReader) sub(b []byte) *byteReader { return &byteReader{b: b, mem: r.mem} }
+func (r *byteReader) sub(b []byte) *byteReader { return &byteReader{b: b, mem: r.mem, slabs: r.slabs} }
+
+// headerSlabs hand out the small slices of folder records from shared
+// chunks, so that a header of 100,000 folders makes a few allocations
+// instead of 400,000.
+type headerSlabs struct {
+	coders  slab[coder]
+	ints    slab[int]
+	uint64s slab[uint64]
+}
+
+// slab hands out slices of a few elements from chunks.
+type slab[T any] struct{ free []T }
+
+// slabChunk is the number of elements allocated at once.
+const slabChunk = 1024
+
+// take returns a zeroed slice of n elements (capacity n).
+func (s *slab[T]) take(n int) []T {
+	if n > slabChunk/8 {
+		return make([]T, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]T, slabChunk)
+	}
+	v := s.free[:n:n]
+	s.free = s.free[n:]
+	return v
+}
+
+// takeCoders, takeInts and takeUint64s use the slabs when r has them.
+func (r *byteReader) takeCoders(n int) []coder {
+	if r.slabs == nil {
+		return make([]coder, n)
+	}
+	return r.slabs.coders.take(n)
+}
+
+func (r *byteReader) takeInts(n int) []int {
+	if r.slabs == nil {
+		return make([]int, n)
+	}
+	return r.slabs.ints.take(n)
+}
+
+func (r *byteReader) takeUint64s(n int) []uint64 {
+	if r.slabs == nil {
+		return make([]uint64, n)
+	}
+	return r.slabs.uint64s.take(n)
+}
 
 // headerMemory charges the memory of the parsed header — records,
 // vectors, names, entries — against the reader's budget before it is
@@ -216,7 +269,12 @@ func (r *byteReader) sub(b []byte) *byteReader { return &byteReader{b: b, mem: r
 type headerMemory struct {
 	budget  *archive.MemoryBudget
 	charged int64
+	credit  int64 // taken from the budget ahead and not yet charged
 }
+
+// chargeAhead is how much is taken from the budget at once for small
+// charges, which are many (several per folder).
+const chargeAhead = 64 << 10
 
 // charge takes n elements of each bytes for what, or returns a
 // *archive.LimitError.
@@ -225,19 +283,29 @@ func (h *headerMemory) charge(what string, n, each int) error {
 		return nil
 	}
 	limit := h.budget.Limit()
-	if int64(n) > limit/int64(max(each, 1)) || !h.budget.TryAcquire(int64(n)*int64(each)) {
-		need := h.charged + int64(min(n, 1<<40))*int64(each)
-		return &archive.LimitError{What: "7z header memory (" + what + ")", Need: need, Limit: limit}
+	if int64(n) > limit/int64(max(each, 1)) {
+		return &archive.LimitError{What: "7z header memory (" + what + ")", Need: h.charged + int64(min(n, 1<<40))*int64(each), Limit: limit}
 	}
-	h.charged += int64(n) * int64(each)
+	need := int64(n) * int64(each)
+	if need > h.credit {
+		take := max(need-h.credit, chargeAhead)
+		if !h.budget.TryAcquire(take) {
+			if take = need - h.credit; !h.budget.TryAcquire(take) {
+				return &archive.LimitError{What: "7z header memory (" + what + ")", Need: h.charged + need, Limit: limit}
+			}
+		}
+		h.credit += take
+	}
+	h.credit -= need
+	h.charged += need
 	return nil
 }
 
 // release gives the whole charge back.
 func (h *headerMemory) release() {
 	if h != nil && h.budget != nil {
-		h.budget.Release(h.charged)
-		h.charged = 0
+		h.budget.Release(h.charged + h.credit)
+		h.charged, h.credit = 0, 0
 	}
 }
 
@@ -452,7 +520,7 @@ func (r *byteReader) readFolder(f *folder) error {
 	if err := r.charge("coders", int(nc), int(unsafe.Sizeof(coder{}))); err != nil {
 		return err
 	}
-	f.coders = make([]coder, nc)
+	f.coders = r.takeCoders(int(nc))
 	nIn, nOut := 0, 0
 	for i := range f.coders {
 		c := &f.coders[i]
@@ -516,7 +584,9 @@ func (r *byteReader) readFolder(f *folder) error {
 	if err := r.charge("bind pairs", nbp+nIn, int(unsafe.Sizeof(bindPair{}))); err != nil {
 		return err
 	}
-	f.bindPairs = make([]bindPair, nbp)
+	if nbp > 0 {
+		f.bindPairs = make([]bindPair, nbp)
+	}
 	for i := range f.bindPairs {
 		in, err := r.readNumber()
 		if err != nil {
@@ -540,7 +610,7 @@ func (r *byteReader) readFolder(f *folder) error {
 	if np < 1 {
 		return fmt.Errorf("folder without packed streams: %w", errHeader)
 	}
-	f.packed = make([]int, np)
+	f.packed = r.takeInts(np)
 	if np == 1 {
 		f.packed[0] = -1
 		for i := 0; i < nIn; i++ {
@@ -571,6 +641,9 @@ func (r *byteReader) readFolder(f *folder) error {
 	}
 	if f.mainOutput() < 0 {
 		return fmt.Errorf("folder without a main output: %w", errHeader)
+	}
+	if nbp == 0 {
+		return nil // no edges, no cycle
 	}
 	return f.checkAcyclic()
 }
@@ -669,7 +742,7 @@ func (r *byteReader) readUnpackInfo(si *streamsInfo) error {
 		if err := r.charge("unpack sizes", no, 8); err != nil {
 			return err
 		}
-		f.unpackSizes = make([]uint64, no)
+		f.unpackSizes = r.takeUint64s(no)
 		for j := range f.unpackSizes {
 			if f.unpackSizes[j], err = r.readNumber(); err != nil {
 				return err
@@ -1133,7 +1206,7 @@ func (e *headerError) Unwrap() error { return e.err }
 // memory to mem (nil: no accounting). A corrupt header gives a
 // *headerError locating the failure.
 func parseHeader(b []byte, mem *headerMemory) (*header, error) {
-	r := &byteReader{b: b, mem: mem}
+	r := &byteReader{b: b, mem: mem, slabs: &headerSlabs{}}
 	h, err := r.readHeader()
 	if err != nil && errors.Is(err, archive.ErrFormat) {
 		return nil, &headerError{off: r.off, err: err}

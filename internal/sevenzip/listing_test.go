@@ -154,3 +154,28 @@ func TestDecodeNames(t *testing.T) {
 		t.Errorf("one name too many: %v", err)
 	}
 }
+
+// TestOpenManyFoldersAllocs bounds the allocations of opening a non-solid
+// 7z (a folder per file): folder records come from shared chunks.
+func TestOpenManyFoldersAllocs(t *testing.T) {
+	const n = 10_000
+	fs := make([]coderSpec, n)
+	for i := range fs {
+		fs[i] = coderSpec{id: []byte{0}, packed: []byte{'x', byte(i)}, unpack: 2}
+	}
+	data := folderArchive(fs)
+	allocs := testing.AllocsPerRun(2, func() {
+		rd, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rd.Entries()) != n {
+			t.Fatal(len(rd.Entries()))
+		}
+		rd.Close()
+	})
+	t.Logf("%.0f allocations for %d folders", allocs, n)
+	if allocs > n/10 {
+		t.Errorf("%.0f allocations for %d folders", allocs, n)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -382,10 +383,16 @@ func (rd *Reader) buildEntries() error {
 	methodSeen := map[string]bool{}
 	for i := range si.folders {
 		f := &si.folders[i]
-		folderMethods[i] = folderMethod(f)
 		if f.numSub > 1 {
 			rd.info.Solid = true
 		}
+		// Non-solid archives have a folder per file, mostly with the
+		// same coders as the folder before.
+		if i > 0 && sameCoders(f, &si.folders[i-1]) {
+			folderMethods[i] = folderMethods[i-1]
+			continue
+		}
+		folderMethods[i] = folderMethod(f)
 		for _, s := range strings.Fields(folderMethods[i]) {
 			if !methodSeen[s] {
 				methodSeen[s] = true
@@ -514,6 +521,22 @@ func (rd *Reader) buildEntries() error {
 		rd.meta[i] = m
 	}
 	return nil
+}
+
+// sameCoders reports whether two folders have the same coders, bound the
+// same way (and so the same method description).
+func sameCoders(a, b *folder) bool {
+	if len(a.coders) != len(b.coders) || len(a.bindPairs) != len(b.bindPairs) || !slices.Equal(a.packed, b.packed) ||
+		!slices.Equal(a.bindPairs, b.bindPairs) {
+		return false
+	}
+	for i := range a.coders {
+		x, y := &a.coders[i], &b.coders[i]
+		if x.id != y.id || x.numIn != y.numIn || x.numOut != y.numOut || !bytes.Equal(x.props, y.props) {
+			return false
+		}
+	}
+	return true
 }
 
 // defaultName is the name 7-Zip gives an entry stored without one: the
