@@ -62,7 +62,7 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
-		if r, ok, err := openZIPByEnd(f, size, &o); ok {
+		if r, ok, err := openFallback(f, size, &o); ok {
 			if err != nil {
 				f.Close()
 				return nil, err
@@ -118,7 +118,7 @@ func openSplit(path string, parts []string, o *archive.Options) (archive.Reader,
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
-		if r, ok, err := openZIPByEnd(m, size, o); ok {
+		if r, ok, err := openFallback(m, size, o); ok {
 			if err != nil {
 				return nil, err
 			}

@@ -42,7 +42,7 @@ func leadingFormat(head []byte) (f archive.Format, kind stream.Kind, ok bool) {
 	if k, ok := stream.Identify(head[:min(len(head), stream.HeadSize)]); ok {
 		return archive.Format(k.String()), k, true
 	}
-	if tar.IsHeader(head) || tar.IsEmpty(head) {
+	if tar.IsHeader(head) {
 		return "tar", 0, true
 	}
 	return "", 0, false
@@ -93,20 +93,28 @@ func openCompressed(src io.ReaderAt, size int64, kind stream.Kind, o *archive.Op
 	return openStream(src, size, kind, o)
 }
 
-// openZIPByEnd opens src as a ZIP whose local headers do not start the file
-// (a self-extractor or other prefix): zip.NewReader finds the end record
-// itself. ok is false when there is no end record in the last 64 KiB.
-func openZIPByEnd(src io.ReaderAt, size int64, o *archive.Options) (r archive.Reader, ok bool, err error) {
+// openFallback is tried when no format marks the start of src and no 7z or
+// RAR signature follows a stub: a ZIP whose local headers do not start the
+// file (a self-extractor or other prefix; zip.NewReader finds the end
+// record itself), else an empty tar (nothing but zero blocks; checked last,
+// since self-extractor stubs can start with zeros too). ok is false when
+// src is neither.
+func openFallback(src io.ReaderAt, size int64, o *archive.Options) (r archive.Reader, ok bool, err error) {
 	tail := make([]byte, min(size, 65536+22))
 	n, err := src.ReadAt(tail, size-int64(len(tail)))
 	if err != nil && err != io.EOF {
 		return nil, true, err
 	}
-	if !bytes.Contains(tail[:n], zipEmptySig) {
-		return nil, false, nil
+	if bytes.Contains(tail[:n], zipEmptySig) {
+		r, err = newZIP(io.NewSectionReader(src, 0, size), size, o)
+		return r, true, err
 	}
-	r, err = newZIP(io.NewSectionReader(src, 0, size), size, o)
-	return r, true, err
+	head := make([]byte, min(size, 1024))
+	if n, _ := src.ReadAt(head, 0); tar.IsEmpty(head[:n]) {
+		r, err = openTar(src, size, 0, o)
+		return r, true, err
+	}
+	return nil, false, nil
 }
 
 // withVolumes records the files an archive was read from when its reader

@@ -221,3 +221,18 @@ func TestTarSkippedThroughOpen(t *testing.T) {
 		t.Fatalf("%T: skipped not passed on (entries %v)", r, r.Entries())
 	}
 }
+
+// TestZeroStubBeforeRAR is a self-extractor whose stub starts with zero
+// blocks: the RAR behind it is the archive, not an empty tar.
+func TestZeroStubBeforeRAR(t *testing.T) {
+	root := testenv.CorpusRoot(t)
+	p := filepath.Join(root, "files", "rarfile", "files__rar5-crc.sfx")
+	r, err := Open(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if f := r.Info().Format; f != archive.FormatRAR5 || len(r.Entries()) == 0 {
+		t.Fatalf("format %q with %d entries", f, len(r.Entries()))
+	}
+}
