@@ -19,10 +19,32 @@ const Prefix = ".garc-"
 // Suffix ends the name of every temporary file garc creates.
 const Suffix = ".tmp"
 
-// In returns a fresh random name ".garc-XXXXXXXX.tmp" inside dir. The caller
-// creates it with O_EXCL and tries another name if it exists.
+// In returns a fresh random name ".garc-XXXXXXXX.tmp" inside dir, as
+// filepath.Join would make it. The caller creates it with O_EXCL and
+// tries another name if it exists. It allocates only the result: the
+// extractor calls it for every file.
 func In(dir string) string {
-	return filepath.Join(dir, Prefix+strconv.FormatUint(rand.Uint64()&0xffffffff, 16)+Suffix)
+	var hex [8]byte
+	h := strconv.AppendUint(hex[:0], rand.Uint64()&0xffffffff, 16)
+	if dir != "" {
+		dir = filepath.Clean(dir)
+	}
+	if dir == "" || dir == "." {
+		return Prefix + string(h) + Suffix
+	}
+	if filepath.VolumeName(dir) == dir {
+		return filepath.Join(dir, Prefix+string(h)+Suffix) // "C:" on Windows
+	}
+	var b strings.Builder
+	b.Grow(len(dir) + 1 + len(Prefix) + len(h) + len(Suffix))
+	b.WriteString(dir)
+	if !os.IsPathSeparator(dir[len(dir)-1]) {
+		b.WriteByte(filepath.Separator)
+	}
+	b.WriteString(Prefix)
+	b.Write(h)
+	b.WriteString(Suffix)
+	return b.String()
 }
 
 // Is reports whether a base name has the form In produces:

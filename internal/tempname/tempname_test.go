@@ -48,3 +48,19 @@ func TestCreateDoesNotFollowLinks(t *testing.T) {
 		t.Fatal("link target was created")
 	}
 }
+
+// In names a file inside dir as filepath.Join does, with one allocation.
+func TestIn(t *testing.T) {
+	for _, dir := range []string{"", ".", "/", "/tmp", "/tmp/", "a/b", "a//b/../c"} {
+		p := In(dir)
+		if filepath.Dir(p) != filepath.Clean(dir) && !(dir == "" && filepath.Dir(p) == ".") {
+			t.Errorf("In(%q) = %q: not in the directory", dir, p)
+		}
+		if base := filepath.Base(p); !Is(base) || filepath.Join(dir, base) != p {
+			t.Errorf("In(%q) = %q, want filepath.Join(dir, %q)", dir, p, base)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { In("/some/dir") }); n > 1 {
+		t.Errorf("%.1f allocations, want 1", n)
+	}
+}
