@@ -50,7 +50,8 @@ func (b *MemoryBudget) InUse() int64 {
 }
 
 // AddReclaimer registers r to be asked for idle memory when a request
-// does not fit.
+// does not fit. r must be comparable (a pointer, typically) for
+// RemoveReclaimer.
 func (b *MemoryBudget) AddReclaimer(r Reclaimer) {
 	b.mu.Lock()
 	b.reclaimers = append(b.reclaimers, r)
