@@ -41,8 +41,8 @@
 // size, and a coder that ends early is reported as corrupt data.
 //
 // Coders (registry in coders.go, one file per family): Copy; LZMA and
-// LZMA2 (internal/lzma, with github.com/ulikunitz/xz/lzma kept as a
-// comparison engine); PPMd var.H (internal/ppmd); BZip2 (internal/bzip2,
+// LZMA2 (internal/lzma; the tests compare it with
+// github.com/ulikunitz/xz/lzma); PPMd var.H (internal/ppmd); BZip2 (internal/bzip2,
 // which also reads concatenated streams); Deflate and Deflate64
 // (internal/deflate64, one inflater for both); the branch
 // filters BCJ, PPC, IA64, ARM, ARMT, SPARC, ARM64, RISCV and Delta, and the
@@ -74,12 +74,31 @@
 // # Limits
 //
 // Every count read from a header is checked against the bytes left before
-// anything is allocated; the entry count is also bounded by the memory
-// limit. Dictionary sizes (LZMA, LZMA2: the window really allocated, i.e.
-// never more than the output), PPMd model memory and the Zstandard window
-// are checked against Options.Limit and refused with *archive.LimitError;
-// the 7zAES key-derivation cost against Options.MaxKDFCost. No coder yields
-// more than its declared size, and one that ends early is corrupt data.
+// anything is allocated. Dictionary sizes (LZMA, LZMA2: the window really
+// allocated, i.e. never more than the output), PPMd model memory and the
+// Zstandard window are checked against Options.Limit and refused with
+// *archive.LimitError; the 7zAES key-derivation cost against
+// Options.MaxKDFCost. No coder yields more than its declared size, and one
+// that ends early is corrupt data.
+//
+// Memory: a Reader holds an archive.MemoryBudget of Options.Limit bytes
+// (or shares Options.Memory). The parsed header's records (entries,
+// folders, vectors, names) are charged to it before they are allocated,
+// so the entry count is bounded by the limit, and stay charged until
+// Close. Before a folder's decoders are built, their windows and models
+// are reserved at once (coders.go, reserve): decoders of finished folders
+// wait in a pool (pool.go) with their charge and are reused by the next
+// folder of the same kind; when memory is short, idle ones are dropped,
+// largest first, and the freed memory is returned to the system before
+// the next allocation; a folder that still does not fit waits for the
+// folders decoding in parallel, and one that alone exceeds the limit is
+// refused. The process's decoder and header memory therefore stays within
+// the limit whatever the number of folders, entries or threads.
+//
+// Corrupt data is reported with its place: a plain header's parse failure
+// at its archive offset, a decoding failure with its folder and, for a
+// folder with one packed stream, the archive offset of the codec's packed
+// offset (archive.Error.Offset).
 //
 // The format-neutral view (archive.Entry, archive.Reader) is in
 // internal/archive; reader.go maps the parsed header onto it.
