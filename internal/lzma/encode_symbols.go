@@ -22,32 +22,10 @@ func (e *encoder) encodeLiteral(buf []byte, pos int) {
 	base := offLiteral + literalCoderSize*int(((uint32(e.spos)&e.lpMask)<<e.lc)+prev>>(8-e.lc))
 	lp := probs[base : base+literalCoderSize]
 	b := uint32(buf[pos])
-	ctx := uint32(1)
 	if !afterLiteral(e.state) {
-		mb := uint32(buf[pos-int(e.reps[0])-1])
-		i := 8
-		for i > 0 {
-			i--
-			bit := (b >> uint(i)) & 1
-			mbit := (mb >> uint(i)) & 1
-			e.rc.bit(&lp[0x100+mbit<<8+ctx], bit)
-			ctx = ctx<<1 | bit
-			if bit != mbit {
-				break
-			}
-		}
-		for i > 0 {
-			i--
-			bit := (b >> uint(i)) & 1
-			e.rc.bit(&lp[ctx], bit)
-			ctx = ctx<<1 | bit
-		}
+		e.rc.matchedLiteral(lp, b, uint32(buf[pos-int(e.reps[0])-1]))
 	} else {
-		for i := 7; i >= 0; i-- {
-			bit := (b >> uint(i)) & 1
-			e.rc.bit(&lp[ctx], bit)
-			ctx = ctx<<1 | bit
-		}
+		e.rc.tree(lp[:0x100], 8, b)
 	}
 	e.state = stateAfterLit(e.state)
 }

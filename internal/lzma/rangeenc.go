@@ -55,14 +55,22 @@ func (e *rangeEncoder) flush() {
 func (e *rangeEncoder) bit(p *uint16, b uint32) {
 	v := uint32(*p)
 	bound := (e.rng >> probBits) * v
-	one := -b // all ones for a 1 bit
-	e.low += uint64(bound & one)
-	e.rng = bound&^one | (e.rng-bound)&one
-	*p = uint16((v+(probOne-v)>>moveBits)&^one | (v-v>>moveBits)&one)
+	m := -b // all ones for a 1 bit
+	e.low += uint64(bound & m)
+	e.rng = bound + (e.rng-2*bound)&m
+	*p = uint16(v + ((probOne-v)>>moveBits)&^m - (v>>moveBits)&m)
 	if e.rng < rangeTop {
-		e.rng <<= 8
-		e.shiftLow()
+		e.normalize()
 	}
+}
+
+// normalize shifts out a byte; out of line, so that bit stays small
+// enough to be inlined into the coders' loops.
+//
+//go:noinline
+func (e *rangeEncoder) normalize() {
+	e.rng <<= 8
+	e.shiftLow()
 }
 
 // direct codes the low n bits of v, most significant first, with fixed
@@ -79,26 +87,88 @@ func (e *rangeEncoder) direct(v uint32, n uint) {
 	}
 }
 
+// The coders below are bit with the range and low registers in locals;
+// bit itself is too large for the compiler to inline, and a call per bit
+// costs as much as the coding.
+
 // tree codes the n-bit symbol sym MSB first with probs[1:1<<n].
 func (e *rangeEncoder) tree(probs []uint16, n uint, sym uint32) {
+	rng, low := e.rng, e.low
 	m := uint32(1)
 	for n > 0 {
 		n--
 		b := (sym >> n) & 1
-		e.bit(&probs[m], b)
+		p := &probs[m]
+		v := uint32(*p)
+		bound := (rng >> probBits) * v
+		mask := -b
+		low += uint64(bound & mask)
+		rng = bound + (rng-2*bound)&mask
+		*p = uint16(v + ((probOne-v)>>moveBits)&^mask - (v>>moveBits)&mask)
+		if rng < rangeTop {
+			rng <<= 8
+			e.low = low
+			e.shiftLow()
+			low = e.low
+		}
 		m = m<<1 | b
 	}
+	e.rng, e.low = rng, low
 }
 
 // treeRev codes the n-bit symbol sym LSB first with probs[1:1<<n].
 func (e *rangeEncoder) treeRev(probs []uint16, n uint, sym uint32) {
+	rng, low := e.rng, e.low
 	m := uint32(1)
 	for ; n > 0; n-- {
 		b := sym & 1
 		sym >>= 1
-		e.bit(&probs[m], b)
+		p := &probs[m]
+		v := uint32(*p)
+		bound := (rng >> probBits) * v
+		mask := -b
+		low += uint64(bound & mask)
+		rng = bound + (rng-2*bound)&mask
+		*p = uint16(v + ((probOne-v)>>moveBits)&^mask - (v>>moveBits)&mask)
+		if rng < rangeTop {
+			rng <<= 8
+			e.low = low
+			e.shiftLow()
+			low = e.low
+		}
 		m = m<<1 | b
 	}
+	e.rng, e.low = rng, low
+}
+
+// matchedLiteral codes the byte sym with the literal coder lp against the
+// match byte mb: while the bits so far equal mb's, each bit's probability
+// is chosen by mb's bit too (lp[0x100+mbit<<8+ctx]), afterwards by the
+// bits so far alone (lp[ctx]).
+func (e *rangeEncoder) matchedLiteral(lp []uint16, sym, mb uint32) {
+	rng, low := e.rng, e.low
+	ctx := uint32(1)
+	offs := uint32(0x100) // 0x100 while the bits match mb's, then 0
+	for i := 7; i >= 0; i-- {
+		b := (sym >> uint(i)) & 1
+		mbit := (mb >> uint(i)) & 1
+		p := &lp[offs+(mbit<<8)&offs+ctx]
+		v := uint32(*p)
+		bound := (rng >> probBits) * v
+		mask := -b
+		low += uint64(bound & mask)
+		rng = bound + (rng-2*bound)&mask
+		*p = uint16(v + ((probOne-v)>>moveBits)&^mask - (v>>moveBits)&mask)
+		if rng < rangeTop {
+			rng <<= 8
+			e.low = low
+			e.shiftLow()
+			low = e.low
+		}
+		ctx = ctx<<1 | b
+		offs &^= -(b ^ mbit)
+	}
+	e.rng, e.low = rng, low
 }
 
 // Prices are in 1/16 bit units.
