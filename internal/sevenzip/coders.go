@@ -146,25 +146,26 @@ func (d *decodeContext) reserve(needs []memoryNeed) error {
 			}
 			mem.Reclaim(total)
 		}
+		// With no folder of the reader decoding, nothing will be
+		// released: what is held is the header's lasting charge (and
+		// other readers' of a shared budget). Up to headerSlack of it
+		// may stand beside a folder that alone fits the limit. The
+		// check and the charge are one step, so that two folders
+		// cannot both take this way.
 		d.pool.mu.Lock()
-		active := d.pool.active
-		d.pool.mu.Unlock()
-		if active == 0 {
-			// Nothing will be released: what is held is the header's
-			// lasting charge (and other readers' of a shared budget).
-			// Up to headerSlack of it may stand beside a folder that
-			// alone fits the limit.
+		if d.pool.active == 0 {
 			held := mem.InUse()
 			if held > headerSlack {
+				d.pool.mu.Unlock()
 				return &archive.LimitError{What: "7z block decoder memory (beside the header's)", Need: total + held, Limit: mem.Limit()}
 			}
-			d.pool.mu.Lock()
 			d.pool.active += total
 			d.pool.mu.Unlock()
 			mem.ForceAcquire(total)
 			d.fresh, d.held = total, total
 			return nil
 		}
+		d.pool.mu.Unlock()
 		select {
 		case <-changed:
 		case <-d.ctx.Done():

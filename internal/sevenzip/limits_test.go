@@ -297,6 +297,9 @@ func TestFolderMemoryAtLimit(t *testing.T) {
 			if _, err := io.Copy(io.Discard, r); errors.Is(err, archive.ErrLimit) {
 				t.Errorf("threads %d: %s: %v", threads, e.Name, err)
 			}
+			if n := budget.InUse(); n > limit+headerSlack {
+				t.Errorf("threads %d: %s: %d bytes charged", threads, e.Name, n)
+			}
 			return nil
 		})
 		rd.Close()
