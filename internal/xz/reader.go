@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash"
 	"hash/crc32"
-	"hash/crc64"
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -49,8 +48,6 @@ var branchFilters = map[uint64]filters.Arch{
 	filterARM: filters.ArchARM, filterARMT: filters.ArchARMT, filterSPARC: filters.ArchSPARC,
 	filterARM64: filters.ArchARM64, filterRISCV: filters.ArchRISCV,
 }
-
-var crc64Table = crc64.MakeTable(crc64.ECMA)
 
 // checkSize returns the size of the check field for a check type; the
 // specification fixes it for every ID, known or not.
@@ -232,7 +229,7 @@ func (z *Reader) startStream() error {
 	case checkCRC32:
 		z.sum = crc32.NewIEEE()
 	case checkCRC64:
-		z.sum = crc64.New(crc64Table)
+		z.sum = &crc64Digest{}
 	case checkSHA256:
 		z.sum = sha256.New()
 	default:

@@ -1,0 +1,56 @@
+package xz
+
+import (
+	"hash/crc64"
+	"math/rand"
+	"testing"
+)
+
+// TestCRC64 compares crc64Update with hash/crc64 over lengths around the
+// interleaving boundaries, from various starting values, in pieces.
+func TestCRC64(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	data := make([]byte, 5*crc64Half+77)
+	rng.Read(data)
+	tab := crc64.MakeTable(crc64.ECMA)
+	for _, n := range []int{0, 1, 7, 8, 9, 1000, 2*crc64Half - 1, 2 * crc64Half, 2*crc64Half + 1, 4*crc64Half + 8, len(data)} {
+		for _, start := range []uint64{0, 1, 0xFFFFFFFFFFFFFFFF, 0x0123456789ABCDEF} {
+			if got, want := crc64Update(start, data[:n]), crc64.Update(start, tab, data[:n]); got != want {
+				t.Fatalf("%d bytes from %#x: %#x, want %#x", n, start, got, want)
+			}
+		}
+	}
+	var d crc64Digest
+	for p := data; len(p) > 0; {
+		k := min(len(p), 1+rng.Intn(3*crc64Half))
+		d.Write(p[:k])
+		p = p[k:]
+	}
+	h := crc64.New(tab)
+	h.Write(data)
+	if string(d.Sum(nil)) != string(h.Sum(nil)) {
+		t.Fatalf("digest in pieces %x, want %x", d.Sum(nil), h.Sum(nil))
+	}
+}
+
+// BenchmarkCRC64 compares crc64Update with hash/crc64 on 256 KiB writes
+// (the size the extraction layer reads).
+func BenchmarkCRC64(b *testing.B) {
+	data := make([]byte, 256<<10)
+	rand.New(rand.NewSource(2)).Read(data)
+	tab := crc64.MakeTable(crc64.ECMA)
+	b.Run("interleaved", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		var c uint64
+		for range b.N {
+			c = crc64Update(c, data)
+		}
+	})
+	b.Run("hash/crc64", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		var c uint64
+		for range b.N {
+			c = crc64.Update(c, tab, data)
+		}
+	})
+}
