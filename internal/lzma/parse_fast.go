@@ -18,9 +18,16 @@ func (e *encoder) parseFast() {
 		limit = maxMatchLen
 	}
 	repBest, repIdx := 0, 0
-	for i := 0; i < 4; i++ {
-		l := repLen(buf, pos, e.spos, e.reps[i], limit)
-		if l > repBest {
+	for i, r := range e.reps {
+		// repLen, with its first test in line: most reps do not match.
+		if int64(r) >= e.spos || int(r) >= pos {
+			continue
+		}
+		j := pos - int(r) - 1
+		if buf[pos] != buf[j] || buf[pos+1] != buf[j+1] {
+			continue
+		}
+		if l := 2 + matchLen(buf, pos+2, j+2, limit-2); l > repBest {
 			repBest, repIdx = l, i
 		}
 	}
