@@ -211,6 +211,11 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 			}
 			return res, r.errf("", pos, err)
 		}
+		if b.typ == block4Main && !sawMain {
+			// checked below, with the rule for an embedded comment
+		} else if err := r.checkHeaderCRC4(b, vol); err != nil {
+			return res, r.errf("", pos, err)
+		}
 		switch b.typ {
 		case block4Main:
 			if sawMain {
@@ -292,6 +297,9 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 		case block4Protect:
 			r.info.RecoveryRecord = true
 		case block4End:
+			if !sawMain {
+				return res, r.errf("", pos, fmt.Errorf("%w: end of archive block before the archive header", archive.ErrFormat))
+			}
 			res.hasEnd = true
 			res.more = b.flags&earcNextVolume != 0
 			return res, nil
@@ -309,6 +317,55 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 		return res, r.errf("", pos, fmt.Errorf("%w: no archive header", archive.ErrFormat))
 	}
 	return res, nil
+}
+
+// maxSub4CRCData bounds the data of an old sub-block (0x77) read to check
+// its CRC, which covers the header and the data.
+const maxSub4CRCData = 64 << 10
+
+// checkHeaderCRC4 checks the header CRC of a block that parseRAR4 does not
+// check itself: every type but the first archive header and the file and
+// 0x7a sub-block headers, whose CRC may cover only a prefix of
+// the header. A block with a wrong CRC is an error (ErrChecksum), except:
+// a repeated marker block (its CRC field holds "Ra"), and the optional
+// blocks that carry nothing garc extracts (old comment, authenticity
+// verification, old sub-block, recovery record, signature), whose CRC
+// some writers got wrong; those are tolerated unless the header's CRC
+// fits it with another type byte, which means the type byte is what was
+// damaged (a file header would otherwise vanish silently).
+func (r *reader) checkHeaderCRC4(b *block4, vol int) error {
+	if b.crcOK || b.typ == block4File || b.typ == block4NewSub {
+		return nil
+	}
+	if b.typ == block4Mark && string(b.head) == string(sigRAR4) {
+		return nil
+	}
+	want := binary.LittleEndian.Uint16(b.head[off4CRC:])
+	if b.typ == block4Sub && b.dataSize <= maxSub4CRCData {
+		// The old sub-block's CRC covers its data too (unix owner names).
+		data := make([]byte, b.dataSize)
+		if err := readFull(r.vols[vol], data, b.dataOff); err != nil {
+			return err
+		}
+		if uint16(crc32.Update(crc32.ChecksumIEEE(b.head[off4Type:]), crc32.IEEETable, data)) == want {
+			return nil
+		}
+	}
+	for t := byte(block4Mark); t <= block4End; t++ {
+		if t == b.typ {
+			continue
+		}
+		// The CRC of the header with t as its type byte.
+		crc := crc32.Update(crc32.ChecksumIEEE([]byte{t}), crc32.IEEETable, b.head[off4Type+1:])
+		if uint16(crc) == want {
+			return fmt.Errorf("%w: block type byte damaged (0x%02x; the header CRC fits type 0x%02x)", archive.ErrChecksum, b.typ, t)
+		}
+	}
+	switch b.typ {
+	case block4Comment, block4AV, block4Sub, block4Protect, block4Sign:
+		return nil
+	}
+	return fmt.Errorf("%w: header CRC mismatch in a block of type 0x%02x", archive.ErrChecksum, b.typ)
 }
 
 // mainCRCPrefixOK checks an archive header whose CRC covers only the fixed
