@@ -53,7 +53,8 @@
 //
 // Output files are written through raw descriptors rather than os.File
 // (no registration with the runtime poller), and on Linux created,
-// examined and renamed relative to a cached descriptor of their directory.
+// examined and renamed relative to cached descriptors of their
+// directories (the last 32 used).
 // In a directory this run created, a new file's name is not examined
 // beforehand: it is renamed into place with RENAME_NOREPLACE, which fails
 // if anything appeared there (the overwrite policy is then applied as
@@ -64,7 +65,7 @@
 // decodes the next entries: it reads an entry's content (up to 64 KiB)
 // into memory, where the format verifies its checksum, and queues it; the
 // writer goroutine applies exactly Write's rules to the queued entries,
-// in order. Outcomes and warnings come back to the caller in entry order
+// in order (a temporary file renamed into place, and so on). Outcomes and warnings come back to the caller in entry order
 // through a callback. At most four batches of 64 entries or 1 MiB are
 // queued.
 //
