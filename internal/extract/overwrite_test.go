@@ -186,32 +186,45 @@ func TestNameTwiceInCreatedDirectory(t *testing.T) {
 		{OverwriteRenameExisting, nil, map[string]string{"f.txt": "second", "f_1.txt": "first"}, 0},
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprint(c.mode), func(t *testing.T) {
-			f := newFixture(t, Options{Overwrite: c.mode})
-			if err := f.write(fileEntry("d/f.txt"), "first"); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.write(fileEntry("d/f.txt"), "second"); !errors.Is(err, c.err) || err != nil && c.err == nil {
-				t.Fatalf("second write: %v, want %v", err, c.err)
-			}
-			if got := dirContents(t, filepath.Join(f.dest, "d")); !reflect.DeepEqual(got, c.want) {
-				t.Fatalf("d holds %v, want %v", got, c.want)
-			}
-			if len(f.warned) != c.warned {
-				t.Fatalf("warnings %v", f.warnErr)
-			}
-			if err := f.x.Write(&archive.Entry{Name: "d/sub", Type: archive.TypeDir}, nil); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.write(fileEntry("d/sub"), "x"); !errors.Is(err, ErrCreate) {
-				t.Fatalf("file over a directory: %v", err)
-			}
-			if err := f.x.Rollback(); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := os.Lstat(f.dest); !errors.Is(err, fs.ErrNotExist) {
-				t.Fatalf("Rollback left the destination: %v", tree(t, f.dest))
-			}
-		})
+		for _, noReplace := range []bool{true, false} {
+			t.Run(fmt.Sprintf("mode %d, RENAME_NOREPLACE %v", c.mode, noReplace), func(t *testing.T) {
+				f := newFixture(t, Options{Overwrite: c.mode})
+				if !noReplace {
+					disableNoReplace(f.x)
+				}
+				testNameTwice(t, f, c.err, c.want, c.warned)
+			})
+		}
+	}
+}
+
+// testNameTwice writes d/f.txt twice, then a file over the directory
+// d/sub, then rolls back, checking the second write's error, what d
+// holds, the number of warnings and that Rollback removes everything.
+func testNameTwice(t *testing.T, f *fixture, wantErr error, want map[string]string, warned int) {
+	t.Helper()
+	if err := f.write(fileEntry("d/f.txt"), "first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.write(fileEntry("d/f.txt"), "second"); !errors.Is(err, wantErr) || err != nil && wantErr == nil {
+		t.Fatalf("second write: %v, want %v", err, wantErr)
+	}
+	if got := dirContents(t, filepath.Join(f.dest, "d")); !reflect.DeepEqual(got, want) {
+		t.Fatalf("d holds %v, want %v", got, want)
+	}
+	if len(f.warned) != warned {
+		t.Fatalf("warnings %v", f.warnErr)
+	}
+	if err := f.x.Write(&archive.Entry{Name: "d/sub", Type: archive.TypeDir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.write(fileEntry("d/sub"), "x"); !errors.Is(err, ErrCreate) {
+		t.Fatalf("file over a directory: %v", err)
+	}
+	if err := f.x.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(f.dest); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Rollback left the destination: %v", tree(t, f.dest))
 	}
 }
