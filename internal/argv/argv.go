@@ -311,10 +311,10 @@ func Rewrite(a string) []string {
 			return []string{f}
 		}
 		if a[1] == 'x' && len(a) > 2 {
-			return []string{"--exclude=" + a[2:]} // unrar: -xPATTERN
+			return []string{unrarPattern("--exclude=", a[2:])} // unrar: -xPATTERN
 		}
 	case strings.HasPrefix(a, "-n") && len(a) > 2:
-		return []string{"--include=" + a[2:]} // unrar: -nPATTERN, -n@LIST
+		return []string{unrarPattern("--include=", a[2:])} // unrar: -nPATTERN, -n@LIST
 	}
 	return []string{a}
 }
@@ -334,33 +334,71 @@ func methodParamSwitch(lower string) string {
 }
 
 // wildcardSwitch maps 7-Zip's -x[r[-|0]]{!wildcard|@listfile} and
-// -i[r[-|0]]{!wildcard|@listfile}. A recursive include (-ir!) becomes a
-// pattern with a "**/" prefix, which matches at any depth.
+// -i[r[-|0]]{!wildcard|@listfile}, keeping the switch's recursion in the
+// pattern's prefix as internal/selection reads it: none for -x!P (which
+// follows -r), "**/" for -xr!P (any depth), "./" for -xr-!P (anchored at
+// the root even with -r); -xr0!P is one or the other by whether P holds
+// a wildcard. A list file takes the prefix before its '@' for each of its
+// lines; -xr0@LIST, which would decide line by line, is refused.
 func wildcardSwitch(a string) (string, bool) {
 	flag := "--exclude="
 	if a[1] == 'i' {
 		flag = "--include="
 	}
 	rest := a[2:]
-	recursive := false
-	switch {
-	case strings.HasPrefix(rest, "r-"):
-		rest = rest[2:]
-	case strings.HasPrefix(rest, "r0"), strings.HasPrefix(rest, "r"):
-		recursive = true
-		rest = strings.TrimPrefix(strings.TrimPrefix(rest, "r0"), "r")
-	}
-	switch {
-	case strings.HasPrefix(rest, "!"):
-		p := rest[1:]
-		if recursive && flag == "--include=" && !strings.HasPrefix(p, "**/") {
-			p = "**/" + p
+	mode := ""
+	for _, m := range []string{"r-", "r0", "r"} {
+		if strings.HasPrefix(rest, m) {
+			mode, rest = m, rest[len(m):]
+			break
 		}
-		return flag + p, true
-	case strings.HasPrefix(rest, "@"):
-		return flag + rest, true
 	}
-	return "", false
+	var p string
+	switch {
+	case strings.HasPrefix(rest, "!") && len(rest) > 1:
+		p = rest[1:]
+	case strings.HasPrefix(rest, "@") && len(rest) > 1:
+		p = rest
+		if mode == "r0" {
+			return unsupportedFlag + listFileR0, true
+		}
+	default:
+		return "", false
+	}
+	if mode == "r0" {
+		mode = "r-"
+		if strings.ContainsAny(p, "*?") {
+			mode = "r"
+		}
+	}
+	switch {
+	case mode == "r" && !strings.HasPrefix(p, AnyDepth):
+		p = AnyDepth + p
+	case mode == "r-" && !strings.HasPrefix(p, RootOnly):
+		p = RootOnly + p
+	}
+	return flag + p, true
+}
+
+// Prefixes of a --include or --exclude pattern that set its recursion,
+// whatever -r says (see internal/selection).
+const (
+	// AnyDepth lets the pattern match at any depth (7-Zip's -xr!, -ir!).
+	AnyDepth = "**/"
+	// RootOnly anchors the pattern at the root (7-Zip's -xr-!, -ir-!).
+	RootOnly = "./"
+)
+
+// listFileR0 is the refusedSwitches key of -xr0@LIST and -ir0@LIST.
+const listFileR0 = "-xr0@LIST"
+
+// unrarPattern maps unrar's -xPATTERN and -nPATTERN to flag: a pattern
+// without a path separator names files at any depth, as in unrar.
+func unrarPattern(flag, p string) string {
+	if !strings.ContainsAny(p, `/\`) && !strings.HasPrefix(p, "@") {
+		p = AnyDepth + p
+	}
+	return flag + p
 }
 
 // refusedSwitches are 7-Zip switches garc does not implement and that
@@ -375,6 +413,8 @@ var refusedSwitches = map[string]string{
 	"-stl":  "setting the archive time from the newest file is not supported",
 	"-sns":  "NTFS alternate streams are not supported",
 	"-ad2":  "unrar's -ad2 (into the archive's own folder) is not supported; -ad puts each archive into DEST/NAME/ as -o'DEST/*' does",
+	listFileR0: "-xr0@LIST and -ir0@LIST (recursion decided line by line) are not supported; " +
+		"use -xr@LIST (any depth) or -xr-@LIST (from the root)",
 	spacedPassword: "attach the password to the switch (-pSECRET) or use --password SECRET, " +
 		"--password-file FILE or --password-stdin; -p alone asks on the terminal " +
 		"(the argument after -p is neither a command, an existing file nor a new .7z archive, so it was not used, and it is not shown; " +

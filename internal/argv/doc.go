@@ -15,8 +15,11 @@
 //	-ep (unrar)         --flat
 //	-slt                --format=slt
 //	-bd                 --progress=never
-//	-x!P -xr!P -x@F     --exclude=P / --exclude=@F
-//	-i!P -ir!P -i@F     --include=P / --include=**/P / --include=@F
+//	-x!P -xr!P -xr-!P  --exclude=P / --exclude=**/P / --exclude=./P
+//	-xr0!P              --exclude=**/P when P holds a wildcard, else --exclude=./P
+//	-x@F -xr@F -xr-@F   --exclude=@F / --exclude=**/@F / --exclude=./@F (for each line)
+//	-i!P -ir!P -ir-!P   --include=P / --include=**/P / --include=./P (and -i@F …)
+//	-xPAT -nPAT (unrar) --exclude=**/PAT / --include=**/PAT (PAT without a '/')
 //	-mx9 -mx=9          --level=9
 //	-m0=lzma2 -m0=BCJ   --method=lzma2 / --filter=BCJ
 //	-m0=LZMA2:d=64m:fb=64  --method=LZMA2:d=64m:fb=64 (7-Zip's method parameters)
@@ -44,7 +47,7 @@
 // not implement are refused with exit 7 and the reason: -spf/-spf2
 // (absolute paths: garc keeps every entry inside the destination), -spe,
 // -ssc- (case-insensitive matching), -scs with a charset other than UTF-8,
-// -sdel, -stl and -sns. Any other unknown switch is a usage error too.
+// -sdel, -stl, -sns and -xr0@LIST. Any other unknown switch is a usage error too.
 //
 // Arguments after "--" are never rewritten.
 package argv

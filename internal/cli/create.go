@@ -32,8 +32,10 @@ type CreateOptions struct {
 	// in subdirectories too (7-Zip -r).
 	Inputs    []string
 	Recursive bool
-	// Includes and Excludes filter the files found under Inputs, with the
-	// wildcard rules of extraction (list files already expanded).
+	// Includes are inputs too, as 7-Zip's -i! (a recursion prefix "**/"
+	// or "./" sets their own); Excludes drop files and directories by
+	// stored name with 7-Zip's -x! rules (see internal/selection; list
+	// files already expanded).
 	Includes, Excludes []string
 	// StoreMTime, StoreCTime and StoreATime choose the times stored for
 	// new entries (7-Zip -mtm, -mtc, -mta; by default only the
@@ -93,7 +95,9 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 -mf=off), --dict (-md=64m), --solid (-ms=on|off|SIZE|NUMf|e),
 --header-compression (-mhc), --encrypt-headers (-mhe=on), --password (-p),
 --threads (-mmt4), --volume-size (-v100m), --symlinks=store (-snl),
---stdin (-si, -siNAME), -r, --include/--exclude (-i!, -x!) and @LISTFILE.
+--stdin (-si, -siNAME), -r, @LISTFILE, --include (-i!P, -ir!P: more
+inputs, as in 7-Zip) and --exclude (-x!P, -xr!P, -xr-!P: 7-Zip's recursion
+rules: -x!*.log drops top-level .log files only, -xr!*.log every one).
 
 ARCHIVE is a 7z archive: a name whose extension belongs to another format
 (.zip, .tar, .gz, .rar …) is refused, and a name without extension gets
@@ -254,7 +258,7 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 		if len(o.Inputs) > 0 {
 			return o, usagef("--stdin takes no input files")
 		}
-	} else if len(o.Inputs) == 0 {
+	} else if len(o.Inputs) == 0 && len(o.Includes) == 0 {
 		return o, usagef("a: no files to add")
 	}
 	// The password: given, or typed twice at the prompt of -p alone

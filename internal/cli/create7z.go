@@ -13,6 +13,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
+	"github.com/garc-dev/garc/internal/argv"
 	"github.com/garc-dev/garc/internal/collect"
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
@@ -174,13 +175,9 @@ func create(ctx context.Context, o CreateOptions) error {
 	if errOut == nil {
 		errOut = io.Discard
 	}
-	sel, err := selection.New(o.Includes, o.Excludes, o.Recursive)
+	sel, err := selection.New(nil, o.Excludes, o.Recursive)
 	if err != nil {
 		return err
-	}
-	var want func(string) bool
-	if sel.Filtered() {
-		want = func(name string) bool { return sel.Want(&archive.Entry{Name: name}) }
 	}
 	stdinName := o.StdinName
 	if o.Stdin && stdinName == "" {
@@ -188,8 +185,8 @@ func create(ctx context.Context, o CreateOptions) error {
 		stdinName = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	warnings := 0
-	items, err := collect.Collect(collect.Options{
-		Inputs: o.Inputs, Recursive: o.Recursive, Want: want, StoreSymlinks: o.Symlinks == SymlinksStore,
+	items, err := collectInputs(collect.Options{
+		Inputs: o.Inputs, Recursive: o.Recursive, Exclude: sel.Excludes(), StoreSymlinks: o.Symlinks == SymlinksStore,
 		Stdin: o.Stdin, StdinName: stdinName, Input: o.Input,
 		Warn: func(p string, err error) {
 			warnings++
@@ -199,7 +196,7 @@ func create(ctx context.Context, o CreateOptions) error {
 			}
 			fmt.Fprintf(errOut, "garc: %s\n", printable.String(diagnostic(o.Archive, p, err)))
 		},
-	})
+	}, o.Includes)
 	if err != nil {
 		return err
 	}
@@ -226,6 +223,46 @@ func create(ctx context.Context, o CreateOptions) error {
 		return fmt.Errorf("%s: %d of the inputs not added (%w)", o.Archive, warnings, extract.ErrSkipped)
 	}
 	return nil
+}
+
+// collectInputs collects opts.Inputs and the include patterns, which
+// are inputs of their own as in 7-Zip (`a out.7z src -i!*.log` adds src
+// and the top-level .log files): one with a recursion prefix ("**/" for
+// -ir!, "./" for -ir-!) is collected with that recursion, the others
+// with -r's.
+func collectInputs(opts collect.Options, includes []string) ([]collect.Item, error) {
+	byRecursion := map[bool][]string{opts.Recursive: opts.Inputs}
+	for _, in := range includes {
+		switch {
+		case strings.HasPrefix(in, argv.AnyDepth):
+			byRecursion[true] = append(byRecursion[true], strings.TrimPrefix(in, argv.AnyDepth))
+		case strings.HasPrefix(in, argv.RootOnly):
+			byRecursion[false] = append(byRecursion[false], strings.TrimPrefix(in, argv.RootOnly))
+		default:
+			byRecursion[opts.Recursive] = append(byRecursion[opts.Recursive], in)
+		}
+	}
+	var items []collect.Item
+	seen := map[string]bool{}
+	for _, r := range []bool{opts.Recursive, !opts.Recursive} {
+		if len(byRecursion[r]) == 0 && (r != opts.Recursive || !opts.Stdin) {
+			continue
+		}
+		o := opts
+		o.Inputs, o.Recursive = byRecursion[r], r
+		o.Stdin = opts.Stdin && r == opts.Recursive
+		got, err := collect.Collect(o)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range got {
+			if !seen[it.Name] {
+				seen[it.Name] = true
+				items = append(items, it)
+			}
+		}
+	}
+	return items, nil
 }
 
 // inputSize is the number of bytes the files to add hold, -1 when one

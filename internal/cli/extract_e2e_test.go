@@ -90,10 +90,10 @@ func TestExtract(t *testing.T) {
 	if sel["src/a.txt"] == "" || sel["src/docs/c.txt"] == "" || sel["src/b.png"] != "" || sel["src/docs/d.bin"] != "" {
 		t.Errorf("x -r *.txt: %s", keys(sel))
 	}
-	garc(t, dir, "", "x", arc, "src/docs", "-x!*.bin", "-osel2").expect(t, ExitOK, "x src/docs -x!*.bin")
+	garc(t, dir, "", "x", arc, "src/docs", "-xr!*.bin", "-osel2").expect(t, ExitOK, "x src/docs -xr!*.bin")
 	sel2 := readTree(t, filepath.Join(dir, "sel2"))
 	if sel2["src/docs/c.txt"] == "" || sel2["src/docs/d.bin"] != "" || sel2["src/a.txt"] != "" {
-		t.Errorf("x src/docs -x!*.bin: %s", keys(sel2))
+		t.Errorf("x src/docs -xr!*.bin (-x!*.bin is top level only, as in 7-Zip): %s", keys(sel2))
 	}
 	writeTree(t, dir, map[string]string{"list.txt": "src/b.png\n\nsrc/docs/d.bin\n"})
 	garc(t, dir, "", "x", arc, "@list.txt", "-osel3").expect(t, ExitOK, "x @list.txt")

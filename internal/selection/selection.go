@@ -27,26 +27,43 @@ type Selector struct {
 	recursive bool
 }
 
-// pattern is one wildcard split into path components.
+// pattern is one wildcard with its recursion.
 type pattern struct {
-	text     string
-	parts    []string
-	anyDepth bool // "**/" prefix, -r, or an exclude without '/'
+	text string
+	wildcard.Pattern
+	recursion wildcard.Recursion
 }
 
-func newPattern(text string, anyDepth bool) pattern {
-	t := strings.ReplaceAll(text, "\\", "/")
-	for strings.HasPrefix(t, "**/") {
-		t = t[3:]
-		anyDepth = true
+// Recursion prefixes of a pattern's text (the argv rewriter writes them
+// for 7-Zip's -xr!, -xr-!, -ir! …).
+const (
+	anyDepth = "**/"
+	rootOnly = "./"
+)
+
+// newPattern compiles text; a pattern without a recursion prefix is
+// recursive when -r was given, anchored at the root otherwise.
+func newPattern(text string, recursive bool) pattern {
+	r := wildcard.NotRecursive
+	if recursive {
+		r = wildcard.Recursive
 	}
-	t = strings.TrimPrefix(t, "./")
-	t = strings.Trim(t, "/")
-	return pattern{text: text, parts: strings.Split(t, "/"), anyDepth: anyDepth}
+	t := strings.ReplaceAll(text, "\\", "/")
+	switch {
+	case strings.HasPrefix(t, anyDepth):
+		r = wildcard.Recursive
+		for strings.HasPrefix(t, anyDepth) {
+			t = t[len(anyDepth):]
+		}
+	case strings.HasPrefix(t, rootOnly):
+		r = wildcard.NotRecursive
+	}
+	return pattern{text: text, Pattern: wildcard.NewPattern(t, r), recursion: r}
 }
 
 // New builds a Selector. Arguments that start with '@' name list
-// files holding one pattern per line.
+// files holding one pattern per line; a recursion prefix before the '@'
+// ("**/@FILE", "./@FILE") applies to each line.
 func New(includes, excludes []string, recursive bool) (*Selector, error) {
 	s := &Selector{recursive: recursive}
 	inc, err := ExpandListFiles(includes)
@@ -61,19 +78,34 @@ func New(includes, excludes []string, recursive bool) (*Selector, error) {
 		s.includes = append(s.includes, newPattern(p, recursive))
 	}
 	for _, p := range exc {
-		// An exclude without a '/' applies at any depth, like 7-Zip's -xr!.
-		s.excludes = append(s.excludes, newPattern(p, recursive || !strings.Contains(strings.Trim(strings.ReplaceAll(p, "\\", "/"), "/"), "/")))
+		s.excludes = append(s.excludes, newPattern(p, recursive))
 	}
 	return s, nil
 }
 
-// ExpandListFiles replaces each "@file" by the non-empty lines of file.
+// Excludes returns the compiled exclude patterns (for collect.Options).
+func (s *Selector) Excludes() []wildcard.Pattern {
+	out := make([]wildcard.Pattern, len(s.excludes))
+	for i := range s.excludes {
+		out[i] = s.excludes[i].Pattern
+	}
+	return out
+}
+
+// ExpandListFiles replaces each "@file" by the non-empty lines of file,
+// and "**/@file" or "./@file" by the lines with that prefix.
 // A list file that cannot be opened is an error wrapping ErrListFile.
 func ExpandListFiles(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
+		prefix := ""
+		for _, p := range []string{anyDepth, rootOnly} {
+			if strings.HasPrefix(a, p+"@") {
+				prefix, a = p, a[len(p):]
+			}
+		}
 		if !strings.HasPrefix(a, "@") || len(a) == 1 {
-			out = append(out, a)
+			out = append(out, prefix+a)
 			continue
 		}
 		f, err := os.Open(a[1:])
@@ -84,7 +116,7 @@ func ExpandListFiles(args []string) ([]string, error) {
 		for sc.Scan() {
 			line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
 			if line != "" {
-				out = append(out, line)
+				out = append(out, prefix+line)
 			}
 		}
 		err = sc.Err()
@@ -102,12 +134,12 @@ func (s *Selector) Filtered() bool { return len(s.includes) > 0 || len(s.exclude
 // Want reports whether e is selected: it matches an include (or there
 // are none) and no exclude.
 func (s *Selector) Want(e *archive.Entry) bool {
-	name := strings.Trim(strings.ReplaceAll(e.Name, "\\", "/"), "/")
-	comps := strings.Split(name, "/")
+	comps := components(e.Name)
+	isDir := e.IsDir()
 	if len(s.includes) > 0 {
 		ok := false
 		for i := range s.includes {
-			if s.includes[i].match(comps) {
+			if s.includes[i].Match(comps, isDir) {
 				ok = true
 				break
 			}
@@ -117,38 +149,16 @@ func (s *Selector) Want(e *archive.Entry) bool {
 		}
 	}
 	for i := range s.excludes {
-		if s.excludes[i].match(comps) {
+		if s.excludes[i].Match(comps, isDir) {
 			return false
 		}
 	}
 	return true
 }
 
-// match reports whether the pattern matches the path (given as
-// components) or one of its parent directories: a matched directory
-// brings its whole subtree. With anyDepth the pattern may start at any
-// component, otherwise it is anchored at the archive root.
-func (p *pattern) match(comps []string) bool {
-	last := 0
-	if p.anyDepth {
-		last = len(comps) - len(p.parts)
-	}
-	for start := 0; start <= last; start++ {
-		if len(comps)-start < len(p.parts) {
-			break
-		}
-		ok := true
-		for j, pp := range p.parts {
-			if !wildcard.Match(pp, comps[start+j]) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
+// components splits an entry name into its path components.
+func components(name string) []string {
+	return strings.Split(strings.Trim(strings.ReplaceAll(name, "\\", "/"), "/"), "/")
 }
 
 // NoMatch is the error for an archive in which the Selector chose
@@ -162,14 +172,13 @@ func (s *Selector) NoMatch(archiveName string, entries []*archive.Entry, extract
 	for i := range s.includes {
 		p := &s.includes[i]
 		hits, deeper := 0, 0
-		deep := *p
-		deep.anyDepth = true
+		deep := newPattern(anyDepth+strings.TrimPrefix(p.text, rootOnly), true)
 		for _, e := range entries {
-			comps := strings.Split(strings.Trim(strings.ReplaceAll(e.Name, "\\", "/"), "/"), "/")
+			comps := components(e.Name)
 			switch {
-			case p.match(comps):
+			case p.Match(comps, e.IsDir()):
 				hits++
-			case !p.anyDepth && deep.match(comps):
+			case p.recursion != wildcard.Recursive && deep.Match(comps, e.IsDir()):
 				deeper++
 			}
 		}

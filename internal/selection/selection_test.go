@@ -2,6 +2,8 @@ package selection
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,10 +25,15 @@ func TestSelector(t *testing.T) {
 		{"docs", "", true, "docs docs/c.txt docs/img/d.png src/docs/e.txt"},
 		{"docs/*.txt", "", false, "docs/c.txt"},
 		{"docs/img", "", false, "docs/img/d.png"},
-		{"", "*.png", false, "a.txt docs docs/c.txt src/docs/e.txt"},
-		{"", "docs", false, "a.txt b.png"},
+		{"", "*.png", false, "a.txt docs docs/c.txt docs/img/d.png src/docs/e.txt"}, // 7-Zip's -x!*.png: top level only
+		{"", "**/*.png", false, "a.txt docs docs/c.txt src/docs/e.txt"},             // -xr!*.png
+		{"", "*.png", true, "a.txt docs docs/c.txt src/docs/e.txt"},
+		{"", "./*.png", true, "a.txt docs docs/c.txt docs/img/d.png src/docs/e.txt"}, // -xr-!*.png
+		{"", "docs", false, "a.txt b.png src/docs/e.txt"},
+		{"", "**/docs", false, "a.txt b.png"},
+		{"**/docs/*.txt", "", false, "docs/c.txt"}, // a literal leading component is anchored
 		{"", "docs/img", false, "a.txt b.png docs docs/c.txt src/docs/e.txt"},
-		{"docs", "*.png", false, "docs docs/c.txt"},
+		{"docs", "**/*.png", false, "docs docs/c.txt"},
 		{"nothing", "", false, ""},
 		{"./a.txt", "", false, "a.txt"},
 		{"docs\\c.txt", "", false, "docs/c.txt"},
@@ -83,5 +90,22 @@ func TestNoMatchMessage(t *testing.T) {
 		if !errors.Is(err, ErrNoMatch) || err.Error() != tc.want {
 			t.Errorf("%v -x %v: %v\nwant %s", tc.includes, tc.excludes, err, tc.want)
 		}
+	}
+}
+
+// A recursion prefix before '@' applies to each line of the list file
+// (7-Zip's -xr@LIST).
+func TestListFilePrefix(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list")
+	if err := os.WriteFile(list, []byte("*.png\r\ndocs/c.txt\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ExpandListFiles([]string{"**/@" + list, "./@" + list, "@" + list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "**/*.png **/docs/c.txt ./*.png ./docs/c.txt *.png docs/c.txt"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got %q, want %q", g, want)
 	}
 }
