@@ -72,7 +72,7 @@ func checkForeignName(name string) error {
 // openExisting opens the archive at path for an update; it returns nil
 // when there is none. Only single-file 7z archives can be updated.
 func openExisting(path string) (*os.File, *sevenzip.Existing, error) {
-	if len(opener.SplitParts(path)) > 1 {
+	if opener.IsSplitPart(path) {
 		return nil, nil, fmt.Errorf("%s: split archives (.001, .002 …) cannot be updated: %w", path, archive.ErrUnsupported)
 	}
 	f, err := os.Open(path)

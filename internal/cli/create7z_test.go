@@ -386,7 +386,10 @@ func TestUpdateReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"src/a.txt": string(randomText(20000)), "new.txt": "new"})
 	garc(t, dir, "", "a", "-v4k", "-mx0", "vol.7z", "src").expect(t, ExitOK, "a -v4k")
-	for _, args := range [][]string{{"a", "vol.7z.001", "new.txt"}, {"d", "vol.7z.001", "src/a.txt"}, {"d", "vol.7z.002", "src/a.txt"}} {
+	// A set of one part is a split archive too (opener.IsSplitPart).
+	garc(t, dir, "", "a", "-v1m", "one.7z", "new.txt").expect(t, ExitOK, "a -v1m")
+	for _, args := range [][]string{{"a", "vol.7z.001", "new.txt"}, {"d", "vol.7z.001", "src/a.txt"}, {"d", "vol.7z.002", "src/a.txt"},
+		{"a", "one.7z.001", "src"}, {"d", "one.7z.001", "new.txt"}} {
 		r := garc(t, dir, "", args...)
 		r.expect(t, ExitFatal, strings.Join(args, " "))
 		if !strings.Contains(r.stderr, "split archives") || !strings.Contains(r.stderr, "cannot be updated") {
