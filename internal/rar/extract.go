@@ -44,6 +44,8 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	r.extracting = true
+	defer func() { r.extracting = false }()
 	wanted := make([]bool, len(r.files))
 	for i, f := range r.files {
 		wanted[i] = want == nil || want(&f.e)

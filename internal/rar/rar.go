@@ -111,13 +111,26 @@ type reader struct {
 
 	commentWork int64 // bytes decoded for comments so far
 
+	// linksListed says whether Entries filled the link targets;
+	// extracting, whether an Extract runs (Entries then leaves them).
+	linksListed, extracting bool
+
 	// minWindow is, per decoder family, the largest window the entries
 	// of the running Extract need (lzcore.Params.MinWindow).
 	minWindow [numAlgos]int64
 }
 
-func (r *reader) Info() *archive.Info       { return &r.info }
-func (r *reader) Entries() []*archive.Entry { return r.entries }
+func (r *reader) Info() *archive.Info { return &r.info }
+
+// Entries returns the entries. The first call outside Extract fills the
+// targets of small RAR 1.5–4.x symbolic links (see fillLinkTargets).
+func (r *reader) Entries() []*archive.Entry {
+	if !r.linksListed && !r.extracting {
+		r.linksListed = true
+		r.fillLinkTargets()
+	}
+	return r.entries
+}
 
 // Close releases the volume files and decoder memory.
 func (r *reader) Close() error {
