@@ -54,7 +54,7 @@ func checkForeignName(name string) error {
 	if i < 0 || !foreignExtensions[ext] && !isRAR {
 		return nil
 	}
-	f, _, err := openExisting(name)
+	f, err := openExisting(name)
 	if f != nil {
 		f.Close() // a 7z archive under another name: it is updated
 		return nil
@@ -69,58 +69,67 @@ func checkForeignName(name string) error {
 	return usagef("%s: garc writes 7z archives: name it %s.7z", name, stem)
 }
 
-// openExisting opens the archive at path for an update; it returns nil
-// when there is none. Only single-file 7z archives can be updated.
-func openExisting(path string) (*os.File, *sevenzip.Existing, error) {
+// openExisting opens the 7z archive at path that `a` or `d` changes; it
+// returns nil when there is none. Only a plain single-file 7z archive can
+// be changed: split sets, RAR archives, self-extractors and other files
+// are refused, naming what they are.
+func openExisting(path string) (*os.File, error) {
 	if opener.IsSplitPart(path) {
-		return nil, nil, fmt.Errorf("%s: split archives (.001, .002 …) cannot be updated: %w", path, archive.ErrUnsupported)
+		return nil, fmt.Errorf("%s: split archives (.001, .002 …) cannot be updated: %w", path, archive.ErrUnsupported)
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
 		err = fmt.Errorf("%s: not a regular file", path)
 	}
-	if err != nil {
-		f.Close()
-		return nil, nil, err
+	var d opener.Detection
+	ok := false
+	if err == nil {
+		d, ok, err = opener.Detect(f, fi.Size())
 	}
-	d, ok, err := opener.Detect(f, fi.Size())
 	switch {
 	case err != nil:
-		f.Close()
-		return nil, nil, err
 	case ok && d.Format != archive.Format7z:
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: RAR archives are read-only (garc writes 7z only): %w", path, archive.ErrUnsupported)
+		err = fmt.Errorf("%s: RAR archives are read-only (garc writes 7z only): %w", path, archive.ErrUnsupported)
+	case ok && d.Offset != 0:
+		err = fmt.Errorf("%s: self-extracting archives cannot be updated (garc writes plain 7z archives): %w", path, archive.ErrUnsupported)
 	case !ok:
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: not a 7z archive (garc changes only 7z archives): %w", path, archive.ErrNotArchive)
+		err = fmt.Errorf("%s: not a 7z archive (garc changes only 7z archives): %w", path, archive.ErrNotArchive)
 	}
-	return f, &sevenzip.Existing{R: f, Size: fi.Size()}, nil
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
-// update writes the archive at path, with the existing one (if any) as
-// its base, through a temporary file renamed into place on success.
+// update writes the archive at path through a temporary file renamed
+// into place on success, with the existing one (if any, and unless the
+// output is split into volumes) as its base: the one call of `a` and `d`.
 func update(ctx context.Context, path string, volumeSize int64, ch *sevenzip.Changes, wo *sevenzip.WriteOptions) (*sevenzip.WriteStats, error) {
 	if wo.Threads <= 0 {
 		wo.Threads = runtime.NumCPU()
 	}
 	var base *sevenzip.Existing
 	if volumeSize == 0 {
-		f, b, err := openExisting(path)
+		f, err := openExisting(path)
 		if err != nil {
 			return nil, err
 		}
 		if f != nil {
 			defer f.Close()
+			fi, err := f.Stat()
+			if err != nil {
+				return nil, err
+			}
+			base = &sevenzip.Existing{R: f, Size: fi.Size()}
 		}
-		base = b
 	}
 	if base == nil && ch.Delete != nil {
 		return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
