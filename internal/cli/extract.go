@@ -339,8 +339,16 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	var sum extractSummary
 	a.retryPassword = true
 	_, err = a.extractEntries(name, r, p.want, func(e *archive.Entry, rd io.Reader) error {
-		werr := x.Write(e, rd)
-		sum.add(e, werr)
+		if e.Size >= 0 || e.Type != archive.TypeFile {
+			werr := x.Write(e, rd)
+			sum.add(e, e.Size, werr)
+			return werr
+		}
+		// A stream without a size record (.xz, .gz …): count the
+		// bytes as they pass.
+		cr := countingReader{r: rd}
+		werr := x.Write(e, &cr)
+		sum.add(e, cr.n, werr)
 		return werr
 	})
 	err = p.done(name, r, sel, err)
@@ -373,16 +381,29 @@ type extractSummary struct {
 	size                     int64
 }
 
-func (s *extractSummary) add(e *archive.Entry, err error) {
+// add counts one entry written (err nil) of size bytes, or kept.
+func (s *extractSummary) add(e *archive.Entry, size int64, err error) {
 	switch {
 	case err == nil && e.IsDir():
 		s.folders++
 	case err == nil:
 		s.files++
-		s.size += max(e.Size, 0)
+		s.size += max(size, 0)
 	case errors.Is(err, extract.ErrExists):
 		s.existing++
 	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // print writes "Everything is Ok" with the counts after a clean run (as

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/printable"
@@ -25,13 +26,28 @@ func WriteTable(w io.Writer, name string, info *archive.Info, all []*archive.Ent
 	if t.Dirs > 0 {
 		summary += fmt.Sprintf(", %d folders", t.Dirs)
 	}
-	fmt.Fprintf(w, "%s       %12d %12d  %s\n", strings.Repeat(" ", 19), t.Size, t.Packed, summary)
+	date := strings.Repeat(" ", 19)
+	if !t.ModTime.IsZero() {
+		date = t.ModTime.Local().Format("2006-01-02 15:04:05")
+	}
+	size := strings.Repeat(" ", 12)
+	if !t.SizeUnknown {
+		size = fmt.Sprintf("%12d", t.Size)
+	}
+	fmt.Fprintf(w, "%s       %s %12d  %s\n", date, size, t.Packed, summary)
 }
 
 // Totals are the sums under the table's rows.
 type Totals struct {
 	Size, Packed int64 // bytes unpacked and packed
 	Files, Dirs  int
+	// SizeUnknown is set when a file's size is unknown (a stream
+	// without a size record): Size is then only a lower bound and the
+	// table leaves the total blank.
+	SizeUnknown bool
+	// ModTime is the newest modification time, which 7-Zip prints on
+	// the totals line.
+	ModTime time.Time
 }
 
 // WriteRows prints the table row of each entry want selects (7-Zip's
@@ -48,6 +64,9 @@ func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool
 			line = append(line, "                   "...)
 		} else {
 			line = e.ModTime.Local().AppendFormat(line, "2006-01-02 15:04:05")
+			if e.ModTime.After(t.ModTime) {
+				t.ModTime = e.ModTime
+			}
 		}
 		line = append(line, ' ')
 		line = append(line, attrString(e)...)
@@ -57,6 +76,7 @@ func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool
 			t.Size += e.Size
 		} else {
 			line = append(line, "            "...)
+			t.SizeUnknown = t.SizeUnknown || !e.IsDir()
 		}
 		line = append(line, ' ')
 		if e.PackedSize > 0 {

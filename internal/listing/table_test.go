@@ -1,7 +1,9 @@
 package listing
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -81,6 +83,31 @@ func TestAttrString(t *testing.T) {
 	for _, tc := range tests {
 		if got := attrString(&tc.e); got != tc.want {
 			t.Errorf("attrString(%+v) = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+// The totals line carries the newest modification time, as 7-Zip's does,
+// and leaves the size blank when a file's size is unknown (a stream
+// without a size record) instead of claiming 0.
+func TestTableTotals(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	newest := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		entries []*archive.Entry
+		want    string
+	}{
+		{[]*archive.Entry{{Name: "a", Size: 2, PackedSize: 8, ModTime: old}, {Name: "d", Type: archive.TypeDir, ModTime: newest}},
+			"2022-01-01 00:00:00                  2            8  1 files, 1 folders"},
+		{[]*archive.Entry{{Name: "h.txt", Size: -1, PackedSize: 68}},
+			"                                                 68  1 files"},
+	} {
+		var b strings.Builder
+		WriteTable(&b, "x", &archive.Info{}, tc.entries, func(*archive.Entry) bool { return true })
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if got := lines[len(lines)-1]; got != tc.want {
+			t.Errorf("totals:\n got %q\nwant %q", got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A single compressed stream has no size record: x counts the bytes it
+// wrote ("12 bytes", not "0 bytes") and l leaves the size total blank
+// instead of claiming 0.
+func TestStreamSizesInSummaries(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Name = "h.txt"
+	zw.Write([]byte("hello world\n"))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "h.txt.gz"), gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := garc(t, dir, "", "x", "h.txt.gz", "-oout")
+	r.expect(t, ExitOK, "x h.txt.gz")
+	if !strings.Contains(r.stderr, "Everything is Ok: 1 files, 0 folders, 12 bytes") {
+		t.Errorf("x summary: %q", r.stderr)
+	}
+	r = garc(t, dir, "", "l", "h.txt.gz")
+	r.expect(t, ExitOK, "l h.txt.gz")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if last := lines[len(lines)-1]; strings.Contains(last, " 0 ") || !strings.HasSuffix(last, "1 files") {
+		t.Errorf("l totals: %q", last)
+	}
+}
