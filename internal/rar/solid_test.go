@@ -78,16 +78,17 @@ func TestSkippedSolidPredecessorFails(t *testing.T) {
 
 // TestExtractWindowHint: Extract tells the decoders the largest window the
 // entries it decodes will need (lzcore.Params.MinWindow), counting only
-// entries within the dictionary limit.
+// entries within the dictionary limit, and never more than the limit (the
+// window is the entry's size, not rounded up to a power of two).
 func TestExtractWindowHint(t *testing.T) {
 	path := filepath.Join(testenv.CorpusRoot(t), "files/sharpcompress/Archives__Rar.issue1050.rar")
 	for _, c := range []struct {
 		maxDict int64
 		want    int64
 	}{
-		{0, 8 << 20},       // the 6,001,568-byte entry, rounded up
-		{5 << 20, 8 << 20}, // the 4,867,620-byte entry is the largest within the limit
-		{4 << 20, 4 << 20}, // only the 4,034,596-byte one and the small ones
+		{0, 6001568},       // the largest entry
+		{5 << 20, 4867620}, // the largest entry within the limit
+		{4 << 20, 4034596}, // only this one and the small ones
 	} {
 		r, err := Open(path, &archive.Options{MaxDict: c.maxDict})
 		if err != nil {
@@ -97,8 +98,12 @@ func TestExtractWindowHint(t *testing.T) {
 			io.Copy(io.Discard, rd)
 			return nil
 		})
-		if got := r.(*reader).minWindow[algoRAR5]; got != c.want {
+		got := r.(*reader).minWindow[algoRAR5]
+		if got != c.want {
 			t.Errorf("MaxDict %d: window hint %d, want %d", c.maxDict, got, c.want)
+		}
+		if c.maxDict > 0 && got > c.maxDict {
+			t.Errorf("MaxDict %d: window hint %d exceeds the limit", c.maxDict, got)
 		}
 		r.Close()
 	}

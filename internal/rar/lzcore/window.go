@@ -44,17 +44,15 @@ func PutWindow(b *[]byte) {
 }
 
 // WindowSize chooses the window for an entry: the whole dictionary for a
-// solid continuation or an unknown size, otherwise the unpacked size
-// rounded up to a power of two when that is smaller; never below
-// MinWindow.
+// solid continuation or an unknown size, otherwise the unpacked size when
+// that is smaller; never below MinWindow. It is not rounded up (to a power
+// of two or otherwise): the window a decoder allocates is what the caller
+// checked against the memory limit (dictionary, or the size of a smaller
+// non-solid file), give or take MinWindow and a decoder's few spare bytes.
 func WindowSize(dict, unpacked int64, solid bool) int64 {
 	w := dict
 	if !solid && unpacked >= 0 {
-		r := int64(MinWindow)
-		for r < unpacked && r < dict {
-			r <<= 1
-		}
-		w = min(w, r)
+		w = min(w, unpacked)
 	}
 	return max(w, MinWindow)
 }

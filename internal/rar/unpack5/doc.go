@@ -39,9 +39,11 @@
 //
 // # Memory
 //
-// The sliding window is min(dictionary, unpacked size rounded up) for an
-// entry that starts a new stream and the full dictionary for solid
-// continuations; it is taken from a pool of windows keyed by size and given
+// The sliding window is min(dictionary, unpacked size), at least
+// lzcore.MinWindow, for an entry that starts a new stream and the full
+// dictionary for solid continuations; it is not rounded up, so it never
+// exceeds what the container checked against the memory limit by more than
+// that floor and the spare bytes below. It is taken from a pool of windows keyed by size and given
 // back by Close, so consecutive entries and archives reuse it. The ring is
 // 32 bytes longer than the dictionary (match copies move 8 or 16 bytes at
 // a time and may write a few bytes past a match, which must never be

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math/rand"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/rar/lzcore"
 )
 
 // TestWindowKeptForSmallerFile: after a large file, a smaller non-solid
@@ -74,5 +76,32 @@ func TestMinWindow(t *testing.T) {
 		if d.dict >= largest && n < largest/2 {
 			t.Errorf("file %d: dictionary %d raised to the window", i, d.dict)
 		}
+	}
+}
+
+// TestWindowExactSize: the window of a non-solid file smaller than its
+// dictionary is the file's size (plus the ring's few spare bytes), not the
+// size rounded up to a power of two, which could be up to twice the memory
+// the caller checked against --max-dict; a solid file's is its dictionary.
+func TestWindowExactSize(t *testing.T) {
+	const spare = ringExtra + winTail
+	for _, c := range []struct {
+		p    Params
+		want int
+	}{
+		{Params{DictSize: 4 << 20, UnpackedSize: 700<<10 + 1}, 700<<10 + 1 + spare},
+		{Params{DictSize: 4 << 20, UnpackedSize: 3<<20 + 5}, 3<<20 + 5 + spare},
+		{Params{DictSize: 3 << 20, UnpackedSize: 5 << 20}, 3<<20 + spare},
+		{Params{DictSize: 3 << 20, UnpackedSize: -1}, 3<<20 + spare},
+		{Params{DictSize: 4 << 20, UnpackedSize: 10}, lzcore.MinWindow + spare},
+	} {
+		d := NewDecoder()
+		if err := d.Reset(bytes.NewReader(nil), c.p); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(*d.winp); got != c.want {
+			t.Errorf("%+v: window %d bytes, want %d", c.p, got, c.want)
+		}
+		d.Close()
 	}
 }
