@@ -100,8 +100,10 @@ inputs, as in 7-Zip) and --exclude (-x!P, -xr!P, -xr-!P: 7-Zip's recursion
 rules: -x!*.log drops top-level .log files only, -xr!*.log every one).
 
 ARCHIVE is a 7z archive: a name whose extension belongs to another format
-(.zip, .tar, .gz, .rar …) is refused, and a name without extension gets
-.7z appended, as 7-Zip does. Adding to an archive whose entries are
+(.zip, .tar, .gz, .rar …) is refused (exit 7) unless the file is a 7z
+archive already, and a name without extension gets .7z appended, as
+7-Zip does. RAR archives, split archives (.001, .002 …) and
+self-extractors cannot be changed (exit 2). Adding to an archive whose entries are
 encrypted needs their password; adding without one (new entries
 unencrypted) or with another one is refused unless
 --allow-mixed-encryption is given.`,
@@ -280,7 +282,7 @@ func (a *app) deleteCommand() *cobra.Command {
 		Long: `Delete the entries matching PATTERNS from a 7z archive; untouched solid
 blocks are copied as they are. A name without extension gets .7z appended,
 as 7-Zip does. RAR archives are read-only, and split archives (.001, .002 …)
-cannot be changed.`,
+and self-extractors cannot be changed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pats, err := selection.ExpandListFiles(append(args[1:], a.g.includes...))

@@ -186,9 +186,11 @@ func (e *reportedError) Unwrap() []error {
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "garc COMMAND ARCHIVE [PATTERNS...] [flags]",
-		Short: "extract, list, test and create 7z and RAR archives",
+		Short: "extract, list and test 7z, RAR, ZIP and tar archives; create 7z archives",
 		Long: `garc reads 7z and RAR archives (RAR 1.4 to RAR 7, self-extracting archives,
-volume sets and raw .001 splits) and writes 7z archives.
+volume sets and raw .001 splits), ZIP archives (split sets too), tar archives
+(plain, .tar.gz, .tar.bz2, .tar.xz, .tar.zst, .tar.lzma) and single .gz, .bz2,
+.xz, .zst and .lzma files, all detected by content; it writes 7z archives.
 
 Commands:
   x   extract with full paths      e   extract without paths (flat)
@@ -199,7 +201,9 @@ unrar's commands are accepted too: v (= l), vt and lt (= l -slt), vb (= lb)
 and p (= x -so).
 
 7-Zip and unrar switches are accepted too: -oDIR, -pSECRET, -y, -r, -aoa,
--aos, -aou, -o+, -o-, -kb, -slt, -so, -mx9, -m0=lzma2, -mhe=on, -mmt4, -x!PAT ...
+-aos, -aou, -o+, -o-, -kb, -slt, -so, -mx9, -m0=lzma2, -mhe=on, -mmt4,
+-x!PAT, -xr!PAT ... Patterns follow 7-Zip: from the archive root unless -r
+or a **/ prefix (-xr!) lets them match at any depth.
 ARCHIVE may be a quoted wildcard ('*.rar'); x and e take unrar's trailing
 destination (garc x archive.rar out/).
 
@@ -233,8 +237,8 @@ destination (garc x archive.rar out/).
 	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never; list prints each file instead (7-Zip -bb1, --verbose)")
 	pf.StringVar(&a.g.maxDict, "max-dict", "", "largest dictionary or model memory to allocate, e.g. 512m, 4g (default 4g)")
 	pf.IntVar(&a.g.threads, "threads", 0, "threads (reading: for independent blocks, 0 or 1 decodes sequentially; creating: for LZMA2 blocks and the match finder, 0 uses every CPU; the archive does not depend on it)")
-	pf.StringArrayVar(&a.g.includes, "include", nil, "only entries matching `PATTERN` (repeatable; @FILE reads a list)")
-	pf.StringArrayVar(&a.g.excludes, "exclude", nil, "skip entries matching `PATTERN` (repeatable; @FILE reads a list)")
+	pf.StringArrayVar(&a.g.includes, "include", nil, "only entries matching `PATTERN` (repeatable; @FILE reads a list; for a: more inputs, 7-Zip -i!)")
+	pf.StringArrayVar(&a.g.excludes, "exclude", nil, "skip entries matching `PATTERN`, from the root unless -r or a **/ prefix (7-Zip -x!, -xr!; repeatable; @FILE reads a list)")
 	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")
 	pf.StringVar(&a.g.archiveType, "type", "", "archive type (only 7z is written; reading detects the type)")
 	pf.MarkHidden("ask-password")

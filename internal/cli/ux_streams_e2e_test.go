@@ -34,3 +34,23 @@ func TestStreamSizesInSummaries(t *testing.T) {
 		t.Errorf("l totals: %q", last)
 	}
 }
+
+// The help says which formats are read: garc --help names ZIP, tar and
+// the single-stream formats, and l --help's schema their type names.
+func TestHelpNamesFormats(t *testing.T) {
+	dir := t.TempDir()
+	r := garc(t, dir, "", "--help")
+	r.expect(t, ExitOK, "--help")
+	for _, want := range []string{"ZIP archives", ".tar.zst", ".lzma files", "writes 7z archives", "-xr!"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("garc --help does not say %q", want)
+		}
+	}
+	r = garc(t, dir, "", "l", "--help")
+	r.expect(t, ExitOK, "l --help")
+	for _, want := range []string{`"zip"`, `"tar.gz"`, `"xz"`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("garc l --help does not name the type %s", want)
+		}
+	}
+}

@@ -25,7 +25,10 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
     "schema_version": 1,
     "archive": {
       "path": string,               archive path as given
-      "type": string,               "7z", "rar5", "rar4" or "rar1.4"
+      "type": string,               "7z", "rar5", "rar4", "rar1.4", "zip", "tar",
+                                    "tar.gz", "tar.bz2", "tar.xz", "tar.zst",
+                                    "tar.lzma", or a single stream: "gzip",
+                                    "bzip2", "xz", "zstd", "lzma"
       "solid": bool,
       "volumes": [string],          volume or split-part paths, in order
       "encrypted_headers": bool,
@@ -68,7 +71,8 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
 An archive that cannot be opened gives {"schema_version": 1,
 "archive": {"path": string}, "error": string} (and its diagnostic on
 stderr); one whose entries could not all be read (a compressed tar cut
-short) has the entries read before the break and the "error" after them. Strings are UTF-8 with C0 and C1 controls, DEL, U+2028 and
+short) has the entries read before the break and the "error" after them.
+Strings are UTF-8 with C0 and C1 controls, DEL, U+2028 and
 U+2029 escaped as \uXXXX. A byte that is not part of valid UTF-8 is
 written as the lone surrogate escape \udc80–\udcff (Python's
 surrogateescape error handler: os.fsencode(s) gives the stored bytes back), so two
