@@ -11,12 +11,22 @@ import (
 // are read at random, and with 4 KiB pages nearly every access would also
 // miss the TLB. Failure is harmless and ignored.
 func adviseHugePages(s []uint32) {
+	adviseHugePagesAt(unsafe.Pointer(unsafe.SliceData(s)), uintptr(cap(s))*4)
+}
+
+// adviseHugePagesBytes is adviseHugePages for a window buffer, which the
+// match finders also read at random.
+func adviseHugePagesBytes(b []byte) {
+	adviseHugePagesAt(unsafe.Pointer(unsafe.SliceData(b)), uintptr(cap(b)))
+}
+
+func adviseHugePagesAt(p unsafe.Pointer, size uintptr) {
 	const huge = 2 << 20
-	if cap(s)*4 < 2*huge {
+	if size < 2*huge {
 		return
 	}
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	end := start + uintptr(cap(s))*4
+	start := uintptr(p)
+	end := start + size
 	a := (start + huge - 1) &^ (huge - 1)
 	e := end &^ (huge - 1)
 	if e > a {

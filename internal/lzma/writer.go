@@ -276,6 +276,7 @@ func (z *Writer) startStreaming() {
 	}
 	if z.buf == nil {
 		z.buf = make([]byte, int(z.opts.DictSize)+streamExtra+lookahead)
+		adviseHugePagesBytes(z.buf)
 	}
 	z.e.resetStream(z.buf[:0])
 	z.e.mf.buf = z.buf
@@ -509,6 +510,7 @@ func (z *Writer2) reserve(b []byte, n int) []byte {
 		c = min(c, max(need, 2*cap(b), 64<<10))
 	}
 	nb := make([]byte, len(b), c)
+	adviseHugePagesBytes(nb)
 	copy(nb, b)
 	return nb
 }
