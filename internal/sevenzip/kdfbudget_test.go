@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
 )
 
@@ -11,7 +12,7 @@ import (
 // unbounded: the budget allows two derivations at the highest accepted
 // cost, then refuses with ErrLimit, while cached keys stay free.
 func TestKDFWorkBudget(t *testing.T) {
-	rd := &Reader{opts: &archive.Options{MaxKDFCost: 10}, keyCache: map[string][32]byte{}}
+	rd := &Reader{opts: &archive.Options{MaxKDFCost: 10}}
 	salt := func(i byte) []byte { return []byte{i, 1, 2, 3} }
 	for i := byte(0); i < 2; i++ {
 		if _, err := rd.key7z("pw", salt(i), 10); err != nil {
@@ -26,10 +27,18 @@ func TestKDFWorkBudget(t *testing.T) {
 		t.Fatalf("third distinct salt: %v, want ErrLimit", err)
 	}
 	// Cheap derivations fit many times into the budget.
-	rd = &Reader{opts: &archive.Options{MaxKDFCost: 10}, keyCache: map[string][32]byte{}}
-	for i := byte(0); i < 16; i++ {
+	rd = &Reader{opts: &archive.Options{MaxKDFCost: 10}}
+	for i := byte(0); i < 30; i++ {
 		if _, err := rd.key7z("pw", salt(i), 6); err != nil {
 			t.Fatalf("cheap derivation %d: %v", i, err)
 		}
+	}
+	// The keys (secrets) and the charged salts are bounded.
+	if rd.keys.Len() > aes.DefaultKeyCacheSize || len(rd.kdfCharged) > aes.DefaultKeyCacheSize {
+		t.Errorf("%d keys, %d charged salts kept", rd.keys.Len(), len(rd.kdfCharged))
+	}
+	rd.Close()
+	if rd.keys.Len() != 0 {
+		t.Error("Close keeps derived keys")
 	}
 }

@@ -65,9 +65,10 @@ type Reader struct {
 	pw     string
 	pwErr  error
 
-	keyMu    sync.Mutex
-	keyCache map[string][32]byte
-	kdfWork  int64 // SHA-256 rounds spent on key derivation so far
+	keyMu      sync.Mutex
+	keys       aes.KeyCache // DefaultKeyCacheSize keys, least recently used dropped
+	kdfCharged []string     // cycles+salt of the derivations charged to kdfWork, most recent first
+	kdfWork    int64        // SHA-256 rounds charged to key derivation so far
 
 	pool   decoderPool
 	hdrMem headerMemory // the parsed header's share of the budget
@@ -90,7 +91,7 @@ func newReader(r io.ReaderAt, size int64, opts *archive.Options) (*Reader, error
 	if opts == nil {
 		opts = &archive.Options{}
 	}
-	rd := &Reader{ra: r, size: size, opts: opts, keyCache: map[string][32]byte{}}
+	rd := &Reader{ra: r, size: size, opts: opts}
 	rd.pool.mem = opts.Memory
 	if rd.pool.mem == nil {
 		rd.pool.mem = archive.NewMemoryBudget(opts.Limit())
@@ -176,35 +177,39 @@ func (rd *Reader) password() (string, error) {
 	return rd.pw, rd.pwErr
 }
 
-// key7z derives (and caches) a 7zAES key.
+// key7z derives a 7zAES key through the reader's key cache.
 func (rd *Reader) key7z(pw string, salt []byte, cycles int) ([32]byte, error) {
-	ck := string(rune(cycles)) + string(salt)
 	rd.keyMu.Lock()
 	defer rd.keyMu.Unlock()
-	if k, ok := rd.keyCache[ck]; ok {
-		return k, nil
-	}
 	// Every folder may carry its own salt: bound the total work, not only
 	// the cost of one derivation, so a small archive with many salts
 	// cannot keep the CPU busy for hours. Two derivations at the highest
-	// accepted cost are allowed; the cost 0x3F (no hashing) is free.
-	maxCycles := rd.opts.MaxKDFCost
-	if maxCycles <= 0 {
-		maxCycles = aes.MaxCycles7z
-	}
-	if cycles != 0x3F && cycles >= 0 && cycles <= maxCycles {
-		budget := int64(2) << maxCycles
-		if rd.kdfWork+int64(1)<<cycles > budget {
-			return [32]byte{}, &archive.LimitError{What: "7zAES key derivation work (rounds, all salts)", Need: rd.kdfWork + int64(1)<<cycles, Limit: budget, Fixed: true}
+	// accepted cost are allowed; the cost 0x3F (no hashing) is free. A
+	// derivation is charged unless it is among the last ones charged,
+	// which the cache (of the same size) still holds.
+	ck := string(rune(cycles)) + string(salt)
+	if i := slices.Index(rd.kdfCharged, ck); i >= 0 {
+		copy(rd.kdfCharged[1:i+1], rd.kdfCharged[:i]) // most recent first, as the cache
+		rd.kdfCharged[0] = ck
+	} else {
+		maxCycles := rd.opts.MaxKDFCost
+		if maxCycles <= 0 {
+			maxCycles = aes.MaxCycles7z
 		}
-		rd.kdfWork += int64(1) << cycles
+		if cycles != 0x3F && cycles >= 0 && cycles <= maxCycles {
+			budget := int64(2) << maxCycles
+			if rd.kdfWork+int64(1)<<cycles > budget {
+				return [32]byte{}, &archive.LimitError{What: "7zAES key derivation work (rounds, all salts)", Need: rd.kdfWork + int64(1)<<cycles, Limit: budget, Fixed: true}
+			}
+			rd.kdfWork += int64(1) << cycles
+		}
+		if len(rd.kdfCharged) < aes.DefaultKeyCacheSize {
+			rd.kdfCharged = append(rd.kdfCharged, "")
+		}
+		copy(rd.kdfCharged[1:], rd.kdfCharged)
+		rd.kdfCharged[0] = ck
 	}
-	k, err := aes.Key7zLimit(pw, salt, cycles, rd.opts.MaxKDFCost)
-	if err != nil {
-		return k, err
-	}
-	rd.keyCache[ck] = k
-	return k, nil
+	return rd.keys.Key7z(pw, salt, cycles, rd.opts.MaxKDFCost)
 }
 
 func (rd *Reader) newDecodeContext(ctx context.Context) *decodeContext {
@@ -597,9 +602,12 @@ func (rd *Reader) Entries() []*archive.Entry { return rd.entries }
 // Close releases pooled decoders and their memory. The underlying
 // ReaderAt belongs to the caller.
 func (rd *Reader) Close() error {
-	rd.pool.mem.RemoveReclaimer(&rd.pool)
+	if rd.pool.mem != nil {
+		rd.pool.mem.RemoveReclaimer(&rd.pool)
+	}
 	rd.pool.drain()
 	rd.hdrMem.release()
+	rd.keys.Clear()
 	return nil
 }
 
