@@ -68,7 +68,7 @@
 // yields a byte, so a wrong password shows before anything is written.
 //
 // With Options.Threads > 1, the wanted parts of upcoming folders are
-// decoded in background goroutines into memory (bounded by a 256 MiB
+// decoded in background goroutines into memory (bounded by a 128 MiB
 // budget; larger folders are streamed in the foreground).
 //
 // # Limits

@@ -362,3 +362,12 @@ func TestFolderStreamLimit(t *testing.T) {
 		t.Errorf("a coder with 65 inputs: %v", err)
 	}
 }
+
+// TestMemoryBeyondLimit: what a reader may hold beyond Options.Limit —
+// prefetched data and the header's slack — leaves room for the runtime
+// and the command within the 256 MiB the README allows.
+func TestMemoryBeyondLimit(t *testing.T) {
+	if beyond := prefetchBudget + headerSlack; beyond > 192<<20 {
+		t.Errorf("prefetched data and header slack: %d MiB beyond the limit", beyond>>20)
+	}
+}

@@ -13,9 +13,12 @@ import (
 // folder whose wanted part does not fit the budget is decoded in the
 // foreground, streaming, as without threads.
 
-// prefetchBudget bounds the decoded bytes held in memory by prefetching
-// (not counting decoder dictionaries).
-const prefetchBudget = 256 << 20
+// prefetchBudget bounds the decoded bytes held in memory by prefetching.
+// Decoder memory is bounded by the reader's budget (Options.Limit, plus
+// the header's slack): prefetched data comes on top, and with the slack
+// and the runtime must stay within the 256 MiB the process may use beyond
+// the limit.
+const prefetchBudget = 128 << 20
 
 // maxAhead bounds the folders decoded ahead, per thread.
 const maxAhead = 4
