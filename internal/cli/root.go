@@ -99,7 +99,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		select {
 		case <-done:
 		case <-time.After(interruptGrace):
-			archivefile.RemoveTemporaries()
+			removeTemporaries()
 			fmt.Fprintln(stderr, "garc: "+errInterrupted.Error())
 			os.Exit(ExitInterrupted)
 		}
@@ -107,6 +107,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code := run(ctx, args, stdin, stdout, stderr)
 	close(done)
 	return code
+}
+
+// removeTemporaries removes the temporary files of the archive being
+// written (a, d) and of the files being extracted (x, e), for a process
+// that exits without unwinding.
+func removeTemporaries() {
+	archivefile.RemoveTemporaries()
+	extract.RemoveTemporaries()
 }
 
 // interruptGrace is how long an interrupted run may take to unwind before
