@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // A single compressed stream has no size record: x counts the bytes it
@@ -51,6 +55,35 @@ func TestHelpNamesFormats(t *testing.T) {
 	for _, want := range []string{`"zip"`, `"tar.gz"`, `"xz"`} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("garc l --help does not name the type %s", want)
+		}
+	}
+}
+
+// garc l's table, from the column titles to the totals, is 7zz l's for
+// 7z and ZIP archives: directories and empty files pack to 0, files in a
+// solid block beyond the first are blank, the totals line carries the
+// newest time.
+func TestTableMatches7zz(t *testing.T) {
+	sz := testenv.SevenZip(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"src/a.txt": strings.Repeat("a", 3000), "src/b.txt": "b", "src/empty": "", "src/sub/c.txt": "c"})
+	old := time.Date(2021, 5, 6, 7, 8, 9, 0, time.UTC)
+	os.Chtimes(filepath.Join(dir, "src/b.txt"), old, old)
+	for _, name := range []string{"t.7z", "t.zip"} {
+		sevenZip(t, dir, "a", "-bd", name, "src")
+		cmd := exec.Command(sz, "l", name)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TZ=UTC")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("7zz l %s: %v", name, err)
+		}
+		want := string(out[strings.Index(string(out), "   Date"):])
+		r := garc(t, dir, "", "l", name)
+		r.expect(t, ExitOK, "l "+name)
+		got := r.stdout[strings.Index(r.stdout, "   Date"):]
+		if strings.TrimSpace(got) != strings.TrimSpace(want) {
+			t.Errorf("%s:\ngarc:\n%s\n7zz:\n%s", name, got, want)
 		}
 	}
 }

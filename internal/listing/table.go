@@ -79,7 +79,10 @@ func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool
 			t.SizeUnknown = t.SizeUnknown || !e.IsDir()
 		}
 		line = append(line, ' ')
-		if e.PackedSize > 0 {
+		if e.PackedSize > 0 || e.IsDir() || e.Size == 0 {
+			// Entries without data pack to 0, as 7-Zip shows them; a
+			// file inside a solid block beyond its first has no size
+			// of its own and is left blank.
 			line = appendPadded(line, e.PackedSize, 12)
 			t.Packed += e.PackedSize
 		} else {

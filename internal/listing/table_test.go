@@ -87,6 +87,27 @@ func TestAttrString(t *testing.T) {
 	}
 }
 
+// Directories and empty files show a packed size of 0 as in 7-Zip; a
+// file inside a solid block beyond its first is left blank.
+func TestTablePackedColumn(t *testing.T) {
+	entries := []*archive.Entry{
+		{Name: "d", Type: archive.TypeDir},
+		{Name: "empty"},
+		{Name: "first", Size: 2, PackedSize: 6},
+		{Name: "second", Size: 3},
+	}
+	var b strings.Builder
+	WriteRows(&b, entries, func(*archive.Entry) bool { return true })
+	want := `                    D....            0            0  d
+                    .....            0            0  empty
+                    .....            2            6  first
+                    .....            3               second
+`
+	if b.String() != want {
+		t.Errorf("rows:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
 // The totals line carries the newest modification time, as 7-Zip's does,
 // and leaves the size blank when a file's size is unknown (a stream
 // without a size record) instead of claiming 0.
@@ -100,6 +121,8 @@ func TestTableTotals(t *testing.T) {
 	}{
 		{[]*archive.Entry{{Name: "a", Size: 2, PackedSize: 8, ModTime: old}, {Name: "d", Type: archive.TypeDir, ModTime: newest}},
 			"2022-01-01 00:00:00                  2            8  1 files, 1 folders"},
+		{[]*archive.Entry{{Name: "a", Size: 2, PackedSize: 8, ModTime: old}, {Name: "b", Size: 3, ModTime: old}},
+			"2020-01-02 03:04:05                  5            8  2 files"},
 		{[]*archive.Entry{{Name: "h.txt", Size: -1, PackedSize: 68}},
 			"                                                 68  1 files"},
 	} {
