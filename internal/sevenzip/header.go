@@ -1189,9 +1189,9 @@ func decodeNames(b []byte, n int) ([]string, error) {
 
 // bytesPerEntry is the memory an entry costs once listed, besides its
 // name: the parsed record, the archive.Entry and the pointer to it, the
-// entry's locator and its share of the name slice.
+// entry's locator and its share of the name vectors.
 const bytesPerEntry = int(unsafe.Sizeof(fileInfo{}) + unsafe.Sizeof(archive.Entry{}) + unsafe.Sizeof(&archive.Entry{}) +
-	unsafe.Sizeof(entryMeta{}) + unsafe.Sizeof(""))
+	unsafe.Sizeof(entryMeta{}) + unsafe.Sizeof("") + unsafe.Sizeof(0)) // the last: the name's end while decoding
 
 // headerError is a header parse failure at an offset of the header.
 type headerError struct {

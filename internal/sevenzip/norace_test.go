@@ -1,0 +1,6 @@
+//go:build !race
+
+package sevenzip
+
+// raceEnabled says whether the race detector is on (it adds allocations).
+const raceEnabled = false

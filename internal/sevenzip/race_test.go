@@ -1,0 +1,5 @@
+//go:build race
+
+package sevenzip
+
+const raceEnabled = true
