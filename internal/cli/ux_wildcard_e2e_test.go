@@ -110,3 +110,35 @@ func TestExtractWildcardsMatch7zz(t *testing.T) {
 		})
 	}
 }
+
+// garc d removes the same entries as 7zz d for the same patterns and
+// switches.
+func TestDeleteWildcardsMatch7zz(t *testing.T) {
+	sz := testenv.SevenZip(t)
+	root := t.TempDir()
+	writeTree(t, root, wildcardTree)
+	base := filepath.Join(t.TempDir(), "base.7z")
+	sevenZip(t, root, "a", "-bd", base, ".")
+	for _, args := range [][]string{
+		{"*.log"},
+		{"-r", "*.log"},
+		{"src/*", "-x!src/logs"},
+		{"-r", "*.log", "-xr!deep"},
+		{"src/logs"}, // ("logs" alone matches nothing without -r: garc exits 10 where 7zz says nothing)
+		{"-r", "logs"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			out := t.TempDir()
+			want7z, got7z := filepath.Join(out, "7zz.7z"), filepath.Join(out, "garc.7z")
+			copyFile(t, base, want7z)
+			copyFile(t, base, got7z)
+			if b, err := exec.Command(sz, append([]string{"d", "-bd", want7z}, args...)...).CombinedOutput(); err != nil {
+				t.Fatalf("7zz d: %v\n%s", err, b)
+			}
+			garc(t, out, "", append([]string{"d", "-q", got7z}, args...)...).expect(t, ExitOK, "garc d")
+			if want, got := memberNames(t, sz, want7z), memberNames(t, sz, got7z); !slices.Equal(got, want) {
+				t.Errorf("garc: %q\n 7zz: %q", got, want)
+			}
+		})
+	}
+}
