@@ -90,11 +90,15 @@ func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool
 		}
 		line = append(line, ' ', ' ')
 		line = printable.Append(line, e.Name)
-		switch e.Type {
-		case archive.TypeSymlink:
+		switch {
+		case e.LinkTarget == "":
+			// A target stored as the link's data (7z, ZIP, RAR 2.9–4.x)
+			// is known only once decoded: the name alone, as 7-Zip
+			// shows it, rather than an arrow to nothing.
+		case e.Type == archive.TypeSymlink:
 			line = append(line, " -> "...)
 			line = printable.Append(line, e.LinkTarget)
-		case archive.TypeHardlink, archive.TypeCopy:
+		case e.Type == archive.TypeHardlink, e.Type == archive.TypeCopy:
 			line = append(line, " => "...)
 			line = printable.Append(line, e.LinkTarget)
 		}

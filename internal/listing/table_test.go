@@ -88,13 +88,16 @@ func TestAttrString(t *testing.T) {
 }
 
 // Directories and empty files show a packed size of 0 as in 7-Zip; a
-// file inside a solid block beyond its first is left blank.
+// file inside a solid block beyond its first is left blank; a link whose
+// target is not known without decoding shows no arrow.
 func TestTablePackedColumn(t *testing.T) {
 	entries := []*archive.Entry{
 		{Name: "d", Type: archive.TypeDir},
 		{Name: "empty"},
 		{Name: "first", Size: 2, PackedSize: 6},
 		{Name: "second", Size: 3},
+		{Name: "link", Type: archive.TypeSymlink, Size: 1, PackedSize: 5},
+		{Name: "tarlink", Type: archive.TypeSymlink, LinkTarget: "first"},
 	}
 	var b strings.Builder
 	WriteRows(&b, entries, func(*archive.Entry) bool { return true })
@@ -102,6 +105,8 @@ func TestTablePackedColumn(t *testing.T) {
                     .....            0            0  empty
                     .....            2            6  first
                     .....            3               second
+                    .....            1            5  link
+                    .....            0            0  tarlink -> first
 `
 	if b.String() != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", b.String(), want)
