@@ -413,7 +413,7 @@ var refusedSwitches = map[string]string{
 	"-stl":  "setting the archive time from the newest file is not supported",
 	"-sns":  "NTFS alternate streams are not supported",
 	"-ad2":  "unrar's -ad2 (into the archive's own folder) is not supported; -ad puts each archive into DEST/NAME/ as -o'DEST/*' does",
-	listFileR0: "-xr0@LIST and -ir0@LIST (recursion decided line by line) are not supported; " +
+	listFileR0: "a list file's recursion cannot be decided line by line (nor with -ir0@LIST); " +
 		"use -xr@LIST (any depth) or -xr-@LIST (from the root)",
 	spacedPassword: "attach the password to the switch (-pSECRET) or use --password SECRET, " +
 		"--password-file FILE or --password-stdin; -p alone asks on the terminal " +
