@@ -325,14 +325,16 @@ const maxSub4CRCData = 64 << 10
 
 // checkHeaderCRC4 checks the header CRC of a block that parseRAR4 does not
 // check itself: every type but the first archive header and the file and
-// 0x7a sub-block headers, whose CRC may cover only a prefix of
-// the header. A block with a wrong CRC is an error (ErrChecksum), except:
-// a repeated marker block (its CRC field holds "Ra"), and the optional
-// blocks that carry nothing garc extracts (old comment, authenticity
-// verification, old sub-block, recovery record, signature), whose CRC
-// some writers got wrong; those are tolerated unless the header's CRC
-// fits it with another type byte, which means the type byte is what was
-// damaged (a file header would otherwise vanish silently).
+// 0x7a sub-block headers, whose CRC may cover only a prefix of the header.
+// A block with a wrong CRC is an error (ErrChecksum), except: a repeated
+// marker block (its CRC field holds "Ra"), and the optional blocks that
+// carry nothing garc extracts (authenticity verification, old sub-block,
+// recovery record, signature), whose CRC some writers got wrong; those are
+// tolerated when they have no data area (a file header always has one)
+// and the header's CRC does not fit it with another type byte, which
+// would mean the type byte is what was damaged (a file header would
+// otherwise vanish silently). A stand-alone old comment block is not tolerated: a
+// file header's type byte is one bit away from it.
 func (r *reader) checkHeaderCRC4(b *block4, vol int) error {
 	if b.crcOK || b.typ == block4File || b.typ == block4NewSub {
 		return nil
@@ -352,20 +354,44 @@ func (r *reader) checkHeaderCRC4(b *block4, vol int) error {
 		}
 	}
 	for t := byte(block4Mark); t <= block4End; t++ {
-		if t == b.typ {
-			continue
-		}
-		// The CRC of the header with t as its type byte.
-		crc := crc32.Update(crc32.ChecksumIEEE([]byte{t}), crc32.IEEETable, b.head[off4Type+1:])
-		if uint16(crc) == want {
+		if t != b.typ && headerCRCFits(b.head, t, b.flags, want) {
 			return fmt.Errorf("%w: block type byte damaged (0x%02x; the header CRC fits type 0x%02x)", archive.ErrChecksum, b.typ, t)
 		}
 	}
 	switch b.typ {
-	case block4Comment, block4AV, block4Sub, block4Protect, block4Sign:
-		return nil
+	case block4AV, block4Sub, block4Protect, block4Sign:
+		if b.flags&longBlock == 0 {
+			return nil
+		}
 	}
 	return fmt.Errorf("%w: header CRC mismatch in a block of type 0x%02x", archive.ErrChecksum, b.typ)
+}
+
+// headerCRCFits reports whether want is the CRC of head with typ as its
+// type byte: of the whole header, or, for the headers that may embed a
+// RAR 1.5–2.0 comment (archive, file, 0x7a), of the fields before it.
+func headerCRCFits(head []byte, typ byte, flags uint16, want uint16) bool {
+	crcOf := func(end int) bool {
+		crc := crc32.Update(crc32.ChecksumIEEE([]byte{typ}), crc32.IEEETable, head[off4Type+1:end])
+		return uint16(crc) == want
+	}
+	if crcOf(len(head)) {
+		return true
+	}
+	n := 0
+	switch {
+	case typ == block4Main && flags&mhdComment != 0:
+		n = main4Size
+		if flags&mhdEncryptVer != 0 {
+			n++
+		}
+	case (typ == block4File || typ == block4NewSub) && flags&lhdComment != 0 && len(head) >= file4FixedSize:
+		n = file4FixedSize + int(binary.LittleEndian.Uint16(head[off4FileNameSize:]))
+		if flags&lhdLarge != 0 {
+			n += 8
+		}
+	}
+	return n > off4Type && n < len(head) && crcOf(n)
 }
 
 // mainCRCPrefixOK checks an archive header whose CRC covers only the fixed

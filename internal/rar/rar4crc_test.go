@@ -78,6 +78,28 @@ func TestRAR4HeaderCRCOfSkippedBlocks(t *testing.T) {
 	// The old sub-block's CRC covers its data too.
 	binary.LittleEndian.PutUint16(owner[off4CRC:],
 		uint16(crc32.Update(crc32.ChecksumIEEE(owner[off4Type:sub4OwnerSize]), crc32.IEEETable, []byte("rootwheel"))))
+	// A RAR 1.5 file header embedding a comment: its CRC covers the
+	// fields before the comment.
+	withComment := func() []byte {
+		text := []byte("a comment")
+		cmt := []byte{block4Comment, 0, 0, cmt4Size + byte(len(text)), 0, byte(len(text)), 0, 15, 0x30}
+		cmt = binary.LittleEndian.AppendUint16(cmt, uint16(crc32.ChecksumIEEE(text)))
+		cmt = append(binary.LittleEndian.AppendUint16(nil, uint16(crc32.ChecksumIEEE(cmt))), cmt...)
+		cmt = append(cmt, text...)
+		b := rar4File(lhdComment, "c.txt", 15, 0x30, 0x20, []byte("charlie\n"), []byte("charlie\n"))
+		hs := int(binary.LittleEndian.Uint16(b[off4Size:]))
+		b = slices.Concat(b[:hs], cmt, b[hs:])
+		binary.LittleEndian.PutUint16(b[off4Size:], uint16(hs+len(cmt)))
+		binary.LittleEndian.PutUint16(b[off4CRC:], uint16(crc32.ChecksumIEEE(b[off4Type:hs])))
+		return b
+	}()
+	// fileB's type byte flipped to a comment's and a byte of its name
+	// damaged: no type makes the CRC fit.
+	damagedB := withType(fileB, block4Comment)
+	damagedB[len(damagedB)-len("bravo\n")-1] ^= 0x10
+	damagedB2 := withType(fileB, block4AV)
+	damagedB2[len(damagedB2)-len("bravo\n")-1] ^= 0x10
+	avData := rar4Block(block4AV, 0, []byte{1, 2, 3}, []byte("data"))
 	tests := []struct {
 		name    string
 		blocks  [][]byte
@@ -92,6 +114,16 @@ func TestRAR4HeaderCRCOfSkippedBlocks(t *testing.T) {
 			nil, archive.ErrChecksum, at(main, fileA)},
 		{"file type flipped to a comment", [][]byte{main, fileA, withType(fileB, block4Comment), rar4End()},
 			nil, archive.ErrChecksum, at(main, fileA)},
+		{"file with a comment", [][]byte{main, fileA, withComment, rar4End()}, []string{"a.txt", "c.txt"}, nil, 0},
+		{"file with a comment, type flipped to an optional type", [][]byte{main, fileA, withType(withComment, block4Sign), rar4End()},
+			nil, archive.ErrChecksum, at(main, fileA)},
+		{"file type flipped to a comment, name damaged", [][]byte{main, fileA, damagedB, rar4End()},
+			nil, archive.ErrChecksum, at(main, fileA)},
+		{"file type flipped to an optional type, name damaged", [][]byte{main, fileA, damagedB2, rar4End()},
+			nil, archive.ErrChecksum, at(main, fileA)},
+		{"optional block with data and a bad CRC", [][]byte{main, fileA, withBadCRC(avData), fileB, rar4End()},
+			nil, archive.ErrChecksum, at(main, fileA)},
+		{"optional block with data", [][]byte{main, fileA, avData, fileB, rar4End()}, []string{"a.txt", "b.txt"}, nil, 0},
 		{"archive header type flipped to end", [][]byte{withType(main, block4End), fileA, rar4End()},
 			nil, archive.ErrChecksum, at()},
 		{"end block with a bad CRC", [][]byte{main, fileA, withBadCRC(rar4End())},
