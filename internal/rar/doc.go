@@ -23,7 +23,14 @@
 // size. The archive header (0x73) carries the archive flags, file headers
 // (0x74) the entries, 0x7a sub-blocks comments and recovery records, and
 // 0x7b ends the archive. With -hp every block after the archive header is
-// AES-128-CBC encrypted, preceded by an 8-byte salt.
+// AES-128-CBC encrypted, preceded by an 8-byte salt. The header CRC of
+// every block is checked, the blocks skipped included (unknown types are
+// skipped only with a good CRC), so that a damaged type byte cannot make a
+// file header vanish; the few optional blocks without data that some
+// writers gave a wrong CRC are tolerated unless the CRC fits another type.
+// Symbolic links store their target as the entry's data: Entries decodes
+// small unencrypted ones (with their solid predecessors, within a bound) so
+// that listings show the target; the others get it when extracted.
 //
 // RAR 1.4 archives start with "RE~^" and use a short fixed header layout.
 //
@@ -41,8 +48,9 @@
 // are read when the archive is opened; Extract then makes one forward pass,
 // decoding solid runs once and skipping unwanted data of non-solid entries
 // by offset; when an entry decoded only because a later one continues its
-// solid stream fails, the later entries fail with that cause. Each entry's CRC32 or BLAKE2sp is checked when its stream ends
-// (for split entries the checksum in the last piece covers the whole file).
+// solid stream fails, the later entries fail with that cause. Each entry's
+// CRC32 or BLAKE2sp is checked when its stream ends (for split entries the
+// checksum in the last piece covers the whole file).
 //
 // # Encryption
 //
