@@ -59,7 +59,11 @@
 // decoded at most once per call. Each content reader checks the file CRC
 // at its end, or the folder CRC at the folder's end when files carry none.
 // Symlinks (unix mode S_IFLNK, or Windows reparse data) get their target
-// read from the data (at most 64 KiB) into Entry.LinkTarget.
+// read from the data (at most 64 KiB) into Entry.LinkTarget. The first
+// Entries call outside Extract fills the targets of links of at most
+// 4 KiB in unencrypted folders, decoding at most 8 MiB per archive
+// (the entries in front of a link in a solid block included) and never
+// asking for a password; the others stay empty until extracted.
 //
 // Passwords are asked for once per Reader. An encrypted header that does
 // not decode is a wrong password; in encrypted folders a CRC mismatch or a

@@ -72,6 +72,10 @@ type Reader struct {
 
 	pool   decoderPool
 	hdrMem headerMemory // the parsed header's share of the budget
+
+	// linksListed says whether Entries filled the link targets;
+	// extracting, whether an Extract runs (Entries then leaves them).
+	linksListed, extracting bool
 }
 
 var _ archive.Reader = (*Reader)(nil)
@@ -596,8 +600,16 @@ func unixMode(m uint32) fs.FileMode {
 // Info describes the archive.
 func (rd *Reader) Info() *archive.Info { return &rd.info }
 
-// Entries lists the entries in archive order.
-func (rd *Reader) Entries() []*archive.Entry { return rd.entries }
+// Entries lists the entries in archive order. The first call outside
+// Extract fills the targets of small symbolic links (see
+// fillLinkTargets).
+func (rd *Reader) Entries() []*archive.Entry {
+	if !rd.linksListed && !rd.extracting {
+		rd.linksListed = true
+		rd.fillLinkTargets()
+	}
+	return rd.entries
+}
 
 // Close releases pooled decoders and their memory. The underlying
 // ReaderAt belongs to the caller.
@@ -796,6 +808,8 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	rd.extracting = true
+	defer func() { rd.extracting = false }()
 	var cur *folderStream
 	var curJob *prefetched
 	var pf *prefetcher
