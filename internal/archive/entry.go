@@ -78,8 +78,9 @@ type Entry struct {
 	Name string
 	// LinkTarget is the symlink target as stored, or for hard links and
 	// copies the Name of the entry linked to. For formats that store
-	// symlink targets as entry data (7z, RAR 1.5–4.x) it may be empty in
-	// the listing; Reader.Extract fills it before calling back.
+	// symlink targets as entry data (7z, ZIP, RAR 1.5–4.x) it may be
+	// empty in the listing (readers fill small unencrypted ones);
+	// Reader.Extract fills it before calling back.
 	LinkTarget string
 
 	Size       int64  // unpacked size; -1 when unknown

@@ -83,7 +83,11 @@
 //   - Attributes: for Unix hosts (version made by, high byte 3) and macOS
 //     (19) the high 16 bits of the external attributes are st_mode, which
 //     gives permissions, directories and symbolic links (S_IFLNK: the data
-//     is the link target); otherwise the low byte holds DOS attributes.
+//     is the link target; the first Entries call outside Extract reads
+//     the targets of unencrypted stored or deflated links of at most
+//     4 KiB, 8 MiB per archive, never asking for a password; the others
+//     stay empty until extracted); otherwise the low byte holds DOS
+//     attributes.
 //     7-Zip's convention of a Unix mode above DOS attributes (bit 15) is
 //     honoured. Owner IDs come from the Info-ZIP 0x7875 and 0x5855 fields.
 //

@@ -33,6 +33,8 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	rd.extracting = true
+	defer func() { rd.extracting = false }()
 	for i, e := range rd.entries {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -88,6 +88,10 @@ type Reader struct {
 	pwErr  error
 
 	dec decoders
+
+	// linksListed says whether Entries filled the link targets;
+	// extracting, whether an Extract runs (Entries then leaves them).
+	linksListed, extracting bool
 }
 
 var _ archive.Reader = (*Reader)(nil)
@@ -685,8 +689,16 @@ func (rd *Reader) password() (string, error) {
 // Info describes the archive.
 func (rd *Reader) Info() *archive.Info { return &rd.info }
 
-// Entries lists the entries in central directory order.
-func (rd *Reader) Entries() []*archive.Entry { return rd.entries }
+// Entries lists the entries in central directory order. The first call
+// outside Extract fills the targets of small symbolic links (see
+// fillLinkTargets).
+func (rd *Reader) Entries() []*archive.Entry {
+	if !rd.linksListed && !rd.extracting {
+		rd.linksListed = true
+		rd.fillLinkTargets()
+	}
+	return rd.entries
+}
 
 // Close releases pooled decoders. The ReaderAt belongs to the caller.
 func (rd *Reader) Close() error {
