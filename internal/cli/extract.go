@@ -338,19 +338,22 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	a.code = ExitOK
 	var sum extractSummary
 	a.retryPassword = true
-	_, err = a.extractEntries(name, r, p.want, func(e *archive.Entry, rd io.Reader) error {
+	_, err = a.extractEntries(name, r, p.want, func(run *entryRun, e *archive.Entry, rd io.Reader) error {
 		if e.Size >= 0 || e.Type != archive.TypeFile {
-			werr := x.Write(e, rd)
-			sum.add(e, e.Size, werr)
-			return werr
+			return x.WriteQueued(e, rd, func(e *archive.Entry, werr error) error {
+				sum.add(e, e.Size, werr)
+				return run.done(e, werr)
+			})
 		}
 		// A stream without a size record (.xz, .gz …): count the
-		// bytes as they pass.
-		cr := countingReader{r: rd}
-		werr := x.Write(e, &cr)
-		sum.add(e, cr.n, werr)
-		return werr
-	})
+		// bytes as they pass (WriteQueued reads them before it
+		// returns, so the count is complete when done runs).
+		cr := &countingReader{r: rd}
+		return x.WriteQueued(e, cr, func(e *archive.Entry, werr error) error {
+			sum.add(e, cr.n, werr)
+			return run.done(e, werr)
+		})
+	}, x.Flush)
 	err = p.done(name, r, sel, err)
 	outcome := worse(a.code, exitCodeFor(err))
 	a.code = worse(prev, a.code)
@@ -425,54 +428,91 @@ type stopError struct{ err error }
 func (e *stopError) Error() string { return e.err.Error() }
 func (e *stopError) Unwrap() error { return e.err }
 
+// entryRun is the state of one extractEntries call, which the outcome
+// of each entry updates (done).
+type entryRun struct {
+	a     *app
+	name  string
+	retry bool // a wrong typed password ends the run, to be asked again
+	// failed counts the entries that failed; stop is the error that
+	// ends the run.
+	failed int
+	stop   error
+}
+
+// done takes the outcome verr of entry e. An entry that fails is reported
+// and the run goes on (done returns nil), except that a missing password
+// or a *stopError ends it (all other encrypted entries would fail the
+// same way), and so does, when retry is set, a wrong password typed at
+// the prompt: done then returns the error and extractEntries handles it.
+// Refused and skipped entries count as done: the extractor has warned
+// about them (exit 1) or skipped them quietly under --overwrite=skip.
+func (s *entryRun) done(e *archive.Entry, verr error) error {
+	var stopErr *stopError
+	switch {
+	case verr == nil, errors.Is(verr, extract.ErrRefused), errors.Is(verr, extract.ErrSkipped):
+		return nil
+	case errors.Is(verr, errInterrupted), errors.Is(verr, context.Canceled):
+		s.stop = errInterrupted
+		return verr
+	case errors.Is(verr, archive.ErrPasswordRequired), errors.As(verr, &stopErr), s.retry && s.a.pw.retryable(verr):
+		s.failed++
+		if s.stop == nil {
+			s.stop = verr
+		}
+		return verr
+	}
+	s.failed++
+	s.a.report(s.name, e.Name, verr)
+	return nil
+}
+
+// direct adapts a visitor that returns each entry's outcome at once to
+// extractEntries.
+func direct(visit func(*archive.Entry, io.Reader) error) func(*entryRun, *archive.Entry, io.Reader) error {
+	return func(run *entryRun, e *archive.Entry, rd io.Reader) error {
+		return run.done(e, visit(e, rd))
+	}
+}
+
 // extractEntries decodes the entries want selects and hands each, through
-// the progress bar, to visit (x.Write, a checksum test, a copy to
-// stdout). An entry that fails is reported and the run goes on, except
-// that a missing password or a *stopError ends it (all
-// other encrypted entries would fail the same way), and so does, when
-// a.retryPassword is set, a wrong password typed at the prompt: it is
-// returned unreported for runExtract to ask again. Refused and skipped
-// entries count as done: the extractor has warned about them (exit 1) or
-// skipped them quietly under --overwrite=skip. It returns the number of
-// failed entries and errInterrupted when the run was cancelled, a
+// the progress bar, to visit (x.WriteQueued, a checksum test, a copy to
+// stdout), which passes the entry's outcome to run.done, at once or
+// later, and returns what done returned (see entryRun.done); flush, when
+// not nil, delivers the outcomes still pending after the last entry. A
+// wrong password typed at the prompt, when a.retryPassword is set, is
+// returned unreported for runExtract to ask again. It returns the number
+// of failed entries and errInterrupted when the run was cancelled, a
 // reportedError when it stopped, or the archive reader's own error.
 func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.Entry) bool,
-	visit func(*archive.Entry, io.Reader) error) (failed int, err error) {
-	retry := a.retryPassword // a wrong typed password ends the run, to be asked again
+	visit func(*entryRun, *archive.Entry, io.Reader) error, flush func() error) (failed int, err error) {
+	run := &entryRun{a: a, name: name, retry: a.retryPassword}
 	a.retryPassword = false
-	var stop error
-	var stopErr *stopError
 	err = r.Extract(a.ctx, want, func(e *archive.Entry, rd io.Reader) error {
 		if a.ctx.Err() != nil {
 			return a.ctx.Err()
 		}
-		verr := visit(e, a.prog.Entry(e.Name, rd))
-		switch {
-		case verr == nil, errors.Is(verr, extract.ErrRefused), errors.Is(verr, extract.ErrSkipped):
-			return nil
-		case errors.Is(verr, errInterrupted), errors.Is(verr, context.Canceled):
-			stop = errInterrupted
-			return verr
-		case errors.Is(verr, archive.ErrPasswordRequired), errors.As(verr, &stopErr), retry && a.pw.retryable(verr):
-			failed++
-			stop = verr
-			return verr
-		}
-		failed++
-		a.report(name, e.Name, verr)
-		return nil
+		return visit(run, e, a.prog.Entry(e.Name, rd))
 	})
+	if flush != nil && a.ctx.Err() == nil && !errors.Is(run.stop, errInterrupted) {
+		// The outcomes of the entries still queued, which may stop the
+		// run as the callback's would have.
+		if ferr := flush(); ferr != nil && run.stop == nil {
+			run.stop = ferr
+		}
+	}
 	a.prog.Finish()
+	stop := run.stop
 	switch {
 	case a.ctx.Err() != nil || errors.Is(err, errInterrupted) || errors.Is(stop, errInterrupted):
-		return failed, errInterrupted
-	case retry && a.pw.retryable(stop):
-		return failed, stop // runExtract asks again
+		return run.failed, errInterrupted
+	case run.retry && a.pw.retryable(stop):
+		return run.failed, stop // runExtract asks again
 	case stop != nil:
 		a.report(name, "", stop)
-		return failed, &reportedError{stop}
+		return run.failed, &reportedError{stop}
 	}
-	return failed, err
+	return run.failed, err
 }
 
 func (a *app) testCommand() *cobra.Command {
@@ -578,7 +618,7 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 	tot.compressed += r.Info().PhysicalSize
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	buf := make([]byte, 256<<10)
-	failed, err = a.extractEntries(name, r, p.want, func(e *archive.Entry, rd io.Reader) error {
+	failed, err = a.extractEntries(name, r, p.want, direct(func(e *archive.Entry, rd io.Reader) error {
 		if e.IsDir() {
 			tot.folders++
 		} else {
@@ -587,7 +627,7 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 		k, err := io.CopyBuffer(discard, rd, buf)
 		tot.size += k
 		return err
-	})
+	}), nil)
 	return true, failed, p.done(name, r, sel, err)
 }
 
@@ -610,7 +650,7 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	out := &stdoutWriter{w: a.stdout}
 	buf := make([]byte, 256<<10)
-	_, err = a.extractEntries(name, r, p.want, func(e *archive.Entry, rd io.Reader) error {
+	_, err = a.extractEntries(name, r, p.want, direct(func(e *archive.Entry, rd io.Reader) error {
 		if e.Type != archive.TypeFile || e.Anti {
 			return nil
 		}
@@ -619,7 +659,7 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 			return &stopError{fmt.Errorf("writing to standard output: %w", out.err)}
 		}
 		return err
-	})
+	}), nil)
 	return p.done(name, r, sel, err)
 }
 
