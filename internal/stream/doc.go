@@ -18,6 +18,13 @@
 // is allocated; corrupt data and check mismatches wrap archive.ErrFormat and
 // archive.ErrChecksum.
 //
+// The entry's size is listed as 7-Zip lists it: for .xz the sum of the
+// uncompressed sizes its indexes record (read from the end of the file
+// with xz.UncompressedSize, none when they are inconsistent; decoding
+// checks them again), for .gz the ISIZE of the trailer (the last member's
+// size modulo 2^32: a hint that Extract replaces by the bytes decoded),
+// for .lzma the header's size when it is known.
+//
 // gzip and zstd use github.com/klauspost/compress, which is faster than the
 // standard library's compress/gzip (and the standard library has no zstd);
 // bzip2, xz and .lzma use garc's own decoders.

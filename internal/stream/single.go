@@ -2,11 +2,13 @@ package stream
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/xz"
 )
 
 // File is a compressed single file opened as a one-entry archive.Reader.
@@ -18,6 +20,11 @@ type File struct {
 	info  archive.Info
 	entry archive.Entry
 	list  []*archive.Entry
+	// sizeHint says that entry.Size is what the file's trailer says
+	// (gzip's ISIZE: the last member's size modulo 2^32), shown in
+	// listings but not enforced: Extract replaces it by the bytes
+	// decoded.
+	sizeHint bool
 }
 
 // OpenFile opens the compressed file of kind k held in src (size bytes).
@@ -39,8 +46,27 @@ func OpenFile(src io.ReaderAt, size int64, k Kind, opts *archive.Options) (*File
 		Method: k.String(), ModTime: h.ModTime, UID: -1, GID: -1, Block: -1,
 	}
 	f.list = []*archive.Entry{&f.entry}
+	switch k {
+	case XZ:
+		if n, ok := xz.UncompressedSize(src, size); ok {
+			f.entry.Size = n
+		}
+	case Gzip:
+		// 7-Zip lists the ISIZE of the trailer; it is the whole size
+		// when the file has one member of less than 4 GiB.
+		var trailer [4]byte
+		if size >= minGzipSize {
+			if _, err := src.ReadAt(trailer[:], size-4); err == nil {
+				f.entry.Size, f.sizeHint = int64(binary.LittleEndian.Uint32(trailer[:])), true
+			}
+		}
+	}
 	return f, nil
 }
+
+// minGzipSize is the size of the smallest gzip member: a 10-byte header,
+// an empty Deflate block and the 8-byte trailer.
+const minGzipSize = 20
 
 // Info describes the file.
 func (f *File) Info() *archive.Info { return &f.info }
@@ -100,6 +126,15 @@ func (r *contentReader) Read(p []byte) (int, error) {
 	}
 	n, err := r.d.Read(p)
 	r.n += int64(n)
+	if r.f.sizeHint {
+		if err == io.EOF {
+			r.f.entry.Size, r.f.sizeHint = r.n, false
+		} else if err != nil {
+			r.err = r.f.wrap(err)
+			return n, r.err
+		}
+		return n, err
+	}
 	if size := r.f.entry.Size; size >= 0 && r.n > size {
 		r.err = r.f.wrap(fmt.Errorf("%s: data longer than the declared size %d: %w", r.f.kind, size, archive.ErrFormat))
 		return 0, r.err

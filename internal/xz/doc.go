@@ -38,4 +38,6 @@
 //
 // The Reader is a streaming io.Reader: it reads its input once, front to
 // back, and never seeks, so it can sit under a tar reader.
+// UncompressedSize reads a whole file's size from its indexes, backwards
+// through an io.ReaderAt, for listings.
 package xz

@@ -1,0 +1,57 @@
+package xz
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestUncompressedSize: the size read from the indexes equals the
+// decoded size for single, multi-block, multi-stream and padded files,
+// and anything inconsistent gives no size.
+func TestUncompressedSize(t *testing.T) {
+	a, b := sample(100_000, 1), sample(300_000, 2)
+	one := xzCompress(t, a)
+	blocks := xzCompress(t, b, "--block-size=65536", "--check=sha256")
+	empty := xzCompress(t, nil)
+	two := append(append(append([]byte{}, one...), make([]byte, 8)...), blocks...)
+	padded := append(append([]byte{}, two...), make([]byte, 12)...)
+	for _, c := range []struct {
+		name string
+		file []byte
+		want int64
+	}{
+		{"one", one, int64(len(a))},
+		{"blocks", blocks, int64(len(b))},
+		{"empty", empty, 0},
+		{"two streams", two, int64(len(a) + len(b))},
+		{"padded", padded, int64(len(a) + len(b))},
+	} {
+		got, ok := UncompressedSize(bytes.NewReader(c.file), int64(len(c.file)))
+		if !ok || got != c.want {
+			t.Errorf("%s: %d, %v; want %d", c.name, got, ok, c.want)
+		}
+	}
+	flip := func(f []byte, off int) []byte {
+		g := bytes.Clone(f)
+		g[off] ^= 1
+		return g
+	}
+	for _, c := range []struct {
+		name string
+		file []byte
+	}{
+		{"nothing", nil},
+		{"padding only", make([]byte, 16)},
+		{"footer CRC", flip(one, len(one)-12)},
+		{"index size", flip(one, len(one)-8)},
+		{"index record", flip(one, len(one)-15)},
+		{"stream header", flip(one, 7)},
+		{"odd padding", append(bytes.Clone(one), 0, 0)},
+		{"junk before", append([]byte{1, 2, 3, 4}, one...)},
+		{"truncated", one[:len(one)-1]},
+	} {
+		if got, ok := UncompressedSize(bytes.NewReader(c.file), int64(len(c.file))); ok {
+			t.Errorf("%s: %d, want none", c.name, got)
+		}
+	}
+}
