@@ -354,6 +354,9 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 			return run.done(e, werr)
 		})
 	}, x.Flush)
+	if a.ctx.Err() == nil && !errors.Is(err, errInterrupted) {
+		a.warnSkipped(name, r, sel)
+	}
 	err = p.done(name, r, sel, err)
 	outcome := worse(a.code, exitCodeFor(err))
 	a.code = worse(prev, a.code)
@@ -376,6 +379,44 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 		sum.print(a.stderr, worse(outcome, exitCodeFor(err)) == ExitOK)
 	}
 	return err
+}
+
+// maxSkippedNames is how many names of skipped entries warnSkipped
+// prints; the rest are counted.
+const maxSkippedNames = 10
+
+// warnSkipped warns once (exit 1) about the selected entries that r
+// leaves out because garc never creates them: a tar's character and
+// block devices and FIFOs (the reader's Skipped, complete after
+// Extract). The warning names the first maxSkippedNames and counts the
+// others.
+func (a *app) warnSkipped(name string, r archive.Reader, sel *selection.Selector) {
+	s, ok := r.(interface{ Skipped() []string })
+	if !ok {
+		return
+	}
+	var names []string
+	n := 0
+	for _, sk := range s.Skipped() {
+		if !sel.Want(&archive.Entry{Name: sk, Type: archive.TypeFile}) {
+			continue
+		}
+		if n++; n <= maxSkippedNames {
+			names = append(names, sk)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	msg := strings.Join(names, ", ")
+	if n > len(names) {
+		msg += fmt.Sprintf(" and %d more", n-len(names))
+	}
+	noun := "entry"
+	if n > 1 {
+		noun = "entries"
+	}
+	a.warn(name, "", fmt.Errorf("skipped %d device or FIFO %s (garc does not create them): %s", n, noun, msg))
 }
 
 // extractSummary counts what an extraction did, for the closing lines.
