@@ -30,7 +30,10 @@
 // GNU volume labels and Solaris ACL records are passed over. Extended
 // headers of one entry are bounded (1 MiB), sparse maps and the entry
 // list by the memory limit; errors wrap archive.ErrFormat and carry the
-// offset in the tar stream. Character and block devices and FIFOs are
+// offset in the tar stream (in a compressed tar the message gives it as
+// "at offset N of the decompressed tar" and Error.Offset, an offset in
+// the file, is -1). An entry's packed size is its stored data rounded up
+// to whole 512-byte blocks, as 7-Zip lists it. Character and block devices and FIFOs are
 // left out of extraction with a warning, never created.
 //
 // # Passes

@@ -370,7 +370,7 @@ func (r *Reader) scan() {
 // entryOf maps a tar header onto an archive entry.
 func entryOf(h *header) *archive.Entry {
 	e := &archive.Entry{
-		Name: h.name, Size: h.realSize, PackedSize: h.size, ModTime: h.mtime, AccessTime: h.atime,
+		Name: h.name, Size: h.realSize, PackedSize: (h.size + blockSize - 1) &^ (blockSize - 1), ModTime: h.mtime, AccessTime: h.atime,
 		HostOS: archive.HostUnix, Attributes: uint32(h.mode) & 0o7777, HasUnixMode: true,
 		UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname, Block: -1,
 	}
@@ -553,8 +553,10 @@ func headerError(err error) error {
 	return fmt.Errorf("tar: %v: %w", err, archive.ErrFormat)
 }
 
-// wrap names the archive, the entry and the offset in the (decompressed)
-// tar stream.
+// wrap names the archive, the entry and the offset in the tar stream. In
+// a compressed tar that offset counts decompressed bytes: the message says
+// so ("at offset N of the decompressed tar") and Error.Offset, an offset
+// in the archive file, stays unknown.
 func (r *Reader) wrap(entry string, at int64, err error) error {
 	var ae *archive.Error
 	if errors.As(err, &ae) && ae.Archive == "" {
@@ -564,6 +566,10 @@ func (r *Reader) wrap(entry string, at int64, err error) error {
 			e.Entry = entry
 		}
 		return &e
+	}
+	if r.kind != 0 && at >= 0 {
+		err = fmt.Errorf("at offset %d of the decompressed tar: %w", at, err)
+		at = -1
 	}
 	return &archive.Error{Archive: r.opts.Name, Entry: entry, Offset: at, Err: err}
 }
