@@ -498,6 +498,13 @@ func FuzzDecode(f *testing.F) {
 		if (err1 == nil) != (err3 == nil) || !bytes.Equal(one, three) {
 			t.Fatalf("threads 1: %d bytes, %v; threads 3: %d bytes, %v", len(one), err1, len(three), err3)
 		}
+		// Errors are checksum mismatches or located format errors.
+		var ce *CorruptInputError
+		switch {
+		case err1 == nil, errors.Is(err1, archive.ErrChecksum):
+		case !errors.As(err1, &ce) || !errors.Is(err1, archive.ErrFormat) || ce.Offset < 0 || ce.Offset > int64(len(comp)):
+			t.Fatalf("error %v (%T): want a CorruptInputError within the %d input bytes", err1, err1, len(comp))
+		}
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing/iotest"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -303,13 +304,16 @@ func FuzzInflate(f *testing.F) {
 	f.Add(flateCompress(f, bytes.Repeat([]byte("ab"), 1000), 1), true)
 	f.Add([]byte{0x07}, false)
 	// Seed with the start of a real Deflate64 stream from the corpus.
-	if arc, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "files", "py7zr", "data__deflate64.7z")); err == nil && len(arc) > 32+4096 {
-		f.Add(arc[32:32+4096], true)
+	if root, ok := corpus.Root(); ok {
+		if arc, err := os.ReadFile(filepath.Join(root, "files", "py7zr", "data__deflate64.7z")); err == nil && len(arc) > 32+4096 {
+			f.Add(arc[32:32+4096], true)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, d64 bool) {
 		got, err := io.ReadAll(io.LimitReader(New(bytes.NewReader(data), d64), 1<<24))
-		if err != nil && !errors.Is(err, archive.ErrFormat) {
-			t.Fatalf("error does not wrap ErrFormat: %v", err)
+		var ce *CorruptInputError
+		if err != nil && (!errors.As(err, &ce) || !errors.Is(err, archive.ErrFormat) || ce.Offset < 0 || ce.Offset > int64(len(data))) {
+			t.Fatalf("error %v (%T): want a CorruptInputError within the %d input bytes", err, err, len(data))
 		}
 		if d64 {
 			return

@@ -2,11 +2,15 @@ package filters
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
 )
 
 // FuzzConverters checks, for every converter, that decoding inverts
@@ -41,9 +45,11 @@ func FuzzConverters(f *testing.F) {
 func FuzzBCJ2(f *testing.F) {
 	f.Add([]byte{0xE8, 1, 2, 3, 0xE9, 0x0F, 0x85}, []byte{0, 0, 0, 1}, []byte{0, 0, 0, 2}, []byte{0, 0x80, 0, 0, 0, 0xFF, 0xFF}, uint16(20))
 	// Seed with the streams of a real BCJ2 archive from the corpus.
-	if arc, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "files", "libarchive", "test_read_format_7zip_bcj2_copy_1.7z")); err == nil {
-		if s, err := folderStreams(arc, bcj2ID); err == nil {
-			f.Add(s[0][:min(len(s[0]), 2000)], s[1], s[2], s[3], uint16(2000))
+	if root, ok := corpus.Root(); ok {
+		if arc, err := os.ReadFile(filepath.Join(root, "files", "libarchive", "test_read_format_7zip_bcj2_copy_1.7z")); err == nil {
+			if s, err := folderStreams(arc, bcj2ID); err == nil {
+				f.Add(s[0][:min(len(s[0]), 2000)], s[1], s[2], s[3], uint16(2000))
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, main, call, jump, rc []byte, size uint16) {
@@ -54,6 +60,9 @@ func FuzzBCJ2(f *testing.F) {
 		out, err := io.ReadAll(r)
 		if err == nil && len(out) != int(size) {
 			t.Fatalf("no error but %d bytes of %d", len(out), size)
+		}
+		if err != nil && !errors.Is(err, archive.ErrFormat) {
+			t.Fatalf("error %v does not wrap ErrFormat", err)
 		}
 		if len(out) > int(size) {
 			t.Fatalf("%d bytes, more than %d", len(out), size)
