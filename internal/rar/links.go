@@ -16,7 +16,7 @@ const (
 	// maxLinkListWork bounds the unpacked bytes decoded for listing link
 	// targets, predecessors in a solid stream included: a link deep in a
 	// large solid archive is left for extraction.
-	maxLinkListWork = 8 << 20
+	maxLinkListWork = 2 << 20
 )
 
 // fillLinkTargets decodes the targets of the RAR 1.5–4.x symbolic links
