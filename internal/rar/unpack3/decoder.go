@@ -178,15 +178,18 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 	}
 	need := lzcore.WindowSize(p.DictSize, p.UnpackedSize, p.Solid)
 	if !solid {
-		if d.win != nil && int64(d.dict) != need {
+		// A window at least as large is kept (windows are sized
+		// exactly, so another file's rarely has the same size); the
+		// dictionary, the longest distance, is the file's own.
+		if d.win != nil && int64(len(d.win)-ringExtra) < need {
 			lzcore.PutWindow(d.winp)
 			d.winp, d.win = nil, nil
 		}
 		if d.win == nil {
 			d.winp = lzcore.GetWindow(int(need) + ringExtra)
 			d.win = *d.winp
-			d.dict = int(need)
 		}
+		d.dict = int(need)
 		d.wpos, d.total, d.histStart = 0, 0, 0
 		d.needHeader = true
 		d.ppmMode = false
@@ -203,7 +206,11 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 		d.progs = d.progs[:0]
 		d.fnum = 0
 	} else if int64(d.dict) < need {
-		d.growWindow(int(need))
+		if int64(len(d.win)-ringExtra) >= need {
+			d.dict = int(need)
+		} else {
+			d.growWindow(int(need))
+		}
 	}
 	d.maxMem = p.MaxMem
 	d.br.Reset(src)
