@@ -338,16 +338,18 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	a.code = ExitOK
 	var sum extractSummary
 	a.retryPassword = true
-	_, err = a.extractEntries(name, r, p.want, func(run *entryRun, e *archive.Entry, rd io.Reader) error {
+	run := a.newEntryRun(name)
+	done := func(e *archive.Entry, werr error) error {
+		sum.add(e, e.Size, werr)
+		return run.done(e, werr)
+	}
+	_, err = a.extractEntries(run, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.Size >= 0 || e.Type != archive.TypeFile {
-			return x.WriteQueued(e, rd, func(e *archive.Entry, werr error) error {
-				sum.add(e, e.Size, werr)
-				return run.done(e, werr)
-			})
+			return x.WriteQueued(e, rd, done)
 		}
 		// A stream without a size record (.xz, .gz …): count the
 		// bytes as they pass (WriteQueued reads them before it
-		// returns, so the count is complete when done runs).
+		// returns, so the count is complete when its done runs).
 		cr := &countingReader{r: rd}
 		return x.WriteQueued(e, cr, func(e *archive.Entry, werr error) error {
 			sum.add(e, cr.n, werr)
@@ -508,12 +510,13 @@ func (s *entryRun) done(e *archive.Entry, verr error) error {
 	return nil
 }
 
-// direct adapts a visitor that returns each entry's outcome at once to
-// extractEntries.
-func direct(visit func(*archive.Entry, io.Reader) error) func(*entryRun, *archive.Entry, io.Reader) error {
-	return func(run *entryRun, e *archive.Entry, rd io.Reader) error {
-		return run.done(e, visit(e, rd))
-	}
+// newEntryRun starts the outcomes of one archive's entries. It takes
+// a.retryPassword: a wrong password typed at the prompt ends the run, to
+// be asked again.
+func (a *app) newEntryRun(name string) *entryRun {
+	run := &entryRun{a: a, name: name, retry: a.retryPassword}
+	a.retryPassword = false
+	return run
 }
 
 // extractEntries decodes the entries want selects and hands each, through
@@ -521,19 +524,17 @@ func direct(visit func(*archive.Entry, io.Reader) error) func(*entryRun, *archiv
 // stdout), which passes the entry's outcome to run.done, at once or
 // later, and returns what done returned (see entryRun.done); flush, when
 // not nil, delivers the outcomes still pending after the last entry. A
-// wrong password typed at the prompt, when a.retryPassword is set, is
-// returned unreported for runExtract to ask again. It returns the number
-// of failed entries and errInterrupted when the run was cancelled, a
-// reportedError when it stopped, or the archive reader's own error.
-func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.Entry) bool,
-	visit func(*entryRun, *archive.Entry, io.Reader) error, flush func() error) (failed int, err error) {
-	run := &entryRun{a: a, name: name, retry: a.retryPassword}
-	a.retryPassword = false
+// wrong password typed at the prompt, when run.retry is set, is returned
+// unreported for runExtract to ask again. It returns the number of failed
+// entries and errInterrupted when the run was cancelled, a reportedError
+// when it stopped, or the archive reader's own error.
+func (a *app) extractEntries(run *entryRun, r archive.Reader, want func(*archive.Entry) bool,
+	visit func(*archive.Entry, io.Reader) error, flush func() error) (failed int, err error) {
 	err = r.Extract(a.ctx, want, func(e *archive.Entry, rd io.Reader) error {
 		if a.ctx.Err() != nil {
 			return a.ctx.Err()
 		}
-		return visit(run, e, a.prog.Entry(e.Name, rd))
+		return visit(e, a.prog.Entry(e.Name, rd))
 	})
 	if flush != nil && a.ctx.Err() == nil && !errors.Is(run.stop, errInterrupted) {
 		// The outcomes of the entries still queued, which may stop the
@@ -550,7 +551,7 @@ func (a *app) extractEntries(name string, r archive.Reader, want func(*archive.E
 	case run.retry && a.pw.retryable(stop):
 		return run.failed, stop // runExtract asks again
 	case stop != nil:
-		a.report(name, "", stop)
+		a.report(run.name, "", stop)
 		return run.failed, &reportedError{stop}
 	}
 	return run.failed, err
@@ -659,7 +660,8 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 	tot.compressed += r.Info().PhysicalSize
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	buf := make([]byte, 256<<10)
-	failed, err = a.extractEntries(name, r, p.want, direct(func(e *archive.Entry, rd io.Reader) error {
+	run := a.newEntryRun(name)
+	failed, err = a.extractEntries(run, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.IsDir() {
 			tot.folders++
 		} else {
@@ -667,8 +669,8 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 		}
 		k, err := io.CopyBuffer(discard, rd, buf)
 		tot.size += k
-		return err
-	}), nil)
+		return run.done(e, err)
+	}, nil)
 	return true, failed, p.done(name, r, sel, err)
 }
 
@@ -691,16 +693,17 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	out := &stdoutWriter{w: a.stdout}
 	buf := make([]byte, 256<<10)
-	_, err = a.extractEntries(name, r, p.want, direct(func(e *archive.Entry, rd io.Reader) error {
+	run := a.newEntryRun(name)
+	_, err = a.extractEntries(run, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.Type != archive.TypeFile || e.Anti {
 			return nil
 		}
 		_, err := io.CopyBuffer(out, rd, buf)
 		if out.err != nil {
-			return &stopError{fmt.Errorf("writing to standard output: %w", out.err)}
+			return run.done(e, &stopError{fmt.Errorf("writing to standard output: %w", out.err)})
 		}
-		return err
-	}), nil)
+		return run.done(e, err)
+	}, nil)
 	return p.done(name, r, sel, err)
 }
 

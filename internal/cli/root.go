@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -69,6 +70,9 @@ type app struct {
 	// retryPassword makes the next extractEntries return a wrong
 	// password typed at the prompt instead of reporting it.
 	retryPassword bool
+	// memory is the decoder and header memory budget (--max-dict) that
+	// all archives of the run share.
+	memory *archive.MemoryBudget
 }
 
 // maxEntryDiagnostics is how many diagnostics about single entries are
@@ -125,6 +129,7 @@ const interruptGrace = 700 * time.Millisecond
 // run is Main with an explicit context.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // setMemoryLimit's, for in-process runs
 	a.pw = &passwordSource{stdinBuf: a.stdinB, term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
 	root := a.rootCommand()
 	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
@@ -270,9 +275,12 @@ destination (garc x archive.rar out/).
 		if a.g.threads < 0 {
 			return usagef("--threads must not be negative")
 		}
-		if _, err := parseSize(a.g.maxDict); err != nil {
+		md, err := parseSize(a.g.maxDict)
+		if err != nil {
 			return usagef("--max-dict: %v", err)
 		}
+		a.memory = archive.NewMemoryBudget(md)
+		setMemoryLimit(a.memory.Limit())
 		a.pw.newArchive = cmd.Name() == "a" // password.go: a -p asks twice, at once
 		return a.pw.resolve(&a.g)
 	}
@@ -288,8 +296,27 @@ func (a *app) options(name string) *archive.Options {
 		Name:     name,
 		Password: a.pw.forArchive(name),
 		MaxDict:  md,
+		Memory:   a.memory,
 		Threads:  a.g.threads,
 	}
+}
+
+// memoryHeadroom is what the process may use beyond --max-dict (the
+// README's bound on peak memory).
+const memoryHeadroom = 256 << 20
+
+// memorySlack is the part of memoryHeadroom kept for what the runtime's
+// limit does not see or lets through: the program's own pages, memory
+// freed but not yet returned, and the overshoot of a collection.
+const memorySlack = 64 << 20
+
+// setMemoryLimit makes the garbage collector keep the heap within the
+// decoder limit plus memoryHeadroom (less memorySlack): without it Go lets the heap grow to
+// twice the live heap before collecting, which for an archive of
+// millions of entries is far beyond the bound. The limit is soft: a live
+// heap above it is not refused, only collected more often.
+func setMemoryLimit(maxDict int64) {
+	debug.SetMemoryLimit(maxDict + memoryHeadroom - memorySlack)
 }
 
 // parseSize parses a size such as 4096, 64k, 512m, 4g, 8GiB or 1t (binary
