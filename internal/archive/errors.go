@@ -1,8 +1,10 @@
 package archive
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // Sentinel errors shared by all formats. Format packages wrap them with
@@ -87,3 +89,32 @@ func (e *LimitError) Error() string {
 
 // Unwrap returns ErrLimit.
 func (e *LimitError) Unwrap() error { return ErrLimit }
+
+// sentinels are the errors every failure a format reader reports must wrap
+// (context cancellation aside).
+var sentinels = []error{ErrFormat, ErrChecksum, ErrWrongPassword, ErrPasswordRequired, ErrUnsupported, ErrLimit, ErrNotArchive}
+
+// HasSentinel reports whether err wraps one of the package's sentinel
+// errors.
+func HasSentinel(err error) bool {
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// AsFormatError is how a format reader passes on an error from a decoder:
+// err itself when it already wraps a sentinel or is a cancellation,
+// "data ends early" wrapping ErrFormat for io.ErrUnexpectedEOF, and
+// otherwise err's text wrapping ErrFormat.
+func AsFormatError(err error) error {
+	switch {
+	case err == nil, HasSentinel(err), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: data ends early", ErrFormat)
+	}
+	return fmt.Errorf("%w: %v", ErrFormat, err)
+}

@@ -375,25 +375,12 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	p := lzcore.Params{DictSize: f.dictSize, UnpackedSize: f.e.Size, Solid: f.solid && !c.private, Version: ver, MaxMem: r.opts.Limit(),
 		MinWindow: r.minWindow[f.algo]}
 	if err := d.Reset(c.packed, p); err != nil {
-		return r.errf(f.e.Name, -1, wrapDecodeErr(err))
+		return r.errf(f.e.Name, -1, archive.AsFormatError(err))
 	}
 	c.src = d
 	return nil
 }
 
-// wrapDecodeErr makes sure a decoder error wraps one of the sentinels.
-func wrapDecodeErr(err error) error {
-	for _, s := range []error{archive.ErrFormat, archive.ErrUnsupported, archive.ErrLimit, archive.ErrChecksum,
-		archive.ErrWrongPassword, archive.ErrPasswordRequired} {
-		if errors.Is(err, s) {
-			return err
-		}
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: packed data ends early", archive.ErrFormat)
-	}
-	return fmt.Errorf("%w: %v", archive.ErrFormat, err)
-}
 
 // Read implements io.Reader.
 func (c *contentReader) Read(p []byte) (int, error) {
@@ -432,7 +419,7 @@ func (c *contentReader) dataErr(err error) error {
 	if ae := (*archive.Error)(nil); errors.As(err, &ae) {
 		return err
 	}
-	err = wrapDecodeErr(err)
+	err = archive.AsFormatError(err)
 	if c.f.e.Encrypted && c.f.enc != encRAR5 && errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrWrongPassword) {
 		err = fmt.Errorf("%w? decoding failed: %w", archive.ErrWrongPassword, err)
 	}

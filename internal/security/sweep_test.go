@@ -288,12 +288,4 @@ var knownUndetected = map[string]bool{}
 
 // wrapsSentinel reports whether err wraps one of internal/archive's
 // sentinels (or is a truncation the reader passed on as such).
-func wrapsSentinel(err error) bool {
-	for _, s := range []error{archive.ErrFormat, archive.ErrChecksum, archive.ErrWrongPassword, archive.ErrPasswordRequired,
-		archive.ErrUnsupported, archive.ErrLimit, archive.ErrNotArchive} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
+func wrapsSentinel(err error) bool { return archive.HasSentinel(err) }
