@@ -381,7 +381,6 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	return nil
 }
 
-
 // Read implements io.Reader.
 func (c *contentReader) Read(p []byte) (int, error) {
 	if c.err != nil {
