@@ -152,4 +152,8 @@ type Info struct {
 	PhysicalSize     int64  // bytes of archive data, all volumes
 	// Methods lists the compression methods used, for display.
 	Methods []string
+	// Details gives what a format records beyond Entry and Info, for
+	// listings that show it (7-Zip's format-specific -slt keys): for
+	// example *zip.Details or *tar.Details. nil when the format has none.
+	Details any
 }

@@ -33,7 +33,22 @@
 // ("Windows"/"Unix" for RAR5, "Win32"/"Unix" before), Method and
 // Symbolic/Hard/Copy Link (7-Zip's RAR method and characteristics strings
 // and Volume Index are not reproduced). Keys garc adds (BLAKE2sp, User,
-// Group, Anti, Comment) come last. Known differences: raw splits (7-Zip lists the split
+// Group, Anti, Comment) come last. ZIP and tar archives (whose
+// Info.Details are *zip.Details and *tar.Details) get 7-Zip's keys for
+// those formats, archive block included. ZIP: Path, Folder, Size, Packed
+// Size, Modified, Created, Accessed (seconds, or seven fraction digits for
+// NTFS times), Attributes (Windows letters of FAT/NTFS hosts, " MODE" for
+// Unix hosts), Encrypted, Comment, CRC (empty for directories and AE-2),
+// Method ("Deflate:Maximum", "AES-256 Store"), Characteristics (extra
+// fields and flags: "UT:MA:1 ux", "NTFS WzAES : Encrypt"), Host OS,
+// Version (needed to extract), Volume Index, Offset. Tar: Path, Folder,
+// Size (a symlink's is its target's length), Packed Size (512-byte
+// blocks), Modified, Created, Accessed (seconds; pax times with their
+// fraction), Mode, User, Group, User ID, Group ID, Symbolic Link, Hard
+// Link, Characteristics (type byte, GNU/POSIX/raw magic, name encoding,
+// PAX keys or LongName), Comment, Device Major, Device Minor; the archive
+// block has Headers Size, Code Page and Characteristics. Known differences:
+// the Comment of a pax entry (7-Zip names its pax header there), raw splits (7-Zip lists the split
 // container first) and Zstandard, which 7-Zip without the zstd codec
 // names by its ID.
 //

@@ -9,6 +9,8 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/sevenzip"
+	"github.com/garc-dev/garc/internal/tar"
+	"github.com/garc-dev/garc/internal/zip"
 )
 
 // sltTime formats a time as 7-Zip's -slt does, in local time with
@@ -109,9 +111,19 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 // entries get the keys of 7-Zip's RAR handlers in their order (Path,
 // Folder, Size, Packed Size, times, Attributes, Encrypted, Solid, Split
 // Before/After, CRC, Host OS, Method, link targets). Keys garc adds
-// (BLAKE2sp, User, Group, Anti, Comment) come last.
+// (BLAKE2sp, User, Group, Anti, Comment) come last. ZIP and tar archives
+// (whose Info.Details are *zip.Details and *tar.Details) get 7-Zip's keys
+// for those formats, archive block included (writeZipSLT, writeTarSLT).
 func WriteSLT(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
 	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", printable.String(name))
+	switch d := info.Details.(type) {
+	case *zip.Details:
+		writeZipSLT(w, name, info, d, all, want)
+		return
+	case *tar.Details:
+		writeTarSLT(w, name, info, d, all, want)
+		return
+	}
 	writeArchiveHeader(w, name, info, all)
 	fmt.Fprintf(w, "\n----------\n")
 	if info.Format == archive.Format7z {

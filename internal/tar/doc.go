@@ -33,7 +33,9 @@
 // offset in the tar stream (in a compressed tar the message gives it as
 // "at offset N of the decompressed tar" and Error.Offset, an offset in
 // the file, is -1). An entry's packed size is its stored data rounded up
-// to whole 512-byte blocks, as 7-Zip lists it. Character and block devices and FIFOs are
+// to whole 512-byte blocks, as 7-Zip lists it; Info.Details (*Details)
+// keeps per entry the type byte, magic, device fields and extended
+// headers 7-Zip's -slt shows. Character and block devices and FIFOs are
 // left out of extraction with a warning, never created.
 //
 // # Passes

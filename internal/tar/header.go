@@ -52,6 +52,14 @@ type header struct {
 	size           int64 // bytes of data that follow in the archive
 	realSize       int64 // the entry's size: size, or the expanded size of a sparse file
 	mtime, atime   time.Time
+	ctime          time.Time // pax ctime only
+
+	magic [8]byte // the magic and version fields (257–264) as stored
+	// rawType is the type byte as stored (typeflag is normalised);
+	// devMajor and devMinor the device fields, -1 when empty or invalid.
+	rawType            byte
+	devMajor, devMinor int64
+	ext                extFlags // the extended headers that applied
 
 	sparse    []sparseEntry // the data segments of a sparse file; nil otherwise
 	isSparse  bool
@@ -195,6 +203,7 @@ func parseBlock(block []byte) (*header, error) {
 		return v
 	}
 	h.name = cString(block[0:100])
+	copy(h.magic[:], block[257:265])
 	h.mode = num(100, 8, "mode")
 	h.uid = int(num(108, 8, "uid"))
 	h.gid = int(num(116, 8, "gid"))
@@ -235,6 +244,8 @@ func parseBlock(block []byte) (*header, error) {
 	if h.size < 0 {
 		return nil, errHeader("negative size")
 	}
+	h.rawType = h.typeflag
+	h.devMajor, h.devMinor = devField(block[329:337]), devField(block[337:345])
 	if h.typeflag == typeRegA || h.typeflag == typeCont {
 		h.typeflag = typeReg
 		if d == dialectV7 && strings.HasSuffix(h.name, "/") {
@@ -355,11 +366,17 @@ func paxUsed(key string) bool {
 func (p *paxState) apply(h *header) error {
 	if p.longName != nil {
 		h.name = *p.longName
+		h.ext |= extLongName
 	}
 	if p.longLink != nil {
 		h.linkname = *p.longLink
+		h.ext |= extLongLink
+	}
+	if len(p.records) > 0 {
+		h.ext |= extPAX
 	}
 	for key, v := range p.records {
+		h.ext |= paxKeyFlags[key]
 		if v == "" {
 			continue
 		}
@@ -398,10 +415,33 @@ func (p *paxState) apply(h *header) error {
 			} else {
 				h.atime = t
 			}
+		case "ctime":
+			if t, ok := paxTime(v); ok {
+				h.ctime = t
+			}
 		}
 	}
 	return nil
 }
+
+// extFlags say which extended headers and pax keys applied to an entry.
+type extFlags uint16
+
+const (
+	extPAX extFlags = 1 << iota
+	extMtime
+	extAtime
+	extCtime
+	extPath
+	extLinkpath
+	extLongName
+	extLongLink
+)
+
+// paxKeyFlags are the pax keys 7-Zip names in an entry's
+// Characteristics.
+var paxKeyFlags = map[string]extFlags{"mtime": extMtime, "atime": extAtime, "ctime": extCtime,
+	"path": extPath, "linkpath": extLinkpath}
 
 // paxTime parses "SECONDS[.FRACTION]", possibly negative.
 func paxTime(s string) (time.Time, bool) {
@@ -448,4 +488,17 @@ func truncated(err error) error {
 		return errHeader("unexpected end of data")
 	}
 	return err
+}
+
+// devField reads a device number field for listings: -1 when it holds
+// no number (GNU tar leaves it empty for files).
+func devField(b []byte) int64 {
+	if allZero(b) {
+		return -1
+	}
+	v, err := parseNumber(b, "device")
+	if err != nil {
+		return -1
+	}
+	return v
 }

@@ -16,7 +16,7 @@ import (
 
 // entryCost is what one entry's metadata costs in memory besides its names,
 // charged against the memory limit before the entry is kept.
-const entryCost = 320
+const entryCost = 336
 
 // Reader is an opened tar archive.
 type Reader struct {
@@ -26,6 +26,7 @@ type Reader struct {
 	opts    archive.Options
 	info    archive.Info
 	entries []*archive.Entry
+	details []EntryDetails // per entry, for listings (Details)
 	// skipped names the device and FIFO entries left out of the listing.
 	skipped []string
 	used    int64 // memory charged for the entry list
@@ -77,7 +78,7 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 		format = archive.Format("tar." + kind.Suffix())
 		methods = []string{kind.String()}
 	}
-	r.info = archive.Info{Format: format, PhysicalSize: size, Methods: methods}
+	r.info = archive.Info{Format: format, PhysicalSize: size, Methods: methods, Details: &Details{r: r}}
 	if kind == 0 {
 		if r.scan(); r.err != nil {
 			return nil, r.err
@@ -332,12 +333,14 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 	e := entryOf(h)
 	e.Index = len(r.entries)
 	r.entries = append(r.entries, e)
+	r.details = append(r.details, EntryDetails{Typeflag: h.rawType, Magic: h.magic, DevMajor: h.devMajor, DevMinor: h.devMinor, ext: h.ext})
 	return e, nil
 }
 
 // restart forgets a partial entry list before a reading from the start.
 func (r *Reader) restart() {
 	r.entries, r.skipped, r.used = r.entries[:0:0], nil, 0
+	r.details = r.details[:0:0]
 }
 
 // scan reads every header once and builds the entry list; an error is
@@ -370,7 +373,7 @@ func (r *Reader) scan() {
 // entryOf maps a tar header onto an archive entry.
 func entryOf(h *header) *archive.Entry {
 	e := &archive.Entry{
-		Name: h.name, Size: h.realSize, PackedSize: (h.size + blockSize - 1) &^ (blockSize - 1), ModTime: h.mtime, AccessTime: h.atime,
+		Name: h.name, Size: h.realSize, PackedSize: (h.size + blockSize - 1) &^ (blockSize - 1), ModTime: h.mtime, AccessTime: h.atime, CreateTime: h.ctime,
 		HostOS: archive.HostUnix, Attributes: uint32(h.mode) & 0o7777, HasUnixMode: true,
 		UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname, Block: -1,
 	}

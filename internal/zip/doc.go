@@ -91,6 +91,15 @@
 //     7-Zip's convention of a Unix mode above DOS attributes (bit 15) is
 //     honoured. Owner IDs come from the Info-ZIP 0x7875 and 0x5855 fields.
 //
+// Info.Details (*Details) gives per entry what 7-Zip's -slt shows beyond
+// archive.Entry: the Characteristics naming the central record's extra
+// fields and flags, the host system, the version needed to extract, the
+// disk and offset of the local header, whether the times are NTFS ones,
+// and the attributes as 7-Zip reports them. A directory's CRC of 0 is no
+// checksum (HasCRC32 false). Method strings carry the Deflate level
+// (":Maximum", ":Fast", ":Fastest") and LZMA's end marker (":eos") from
+// the flag bits, as 7-Zip names them.
+//
 // # Methods (4.4.5)
 //
 // Stored (0); Shrink (1), Reduce (2–5) and Implode (6), the legacy PKZIP

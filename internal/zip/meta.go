@@ -246,6 +246,8 @@ func (rd *Reader) fillEntry(e *archive.Entry, f *file, x *extraInfo, host byte, 
 	}
 	if e.Type == archive.TypeDir {
 		e.Name = strings.TrimRight(e.Name, "/")
+		// A directory's CRC of 0 is no checksum (7-Zip lists none).
+		e.HasCRC32 = e.HasCRC32 && f.crc != 0
 	}
 	setMode(e)
 }

@@ -79,6 +79,23 @@ func methodName(m uint16) string {
 // encryption first, then the compression method.
 func methodString(f *file) string {
 	s := methodName(f.realMethod)
+	// Flag bits 1 and 2 give the Deflate level, or LZMA's end marker, as
+	// 7-Zip shows them.
+	if level := (f.flags >> 1) & 3; level != 0 {
+		switch f.realMethod {
+		case methodDeflate:
+			s += ":" + [...]string{"Normal", "Maximum", "Fast", "Fastest"}[level]
+			level = 0
+		case methodLZMA:
+			if level&1 != 0 {
+				s += ":eos"
+			}
+			level &^= 1
+		}
+		if level != 0 {
+			s += fmt.Sprintf(":v%d", level)
+		}
+	}
 	switch {
 	case f.aes.present && f.method == methodAES:
 		s = fmt.Sprintf("AES-%d %s", 64*(int(f.aes.strength)+1), s)

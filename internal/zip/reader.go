@@ -67,8 +67,13 @@ type file struct {
 	dataEnd    int64 // absolute end of the data and its descriptor
 	aes        aesParams
 	rawName    []byte
-	unixHost   bool // made on Unix or macOS (names are not '\'-separated)
-	unicodeX   bool // a header holds an Info-ZIP Unicode Path extra field
+	unixHost   bool   // made on Unix or macOS (names are not '\'-separated)
+	unicodeX   bool   // a header holds an Info-ZIP Unicode Path extra field
+	ntfsTimes  bool   // the times come from the NTFS extra field
+	host       byte   // "version made by" host system
+	version    uint16 // version needed to extract
+	external   uint32 // external attributes as stored
+	characts   string // 7-Zip's Characteristics of the central record (interned)
 }
 
 // Reader is an opened ZIP archive. It implements archive.Reader.
@@ -88,6 +93,11 @@ type Reader struct {
 	pwErr  error
 
 	dec decoders
+
+	// characts interns the Characteristics strings of the entries (most
+	// share one); charBuf is the scratch they are built in.
+	characts map[string]string
+	charBuf  []byte
 
 	// linksListed says whether Entries filled the link targets;
 	// extracting, whether an Extract runs (Entries then leaves them).
@@ -166,6 +176,7 @@ func newReader(ra io.ReaderAt, size int64, partSizes []int64, opts *archive.Opti
 		return nil, rd.wrap("", -1, err)
 	}
 	rd.listMethods()
+	rd.info.Details = &Details{rd: rd}
 	return rd, nil
 }
 
@@ -534,6 +545,8 @@ func (rd *Reader) parseCentral(cd []byte, cdStart int64, count uint64, maxEntrie
 			e.Comment = decodeName(comment, false, false)
 		}
 		rd.fillEntry(e, &f, &x, host, ext)
+		f.ntfsTimes, f.host, f.version, f.external = x.ntfs, host, le.Uint16(h[6:]), ext
+		f.characts = rd.characteristics(extra, f.flags)
 		rd.files = append(rd.files, f)
 		rd.entries = append(rd.entries, e)
 	}

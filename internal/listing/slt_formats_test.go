@@ -1,0 +1,185 @@
+package listing
+
+import (
+	stdtar "archive/tar"
+	stdzip "archive/zip"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/tar"
+	"github.com/garc-dev/garc/internal/testenv"
+	"github.com/garc-dev/garc/internal/zip"
+)
+
+// sltTree makes a directory of a file, a read-only file, a subdirectory
+// with a file, a symlink and an empty file, all with one modification
+// time.
+func sltTree(t *testing.T) string {
+	t.Helper()
+	src := t.TempDir()
+	mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	files := map[string]string{"h": "hello", "ro": "read only", "d/k": strings.Repeat("k", 1000), "empty": ""}
+	if err := os.Mkdir(filepath.Join(src, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(filepath.Join(src, "ro"), 0o444)
+	if err := os.Symlink("h", filepath.Join(src, "l")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"h", "ro", "d/k", "empty", "d", "."} {
+		if err := os.Chtimes(filepath.Join(src, name), mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return src
+}
+
+// run runs a command in dir and returns the file it wrote.
+func run(t *testing.T, dir, out string, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSLTZipTarMatch7zz compares l -slt of ZIP and tar archives with
+// 7zz l -slt from the "--" line on, key for key and value for value:
+// 7-Zip's ZIP keys (Characteristics, Host OS, Version, Volume Index,
+// Offset …) and tar keys (Mode, User, Group, Symbolic Link, Hard Link,
+// Characteristics …), not the RAR layout. For pax archives only the
+// Comment differs (7-Zip names the pax header there), and is left out
+// of the comparison.
+func TestSLTZipTarMatch7zz(t *testing.T) {
+	zz := testenv.SevenZip(t)
+	old := time.Local
+	time.Local = time.UTC
+	defer func() { time.Local = old }()
+	src := sltTree(t)
+	work := t.TempDir()
+	names := []string{"h", "ro", "d", "d/k", "l", "empty"}
+	arc := func(name string) string { return filepath.Join(work, name) }
+
+	cases := map[string]func(t *testing.T) []byte{
+		"info-zip.zip": func(t *testing.T) []byte {
+			return run(t, src, arc("info-zip.zip"), testenv.Tool(t, "zip"), append([]string{"-qy", "-9", arc("info-zip.zip")}, names...)...)
+		},
+		"7zz.zip": func(t *testing.T) []byte {
+			return run(t, src, arc("7zz.zip"), zz, append([]string{"a", "-tzip", "-snl", "-bso0", arc("7zz.zip")}, names...)...)
+		},
+		"7zz-aes.zip": func(t *testing.T) []byte {
+			return run(t, src, arc("7zz-aes.zip"), zz, append([]string{"a", "-tzip", "-snl", "-bso0", "-ppw", "-mem=AES256", arc("7zz-aes.zip")}, names...)...)
+		},
+		"7zz-zipcrypto.zip": func(t *testing.T) []byte {
+			return run(t, src, arc("7zz-zipcrypto.zip"), zz, append([]string{"a", "-tzip", "-bso0", "-ppw", "-mx9", arc("7zz-zipcrypto.zip")}, names...)...)
+		},
+		"go.zip": func(t *testing.T) []byte {
+			var buf bytes.Buffer
+			w := stdzip.NewWriter(&buf)
+			mtime := time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC)
+			for _, f := range []struct {
+				name, data, comment string
+				method              uint16
+			}{{"dir/", "", "", stdzip.Store}, {"dir/a.txt", strings.Repeat("a", 3000), "entry comment", stdzip.Deflate}, {"b", "b", "", stdzip.Store}} {
+				fw, err := w.CreateHeader(&stdzip.FileHeader{Name: f.name, Method: f.method, Comment: f.comment, Modified: mtime})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fw.Write([]byte(f.data))
+			}
+			w.SetComment("archive comment")
+			w.Close()
+			return buf.Bytes()
+		},
+	}
+	for _, format := range []string{"gnu", "oldgnu", "ustar", "v7", "pax"} {
+		name := format + ".tar"
+		cases[name] = func(t *testing.T) []byte {
+			return run(t, src, arc(name), testenv.Tool(t, "tar"), append([]string{"--format=" + format, "--owner=user:1000", "--group=group:1001", "-cf", arc(name)}, names...)...)
+		}
+	}
+	cases["go.tar"] = func(t *testing.T) []byte {
+		var buf bytes.Buffer
+		w := stdtar.NewWriter(&buf)
+		mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+		for _, h := range []stdtar.Header{
+			{Name: "f", Typeflag: stdtar.TypeReg, Size: 5, Mode: 0o644, Uname: "u", Gname: "g", Uid: 7, Gid: 8},
+			{Name: "dir/", Typeflag: stdtar.TypeDir, Mode: 0o755},
+			{Name: "hard", Typeflag: stdtar.TypeLink, Linkname: "f", Mode: 0o644},
+			{Name: "sym", Typeflag: stdtar.TypeSymlink, Linkname: "dir/../f", Mode: 0o777},
+		} {
+			h.ModTime = mtime
+			w.WriteHeader(&h)
+			w.Write(make([]byte, h.Size))
+		}
+		w.Close()
+		return buf.Bytes()
+	}
+
+	for name, mk := range cases {
+		t.Run(name, func(t *testing.T) {
+			data := mk(t)
+			path := arc(name)
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(zz, "l", "-slt", "-ppw", path)
+			cmd.Env = append(os.Environ(), "TZ=UTC")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("7zz l -slt: %v", err)
+			}
+			want := string(out[bytes.Index(out, []byte("\n--\n"))+4:])
+
+			opts := &archive.Options{Name: path, Password: func() (string, error) { return "pw", nil }}
+			var rd archive.Reader
+			if strings.HasSuffix(name, ".zip") {
+				rd, err = zip.NewReader(bytes.NewReader(data), int64(len(data)), opts)
+			} else {
+				rd, err = tar.Open(bytes.NewReader(data), int64(len(data)), 0, opts)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			var b strings.Builder
+			WriteSLT(&b, path, rd.Info(), rd.Entries(), func(*archive.Entry) bool { return true })
+			got := b.String()
+			got = got[strings.Index(got, "\n--\n")+4:]
+			if name == "pax.tar" {
+				want, got = withoutKey(want, "Comment"), withoutKey(got, "Comment")
+			}
+			if got != want {
+				t.Errorf("-slt differs from 7zz\n--- 7zz\n%s\n--- garc\n%s", want, got)
+			}
+		})
+	}
+}
+
+// withoutKey drops the lines of a -slt key.
+func withoutKey(s, key string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if !strings.HasPrefix(line, key+" = ") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
