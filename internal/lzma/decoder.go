@@ -22,6 +22,7 @@ const (
 	errProps     damage = "invalid properties"
 	errEarlyEnd  damage = "end marker before the declared size"
 	errTrailing  damage = "range coder not finished cleanly"
+	errPastSize  damage = "data continues past the declared size"
 )
 
 // CorruptInputError reports corrupt or truncated LZMA or LZMA2 data at an
@@ -130,6 +131,51 @@ func (d *decoder) finishRange() bool {
 		d.ip++
 	}
 	return d.code == 0
+}
+
+// bit decodes one bit with the probability at p, normalising first.
+func (d *decoder) bit(p *uint16) uint32 {
+	if d.rng < rangeTop {
+		d.rng <<= 8
+		d.code = d.code<<8 | uint32(d.in[d.ip])
+		d.ip++
+	}
+	var b uint32
+	d.rng, d.code, b = decodeBitBranchless(p, d.rng, d.code)
+	return b
+}
+
+// endMarkerNext decodes the symbol at d.pos and reports whether it is an
+// end marker (a match of distance 0xFFFFFFFF). The model is left changed:
+// it is only called where the stream must end. d.in must hold
+// maxSymbolInput readable bytes at d.ip.
+func (d *decoder) endMarkerNext() bool {
+	probs := d.probs
+	posState := d.pos & d.pbMask
+	if d.bit(&probs[offIsMatch+int(d.state)<<4+posState]) == 0 {
+		return false // a literal
+	}
+	if d.bit(&probs[offIsRep+int(d.state)]) != 0 {
+		return false // a rep match
+	}
+	lcd := probs[offLenMatch : offLenMatch+lenCoderLen]
+	var length uint32
+	if d.bit(&lcd[lenChoice]) == 0 {
+		lo := lcd[lenLow+posState*lenLowSyms : lenLow+posState*lenLowSyms+lenLowSyms]
+		length, d.rng, d.code, d.ip = bitTree(lo, 3, d.rng, d.code, d.in, d.ip)
+	} else {
+		length, d.rng, d.code, d.ip = decodeLenTail(lcd, posState, d.rng, d.code, d.in, d.ip)
+	}
+	ls := min(length, numLenToPosState-1)
+	so := offDistSlot + int(ls)<<numDistSlotBits
+	var slot uint32
+	slot, d.rng, d.code, d.ip = bitTree(probs[so:so+1<<numDistSlotBits], numDistSlotBits, d.rng, d.code, d.in, d.ip)
+	if slot < startPosModel {
+		return false
+	}
+	var dist uint32
+	dist, d.rng, d.code, d.ip = decodeDistTail(probs, slot, d.rng, d.code, d.in, d.ip)
+	return dist == 0xFFFFFFFF
 }
 
 // bitTree decodes an n-bit symbol MSB first from probs[1:1<<n].

@@ -119,7 +119,7 @@ func (z *Reader) decode() error {
 		d.pos = 0
 		z.flushed = 0
 	}
-	if z.size >= 0 && z.remaining == 0 {
+	if z.started && z.size >= 0 && z.remaining == 0 {
 		return io.EOF
 	}
 	if d.eos {
@@ -135,6 +135,9 @@ func (z *Reader) decode() error {
 			return err
 		}
 		z.started = true
+		if z.size == 0 {
+			return z.finishKnownSize()
+		}
 	}
 	limit := len(d.dict)
 	if z.size >= 0 && z.remaining < int64(limit-d.pos) {
@@ -175,10 +178,48 @@ func (z *Reader) decode() error {
 			}
 			break
 		}
+		if z.size >= 0 && z.remaining == 0 {
+			return z.finishKnownSize()
+		}
 		if (z.in.eof || z.in.err != nil) && d.pos < limit && d.ip >= inLimit {
 			return z.in.failure(errTruncated)
 		}
 	}
+	return nil
+}
+
+// finishKnownSize checks the end of a stream whose declared size has been
+// decoded, as 7-Zip and XZ Utils do: the range decoder must be finished
+// (code == 0 after the final normalisation) or an end marker must follow.
+// Anything else means the data goes on past the declared size.
+func (z *Reader) finishKnownSize() error {
+	d := &z.d
+	if d.pendLen > 0 {
+		return errPastSize
+	}
+	if z.in.wp-d.ip <= maxSymbolInput && !z.in.eof && z.in.err == nil {
+		z.in.rp = d.ip
+		z.in.fillMore()
+		d.in = z.in.buf
+		d.ip = z.in.rp
+	}
+	finished := d.finishRange()
+	if d.ip > z.in.wp {
+		return z.in.failure(errTruncated)
+	}
+	if finished {
+		return nil
+	}
+	if !d.endMarkerNext() {
+		return errPastSize
+	}
+	if d.ip > z.in.wp {
+		return z.in.failure(errTruncated)
+	}
+	if !d.finishRange() || d.ip > z.in.wp {
+		return errTrailing
+	}
+	d.eos = true
 	return nil
 }
 
