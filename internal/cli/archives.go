@@ -104,25 +104,27 @@ func (a *app) forEachArchive(arg string, fn func(name string) error) (int, error
 }
 
 // archiveStem is an archive's file name without its extension and, for
-// the parts of multi-part archives, without the part number:
-// "a.7z" → "a", "a.7z.001" → "a", "b.part1.rar" → "b", "c.tar.7z" →
-// "c.tar".
+// the parts of multi-part archives, without the part number: "a.7z" →
+// "a", "a.7z.001" → "a", "b.part1.rar" → "b", "c.tar.7z" → "c.tar". The
+// name a set's files share is opener.VolumeSetStem's; it keeps the
+// format's extension of a raw split part (a.7z.001 → a.7z), which is
+// removed here too.
 func archiveStem(name string) string {
 	base := filepath.Base(name)
-	if ext := filepath.Ext(base); len(ext) > 1 && strings.Trim(ext[1:], "0123456789") == "" {
-		base = strings.TrimSuffix(base, ext) // .001 of a raw split
-	}
-	ext := filepath.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
-	if strings.EqualFold(ext, ".rar") {
-		if i := strings.LastIndex(strings.ToLower(stem), ".part"); i > 0 && strings.Trim(stem[i+5:], "0123456789") == "" && len(stem) > i+5 {
-			stem = stem[:i]
-		}
+	stem := opener.VolumeSetStem(base)
+	if stem == base || isRawSplitExt(filepath.Ext(base)) {
+		stem = strings.TrimSuffix(stem, filepath.Ext(stem))
 	}
 	if stem == "" {
 		stem = base
 	}
 	return safeComponent(stem)
+}
+
+// isRawSplitExt reports whether ext (".001") is a number, as the parts of
+// raw splits are named.
+func isRawSplitExt(ext string) bool {
+	return len(ext) > 1 && strings.Trim(ext[1:], "0123456789") == ""
 }
 
 // safeComponent makes a name derived from an archive's file name usable

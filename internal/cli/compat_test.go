@@ -58,6 +58,10 @@ func TestOutputDir(t *testing.T) {
 		{"*", ".7z", ".7z"},
 		{"*", "noext", "noext"},
 		{"*", "x.part.rar", "x.part"},
+		{"*", "h.tar.rar", "h.tar"},
+		{"*", "i.r00", "i"},
+		{"*", "j.part2.RAR", "j"},
+		{"*", "k.7z.002", "k"},
 		{"out/*-files", "g.rar", "out/g-files"},
 	}
 	for _, tc := range tests {

@@ -50,8 +50,10 @@ func checkForeignName(name string) error {
 	base := filepath.Base(name)
 	i := strings.LastIndexByte(base, '.')
 	ext := strings.ToLower(base[i+1:])
-	isRAR := len(ext) == 3 && ext[0] == 'r' && ext[1] >= '0' && ext[1] <= '9' && ext[2] >= '0' && ext[2] <= '9'
-	if i < 0 || !foreignExtensions[ext] && !isRAR {
+	// A later volume's name (x.r00), but not a raw split part
+	// (a.7z.001), which update refuses when the set exists.
+	volume := i > 0 && opener.VolumeSetStem(base) == base[:i] && !isRawSplitExt(base[i:])
+	if i < 0 || !foreignExtensions[ext] && !volume {
 		return nil
 	}
 	f, err := openExisting(name)

@@ -309,6 +309,7 @@ func TestCreateArchiveName(t *testing.T) {
 		{"out.zip", "name it out.7z"}, {"out.tar.gz", "name it out.7z"}, {"out.TGZ", "name it out.7z"},
 		{"x.tar", "name it x.7z"}, {"x.rar", "name it x.7z"}, {"x.r00", "name it x.7z"}, {"x.zst", "name it x.7z"},
 		{"x.xz", "name it x.7z"}, {"x.bz2", "name it x.7z"}, {"x.iso", "name it x.7z"}, {"x.wim", "name it x.7z"},
+		{"x.s01", "name it x.7z"}, {"x.z01", "name it x.7z"}, {"y.R01", "name it y.7z"},
 	} {
 		r := garc(t, dir, "", "a", c.name, "src")
 		r.expect(t, ExitUsage, "a "+c.name)

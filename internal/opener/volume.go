@@ -154,7 +154,7 @@ func rar5LaterVolume(b []byte) (later, known bool) {
 func laterVolumeName(path string) bool {
 	base := strings.ToLower(filepath.Base(path))
 	ext := filepath.Ext(base)
-	if len(ext) == 4 && ext[1] >= 'r' && ext[1] <= 'z' && isDigit(ext[2]) && isDigit(ext[3]) {
+	if oldVolumeExt(ext) {
 		return true
 	}
 	if ext != ".rar" {
@@ -178,4 +178,38 @@ func laterVolumeName(path string) bool {
 	return n != "" && n != "1"
 }
 
+// oldVolumeExt reports whether a lower-case extension is that of a later
+// volume in RAR's old naming: .r00 … .r99, then .s00 … up to .z99.
+func oldVolumeExt(ext string) bool {
+	return len(ext) == 4 && ext[1] >= 'r' && ext[1] <= 'z' && isDigit(ext[2]) && isDigit(ext[3])
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// VolumeSetStem returns the name that the files of a multi-part archive
+// share, from path's file name: without the part number of a raw split
+// part ("a.7z.001" → "a.7z"), or without the volume marker of a RAR
+// volume name ("b.part1.rar" → "b"; "x.rar", "x.r00" … "x.z99" → "x").
+// Any other file name, or one that would leave nothing, is returned as it
+// is. The name alone decides; the file is not read.
+func VolumeSetStem(path string) string {
+	base := filepath.Base(path)
+	if stem, _, ok := numericSuffix(base); ok {
+		return strings.TrimSuffix(stem, ".")
+	}
+	ext := strings.ToLower(filepath.Ext(base))
+	stem := base[:len(base)-len(ext)]
+	switch {
+	case stem == "":
+		return base
+	case oldVolumeExt(ext):
+		return stem
+	case ext != ".rar":
+		return base
+	}
+	if i := strings.LastIndex(strings.ToLower(stem), ".part"); i > 0 && len(stem) > i+len(".part") &&
+		strings.Trim(stem[i+len(".part"):], "0123456789") == "" {
+		return stem[:i]
+	}
+	return stem
+}
