@@ -61,7 +61,7 @@
 // Symlinks (unix mode S_IFLNK, or Windows reparse data) get their target
 // read from the data (at most 64 KiB) into Entry.LinkTarget. The first
 // Entries call outside Extract fills the targets of links of at most
-// 4 KiB in unencrypted folders, decoding at most 8 MiB per archive
+// 4 KiB in unencrypted folders, decoding at most 2 MiB per archive
 // (the entries in front of a link in a solid block included) and never
 // asking for a password; the others stay empty until extracted.
 //

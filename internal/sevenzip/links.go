@@ -16,7 +16,7 @@ const (
 	// maxLinkListWork bounds the unpacked bytes decoded for listing link
 	// targets, the entries in front of a link in its folder included: a
 	// link deep in a large solid block is left for extraction.
-	maxLinkListWork = 8 << 20
+	maxLinkListWork = 2 << 20
 )
 
 // fillLinkTargets decodes the targets of the symbolic links Entries can

@@ -158,7 +158,6 @@ func TestDictionaryLimit(t *testing.T) {
 // reason. The list is to shrink to nothing; a listed unit that starts to
 // pass fails the test, so the list cannot go stale.
 var knownFailures = map[string]string{
-	"files/xz/bad-too_small_size-without_eopm-3.lzma":      "lzma.Reader stops at the declared size without checking that the range decoder finished (code == 0)",
 	"files/zstd/golden-decompression-errors__off0.bin.zst": "klauspost/compress/zstd accepts a sequence with offset 0",
 }
 

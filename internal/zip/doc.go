@@ -85,7 +85,7 @@
 //     gives permissions, directories and symbolic links (S_IFLNK: the data
 //     is the link target; the first Entries call outside Extract reads
 //     the targets of unencrypted stored or deflated links of at most
-//     4 KiB, 8 MiB per archive, never asking for a password; the others
+//     4 KiB, 2 MiB per archive, never asking for a password; the others
 //     stay empty until extracted); otherwise the low byte holds DOS
 //     attributes.
 //     7-Zip's convention of a Unix mode above DOS attributes (bit 15) is

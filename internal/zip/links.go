@@ -18,7 +18,7 @@ const (
 	maxListedLinkPacked = 2 * maxListedLinkTarget
 	// maxLinkListWork bounds the bytes decoded for listing link targets
 	// in all.
-	maxLinkListWork = 8 << 20
+	maxLinkListWork = 2 << 20
 )
 
 // fillLinkTargets reads the targets of the symbolic links Entries can
