@@ -13,6 +13,15 @@ import (
 // millions of small pieces.
 const maxIndexedStreams = 1 << 12
 
+// maxIndexSize and maxIndexedPadding bound the index bytes read per
+// stream and the stream padding skipped in all: real files have a few
+// bytes of index per block and little padding, while a hostile one could
+// make UncompressedSize read the whole file a few bytes at a time.
+const (
+	maxIndexSize      = 16 << 20
+	maxIndexedPadding = 1 << 20
+)
+
 // UncompressedSize returns the uncompressed size of the xz file held in
 // the size bytes of ra, read from its indexes without decoding: from the
 // end, each stream footer leads to the stream's index, whose records give
@@ -20,13 +29,15 @@ const maxIndexedStreams = 1 << 12
 // sum their streams; stream padding is skipped). It returns false when
 // anything is inconsistent (a footer or index CRC, a header that is not
 // where the index puts it, flags that differ), or the file has more than
-// maxIndexedStreams streams: the size is for listings, and decoding checks
+// maxIndexedStreams streams, an index above maxIndexSize or more than
+// maxIndexedPadding of padding: the size is for listings, and decoding checks
 // everything again. It reads the indexes through a small buffer, whatever
 // their declared size.
 func UncompressedSize(ra io.ReaderAt, size int64) (int64, bool) {
 	var total int64
 	end := size
 	var br *bufio.Reader
+	var padding int64
 	if size <= 0 {
 		return 0, false
 	}
@@ -34,16 +45,25 @@ func UncompressedSize(ra io.ReaderAt, size int64) (int64, bool) {
 		if streams == maxIndexedStreams {
 			return 0, false
 		}
-		// Stream padding: zero bytes in multiples of four.
-		var w [4]byte
+		// Stream padding: zero bytes in multiples of four, read backwards
+		// in chunks, at most maxIndexedPadding in all.
+		var chunk [512]byte
 		for end >= 4 {
-			if _, err := ra.ReadAt(w[:], end-4); err != nil {
+			n := min(int64(len(chunk)), end&^3)
+			if _, err := ra.ReadAt(chunk[:n], end-n); err != nil {
 				return 0, false
 			}
-			if w != [4]byte{} {
+			zeros := int64(0)
+			for zeros+4 <= n && binary.LittleEndian.Uint32(chunk[n-zeros-4:]) == 0 {
+				zeros += 4
+			}
+			end -= zeros
+			if padding += zeros; padding > maxIndexedPadding {
+				return 0, false
+			}
+			if zeros < n {
 				break
 			}
-			end -= 4
 		}
 		if end == 0 && streams > 0 {
 			break
@@ -60,7 +80,7 @@ func UncompressedSize(ra io.ReaderAt, size int64) (int64, bool) {
 		}
 		indexSize := (int64(binary.LittleEndian.Uint32(foot[4:8])) + 1) * 4
 		indexAt := end - streamHeaderSize - indexSize
-		if indexAt < streamHeaderSize {
+		if indexAt < streamHeaderSize || indexSize > maxIndexSize {
 			return 0, false
 		}
 		sr := io.NewSectionReader(ra, indexAt, indexSize)

@@ -2,6 +2,7 @@ package xz
 
 import (
 	"bytes"
+	"io"
 	"testing"
 )
 
@@ -54,4 +55,53 @@ func TestUncompressedSize(t *testing.T) {
 			t.Errorf("%s: %d, want none", c.name, got)
 		}
 	}
+}
+
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r     *bytes.Reader
+	bytes int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	c.bytes += int64(len(p))
+	return c.r.ReadAt(p, off)
+}
+
+// TestUncompressedSizeBounded: a file padded with more zeros than
+// maxIndexedPadding gets no size, and finding that out reads little more
+// than the padding allowed.
+func TestUncompressedSizeBounded(t *testing.T) {
+	one := xzCompress(t, sample(1000, 3))
+	for _, c := range []struct {
+		pad  int
+		want bool
+	}{{maxIndexedPadding, true}, {8 * maxIndexedPadding, false}} {
+		f := append(bytes.Clone(one), make([]byte, c.pad)...)
+		ra := &countingReaderAt{r: bytes.NewReader(f)}
+		n, ok := UncompressedSize(ra, int64(len(f)))
+		if ok != c.want || ok && n != 1000 {
+			t.Errorf("padding %d: %d, %v; want %v", c.pad, n, ok, c.want)
+		}
+		if ra.bytes > maxIndexedPadding+64<<10 {
+			t.Errorf("padding %d: read %d bytes", c.pad, ra.bytes)
+		}
+	}
+}
+
+// FuzzUncompressedSize: any input ends without a panic, and a size read
+// from the indexes is the size a clean decoding gives.
+func FuzzUncompressedSize(f *testing.F) {
+	f.Add(xzCompress(f, sample(3000, 4), "--block-size=1000"))
+	f.Add(append(xzCompress(f, nil), 0, 0, 0, 0))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, ok := UncompressedSize(bytes.NewReader(b), int64(len(b)))
+		if !ok {
+			return
+		}
+		got, err := io.Copy(io.Discard, NewReader(bytes.NewReader(b), 1<<20))
+		if err == nil && got != n {
+			t.Fatalf("indexes say %d bytes, decoding gives %d", n, got)
+		}
+	})
 }

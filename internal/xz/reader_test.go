@@ -35,7 +35,7 @@ func sample(n int, seed uint64) []byte {
 }
 
 // xzCompress runs the xz tool on data with args.
-func xzCompress(t *testing.T, data []byte, args ...string) []byte {
+func xzCompress(t testing.TB, data []byte, args ...string) []byte {
 	t.Helper()
 	xz := testenv.Tool(t, "xz")
 	cmd := exec.Command(xz, append([]string{"-c"}, args...)...)
