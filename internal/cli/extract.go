@@ -659,7 +659,7 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 	}
 	tot.compressed += r.Info().PhysicalSize
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
-	buf := make([]byte, 256<<10)
+	buf := make([]byte, copyBufferSize(p.total))
 	run := a.newEntryRun(name)
 	failed, err = a.extractEntries(run, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.IsDir() {
@@ -692,7 +692,7 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	}
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	out := &stdoutWriter{w: a.stdout}
-	buf := make([]byte, 256<<10)
+	buf := make([]byte, copyBufferSize(p.total))
 	run := a.newEntryRun(name)
 	_, err = a.extractEntries(run, r, p.want, func(e *archive.Entry, rd io.Reader) error {
 		if e.Type != archive.TypeFile || e.Anti {
@@ -705,6 +705,18 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 		return run.done(e, err)
 	}, nil)
 	return p.done(name, r, sel, err)
+}
+
+// copyBufferSize is the size of the buffer t and -so copy entries
+// through: 256 KiB, or for a selection of fewer bytes (a tiny archive,
+// where clearing and faulting in the buffer would cost more than the
+// decoding), its size rounded up to 4 KiB.
+func copyBufferSize(total int64) int {
+	const largest, smallest = 256 << 10, 4 << 10
+	if total < 0 || total >= largest {
+		return largest
+	}
+	return int(max(total+smallest-1, smallest) &^ (smallest - 1))
 }
 
 // stdoutWriter remembers the first write error on standard output, to

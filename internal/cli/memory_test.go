@@ -55,3 +55,17 @@ func TestArchivesShareOneMemoryBudget(t *testing.T) {
 		t.Errorf("memory limit %d after the run, was %d before", got, prev)
 	}
 }
+
+// TestCopyBufferSize: t and -so of a tiny archive do not clear and fault
+// in a 256 KiB buffer (issue 13's start-up cost); large or unknown totals
+// get the full buffer.
+func TestCopyBufferSize(t *testing.T) {
+	for _, tc := range []struct {
+		total int64
+		want  int
+	}{{-1, 256 << 10}, {0, 4 << 10}, {1, 4 << 10}, {4096, 4 << 10}, {4097, 8 << 10}, {200 << 10, 200 << 10}, {256 << 10, 256 << 10}, {1 << 40, 256 << 10}} {
+		if got := copyBufferSize(tc.total); got != tc.want {
+			t.Errorf("copyBufferSize(%d) = %d, want %d", tc.total, got, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -39,10 +40,18 @@ type (
 	}
 )
 
+// The patterns that take flag errors and usage text apart are compiled
+// when first needed, not at start-up: most runs never use them.
 var (
-	invalidValueFlag = regexp.MustCompile(`for "(?:-[^,"]+, )?--([^"]+)" flag`)
-	needsArgument    = regexp.MustCompile(`^flag needs an argument: (?:'(.)' in -\S+|--(\S+))$`)
-	usageFlagName    = regexp.MustCompile(`(?m)^\s+(?:-\S, )?--([a-z0-9-]+)`)
+	invalidValueFlag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`for "(?:-[^,"]+, )?--([^"]+)" flag`)
+	})
+	needsArgument = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^flag needs an argument: (?:'(.)' in -\S+|--(\S+))$`)
+	})
+	usageFlagName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s+(?:-\S, )?--([a-z0-9-]+)`)
+	})
 )
 
 // explainFlagError rewrites one flag-parsing error of command c.
@@ -50,7 +59,7 @@ func explainFlagError(c *cobra.Command, args []string, err error) string {
 	msg := err.Error()
 	var ne notExistError
 	var ive invalidValueError
-	if m := needsArgument.FindStringSubmatch(msg); m != nil {
+	if m := needsArgument().FindStringSubmatch(msg); m != nil {
 		if m[1] != "" {
 			return fmt.Sprintf("-%s needs a value (-%sVALUE or -%s VALUE)", m[1], m[1], m[1])
 		}
@@ -58,7 +67,7 @@ func explainFlagError(c *cobra.Command, args []string, err error) string {
 	}
 	switch {
 	case errors.As(err, &ive):
-		m := invalidValueFlag.FindStringSubmatch(msg)
+		m := invalidValueFlag().FindStringSubmatch(msg)
 		if m == nil {
 			break
 		}
@@ -158,7 +167,7 @@ func unknownSwitch(c *cobra.Command, typed string) string {
 	if name, ok := strings.CutPrefix(label, "--"); ok {
 		var near []string
 		// FlagUsages lists the visible flags, one "  -o, --output DIR …" a line.
-		for _, m := range usageFlagName.FindAllStringSubmatch(c.Flags().FlagUsages(), -1) {
+		for _, m := range usageFlagName().FindAllStringSubmatch(c.Flags().FlagUsages(), -1) {
 			if f := m[1]; editDistance(name, f) <= 2 || strings.HasPrefix(f, name) {
 				near = append(near, "--"+f)
 			}
