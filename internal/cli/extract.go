@@ -93,10 +93,23 @@ func (a *app) selection(patterns []string) (*selection.Selector, error) {
 	return selection.New(append(append([]string(nil), patterns...), a.g.includes...), a.g.excludes, a.g.recursive)
 }
 
+// wantOf returns sel.Want, or without patterns a function that selects
+// every entry without looking at its name (Want splits the name into its
+// components, an allocation per entry).
+func wantOf(sel *selection.Selector) func(*archive.Entry) bool {
+	if !sel.Filtered() {
+		return selectAll
+	}
+	return sel.Want
+}
+
+func selectAll(*archive.Entry) bool { return true }
+
 // wanted returns the selected entries and their total size.
 func wanted(r archive.Reader, sel *selection.Selector) (n int, total int64) {
+	want := wantOf(sel)
 	for _, e := range r.Entries() {
-		if sel.Want(e) {
+		if want(e) {
 			n++
 			if e.Size > 0 && e.Type == archive.TypeFile {
 				total += e.Size
@@ -138,8 +151,9 @@ type picked struct {
 func pick(name string, r archive.Reader, sel *selection.Selector, extracting bool) (*picked, error) {
 	if streaming(r) && !(extracting && sel.Filtered()) {
 		p := &picked{total: -1, streamed: true}
+		want := wantOf(sel)
 		p.want = func(e *archive.Entry) bool {
-			ok := sel.Want(e)
+			ok := want(e)
 			if ok {
 				p.n++
 			}
@@ -151,7 +165,7 @@ func pick(name string, r archive.Reader, sel *selection.Selector, extracting boo
 	if n == 0 && sel.Filtered() {
 		return nil, sel.NoMatch(name, r.Entries(), extracting)
 	}
-	p := &picked{want: sel.Want, total: total}
+	p := &picked{want: wantOf(sel), total: total}
 	if extracting {
 		p.want = withLinkTargets(r, sel)
 	}
@@ -172,7 +186,7 @@ func (p *picked) done(name string, r archive.Reader, sel *selection.Selector, er
 // Without patterns everything is selected anyway.
 func withLinkTargets(r archive.Reader, sel *selection.Selector) func(*archive.Entry) bool {
 	if !sel.Filtered() {
-		return sel.Want
+		return selectAll
 	}
 	return archive.WithLinkTargets(r.Entries(), sel.Want)
 }
@@ -471,6 +485,12 @@ type stopError struct{ err error }
 func (e *stopError) Error() string { return e.err.Error() }
 func (e *stopError) Unwrap() error { return e.err }
 
+// isStopError reports whether err is or wraps a *stopError.
+func isStopError(err error) bool {
+	var s *stopError
+	return errors.As(err, &s)
+}
+
 // entryRun is the state of one extractEntries call, which the outcome
 // of each entry updates (done).
 type entryRun struct {
@@ -491,14 +511,13 @@ type entryRun struct {
 // Refused and skipped entries count as done: the extractor has warned
 // about them (exit 1) or skipped them quietly under --overwrite=skip.
 func (s *entryRun) done(e *archive.Entry, verr error) error {
-	var stopErr *stopError
 	switch {
 	case verr == nil, errors.Is(verr, extract.ErrRefused), errors.Is(verr, extract.ErrSkipped):
 		return nil
 	case errors.Is(verr, errInterrupted), errors.Is(verr, context.Canceled):
 		s.stop = errInterrupted
 		return verr
-	case errors.Is(verr, archive.ErrPasswordRequired), errors.As(verr, &stopErr), s.retry && s.a.pw.retryable(verr):
+	case errors.Is(verr, archive.ErrPasswordRequired), isStopError(verr), s.retry && s.a.pw.retryable(verr):
 		s.failed++
 		if s.stop == nil {
 			s.stop = verr
@@ -737,4 +756,6 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 
 // discard hides io.Discard's ReadFrom so that io.CopyBuffer reads with
 // our large buffer instead of io.Discard's small pooled one.
-var discard = struct{ io.Writer }{io.Discard}
+// It is an io.Writer variable so that passing it converts nothing (a
+// conversion of the struct would allocate per entry).
+var discard io.Writer = struct{ io.Writer }{io.Discard}

@@ -69,7 +69,8 @@ func (a *app) listArchive(name string, sel *selection.Selector, format string) e
 	}
 	info, all := r.Info(), r.Entries()
 	// An interrupt ends the listing at the next entry.
-	want := func(e *archive.Entry) bool { return a.ctx.Err() == nil && sel.Want(e) }
+	selected := wantOf(sel)
+	want := func(e *archive.Entry) bool { return a.ctx.Err() == nil && selected(e) }
 	if format == "json" {
 		j := listing.NewJSONWriter(a.stdout)
 		j.BeginArchive(name, info)

@@ -39,9 +39,9 @@ date, time, attributes, size, compressed size and name.`,
 				}
 				w := bufio.NewWriterSize(a.stdout, 64<<10)
 				if rows {
-					listing.WriteRows(w, r.Entries(), sel.Want)
+					listing.WriteRows(w, r.Entries(), wantOf(sel))
 				} else {
-					listing.WriteNames(w, r.Entries(), sel.Want)
+					listing.WriteNames(w, r.Entries(), wantOf(sel))
 				}
 				if err := w.Flush(); err != nil {
 					return err
