@@ -555,11 +555,12 @@ func (a *app) extractEntries(run *entryRun, r archive.Reader, want func(*archive
 		}
 		return visit(e, a.prog.Entry(e.Name, rd))
 	})
-	if flush != nil && a.ctx.Err() == nil && !errors.Is(run.stop, errInterrupted) {
+	if flush != nil && a.ctx.Err() == nil && run.stop == nil {
 		// The outcomes of the entries still queued, which may stop the
-		// run as the callback's would have.
+		// run as the callback's would have. A run that stopped already
+		// is aborted or rolled back, which drops them.
 		if ferr := flush(); ferr != nil && run.stop == nil {
-			run.stop = ferr
+			run.stop = ferr // not from done (which sets stop itself)
 		}
 	}
 	a.prog.Finish()
