@@ -83,6 +83,26 @@
 // question, asking behaves as --overwrite=never: the file is skipped with
 // a warning (exit 1).
 //
+// # Extracting
+//
+// x and e hand each decoded entry to extract.WriteQueued: small entries
+// are read (and their checksums verified) at once and their files created
+// by a second goroutine while the next ones decode; the outcomes come
+// back in entry order to entryRun.done, which counts them for the summary
+// and reports failures, and Flush delivers the last ones after Extract.
+// Device and FIFO entries a tar reader leaves out (its Skipped) are named
+// in one warning per archive (exit 1).
+//
+// # Memory
+//
+// All archives of a run share one archive.MemoryBudget of --max-dict
+// bytes for their decoders and parsed headers, and the garbage
+// collector's soft limit is --max-dict + 256 MiB (less a margin for what
+// it does not see), so that a live heap of millions of entries is not
+// allowed to grow to twice its size. The command layer itself keeps
+// nothing per entry: t and -so allocate nothing per entry, x only what
+// internal/extract does.
+//
 // # Passwords
 //
 // The password comes from --password (-p), --password-file FILE (its
