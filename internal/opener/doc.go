@@ -59,4 +59,8 @@
 // (encrypted RAR5 headers, RAR 1.4) it judges by the name: NAME.rNN or
 // NAME.partN.rar with N > 1. An empty file and a directory are reported
 // by Open as such (both wrap archive.ErrNotArchive).
+//
+// VolumeSetStem gives, from the name alone, what the files of a set
+// share (a.7z.001 → a.7z; b.part1.rar, x.rar, x.r00 → b, x), so that the
+// command layer keeps no volume naming rules of its own.
 package opener
