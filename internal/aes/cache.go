@@ -2,18 +2,17 @@ package aes
 
 import "sync"
 
-// DefaultKeyCacheSize is the number of derived keys a zero KeyCache keeps.
+// DefaultKeyCacheSize is the number of derived keys a KeyCache keeps.
 const DefaultKeyCacheSize = 16
 
 // KeyCache remembers derived keys by (scheme, password, salt, cost), so an
 // archive whose entries share a password and salt derives the key once.
 // It keeps at most its size in entries, dropping the least recently used.
-// The zero value is ready to use with DefaultKeyCacheSize entries; a
-// KeyCache is safe for concurrent use. Derivation happens outside the
+// The zero value is the cache, ready to use with room for
+// DefaultKeyCacheSize entries; a KeyCache is safe for concurrent use. Derivation happens outside the
 // lock, so two goroutines asking for the same new key may both derive it.
 type KeyCache struct {
 	mu      sync.Mutex
-	size    int
 	entries []cacheEntry // most recently used first
 }
 
@@ -34,15 +33,6 @@ type cacheEntry struct {
 	c        [16]byte
 }
 
-// NewKeyCache returns a cache holding at most size keys (size <= 0 means
-// DefaultKeyCacheSize).
-func NewKeyCache(size int) *KeyCache {
-	if size <= 0 {
-		size = DefaultKeyCacheSize
-	}
-	return &KeyCache{size: size}
-}
-
 func (c *KeyCache) lookup(s scheme, password string, salt []byte, cost int) (cacheEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -59,16 +49,12 @@ func (c *KeyCache) lookup(s scheme, password string, salt []byte, cost int) (cac
 func (c *KeyCache) store(e cacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	size := c.size
-	if size <= 0 {
-		size = DefaultKeyCacheSize
-	}
 	for _, old := range c.entries {
 		if old.scheme == e.scheme && old.cost == e.cost && old.password == e.password && old.salt == e.salt {
 			return
 		}
 	}
-	if len(c.entries) < size {
+	if len(c.entries) < DefaultKeyCacheSize {
 		c.entries = append(c.entries, cacheEntry{})
 	} else {
 		last := &c.entries[len(c.entries)-1]

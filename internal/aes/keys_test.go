@@ -304,7 +304,7 @@ func TestKeyRAR3(t *testing.T) {
 }
 
 func TestKeyCache(t *testing.T) {
-	c := NewKeyCache(2)
+	var c KeyCache
 	salt := []byte("saltsalt")
 	k1, err := c.Key7z("a", salt, 4, 0)
 	if err != nil {
@@ -323,8 +323,8 @@ func TestKeyCache(t *testing.T) {
 	if k, _ := c.Key7z("a", salt[:4], 4, 0); k == want {
 		t.Fatal("salt ignored")
 	}
-	if c.Len() != 2 {
-		t.Fatalf("size bound: %d", c.Len())
+	if c.Len() != 3 {
+		t.Fatalf("three keys cached: %d", c.Len())
 	}
 	if _, err := c.Key7z("a", salt, 30, 0); !errors.Is(err, archive.ErrLimit) {
 		t.Fatal("limit through cache")
@@ -354,10 +354,30 @@ func TestKeyCache(t *testing.T) {
 	if c.Len() != 0 {
 		t.Fatal("Clear")
 	}
-	var zero KeyCache
-	zero.Key7z("z", nil, 1, 0)
-	if zero.Len() != 1 {
-		t.Fatal("zero value cache")
+}
+
+// TestKeyCacheBound checks that a KeyCache keeps DefaultKeyCacheSize keys,
+// dropping the least recently used.
+func TestKeyCacheBound(t *testing.T) {
+	var c KeyCache
+	salt := []byte("salt")
+	for i := range DefaultKeyCacheSize + 5 {
+		c.Key7z(string(rune('a'+i)), salt, 1, 0)
+		if i == DefaultKeyCacheSize-1 {
+			c.Key7z("a", salt, 1, 0) // a cache hit: "a" becomes the most recent
+		}
+	}
+	if c.Len() != DefaultKeyCacheSize {
+		t.Fatalf("%d keys cached, want %d", c.Len(), DefaultKeyCacheSize)
+	}
+	c.mu.Lock()
+	kept := map[string]bool{}
+	for _, e := range c.entries {
+		kept[e.password] = true
+	}
+	c.mu.Unlock()
+	if !kept["a"] || kept["b"] || !kept[string(rune('a'+DefaultKeyCacheSize+4))] {
+		t.Errorf("kept %v: want a and the newest, not b", kept)
 	}
 }
 
