@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"testing"
 	"time"
@@ -134,4 +135,52 @@ func checkGoroutines(t *testing.T, before int) {
 	buf := make([]byte, 1<<16)
 	n := runtime.Stack(buf, true)
 	t.Fatalf("goroutines: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:n])
+}
+
+// TestThreadsMemory checks how many block buffers and encoders Writer2
+// holds at once: a binary-tree block runs with the parallel finder on two
+// threads, so Threads/2 blocks (rounded up) are in flight, each with its
+// own encoder; with one block in flight the writer compresses it while
+// Write waits, in the one buffer that also carries the history to the
+// next block. Hash-chain blocks (no parallel finder) run one per thread,
+// with one buffer more being filled.
+func TestThreadsMemory(t *testing.T) {
+	data := testData("mixed", 600000, 24)
+	const dict, block = 1 << 15, 1 << 16
+	for _, tc := range []struct {
+		level, threads int
+		buffers, encs  int
+	}{
+		{5, 1, 1, 1},
+		{5, 2, 1, 1},
+		{5, 3, 3, 2},
+		{5, 4, 3, 2},
+		{9, 8, 5, 4},
+		{1, 1, 1, 1},
+		{1, 2, 3, 2},
+	} {
+		o := LevelOptions(tc.level)
+		o.DictSize, o.BlockSize, o.Threads = dict, block, tc.threads
+		w, err := NewWriter2(io.Discard, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := data; len(p) > 0; {
+			n := min(len(p), 10007)
+			if _, err := w.Write(p[:n]); err != nil {
+				t.Fatal(err)
+			}
+			p = p[n:]
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if limit := tc.buffers * (dict + block); w.blockBytes > limit {
+			t.Errorf("mx%d threads=%d: %d bytes of block buffers, want at most %d (%d buffers)",
+				tc.level, tc.threads, w.blockBytes, limit, tc.buffers)
+		}
+		if w.nEnc > tc.encs {
+			t.Errorf("mx%d threads=%d: %d encoders, want at most %d", tc.level, tc.threads, w.nEnc, tc.encs)
+		}
+	}
 }

@@ -414,12 +414,19 @@ type Writer2 struct {
 	free    chan *encoder
 	nEnc    int
 	// mtOK: blocks may run the parallel binary-tree finder (Threads >= 2).
-	mtOK  bool
-	spare [][]byte
+	mtOK bool
+	// maxBlocks is the number of blocks compressed at once: Threads,
+	// or half of it (rounded up) when blocks run the parallel finder.
+	maxBlocks int
+	spare     [][]byte
 	// spareOut holds the output buffers of written blocks, for reuse.
 	spareOut [][]byte
-	err      error
-	closed   bool
+	// blockBytes is the capacity of the block buffers the writer holds
+	// (filling, in flight and spare), the bulk of its memory beside the
+	// encoders.
+	blockBytes int
+	err        error
+	closed     bool
 }
 
 type job2 struct {
@@ -441,6 +448,10 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 	}
 	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads)}
 	z.mtOK = opts.Threads >= 2 && opts.finder.binaryTree()
+	z.maxBlocks = opts.Threads
+	if z.mtOK {
+		z.maxBlocks = (opts.Threads + 1) / 2
+	}
 	return z, nil
 }
 
@@ -510,6 +521,7 @@ func (z *Writer2) reserve(b []byte, n int) []byte {
 		c = min(c, max(need, 2*cap(b), 64<<10))
 	}
 	nb := make([]byte, len(b), c)
+	z.blockBytes += cap(nb) - cap(b)
 	adviseHugePagesBytes(nb)
 	copy(nb, b)
 	return nb
@@ -545,7 +557,7 @@ func (z *Writer2) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// getEncoder returns an idle encoder, creating one when fewer than Threads
+// getEncoder returns an idle encoder, creating one when fewer than maxBlocks
 // exist. For a lone block smaller than the dictionary, the encoder is
 // sized to the block.
 func (z *Writer2) getEncoder(size int) *encoder {
@@ -557,7 +569,7 @@ func (z *Writer2) getEncoder(size int) *encoder {
 	select {
 	case e = <-z.free:
 	default:
-		if z.nEnc < z.opts.Threads {
+		if z.nEnc < z.maxBlocks {
 			z.nEnc++
 			return newEncoder(&o)
 		}
@@ -583,11 +595,13 @@ func (z *Writer2) submit(last bool) error {
 	if last && spos == 0 {
 		size = len(data)
 	}
-	if z.opts.Threads <= 1 {
-		// One buffer and one output buffer serve every block: the
-		// history moves to the front once the block is compressed.
+	if z.maxBlocks <= 1 {
+		// One block at a time, compressed while Write waits (on the
+		// parallel finder's threads when there are two): one buffer and
+		// one output buffer serve every block, the history moving to the
+		// front once the block is compressed.
 		e := z.getEncoder(size)
-		out, err := compressBlock(e, data, hist, spos, z.outBuffer(), false)
+		out, err := compressBlock(e, data, hist, spos, z.outBuffer(), z.mtOK)
 		z.free <- e
 		if err != nil {
 			z.err = err
@@ -606,23 +620,26 @@ func (z *Writer2) submit(last bool) error {
 		}
 		return err
 	}
+	// Wait for a free slot before taking a buffer for the next block, so
+	// that the writer holds at most maxBlocks+1 block buffers.
+	for len(z.jobs) >= z.maxBlocks {
+		if err := z.finishOldest(); err != nil {
+			z.spare = append(z.spare, data)
+			return err
+		}
+	}
 	j := &job2{data: data, hist: hist, spos: spos}
 	if !last {
 		z.block = append(z.reserve(z.buffer(), h), data[len(data)-h:]...)
 		z.histLen = h
 	}
-	for len(z.jobs) >= z.opts.Threads {
-		if err := z.finishOldest(); err != nil {
-			return err
-		}
-	}
 	// A block gets the parallel finder (two workers beside the parser)
-	// when the threads leave room for it: with Threads=2 a lone block, or
-	// the first of several, while further blocks run beside it on one
-	// goroutine each. 7-Zip instead gives every block two threads and
-	// runs Threads/2 blocks at once, which is slower here but holds one
-	// encoder less (docs/PERFORMANCE.md, "Tuning"). The choice changes
-	// the speed, not the output.
+	// when the threads leave room for it: Threads/2 blocks (rounded up)
+	// run at once, all on two threads but, with an odd thread count, the
+	// last on one (7-Zip's layout: one encoder per two threads; giving
+	// every thread a block of its own was about 6 % faster with two
+	// threads but held twice the encoders, docs/PERFORMANCE.md,
+	// "Threads"). The choice changes the speed, not the output.
 	running := 0
 	for _, j := range z.jobs {
 		select {
