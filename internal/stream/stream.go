@@ -166,7 +166,7 @@ func NewDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 		}
 		return &zstdDecoder{z: z, limit: maxDict}, h, nil
 	case LZMA:
-		var hdr [13]byte
+		var hdr [lzmaHeaderSize]byte
 		if _, err := io.ReadFull(r, hdr[:]); err != nil {
 			return nil, h, &archive.Error{Offset: 0, Err: fmt.Errorf("lzma: truncated header: %w", archive.ErrFormat)}
 		}
@@ -179,7 +179,7 @@ func NewDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 			return nil, h, &archive.Error{Offset: 0, Err: fmt.Errorf("lzma: %w", err)}
 		}
 		h.Size = size
-		return nopCloser{errorMapper{z, "lzma"}}, h, nil
+		return nopCloser{lzmaDecoder{z}}, h, nil
 	}
 	return nil, h, &archive.UnsupportedError{What: "stream format"}
 }
@@ -240,6 +240,26 @@ func mapError(what string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %v: %w", what, err, archive.ErrFormat)
+}
+
+// lzmaHeaderSize is the size of the .lzma header: properties, dictionary
+// size and unpacked size.
+const lzmaHeaderSize = 13
+
+// lzmaDecoder reports damage at its offset in the file: the codec's
+// CorruptInputError counts from the end of the header.
+type lzmaDecoder struct{ z *lzma.Reader }
+
+func (d lzmaDecoder) Read(p []byte) (int, error) {
+	n, err := d.z.Read(p)
+	if err != nil && err != io.EOF {
+		var ce *lzma.CorruptInputError
+		if errors.As(err, &ce) {
+			return n, &archive.Error{Offset: lzmaHeaderSize + ce.Offset, Err: err}
+		}
+		err = mapError("lzma", err)
+	}
+	return n, err
 }
 
 type gzipDecoder struct {
