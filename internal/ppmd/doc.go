@@ -1,6 +1,6 @@
-// Package ppmd decodes PPMd variant H, Dmitry Shkarin's "prediction by
-// partial matching" compressor of 2001, in the two flavours garc meets,
-// and encodes the 7z one:
+// Package ppmd decodes PPMd, Dmitry Shkarin's "prediction by partial
+// matching" compressor, in the three flavours garc meets, and encodes the
+// 7z one. Variant H (2001) comes in two:
 //
 //   - 7z method 030401 ("PPMd7z"): the model coupled to 7-Zip's range coder
 //     (the one LZMA uses). Reader7z is an io.Reader over such a stream;
@@ -11,6 +11,18 @@
 //     carry-less range coder of Dmitry Subbotin. RARDecoder decodes one
 //     symbol at a time from a byte source shared with RAR's LZ decoder, with
 //     a Model the caller keeps across blocks.
+//
+// Variant I revision 1 (PPMdI, 2002) is ZIP method 98:
+//
+//   - Reader8 is an io.Reader over such an entry: a 2-byte header (order,
+//     memory in MiB, restoration method), then symbols coded with the
+//     same Subbotin range coder as RAR's. Its model (ppmd8.go) differs
+//     from variant H in its context flags, SEE and binary tables and,
+//     when the arena is full, the restoration method the header names:
+//     restart the model, or (method 1, "cut off") prune its deepest
+//     contexts and keep the rest. Reader8 stops at the declared
+//     size; an end marker after it is not required. Its errors are the
+//     CorruptInputError described below.
 //
 // The model follows the published var.H algorithm and 7-Zip's Ppmd7
 // implementation of it (bit-exact behaviour is required: encoder and

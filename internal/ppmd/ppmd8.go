@@ -4,7 +4,7 @@ import "encoding/binary"
 
 // PPMd variant I revision 1 (Dmitry Shkarin's PPMdI of 2002), the model
 // ZIP method 98 uses, coupled to Dmitry Subbotin's carry-less range
-// coder. It is a relative of variant H (internal/ppmd): the same order-N
+// coder. It is a relative of variant H (Model): the same order-N
 // context tree with symbol lists in a sub-allocated arena of 12-byte
 // units, binary contexts with adaptive probabilities, and secondary
 // escape estimation, with these differences: contexts carry flags (the
