@@ -24,7 +24,11 @@
 // The raw stream 7z stores has no header: the five property bytes
 // (lc/lp/pb and the dictionary size) are the coder properties and the
 // unpacked size is in the 7z header, so an end marker (distance
-// 0xFFFFFFFF) is only needed when the size is unknown.
+// 0xFFFFFFFF) is only needed when the size is unknown. When a declared
+// size has been decoded, Reader checks the end as 7-Zip and XZ Utils do:
+// the range decoder must be finished (code 0 after the final
+// normalisation) or an end marker must follow; data going on past the
+// size, or a match running over it, is corrupt.
 //
 // LZMA2 (Lzma2Dec.c) frames LZMA data in chunks of at most 2 MiB unpacked
 // and 64 KiB packed. Each chunk starts with a control byte: 0x00 ends the
