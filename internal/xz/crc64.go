@@ -20,19 +20,29 @@ import (
 const crc64Half = 16 << 10
 
 // crc64Slices is the slicing-by-8 table: crc64Slices[k][b] is the register
-// contribution of byte b followed by k zero bytes.
-var crc64Slices = func() *[8][256]uint64 {
-	var t [8][256]uint64
-	t[0] = *crc64.MakeTable(crc64.ECMA)
-	for i := range 256 {
-		c := t[0][i]
-		for k := 1; k < 8; k++ {
-			c = t[0][c&0xFF] ^ c>>8
-			t[k][i] = c
+// contribution of byte b followed by k zero bytes. It is built on first use
+// (crc64Table), not at init: a process that reads no .xz pays nothing.
+var (
+	crc64SlicesOnce sync.Once
+	crc64Slices     *[8][256]uint64
+)
+
+// crc64Table returns crc64Slices, building it on the first call.
+func crc64Table() *[8][256]uint64 {
+	crc64SlicesOnce.Do(func() {
+		t := new([8][256]uint64)
+		t[0] = *crc64.MakeTable(crc64.ECMA)
+		for i := range 256 {
+			c := t[0][i]
+			for k := 1; k < 8; k++ {
+				c = t[0][c&0xFF] ^ c>>8
+				t[k][i] = c
+			}
 		}
-	}
-	return &t
-}()
+		crc64Slices = t
+	})
+	return crc64Slices
+}
 
 var (
 	crc64ShiftOnce sync.Once
@@ -66,7 +76,7 @@ func crc64Step(t *[8][256]uint64, r, v uint64) uint64 {
 // crc64Raw advances the register (no initial or final inversion) over p,
 // one chain.
 func crc64Raw(r uint64, p []byte) uint64 {
-	t := crc64Slices
+	t := crc64Table()
 	for ; len(p) >= 8; p = p[8:] {
 		r = crc64Step(t, r, binary.LittleEndian.Uint64(p))
 	}
@@ -80,7 +90,7 @@ func crc64Raw(r uint64, p []byte) uint64 {
 // followed by p.
 func crc64Update(crc uint64, p []byte) uint64 {
 	r := ^crc
-	t := crc64Slices
+	t := crc64Table()
 	for ; len(p) >= 2*crc64Half; p = p[2*crc64Half:] {
 		a, b := p[:crc64Half:crc64Half], p[crc64Half:2*crc64Half:2*crc64Half]
 		ra, rb := r, uint64(0)
