@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -96,9 +97,23 @@ func New(r io.Reader, deflate64 bool) *Decompressor {
 	return d
 }
 
-// fixedLit and fixedDist are the codes of RFC 1951 section 3.2.6, shared
-// read-only by all decompressors.
-var fixedLit, fixedDist = buildFixed()
+// fixedCodes holds the codes of RFC 1951 section 3.2.6, shared read-only
+// by all decompressors. They are built by the first block that uses them
+// (fixedTables), not at init: most garc processes decode no Deflate64.
+var (
+	fixedOnce  sync.Once
+	fixedCodes *[2]huffman // literal/length, distance
+)
+
+// fixedTables returns the fixed literal/length and distance codes,
+// building them on the first call.
+func fixedTables() (lit, dist *huffman) {
+	fixedOnce.Do(func() {
+		lit, dist := buildFixed()
+		fixedCodes = &[2]huffman{lit, dist}
+	})
+	return &fixedCodes[0], &fixedCodes[1]
+}
 
 func buildFixed() (lit, dist huffman) {
 	lit = newHuffman(litPrimaryBits, numLitLen, maxCodeLen)
@@ -364,7 +379,7 @@ func (d *Decompressor) blockHeader() error {
 		return nil
 	case 1:
 		d.state = stateHuffman
-		d.litTab, d.distTab = &fixedLit, &fixedDist
+		d.litTab, d.distTab = fixedTables()
 		return nil
 	case 2:
 		if err := d.dynamicHeader(); err != nil {
