@@ -108,8 +108,9 @@ func (z *Writer) addRun(b byte, runLen int) {
 	e := z.cur
 	e.inUse[b] = true
 	crc := z.crc
+	t := &crcTables()[0]
 	for range runLen {
-		crc = crc<<8 ^ crcTable[0][byte(crc>>24)^b]
+		crc = crc<<8 ^ t[byte(crc>>24)^b]
 	}
 	z.crc = crc
 	switch runLen {
