@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/garc-dev/garc/internal/progress"
 	"github.com/garc-dev/garc/internal/selection"
@@ -302,6 +303,7 @@ and self-extractors cannot be changed.`,
 				return err
 			}
 			wo := sevenzip.WriteOptions{Name: name, Password: a.pw.value, Threads: a.g.threads}
+			start := time.Now()
 			st, err := update(a.ctx, name, 0, &sevenzip.Changes{Delete: sel.Want}, &wo)
 			if errors.Is(err, selection.ErrNoMatch) {
 				// Name the patterns that matched nothing.
@@ -316,7 +318,7 @@ and self-extractors cannot be changed.`,
 			}
 			if !a.g.quiet {
 				fmt.Fprintf(a.stdout, "%d entries deleted; ", st.Deleted)
-				summary(a.stdout, st)
+				summary(a.stdout, st, time.Since(start))
 			}
 			return nil
 		},

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/archivefile"
@@ -18,6 +19,7 @@ import (
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/printable"
+	"github.com/garc-dev/garc/internal/progress"
 	"github.com/garc-dev/garc/internal/selection"
 	"github.com/garc-dev/garc/internal/sevenzip"
 )
@@ -166,14 +168,17 @@ func namePath(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// summary prints the closing line of `a` and `d`.
-func summary(w io.Writer, st *sevenzip.WriteStats) {
+// summary prints the closing line of `a` and `d`: what the archive holds,
+// what this run read and wrote, the archive's size as a share of its
+// content, and the time taken.
+func summary(w io.Writer, st *sevenzip.WriteStats, took time.Duration) {
 	ratio := 0.0
 	if st.UnpackedSize > 0 {
 		ratio = 100 * float64(st.BytesOut) / float64(st.UnpackedSize)
 	}
-	fmt.Fprintf(w, "%d files, %d folders, %d bytes in, %d bytes out (archive of %d bytes of content: %.1f%%)",
-		st.Files, st.Dirs, st.BytesIn, st.BytesOut, st.UnpackedSize, ratio)
+	fmt.Fprintf(w, "%d files, %d folders (%s): %s read, %s written (%.1f %%) in %.2f s",
+		st.Files, st.Dirs, progress.HumanBytes(st.UnpackedSize), progress.HumanBytes(st.BytesIn),
+		progress.HumanBytes(st.BytesOut), ratio, took.Seconds())
 	if st.Kept > 0 || st.Skipped > 0 {
 		fmt.Fprintf(w, "; %d added, %d kept, %d unchanged skipped, %d blocks copied", st.Added, st.Kept, st.Skipped, st.CopiedFolders)
 	}
@@ -223,12 +228,13 @@ func create(ctx context.Context, o CreateOptions) error {
 	if o.Progress != nil {
 		o.Write.Progress = o.Progress(inputSize(items))
 	}
+	start := time.Now()
 	st, err := update(ctx, o.Archive, o.VolumeSize, &sevenzip.Changes{Add: writeItems(items, &o)}, &o.Write)
 	if err != nil {
 		return err
 	}
 	if !o.Quiet && o.Out != nil {
-		summary(o.Out, st)
+		summary(o.Out, st, time.Since(start))
 	}
 	if warnings > 0 {
 		return fmt.Errorf("%s: %d of the inputs not added (%w)", o.Archive, warnings, extract.ErrSkipped)

@@ -61,7 +61,7 @@ func TestCreate7zInterop(t *testing.T) {
 			args := append([]string{"a", "-snl", "out.7z", "src"}, sw...)
 			r := garc(t, dir, "", args...)
 			r.expect(t, ExitOK, "garc a")
-			if !strings.Contains(r.stdout, "files") || !strings.Contains(r.stdout, "bytes out") {
+			if !strings.Contains(r.stdout, "files") || !strings.Contains(r.stdout, " written (") {
 				t.Errorf("no summary line: %q", r.stdout)
 			}
 			arc := "out.7z"

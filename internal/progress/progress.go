@@ -223,10 +223,10 @@ func (p *Display) render(width int, elapsed time.Duration) string {
 		return ""
 	}
 	var pct, sizes, speed, eta string
-	sizes = humanBytes(p.done)
+	sizes = HumanBytes(p.done)
 	if secs := elapsed.Seconds(); secs >= 1 && p.done > 0 {
 		rate := float64(p.done) / secs
-		speed = humanBytes(int64(rate)) + "/s"
+		speed = HumanBytes(int64(rate)) + "/s"
 		if p.total > 0 && p.done < p.total {
 			eta = "ETA " + clock(time.Duration(float64(p.total-p.done)/rate*float64(time.Second)))
 		}
@@ -234,7 +234,7 @@ func (p *Display) render(width int, elapsed time.Duration) string {
 	known := p.total > 0
 	if known {
 		pct = fmt.Sprintf("%3d%%", int(p.fraction()*100))
-		sizes += "/" + humanBytes(p.total)
+		sizes += "/" + HumanBytes(p.total)
 	}
 	name := p.displayName()
 	layouts := [][]string{
@@ -350,8 +350,8 @@ func (p *Display) shorten(s string, width int) string {
 	return ell + string(rs[len(rs)-keep:])
 }
 
-// humanBytes formats n with binary units: 512 B, 1.5 KiB, 23.4 MiB.
-func humanBytes(n int64) string {
+// HumanBytes formats n with binary units: 512 B, 1.5 KiB, 23.4 MiB.
+func HumanBytes(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
