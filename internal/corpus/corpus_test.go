@@ -1,13 +1,15 @@
-package corpus
+package corpus_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
+)
 
 func TestUnitsAndListings(t *testing.T) {
-	root, ok := Root()
-	if !ok {
-		t.Skipf("corpus not found at %s (../shared/corpus)", root)
-	}
-	units, err := Units(root)
+	root := testenv.CorpusRoot(t)
+	units, err := corpus.Units(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func TestUnitsAndListings(t *testing.T) {
 		if u.Expected == "" {
 			continue
 		}
-		l, err := Listing(root, u.Expected)
+		l, err := corpus.Listing(root, u.Expected)
 		if err != nil {
 			t.Errorf("%s: %v", u.Unit, err)
 		}
