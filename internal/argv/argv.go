@@ -18,45 +18,79 @@ type Commands struct {
 	Words map[string]bool
 }
 
-// shortValueFlags are the single-letter flags that take the next argument
-// as their value when nothing is attached.
-var shortValueFlags = map[string]bool{"-o": true}
+// shortValueFlag reports whether a is a single-letter flag that takes the
+// next argument as its value when nothing is attached.
+func shortValueFlag(a string) bool { return a == "-o" }
 
-// exactSwitches maps 7-Zip and unrar switches written as one whole
-// argument to canonical long flags.
-var exactSwitches = map[string][]string{
-	"-y":    {"--yes"},
-	"-r":    {"--recursive"},
-	"-r-":   {"--recursive=false"},
-	"-r0":   {"--recursive"},
-	"-kb":   {"--keep-broken"},
-	"-o+":   {"--overwrite=all"},
-	"-o-":   {"--overwrite=skip"},
-	"-or":   {"--overwrite=rename"},
-	"-aoa":  {"--overwrite=all"},
-	"-aos":  {"--overwrite=skip"},
-	"-aou":  {"--overwrite=rename"},
-	"-aot":  {"--overwrite=rename-existing"},
-	"-slt":  {"--format=slt"},
-	"-bd":   {"--progress=never"},
-	"-inul": {"-q"},
-	"-p":    {"--ask-password"},
-	"-hp":   {"--ask-password", "--encrypt-headers"},
-	"-snl":  {"--symlinks=store"},
-	"-si":   {"--stdin"},
-	"-mhe":  {"--encrypt-headers"},
-	"-mhc":  {"--header-compression"},
-	"-ms":   {"--solid=on"},
-	"-mmt":  {"--threads=0"},
-	"-mx":   {"--level=9"},
-	"-ep":   {"--flat"}, // unrar: exclude paths from names
+// exactSwitch maps the 7-Zip and unrar switches written as one whole
+// argument to canonical long flags (a switch statement rather than a map:
+// nothing to build when the process starts).
+func exactSwitch(a string) ([]string, bool) {
+	switch a {
+	case "-y":
+		return []string{"--yes"}, true
+	case "-r":
+		return []string{"--recursive"}, true
+	case "-r-":
+		return []string{"--recursive=false"}, true
+	case "-r0":
+		return []string{"--recursive"}, true
+	case "-kb":
+		return []string{"--keep-broken"}, true
+	case "-o+":
+		return []string{"--overwrite=all"}, true
+	case "-o-":
+		return []string{"--overwrite=skip"}, true
+	case "-or":
+		return []string{"--overwrite=rename"}, true
+	case "-aoa":
+		return []string{"--overwrite=all"}, true
+	case "-aos":
+		return []string{"--overwrite=skip"}, true
+	case "-aou":
+		return []string{"--overwrite=rename"}, true
+	case "-aot":
+		return []string{"--overwrite=rename-existing"}, true
+	case "-slt":
+		return []string{"--format=slt"}, true
+	case "-bd":
+		return []string{"--progress=never"}, true
+	case "-inul":
+		return []string{"-q"}, true
+	case "-p":
+		return []string{"--ask-password"}, true
+	case "-hp":
+		return []string{"--ask-password", "--encrypt-headers"}, true
+	case "-snl":
+		return []string{"--symlinks=store"}, true
+	case "-si":
+		return []string{"--stdin"}, true
+	case "-mhe":
+		return []string{"--encrypt-headers"}, true
+	case "-mhc":
+		return []string{"--header-compression"}, true
+	case "-ms":
+		return []string{"--solid=on"}, true
+	case "-mmt":
+		return []string{"--threads=0"}, true
+	case "-mx":
+		return []string{"--level=9"}, true
+	case "-ep": // unrar: exclude paths from names
+		return []string{"--flat"}, true
+	}
+	return nil, false
 }
 
-// filterNames are the 7z coders that are filters rather than compression
-// methods, so "-m0=BCJ -m1=LZMA2" maps to --filter=BCJ --method=LZMA2.
-var filterNames = map[string]bool{
-	"bcj": true, "bcj2": true, "x86": true, "arm": true, "arm64": true, "armt": true, "ppc": true,
-	"sparc": true, "ia64": true, "riscv": true, "swap2": true, "swap4": true, "delta": true,
+// filterName reports whether name (lower case) is a 7z coder that is a
+// filter rather than a compression method, so "-m0=BCJ -m1=LZMA2" maps to
+// --filter=BCJ --method=LZMA2.
+func filterName(name string) bool {
+	switch name {
+	case "bcj", "bcj2", "x86", "arm", "arm64", "armt", "ppc",
+		"sparc", "ia64", "riscv", "swap2", "swap4", "delta":
+		return true
+	}
+	return false
 }
 
 // onOff maps 7-Zip's on/off spellings to a boolean literal.
@@ -118,7 +152,7 @@ func Normalize(args []string, c Commands) []string {
 			}
 			continue
 		}
-		if shortValueFlags[a] {
+		if shortValueFlag(a) {
 			if i+1 == len(args) {
 				dangling = a
 				continue
@@ -143,7 +177,7 @@ func Normalize(args []string, c Commands) []string {
 		flags = append(flags, Rewrite(a)...)
 	}
 	flags = adjustFlags(command, flags, &pos)
-	if sp, ok := commandSpellings[command]; ok {
+	if sp, ok := commandSpelling(command); ok {
 		command = sp[0]
 		flags = append(sp[1:len(sp):len(sp)], flags...)
 	}
@@ -236,7 +270,7 @@ func adjustFlags(command string, flags []string, pos *[]string) []string {
 // Rewrite maps one single-dash switch to canonical flags; unknown
 // switches are returned unchanged for cobra to accept or reject.
 func Rewrite(a string) []string {
-	if r, ok := exactSwitches[a]; ok {
+	if r, ok := exactSwitch(a); ok {
 		return r
 	}
 	lower := strings.ToLower(a)
@@ -296,7 +330,7 @@ func Rewrite(a string) []string {
 		if i := strings.IndexByte(name, ':'); i >= 0 {
 			name = name[:i]
 		}
-		if filterNames[name] {
+		if filterName(name) {
 			return []string{"--filter=" + v}
 		}
 		return []string{"--method=" + v}
@@ -389,7 +423,7 @@ const (
 	RootOnly = "./"
 )
 
-// listFileR0 is the refusedSwitches key of -xr0@LIST and -ir0@LIST.
+// listFileR0 is the refusedSwitch key of -xr0@LIST and -ir0@LIST.
 const listFileR0 = "-xr0@LIST"
 
 // unrarPattern maps unrar's -xPATTERN and -nPATTERN to flag: a pattern
@@ -401,27 +435,41 @@ func unrarPattern(flag, p string) string {
 	return flag + p
 }
 
-// refusedSwitches are 7-Zip switches garc does not implement and that
-// would change what is extracted or listed; they fail the command line
-// (exit 7) with the reason given here rather than being ignored.
-var refusedSwitches = map[string]string{
-	"-spf":  "absolute paths in archives are not supported (garc keeps every entry inside the destination)",
-	"-spf2": "absolute paths in archives are not supported (garc keeps every entry inside the destination)",
-	"-spe":  "eliminating the root folder is not supported",
-	"-ssc-": "case-insensitive matching is not supported (patterns are case-sensitive)",
-	"-sdel": "deleting files after compression is not supported",
-	"-stl":  "setting the archive time from the newest file is not supported",
-	"-sns":  "NTFS alternate streams are not supported",
-	"-ad2":  "unrar's -ad2 (into the archive's own folder) is not supported; -ad puts each archive into DEST/NAME/ as -o'DEST/*' does",
-	listFileR0: "a list file's recursion cannot be decided line by line (nor with -ir0@LIST); " +
-		"use -xr@LIST (any depth) or -xr-@LIST (from the root)",
-	spacedPassword: "attach the password to the switch (-pSECRET) or use --password SECRET, " +
-		"--password-file FILE or --password-stdin; -p alone asks on the terminal " +
-		"(the argument after -p is neither a command, an existing file nor a new .7z archive, so it was not used, and it is not shown; " +
-		"if it is the archive, write it before -p or with its .7z extension)",
+// refusedSwitch returns why a 7-Zip switch garc does not implement, and
+// that would change what is extracted or listed, is refused; such switches
+// fail the command line (exit 7) with this reason rather than being
+// ignored. ok is false for every other switch.
+func refusedSwitch(sw string) (reason string, ok bool) {
+	switch sw {
+	case "-spf":
+		return "absolute paths in archives are not supported (garc keeps every entry inside the destination)", true
+	case "-spf2":
+		return "absolute paths in archives are not supported (garc keeps every entry inside the destination)", true
+	case "-spe":
+		return "eliminating the root folder is not supported", true
+	case "-ssc-":
+		return "case-insensitive matching is not supported (patterns are case-sensitive)", true
+	case "-sdel":
+		return "deleting files after compression is not supported", true
+	case "-stl":
+		return "setting the archive time from the newest file is not supported", true
+	case "-sns":
+		return "NTFS alternate streams are not supported", true
+	case "-ad2":
+		return "unrar's -ad2 (into the archive's own folder) is not supported; -ad puts each archive into DEST/NAME/ as -o'DEST/*' does", true
+	case listFileR0:
+		return "a list file's recursion cannot be decided line by line (nor with -ir0@LIST); " +
+			"use -xr@LIST (any depth) or -xr-@LIST (from the root)", true
+	case spacedPassword:
+		return "attach the password to the switch (-pSECRET) or use --password SECRET, " +
+			"--password-file FILE or --password-stdin; -p alone asks on the terminal " +
+			"(the argument after -p is neither a command, an existing file nor a new .7z archive, so it was not used, and it is not shown; " +
+			"if it is the archive, write it before -p or with its .7z extension)", true
+	}
+	return "", false
 }
 
-// spacedPassword is the refusedSwitches key of "-p SECRET": a password
+// spacedPassword is the refusedSwitch key of "-p SECRET": a password
 // separated from -p by a space.
 const spacedPassword = "-p PASSWORD (with a space)"
 
@@ -429,14 +477,22 @@ const spacedPassword = "-p PASSWORD (with a space)"
 // password is never printed.
 const hiddenArgument = "(hidden)"
 
-// commandSpellings are unrar's commands, rewritten to garc's: the command
-// word and the flags it implies.
-var commandSpellings = map[string][]string{
-	"v":  {"l"},                 // verbose list: garc's table shows what unrar's does
-	"vt": {"l", "--format=slt"}, // technical list
-	"lt": {"l", "--format=slt"},
-	"vb": {"lb"},            // bare list
-	"p":  {"x", "--stdout"}, // print files to stdout
+// commandSpelling maps unrar's commands to garc's: the command word and
+// the flags it implies.
+func commandSpelling(word string) ([]string, bool) {
+	switch word {
+	case "v": // verbose list: garc's table shows what unrar's does
+		return []string{"l"}, true
+	case "vt": // technical list
+		return []string{"l", "--format=slt"}, true
+	case "lt":
+		return []string{"l", "--format=slt"}, true
+	case "vb": // bare list
+		return []string{"lb"}, true
+	case "p": // print files to stdout
+		return []string{"x", "--stdout"}, true
+	}
+	return nil, false
 }
 
 // passwordAfterP reports whether next, the argument after a lone -p (or
@@ -456,7 +512,8 @@ func passwordAfterP(c Commands, command string, npos int, next string) bool {
 		return false
 	case command == "":
 		w := strings.ToLower(next)
-		return !c.Words[w] && commandSpellings[w] == nil
+		_, unrarCommand := commandSpelling(w)
+		return !c.Words[w] && !unrarCommand
 	case strings.ContainsAny(next, "*?") || strings.HasSuffix(next, "/") || strings.HasSuffix(next, "\\"):
 		return false
 	case npos == 0 && (command == "a" || command == "add" || command == "d" || command == "delete") &&
@@ -482,7 +539,7 @@ const unsupportedFlag = "--" + UnsupportedFlag + "="
 // fails with exit 7. lower is the switch in lower case (7-Zip switches are
 // case-insensitive). ok is false for switches it does not know.
 func compatSwitch(lower string) (out []string, ok bool) {
-	if _, refused := refusedSwitches[lower]; refused {
+	if _, refused := refusedSwitch(lower); refused {
 		return []string{unsupportedFlag + lower}, true
 	}
 	switch {
@@ -527,7 +584,7 @@ func compatSwitch(lower string) (out []string, ok bool) {
 
 // Refusal returns why a switch carried by UnsupportedFlag is refused.
 func Refusal(sw string) string {
-	if reason, ok := refusedSwitches[sw]; ok {
+	if reason, ok := refusedSwitch(sw); ok {
 		return reason
 	}
 	return "only UTF-8 list files are supported" // -scs with another charset

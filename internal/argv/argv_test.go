@@ -6,18 +6,24 @@ import (
 )
 
 // testCommands is garc's command tree as internal/cli describes it
-// (commandsOf), for the tests of this package.
-var testCommands = Commands{
-	ValueFlags: map[string]bool{
-		"output": true, "password": true, "password-file": true, "overwrite": true, "links": true,
-		"max-dict": true, "threads": true, "progress": true, "format": true, "include": true,
-		"exclude": true, "level": true, "method": true, "filter": true, "solid": true,
-		"volume-size": true, "symlinks": true, "stdin-name": true, "type": true, "dict": true, "method-param": true,
-	},
-	Words: map[string]bool{
-		"x": true, "extract": true, "e": true, "l": true, "list": true, "t": true, "test": true,
-		"a": true, "add": true, "d": true, "delete": true, "help": true, "completion": true, "lb": true,
-	},
+// (commandsOf), for the tests of this package. It is set by
+// setTestCommands, not by a package-level initialiser, so that
+// TestInitAllocatesNothing sees only the package's own initialisation.
+var testCommands Commands
+
+func setTestCommands() {
+	testCommands = Commands{
+		ValueFlags: map[string]bool{
+			"output": true, "password": true, "password-file": true, "overwrite": true, "links": true,
+			"max-dict": true, "threads": true, "progress": true, "format": true, "include": true,
+			"exclude": true, "level": true, "method": true, "filter": true, "solid": true,
+			"volume-size": true, "symlinks": true, "stdin-name": true, "type": true, "dict": true, "method-param": true,
+		},
+		Words: map[string]bool{
+			"x": true, "extract": true, "e": true, "l": true, "list": true, "t": true, "test": true,
+			"a": true, "add": true, "d": true, "delete": true, "help": true, "completion": true, "lb": true,
+		},
+	}
 }
 
 func TestNormalizeArgs(t *testing.T) {
@@ -218,7 +224,7 @@ func countValues(args []string) int {
 		if a == "--" {
 			break
 		}
-		if (shortValueFlags[a] || strings.HasPrefix(a, "--") && testCommands.ValueFlags[strings.TrimPrefix(a, "--")]) && i+1 < len(args) {
+		if (shortValueFlag(a) || strings.HasPrefix(a, "--") && testCommands.ValueFlags[strings.TrimPrefix(a, "--")]) && i+1 < len(args) {
 			n++
 		}
 	}
