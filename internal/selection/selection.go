@@ -134,7 +134,11 @@ func (s *Selector) Filtered() bool { return len(s.includes) > 0 || len(s.exclude
 // Want reports whether e is selected: it matches an include (or there
 // are none) and no exclude.
 func (s *Selector) Want(e *archive.Entry) bool {
-	comps := components(e.Name)
+	if !s.Filtered() {
+		return true
+	}
+	var buf [16]string // components of most names, on the stack
+	comps := appendComponents(buf[:0], e.Name)
 	isDir := e.IsDir()
 	if len(s.includes) > 0 {
 		ok := false
@@ -157,8 +161,29 @@ func (s *Selector) Want(e *archive.Entry) bool {
 }
 
 // components splits an entry name into its path components.
-func components(name string) []string {
-	return strings.Split(strings.Trim(strings.ReplaceAll(name, "\\", "/"), "/"), "/")
+func components(name string) []string { return appendComponents(nil, name) }
+
+// appendComponents appends the path components of an entry name to dst:
+// the name is split at '/' and '\\' after removing leading and trailing
+// separators (an empty name is one empty component). The components are
+// substrings of name, so nothing is allocated while dst has room.
+func appendComponents(dst []string, name string) []string {
+	isSep := func(c byte) bool { return c == '/' || c == '\\' }
+	i, j := 0, len(name)
+	for i < j && isSep(name[i]) {
+		i++
+	}
+	for j > i && isSep(name[j-1]) {
+		j--
+	}
+	start := i
+	for k := i; k < j; k++ {
+		if isSep(name[k]) {
+			dst = append(dst, name[start:k])
+			start = k + 1
+		}
+	}
+	return append(dst, name[start:j])
 }
 
 // NoMatch is the error for an archive in which the Selector chose

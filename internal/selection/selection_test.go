@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,5 +108,31 @@ func TestListFilePrefix(t *testing.T) {
 	want := "**/*.png **/docs/c.txt ./*.png ./docs/c.txt *.png docs/c.txt"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("got %q, want %q", g, want)
+	}
+}
+
+// TestComponents compares appendComponents with splitting the name after
+// turning '\' into '/' and trimming separators.
+func TestComponents(t *testing.T) {
+	for _, name := range []string{"", "a", "/a/", "a/b/c", `a\b/c`, "a//b", `\\a\\`, "//", "dir/", "x/y/z/w/v/u/t/s/r/q/p/o/n/m/l/k/j/i"} {
+		want := strings.Split(strings.Trim(strings.ReplaceAll(name, `\`, "/"), "/"), "/")
+		if got := components(name); !slices.Equal(got, want) {
+			t.Errorf("components(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestWantAllocations checks that Want splits names without allocating,
+// with and without patterns.
+func TestWantAllocations(t *testing.T) {
+	for _, inc := range [][]string{nil, {"*.txt"}, {"**/deep/*"}} {
+		s, err := New(inc, []string{"*.log"}[:len(inc)%2], false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &archive.Entry{Name: `src\logs/deep/a.txt`, Type: archive.TypeFile}
+		if n := testing.AllocsPerRun(100, func() { s.Want(e) }); n != 0 {
+			t.Errorf("includes %q: %v allocations per Want", inc, n)
+		}
 	}
 }
