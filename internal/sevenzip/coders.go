@@ -2,7 +2,6 @@ package sevenzip
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/bits"
@@ -381,16 +380,11 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 }
 
 // wrapDecodeError makes sure an error from a third-party decoder wraps one
-// of the archive sentinels.
+// of the archive sentinels: a premature end is the reader's errShort, the
+// rest follows archive.AsFormatError, the rule every format shares.
 func wrapDecodeError(err error) error {
 	if err == io.ErrUnexpectedEOF {
 		return errShort
 	}
-	for _, s := range []error{archive.ErrFormat, archive.ErrChecksum, archive.ErrLimit,
-		archive.ErrUnsupported, archive.ErrPasswordRequired, archive.ErrWrongPassword} {
-		if errors.Is(err, s) {
-			return err
-		}
-	}
-	return fmt.Errorf("%w: %v", archive.ErrFormat, err)
+	return archive.AsFormatError(err)
 }
