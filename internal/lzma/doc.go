@@ -83,7 +83,7 @@
 // a chunk turned out incompressible and was stored.
 //
 // Writer2 cuts the input into blocks (BlockSize) and writes them in
-// order, compressing up to Threads blocks at once. Only the first block
+// order, compressing several blocks at once (below). Only the first block
 // resets the dictionary. A later block resets the model (probabilities,
 // state, reps) but keeps the dictionary: its encoder is handed the
 // DictSize bytes before the block and preloads its match finder with them
@@ -92,17 +92,21 @@
 // boundary. Blocks therefore cost almost nothing in ratio
 // (docs/PERFORMANCE.md) and can be compressed in parallel.
 //
-// With a binary-tree finder, a block gets three goroutines when the
-// thread count leaves a second one free (with Threads=2, a lone block or
-// the first of several, as in 7-Zip): two match-finder workers, each
+// With a binary-tree finder, Threads/2 blocks (rounded up) run at once,
+// each on two threads (with an odd count, the last on one), as in 7-Zip:
+// one encoder per two threads. With Threads=2 one block runs at a time
+// while Write waits, in a single buffer that then carries the history to
+// the next block. A block on two threads gets three goroutines: two
+// match-finder workers, each
 // owning half of the main hash table and so the trees of the positions
 // hashing there, and the parser/coder, which looks up the short-match
 // tables itself and merges each position's tree matches from its owner
 // (mtfinder.go). A position's matches never depend on the parser
 // (skipping a position updates the tables exactly as searching it) or on
 // the other worker, so the output does not depend on the thread count.
-// Each block becomes LZMA chunks of at most 2 MiB unpacked and 64 KiB
-// packed, or uncompressed chunks when LZMA does not shrink the data.
+// Hash-chain blocks (the fast levels) run one per thread. Each block
+// becomes LZMA chunks of at most 2 MiB unpacked and 64 KiB packed, or
+// uncompressed chunks when LZMA does not shrink the data.
 //
 // WriterOptions.Context stops the encoders: they poll it every 64 KiB of
 // input positions (in the parsers' loop and while a block's history is
