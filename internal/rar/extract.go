@@ -247,7 +247,12 @@ type contentReader struct {
 	private bool // use a private decoder (comments), closed on release
 	own     lzDecoder
 	ctx     context.Context
+	copyBuf []byte // WriteTo's buffer for sources without WriteTo, kept for the next entry
 }
+
+// maxCopyBuf is the size of contentReader.copyBuf for entries this large or
+// larger (or of unknown size).
+const maxCopyBuf = 32 << 10
 
 // release frees a private decoder and any decryption buffers.
 func (c *contentReader) release() {
@@ -566,6 +571,23 @@ func (c *contentReader) account(b []byte) {
 	c.n += int64(len(b))
 }
 
+// copyBufFor returns the copy buffer for an entry of size bytes (-1 if
+// unknown): the one kept from earlier entries if it is large enough,
+// otherwise a new one of twice its size, at least the entry's size plus
+// one (so that one Read meets the end) and at most maxCopyBuf. A tiny
+// entry thus costs no 32 KiB buffer, and an archive of many entries
+// allocates a few buffers in all rather than one per entry.
+func (c *contentReader) copyBufFor(size int64) []byte {
+	want := maxCopyBuf
+	if size >= 0 && size < maxCopyBuf {
+		want = int(size) + 1
+	}
+	if len(c.copyBuf) < want {
+		c.copyBuf = make([]byte, min(max(want, 2*len(c.copyBuf)), maxCopyBuf))
+	}
+	return c.copyBuf
+}
+
 // WriteTo lets io.Copy use the decoder's own WriteTo, avoiding a copy.
 func (c *contentReader) WriteTo(w io.Writer) (int64, error) {
 	if c.err != nil {
@@ -577,7 +599,7 @@ func (c *contentReader) WriteTo(w io.Writer) (int64, error) {
 	wt, ok := c.src.(io.WriterTo)
 	if !ok {
 		var total int64
-		buf := make([]byte, 32<<10)
+		buf := c.copyBufFor(c.f.e.Size)
 		for {
 			n, err := c.Read(buf)
 			if n > 0 {
