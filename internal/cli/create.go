@@ -265,9 +265,9 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 		return o, usagef("a: no files to add")
 	}
 	// The password: given, or typed twice at the prompt of -p alone
-	// (passwordSource.resolve asked before anything was read).
-	if a.pw.have {
-		w.Password = a.pw.value
+	// (prompt.Source.Resolve asked before anything was read).
+	if v, ok := a.pw.Value(); ok {
+		w.Password = v
 	}
 	if w.EncryptHeaders && w.Password == "" {
 		return o, usagef("--encrypt-headers (-mhe) needs a password")
@@ -302,7 +302,8 @@ and self-extractors cannot be changed.`,
 			if err != nil {
 				return err
 			}
-			wo := sevenzip.WriteOptions{Name: name, Password: a.pw.value, Threads: a.g.threads}
+			pw, _ := a.pw.Value()
+			wo := sevenzip.WriteOptions{Name: name, Password: pw, Threads: a.g.threads}
 			start := time.Now()
 			st, err := update(a.ctx, name, 0, &sevenzip.Changes{Delete: sel.Want}, &wo)
 			if errors.Is(err, selection.ErrNoMatch) {

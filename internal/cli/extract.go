@@ -317,7 +317,7 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 func (a *app) runExtract(name string, sel *selection.Selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
 	for {
 		err := a.extractArchive(name, sel, f, ow, lm)
-		if !a.pw.retry(err) {
+		if !a.pw.Retry(err) {
 			return err
 		}
 	}
@@ -517,7 +517,7 @@ func (s *entryRun) done(e *archive.Entry, verr error) error {
 	case errors.Is(verr, errInterrupted), errors.Is(verr, context.Canceled):
 		s.stop = errInterrupted
 		return verr
-	case errors.Is(verr, archive.ErrPasswordRequired), isStopError(verr), s.retry && s.a.pw.retryable(verr):
+	case errors.Is(verr, archive.ErrPasswordRequired), isStopError(verr), s.retry && s.a.pw.Retryable(verr):
 		s.failed++
 		if s.stop == nil {
 			s.stop = verr
@@ -568,7 +568,7 @@ func (a *app) extractEntries(run *entryRun, r archive.Reader, want func(*archive
 	switch {
 	case a.ctx.Err() != nil || errors.Is(err, errInterrupted) || errors.Is(stop, errInterrupted):
 		return run.failed, errInterrupted
-	case run.retry && a.pw.retryable(stop):
+	case run.retry && a.pw.Retryable(stop):
 		return run.failed, stop // runExtract asks again
 	case stop != nil:
 		a.report(run.name, "", stop)

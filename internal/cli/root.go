@@ -55,7 +55,7 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	g      globalFlags
-	pw     *passwordSource
+	pw     *prompt.Source
 	prog   *progress.Display
 	code   int // the exit code accumulated by the command
 	// volumes are the files the last opened archive was read from, so
@@ -130,7 +130,7 @@ const interruptGrace = 700 * time.Millisecond
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // setMemoryLimit's, for in-process runs
-	a.pw = &passwordSource{stdinBuf: a.stdinB, term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
+	a.pw = &prompt.Source{Stdin: a.stdinB, Term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
 	root := a.rootCommand()
 	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
 	operandsRequired(root)                     // usage.go: "x: missing ARCHIVE"
@@ -281,8 +281,12 @@ destination (garc x archive.rar out/).
 		}
 		a.memory = archive.NewMemoryBudget(md)
 		setMemoryLimit(a.memory.Limit())
-		a.pw.newArchive = cmd.Name() == "a" // password.go: a -p asks twice, at once
-		return a.pw.resolve(&a.g)
+		err = a.pw.Resolve(prompt.Flags{Password: a.g.password, PasswordSet: a.g.passwordSet, File: a.g.passwordFile,
+			Stdin: a.g.passwordStdin, Ask: a.g.askPassword, NewArchive: cmd.Name() == "a"}) // a -p asks twice, at once
+		if errors.Is(err, prompt.ErrSeveralSources) {
+			return usagef("%v", err)
+		}
+		return err
 	}
 	root.AddCommand(a.extractCommand("x", true), a.extractCommand("e", false), a.listCommand(), a.testCommand(),
 		a.createCommand(), a.deleteCommand())
@@ -294,7 +298,7 @@ func (a *app) options(name string) *archive.Options {
 	md, _ := parseSize(a.g.maxDict)
 	return &archive.Options{
 		Name:     name,
-		Password: a.pw.forArchive(name),
+		Password: a.pw.ForArchive(name),
 		MaxDict:  md,
 		Memory:   a.memory,
 		Threads:  a.g.threads,
@@ -430,7 +434,7 @@ func diagnostic(archiveName, entry string, err error) string {
 // openArchive opens the archive named on the command line.
 func (a *app) openArchive(name string) (archive.Reader, error) {
 	r, err := openArchive(name, a.options(name))
-	for err != nil && a.pw.retry(err) { // password.go: a wrong typed password is asked again
+	for err != nil && a.pw.Retry(err) { // a wrong typed password is asked again
 		r, err = openArchive(name, a.options(name))
 	}
 	if err == nil {
