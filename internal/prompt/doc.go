@@ -4,4 +4,11 @@
 // at once with archive.ErrPasswordRequired, and Ctrl-C or SIGTERM ends
 // the prompt with the context's error. It never prompts when stdin is not
 // a terminal.
+//
+// Source decides where a run's password comes from: --password (7-Zip's
+// -pSECRET), the first line of --password-file or of standard input
+// (--password-stdin; an empty line is refused as a wrong password would
+// be), or the terminal, asked only when an archive turns out to need one.
+// A wrong password typed at the terminal may be asked for again, as unrar
+// does, up to Tries times.
 package prompt
