@@ -229,6 +229,15 @@ func (r *reader) decodeSmall(a algo, ver int, data []byte, unp int64) ([]byte, e
 	return io.ReadAll(io.LimitReader(d, unp))
 }
 
+// packedSize returns the length of f's packed data in all its volumes.
+func (f *fileInfo) packedSize() int64 {
+	var n int64
+	for _, p := range f.parts {
+		n += p.size
+	}
+	return n
+}
+
 // contentReader yields one entry's content and verifies its size and
 // checksum at the end.
 type contentReader struct {
@@ -378,7 +387,7 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 		ver = 15
 	}
 	p := lzcore.Params{DictSize: f.dictSize, UnpackedSize: f.e.Size, Solid: f.solid && !c.private, Version: ver, MaxMem: r.opts.Limit(),
-		MinWindow: r.minWindow[f.algo]}
+		MinWindow: r.minWindow[f.algo], PackedSize: f.packedSize()}
 	if err := d.Reset(c.packed, p); err != nil {
 		return r.errf(f.e.Name, -1, archive.AsFormatError(err))
 	}

@@ -5,7 +5,12 @@ import (
 	"io"
 )
 
-const inBufSize = 64 << 10
+// inBufSize is the input buffer of a BitReader over a large or unknown
+// source; minInBufSize the least one over a small source.
+const (
+	inBufSize    = 64 << 10
+	minInBufSize = 512
+)
 
 // BitReader reads bits most significant first from a buffered byte
 // source. V holds the next bits left-aligned; N of them are valid. Bytes
@@ -32,9 +37,19 @@ type BitReader struct {
 }
 
 // Reset starts reading src, keeping the input buffer.
-func (r *BitReader) Reset(src io.Reader) {
-	if r.buf == nil {
-		r.buf = make([]byte, inBufSize)
+func (r *BitReader) Reset(src io.Reader) { r.ResetSize(src, 0) }
+
+// ResetSize starts reading src, which holds size bytes (0 when unknown),
+// keeping the input buffer when it is large enough. The buffer is sized
+// to a small source (at least minInBufSize bytes) rather than taking
+// inBufSize for a few bytes; it grows, doubling, as larger sources come.
+func (r *BitReader) ResetSize(src io.Reader, size int64) {
+	want := inBufSize
+	if size > 0 && size < inBufSize {
+		want = max(int(size), minInBufSize)
+	}
+	if len(r.buf) < want {
+		r.buf = make([]byte, min(max(want, 2*len(r.buf)), inBufSize))
 	}
 	*r = BitReader{src: src, buf: r.buf, Data: r.buf[:0]}
 }

@@ -39,4 +39,8 @@ type Params struct {
 	// file after file. It never raises the file's dictionary (the
 	// longest distance). unpack5 uses it; the others ignore it.
 	MinWindow int64
+	// PackedSize, when positive, is the length of the compressed stream:
+	// a small one gets an input buffer of its size rather than 64 KiB.
+	// It is a hint only (the stream still ends where its source does).
+	PackedSize int64
 }

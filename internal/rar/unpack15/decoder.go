@@ -116,7 +116,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 	d.flagBuf, d.flagsLeft = 0, 0
 	d.stMode = false
 	d.lCount = 0
-	d.br.Reset(src)
+	d.br.ResetSize(src, p.PackedSize)
 	d.fileStart = d.win.Total()
 	d.fileEnd = -1
 	if p.UnpackedSize >= 0 {

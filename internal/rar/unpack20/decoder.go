@@ -158,7 +158,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 		d.win.Grow(need)
 		d.win.Skip()
 	}
-	d.br.Reset(src)
+	d.br.ResetSize(src, p.PackedSize)
 	d.fileStart = d.win.Total()
 	d.fileEnd = -1
 	if p.UnpackedSize >= 0 {

@@ -213,7 +213,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 		}
 	}
 	d.maxMem = p.MaxMem
-	d.br.Reset(src)
+	d.br.ResetSize(src, p.PackedSize)
 	d.rpos = d.total
 	d.fileStart = d.total
 	d.fileEnd = -1

@@ -211,7 +211,7 @@ func (d *Decoder) Reset(src io.Reader, p Params) error {
 	} else {
 		d.distSyms = distSyms5
 	}
-	d.br.Reset(src)
+	d.br.ResetSize(src, p.PackedSize)
 	d.rpos = d.total
 	d.fileStart = d.total
 	d.fileEnd = -1
