@@ -2,93 +2,16 @@ package rar
 
 import (
 	"fmt"
-	"io/fs"
 	"time"
 	"unicode/utf8"
-
-	"github.com/garc-dev/garc/internal/archive"
 )
 
-// unix st_mode type bits.
+// unix st_mode bits the RAR 1.5–4.x reader tests (archive.Entry.SetMode
+// decodes the rest).
 const (
-	sIFMT   = 0o170000
-	sIFLNK  = 0o120000
-	sIFDIR  = 0o040000
-	sIFREG  = 0o100000
-	sIFIFO  = 0o010000
-	sIFCHR  = 0o020000
-	sIFBLK  = 0o060000
-	sIFSOCK = 0o140000
+	sIFMT  = 0o170000
+	sIFLNK = 0o120000
 )
-
-// setMode fills Mode and HasUnixMode from HostOS, Attributes and Type.
-func setMode(e *archive.Entry) {
-	var m fs.FileMode
-	if e.HostOS == archive.HostUnix {
-		a := e.Attributes
-		m = fs.FileMode(a & 0o777)
-		if a&0o4000 != 0 {
-			m |= fs.ModeSetuid
-		}
-		if a&0o2000 != 0 {
-			m |= fs.ModeSetgid
-		}
-		if a&0o1000 != 0 {
-			m |= fs.ModeSticky
-		}
-		e.HasUnixMode = true
-		switch a & sIFMT {
-		case sIFDIR:
-			m |= fs.ModeDir
-		case sIFLNK:
-			m |= fs.ModeSymlink
-		case sIFIFO:
-			m |= fs.ModeNamedPipe
-		case sIFCHR:
-			m |= fs.ModeDevice | fs.ModeCharDevice
-		case sIFBLK:
-			m |= fs.ModeDevice
-		case sIFSOCK:
-			m |= fs.ModeSocket
-		}
-	} else {
-		m = 0o644
-		if e.Type == archive.TypeDir || e.Attributes&archive.AttrDirectory != 0 {
-			m = 0o755
-		}
-		if e.Attributes&archive.AttrReadOnly != 0 {
-			m &^= 0o222
-		}
-	}
-	switch e.Type {
-	case archive.TypeDir:
-		m |= fs.ModeDir
-		if m.Perm() == 0 && !e.HasUnixMode {
-			m |= 0o755
-		}
-	case archive.TypeSymlink:
-		m = m&^fs.ModeType | fs.ModeSymlink
-		if m.Perm() == 0 {
-			m |= 0o777
-		}
-	case archive.TypeFile, archive.TypeHardlink, archive.TypeCopy:
-		m &^= fs.ModeDir | fs.ModeSymlink
-	}
-	e.Mode = m
-}
-
-// filetime converts a Windows FILETIME (100 ns since 1601) to time.
-func filetime(v uint64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	const epochDiff = 116444736000000000 // 1601→1970 in 100 ns
-	if v < epochDiff {
-		return time.Unix(0, 0).Add(-time.Duration((epochDiff-v)/10000) * time.Millisecond)
-	}
-	d := v - epochDiff
-	return time.Unix(int64(d/1e7), int64(d%1e7)*100)
-}
 
 // dosTime converts an MS-DOS date/time (local time) to time.
 func dosTime(v uint32) time.Time {

@@ -130,7 +130,7 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 			e.Size = 0
 			f.parts = nil
 		}
-		setMode(e)
+		e.SetMode()
 		if err := r.addPiece(f); err != nil {
 			return res, r.errf("", pos, err)
 		}

@@ -626,7 +626,7 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 		e.Type = archive.TypeSymlink
 		f.linkData = true
 	}
-	setMode(e)
+	e.SetMode()
 	return f, nil
 }
 

@@ -347,7 +347,7 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 	if e.Type == archive.TypeDir {
 		e.Size = 0
 	}
-	setMode(e)
+	e.SetMode()
 	return f, nil
 }
 
@@ -414,7 +414,7 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 					secs[i] = int64(int32(rec.u32()))
 					ts[i] = time.Unix(secs[i], 0)
 				} else {
-					ts[i] = filetime(rec.u64())
+					ts[i] = archive.FromFiletime(rec.u64())
 				}
 			}
 			if unix && fl&0x10 != 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"io/fs"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -123,9 +122,9 @@ func parseExtra(b []byte, f *file, central bool) (extraInfo, error) {
 					break
 				}
 				if tag == 1 && sz >= 24 {
-					x.mtime = filetime(le.Uint64(d))
-					x.atime = filetime(le.Uint64(d[8:]))
-					x.ctime = filetime(le.Uint64(d[16:]))
+					x.mtime = archive.FromFiletime(le.Uint64(d))
+					x.atime = archive.FromFiletime(le.Uint64(d[8:]))
+					x.ctime = archive.FromFiletime(le.Uint64(d[16:]))
 					x.ntfs = true
 				}
 				d = d[sz:]
@@ -249,60 +248,7 @@ func (rd *Reader) fillEntry(e *archive.Entry, f *file, x *extraInfo, host byte, 
 		// A directory's CRC of 0 is no checksum (7-Zip lists none).
 		e.HasCRC32 = e.HasCRC32 && f.crc != 0
 	}
-	setMode(e)
-}
-
-// setMode fills Mode and HasUnixMode from HostOS, Attributes and Type.
-func setMode(e *archive.Entry) {
-	var m fs.FileMode
-	if e.HostOS == archive.HostUnix {
-		a := e.Attributes
-		m = fs.FileMode(a & 0o777)
-		if a&0o4000 != 0 {
-			m |= fs.ModeSetuid
-		}
-		if a&0o2000 != 0 {
-			m |= fs.ModeSetgid
-		}
-		if a&0o1000 != 0 {
-			m |= fs.ModeSticky
-		}
-		e.HasUnixMode = true
-	} else {
-		m = 0o644
-		if e.Type == archive.TypeDir {
-			m = 0o755
-		}
-		if e.Attributes&archive.AttrReadOnly != 0 {
-			m &^= 0o222
-		}
-	}
-	switch e.Type {
-	case archive.TypeDir:
-		m |= fs.ModeDir
-		if m.Perm() == 0 {
-			m |= 0o755
-		}
-	case archive.TypeSymlink:
-		m |= fs.ModeSymlink
-		if m.Perm() == 0 {
-			m |= 0o777
-		}
-	}
-	e.Mode = m
-}
-
-// filetime converts a Windows FILETIME (100 ns since 1601) to time.
-func filetime(v uint64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	const epochDiff = 116444736000000000 // 1601→1970 in 100 ns
-	if v < epochDiff {
-		return time.Unix(0, 0).Add(-time.Duration((epochDiff-v)/10000) * time.Millisecond)
-	}
-	d := v - epochDiff
-	return time.Unix(int64(d/1e7), int64(d%1e7)*100)
+	e.SetMode()
 }
 
 // dosTime converts an MS-DOS time and date (local time) to time.
