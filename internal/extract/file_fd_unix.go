@@ -46,3 +46,18 @@ func (o outFile) Close() error {
 	}
 	return nil
 }
+
+// typeOf maps the file-type bits of a stat result onto what the extractor
+// tells apart: a regular file (0), a directory, a symbolic link, and
+// anything else (irregular).
+func typeOf(st *unix.Stat_t) fs.FileMode {
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular
+}

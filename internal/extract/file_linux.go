@@ -197,15 +197,7 @@ func (h *dirHandle) lstatType(p string) (fs.FileMode, error) {
 		}
 		break
 	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return 0, nil
-	case unix.S_IFDIR:
-		return fs.ModeDir, nil
-	case unix.S_IFLNK:
-		return fs.ModeSymlink, nil
-	}
-	return fs.ModeIrregular, nil
+	return typeOf(&st), nil
 }
 
 // setTimes sets the access and modification times of the file p, not

@@ -77,13 +77,5 @@ func (*dirHandle) lstatType(p string) (fs.FileMode, error) {
 		}
 		break
 	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return 0, nil
-	case unix.S_IFDIR:
-		return fs.ModeDir, nil
-	case unix.S_IFLNK:
-		return fs.ModeSymlink, nil
-	}
-	return fs.ModeIrregular, nil
+	return typeOf(&st), nil
 }

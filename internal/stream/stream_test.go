@@ -18,15 +18,6 @@ import (
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
-func isSentinel(err error) bool {
-	for _, s := range []error{archive.ErrFormat, archive.ErrChecksum, archive.ErrUnsupported, archive.ErrLimit} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // extractOne opens data as a single-stream file and returns its entry and
 // content.
 func extractOne(t *testing.T, name string, data []byte) (*archive.Entry, []byte, error) {
@@ -106,7 +97,7 @@ func TestToolRoundTrips(t *testing.T) {
 			}
 			// Truncation is an error wrapping a sentinel, never silent.
 			_, _, err = extractOne(t, c.file, c.comp[:len(c.comp)*2/3])
-			if err == nil || !isSentinel(err) {
+			if err == nil || !archive.HasSentinel(err) {
 				t.Fatalf("truncated: error %v", err)
 			}
 		})
@@ -220,7 +211,7 @@ func checkUnit(root string, u *corpus.Unit) error {
 		if err == nil {
 			return errors.New("corrupt file decoded without error")
 		}
-		if !isSentinel(err) && !errors.Is(err, errNotRecognised) {
+		if !archive.HasSentinel(err) && !errors.Is(err, errNotRecognised) {
 			return fmt.Errorf("error %v wraps no sentinel", err)
 		}
 	}

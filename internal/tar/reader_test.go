@@ -23,15 +23,6 @@ import (
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
-func isSentinel(err error) bool {
-	for _, s := range []error{archive.ErrFormat, archive.ErrChecksum, archive.ErrUnsupported, archive.ErrLimit} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // openBytes opens data the way the opener will: a compressed stream is
 // recognised by content, a plain tar by its first header.
 func openBytes(name string, data []byte, opts *archive.Options) (*Reader, error) {
@@ -243,11 +234,11 @@ func checkUnit(root string, u *corpus.Unit) error {
 		if err == nil {
 			return errors.New("corrupt archive read without error")
 		}
-		if !isSentinel(err) {
+		if !archive.HasSentinel(err) {
 			return fmt.Errorf("error %v wraps no sentinel", err)
 		}
 	default:
-		if err != nil && !isSentinel(err) {
+		if err != nil && !archive.HasSentinel(err) {
 			return fmt.Errorf("error %v wraps no sentinel", err)
 		}
 	}
@@ -277,7 +268,7 @@ func FuzzReader(f *testing.F) {
 		}
 		r, err := Open(bytes.NewReader(data), int64(len(data)), 0, &archive.Options{Name: "f", MaxDict: 1 << 20})
 		if err != nil {
-			if !isSentinel(err) {
+			if !archive.HasSentinel(err) {
 				t.Fatalf("open: error %v wraps no sentinel", err)
 			}
 			return
@@ -291,7 +282,7 @@ func FuzzReader(f *testing.F) {
 			}
 			return nil
 		})
-		if err != nil && !isSentinel(err) {
+		if err != nil && !archive.HasSentinel(err) {
 			t.Fatalf("extract: error %v wraps no sentinel", err)
 		}
 	})
