@@ -835,6 +835,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 	}
 	var skipBuf []byte
 	failedFolder, failedErr := -1, error(nil)
+	stored := rd.newStoredReader(ctx)
 	for i, e := range rd.entries {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -845,6 +846,14 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 		m := rd.meta[i]
 		if m.folder < 0 {
 			if err := fn(e, emptyReader); err != nil {
+				return err
+			}
+			continue
+		}
+		if stored.stored(m.folder) {
+			// Stored data is read where it lies (stored.go).
+			stored.set(e, &m)
+			if err := rd.extractStored(e, &m, stored, fn); err != nil {
 				return err
 			}
 			continue
@@ -901,7 +910,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 		er := &entryReader{fs: cur, n: e.Size, hasCRC: si.subHasCRC[m.sub], want: si.subCRCs[m.sub],
 			folderCheck: m.local == cur.f.numSub-1}
 		if e.Type == archive.TypeSymlink {
-			target, err := readLinkTarget(er, m.reparse, e)
+			target, err := readLinkTarget(er, er.n, m.reparse, e)
 			if err != nil {
 				err = rd.wrap(e.Name, err)
 				if ferr := fn(e, &errReader{err: err}); ferr != nil {
@@ -945,10 +954,14 @@ const preverifyMax = 4 << 20
 func (rd *Reader) plan(want func(*archive.Entry) bool) ([]int, map[int]int64) {
 	need := map[int]int64{}
 	var folders []int
+	stored := rd.newStoredReader(nil)
 	for i, e := range rd.entries {
 		m := rd.meta[i]
 		if m.folder < 0 || (want != nil && !want(e)) {
 			continue
+		}
+		if stored.stored(m.folder) {
+			continue // read where it lies, not decoded
 		}
 		if _, ok := need[m.folder]; !ok {
 			folders = append(folders, m.folder)
@@ -978,13 +991,13 @@ type errReader struct{ err error }
 
 func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// readLinkTarget reads a symlink entry's data: the target itself for unix
-// entries, a reparse buffer for Windows ones.
-func readLinkTarget(er *entryReader, reparse bool, e *archive.Entry) (string, error) {
-	if er.n > maxLinkTarget {
-		return "", fmt.Errorf("symlink target of %d bytes: %w", er.n, archive.ErrFormat)
+// readLinkTarget reads a symlink entry's data, size bytes from r: the
+// target itself for unix entries, a reparse buffer for Windows ones.
+func readLinkTarget(r io.Reader, size int64, reparse bool, e *archive.Entry) (string, error) {
+	if size > maxLinkTarget {
+		return "", fmt.Errorf("symlink target of %d bytes: %w", size, archive.ErrFormat)
 	}
-	data, err := io.ReadAll(er)
+	data, err := io.ReadAll(r)
 	if err != nil {
 		return "", err
 	}
