@@ -68,11 +68,10 @@ const (
 )
 
 // Entry is the metadata of one archive member. Format readers fill every
-// field they know; zero values mean "not recorded". Fields are ordered so
-// that the small ones share words: archives list millions of entries.
+// field they know; zero values mean "not recorded". Archives list millions
+// of entries, so an Entry is kept at 128 bytes: what few entries record
+// lives in Extra, and the small fields share words.
 type Entry struct {
-	// Index is the entry's position in Reader.Entries.
-	Index int
 	// Name is the stored path with '/' as the separator. It is not
 	// sanitised: safe extraction cleans it.
 	Name string
@@ -82,30 +81,26 @@ type Entry struct {
 	// empty in the listing (readers fill small unencrypted ones);
 	// Reader.Extract fills it before calling back.
 	LinkTarget string
-
-	Size       int64  // unpacked size; -1 when unknown
-	PackedSize int64  // packed bytes attributed to this entry; 0 inside solid blocks beyond the first
 	Method     string // human-readable method, e.g. "LZMA2:24 BCJ", "RAR5 m3:128K"
 
-	ModTime    time.Time // zero when absent
-	CreateTime time.Time
-	AccessTime time.Time
+	Size       int64 // unpacked size; -1 when unknown
+	PackedSize int64 // packed bytes attributed to this entry; 0 inside solid blocks beyond the first
 
-	UID, GID     int    // -1 when absent
-	Owner, Group string // names, when recorded
+	ModTime time.Time // zero when absent
 
-	BLAKE2sp []byte // 32 bytes, RAR5 only; nil when absent
+	// Extra holds the metadata few entries record (other times, owner,
+	// BLAKE2sp, comment, …); nil when the entry records none of it. Read
+	// it through the accessor methods (CreateTime, UID, …), which give the
+	// "absent" values for a nil Extra; readers fill it through
+	// MutableExtra.
+	Extra *EntryExtra
 
-	// Version is the RAR file version number (name;N); 0 when absent.
-	Version int
-
-	// Comment is a per-entry comment, when the format has one.
-	Comment string
-
+	// Index is the entry's position in Reader.Entries.
+	Index int32
 	// Block is the index of the 7z folder (solid block) holding the
 	// entry's data, as 7-Zip's -slt "Block" shows it; -1 when the entry
 	// has no data stream or the format has no blocks (RAR).
-	Block int
+	Block int32
 
 	// Attributes are the raw attributes as stored (Windows bits, or a unix
 	// mode for unix hosts; 7z may combine both, see AttrUnixExtension).
@@ -121,11 +116,7 @@ type Entry struct {
 
 	HasUnixMode bool
 	HasCRC32    bool
-	// LinkToDir is set for Windows symlinks and junctions to directories.
-	LinkToDir bool
-	// Junction is set for RAR5 Windows junction points.
-	Junction  bool
-	Encrypted bool
+	Encrypted   bool
 	// Solid says the entry continues a solid stream from earlier entries.
 	Solid bool
 	// Anti marks a 7z anti-item (a deletion marker); it is listed, never
@@ -134,6 +125,103 @@ type Entry struct {
 	// SplitBefore/SplitAfter say the entry continues from the previous
 	// volume or into the next one.
 	SplitBefore, SplitAfter bool
+}
+
+// EntryExtra is the part of an Entry's metadata that few entries record.
+// A new EntryExtra should come from Entry.MutableExtra, which marks UID
+// and GID absent.
+type EntryExtra struct {
+	CreateTime time.Time // zero when absent
+	AccessTime time.Time // zero when absent
+
+	UID, GID     int    // -1 when absent
+	Owner, Group string // names, when recorded
+
+	BLAKE2sp []byte // 32 bytes, RAR5 only; nil when absent
+
+	// Version is the RAR file version number (name;N); 0 when absent.
+	Version int
+
+	// Comment is a per-entry comment, when the format has one.
+	Comment string
+
+	// LinkToDir is set for Windows symlinks and junctions to directories.
+	LinkToDir bool
+	// Junction is set for RAR5 Windows junction points.
+	Junction bool
+}
+
+// MutableExtra returns e.Extra for a reader to fill, first allocating it
+// (with UID and GID absent) when the entry has none.
+func (e *Entry) MutableExtra() *EntryExtra {
+	if e.Extra == nil {
+		e.Extra = &EntryExtra{UID: -1, GID: -1}
+	}
+	return e.Extra
+}
+
+// CreateTime returns the creation time; zero when absent.
+func (e *Entry) CreateTime() time.Time {
+	if e.Extra == nil {
+		return time.Time{}
+	}
+	return e.Extra.CreateTime
+}
+
+// AccessTime returns the last access time; zero when absent.
+func (e *Entry) AccessTime() time.Time {
+	if e.Extra == nil {
+		return time.Time{}
+	}
+	return e.Extra.AccessTime
+}
+
+// UID returns the owner's user id; -1 when absent.
+func (e *Entry) UID() int {
+	if e.Extra == nil {
+		return -1
+	}
+	return e.Extra.UID
+}
+
+// GID returns the owner's group id; -1 when absent.
+func (e *Entry) GID() int {
+	if e.Extra == nil {
+		return -1
+	}
+	return e.Extra.GID
+}
+
+// Owner returns the owner's user name; empty when absent.
+func (e *Entry) Owner() string {
+	if e.Extra == nil {
+		return ""
+	}
+	return e.Extra.Owner
+}
+
+// Group returns the owner's group name; empty when absent.
+func (e *Entry) Group() string {
+	if e.Extra == nil {
+		return ""
+	}
+	return e.Extra.Group
+}
+
+// BLAKE2sp returns the stored BLAKE2sp digest (RAR5); nil when absent.
+func (e *Entry) BLAKE2sp() []byte {
+	if e.Extra == nil {
+		return nil
+	}
+	return e.Extra.BLAKE2sp
+}
+
+// Comment returns the entry's comment; empty when absent.
+func (e *Entry) Comment() string {
+	if e.Extra == nil {
+		return ""
+	}
+	return e.Extra.Comment
 }
 
 // IsDir reports whether the entry is a directory.

@@ -437,7 +437,7 @@ func (x *Extractor) writeDir(e *archive.Entry, osRel, target string) error {
 		mode:    dirPerm(e),
 		setMode: x.created[target],
 		mtime:   e.ModTime,
-		atime:   e.AccessTime,
+		atime:   e.AccessTime(),
 	})
 	return nil
 }
@@ -677,10 +677,10 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 }
 
 func (x *Extractor) setTimes(p string, e *archive.Entry) {
-	if e.ModTime.IsZero() && e.AccessTime.IsZero() {
+	if e.ModTime.IsZero() && e.AccessTime().IsZero() {
 		return
 	}
-	x.at.setTimes(p, e.AccessTime, e.ModTime) // best effort; zero times are left unchanged
+	x.at.setTimes(p, e.AccessTime(), e.ModTime) // best effort; zero times are left unchanged
 }
 
 func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader) error {
@@ -731,7 +731,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 		}
 	}
 	// Times are set on the open descriptor where the system allows it.
-	timesSet := werr == nil && (e.ModTime.IsZero() && e.AccessTime.IsZero() || f.setTimes(e.AccessTime, e.ModTime) == nil)
+	timesSet := werr == nil && (e.ModTime.IsZero() && e.AccessTime().IsZero() || f.setTimes(e.AccessTime(), e.ModTime) == nil)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
@@ -804,8 +804,8 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 		tmp := tempname.In(filepath.Dir(dst.path))
 		err = x.createTemp(tmp, func() error { return os.Symlink(osTarget, tmp) }, func() { os.Remove(tmp) })
 		if err == nil {
-			if !e.ModTime.IsZero() || !e.AccessTime.IsZero() {
-				lchtimes(tmp, e.AccessTime, e.ModTime) // best effort
+			if !e.ModTime.IsZero() || !e.AccessTime().IsZero() {
+				lchtimes(tmp, e.AccessTime(), e.ModTime) // best effort
 			}
 			return x.place(e, tmp, &dst)
 		}

@@ -45,7 +45,7 @@ func newFixture(t *testing.T, opts Options) *fixture {
 }
 
 func fileEntry(name string) *archive.Entry {
-	return &archive.Entry{Name: name, Type: archive.TypeFile, Size: -1, UID: -1, GID: -1}
+	return &archive.Entry{Name: name, Type: archive.TypeFile, Size: -1}
 }
 
 func (f *fixture) write(e *archive.Entry, content string) error {

@@ -294,8 +294,8 @@ func (j *JSONWriter) Entry(e *archive.Entry) error {
 	j.int("packed_size", e.PackedSize)
 	j.str("method", e.Method)
 	j.time("mtime", e.ModTime)
-	j.time("ctime", e.CreateTime)
-	j.time("atime", e.AccessTime)
+	j.time("ctime", e.CreateTime())
+	j.time("atime", e.AccessTime())
 	j.int("attributes", int64(e.Attributes))
 	j.open("windows_attributes", '[')
 	attr := windowsAttrs(e)
@@ -315,24 +315,24 @@ func (j *JSONWriter) Entry(e *archive.Entry) error {
 		p := unixPerm(e.Mode)
 		j.b = append(j.b, '"', '0'+byte(p>>9&7), '0'+byte(p>>6&7), '0'+byte(p>>3&7), '0'+byte(p&7), '"')
 	}
-	if e.UID >= 0 && (e.UID != 0 || e.GID != 0 || e.Owner != "") {
-		j.int("uid", int64(e.UID))
+	if e.UID() >= 0 && (e.UID() != 0 || e.GID() != 0 || e.Owner() != "") {
+		j.int("uid", int64(e.UID()))
 	}
-	if e.GID >= 0 && (e.UID != 0 || e.GID != 0 || e.Group != "") {
-		j.int("gid", int64(e.GID))
+	if e.GID() >= 0 && (e.UID() != 0 || e.GID() != 0 || e.Group() != "") {
+		j.int("gid", int64(e.GID()))
 	}
-	j.optStr("owner", e.Owner)
-	j.optStr("group", e.Group)
+	j.optStr("owner", e.Owner())
+	j.optStr("group", e.Group())
 	if e.HasCRC32 {
 		j.key("crc32")
 		j.b = append(j.b, '"')
 		j.b = hex.AppendEncode(j.b, []byte{byte(e.CRC32 >> 24), byte(e.CRC32 >> 16), byte(e.CRC32 >> 8), byte(e.CRC32)})
 		j.b = append(j.b, '"')
 	}
-	if len(e.BLAKE2sp) > 0 {
+	if len(e.BLAKE2sp()) > 0 {
 		j.key("blake2sp")
 		j.b = append(j.b, '"')
-		j.b = hex.AppendEncode(j.b, e.BLAKE2sp)
+		j.b = hex.AppendEncode(j.b, e.BLAKE2sp())
 		j.b = append(j.b, '"')
 	}
 	j.bool("encrypted", e.Encrypted)
@@ -346,7 +346,7 @@ func (j *JSONWriter) Entry(e *archive.Entry) error {
 	if e.SplitAfter {
 		j.bool("split_after", true)
 	}
-	j.optStr("comment", e.Comment)
+	j.optStr("comment", e.Comment())
 	j.close('}')
 	return j.flush(false)
 }

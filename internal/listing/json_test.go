@@ -55,9 +55,10 @@ func TestJSONSchemaDoc(t *testing.T) {
 	j.BeginArchive("a.7z", full)
 	j.Entry(&archive.Entry{
 		Name: "n", Type: archive.TypeSymlink, LinkTarget: "t", Size: 1, Method: "m",
-		ModTime: time.Unix(1, 0), CreateTime: time.Unix(1, 0), AccessTime: time.Unix(1, 0),
-		Attributes: archive.AttrReadOnly, HasUnixMode: true, Mode: 0o644, UID: 1, GID: 1, Owner: "o", Group: "g",
-		HasCRC32: true, BLAKE2sp: []byte{1}, Anti: true, SplitBefore: true, SplitAfter: true, Comment: "c",
+		ModTime: time.Unix(1, 0), Attributes: archive.AttrReadOnly, HasUnixMode: true, Mode: 0o644,
+		HasCRC32: true, Anti: true, SplitBefore: true, SplitAfter: true,
+		Extra: &archive.EntryExtra{CreateTime: time.Unix(1, 0), AccessTime: time.Unix(1, 0),
+			UID: 1, GID: 1, Owner: "o", Group: "g", BLAKE2sp: []byte{1}, Comment: "c"},
 	})
 	j.EndArchive(nil)
 	j.ArchiveError("b.7z", errors.New("broken"))

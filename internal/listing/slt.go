@@ -64,7 +64,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 		fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
 	}
 	is7z := info.Format == archive.Format7z
-	blocks := map[int]bool{}
+	blocks := map[int32]bool{}
 	if is7z {
 		var packed int64
 		for _, e := range all {
@@ -153,11 +153,11 @@ func writeSLTTimes(w io.Writer, e *archive.Entry) {
 	if !e.ModTime.IsZero() {
 		fmt.Fprintf(w, "Modified = %s\n", sltTime(e.ModTime))
 	}
-	if !e.CreateTime.IsZero() {
-		fmt.Fprintf(w, "Created = %s\n", sltTime(e.CreateTime))
+	if !e.CreateTime().IsZero() {
+		fmt.Fprintf(w, "Created = %s\n", sltTime(e.CreateTime()))
 	}
-	if !e.AccessTime.IsZero() {
-		fmt.Fprintf(w, "Accessed = %s\n", sltTime(e.AccessTime))
+	if !e.AccessTime().IsZero() {
+		fmt.Fprintf(w, "Accessed = %s\n", sltTime(e.AccessTime()))
 	}
 }
 
@@ -253,20 +253,20 @@ func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
 
 // writeSLTExtras prints what garc knows beyond 7-Zip's keys.
 func writeSLTExtras(w io.Writer, e *archive.Entry) {
-	if len(e.BLAKE2sp) > 0 {
-		fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp)
+	if len(e.BLAKE2sp()) > 0 {
+		fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp())
 	}
-	if e.Owner != "" {
-		fmt.Fprintf(w, "User = %s\n", printable.String(e.Owner))
+	if e.Owner() != "" {
+		fmt.Fprintf(w, "User = %s\n", printable.String(e.Owner()))
 	}
-	if e.Group != "" {
-		fmt.Fprintf(w, "Group = %s\n", printable.String(e.Group))
+	if e.Group() != "" {
+		fmt.Fprintf(w, "Group = %s\n", printable.String(e.Group()))
 	}
 	if e.Anti {
 		fmt.Fprintf(w, "Anti = +\n")
 	}
-	if e.Comment != "" {
-		fmt.Fprintf(w, "Comment = %s\n", printable.String(e.Comment))
+	if e.Comment() != "" {
+		fmt.Fprintf(w, "Comment = %s\n", printable.String(e.Comment()))
 	}
 }
 

@@ -134,8 +134,8 @@ func TestEntryBlock(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
-		seen := map[int]bool{}
-		last := -1
+		seen := map[int32]bool{}
+		last := int32(-1)
 		for _, e := range r.Entries() {
 			hasData := e.Size > 0 && e.Type == 0
 			switch {

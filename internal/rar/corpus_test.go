@@ -80,7 +80,7 @@ func extractAll(r archive.Reader) (map[int]*gotEntry, error) {
 	err := r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
 		h := sha256.New()
 		n, err := io.Copy(h, rd)
-		got[e.Index] = &gotEntry{e: e, sum: hex.EncodeToString(h.Sum(nil)), size: n, err: err}
+		got[int(e.Index)] = &gotEntry{e: e, sum: hex.EncodeToString(h.Sum(nil)), size: n, err: err}
 		return nil
 	})
 	return got, err
@@ -178,7 +178,7 @@ func checkUnit(root string, u *corpus.Unit) (res unitResult) {
 	sums := map[string]string{}
 	skipped := map[string]bool{}
 	for _, e := range r.Entries() {
-		g := got[e.Index]
+		g := got[int(e.Index)]
 		if g == nil {
 			continue
 		}
@@ -237,7 +237,7 @@ func checkErrorUnit(root string, u *corpus.Unit) error {
 		return err
 	}
 	for _, e := range r.Entries() {
-		if g := got[e.Index]; g != nil && g.err != nil && first == nil {
+		if g := got[int(e.Index)]; g != nil && g.err != nil && first == nil {
 			first = g.err
 		}
 	}

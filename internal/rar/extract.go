@@ -287,7 +287,7 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	if f.e.SplitBefore {
 		return r.errf(f.e.Name, -1, fmt.Errorf("%w: entry starts in a previous volume that was not opened", archive.ErrFormat))
 	}
-	if f.e.BLAKE2sp != nil {
+	if f.e.BLAKE2sp() != nil {
 		if c.blake == nil {
 			c.blake = checksum.NewBLAKE2sp()
 		}
@@ -453,13 +453,13 @@ func (c *contentReader) finish() error {
 	switch {
 	case f.rar14:
 		ok = uint16(c.crc) == uint16(f.e.CRC32)
-	case f.e.BLAKE2sp != nil:
+	case f.e.BLAKE2sp() != nil:
 		var sum [32]byte
 		c.blake.Sum(sum[:0])
 		if c.hashKey != nil {
 			sum = checksum.RAR5MACBLAKE2sp(c.hashKey, sum[:])
 		}
-		ok = bytes.Equal(sum[:], f.e.BLAKE2sp)
+		ok = bytes.Equal(sum[:], f.e.BLAKE2sp())
 	case f.e.HasCRC32:
 		got := c.crc
 		if c.hashKey != nil {
@@ -574,7 +574,7 @@ func (c *contentReader) account(b []byte) {
 	} else {
 		c.crc = crc32.Update(c.crc, crc32.IEEETable, b)
 	}
-	if c.f.e.BLAKE2sp != nil {
+	if c.f.e.BLAKE2sp() != nil {
 		c.blake.Write(b)
 	}
 	c.n += int64(len(b))

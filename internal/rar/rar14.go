@@ -85,7 +85,6 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 		}
 		f := &fileInfo{}
 		e := &f.e
-		e.UID, e.GID = -1, -1
 		e.Name = strings.ReplaceAll(legacyText(name), "\\", "/")
 		e.HostOS = archive.HostWindows
 		e.Attributes = uint32(attr)

@@ -270,7 +270,7 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 						b.crcOK = uint16(crc32.ChecksumIEEE(b.head[off4Type:n])) == binary.LittleEndian.Uint16(b.head[off4CRC:])
 					}
 					if c, ok := r.decodeOldComment(b.head[n:]); ok {
-						f.e.Comment = c
+						f.e.MutableExtra().Comment = c
 					}
 				}
 			}
@@ -478,7 +478,7 @@ func (r *reader) oldSubBlock(b *block4, vol int) {
 		return
 	}
 	f := r.files[len(r.files)-1]
-	f.e.Owner, f.e.Group = string(names[:on]), string(names[on:])
+	f.e.MutableExtra().Owner, f.e.Extra.Group = string(names[:on]), string(names[on:])
 }
 
 // service4 handles a 0x7a sub-block: CMT comments and recovery records.
@@ -500,7 +500,6 @@ func (r *reader) service4(f *fileInfo, vol int) {
 func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	f := &fileInfo{}
 	e := &f.e
-	e.UID, e.GID = -1, -1
 	h := hbuf{b: b.head[base4Size:]}
 	pack := uint64(h.u32())
 	unp := uint64(h.u32())
@@ -542,7 +541,7 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	if b.flags&lhdVersion != 0 {
 		// File versions (rar -ver) are stored as "name;N".
 		if i := strings.LastIndexByte(e.Name, ';'); i > 0 && isDigits(e.Name[i+1:]) && len(e.Name)-i < 10 {
-			fmt.Sscan(e.Name[i+1:], &e.Version)
+			fmt.Sscan(e.Name[i+1:], &e.MutableExtra().Version)
 			e.Name = e.Name[:i]
 		}
 	}
@@ -667,9 +666,9 @@ func parseExtTime(h *hbuf, e *archive.Entry) {
 		case 0:
 			e.ModTime = t
 		case 1:
-			e.CreateTime = t
+			e.MutableExtra().CreateTime = t
 		case 2:
-			e.AccessTime = t
+			e.MutableExtra().AccessTime = t
 		}
 	}
 }

@@ -257,7 +257,6 @@ func (r *reader) service5(f *fileInfo, vol int) {
 func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 	f := &fileInfo{}
 	e := &f.e
-	e.UID, e.GID = -1, -1
 	b := &h.body
 	ff := b.vint()
 	unp := b.vint()
@@ -398,7 +397,7 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 			if rec.vint() == 0 {
 				s := rec.bytes(32)
 				if rec.err == nil {
-					e.BLAKE2sp = s
+					e.MutableExtra().BLAKE2sp = s
 				}
 			}
 		case 3: // time
@@ -431,13 +430,15 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 				if !ts[0].IsZero() {
 					e.ModTime = ts[0]
 				}
-				e.CreateTime, e.AccessTime = ts[1], ts[2]
+				if !ts[1].IsZero() || !ts[2].IsZero() {
+					e.MutableExtra().CreateTime, e.Extra.AccessTime = ts[1], ts[2]
+				}
 			}
 		case 4: // version
 			rec.vint()
 			v := rec.vint()
 			if rec.err == nil && v < 1<<31 {
-				e.Version = int(v)
+				e.MutableExtra().Version = int(v)
 			}
 		case 5: // redirection
 			rt := rec.vint()
@@ -453,8 +454,8 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 				e.Type = archive.TypeSymlink
 			case 2, 3:
 				e.Type = archive.TypeSymlink
-				e.Junction = rt == 3
-				e.LinkToDir = fl&1 != 0
+				e.MutableExtra().Junction = rt == 3
+				e.Extra.LinkToDir = fl&1 != 0
 				t = strings.ReplaceAll(t, "\\", "/")
 				t = strings.TrimPrefix(t, "/??/") // NT namespace prefix of junctions
 			case 4:
@@ -469,20 +470,20 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 			fl := rec.vint()
 			if fl&1 != 0 {
 				n := rec.vsize(256)
-				e.Owner = string(rec.bytes(n))
+				e.MutableExtra().Owner = string(rec.bytes(n))
 			}
 			if fl&2 != 0 {
 				n := rec.vsize(256)
-				e.Group = string(rec.bytes(n))
+				e.MutableExtra().Group = string(rec.bytes(n))
 			}
 			if fl&4 != 0 {
 				if v := rec.vint(); v < 1<<31 {
-					e.UID = int(v)
+					e.MutableExtra().UID = int(v)
 				}
 			}
 			if fl&8 != 0 {
 				if v := rec.vint(); v < 1<<31 {
-					e.GID = int(v)
+					e.MutableExtra().GID = int(v)
 				}
 			}
 			if rec.err != nil {

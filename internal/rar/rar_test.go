@@ -242,7 +242,7 @@ func TestInfo(t *testing.T) {
 	if c := r7.Info().Comment; !strings.HasPrefix(c, "RARcomment") {
 		t.Errorf("RAR 1.5 comment %q", c)
 	}
-	if c := r7.Entries()[0].Comment; !strings.HasPrefix(c, "file1comment") {
+	if c := r7.Entries()[0].Comment(); !strings.HasPrefix(c, "file1comment") {
 		t.Errorf("RAR 1.5 file comment %q", c)
 	}
 	r2, err := Open(corpusFile(t, "files/libarchive/test_read_format_rar5_sfx.exe"), nil)
@@ -268,7 +268,7 @@ func TestInfo(t *testing.T) {
 	defer r4.Close()
 	found := false
 	for _, e := range r4.Entries() {
-		if e.Owner != "" || e.UID >= 0 {
+		if e.Owner() != "" || e.UID() >= 0 {
 			found = true
 		}
 	}

@@ -310,7 +310,9 @@ func (r *reader) addPiece(f *fileInfo) error {
 			prev.e.SplitAfter = f.e.SplitAfter
 			// The last piece's checksum covers the whole file.
 			prev.e.HasCRC32, prev.e.CRC32 = f.e.HasCRC32, f.e.CRC32
-			prev.e.BLAKE2sp = f.e.BLAKE2sp
+			if prev.e.BLAKE2sp() != nil || f.e.BLAKE2sp() != nil {
+				prev.e.MutableExtra().BLAKE2sp = f.e.BLAKE2sp()
+			}
 			if f.sizeKnown {
 				prev.e.Size, prev.sizeKnown = f.e.Size, true
 			}
@@ -329,7 +331,7 @@ func (r *reader) finish() {
 	r.entries = make([]*archive.Entry, len(r.files))
 	seen := map[string]bool{}
 	for i, f := range r.files {
-		f.e.Index = i
+		f.e.Index = int32(i)
 		f.e.Block = -1 // RAR has no 7z-style blocks
 		r.entries[i] = &f.e
 		if f.e.Type == archive.TypeFile && f.e.Method != "" && !seen[f.e.Method] {

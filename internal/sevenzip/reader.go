@@ -434,9 +434,9 @@ func (rd *Reader) buildEntries() error {
 		// The block is zeroed: set only what differs (a whole-struct
 		// assignment would copy 288 bytes with write barriers).
 		e := &block[i]
-		e.Index, e.Name, e.UID, e.GID, e.Anti = i, name, -1, -1, fi.isAnti
+		e.Index, e.Name, e.Anti = int32(i), name, fi.isAnti
 		if fi.comment != "" {
-			e.Comment = fi.comment
+			e.MutableExtra().Comment = fi.comment
 		}
 		m := entryMeta{folder: -1}
 		if fi.hasStream {
@@ -459,15 +459,15 @@ func (rd *Reader) buildEntries() error {
 			}
 			sub++
 		}
-		e.Block = m.folder
+		e.Block = int32(m.folder)
 		if fi.hasMTime {
 			e.ModTime = fileTime(fi.mtime)
 		}
 		if fi.hasCTime {
-			e.CreateTime = fileTime(fi.ctime)
+			e.MutableExtra().CreateTime = fileTime(fi.ctime)
 		}
 		if fi.hasATime {
-			e.AccessTime = fileTime(fi.atime)
+			e.MutableExtra().AccessTime = fileTime(fi.atime)
 		}
 		isDir := !fi.hasStream && !fi.isEmptyFile
 		if fi.hasAttrib {
@@ -497,7 +497,9 @@ func (rd *Reader) buildEntries() error {
 			if fi.attrib&archive.AttrReparse != 0 && fi.hasStream && e.Size <= maxLinkTarget {
 				m.reparse = true
 				e.Type = archive.TypeSymlink
-				e.LinkToDir = fi.attrib&archive.AttrDirectory != 0
+				if fi.attrib&archive.AttrDirectory != 0 {
+					e.MutableExtra().LinkToDir = true
+				}
 			}
 		}
 		if e.Type == archive.TypeDir && !isDir && fi.hasStream {
@@ -1009,7 +1011,7 @@ func readLinkTarget(r io.Reader, size int64, reparse bool, e *archive.Entry) (st
 		return "", err
 	}
 	if dir {
-		e.LinkToDir = true
+		e.MutableExtra().LinkToDir = true
 	}
 	return target, nil
 }

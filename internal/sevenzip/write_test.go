@@ -177,11 +177,11 @@ func checkTree(t testing.TB, files []testFile, ents map[string]*archive.Entry, d
 		if !e.ModTime.Equal(f.mtime) {
 			t.Errorf("%s: mtime %v, want %v", f.name, e.ModTime, f.mtime)
 		}
-		if !e.AccessTime.Equal(f.atime) && !(f.atime.IsZero() && e.AccessTime.IsZero()) {
-			t.Errorf("%s: atime %v, want %v", f.name, e.AccessTime, f.atime)
+		if !e.AccessTime().Equal(f.atime) && !(f.atime.IsZero() && e.AccessTime().IsZero()) {
+			t.Errorf("%s: atime %v, want %v", f.name, e.AccessTime(), f.atime)
 		}
-		if !e.CreateTime.Equal(f.ctime) && !(f.ctime.IsZero() && e.CreateTime.IsZero()) {
-			t.Errorf("%s: ctime %v, want %v", f.name, e.CreateTime, f.ctime)
+		if !e.CreateTime().Equal(f.ctime) && !(f.ctime.IsZero() && e.CreateTime().IsZero()) {
+			t.Errorf("%s: ctime %v, want %v", f.name, e.CreateTime(), f.ctime)
 		}
 		if !f.noAttrs {
 			if !e.HasUnixMode || uint32(e.Mode.Perm()) != f.mode&0o777 {

@@ -43,7 +43,7 @@ func OpenFile(src io.ReaderAt, size int64, k Kind, opts *archive.Options) (*File
 	f.info = archive.Info{Format: k.Format(), PhysicalSize: size, Methods: []string{k.String()}}
 	f.entry = archive.Entry{
 		Name: StoredName(f.opts.Name, h), Type: archive.TypeFile, Size: h.Size, PackedSize: size,
-		Method: k.String(), ModTime: h.ModTime, UID: -1, GID: -1, Block: -1,
+		Method: k.String(), ModTime: h.ModTime, Block: -1,
 	}
 	f.list = []*archive.Entry{&f.entry}
 	switch k {

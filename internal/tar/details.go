@@ -25,7 +25,7 @@ type EntryDetails struct {
 // Entry returns the details of e, an entry of the archive, or nil for an
 // entry of another reader.
 func (d *Details) Entry(e *archive.Entry) *EntryDetails {
-	if d == nil || e.Index < 0 || e.Index >= len(d.r.details) || d.r.entries[e.Index] != e {
+	if d == nil || e.Index < 0 || int(e.Index) >= len(d.r.details) || d.r.entries[e.Index] != e {
 		return nil
 	}
 	return &d.r.details[e.Index]

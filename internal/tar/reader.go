@@ -331,7 +331,7 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 		return nil, r.wrap(h.name, at, &archive.LimitError{What: "memory for the entry list", Need: r.used, Limit: limit})
 	}
 	e := entryOf(h)
-	e.Index = len(r.entries)
+	e.Index = int32(len(r.entries))
 	r.entries = append(r.entries, e)
 	r.details = append(r.details, EntryDetails{Typeflag: h.rawType, Magic: h.magic, DevMajor: h.devMajor, DevMinor: h.devMinor, ext: h.ext})
 	return e, nil
@@ -373,9 +373,9 @@ func (r *Reader) scan() {
 // entryOf maps a tar header onto an archive entry.
 func entryOf(h *header) *archive.Entry {
 	e := &archive.Entry{
-		Name: h.name, Size: h.realSize, PackedSize: (h.size + blockSize - 1) &^ (blockSize - 1), ModTime: h.mtime, AccessTime: h.atime, CreateTime: h.ctime,
-		HostOS: archive.HostUnix, Attributes: uint32(h.mode) & 0o7777, HasUnixMode: true,
-		UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname, Block: -1,
+		Name: h.name, Size: h.realSize, PackedSize: (h.size + blockSize - 1) &^ (blockSize - 1), ModTime: h.mtime,
+		HostOS: archive.HostUnix, Attributes: uint32(h.mode) & 0o7777, HasUnixMode: true, Block: -1,
+		Extra: &archive.EntryExtra{AccessTime: h.atime, CreateTime: h.ctime, UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname},
 	}
 	switch h.typeflag {
 	case typeDir, typeGNUDumpDir:

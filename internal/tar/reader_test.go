@@ -110,7 +110,7 @@ func TestRoundTripWithArchiveTar(t *testing.T) {
 	if len(r.Skipped()) != 1 || r.Skipped()[0] != "fifo" {
 		t.Fatalf("skipped %v", r.Skipped())
 	}
-	if e := es[1]; e.Size != 5 || !e.ModTime.Equal(mtime) || e.Mode.Perm() != 0o644 || e.Owner != "me" {
+	if e := es[1]; e.Size != 5 || !e.ModTime.Equal(mtime) || e.Mode.Perm() != 0o644 || e.Owner() != "me" {
 		t.Fatalf("entry metadata %+v", e)
 	}
 	tree, err := extracted(r)

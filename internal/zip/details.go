@@ -39,7 +39,7 @@ type EntryDetails struct {
 // Entry returns the details of e, an entry of the archive, or nil for an
 // entry of another reader.
 func (d *Details) Entry(e *archive.Entry) *EntryDetails {
-	if d == nil || e.Index < 0 || e.Index >= len(d.rd.files) || d.rd.entries[e.Index] != e {
+	if d == nil || e.Index < 0 || int(e.Index) >= len(d.rd.files) || d.rd.entries[e.Index] != e {
 		return nil
 	}
 	f := &d.rd.files[e.Index]

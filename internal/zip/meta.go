@@ -209,9 +209,11 @@ func (rd *Reader) fillEntry(e *archive.Entry, f *file, x *extraInfo, host byte, 
 	if !x.mtime.IsZero() {
 		e.ModTime = x.mtime
 	}
-	e.AccessTime, e.CreateTime = x.atime, x.ctime
+	if !x.atime.IsZero() || !x.ctime.IsZero() {
+		e.MutableExtra().AccessTime, e.MutableExtra().CreateTime = x.atime, x.ctime
+	}
 	if x.hasOwner {
-		e.UID, e.GID = x.uid, x.gid
+		e.MutableExtra().UID, e.MutableExtra().GID = x.uid, x.gid
 	}
 	if host != hostUnix && host != hostOSX {
 		// DOS, NTFS and the rest write '\' as the separator.

@@ -524,7 +524,7 @@ func (rd *Reader) parseCentral(cd []byte, cdStart int64, count uint64, maxEntrie
 		f.realMethod = f.method
 		madeBy := le.Uint16(h[4:])
 		ext := le.Uint32(h[38:])
-		e := &archive.Entry{Index: len(rd.entries), UID: -1, GID: -1, Block: -1}
+		e := &archive.Entry{Index: int32(len(rd.entries)), Block: -1}
 		x, err := parseExtra(extra, &f, true)
 		if err != nil {
 			return &archive.Error{Offset: off, Err: err}
@@ -539,10 +539,12 @@ func (rd *Reader) parseCentral(cd []byte, cdStart int64, count uint64, maxEntrie
 		if x.unicodePath != "" {
 			e.Name = x.unicodePath
 		}
-		if f.flags&flagUTF8 != 0 || utf8Valid(comment) {
-			e.Comment = string(comment)
-		} else {
-			e.Comment = decodeName(comment, false, false)
+		switch {
+		case len(comment) == 0:
+		case f.flags&flagUTF8 != 0 || utf8Valid(comment):
+			e.MutableExtra().Comment = string(comment)
+		default:
+			e.MutableExtra().Comment = decodeName(comment, false, false)
 		}
 		rd.fillEntry(e, &f, &x, host, ext)
 		f.ntfsTimes, f.host, f.version, f.external = x.ntfs, host, le.Uint16(h[6:]), ext

@@ -68,7 +68,7 @@ func (rd *Reader) scanLocals() error {
 		if f.flags&flagDescriptor != 0 {
 			f.dataEnd += rd.descriptorLen(&f)
 		}
-		e := &archive.Entry{Index: len(rd.entries), UID: -1, GID: -1, Block: -1}
+		e := &archive.Entry{Index: int32(len(rd.entries)), Block: -1}
 		e.Name = decodeName(f.rawName, f.flags&flagUTF8 != 0, false)
 		if x.unicodePath != "" {
 			e.Name = x.unicodePath

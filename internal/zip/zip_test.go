@@ -145,7 +145,7 @@ func TestGoWriterRoundTrip(t *testing.T) {
 			t.Errorf("%s: type %v mode %v", c.name, e.Type, e.Mode)
 		}
 	}
-	if e := byName["dir/deflated.txt"]; e.Comment != "entry comment" || e.Size != int64(len(text)) || e.Method != "Deflate" {
+	if e := byName["dir/deflated.txt"]; e.Comment() != "entry comment" || e.Size != int64(len(text)) || e.Method != "Deflate" {
 		t.Errorf("deflated entry %+v", e)
 	}
 	if e := byName["dir/stored.txt"]; !e.ModTime.Equal(time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC)) {
