@@ -100,11 +100,11 @@ func (e *encoder) parseOptimal() {
 	posState := uint32(sp) & e.pbMask
 	isM := e.probs[offIsMatch+int(st)<<4+int(posState)]
 	opt[0] = optNode{state: st, reps: e.reps}
-	opt[1] = optNode{price: price0(isM) + e.literalPrice(buf, pos, sp, st, e.reps[0]), prev: 0, kind: stepLiteral, len: 1, dist: litMarker}
-	matchBase := price1(isM)
-	repBase := matchBase + price1(e.probs[offIsRep+int(st)])
+	opt[1] = optNode{price: bitPrice0(isM) + e.literalPrice(buf, pos, sp, st, e.reps[0]), prev: 0, kind: stepLiteral, len: 1, dist: litMarker}
+	matchBase := bitPrice1(isM)
+	repBase := matchBase + bitPrice1(e.probs[offIsRep+int(st)])
 	if curByte == matchByte && hasRep0 {
-		pr := repBase + price0(e.probs[offIsRepG0+int(st)]) + price0(e.probs[offIsRep0Long+int(st)<<4+int(posState)])
+		pr := repBase + bitPrice0(e.probs[offIsRepG0+int(st)]) + bitPrice0(e.probs[offIsRep0Long+int(st)<<4+int(posState)])
 		if pr < opt[1].price {
 			opt[1] = optNode{price: pr, kind: stepShortRep, len: 1, dist: e.reps[0]}
 		}
@@ -136,7 +136,7 @@ func (e *encoder) parseOptimal() {
 		}
 	}
 	if mainLen >= 2 {
-		normBase := matchBase + price0(e.probs[offIsRep+int(st)])
+		normBase := matchBase + bitPrice0(e.probs[offIsRep+int(st)])
 		l := 2
 		if repLens[0] >= 2 {
 			l = repLens[0] + 1
@@ -224,39 +224,54 @@ func (e *encoder) parseOptimal() {
 			mb = buf[p-int(reps[0])-1]
 		}
 		isM := e.probs[offIsMatch+int(nst)<<4+int(cps)]
-		// Literal.
-		lit := price + price0(isM) + e.literalPrice(buf, p, csp, nst, reps[0])
 		nx := &opt[cur+1]
 		if cur+1 > end {
 			end = cur + 1
 			nx.price = infinity
 		}
-		if lit < nx.price {
-			*nx = optNode{price: lit, prev: int32(cur), kind: stepLiteral, len: 1, dist: litMarker}
-		}
-		mBase := price + price1(isM)
-		rBase := mBase + price1(e.probs[offIsRep+int(nst)])
-		// Literal, then rep0.
-		if e.composites && crep0 && mb != cb && cavail > 2 {
-			if l2 := e.tailRep0(buf, p+1, reps[0], cavail-1); l2 >= 2 {
-				pr := lit + e.rep0Price(stateAfterLit(nst), csp+1, l2)
-				e.relaxComposite(cur, &end, pr, stepNone, 0, reps[0], 1+l2)
+		// Literal. As in 7-Zip, its price is not computed when it cannot
+		// win: the next position is already reached and its byte is
+		// rep0's (a short rep or a longer rep covers it), or the isMatch
+		// bit alone costs more than the best way there.
+		lit := price + bitPrice0(isM)
+		haveLit, nextIsLit := false, false
+		if !(nx.price < infinity && mb == cb) && lit <= nx.price {
+			haveLit = true
+			lit += e.literalPrice(buf, p, csp, nst, reps[0])
+			if lit < nx.price {
+				nx.setStep(lit, cur, stepLiteral, 1, litMarker)
+				nextIsLit = true
 			}
 		}
-		// Short rep.
-		if crep0 && mb == cb {
-			pr := rBase + price0(e.probs[offIsRepG0+int(nst)]) + price0(e.probs[offIsRep0Long+int(nst)<<4+int(cps)])
+		mBase := price + bitPrice1(isM)
+		rBase := mBase + bitPrice1(e.probs[offIsRep+int(nst)])
+		// Short rep, after a literal (7-Zip's rule: after a match or rep
+		// the matched literal codes the same byte about as cheaply).
+		if mb == cb && afterLiteral(nst) && rBase < nx.price {
+			pr := rBase + bitPrice0(e.probs[offIsRepG0+int(nst)]) + bitPrice0(e.probs[offIsRep0Long+int(nst)<<4+int(cps)])
 			if pr < nx.price {
-				*nx = optNode{price: pr, prev: int32(cur), kind: stepShortRep, len: 1, dist: reps[0]}
+				nx.setStep(pr, cur, stepShortRep, 1, reps[0])
+				nextIsLit = false
 			}
 		}
 		if climit < 2 {
 			continue
 		}
+		// Literal, then rep0: only when the literal is not already the
+		// best way to the next position, from where rep0 is tried anyway.
+		if e.composites && haveLit && !nextIsLit && crep0 && mb != cb && cavail > 2 {
+			if l2 := e.tailRep0(buf, p+1, reps[0], cavail-1); l2 >= 2 {
+				pr := lit + e.rep0Price(stateAfterLit(nst), csp+1, l2)
+				e.relaxComposite(cur, &end, pr, stepNone, 0, reps[0], 1+l2)
+			}
+		}
+		// Rep and match lengths stop at the nice length, as 7-Zip's
+		// numAvail: a longer one is taken whole at the next parse.
+		rlimit := min(climit, e.nice)
 		start := 2
 		lpr := &e.lenPrices[1][cps]
 		for i := 0; i < 4; i++ {
-			rl := repLen(buf, p, csp, reps[i], climit)
+			rl := repLen(buf, p, csp, reps[i], rlimit)
 			if rl < 2 {
 				continue
 			}
@@ -269,7 +284,7 @@ func (e *encoder) parseOptimal() {
 				pr := pr0 + lpr[l-2]
 				o := &opt[cur+l]
 				if pr < o.price {
-					*o = optNode{price: pr, prev: int32(cur), kind: stepRep, len: uint32(l), dist: reps[i]}
+					o.setStep(pr, cur, stepRep, l, reps[i])
 				}
 			}
 			// Rep, literal, rep0.
@@ -290,31 +305,56 @@ func (e *encoder) parseOptimal() {
 				end++
 				opt[end].price = infinity
 			}
-			normBase := mBase + price0(e.probs[offIsRep+int(nst)])
+			normBase := mBase + bitPrice0(e.probs[offIsRep+int(nst)])
 			lpm := &e.lenPrices[0][cps]
-			mi := 0
-			for l := start; l <= newLen; l++ {
-				for int(ms[mi].len) < l {
-					mi++
+			l := start
+			for _, m := range ms {
+				ml := int(m.len)
+				if ml < l {
+					continue
 				}
-				d := ms[mi].dist
-				pr := normBase + lpm[l-2] + e.distPrice(d, uint32(l-2))
-				o := &opt[cur+l]
-				if pr < o.price {
-					*o = optNode{price: pr, prev: int32(cur), kind: stepMatch, len: uint32(l), dist: d}
+				d := m.dist
+				// The distance's price per length class: a table entry for
+				// the small ones, slot and aligned bits for the others.
+				var dp [numLenToPosState]uint32
+				if d < numFullDists {
+					for ls := range dp {
+						dp[ls] = e.distPrices[ls][d]
+					}
+				} else {
+					slot, al := getSlot(d), e.alignPrices[d&(alignSize-1)]
+					for ls := range dp {
+						dp[ls] = e.slotPrices[ls][slot&63] + al
+					}
 				}
-				// Match, literal, rep0 (at the full length of each distance).
-				if e.composites && l == int(ms[mi].len) && l+2 < cavail {
-					if l2 := e.tailRep0(buf, p+l+1, d, cavail-l-1); l2 >= 2 {
-						s1 := stateAfterMatch(nst)
-						pr += e.litAfter(buf, p+l, csp+int64(l), s1, d) +
-							e.rep0Price(stateAfterLit(s1), csp+int64(l)+1, l2)
-						e.relaxComposite(cur, &end, pr, stepMatch, l, d, l+1+l2)
+				for ; l <= ml; l++ {
+					pr := normBase + lpm[l-2] + dp[min(l-2, numLenToPosState-1)]
+					o := &opt[cur+l]
+					if pr < o.price {
+						o.setStep(pr, cur, stepMatch, l, d)
+					}
+					// Match, literal, rep0 (at the full length of each distance).
+					if l == ml && e.composites && l+2 < cavail {
+						if l2 := e.tailRep0(buf, p+l+1, d, cavail-l-1); l2 >= 2 {
+							s1 := stateAfterMatch(nst)
+							pr += e.litAfter(buf, p+l, csp+int64(l), s1, d) +
+								e.rep0Price(stateAfterLit(s1), csp+int64(l)+1, l2)
+							e.relaxComposite(cur, &end, pr, stepMatch, l, d, l+1+l2)
+						}
 					}
 				}
 			}
 		}
 	}
+}
+
+// setStep records a step of kind (not composite) from node prev.
+func (n *optNode) setStep(price uint32, prev int, kind stepKind, l int, dist uint32) {
+	n.price = price
+	n.prev = int32(prev)
+	n.kind = kind
+	n.len = uint32(l)
+	n.dist = dist
 }
 
 // tailRep0 returns the length of the match at q with 0-based distance
@@ -331,13 +371,13 @@ func (e *encoder) tailRep0(buf []byte, q int, dist uint32, avail int) int {
 // litAfter is the price of a literal (with its isMatch bit) at q in state st.
 func (e *encoder) litAfter(buf []byte, q int, sp int64, st, rep0 uint32) uint32 {
 	ps := uint32(sp) & e.pbMask
-	return price0(e.probs[offIsMatch+int(st)<<4+int(ps)]) + e.literalPrice(buf, q, sp, st, rep0)
+	return bitPrice0(e.probs[offIsMatch+int(st)<<4+int(ps)]) + e.literalPrice(buf, q, sp, st, rep0)
 }
 
 // rep0Price is the price of a rep0 match of length l in state st.
 func (e *encoder) rep0Price(st uint32, sp int64, l int) uint32 {
 	ps := uint32(sp) & e.pbMask
-	return price1(e.probs[offIsMatch+int(st)<<4+int(ps)]) + price1(e.probs[offIsRep+int(st)]) +
+	return bitPrice1(e.probs[offIsMatch+int(st)<<4+int(ps)]) + bitPrice1(e.probs[offIsRep+int(st)]) +
 		e.repIndexPrice(0, st, ps) + e.lenPrices[1][ps][l-2]
 }
 
@@ -350,7 +390,9 @@ func (e *encoder) relaxComposite(cur int, end *int, price uint32, first stepKind
 	}
 	o := &opt[cur+total]
 	if price < o.price {
-		*o = optNode{price: price, prev: int32(cur), kind: stepComposite, first: first, len1: uint32(len1), len: uint32(total), dist: dist}
+		o.setStep(price, cur, stepComposite, total, dist)
+		o.first = first
+		o.len1 = uint32(len1)
 	}
 }
 

@@ -1,15 +1,21 @@
 package lzma
 
+// fillLenPrices fills the length price table of the match (which 0) or
+// rep (1) length coder. The parser prices lengths up to the nice length
+// only (a longer match or rep is taken without pricing), so, as 7-Zip's
+// table size, the entries past it are not filled.
 func (e *encoder) fillLenPrices(which int) {
 	off := offLenMatch
 	if which == 1 {
 		off = offLenRep
 	}
 	p := e.probs[off : off+lenCoderLen]
-	a0, a1 := price0(p[lenChoice]), price1(p[lenChoice])
-	b0, b1 := a1+price0(p[lenChoice2]), a1+price1(p[lenChoice2])
+	n := min(max(e.nice-minMatchLen+1, lenLowSyms+lenMidSyms), numLenSyms)
+	a0, a1 := bitPrice0(p[lenChoice]), bitPrice1(p[lenChoice])
+	b0, b1 := a1+bitPrice0(p[lenChoice2]), a1+bitPrice1(p[lenChoice2])
 	var high [lenHighSyms]uint32
-	for s := uint32(0); s < lenHighSyms; s++ {
+	nHigh := n - lenLowSyms - lenMidSyms
+	for s := uint32(0); s < uint32(nHigh); s++ {
 		high[s] = b1 + treePrice(p[lenHigh:lenHigh+lenHighSyms], 8, s)
 	}
 	for ps := 0; ps < 1<<e.pb; ps++ {
@@ -20,7 +26,7 @@ func (e *encoder) fillLenPrices(which int) {
 			t[s] = a0 + treePrice(lo, 3, s)
 			t[s+lenLowSyms] = b0 + treePrice(mid, 3, s)
 		}
-		copy(t[lenLowSyms+lenMidSyms:], high[:])
+		copy(t[lenLowSyms+lenMidSyms:], high[:nHigh])
 	}
 }
 
@@ -83,6 +89,23 @@ func (e *encoder) distPrice(dist, l uint32) uint32 {
 	return e.slotPrices[ls][getSlot(dist)] + e.alignPrices[dist&(alignSize-1)]
 }
 
+// bitPrice0 and bitPrice1 are price0 and price1 for the parser's hot
+// loops: probabilities are below probOne, so the mask changes nothing but
+// lets the compiler drop the bounds check.
+func bitPrice0(p uint16) uint32 { return probPrices[uint32(p>>priceReduce)&(priceTableSz-1)] }
+func bitPrice1(p uint16) uint32 {
+	return probPrices[uint32((probOne-p)>>priceReduce)&(priceTableSz-1)]
+}
+
+// bitPrice is the price of coding bit (0 or 1) with probability p.
+func bitPrice(p uint16, bit uint32) uint32 {
+	v := uint32(p)
+	if bit != 0 {
+		v = probOne - v
+	}
+	return probPrices[(v>>priceReduce)&(priceTableSz-1)]
+}
+
 // literalPrice is the price of coding buf[pos] as a literal (without the
 // isMatch bit) in state st at stream position sp.
 func (e *encoder) literalPrice(buf []byte, pos int, sp int64, st uint32, reps0 uint32) uint32 {
@@ -91,29 +114,28 @@ func (e *encoder) literalPrice(buf []byte, pos int, sp int64, st uint32, reps0 u
 		prev = uint32(buf[pos-1])
 	}
 	base := offLiteral + literalCoderSize*int(((uint32(sp)&e.lpMask)<<e.lc)+prev>>(8-e.lc))
-	lp := e.probs[base : base+literalCoderSize]
-	b := uint32(buf[pos])
-	ctx := uint32(1)
+	lp := (*[literalCoderSize]uint16)(e.probs[base : base+literalCoderSize])
+	// sym carries the bits coded so far above a marker bit: sym>>8 is
+	// the tree node, bit 7 the next bit to code.
+	sym := uint32(buf[pos]) | 0x100
 	var pr uint32
-	i := 8
 	if !afterLiteral(st) {
+		// Matched: while the bits agree with the match byte's, the node
+		// is taken from the table of that bit (offs 0x100); from the
+		// first difference on, offs is 0 and the plain tree is used.
 		mb := uint32(buf[pos-int(reps0)-1])
-		for i > 0 {
-			i--
-			bit := (b >> uint(i)) & 1
-			mbit := (mb >> uint(i)) & 1
-			pr += priceBit(lp[0x100+mbit<<8+ctx], bit)
-			ctx = ctx<<1 | bit
-			if bit != mbit {
-				break
-			}
+		offs := uint32(0x100)
+		for sym < 0x10000 {
+			mb <<= 1
+			pr += bitPrice(lp[offs+mb&offs+sym>>8], (sym>>7)&1)
+			sym <<= 1
+			offs &^= mb ^ sym
 		}
+		return pr
 	}
-	for i > 0 {
-		i--
-		bit := (b >> uint(i)) & 1
-		pr += priceBit(lp[ctx], bit)
-		ctx = ctx<<1 | bit
+	for sym < 0x10000 {
+		pr += bitPrice(lp[(sym>>8)&0xFF], (sym>>7)&1)
+		sym <<= 1
 	}
 	return pr
 }
