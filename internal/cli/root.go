@@ -73,6 +73,9 @@ type app struct {
 	// memory is the decoder and header memory budget (--max-dict) that
 	// all archives of the run share.
 	memory *archive.MemoryBudget
+	// procs is Main's one-P phase (processors.go), released when the
+	// command runs on several threads; nil outside Main.
+	procs *processorLimit
 }
 
 // maxEntryDiagnostics is how many diagnostics about single entries are
@@ -81,10 +84,14 @@ type app struct {
 const maxEntryDiagnostics = 10
 
 // Main runs garc with the arguments after the program name and returns
-// the process exit code. SIGINT, SIGTERM and SIGHUP cancel the run: it
-// removes its temporary files, leaves an archive being updated as it was,
-// prints "garc: interrupted" and exits 255.
+// the exit code for the process to exit with (a run that needed only one
+// processor leaves GOMAXPROCS at 1, see processors.go). SIGINT, SIGTERM
+// and SIGHUP cancel the run: it removes its temporary files, leaves an
+// archive being updated as it was, prints "garc: interrupted" and exits
+// 255.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	procs := limitProcessors(onePDuration)
+	defer procs.stop()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	done := make(chan struct{})
@@ -108,7 +115,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			os.Exit(ExitInterrupted)
 		}
 	}()
-	code := run(ctx, args, stdin, stdout, stderr)
+	code := runLimited(ctx, procs, args, stdin, stdout, stderr)
 	close(done)
 	return code
 }
@@ -128,7 +135,13 @@ const interruptGrace = 700 * time.Millisecond
 
 // run is Main with an explicit context.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
+	return runLimited(ctx, nil, args, stdin, stdout, stderr)
+}
+
+// runLimited is run with Main's one-P phase, which it releases when the
+// command runs on several threads.
+func runLimited(ctx context.Context, procs *processorLimit, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr, procs: procs}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // setMemoryLimit's, for in-process runs
 	a.pw = &prompt.Source{Stdin: a.stdinB, Term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
 	root := a.rootCommand()
@@ -274,6 +287,9 @@ destination (garc x archive.rar out/).
 		}
 		if a.g.threads < 0 {
 			return usagef("--threads must not be negative")
+		}
+		if a.g.threads > 1 || cmd.Name() == "a" || cmd.Name() == "d" {
+			a.procs.release() // several threads: every CPU from the start
 		}
 		md, err := parseSize(a.g.maxDict)
 		if err != nil {
