@@ -21,17 +21,29 @@ import (
 // hc2Bits is the size of the hash-chain finder's 2-byte table.
 const hc2Bits = 10
 
-// hcHashes returns the 2-byte, 3-byte and main-table hashes of b (at least
-// mf.hb bytes).
-func (mf *matchFinder) hcHashes(b []byte) (h2, h3, hv uint32) {
-	v := binary.LittleEndian.Uint32(b)
-	h2 = (v & 0xFFFF) * 0x9E3779B1 >> (32 - hc2Bits)
-	h3 = (v & 0xFFFFFF) * 506832829 >> 16
+// hcLoad returns the eight bytes at buf[pos:] as a little-endian word,
+// with zeros for the bytes past the end of buf.
+func hcLoad(buf []byte, pos int) uint64 {
+	if pos+8 <= len(buf) {
+		return binary.LittleEndian.Uint64(buf[pos:])
+	}
+	var v uint64
+	for i := len(buf) - 1; i >= pos; i-- {
+		v = v<<8 | uint64(buf[i])
+	}
+	return v
+}
+
+// hcHashes returns the 2-byte, 3-byte and main-table hashes of the
+// position whose first bytes are the little-endian word v (only its low
+// mf.hb bytes count).
+func (mf *matchFinder) hcHashes(v uint64) (h2, h3, hv uint32) {
+	h2 = uint32(v&0xFFFF) * 0x9E3779B1 >> (32 - hc2Bits)
+	h3 = uint32(v&0xFFFFFF) * 506832829 >> 16
 	if mf.hb == 5 {
-		w := uint64(v) | uint64(b[4])<<32
-		hv = uint32((w * 0x9E3779B97F4A7C15) >> (32 + mf.h4shift))
+		hv = uint32(((v & 0xFF_FFFF_FFFF) * 0x9E3779B97F4A7C15) >> (32 + mf.h4shift))
 	} else {
-		hv = (v * 2654435761) >> mf.h4shift
+		hv = (uint32(v) * 2654435761) >> mf.h4shift
 	}
 	return
 }
@@ -49,10 +61,10 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 	buf := mf.buf
 	cur := uint32(pos) + mf.delta
 	maxD := mf.maxDist(cur)
-	h2, h3, hv := mf.hcHashes(buf[pos:])
-	hash2, hash3, hash4 := mf.hash2[:1<<hc2Bits], mf.hash3[:1<<16], mf.hash4
-	c2, c3, cv := hash2[h2], hash3[h3&0xFFFF], hash4[hv]
-	hash2[h2], hash3[h3&0xFFFF], hash4[hv] = cur, cur, cur
+	h2, h3, hv := mf.hcHashes(hcLoad(buf, pos))
+	hash2, hash3, hash4 := (*[1 << hc2Bits]uint32)(mf.hash2), (*[1 << 16]uint32)(mf.hash3), mf.hash4
+	c2, c3, cv := hash2[h2], hash3[h3], hash4[hv]
+	hash2[h2], hash3[h3], hash4[hv] = cur, cur, cur
 	mf.son[mf.cycPos] = cv
 	best := 1
 	d2 := cur - c2
@@ -73,7 +85,7 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 		}
 	}
 	if best < limit {
-		ms = mf.hcWalk(ms, pos, cur, cv, maxD, limit, best)
+		ms = mf.hcWalk(ms, pos, cur, cv, maxD, limit, max(best, mf.hb-1))
 	}
 	mf.advance()
 	return ms
@@ -94,10 +106,14 @@ func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit
 		panic("lzma: match finder state out of range")
 	}
 	sb := unsafe.Pointer(unsafe.SliceData(son))
-	bb := unsafe.Pointer(unsafe.SliceData(buf))
-	link := func(i uint32) uint32 { return *(*uint32)(unsafe.Add(sb, uintptr(i)*4)) }
-	at := func(i int) byte { return *(*byte)(unsafe.Add(bb, i)) }
-	word := func(i int) uint64 { return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(bb, i)), 8)) }
+	p := unsafe.Pointer(unsafe.SliceData(buf[pos:]))
+	at := func(q unsafe.Pointer, i int) byte { return *(*byte)(unsafe.Add(q, i)) }
+	word := func(q unsafe.Pointer, i int) uint64 {
+		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(q, i))[:])
+	}
+	// The candidate's byte at best, then its first byte, are compared
+	// with these before the whole match.
+	want, first := at(p, best), at(p, 0)
 	for steps := mf.cycles; steps > 0; steps-- {
 		d := cur - cand
 		if d-1 >= maxD {
@@ -109,20 +125,20 @@ func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit
 		}
 		// The next link is loaded before the bytes are compared, so
 		// that its latency overlaps theirs.
-		cand = link(s)
-		j := pos - int(d)
-		if at(j+best) != at(pos+best) || at(j) != at(pos) {
+		cand = *(*uint32)(unsafe.Add(sb, uintptr(s)*4))
+		q := unsafe.Add(p, -int(d))
+		if at(q, best) != want || at(q, 0) != first {
 			continue
 		}
 		l := 1
 		for l+8 <= limit {
-			if x := word(pos+l) ^ word(j+l); x != 0 {
+			if x := word(p, l) ^ word(q, l); x != 0 {
 				l += bits.TrailingZeros64(x) >> 3
 				goto found
 			}
 			l += 8
 		}
-		for l < limit && at(pos+l) == at(j+l) {
+		for l < limit && at(p, l) == at(q, l) {
 			l++
 		}
 	found:
@@ -132,6 +148,7 @@ func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit
 			if l >= limit {
 				break
 			}
+			want = at(p, best)
 		}
 	}
 	return ms
@@ -139,17 +156,68 @@ func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit
 
 // hcSkip advances n positions of the hash-chain finder, inserting them
 // into the tables and their chains.
+//
+// It runs in stretches of positions that have eight bytes in the buffer
+// (one load hashes a position), mf.hb bytes before the end, and chain
+// slots that do not wrap, with the position, the chain slot and the
+// hashing in registers and without bounds checks: the slots lie in son
+// (cycPos+k <= cyclic <= len(son)), the loads in buf (pos+k+7 <=
+// len(buf)), and a main hash is below len(hash4) by its shift.
 func (mf *matchFinder) hcSkip(n int) {
-	buf, son := mf.buf, mf.son
-	hash2, hash3, hash4 := mf.hash2[:1<<hc2Bits], mf.hash3[:1<<16], mf.hash4
-	for ; n > 0; n-- {
-		pos := mf.pos
-		if mf.end-pos >= mf.hb {
-			cur := uint32(pos) + mf.delta
-			h2, h3, hv := mf.hcHashes(buf[pos:])
-			son[mf.cycPos] = hash4[hv]
-			hash2[h2], hash3[h3&0xFFFF], hash4[hv] = cur, cur, cur
+	buf, son, hash4 := mf.buf, mf.son, mf.hash4
+	hash2, hash3 := (*[1 << hc2Bits]uint32)(mf.hash2), (*[1 << 16]uint32)(mf.hash3)
+	if len(hash4) != 1<<(32-mf.h4shift) || len(son) < int(mf.cyclic) {
+		panic("lzma: match finder state out of range")
+	}
+	h4 := unsafe.Pointer(unsafe.SliceData(hash4))
+	shift := mf.h4shift
+	for n > 0 {
+		pos, cyc := mf.pos, mf.cycPos
+		k := min(n, len(buf)-7-pos, mf.end-mf.hb+1-pos, int(mf.cyclic-cyc))
+		if k <= 0 {
+			// The last positions of the buffer (and of the input),
+			// or the wrap of the chain slots.
+			if mf.end-pos >= mf.hb {
+				cur := uint32(pos) + mf.delta
+				h2, h3, hv := mf.hcHashes(hcLoad(buf, pos))
+				son[cyc] = hash4[hv]
+				hash2[h2], hash3[h3], hash4[hv] = cur, cur, cur
+			}
+			mf.advance()
+			n--
+			continue
 		}
-		mf.advance()
+		cur := uint32(pos) + mf.delta
+		links := son[cyc : int(cyc)+k]
+		bp := unsafe.Pointer(unsafe.SliceData(buf[pos : pos+k+7]))
+		if mf.hb == 5 {
+			for i := range links {
+				v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])
+				hv := uint32(((v & 0xFF_FFFF_FFFF) * 0x9E3779B97F4A7C15) >> (32 + shift))
+				slot := (*uint32)(unsafe.Add(h4, uintptr(hv)*4))
+				links[i] = *slot
+				*slot = cur
+				hash2[uint32(v&0xFFFF)*0x9E3779B1>>(32-hc2Bits)] = cur
+				hash3[uint32(v&0xFFFFFF)*506832829>>16] = cur
+				cur++
+			}
+		} else {
+			for i := range links {
+				v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])
+				hv := (uint32(v) * 2654435761) >> shift
+				slot := (*uint32)(unsafe.Add(h4, uintptr(hv)*4))
+				links[i] = *slot
+				*slot = cur
+				hash2[uint32(v&0xFFFF)*0x9E3779B1>>(32-hc2Bits)] = cur
+				hash3[uint32(v&0xFFFFFF)*506832829>>16] = cur
+				cur++
+			}
+		}
+		mf.pos += k
+		mf.cycPos += uint32(k)
+		if mf.cycPos == mf.cyclic {
+			mf.cycPos = 0
+		}
+		n -= k
 	}
 }
