@@ -125,10 +125,13 @@ type Extractor struct {
 	mode    OverwriteMode // current overwrite mode (Ask may settle it)
 	created map[string]bool
 	// createdDirs lists the directories this run created, parents before
-	// children; placed what it did to file names, in order. Rollback
-	// undoes both.
+	// children; records what it did to file names, in order (records.go).
+	// Rollback undoes both.
 	createdDirs []string
-	placed      []placedFile
+	records     recordList
+	// placedRecord says that the last place call added a record, which
+	// recordWritten then marks.
+	placedRecord bool
 	// verified holds directories known to be real directories. Nothing
 	// this package does can turn a directory into a link (files and links
 	// are renamed into place, which fails on a directory), so a directory
@@ -137,7 +140,6 @@ type Extractor struct {
 	// lastDir is the directory (relative, slash-separated) mkdirs
 	// verified last.
 	lastDir string
-	written map[string]string // cleaned entry name → path written
 	// renamed holds, per target path, the last n tried by OverwriteRename
 	// ("name (n).ext"), so many entries of one name cost linear time.
 	renamed map[string]int
@@ -181,7 +183,6 @@ func New(opts Options) (*Extractor, error) {
 		created:     created,
 		createdDirs: missing,
 		verified:    make(map[string]bool),
-		written:     make(map[string]string),
 		at:          newDirHandle(),
 	}
 	// Finish and Rollback release the directory descriptor; this covers
@@ -332,19 +333,24 @@ func (x *Extractor) osPath(key string) (osRel, target string) {
 	return osRel, filepath.Join(x.root, filepath.FromSlash(osRel))
 }
 
-// recordWritten notes that the entry key was written at final, which
-// hard links and copies may then use. The common final path, osPath's
-// target, is not stored.
+// recordWritten notes that the entry key was written as a regular file
+// at final, which hard links and copies may then use. The common final
+// path, osPath's target, is not stored. It follows the entry's place.
 func (x *Extractor) recordWritten(key, final, target string) {
+	if x.placedRecord {
+		x.placedRecord = false
+		x.records.markRegular(key)
+		return
+	}
 	if final == target {
 		final = ""
 	}
-	x.written[key] = final
+	x.records.add(key, final, "", placedRegular)
 }
 
 // writtenPath returns where the entry key was written in this run.
 func (x *Extractor) writtenPath(key string) (string, bool) {
-	p, ok := x.written[key]
+	p, ok := x.records.regular(key)
 	if ok && p == "" {
 		_, p = x.osPath(key)
 	}
@@ -484,14 +490,6 @@ type placement struct {
 	renameN  int
 }
 
-// placedFile records for Rollback a file, link or hard link of the entry
-// key placed at path (empty: osPath's for key) where nothing existed, or
-// (aside != "") after moving what existed there to aside. It is kept for
-// every file of a run: 48 bytes, key being the entry's own name.
-type placedFile struct {
-	key, path, aside string
-}
-
 // resolveExisting applies the overwrite policy to target. It returns
 // where to write (target, or a renamed one) or an error. An existing file
 // or symbolic link at that path is later replaced by rename (or renamed
@@ -627,11 +625,13 @@ func (x *Extractor) commit(e *archive.Entry, tmp string, dst *placement, timesSe
 // (noReplace), it renames only if nothing is there, and otherwise
 // applies the overwrite policy then, updating dst.
 func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
+	x.placedRecord = false
 	if dst.noReplace {
 		err := x.at.renameNoReplace(tmp, dst.path)
 		if err == nil {
 			x.forgetTemp(tmp)
-			x.placed = append(x.placed, placedFile{key: dst.key})
+			x.records.add(dst.key, "", "", placedNew)
+			x.placedRecord = true
 			return nil
 		}
 		if !errors.Is(err, fs.ErrExist) && !errors.Is(err, errors.ErrUnsupported) {
@@ -667,11 +667,12 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 		x.renamed[dst.renameOf] = dst.renameN
 	}
 	if dst.fresh || dst.aside != "" {
-		pf := placedFile{key: dst.key, path: dst.path, aside: dst.aside}
+		path := dst.path
 		if dst.atTarget {
-			pf.path = ""
+			path = ""
 		}
-		x.placed = append(x.placed, pf)
+		x.records.add(dst.key, path, dst.aside, placedNew)
+		x.placedRecord = true
 	}
 	return nil
 }
@@ -1050,24 +1051,26 @@ func (x *Extractor) Rollback() error {
 	x.removeTemps()
 	x.at.close()
 	var first error
-	for i := len(x.placed) - 1; i >= 0; i-- {
-		pl := x.placed[i]
-		if pl.path == "" {
-			_, pl.path = x.osPath(pl.key)
+	for i := x.records.n - 1; i >= 0; i-- {
+		pl, pp := x.records.at(i)
+		if pl.flags&placedNew == 0 {
+			continue // replaced what existed: stays
 		}
-		err := os.Remove(pl.path)
+		if pp.path == "" {
+			_, pp.path = x.osPath(pl.key)
+		}
+		err := os.Remove(pp.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			err = nil
 		}
-		if err == nil && pl.aside != "" {
-			err = os.Rename(pl.aside, pl.path)
+		if err == nil && pp.aside != "" {
+			err = os.Rename(pp.aside, pp.path)
 		}
 		if err != nil && first == nil {
-			first = createErr(x.relPath(pl.path), err)
+			first = createErr(x.relPath(pp.path), err)
 		}
 	}
-	x.placed = nil
-	clear(x.written)
+	x.records.reset()
 	x.dirs = x.dirs[:0]
 	if err := x.removeCreatedDirs(0); err != nil && first == nil {
 		first = err

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -32,6 +33,22 @@ type dirHandle struct {
 	// noReplaceUnsupported: renameat2 with RENAME_NOREPLACE failed with
 	// EINVAL or ENOSYS (a file system or kernel without it).
 	noReplaceUnsupported bool
+	// names holds the NUL-terminated names of the system call being made
+	// (x/sys/unix would allocate them for every call).
+	names []byte
+}
+
+// cNames puts a and b (when not empty) into h.names, NUL-terminated,
+// and returns pointers to them; ok is false when a name holds a NUL
+// byte, which no file name can.
+func (h *dirHandle) cNames(a, b string) (pa, pb unsafe.Pointer, ok bool) {
+	if strings.IndexByte(a, 0) >= 0 || strings.IndexByte(b, 0) >= 0 {
+		return nil, nil, false
+	}
+	h.names = append(append(h.names[:0], a...), 0)
+	nb := len(h.names)
+	h.names = append(append(h.names, b...), 0)
+	return unsafe.Pointer(&h.names[0]), unsafe.Pointer(&h.names[nb]), true
 }
 
 func newDirHandle() *dirHandle { return &dirHandle{fd: -1} }
@@ -98,15 +115,21 @@ func (h *dirHandle) close() {
 // create makes the new file p with O_EXCL and O_NOFOLLOW.
 func (h *dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
 	dfd, name := h.at(p)
+	cname, _, ok := h.cNames(name, "")
+	if !ok {
+		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: unix.EINVAL}
+	}
+	const flags = unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	for {
-		fd, err := unix.Openat(dfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
-		switch {
-		case err == nil:
-			return outFile{fd: fd, path: p}, nil
-		case err == unix.EINTR:
+		// openat(2), as unix.Openat makes it, without its copy of name.
+		fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(dfd), uintptr(cname), flags, uintptr(perm), 0, 0)
+		switch errno {
+		case 0:
+			return outFile{fd: int(fd), path: p}, nil
+		case unix.EINTR:
 			continue
 		}
-		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: err}
+		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: errno}
 	}
 }
 
@@ -150,8 +173,18 @@ func (h *dirHandle) renameNoReplace(oldpath, newpath string) error {
 	if dfd == unix.AT_FDCWD {
 		oldname, newname = oldpath, newpath
 	}
+	cold, cnew, ok := h.cNames(oldname, newname)
+	if !ok {
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: unix.EINVAL}
+	}
 	for {
-		err := unix.Renameat2(dfd, oldname, dfd, newname, unix.RENAME_NOREPLACE)
+		// renameat2(2), as unix.Renameat2 makes it, without its copies
+		// of the names.
+		var err error
+		if _, _, errno := unix.Syscall6(unix.SYS_RENAMEAT2, uintptr(dfd), uintptr(cold), uintptr(dfd), uintptr(cnew),
+			unix.RENAME_NOREPLACE, 0); errno != 0 {
+			err = errno
+		}
 		switch err {
 		case nil:
 			return nil

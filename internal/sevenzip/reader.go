@@ -956,7 +956,7 @@ const preverifyMax = 4 << 20
 func (rd *Reader) plan(want func(*archive.Entry) bool) ([]int, map[int]int64) {
 	need := map[int]int64{}
 	var folders []int
-	stored := rd.newStoredReader(nil)
+	stored := rd.newStoredReader(context.Background())
 	for i, e := range rd.entries {
 		m := rd.meta[i]
 		if m.folder < 0 || (want != nil && !want(e)) {
