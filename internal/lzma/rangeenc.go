@@ -48,127 +48,118 @@ func (e *rangeEncoder) flush() {
 	}
 }
 
-// bit codes b (0 or 1) with the probability at p. It selects with masks
-// instead of branching: most bits an encoder codes (literals, distances)
-// are close to random, and one normalisation step always suffices, since
-// a coded bit leaves at least (2^24>>11)*31 > 2^16 of the range.
-func (e *rangeEncoder) bit(p *uint16, b uint32) {
+// The coders below keep the range and low registers in local variables
+// (rng, low), passed in and returned: a symbol is coded with them in
+// machine registers from its first bit to its last, and e holds them only
+// between symbols. encBit codes one bit and is inlined; norm, also
+// inlined, shifts out a byte when the range has fallen below 2^24, which
+// one coded bit never takes further (it leaves at least (2^24>>11)*31 >
+// 2^16 of the range).
+
+// encBit codes b (0 or 1) with the probability at p. It selects with
+// masks instead of branching: most bits an encoder codes (literals,
+// distances) are close to random. The probability moves by 1/32 of its
+// distance to 0 or 1 (7-Zip's form: one arithmetic shift of a signed
+// difference towards 2048 or 31).
+func encBit(rng uint32, low uint64, p *uint16, b uint32) (uint32, uint64) {
 	v := uint32(*p)
-	bound := (e.rng >> probBits) * v
+	bound := (rng >> probBits) * v
 	m := -b // all ones for a 1 bit
-	e.low += uint64(bound & m)
-	e.rng = bound + (e.rng-2*bound)&m
-	*p = uint16(v + ((probOne-v)>>moveBits)&^m - (v>>moveBits)&m)
-	if e.rng < rangeTop {
-		e.normalize()
-	}
+	low += uint64(bound & m)
+	rng = bound + (rng-2*bound)&m
+	t := (b-1)&(probOne-(1<<moveBits-1)) + (1<<moveBits - 1)
+	*p = uint16(int32(v) + int32(t-v)>>moveBits)
+	return rng, low
 }
 
-// normalize shifts out a byte; out of line, so that bit stays small
-// enough to be inlined into the coders' loops.
+// norm normalises the registers after a coded bit.
+func (e *rangeEncoder) norm(rng uint32, low uint64) (uint32, uint64) {
+	if rng < rangeTop {
+		return rng << 8, e.shiftOut(low)
+	}
+	return rng, low
+}
+
+// shiftOut is shiftLow for a low kept in a register; out of line, so that
+// norm stays small enough to be inlined.
 //
 //go:noinline
-func (e *rangeEncoder) normalize() {
-	e.rng <<= 8
+func (e *rangeEncoder) shiftOut(low uint64) uint64 {
+	e.low = low
 	e.shiftLow()
+	return e.low
 }
 
-// direct codes the low n bits of v, most significant first, with fixed
+// bit codes b with the probability at p.
+func (e *rangeEncoder) bit(p *uint16, b uint32) {
+	e.rng, e.low = e.norm(encBit(e.rng, e.low, p, b))
+}
+
+// directR codes the low n bits of v, most significant first, with fixed
 // probability 1/2.
-func (e *rangeEncoder) direct(v uint32, n uint) {
+func (e *rangeEncoder) directR(rng uint32, low uint64, v uint32, n uint) (uint32, uint64) {
 	for n > 0 {
 		n--
-		e.rng >>= 1
-		e.low += uint64(e.rng & -((v >> n) & 1))
-		if e.rng < rangeTop {
-			e.rng <<= 8
-			e.shiftLow()
-		}
+		rng >>= 1
+		low += uint64(rng & -((v >> n) & 1))
+		rng, low = e.norm(rng, low)
 	}
+	return rng, low
 }
 
-// The coders below are bit with the range and low registers in locals;
-// bit itself is too large for the compiler to inline, and a call per bit
-// costs as much as the coding.
-
-// tree codes the n-bit symbol sym MSB first with probs[1:1<<n].
-func (e *rangeEncoder) tree(probs []uint16, n uint, sym uint32) {
-	rng, low := e.rng, e.low
+// treeR codes the n-bit symbol sym MSB first with probs[1:1<<n].
+func (e *rangeEncoder) treeR(rng uint32, low uint64, probs []uint16, n uint, sym uint32) (uint32, uint64) {
 	m := uint32(1)
 	for n > 0 {
 		n--
 		b := (sym >> n) & 1
-		p := &probs[m]
-		v := uint32(*p)
-		bound := (rng >> probBits) * v
-		mask := -b
-		low += uint64(bound & mask)
-		rng = bound + (rng-2*bound)&mask
-		*p = uint16(v + ((probOne-v)>>moveBits)&^mask - (v>>moveBits)&mask)
-		if rng < rangeTop {
-			rng <<= 8
-			e.low = low
-			e.shiftLow()
-			low = e.low
-		}
+		rng, low = e.norm(encBit(rng, low, &probs[m], b))
 		m = m<<1 | b
 	}
-	e.rng, e.low = rng, low
+	return rng, low
 }
 
-// treeRev codes the n-bit symbol sym LSB first with probs[1:1<<n].
-func (e *rangeEncoder) treeRev(probs []uint16, n uint, sym uint32) {
-	rng, low := e.rng, e.low
+// treeRevR codes the n-bit symbol sym LSB first with probs[1:1<<n].
+func (e *rangeEncoder) treeRevR(rng uint32, low uint64, probs []uint16, n uint, sym uint32) (uint32, uint64) {
 	m := uint32(1)
 	for ; n > 0; n-- {
 		b := sym & 1
 		sym >>= 1
-		p := &probs[m]
-		v := uint32(*p)
-		bound := (rng >> probBits) * v
-		mask := -b
-		low += uint64(bound & mask)
-		rng = bound + (rng-2*bound)&mask
-		*p = uint16(v + ((probOne-v)>>moveBits)&^mask - (v>>moveBits)&mask)
-		if rng < rangeTop {
-			rng <<= 8
-			e.low = low
-			e.shiftLow()
-			low = e.low
-		}
+		rng, low = e.norm(encBit(rng, low, &probs[m], b))
 		m = m<<1 | b
 	}
-	e.rng, e.low = rng, low
+	return rng, low
 }
 
-// matchedLiteral codes the byte sym with the literal coder lp against the
+// literalR codes the byte sym with the literal coder lp (0x300 entries):
+// plainly (a bit tree over lp[1:0x100]), or, when matched, against the
 // match byte mb: while the bits so far equal mb's, each bit's probability
 // is chosen by mb's bit too (lp[0x100+mbit<<8+ctx]), afterwards by the
-// bits so far alone (lp[ctx]).
-func (e *rangeEncoder) matchedLiteral(lp []uint16, sym, mb uint32) {
-	rng, low := e.rng, e.low
-	ctx := uint32(1)
-	offs := uint32(0x100) // 0x100 while the bits match mb's, then 0
-	for i := 7; i >= 0; i-- {
-		b := (sym >> uint(i)) & 1
-		mbit := (mb >> uint(i)) & 1
-		p := &lp[offs+(mbit<<8)&offs+ctx]
-		v := uint32(*p)
-		bound := (rng >> probBits) * v
-		mask := -b
-		low += uint64(bound & mask)
-		rng = bound + (rng-2*bound)&mask
-		*p = uint16(v + ((probOne-v)>>moveBits)&^mask - (v>>moveBits)&mask)
-		if rng < rangeTop {
-			rng <<= 8
-			e.low = low
-			e.shiftLow()
-			low = e.low
+// bits so far alone (lp[ctx]). The symbol carries a leading 1 that
+// reaches bit 16 after the eighth bit; in the matched form the current
+// bits of mb and of sym sit at bit 8, so offs (0x100 while they have
+// agreed, then 0) selects the half of lp.
+func (e *rangeEncoder) literalR(rng uint32, low uint64, lp *[literalCoderSize]uint16, sym, mb uint32, matched bool) (uint32, uint64) {
+	sym |= 0x100
+	if !matched {
+		for sym < 0x10000 {
+			p := &lp[sym>>8&0xFF]
+			b := sym >> 7 & 1
+			sym <<= 1
+			rng, low = e.norm(encBit(rng, low, p, b))
 		}
-		ctx = ctx<<1 | b
-		offs &^= -(b ^ mbit)
+		return rng, low
 	}
-	e.rng, e.low = rng, low
+	offs := uint32(0x100)
+	for sym < 0x10000 {
+		mb <<= 1
+		p := &lp[offs+mb&offs+sym>>8&0xFF]
+		b := sym >> 7 & 1
+		sym <<= 1
+		offs &^= mb ^ sym
+		rng, low = e.norm(encBit(rng, low, p, b))
+	}
+	return rng, low
 }
 
 // Prices are in 1/16 bit units.
