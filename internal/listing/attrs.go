@@ -34,17 +34,22 @@ func unixPerm(m fs.FileMode) uint32 {
 	return v
 }
 
-// attrString renders attributes as 7-Zip does: the letters D, R, H, S, A
-// for the Windows bits ("." when clear).
-func attrString(e *archive.Entry) string {
+// tableAttrBits are the Windows bits of the table's attribute column, in
+// the order of its letters "DRHSA".
+var tableAttrBits = [5]uint32{archive.AttrDirectory, archive.AttrReadOnly, archive.AttrHidden, archive.AttrSystem, archive.AttrArchive}
+
+// appendAttr appends the attributes as 7-Zip's table renders them: the
+// letters D, R, H, S, A for the Windows bits ("." when clear).
+func appendAttr(b []byte, e *archive.Entry) []byte {
 	attr := windowsAttrs(e)
-	b := []byte(".....")
-	for i, bit := range []uint32{archive.AttrDirectory, archive.AttrReadOnly, archive.AttrHidden, archive.AttrSystem, archive.AttrArchive} {
+	for i, bit := range tableAttrBits {
+		c := byte('.')
 		if attr&bit != 0 {
-			b[i] = "DRHSA"[i]
+			c = "DRHSA"[i]
 		}
+		b = append(b, c)
 	}
-	return string(b)
+	return b
 }
 
 // winAttrLetters are 7-Zip's letters for the Windows attribute bits 0–15

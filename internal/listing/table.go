@@ -69,7 +69,7 @@ func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool
 			}
 		}
 		line = append(line, ' ')
-		line = append(line, attrString(e)...)
+		line = appendAttr(line, e)
 		line = append(line, ' ')
 		if e.Size >= 0 {
 			line = appendPadded(line, e.Size, 12)

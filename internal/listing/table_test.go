@@ -81,8 +81,8 @@ func TestAttrString(t *testing.T) {
 		{archive.Entry{HostOS: archive.HostUnix, Type: archive.TypeDir, Attributes: 0o40755, Mode: 0o755, HasUnixMode: true}, "D...."},
 	}
 	for _, tc := range tests {
-		if got := attrString(&tc.e); got != tc.want {
-			t.Errorf("attrString(%+v) = %q, want %q", tc.e, got, tc.want)
+		if got := string(appendAttr(nil, &tc.e)); got != tc.want {
+			t.Errorf("appendAttr(%+v) = %q, want %q", tc.e, got, tc.want)
 		}
 	}
 }

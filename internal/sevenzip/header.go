@@ -1,10 +1,12 @@
 package sevenzip
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -218,10 +220,14 @@ type headerSlabs struct {
 	coders  slab[coder]
 	ints    slab[int]
 	uint64s slab[uint64]
+	bytes   slab[byte]
 }
 
 // slab hands out slices of a few elements from chunks.
-type slab[T any] struct{ free []T }
+type slab[T any] struct {
+	chunk []T
+	used  int // elements of chunk handed out
+}
 
 // slabChunk is the number of elements allocated at once.
 const slabChunk = 1024
@@ -231,12 +237,22 @@ func (s *slab[T]) take(n int) []T {
 	if n > slabChunk/8 {
 		return make([]T, n)
 	}
-	if len(s.free) < n {
-		s.free = make([]T, slabChunk)
+	if len(s.chunk)-s.used < n {
+		s.chunk, s.used = make([]T, slabChunk), 0
 	}
-	v := s.free[:n:n]
-	s.free = s.free[n:]
+	v := s.chunk[s.used : s.used+n : s.used+n]
+	s.used += n
 	return v
+}
+
+// giveBack returns v, the slice the last take handed out, to the slab.
+func (s *slab[T]) giveBack(v []T) {
+	n := len(v)
+	if n == 0 || n > slabChunk/8 || n > s.used || &s.chunk[s.used-n] != &v[0] {
+		return
+	}
+	clear(v)
+	s.used -= n
 }
 
 // takeCoders, takeInts and takeUint64s use the slabs when r has them.
@@ -259,6 +275,53 @@ func (r *byteReader) takeUint64s(n int) []uint64 {
 		return make([]uint64, n)
 	}
 	return r.slabs.uint64s.take(n)
+}
+
+// copyBytes returns a copy of b from the byte slab, so that what the
+// parsed header keeps does not hold the whole header buffer.
+func (r *byteReader) copyBytes(b []byte) []byte {
+	if r.slabs == nil {
+		return bytes.Clone(b)
+	}
+	v := r.slabs.bytes.take(len(b))
+	copy(v, b)
+	return v
+}
+
+// shareCoders makes f use prev's coder graph when the two are the same,
+// returning f's copy to the slabs: a non-solid archive has a folder per
+// file, almost all with the coders of the folder before.
+func (r *byteReader) shareCoders(f, prev *folder) {
+	if !sameCoders(f, prev) {
+		return
+	}
+	if r.slabs != nil {
+		// Back in the reverse order of the takes.
+		r.slabs.ints.giveBack(f.packed)
+		for i := len(f.coders) - 1; i >= 0; i-- {
+			r.slabs.bytes.giveBack(f.coders[i].props)
+		}
+		r.slabs.coders.giveBack(f.coders)
+	}
+	f.coders, f.bindPairs, f.packed = prev.coders, prev.bindPairs, prev.packed
+}
+
+// sameCoders reports whether two folders have the same coders, bound the
+// same way (and so the same method description).
+func sameCoders(a, b *folder) bool {
+	if len(a.coders) != len(b.coders) || !slices.Equal(a.packed, b.packed) || !slices.Equal(a.bindPairs, b.bindPairs) {
+		return false
+	}
+	if len(a.coders) > 0 && &a.coders[0] == &b.coders[0] {
+		return true // shared by shareCoders
+	}
+	for i := range a.coders {
+		x, y := &a.coders[i], &b.coders[i]
+		if x.id != y.id || x.idSize != y.idSize || x.numIn != y.numIn || x.numOut != y.numOut || !bytes.Equal(x.props, y.props) {
+			return false
+		}
+	}
+	return true
 }
 
 // headerMemory charges the memory of the parsed header — records,
@@ -562,9 +625,11 @@ func (r *byteReader) readFolder(f *folder) error {
 			if n > maxPropsSize {
 				return fmt.Errorf("coder properties of %d bytes: %w", n, errHeader)
 			}
-			if c.props, err = r.readBytes(n); err != nil {
+			props, err := r.readBytes(n)
+			if err != nil {
 				return err
 			}
+			c.props = r.copyBytes(props)
 		}
 		if flags&0x80 != 0 {
 			// Alternative methods were never written by any 7-Zip version.
@@ -728,6 +793,9 @@ func (r *byteReader) readUnpackInfo(si *streamsInfo) error {
 	for i := range si.folders {
 		if err := r.readFolder(&si.folders[i]); err != nil {
 			return err
+		}
+		if i > 0 {
+			r.shareCoders(&si.folders[i], &si.folders[i-1])
 		}
 	}
 	if err := r.expect(idCodersUnpackSize, "unpack info"); err != nil {
@@ -1142,7 +1210,7 @@ func (r *byteReader) readFilesInfo(h *header) error {
 }
 
 // decodeNames splits n zero-terminated UTF-16LE strings. The names are
-// decoded into one arena: one allocation for all of them (unpaired
+// decoded into one arena, which the returned strings share (unpaired
 // surrogates become U+FFFD, as with utf16.Decode).
 func decodeNames(b []byte, n int) ([]string, error) {
 	if len(b)%2 != 0 {
@@ -1177,7 +1245,9 @@ func decodeNames(b []byte, n int) ([]string, error) {
 	if len(ends) != n {
 		return nil, fmt.Errorf("%d of %d names: %w", len(ends), n, errHeader)
 	}
-	all := string(arena)
+	// The arena is not written again: the names share it instead of a
+	// copy of it.
+	all := unsafe.String(unsafe.SliceData(arena), len(arena))
 	names := make([]string, n)
 	start := 0
 	for k, end := range ends {

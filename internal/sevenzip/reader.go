@@ -88,6 +88,10 @@ func NewReader(r io.ReaderAt, size int64, opts *archive.Options) (archive.Reader
 	if err != nil {
 		return nil, err
 	}
+	// The parsed file records are needed only to rewrite the archive
+	// (an update opens its base with newReader): the entries hold what
+	// reading needs, and archives list millions of them.
+	rd.hdr.files = nil
 	return rd, nil
 }
 
@@ -532,22 +536,6 @@ func (rd *Reader) buildEntries() error {
 		rd.meta[i] = m
 	}
 	return nil
-}
-
-// sameCoders reports whether two folders have the same coders, bound the
-// same way (and so the same method description).
-func sameCoders(a, b *folder) bool {
-	if len(a.coders) != len(b.coders) || len(a.bindPairs) != len(b.bindPairs) || !slices.Equal(a.packed, b.packed) ||
-		!slices.Equal(a.bindPairs, b.bindPairs) {
-		return false
-	}
-	for i := range a.coders {
-		x, y := &a.coders[i], &b.coders[i]
-		if x.id != y.id || x.numIn != y.numIn || x.numOut != y.numOut || !bytes.Equal(x.props, y.props) {
-			return false
-		}
-	}
-	return true
 }
 
 // defaultName is the name 7-Zip gives an entry stored without one: the
