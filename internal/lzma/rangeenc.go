@@ -90,11 +90,6 @@ func (e *rangeEncoder) shiftOut(low uint64) uint64 {
 	return e.low
 }
 
-// bit codes b with the probability at p.
-func (e *rangeEncoder) bit(p *uint16, b uint32) {
-	e.rng, e.low = e.norm(encBit(e.rng, e.low, p, b))
-}
-
 // directR codes the low n bits of v, most significant first, with fixed
 // probability 1/2.
 func (e *rangeEncoder) directR(rng uint32, low uint64, v uint32, n uint) (uint32, uint64) {
