@@ -10,8 +10,10 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -144,10 +146,15 @@ func runLimited(ctx context.Context, procs *processorLimit, args []string, stdin
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr, procs: procs}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // setMemoryLimit's, for in-process runs
 	a.pw = &prompt.Source{Stdin: a.stdinB, Term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
-	root := a.rootCommand()
-	root.SetFlagErrorFunc(flagErrorFunc(args)) // usage.go: errors name the switches as typed
-	operandsRequired(root)                     // usage.go: "x: missing ARCHIVE"
-	nargs := argv.Normalize(args, commandsOf(root))
+	nargs := argv.Normalize(args, a.commandsFor(args))
+	only := commandToBuild(nargs)
+	root := a.newRoot(only)
+	tree := func() *cobra.Command { return root }
+	if only != nil {
+		tree = sync.OnceValue(func() *cobra.Command { return a.referenceTree() })
+	}
+	root.SetFlagErrorFunc(flagErrorFunc(args, tree)) // usage.go: errors name the switches as typed
+	operandsRequired(root)                           // usage.go: "x: missing ARCHIVE"
 	root.SetArgs(nargs)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -176,6 +183,76 @@ func runLimited(ctx context.Context, procs *processorLimit, args []string, stdin
 		return worse(a.code, code)
 	}
 	return a.code
+}
+
+// commandSpec is one of garc's commands: its name and aliases, as the
+// command declares them, and how to build it.
+type commandSpec struct {
+	words []string
+	build func(*app) *cobra.Command
+	// whole marks a command that reads the whole tree (the man page).
+	whole bool
+}
+
+// commandSpecs are garc's commands, in the order the tree holds them. A
+// run builds only the one it executes (cobra's flag sets, help and
+// completion commands cost about a tenth of a tiny archive's test, issue
+// 13); one of another word (help, completion, man, none or an unknown
+// one) builds them all. TestCommandSpecs checks the words.
+var commandSpecs = []commandSpec{
+	{words: []string{"man"}, build: func(*app) *cobra.Command { return manCommand() }, whole: true},
+	{words: []string{"lb"}, build: (*app).bareListCommand}, // listbare.go: unrar's lb, 7-Zip's l -ba
+	{words: []string{"x", "extract"}, build: func(a *app) *cobra.Command { return a.extractCommand("x", true) }},
+	{words: []string{"e"}, build: func(a *app) *cobra.Command { return a.extractCommand("e", false) }},
+	{words: []string{"l", "list"}, build: (*app).listCommand},
+	{words: []string{"t", "test"}, build: (*app).testCommand},
+	{words: []string{"a", "add"}, build: (*app).createCommand},
+	{words: []string{"d", "delete"}, build: (*app).deleteCommand},
+}
+
+// commandToBuild returns the command that normalized arguments run when
+// it can be built alone, or nil.
+func commandToBuild(nargs []string) *commandSpec {
+	if len(nargs) == 0 {
+		return nil
+	}
+	for i := range commandSpecs {
+		c := &commandSpecs[i]
+		if !c.whole && slices.Contains(c.words, nargs[0]) {
+			return c
+		}
+	}
+	return nil
+}
+
+// commandsFor describes the commands for argv.Normalize of args: the
+// command words, and the long flags that take a value only when args has
+// a long flag without '=' (whose value may be the next argument), since
+// they come from the flag sets of the whole tree.
+func (a *app) commandsFor(args []string) argv.Commands {
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		if strings.HasPrefix(arg, "--") && !strings.Contains(arg, "=") {
+			return commandsOf(a.referenceTree())
+		}
+	}
+	c := argv.Commands{Words: map[string]bool{"help": true, "completion": true}}
+	for _, spec := range commandSpecs {
+		for _, w := range spec.words {
+			c.Words[w] = true
+		}
+	}
+	return c
+}
+
+// referenceTree returns the whole command tree of another app, for the
+// questions about every command (which flags take values, which
+// commands have a flag) of a run that built only its own: building the
+// flags again on a would reset them to their defaults.
+func (a *app) referenceTree() *cobra.Command {
+	return (&app{ctx: a.ctx, stdin: a.stdin, stdout: io.Discard, stderr: io.Discard}).rootCommand()
 }
 
 // commandsOf describes root's commands for argv.Normalize: the long
@@ -209,7 +286,12 @@ func (e *reportedError) Unwrap() []error {
 	return []error{e.err, errReported}
 }
 
-func (a *app) rootCommand() *cobra.Command {
+// rootCommand returns garc's whole command tree.
+func (a *app) rootCommand() *cobra.Command { return a.newRoot(nil) }
+
+// newRoot returns the root command with its persistent flags and the
+// command only, or all commands when only is nil.
+func (a *app) newRoot(only *commandSpec) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "garc COMMAND ARCHIVE [PATTERNS...] [flags]",
 		Short: "extract, list and test 7z, RAR, ZIP and tar archives; create 7z archives",
@@ -234,7 +316,6 @@ ARCHIVE may be a quoted wildcard ('*.rar'); x and e take unrar's trailing
 destination (garc x archive.rar out/).
 
 ` + exitCodeTable,
-		Version:           version(),
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
@@ -249,10 +330,20 @@ destination (garc x archive.rar out/).
 		},
 		Args: cobra.ArbitraryArgs,
 	}
-	// cobra's "garc completion bash|zsh|fish|powershell" stays enabled;
-	// man.go's hidden "garc man" prints the man page.
-	root.AddCommand(manCommand())
-	root.AddCommand(a.bareListCommand()) // listbare.go: unrar's lb, 7-Zip's l -ba
+	if only != nil {
+		// The run executes only; cobra's completion command (with its
+		// four subcommands) is not needed.
+		root.CompletionOptions.DisableDefaultCmd = true
+		root.AddCommand(only.build(a))
+	} else {
+		// cobra's "garc completion bash|zsh|fish|powershell" stays
+		// enabled; man.go's hidden "garc man" prints the man page.
+		// Only the root runs --version.
+		root.Version = version()
+		for _, spec := range commandSpecs {
+			root.AddCommand(spec.build(a))
+		}
+	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.g.password, "password", "", "password for encrypted archives (7-Zip: -pSECRET)")
 	pf.StringVar(&a.g.passwordFile, "password-file", "", "read the password from the first line of `FILE`")
@@ -304,8 +395,6 @@ destination (garc x archive.rar out/).
 		}
 		return err
 	}
-	root.AddCommand(a.extractCommand("x", true), a.extractCommand("e", false), a.listCommand(), a.testCommand(),
-		a.createCommand(), a.deleteCommand())
 	return root
 }
 

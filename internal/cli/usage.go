@@ -21,10 +21,11 @@ import (
 )
 
 // flagErrorFunc returns the cobra flag-error function for a run whose
-// command line (before argv.Normalize) was args.
-func flagErrorFunc(args []string) func(*cobra.Command, error) error {
+// command line (before argv.Normalize) was args; tree returns the whole
+// command tree (a run builds only the command it executes).
+func flagErrorFunc(args []string, tree func() *cobra.Command) func(*cobra.Command, error) error {
 	return func(c *cobra.Command, err error) error {
-		return &usageError{msg: explainFlagError(c, args, err)}
+		return &usageError{msg: explainFlagError(c, tree, args, err)}
 	}
 }
 
@@ -54,8 +55,9 @@ var (
 	})
 )
 
-// explainFlagError rewrites one flag-parsing error of command c.
-func explainFlagError(c *cobra.Command, args []string, err error) string {
+// explainFlagError rewrites one flag-parsing error of command c; tree
+// returns the whole command tree.
+func explainFlagError(c *cobra.Command, tree func() *cobra.Command, args []string, err error) string {
 	msg := err.Error()
 	var ne notExistError
 	var ive invalidValueError
@@ -93,10 +95,10 @@ func explainFlagError(c *cobra.Command, args []string, err error) string {
 		return fmt.Sprintf("%s: %q %s", typed, ive.GetValue(), why)
 	case errors.As(err, &ne):
 		if sh := ne.GetSpecifiedShortnames(); sh != "" {
-			return unknownSwitch(c, "-"+sh)
+			return unknownSwitch(c, tree, "-"+sh)
 		}
 		name := ne.GetSpecifiedName()
-		return unknownSwitch(c, typedSwitch(args, "--"+name))
+		return unknownSwitch(c, tree, typedSwitch(args, "--"+name))
 	}
 	return msg
 }
@@ -136,8 +138,9 @@ var switchFamilies = []struct{ prefix, explanation string }{
 }
 
 // unknownSwitch explains a switch that no command defines, or that
-// belongs to another command than c.
-func unknownSwitch(c *cobra.Command, typed string) string {
+// belongs to another command than c; tree returns the whole command
+// tree.
+func unknownSwitch(c *cobra.Command, tree func() *cobra.Command, typed string) string {
 	lower := strings.ToLower(typed)
 	// label is the switch as it is shown: never a value, which may be a
 	// password (--pasword=SECRET, -PSECRET, -hpSECRET).
@@ -153,7 +156,7 @@ func unknownSwitch(c *cobra.Command, typed string) string {
 	}
 	// A flag of another command: "-mx9 is a switch of a".
 	for _, name := range flagNames(typed) {
-		if owners := flagOwners(c.Root(), name); len(owners) > 0 && c.Flags().Lookup(name) == nil {
+		if owners := flagOwners(tree(), name); len(owners) > 0 && c.Flags().Lookup(name) == nil {
 			return fmt.Sprintf("%s is a switch of %s, not of %s", label, strings.Join(owners, " and "), c.Name())
 		}
 	}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCommandSpecs checks that commandSpecs names every command of the
+// tree with the name and aliases the command declares, in tree order.
+func TestCommandSpecs(t *testing.T) {
+	subs := testRoot().Commands() // sorted by name
+	if len(subs) != len(commandSpecs) {
+		t.Fatalf("tree has %d commands, commandSpecs %d", len(subs), len(commandSpecs))
+	}
+	for _, spec := range commandSpecs {
+		c := spec.build(&app{})
+		words := append([]string{c.Name()}, c.Aliases...)
+		if !slices.Equal(words, spec.words) {
+			t.Errorf("command %s: spec words %q, command declares %q", c.Name(), spec.words, words)
+		}
+		if got := commandToBuild([]string{c.Name(), "arc"}); spec.whole != (got == nil) {
+			t.Errorf("command %s: built alone %v, want %v", c.Name(), got != nil, !spec.whole)
+		}
+	}
+	for _, nargs := range [][]string{nil, {"--help"}, {"help", "x"}, {"completion", "bash"}, {"man"}, {"extrct"}} {
+		if commandToBuild(nargs) != nil {
+			t.Errorf("%q builds one command, want the whole tree", nargs)
+		}
+	}
+}
+
+// TestRunBuildsItsCommand checks that a run builds only the command it
+// executes: testing a small archive allocated 538 times when every
+// command, its flags and cobra's completion commands were built.
+func TestRunBuildsItsCommand(t *testing.T) {
+	sample := filepath.Join("..", "..", "testdata", "sample.7z")
+	allocs := testing.AllocsPerRun(20, func() {
+		if code := run(context.Background(), []string{"t", "-q", sample}, strings.NewReader(""), io.Discard, io.Discard); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	})
+	t.Logf("%.0f allocations", allocs)
+	if allocs > 400 {
+		t.Errorf("garc t of a small archive allocates %.0f times, want at most 400", allocs)
+	}
+}
