@@ -34,9 +34,11 @@
 // nothing the extractor does can turn a directory into a link, because
 // files and links are renamed into place and rename fails on a directory.
 //
-// Files. Content goes to a fresh temporary file (".garc-XXXXXXXX.tmp",
+// Files. Content goes to a new temporary file (".garc-XXXXXXXX.tmp",
 // created with O_EXCL and, where available, O_NOFOLLOW) in the target
-// directory. Only when the content reader ends with io.EOF, meaning the
+// directory; the name of the temporary file renamed into place just
+// before in the same directory is taken again, O_EXCL deciding whether
+// it is still free (else a random name is made). Only when the content reader ends with io.EOF, meaning the
 // format verified the checksum, is the temporary file renamed to the final
 // name. rename replaces an existing file or symbolic link at that name
 // rather than writing through it. On any error the temporary file is
@@ -59,7 +61,10 @@
 // beforehand: it is renamed into place with RENAME_NOREPLACE, which fails
 // if anything appeared there (the overwrite policy is then applied as
 // usual), and its times are set on the open descriptor. A small file
-// costs five system calls: openat, write, futimens, close, renameat2.
+// costs five system calls: openat, write, futimens, close, renameat2,
+// and one allocation (its path). What the run placed is recorded in
+// compact records for Rollback; the map of written names that hard
+// links and copies look up is built from them at the first such entry.
 //
 // WriteQueued lets a second goroutine create the files while the caller
 // decodes the next entries: it reads an entry's content (up to 64 KiB)

@@ -145,6 +145,10 @@ type Extractor struct {
 	renamed map[string]int
 	dirs    []dirRecord
 	buf     []byte
+	// freeTemp is the temporary name of the file placed last, free again
+	// once renamed: tempFile takes it for the next file in the same
+	// directory instead of making a new name (issue 13).
+	freeTemp string
 	// at performs file operations, on Linux relative to a cached
 	// directory descriptor.
 	at *dirHandle
@@ -570,7 +574,15 @@ func (x *Extractor) freeName(name, target string) (string, int, error) {
 func (x *Extractor) tempFile(target string, perm fs.FileMode) (outFile, string, error) {
 	dir := filepath.Dir(target)
 	for i := 0; ; i++ {
-		p := tempname.In(dir)
+		var p string
+		if i == 0 && x.freeTemp != "" && filepath.Dir(x.freeTemp) == dir {
+			// The name of the last temporary file renamed away here:
+			// free again, and O_EXCL says whether it still is.
+			p = x.freeTemp
+		} else {
+			p = tempname.In(dir)
+		}
+		x.freeTemp = ""
 		var f outFile
 		err := x.createTemp(p, func() (err error) {
 			f, err = x.at.create(p, perm)
@@ -630,6 +642,7 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 		err := x.at.renameNoReplace(tmp, dst.path)
 		if err == nil {
 			x.forgetTemp(tmp)
+			x.freeTemp = tmp
 			x.records.add(dst.key, "", "", placedNew)
 			x.placedRecord = true
 			return nil
@@ -663,6 +676,7 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 		return createErr(e.Name, err)
 	}
 	x.forgetTemp(tmp)
+	x.freeTemp = tmp
 	if dst.renameN > 0 {
 		x.renamed[dst.renameOf] = dst.renameN
 	}

@@ -2,6 +2,9 @@ package extract
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +78,50 @@ func TestRecordList(t *testing.T) {
 	l.reset()
 	if _, ok := l.regular("f8"); ok || l.n != 0 {
 		t.Error("records left after reset")
+	}
+}
+
+// TestReusedTemporaryName: the temporary name of the file placed last is
+// taken again for the next file in its directory. Something put at that
+// name meanwhile (a link to a file outside) is neither written through
+// nor replaced: O_EXCL fails and a fresh name is made.
+func TestReusedTemporaryName(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(dir, "outside.txt")
+	if err := os.WriteFile(outside, []byte("outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, err := New(Options{Dest: filepath.Join(dir, "dest")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"d/a.txt", "d/b.txt", "d/c.txt"} {
+		if err := x.Write(fileEntry(name), strings.NewReader(name)); err != nil {
+			t.Fatal(err)
+		}
+		if x.freeTemp == "" || filepath.Dir(x.freeTemp) != filepath.Join(x.root, "d") {
+			t.Fatalf("after %s: free temporary name %q", name, x.freeTemp)
+		}
+		if i == 1 {
+			// The next file would take this name: plant a link there.
+			if err := os.Symlink(outside, x.freeTemp); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "outside" {
+		t.Errorf("written through the planted link: %q", b)
+	}
+	for _, name := range []string{"d/a.txt", "d/b.txt", "d/c.txt"} {
+		if b, err := os.ReadFile(filepath.Join(dir, "dest", name)); err != nil || string(b) != name {
+			t.Errorf("%s: %q, %v", name, b, err)
+		}
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "dest", "d"))
+	if len(ents) != 4 { // the three files and the planted link, untouched
+		t.Errorf("%d names in d, want 4", len(ents))
 	}
 }
