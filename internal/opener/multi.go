@@ -189,7 +189,7 @@ func openPartFile(path string, size int64) (*os.File, error) {
 	if err := checkRegular(path); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}

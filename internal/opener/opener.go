@@ -31,7 +31,7 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 	if parts := SplitParts(path); parts != nil {
 		return openSplit(path, parts, &o)
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}

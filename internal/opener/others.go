@@ -149,7 +149,7 @@ func openZIPSet(path string, o *archive.Options) (r archive.Reader, ok bool, err
 	} else if _, err := os.Stat(partName(1)); err != nil {
 		return nil, false, nil // no NAME.z01: an ordinary .zip
 	}
-	f, err := os.Open(zipPath)
+	f, err := openFile(zipPath)
 	if err != nil {
 		return nil, true, err
 	}
@@ -234,7 +234,7 @@ func isDigits(s string) bool {
 // startsLikeZIP reports whether the file at path begins with a ZIP local
 // header or the spanning marker.
 func startsLikeZIP(path string) bool {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return false
 	}

@@ -2,7 +2,6 @@ package opener
 
 import (
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +29,7 @@ func IsLaterVolume(path string) bool {
 	if parts := SplitParts(path); parts != nil {
 		return filepath.Clean(parts[0]) != filepath.Clean(path)
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return false
 	}
