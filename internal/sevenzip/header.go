@@ -1137,16 +1137,15 @@ func (r *byteReader) readFilesInfo(h *header) error {
 			if err := r.charge("names", (len(p.b)-p.off+1)/2, 3); err != nil {
 				return err
 			}
-			names, err := decodeNames(p.b[p.off:], n)
+			err = decodeNames(p.b[p.off:], n, func(i int, name string) {
+				if id == idName {
+					files[i].name = name
+				} else {
+					files[i].comment = name
+				}
+			})
 			if err != nil {
 				return err
-			}
-			for i := range files {
-				if id == idName {
-					files[i].name = names[i]
-				} else {
-					files[i].comment = names[i]
-				}
 			}
 		case idCTime, idATime, idMTime, idStartPos:
 			defined, err := p.readOptionalBits(n)
@@ -1209,52 +1208,72 @@ func (r *byteReader) readFilesInfo(h *header) error {
 	return nil
 }
 
-// decodeNames splits n zero-terminated UTF-16LE strings. The names are
-// decoded into one arena, which the returned strings share (unpaired
+// decodeNames splits n zero-terminated UTF-16LE strings and hands each to
+// set with its index. The names are decoded into one arena of the exact
+// size, which they share: one allocation for all of them (unpaired
 // surrogates become U+FFFD, as with utf16.Decode).
-func decodeNames(b []byte, n int) ([]string, error) {
+func decodeNames(b []byte, n int, set func(i int, name string)) error {
 	if len(b)%2 != 0 {
-		return nil, fmt.Errorf("names of odd length: %w", errHeader)
+		return fmt.Errorf("names of odd length: %w", errHeader)
 	}
 	if n > len(b)/2 {
-		return nil, fmt.Errorf("%d names in %d bytes: %w", n, len(b), errHeader)
+		return fmt.Errorf("%d names in %d bytes: %w", n, len(b), errHeader)
 	}
-	arena := make([]byte, 0, len(b)/2+len(b)/8) // mostly ASCII
-	ends := make([]int, 0, n)
-	for i := 0; i+1 < len(b) && len(ends) < n; i += 2 {
+	// The first pass measures the names, the second decodes them.
+	size, count := 0, 0
+	for i := 0; i+1 < len(b) && count < n; i += 2 {
+		switch c := rune(binary.LittleEndian.Uint16(b[i:])); {
+		case c == 0:
+			count++
+		case c < utf8.RuneSelf:
+			size++
+		case surrogatePair(b, i):
+			size += 4
+			i += 2
+		default:
+			size += utf8.RuneLen(c) // 3 for an unpaired surrogate's U+FFFD
+		}
+	}
+	if count != n {
+		return fmt.Errorf("%d of %d names: %w", count, n, errHeader)
+	}
+	arena := make([]byte, 0, size)
+	start := 0
+	for i, k := 0, 0; k < n; i += 2 {
 		c := rune(binary.LittleEndian.Uint16(b[i:]))
 		switch {
 		case c == 0:
-			ends = append(ends, len(arena))
+			name := ""
+			if len(arena) > start {
+				// The arena is not written again: the names share it.
+				name = unsafe.String(&arena[start], len(arena)-start)
+			}
+			set(k, name)
+			start, k = len(arena), k+1
 			continue
 		case c < utf8.RuneSelf:
 			arena = append(arena, byte(c))
 			continue
+		case surrogatePair(b, i):
+			c = utf16.DecodeRune(c, rune(binary.LittleEndian.Uint16(b[i+2:])))
+			i += 2
 		case utf16.IsSurrogate(c):
-			r := utf8.RuneError
-			if c < 0xDC00 && i+3 < len(b) {
-				if c2 := rune(binary.LittleEndian.Uint16(b[i+2:])); c2 >= 0xDC00 && c2 < 0xE000 {
-					r = utf16.DecodeRune(c, c2)
-					i += 2
-				}
-			}
-			c = r
+			c = utf8.RuneError
 		}
 		arena = utf8.AppendRune(arena, c)
 	}
-	if len(ends) != n {
-		return nil, fmt.Errorf("%d of %d names: %w", len(ends), n, errHeader)
+	return nil
+}
+
+// surrogatePair reports whether b[i:] starts with a high surrogate
+// followed by a low one (UTF-16LE).
+func surrogatePair(b []byte, i int) bool {
+	c := binary.LittleEndian.Uint16(b[i:])
+	if c < 0xD800 || c >= 0xDC00 || i+3 >= len(b) {
+		return false
 	}
-	// The arena is not written again: the names share it instead of a
-	// copy of it.
-	all := unsafe.String(unsafe.SliceData(arena), len(arena))
-	names := make([]string, n)
-	start := 0
-	for k, end := range ends {
-		names[k] = all[start:end]
-		start = end
-	}
-	return names, nil
+	c2 := binary.LittleEndian.Uint16(b[i+2:])
+	return c2 >= 0xDC00 && c2 < 0xE000
 }
 
 // bytesPerEntry is the memory an entry costs once listed, besides its

@@ -141,8 +141,8 @@ func TestDecodeNames(t *testing.T) {
 		}
 		b = append(b, 0, 0)
 	}
-	got, err := decodeNames(b, len(names))
-	if err != nil {
+	got := make([]string, len(names))
+	if err := decodeNames(b, len(names), func(i int, name string) { got[i] = name }); err != nil {
 		t.Fatal(err)
 	}
 	for i, n := range names {
@@ -150,7 +150,7 @@ func TestDecodeNames(t *testing.T) {
 			t.Errorf("name %d: %q, want %q", i, got[i], want)
 		}
 	}
-	if _, err := decodeNames(b, len(names)+1); !errors.Is(err, archive.ErrFormat) {
+	if err := decodeNames(b, len(names)+1, func(int, string) {}); !errors.Is(err, archive.ErrFormat) {
 		t.Errorf("one name too many: %v", err)
 	}
 }

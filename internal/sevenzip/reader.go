@@ -392,7 +392,6 @@ func (rd *Reader) buildEntries() error {
 			return fmt.Errorf("folder %d starts beyond the end of the archive: %w", i, archive.ErrFormat)
 		}
 	}
-	folderMethods := make([]string, len(si.folders))
 	methodSeen := map[string]bool{}
 	for i := range si.folders {
 		f := &si.folders[i]
@@ -402,23 +401,13 @@ func (rd *Reader) buildEntries() error {
 		// Non-solid archives have a folder per file, mostly with the
 		// same coders as the folder before.
 		if i > 0 && sameCoders(f, &si.folders[i-1]) {
-			folderMethods[i] = folderMethods[i-1]
 			continue
 		}
-		folderMethods[i] = folderMethod(f)
-		for _, s := range strings.Fields(folderMethods[i]) {
+		for _, s := range strings.Fields(folderMethod(f)) {
 			if !methodSeen[s] {
 				methodSeen[s] = true
 				rd.info.Methods = append(rd.info.Methods, s)
 			}
-		}
-	}
-	// substream → folder
-	subFolder := make([]int, len(si.subSizes))
-	for i := range si.folders {
-		f := &si.folders[i]
-		for j := 0; j < f.numSub; j++ {
-			subFolder[f.firstSub+j] = i
 		}
 	}
 	// One allocation holds every entry (the memory was charged when the
@@ -428,7 +417,9 @@ func (rd *Reader) buildEntries() error {
 	rd.meta = make([]entryMeta, len(h.files))
 	sub := 0
 	var folderOff int64
-	lastFolder := -1
+	// The substreams follow the folders in order: fo is the folder of
+	// substream sub, method the description of lastFolder's coders.
+	fo, lastFolder, method := 0, -1, ""
 	for i := range h.files {
 		fi := &h.files[i]
 		name := fi.name
@@ -436,7 +427,7 @@ func (rd *Reader) buildEntries() error {
 			name = defaultName(rd.opts.Name)
 		}
 		// The block is zeroed: set only what differs (a whole-struct
-		// assignment would copy 288 bytes with write barriers).
+		// assignment would copy 128 bytes with write barriers).
 		e := &block[i]
 		e.Index, e.Name, e.Anti = int32(i), name, fi.isAnti
 		if fi.comment != "" {
@@ -444,16 +435,21 @@ func (rd *Reader) buildEntries() error {
 		}
 		m := entryMeta{folder: -1}
 		if fi.hasStream {
-			fo := subFolder[sub]
+			for sub >= si.folders[fo].firstSub+si.folders[fo].numSub {
+				fo++
+			}
 			f := &si.folders[fo]
 			if fo != lastFolder {
+				if lastFolder < 0 || !sameCoders(f, &si.folders[lastFolder]) {
+					method = folderMethod(f)
+				}
 				folderOff, lastFolder = 0, fo
 			}
 			m.folder, m.sub, m.local, m.offset = fo, sub, sub-f.firstSub, folderOff
 			e.Size = int64(si.subSizes[sub])
 			folderOff += e.Size
 			e.HasCRC32, e.CRC32 = si.subHasCRC[sub], si.subCRCs[sub]
-			e.Method = folderMethods[fo]
+			e.Method = method
 			e.Encrypted = folderEncrypted(f)
 			e.Solid = m.local > 0
 			if m.local == 0 {
