@@ -62,7 +62,7 @@
 // if anything appeared there (the overwrite policy is then applied as
 // usual), and its times are set on the open descriptor. A small file
 // costs five system calls: openat, write, futimens, close, renameat2,
-// and one allocation (its path). What the run placed is recorded in
+// and no allocation. What the run placed is recorded in
 // compact records for Rollback; the map of written names that hard
 // links and copies look up is built from them at the first such entry.
 //

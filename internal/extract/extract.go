@@ -138,8 +138,8 @@ type Extractor struct {
 	// is examined once per run.
 	verified map[string]bool
 	// lastDir is the directory (relative, slash-separated) mkdirs
-	// verified last.
-	lastDir string
+	// verified last, lastDirPath its full path.
+	lastDir, lastDirPath string
 	// renamed holds, per target path, the last n tried by OverwriteRename
 	// ("name (n).ext"), so many entries of one name cost linear time.
 	renamed map[string]int
@@ -295,10 +295,10 @@ func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 		}
 		return x.refuse(e.Name, "name is the destination itself")
 	}
-	osRel, target := x.osPath(key)
+	osRel := x.osRel(key)
 
 	if e.Type == archive.TypeDir {
-		return x.writeDir(e, osRel, target)
+		return x.writeDir(e, osRel, x.fullPath(osRel))
 	}
 	if e.Type == archive.TypeSymlink && x.opts.Links == LinksSkip {
 		err := fmt.Errorf("%s: %w: symbolic link", e.Name, ErrSkipped)
@@ -310,11 +310,11 @@ func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 	}
 	switch e.Type {
 	case archive.TypeSymlink:
-		return x.writeSymlink(e, rel, target, r)
+		return x.writeSymlink(e, rel, x.fullPath(osRel), r)
 	case archive.TypeHardlink, archive.TypeCopy:
-		return x.writeLink(e, key, target)
+		return x.writeLink(e, key, x.fullPath(osRel))
 	}
-	return x.writeFile(e, key, target, r)
+	return x.writeFile(e, key, osRel, r)
 }
 
 // osPath returns where the entry with the cleaned name key goes: its
@@ -323,7 +323,13 @@ func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 // entry, and Rollback and hard links again from the key, so that no path
 // needs to be kept per entry.
 func (x *Extractor) osPath(key string) (osRel, target string) {
-	osRel = key
+	osRel = x.osRel(key)
+	return osRel, x.fullPath(osRel)
+}
+
+// osRel is osPath's first result.
+func (x *Extractor) osRel(key string) string {
+	osRel := key
 	if x.opts.Flat {
 		osRel = path.Base(key)
 	}
@@ -334,19 +340,38 @@ func (x *Extractor) osPath(key string) (osRel, target string) {
 		}
 		osRel = strings.Join(parts, "/")
 	}
-	return osRel, filepath.Join(x.root, filepath.FromSlash(osRel))
+	return osRel
+}
+
+// fullPath returns the path of osRel below the root.
+func (x *Extractor) fullPath(osRel string) string {
+	return filepath.Join(x.root, filepath.FromSlash(osRel))
+}
+
+// dirPath returns the path of dir (osRel's directory), which mkdirs has
+// just verified: for the directory it verified last, without making the
+// string again.
+func (x *Extractor) dirPath(dir string) string {
+	switch {
+	case dir == "." || dir == "":
+		return x.root
+	case dir == x.lastDir && x.lastDirPath != "":
+		return x.lastDirPath
+	}
+	return x.fullPath(dir)
 }
 
 // recordWritten notes that the entry key was written as a regular file
-// at final, which hard links and copies may then use. The common final
+// where dst says, which hard links and copies may then use. The common
 // path, osPath's target, is not stored. It follows the entry's place.
-func (x *Extractor) recordWritten(key, final, target string) {
+func (x *Extractor) recordWritten(key string, dst *placement) {
 	if x.placedRecord {
 		x.placedRecord = false
 		x.records.markRegular(key)
 		return
 	}
-	if final == target {
+	final := dst.path
+	if dst.atTarget {
 		final = ""
 	}
 	x.records.add(key, final, "", placedRegular)
@@ -370,10 +395,10 @@ func (x *Extractor) mkdirs(name, dir string) error {
 		// directory verified last is most often the next one's too.
 		return nil
 	}
-	if x.verified[filepath.Join(x.root, filepath.FromSlash(dir))] {
+	if p := x.fullPath(dir); x.verified[p] {
 		// Verified with all its parents before (7-Zip's solid archives
 		// go round the directories).
-		x.lastDir = dir
+		x.lastDir, x.lastDirPath = dir, p
 		return nil
 	}
 	cur := x.root
@@ -408,7 +433,7 @@ func (x *Extractor) mkdirs(name, dir string) error {
 		}
 		x.verified[cur] = true
 	}
-	x.lastDir = dir
+	x.lastDir, x.lastDirPath = dir, cur
 	return nil
 }
 
@@ -487,7 +512,10 @@ type placement struct {
 	// noReplace: path was not examined (its directory was created by
 	// this run, so it most likely does not exist); place renames there
 	// only if nothing exists, and otherwise applies resolveExisting then.
+	// Such a placement gives path as dir and base; path is made only if
+	// needed (an allocation per file saved, issue 13).
 	noReplace bool
+	dir, base string
 	// renameOf and renameN record, once the entry is placed, that
 	// freeName used the number renameN for renameOf.
 	renameOf string
@@ -569,10 +597,26 @@ func (x *Extractor) freeName(name, target string) (string, int, error) {
 	return "", 0, createErr(name, errors.New("no free name to rename to"))
 }
 
-// tempFile creates a new empty file next to target with O_EXCL, under a
-// fresh temporary name registered for Abort and RemoveTemporaries.
-func (x *Extractor) tempFile(target string, perm fs.FileMode) (outFile, string, error) {
-	dir := filepath.Dir(target)
+// fullPath returns the placement's path, making it from dir and base
+// when needed.
+func (p *placement) fullPath() string {
+	if p.path == "" {
+		p.path = filepath.Join(p.dir, p.base)
+	}
+	return p.path
+}
+
+// dirPath returns the directory of the placement's path.
+func (p *placement) dirPath() string {
+	if p.path == "" {
+		return p.dir
+	}
+	return filepath.Dir(p.path)
+}
+
+// tempFile creates a new empty file in dir with O_EXCL, under a fresh
+// temporary name registered for Abort and RemoveTemporaries.
+func (x *Extractor) tempFile(dir string, perm fs.FileMode) (outFile, string, error) {
 	for i := 0; ; i++ {
 		var p string
 		if i == 0 && x.freeTemp != "" && filepath.Dir(x.freeTemp) == dir {
@@ -631,7 +675,7 @@ func (x *Extractor) commit(e *archive.Entry, tmp string, dst *placement, timesSe
 	return x.place(e, tmp, dst)
 }
 
-// place renames the temporary tmp to dst.path, first moving an existing
+// place renames the temporary tmp to dst's path, first moving an existing
 // file there aside when dst says so, and records what it did for
 // Rollback. For a placement made without examining the target
 // (noReplace), it renames only if nothing is there, and otherwise
@@ -639,7 +683,7 @@ func (x *Extractor) commit(e *archive.Entry, tmp string, dst *placement, timesSe
 func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 	x.placedRecord = false
 	if dst.noReplace {
-		err := x.at.renameNoReplace(tmp, dst.path)
+		err := x.at.renameNoReplace(tmp, dst.dir, dst.base)
 		if err == nil {
 			x.forgetTemp(tmp)
 			x.freeTemp = tmp
@@ -653,7 +697,7 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 		}
 		// Something is there (or the system cannot tell): decide as
 		// for an examined target.
-		d, err := x.resolveExisting(e.Name, dst.path)
+		d, err := x.resolveExisting(e.Name, dst.fullPath())
 		if err != nil {
 			x.removeTemp(tmp)
 			return err
@@ -698,16 +742,18 @@ func (x *Extractor) setTimes(p string, e *archive.Entry) {
 	x.at.setTimes(p, e.AccessTime(), e.ModTime) // best effort; zero times are left unchanged
 }
 
-func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader) error {
+// writeFile writes the regular file of entry e (cleaned name rel) at
+// osRel below the root.
+func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) error {
 	var dst placement
-	if x.mode != OverwriteAsk && x.created[filepath.Dir(target)] {
+	if dir := x.dirPath(path.Dir(osRel)); x.mode != OverwriteAsk && x.created[dir] {
 		// Archives seldom hold a name twice: in a directory this run
 		// created, assume the name is free and let place's rename
 		// check (one system call instead of two).
-		dst = placement{path: target, atTarget: true, fresh: true, noReplace: true}
+		dst = placement{dir: dir, base: path.Base(osRel), atTarget: true, fresh: true, noReplace: true}
 	} else {
 		var err error
-		if dst, err = x.resolveExisting(e.Name, target); err != nil {
+		if dst, err = x.resolveExisting(e.Name, filepath.Join(dir, path.Base(osRel))); err != nil {
 			return err
 		}
 	}
@@ -719,7 +765,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 		// the attribute is applied once the content is complete.
 		createPerm = 0o666
 	}
-	f, tmp, err := x.tempFile(dst.path, createPerm)
+	f, tmp, err := x.tempFile(dst.dirPath(), createPerm)
 	if err != nil {
 		return createErr(e.Name, err)
 	}
@@ -759,7 +805,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 			if err := x.commit(e, tmp, &dst, timesSet); err != nil {
 				return errors.Join(rerr, err)
 			}
-			x.recordWritten(rel, dst.path, target)
+			x.recordWritten(rel, &dst)
 		} else {
 			x.removeTemp(tmp)
 		}
@@ -771,7 +817,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, target string, r io.Reader)
 	if err := x.commit(e, tmp, &dst, timesSet); err != nil {
 		return err
 	}
-	x.recordWritten(rel, dst.path, target)
+	x.recordWritten(rel, &dst)
 	return nil
 }
 
@@ -971,7 +1017,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 			if err := x.place(e, tmp, &dst); err != nil {
 				return err
 			}
-			x.recordWritten(rel, dst.path, target)
+			x.recordWritten(rel, &dst)
 			return nil
 		}
 	}
@@ -984,7 +1030,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if e.Type == archive.TypeHardlink {
 		perm = fi.Mode().Perm()
 	}
-	f, tmp, err := x.tempFile(dst.path, perm)
+	f, tmp, err := x.tempFile(filepath.Dir(dst.path), perm)
 	if err != nil {
 		return createErr(e.Name, err)
 	}
@@ -1002,7 +1048,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if err := x.commit(e, tmp, &dst, false); err != nil {
 		return err
 	}
-	x.recordWritten(rel, dst.path, target)
+	x.recordWritten(rel, &dst)
 	return nil
 }
 
@@ -1096,7 +1142,7 @@ func (x *Extractor) Rollback() error {
 // before parents, and forgets them. A directory that is not empty stays
 // and stays recorded; other failures are returned (the first one).
 func (x *Extractor) removeCreatedDirs(mark int) error {
-	x.lastDir = ""
+	x.lastDir, x.lastDirPath = "", ""
 	x.at.close() // it may refer to a directory removed here
 	var first error
 	var keep []string

@@ -705,7 +705,7 @@ func TestAntiAndFlat(t *testing.T) {
 
 func TestFinishRemovesLeftovers(t *testing.T) {
 	f := newFixture(t, Options{})
-	fh, tmp, err := f.x.tempFile(filepath.Join(f.dest, "x"), 0o644)
+	fh, tmp, err := f.x.tempFile(f.dest, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}

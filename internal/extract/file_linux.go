@@ -159,23 +159,23 @@ func (h *dirHandle) rename(oldpath, newpath string) error {
 	}
 }
 
-// renameNoReplace renames oldpath to newpath (in the same directory)
-// unless newpath exists, in one system call: the error wraps
-// fs.ErrExist when something is at newpath (a file, link or directory,
+// renameNoReplace renames oldpath to name in dir (oldpath's directory)
+// unless something exists there, in one system call: the error wraps
+// fs.ErrExist when something is there (a file, link or directory,
 // which stays untouched), errors.ErrUnsupported when the file system
-// cannot do it (the caller then examines newpath and renames).
-func (h *dirHandle) renameNoReplace(oldpath, newpath string) error {
-	if h.noReplaceUnsupported || filepath.Dir(oldpath) != filepath.Dir(newpath) {
+// cannot do it (the caller then examines the name and renames).
+func (h *dirHandle) renameNoReplace(oldpath, dir, name string) error {
+	if h.noReplaceUnsupported || filepath.Dir(oldpath) != dir {
 		return errors.ErrUnsupported
 	}
 	dfd, oldname := h.at(oldpath)
-	_, newname := filepath.Split(newpath)
+	newname := name
 	if dfd == unix.AT_FDCWD {
-		oldname, newname = oldpath, newpath
+		oldname, newname = oldpath, filepath.Join(dir, name)
 	}
 	cold, cnew, ok := h.cNames(oldname, newname)
 	if !ok {
-		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: unix.EINVAL}
+		return &os.LinkError{Op: "rename", Old: oldpath, New: filepath.Join(dir, name), Err: unix.EINVAL}
 	}
 	for {
 		// renameat2(2), as unix.Renameat2 makes it, without its copies
@@ -194,7 +194,7 @@ func (h *dirHandle) renameNoReplace(oldpath, newpath string) error {
 			h.noReplaceUnsupported = true
 			return errors.ErrUnsupported
 		}
-		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err}
+		return &os.LinkError{Op: "rename", Old: oldpath, New: filepath.Join(dir, name), Err: err}
 	}
 }
 

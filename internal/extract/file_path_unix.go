@@ -40,9 +40,9 @@ func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
 	}
 }
 
-// renameNoReplace is not done here: the caller examines newpath and
+// renameNoReplace is not done here: the caller examines the name and
 // renames.
-func (*dirHandle) renameNoReplace(oldpath, newpath string) error { return errors.ErrUnsupported }
+func (*dirHandle) renameNoReplace(oldpath, dir, name string) error { return errors.ErrUnsupported }
 
 // setTimes is left to the path-based dirHandle.setTimes here.
 func (outFile) setTimes(atime, mtime time.Time) error { return errors.ErrUnsupported }
