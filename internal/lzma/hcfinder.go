@@ -41,11 +41,23 @@ func (mf *matchFinder) hcHashes(v uint64) (h2, h3, hv uint32) {
 	h2 = uint32(v&0xFFFF) * 0x9E3779B1 >> (32 - hc2Bits)
 	h3 = uint32(v&0xFFFFFF) * 506832829 >> 16
 	if mf.hb == 5 {
-		hv = uint32(((v & 0xFF_FFFF_FFFF) * 0x9E3779B97F4A7C15) >> (32 + mf.h4shift))
+		hv = hc5Hash(v, 32+mf.h4shift)
 	} else {
-		hv = (uint32(v) * 2654435761) >> mf.h4shift
+		hv = hc4Hash(v, mf.h4shift)
 	}
 	return
+}
+
+// hc5Hash is the main hash of the five low bytes of v: the top 64-s bits
+// of their product with a 64-bit odd constant (only the top bits of a
+// product depend on all the bytes).
+func hc5Hash(v uint64, s uint) uint32 {
+	return uint32((v << 24) * 0x9E3779B97F4A7C15 >> (s & 63))
+}
+
+// hc4Hash is hc5Hash for the four low bytes of v (32-s bits).
+func hc4Hash(v uint64, s uint) uint32 {
+	return uint32(v) * 2654435761 >> (s & 31)
 }
 
 // hcGetMatches is find for the hash-chain finder.
@@ -170,7 +182,6 @@ func (mf *matchFinder) hcSkip(n int) {
 		panic("lzma: match finder state out of range")
 	}
 	h4 := unsafe.Pointer(unsafe.SliceData(hash4))
-	shift := mf.h4shift
 	for n > 0 {
 		pos, cyc := mf.pos, mf.cycPos
 		k := min(n, len(buf)-7-pos, mf.end-mf.hb+1-pos, int(mf.cyclic-cyc))
@@ -191,27 +202,9 @@ func (mf *matchFinder) hcSkip(n int) {
 		links := son[cyc : int(cyc)+k]
 		bp := unsafe.Pointer(unsafe.SliceData(buf[pos : pos+k+7]))
 		if mf.hb == 5 {
-			for i := range links {
-				v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])
-				hv := uint32(((v & 0xFF_FFFF_FFFF) * 0x9E3779B97F4A7C15) >> (32 + shift))
-				slot := (*uint32)(unsafe.Add(h4, uintptr(hv)*4))
-				links[i] = *slot
-				*slot = cur
-				hash2[uint32(v&0xFFFF)*0x9E3779B1>>(32-hc2Bits)] = cur
-				hash3[uint32(v&0xFFFFFF)*506832829>>16] = cur
-				cur++
-			}
+			hc5InsertRun(links, bp, h4, hash2, hash3, cur, 32+mf.h4shift)
 		} else {
-			for i := range links {
-				v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])
-				hv := (uint32(v) * 2654435761) >> shift
-				slot := (*uint32)(unsafe.Add(h4, uintptr(hv)*4))
-				links[i] = *slot
-				*slot = cur
-				hash2[uint32(v&0xFFFF)*0x9E3779B1>>(32-hc2Bits)] = cur
-				hash3[uint32(v&0xFFFFFF)*506832829>>16] = cur
-				cur++
-			}
+			hc4InsertRun(links, bp, h4, hash2, hash3, cur, mf.h4shift)
 		}
 		mf.pos += k
 		mf.cycPos += uint32(k)
@@ -219,5 +212,37 @@ func (mf *matchFinder) hcSkip(n int) {
 			mf.cycPos = 0
 		}
 		n -= k
+	}
+}
+
+// hc5InsertRun inserts the len(links) positions from cur, whose bytes
+// start at bp, into the hash-chain tables (hash4 at h4, hashes shifted by s):
+// their chain links go to links. It is hcSkip's loop, in a function of
+// its own so that its few values stay in registers (a loop this short
+// overlaps the cache misses of many positions).
+func hc5InsertRun(links []uint32, bp, h4 unsafe.Pointer, hash2 *[1 << hc2Bits]uint32, hash3 *[1 << 16]uint32, cur uint32, s uint) {
+	h2, h3 := unsafe.Pointer(hash2), unsafe.Pointer(hash3)
+	for i := range links {
+		v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])
+		slot := (*uint32)(unsafe.Add(h4, uintptr(hc5Hash(v, s))*4))
+		links[i] = *slot
+		*slot = cur
+		*(*uint32)(unsafe.Add(h2, uintptr(uint32(v&0xFFFF)*0x9E3779B1>>(32-hc2Bits))*4)) = cur
+		*(*uint32)(unsafe.Add(h3, uintptr(uint32(v&0xFFFFFF)*506832829>>16)*4)) = cur
+		cur++
+	}
+}
+
+// hc4InsertRun is hc5InsertRun for 4-byte main hashing.
+func hc4InsertRun(links []uint32, bp, h4 unsafe.Pointer, hash2 *[1 << hc2Bits]uint32, hash3 *[1 << 16]uint32, cur uint32, s uint) {
+	h2, h3 := unsafe.Pointer(hash2), unsafe.Pointer(hash3)
+	for i := range links {
+		v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])
+		slot := (*uint32)(unsafe.Add(h4, uintptr(hc4Hash(v, s))*4))
+		links[i] = *slot
+		*slot = cur
+		*(*uint32)(unsafe.Add(h2, uintptr(uint32(v&0xFFFF)*0x9E3779B1>>(32-hc2Bits))*4)) = cur
+		*(*uint32)(unsafe.Add(h3, uintptr(uint32(v&0xFFFFFF)*506832829>>16)*4)) = cur
+		cur++
 	}
 }
