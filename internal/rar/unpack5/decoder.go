@@ -137,8 +137,13 @@ type Decoder struct {
 	err        error
 
 	distSyms int
-	dists    [4]uint64
+	dists    [4]uint64 // the most recent distances, newest first
 	lastLen  int
+
+	// decode's state between segments (see decode)
+	segBase   int64 // stream position of win[0] in the current segment
+	limit     int64 // stream position at which decode stops
+	histAvail int   // a distance may reach back histAvail+wpos bytes
 
 	mainH, distH, lowH, lenH, blH lzcore.Huffman
 	lens                          [maxTableLens]byte
@@ -549,48 +554,44 @@ func (d *Decoder) decode() error {
 	if d.fileEnd >= 0 && limit > d.fileEnd {
 		limit = d.fileEnd
 	}
-	total0 := d.total
-	want := int(limit - total0)
-	if want <= 0 {
+	if limit <= d.total {
 		return corrupt("internal window state")
 	}
 	win := d.win
-	ring := d.ring
-	maxDist := uint64(d.dict)
-	// the history available to a match is histLen plus what this call
-	// wrote; once it covers the dictionary only the dictionary bounds
-	// distances
-	histLen := total0 - d.histStart
-	if histLen >= int64(d.dict) {
-		histLen = math.MaxInt64 / 2
-	}
 	// Symbols are decoded in segments in which wpos stays below stop
 	// (<= ring), so literals need no wrap check; a match may run past the
 	// ring into the tail, which is moved to the front when the segment
-	// ends.
+	// ends. What the loop needs only there or for matches lives in d
+	// (segBase, limit, histAvail, dists, lastLen), not in locals, which
+	// leaves the registers to the symbol loop.
 	wpos := d.wpos
-	done := 0 // bytes produced by finished segments
-	segBase := wpos
-	stop := min(wpos+want, ring)
+	d.segBase = d.total - int64(wpos)
+	d.limit = limit
+	stop := min(wpos+int(limit-d.total), d.ring)
+	// the history available to a match is what precedes wpos since
+	// histStart; once it covers the dictionary only the dictionary
+	// bounds distances
+	if histLen := d.total - d.histStart; histLen >= int64(d.dict) {
+		d.histAvail = math.MaxInt / 2
+	} else {
+		d.histAvail = int(histLen) - wpos
+	}
 	br := &d.br
 	v, nb, pos, data := br.V, br.N, br.Pos, br.Data
 	endRel := int(d.blockEnd - br.Base*8) // block end relative to data[0]
 	mainQ := d.mainH.Table()
-	d0, d1, d2, d3 := d.dists[0], d.dists[1], d.dists[2], d.dists[3]
-	lastLen := d.lastLen
 	var err error
 loop:
 	for {
 		if wpos >= stop {
-			done += wpos - segBase
-			if wpos >= ring {
-				wpos = copy(win, win[ring:wpos])
+			if wpos >= d.ring {
+				wpos = d.wrapTail(wpos)
 			}
-			segBase = wpos
-			if done >= want {
+			rem := d.limit - (d.segBase + int64(wpos))
+			if rem <= 0 {
 				break
 			}
-			stop = min(wpos+want-done, ring)
+			stop = min(wpos+int(rem), d.ring)
 			continue
 		}
 		if nb < 32 {
@@ -642,16 +643,23 @@ loop:
 			}
 			// Two literals per turn, then a load: at the top at least
 			// 32 bits are valid and a literal here takes at most
-			// QuickBits, so the load needs no test of nb, a branch
-			// the processor would mispredict a quarter of the time.
+			// QuickBits, so the load needs no test of nb, a branch the
+			// processor would mispredict a quarter of the time. The
+			// loop works on lw, the window up to stop, and ld, the
+			// input up to endPos: pos+8 <= endPos before a load keeps
+			// pos below endPos after it, and the slices' lengths are
+			// the loop's bounds, which leaves fewer values to hold in
+			// registers and no bounds checks.
+			lw := win[:stop]
+			ld := data[:min(len(data), endPos)]
 			for {
 				l := uint(e & 15)
 				v <<= l
 				nb -= l
-				win[wpos] = byte(e >> 4)
+				lw[wpos] = byte(e >> 4)
 				wpos++
-				if wpos >= stop {
-					break
+				if wpos >= len(lw) {
+					continue loop
 				}
 				e = mainQ[v>>(64-lzcore.QuickBits)]
 				if e-1 >= 256<<4-1 {
@@ -660,21 +668,28 @@ loop:
 				l = uint(e & 15)
 				v <<= l
 				nb -= l
-				win[wpos] = byte(e >> 4)
+				lw[wpos] = byte(e >> 4)
 				wpos++
-				if wpos >= stop || pos+8 > len(data) {
-					break
+				if wpos >= len(lw) || pos+8 > len(ld) {
+					continue loop
 				}
-				v, nb, pos = lzcore.Load(v, nb, data, pos)
-				if pos >= endPos {
-					break
-				}
+				v, nb, pos = lzcore.Load(v, nb, ld, pos)
 				e = mainQ[v>>(64-lzcore.QuickBits)]
 				if e-1 >= 256<<4-1 {
 					break
 				}
 			}
-			continue
+			// e is another kind of symbol, which begins inside the
+			// block (pos < endPos) and below stop: decode it at once
+			// instead of looking it up again at the top, after making
+			// sure of 32 bits (only the first literal may leave fewer;
+			// loading keeps the bits e was read from).
+			if nb < 32 {
+				if pos+8 > len(data) {
+					continue
+				}
+				v, nb, pos = lzcore.Load(v, nb, data, pos)
+			}
 		}
 		var sym int
 		if e&15 != 0 {
@@ -697,9 +712,16 @@ loop:
 		var dist uint64
 		switch {
 		case sym >= 262:
-			slot := (sym - 262) & 63
-			k := uint(lenSlotBits[slot])
-			length = int(lenSlotBase[slot]) + 2 + int(v>>1>>(63-k))
+			// slot s: 2+s below 8, else (4|s&3)<<k + k extra bits
+			// with k = s/4-1, computed rather than looked up to keep a
+			// load off the bit reader's dependency chain
+			slot := uint(sym-262) & 63
+			k := slot>>2 - 1
+			base := (4 | slot&3) << (k & 15)
+			if slot < 8 {
+				k, base = 0, slot
+			}
+			length = int(base) + 2 + int(v>>1>>(63-k))
 			v <<= k
 			nb -= k
 			if nb < 56 {
@@ -727,7 +749,12 @@ loop:
 			ds &= 127
 			length += int(distLenBonus[ds])
 			dist = distSlotBase[ds] + 1
-			if k := uint(distSlotBits[ds]); k < 4 {
+			// k = distSlotBits[ds], computed (see the length slot)
+			k = uint(ds)>>1 - 1
+			if ds < 4 {
+				k = 0
+			}
+			if k < 4 {
 				dist += v >> 1 >> (63 - k)
 				v <<= k
 				nb -= k
@@ -768,24 +795,22 @@ loop:
 					}
 				}
 			}
-			d3, d2, d1, d0 = d2, d1, d0, dist
-			lastLen = length
+			d.dists = [4]uint64{dist, d.dists[0], d.dists[1], d.dists[2]}
+			d.lastLen = length
 		case sym >= 258:
-			i := sym - 258
-			switch i {
-			case 0:
-				dist = d0
-			case 1:
-				dist = d1
-				d1 = d0
-			case 2:
-				dist = d2
-				d2, d1 = d1, d0
-			default:
-				dist = d3
-				d3, d2, d1 = d2, d1, d0
+			// the distance moves to the front, the ones before it
+			// one place back
+			dists := &d.dists
+			dist = dists[(sym-258)&3]
+			switch sym {
+			case 259:
+				dists[1] = dists[0]
+			case 260:
+				dists[2], dists[1] = dists[1], dists[0]
+			case 261:
+				dists[3], dists[2], dists[1] = dists[2], dists[1], dists[0]
 			}
-			d0 = dist
+			dists[0] = dist
 			if nb < 32 {
 				if pos+8 <= len(data) {
 					v, nb, pos = lzcore.Load(v, nb, data, pos)
@@ -813,16 +838,16 @@ loop:
 			length = int(lenSlotBase[ls]) + 2 + int(v>>1>>(63-k))
 			v <<= k
 			nb -= k
-			lastLen = length
+			d.lastLen = length
 		case sym == 257:
-			length = lastLen
+			length = d.lastLen
 			if length == 0 {
 				continue
 			}
-			dist = d0
+			dist = d.dists[0]
 		default:
 			br.V, br.N, br.Pos = v, nb, pos
-			err = d.readFilter(total0 + int64(done+wpos-segBase))
+			err = d.readFilter(d.segBase + int64(wpos))
 			v, nb, pos, data = br.V, br.N, br.Pos, br.Data
 			endRel = int(d.blockEnd - br.Base*8)
 			if err != nil {
@@ -830,7 +855,7 @@ loop:
 			}
 			continue
 		}
-		if dist-1 >= maxDist || int64(dist) > histLen+int64(done+wpos-segBase) {
+		if dist-1 >= uint64(d.dict) || int(dist) > d.histAvail+wpos {
 			err = errDistance
 			break
 		}
@@ -840,9 +865,9 @@ loop:
 		// that wraps must end before the ring does for the fast copies.
 		src := wpos - int(dist)
 		if src < 0 {
-			src += ring
+			src += d.ring
 		}
-		if src < wpos || src+length+copySlack <= ring {
+		if src < wpos || src+length+copySlack <= d.ring {
 			switch {
 			case length <= 16 && dist >= 8:
 				// two 8-byte moves; the second may read what the
@@ -878,21 +903,18 @@ loop:
 				win[wpos] = win[src]
 				wpos++
 				src++
-				if src == ring {
+				if src == d.ring {
 					src = 0
 				}
 			}
 		}
 	}
-	done += wpos - segBase
-	if wpos >= ring {
-		wpos = copy(win, win[ring:wpos])
+	if wpos >= d.ring {
+		wpos = d.wrapTail(wpos)
 	}
 	br.V, br.N, br.Pos = v, nb, pos
-	d.dists = [4]uint64{d0, d1, d2, d3}
-	d.lastLen = lastLen
 	d.wpos = wpos
-	d.total = total0 + int64(done)
+	d.total = d.segBase + int64(wpos)
 	if err == nil {
 		if br.Err() != nil {
 			err = fmt.Errorf("rar5 data: %w", br.Err())
@@ -901,4 +923,12 @@ loop:
 		}
 	}
 	return err
+}
+
+// wrapTail moves the bytes written past the ring (wpos >= ring) to its
+// front, where they belong, and returns the new wpos.
+func (d *Decoder) wrapTail(wpos int) int {
+	d.segBase += int64(d.ring)
+	d.histAvail += d.ring
+	return copy(d.win, d.win[d.ring:wpos])
 }
