@@ -12,11 +12,15 @@
 # the load of a shared machine hits both alike. For each it prints CPU
 # time (user+sys, children included), wall time and peak RSS, and the
 # throughput ratio reference/garc on CPU time (≥ 1.0 meets the target).
-# Usage: scripts/compare-read.sh [SIZE_BYTES] [RUNS]
+# Usage: scripts/compare-read.sh [SIZE_BYTES] [RUNS] [ROWS]
+# ROWS is a comma-separated list of the rows to run (zip,tar.gz,tar.zst,xz;
+# default all of them), e.g. `scripts/compare-read.sh 104857600 3 xz`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-104857600}
 runs=${2:-3}
+rows=${3:-zip,tar.gz,tar.zst,xz}
+want() { [[ ",$rows," == *",$1,"* ]]; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -32,12 +36,12 @@ mkdir "$work/src"
 tail -c +1025 "$work/src/mixed.bin" > "$work/plain.bin"
 echo "input: $(stat -c %s "$work/src/mixed.bin") bytes of mixed data; $(7zz | sed -n 2p)"
 
-(cd "$work/src" && 7zz a -bd -tzip -mm=Deflate -mx5 "$work/a.zip" mixed.bin >/dev/null)
-tar -C "$work/src" -cf "$work/a.tar" mixed.bin
-gzip -6 -c "$work/a.tar" > "$work/a.tar.gz"
-zstd -q -3 -c "$work/a.tar" > "$work/a.tar.zst"
-xz -6 -T1 -c "$work/plain.bin" > "$work/plain.xz"
-rm "$work/a.tar"
+if want zip; then (cd "$work/src" && 7zz a -bd -tzip -mm=Deflate -mx5 "$work/a.zip" mixed.bin >/dev/null); fi
+if want tar.gz || want tar.zst; then tar -C "$work/src" -cf "$work/a.tar" mixed.bin; fi
+if want tar.gz; then gzip -6 -c "$work/a.tar" > "$work/a.tar.gz"; fi
+if want tar.zst; then zstd -q -3 -c "$work/a.tar" > "$work/a.tar.zst"; fi
+if want xz; then xz -6 -T1 -c "$work/plain.bin" > "$work/plain.xz"; fi
+rm -f "$work/a.tar"
 
 # measure CMD...: "cpu wall rss_kib" of one run (cpu = user+sys, children
 # included), in a fresh output folder.
@@ -58,6 +62,7 @@ best() {
 printf '\n%-10s %9s %9s %9s  %9s %9s %9s  %7s\n' "" "ref cpu" "ref wall" "ref MiB" "garc cpu" "garc wall" "garc MiB" "speed×"
 row() { # name, reference command (string), garc command (string)
   local ref="" own="" i
+  want "$1" || return 0
   for ((i = 0; i < runs; i++)); do
     ref=$(best "$ref" "$(measure bash -c "$2")")
     own=$(best "$own" "$(measure bash -c "$3")")
