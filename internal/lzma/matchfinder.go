@@ -232,17 +232,25 @@ func hash3of(b []byte) uint32 {
 }
 
 // matchLen returns how many bytes a[i:] and a[j:] share, up to limit
-// (j < i, i+limit <= len(a)).
+// (0 <= j < i, i+limit <= len(a)). The parser calls it at every position
+// for every rep, so after checking the arguments once it compares
+// without bounds checks, eight bytes at a time.
 func matchLen(a []byte, i, j, limit int) int {
+	if limit <= 0 {
+		return 0
+	}
+	if uint(j) >= uint(i) || i+limit > len(a) {
+		panic("lzma: matchLen out of range")
+	}
+	p, q := unsafe.Pointer(&a[i]), unsafe.Pointer(&a[j])
 	n := 0
 	for n+8 <= limit {
-		x := binary.LittleEndian.Uint64(a[i+n:]) ^ binary.LittleEndian.Uint64(a[j+n:])
-		if x != 0 {
+		if x := load64(unsafe.Add(p, n)) ^ load64(unsafe.Add(q, n)); x != 0 {
 			return n + bits.TrailingZeros64(x)>>3
 		}
 		n += 8
 	}
-	for n < limit && a[i+n] == a[j+n] {
+	for n < limit && *(*byte)(unsafe.Add(p, n)) == *(*byte)(unsafe.Add(q, n)) {
 		n++
 	}
 	return n
@@ -375,15 +383,16 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 	if cap(ms)-len(ms) < limit {
 		ms = append(make([]match, 0, len(ms)+limit), ms...)
 	}
+	// The walk works on pointers (the current position's bytes, the
+	// links to fill, the next match to write) rather than indices, so
+	// that its state fits the registers.
 	n := len(ms)
 	ms = ms[:cap(ms)]
+	out := unsafe.Pointer(&ms[n]) // room for limit matches
 	sb := unsafe.Pointer(unsafe.SliceData(son))
-	bb := unsafe.Pointer(unsafe.SliceData(buf))
-	link := func(i uint32) *uint32 { return (*uint32)(unsafe.Add(sb, uintptr(i)*4)) }
-	at := func(i int) byte { return *(*byte)(unsafe.Add(bb, i)) }
-	word := func(i int) uint64 { return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(bb, i)), 8)) }
-	p0 := cyc*2 + 1 // right link: subtree of greater suffixes
-	p1 := cyc * 2   // left link: subtree of smaller suffixes
+	cp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), pos)
+	p0 := unsafe.Add(sb, uintptr(cyc)*8+4) // right link: subtree of greater suffixes
+	p1 := unsafe.Add(sb, uintptr(cyc)*8)   // left link: subtree of smaller suffixes
 	len0, len1 := 0, 0
 	for steps := mf.cycles; steps > 0; steps-- {
 		d := cur - cand
@@ -394,53 +403,58 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 		if d > cyc {
 			s += cyclic
 		}
+		pair := unsafe.Add(sb, uintptr(s)*8)
 		// Both links are loaded before the bytes are compared, so that
 		// the node's cache miss overlaps the data's.
-		left, right := *link(2 * s), *link(2*s + 1)
-		j := pos - int(d)
+		left, right := *(*uint32)(pair), *(*uint32)(unsafe.Add(pair, 4))
+		jp := unsafe.Add(cp, -int(d))
 		l := min(len0, len1)
-		a, b := at(j+l), at(pos+l)
+		a, b := *(*byte)(unsafe.Add(jp, l)), *(*byte)(unsafe.Add(cp, l))
 		if a == b {
 			l++
 			for l+8 <= limit {
-				if x := word(pos+l) ^ word(j+l); x != 0 {
+				x := load64(unsafe.Add(cp, l)) ^ load64(unsafe.Add(jp, l))
+				if x != 0 {
 					l += bits.TrailingZeros64(x) >> 3
 					goto found
 				}
 				l += 8
 			}
-			for l < limit && at(pos+l) == at(j+l) {
+			for l < limit && *(*byte)(unsafe.Add(cp, l)) == *(*byte)(unsafe.Add(jp, l)) {
 				l++
 			}
 		found:
 			if l > best {
-				ms[n] = match{uint32(l), d - 1}
-				n++
+				*(*match)(out) = match{uint32(l), d - 1}
+				out = unsafe.Add(out, unsafe.Sizeof(match{}))
 				best = l
 			}
 			if l >= limit {
-				*link(p1) = left
-				*link(p0) = right
-				return ms[:n]
+				*(*uint32)(p1) = left
+				*(*uint32)(p0) = right
+				return ms[:n+int((uintptr(out)-uintptr(unsafe.Pointer(&ms[n])))/unsafe.Sizeof(match{}))]
 			}
-			a, b = at(j+l), at(pos+l)
+			a, b = *(*byte)(unsafe.Add(jp, l)), *(*byte)(unsafe.Add(cp, l))
 		}
 		if a < b {
-			*link(p1) = cand
-			p1 = 2*s + 1
+			*(*uint32)(p1) = cand
+			p1 = unsafe.Add(pair, 4)
 			cand = right
 			len1 = l
 		} else {
-			*link(p0) = cand
-			p0 = 2 * s
+			*(*uint32)(p0) = cand
+			p0 = pair
 			cand = left
 			len0 = l
 		}
 	}
-	*link(p0) = 0
-	*link(p1) = 0
-	return ms[:n]
+	*(*uint32)(p0) = 0
+	*(*uint32)(p1) = 0
+	return ms[:n+int((uintptr(out)-uintptr(unsafe.Pointer(&ms[n])))/unsafe.Sizeof(match{}))]
 }
+
+// load64 reads 8 bytes at p, little-endian (one load on amd64).
+func load64(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(p)[:]) }
 
 // skip advances n positions, inserting them into the tables.
 func (mf *matchFinder) skip(n int) {

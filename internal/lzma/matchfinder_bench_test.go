@@ -1,0 +1,50 @@
+package lzma
+
+import (
+	"fmt"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// threadCPU returns the CPU time (user+sys) of the calling OS thread.
+func threadCPU(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		tb.Skip("no per-thread rusage:", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkBinaryTreeFind runs the binary-tree finder alone over 4 MiB of
+// mixed data with the settings of -mx5 and -mx9, as the optimal parser
+// drives it (every position searched), and reports the thread's CPU time
+// per position beside the wall time, which a shared machine makes noisy.
+func BenchmarkBinaryTreeFind(b *testing.B) {
+	data := mixedInput(b, 4<<20)
+	for _, level := range []int{5, 9} {
+		b.Run(fmt.Sprintf("mx%d", level), func(b *testing.B) {
+			o := LevelOptions(level)
+			mf := newMatchFinder(true, 4, o.DictSize, o.FastBytes, o.Cycles, 0)
+			ms := make([]match, 0, maxMatchLen+8)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var cpu time.Duration
+			var found int
+			b.SetBytes(int64(len(data)))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				mf.reset(data)
+				start := threadCPU(b)
+				for mf.pos < mf.end {
+					ms = mf.find(ms)
+					found += len(ms)
+				}
+				cpu += threadCPU(b) - start
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(data)), "cpu-ns/B")
+			b.ReportMetric(float64(found)/float64(b.N), "matches/op")
+		})
+	}
+}
