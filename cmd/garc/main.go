@@ -5,9 +5,12 @@ package main
 import (
 	"os"
 
+	"github.com/garc-dev/garc/cmd/garc/internal/oneproc"
 	"github.com/garc-dev/garc/internal/cli"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// The packages initialized on one P (package oneproc); the run
+	// gives the runtime its default back when it needs more.
+	os.Exit(cli.MainOneP(oneproc.Lowered, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

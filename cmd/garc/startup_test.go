@@ -5,10 +5,84 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
 )
+
+var (
+	buildOnce sync.Once
+	garcBin   string
+	buildErr  error
+	buildOut  []byte
+)
+
+// garc returns the path of a garc binary built as make build does.
+func garc(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "garc-startup")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		garcBin = filepath.Join(dir, "garc")
+		build := exec.Command("go", "build", "-trimpath", "-o", garcBin, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		buildOut, buildErr = build.CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
+	}
+	return garcBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if garcBin != "" {
+		os.RemoveAll(filepath.Dir(garcBin))
+	}
+	os.Exit(code)
+}
+
+// sample is the path of the repository's sample archive.
+func sample(t *testing.T) string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "testdata", "sample.7z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestInitOrder checks that package oneproc sets GOMAXPROCS to 1 before
+// any package initializer allocates (GODEBUG=inittrace=1 lists the
+// initializers in order, with the bytes each allocated).
+func TestInitOrder(t *testing.T) {
+	cmd := exec.Command(garc(t), "t", "-q", sample(t))
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("garc t: %v\n%s", err, out)
+	}
+	found := false
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 9 || f[0] != "init" {
+			continue
+		}
+		if f[1] == "github.com/garc-dev/garc/cmd/garc/internal/oneproc" {
+			found = true
+			break
+		}
+		if f[7] != "0" {
+			t.Errorf("%s initializes before oneproc and allocates %s bytes", f[1], f[7])
+		}
+	}
+	if !found {
+		t.Errorf("no init line for oneproc:\n%s", out)
+	}
+}
 
 // TestStartupSystemCalls traces the system calls of `garc t` on a small
 // 7z archive (issue 13): the archive is opened without offering it to
@@ -16,19 +90,9 @@ import (
 // F_SETFL around an epoll_ctl that fails for regular files).
 func TestStartupSystemCalls(t *testing.T) {
 	strace := testenv.Tool(t, "strace")
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "garc")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	trace := filepath.Join(dir, "trace")
-	sample, err := filepath.Abs(filepath.Join("..", "..", "testdata", "sample.7z"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=openat,fcntl,epoll_ctl", "-o", trace, bin, "t", "-q", sample)
+	bin := garc(t)
+	trace := filepath.Join(t.TempDir(), "trace")
+	cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=openat,fcntl,epoll_ctl", "-o", trace, bin, "t", "-q", sample(t))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("strace garc t: %v\n%s", err, out)
 	}

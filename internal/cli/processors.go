@@ -34,13 +34,21 @@ type processorLimit struct {
 // limitProcessors sets GOMAXPROCS to 1 for at most d. It does nothing
 // when there is one P already.
 func limitProcessors(d time.Duration) *processorLimit {
-	l := &processorLimit{}
 	if runtime.GOMAXPROCS(0) == 1 {
-		return l
+		return limitedProcessors(false, d)
 	}
 	runtime.GOMAXPROCS(1)
-	l.lowered = true
-	l.timer = time.AfterFunc(d, l.release)
+	return limitedProcessors(true, d)
+}
+
+// limitedProcessors starts the one-P phase of a program that has set
+// GOMAXPROCS to 1 itself (lowered; false when it was 1 anyway): the
+// default comes back after d or at release.
+func limitedProcessors(lowered bool, d time.Duration) *processorLimit {
+	l := &processorLimit{lowered: lowered}
+	if lowered {
+		l.timer = time.AfterFunc(d, l.release)
+	}
 	return l
 }
 

@@ -92,7 +92,19 @@ const maxEntryDiagnostics = 10
 // archive being updated as it was, prints "garc: interrupted" and exits
 // 255.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	procs := limitProcessors(onePDuration)
+	return mainLimited(limitProcessors(onePDuration), args, stdin, stdout, stderr)
+}
+
+// MainOneP is Main for a program that set GOMAXPROCS to 1 before its
+// packages initialized (lowered: it was above 1), as cmd/garc does: the
+// run gives the runtime its default back when it needs more processors,
+// as Main does after lowering GOMAXPROCS itself.
+func MainOneP(lowered bool, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return mainLimited(limitedProcessors(lowered, onePDuration), args, stdin, stdout, stderr)
+}
+
+// mainLimited is Main in the one-P phase procs.
+func mainLimited(procs *processorLimit, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer procs.stop()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
