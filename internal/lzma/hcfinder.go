@@ -77,6 +77,13 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 	hash2, hash3, hash4 := (*[1 << hc2Bits]uint32)(mf.hash2), (*[1 << 16]uint32)(mf.hash3), mf.hash4
 	c2, c3, cv := hash2[h2], hash3[h3], hash4[hv]
 	hash2[h2], hash3[h3], hash4[hv] = cur, cur, cur
+	if pos+9 <= len(buf) {
+		// The next position's table slots, which the parser's
+		// lookahead or skip needs next, are fetched while this one's
+		// chain is walked.
+		_, n3, nv := mf.hcHashes(binary.LittleEndian.Uint64(buf[pos+1:]))
+		prefetch3(&hash4[nv], &hash3[n3], &buf[pos])
+	}
 	mf.son[mf.cycPos] = cv
 	best := 1
 	d2 := cur - c2
