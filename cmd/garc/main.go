@@ -12,5 +12,6 @@ import (
 func main() {
 	// The packages initialized on one P (package oneproc); the run
 	// gives the runtime its default back when it needs more.
-	os.Exit(cli.MainOneP(oneproc.Lowered, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	cli.ProcessorsLowered = oneproc.Lowered
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

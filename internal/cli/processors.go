@@ -19,6 +19,13 @@ import (
 // otherwise after onePDuration, so that a long extraction has its file
 // writer and the garbage collector on the second CPU again.
 
+// ProcessorsLowered is set, before Main, by a program that set GOMAXPROCS
+// from above 1 to 1 before its packages initialized, as cmd/garc does
+// (package oneproc): Main then takes over that one-P phase instead of
+// lowering GOMAXPROCS itself, which would flush the caches of the P it
+// takes away.
+var ProcessorsLowered bool
+
 // onePDuration is how long a run keeps one P unless it needs more
 // earlier: longer than a tiny archive takes on a loaded machine, short
 // next to any run for which a second CPU makes a difference.

@@ -92,19 +92,12 @@ const maxEntryDiagnostics = 10
 // archive being updated as it was, prints "garc: interrupted" and exits
 // 255.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return mainLimited(limitProcessors(onePDuration), args, stdin, stdout, stderr)
-}
-
-// MainOneP is Main for a program that set GOMAXPROCS to 1 before its
-// packages initialized (lowered: it was above 1), as cmd/garc does: the
-// run gives the runtime its default back when it needs more processors,
-// as Main does after lowering GOMAXPROCS itself.
-func MainOneP(lowered bool, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return mainLimited(limitedProcessors(lowered, onePDuration), args, stdin, stdout, stderr)
-}
-
-// mainLimited is Main in the one-P phase procs.
-func mainLimited(procs *processorLimit, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var procs *processorLimit
+	if ProcessorsLowered {
+		procs = limitedProcessors(true, onePDuration)
+	} else {
+		procs = limitProcessors(onePDuration)
+	}
 	defer procs.stop()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -147,13 +140,9 @@ func removeTemporaries() {
 // second of the signal.
 const interruptGrace = 700 * time.Millisecond
 
-// run is Main with an explicit context.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runLimited(ctx, nil, args, stdin, stdout, stderr)
-}
-
-// runLimited is run with Main's one-P phase, which it releases when the
-// command runs on several threads.
+// runLimited runs garc in the context ctx and in Main's one-P phase procs
+// (nil: none), which it releases when the command runs on several
+// threads.
 func runLimited(ctx context.Context, procs *processorLimit, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr, procs: procs}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // setMemoryLimit's, for in-process runs

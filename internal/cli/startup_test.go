@@ -48,3 +48,8 @@ func TestRunBuildsItsCommand(t *testing.T) {
 		t.Errorf("garc t of a small archive allocates %.0f times, want at most 400", allocs)
 	}
 }
+
+// run is Main with an explicit context and no one-P phase.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runLimited(ctx, nil, args, stdin, stdout, stderr)
+}

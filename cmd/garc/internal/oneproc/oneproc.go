@@ -6,8 +6,8 @@
 // touches fresh pages: about 25 page faults and 6 % of a tiny archive's
 // test (issue 13). This package imports nothing but the runtime, so it
 // initializes before every package that allocates; cmd/garc imports it
-// and hands Lowered to cli.MainOneP, which gives the runtime its default
-// back when a run needs more than one P.
+// and hands Lowered to cli.Main (cli.ProcessorsLowered), which gives the
+// runtime its default back when a run needs more than one P.
 package oneproc
 
 import "runtime"
