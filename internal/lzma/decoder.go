@@ -384,6 +384,10 @@ func (d *decoder) run(limit, inLimit int) error {
 					}
 				}
 			}
+			if sym == 1 {
+				sym, rng, code, ip = decodeLiteral((*[literalCoderSize]uint16)(lp), rng, code, in, ip)
+				sym |= 0x100
+			}
 			for sym < 0x100 {
 				// Branch-free: literal bits are close to unpredictable.
 				if rng < rangeTop {
@@ -560,37 +564,11 @@ func (d *decoder) run(limit, inLimit int) error {
 		}
 
 		if simple {
-			// Distance slot inline, the rest in decodeDistTail.
-			ls := length
-			if ls > numLenToPosState-1 {
-				ls = numLenToPosState - 1
-			}
-			so := offDistSlot + int(ls)<<numDistSlotBits
-			sp := probs[so : so+1<<numDistSlotBits]
-			slot := uint32(1)
-			for slot < 1<<numDistSlotBits {
-				if rng < rangeTop {
-					rng <<= 8
-					code = code<<8 | uint32(in[ip])
-					ip++
-				}
-				p := uint32(sp[slot&63])
-				bound := (rng >> probBits) * p
-				m := uint32((int64(code) - int64(bound)) >> 63)
-				rng = bound&m | (rng-bound)&^m
-				code -= bound &^ m
-				p0 := p + (probOne-p)>>moveBits
-				p1 := p - p>>moveBits
-				sp[slot&63] = uint16(p1 ^ (p0^p1)&m)
-				slot = slot<<1 | ^m&1
-			}
-			dist := slot - 1<<numDistSlotBits
-			if dist >= startPosModel {
-				dist, rng, code, ip = decodeDistTail(probs, dist, rng, code, in, ip)
-				if dist == 0xFFFFFFFF {
-					d.eos = true
-					break
-				}
+			var dist uint32
+			dist, rng, code, ip = decodeDistance(probs, length, rng, code, in, ip)
+			if dist == 0xFFFFFFFF {
+				d.eos = true
+				break
 			}
 			rep3, rep2, rep1, rep0 = rep2, rep1, rep0, dist
 			state = stateAfterMatch(state)
