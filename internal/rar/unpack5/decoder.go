@@ -37,6 +37,11 @@ const (
 	// winTail is the space past the ring that one symbol may write.
 	winTail = maxMatch + copySlack + 16
 
+	// decodeChunk is how much output decode produces at a time when
+	// no filter block asks for more: small enough to stay in the
+	// processor's cache for whoever reads it next.
+	decodeChunk = 64 << 10
+
 	maxFilterBlock = 4 << 20
 	maxFilters     = 8192
 )
@@ -358,7 +363,14 @@ func (d *Decoder) next() (b []byte, err error) {
 					continue
 				}
 			}
-			end := min(d.total, f.start+f.length)
+			fend := f.start + f.length
+			if d.rpos == f.start && d.total < fend && !d.streamDone && fend <= d.decodeLimit() {
+				// the block fits in the window: decode the rest of
+				// it rather than collect it piecemeal
+				d.err = lzcore.Locate(d.decode(fend), d.br.InputOffset())
+				continue
+			}
+			end := min(d.total, fend)
 			d.collect(end)
 			if int64(len(d.fbuf)) == f.length {
 				d.applyFilter(f)
@@ -381,7 +393,7 @@ func (d *Decoder) next() (b []byte, err error) {
 			}
 			return nil, io.EOF
 		}
-		d.err = lzcore.Locate(d.decode(), d.br.InputOffset())
+		d.err = lzcore.Locate(d.decode(d.total+decodeChunk), d.br.InputOffset())
 	}
 }
 
@@ -531,8 +543,19 @@ func (d *Decoder) readFilter(cur int64) error {
 	return nil
 }
 
-// decode decodes symbols until the window holds as much pending output as
-// it safely can, the file's size is reached or its last block ends.
+// decodeLimit returns the stream position up to which the window can hold
+// decoded output that is not yet handed out (the last match may overshoot
+// it, into the spare bytes).
+func (d *Decoder) decodeLimit() int64 {
+	return d.rpos + int64(d.ring) - maxMatch - copySlack
+}
+
+// decode decodes symbols until the stream position target (or a match
+// beyond it), the most pending output the window can safely hold, the
+// file's size or the end of its last block, whichever comes first.
+// Decoding in chunks (see decodeChunk) rather than filling the window
+// lets the filters, the checksum and the writer read the output while it
+// is still in the cache.
 //
 // The bit reader's state lives in locals inside the loop; it is stored
 // back before every call that uses the reader.
@@ -545,12 +568,12 @@ func (d *Decoder) readFilter(cur int64) error {
 // branches inlined; a shared loop with per-format hooks would put calls
 // on the per-symbol path. They share everything below it: lzcore.Load for
 // the refill, lzcore.Huffman for the tables, the window pool.
-func (d *Decoder) decode() error {
+func (d *Decoder) decode(target int64) error {
 	if d.fileEnd >= 0 && d.total >= d.fileEnd {
 		d.streamDone = true
 		return nil
 	}
-	limit := d.rpos + int64(d.ring) - maxMatch - copySlack
+	limit := min(d.decodeLimit(), target)
 	if d.fileEnd >= 0 && limit > d.fileEnd {
 		limit = d.fileEnd
 	}
