@@ -207,8 +207,9 @@ func TestFolderMemoryAboveLimit(t *testing.T) {
 }
 
 // manyEntries returns a plain-header archive of n empty entries with
-// empty names (each is then named after the archive).
-func manyEntries(n int) []byte {
+// empty names (each is then named after the archive), with creation and
+// access times when times is set.
+func manyEntries(n int, times bool) []byte {
 	h := []byte{idHeader, idFilesInfo}
 	h = append(h, num(uint64(n))...)
 	bits := bytes.Repeat([]byte{0xFF}, (n+7)/8)
@@ -218,6 +219,16 @@ func manyEntries(n int) []byte {
 	h = append(h, idName)
 	h = append(h, num(uint64(1+2*n))...)
 	h = append(h, make([]byte, 1+2*n)...)
+	if times {
+		for _, id := range []byte{idCTime, idATime} {
+			h = append(h, id)
+			h = append(h, num(uint64(2+8*n))...)
+			h = append(h, 1, 0) // all defined, not external
+			for i := 0; i < n; i++ {
+				h = binary.LittleEndian.AppendUint64(h, 133000000000000000+uint64(i))
+			}
+		}
+	}
 	h = append(h, idEnd, idEnd)
 	return buildArchive(nil, h)
 }
@@ -226,8 +237,14 @@ func manyEntries(n int) []byte {
 // to the budget before it is allocated, so the entry count is bounded by
 // the limit, and the charge covers what is really allocated.
 func TestEntryMemoryCharged(t *testing.T) {
+	t.Run("plain", func(t *testing.T) { testEntryMemoryCharged(t, false) })
+	// Creation and access times live in an archive.EntryExtra per entry.
+	t.Run("times", func(t *testing.T) { testEntryMemoryCharged(t, true) })
+}
+
+func testEntryMemoryCharged(t *testing.T, times bool) {
 	const n = 200_000
-	data := manyEntries(n)
+	data := manyEntries(n, times)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	budget := archive.NewMemoryBudget(1 << 30)

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf16"
+	"unsafe"
 
 	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
@@ -409,6 +410,17 @@ func (rd *Reader) buildEntries() error {
 				rd.info.Methods = append(rd.info.Methods, s)
 			}
 		}
+	}
+	// The rare fields live in an EntryExtra of their own: charged here,
+	// as the entries were when the header was parsed.
+	extras := 0
+	for i := range h.files {
+		if fi := &h.files[i]; fi.hasCTime || fi.hasATime || fi.comment != "" || fi.hasAttrib && fi.attrib&archive.AttrReparse != 0 {
+			extras++
+		}
+	}
+	if err := rd.hdrMem.charge("entry extras", extras, int(unsafe.Sizeof(archive.EntryExtra{}))); err != nil {
+		return err
 	}
 	// One allocation holds every entry (the memory was charged when the
 	// header was parsed).
