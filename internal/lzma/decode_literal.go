@@ -8,6 +8,10 @@ import "encoding/binary"
 // every p below probOne.
 const alignedMove = probOne - (1<<moveBits - 1)
 
+// matchedLiteralProbs is the literal coder's size (0x300) rounded up to a
+// power of two, so that masked indexes need no bounds checks.
+const matchedLiteralProbs = 0x400
+
 // decodeLiteral decodes the eight bits of an unmatched literal MSB first
 // with the coder probs (0x300 entries, the first 0x100 used here). Both
 // children of the current tree node are loaded while the bit is decoded,
@@ -143,6 +147,187 @@ func decodeLiteral(probs *[literalCoderSize]uint16, rng, code uint32, in []byte,
 	code -= bound &^ m
 	probs[sym&0xFF] = uint16(p - uint32(int32(p-alignedMove&m)>>moveBits))
 	sym = sym + sym + 1 + m
+
+	return sym & 0xFF, rng, code, ip
+}
+
+// decodeMatchedLiteral decodes a literal after a match: its bits are coded
+// against those of the byte at distance rep0 (match) with probs[0x100:]
+// until the first bit that differs, then with probs[:0x100] as an
+// unmatched literal. As in 7-Zip's LzmaDec.c, offs is 0x100 while the bits
+// agree and 0 after, so one unrolled loop serves both parts without a
+// branch on the match; the probabilities of both outcomes of the next bit
+// are loaded while the current bit is decoded. The indexes are masked to
+// matchedLiteralProbs entries, which the decoder's probability array
+// provides with spare capacity after the last coder.
+func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	next := binary.LittleEndian.Uint64(in[ip:])
+	sym := uint32(1)
+	mb := match << 1
+	bitv := uint32(0x100)
+	offs := bitv & mb
+	idx := (offs + bitv + sym) & 0x3FF
+	p := uint32(probs[idx])
+	var o0, i0, i1, n0, n1, bound, m0 uint32
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	mb <<= 1
+	o0 = offs ^ bitv
+	i0 = (o0&mb + o0 + sym + sym) & 0x3FF
+	i1 = (offs&mb + offs + sym + sym + 1) & 0x3FF
+	n0, n1 = uint32(probs[i0]), uint32(probs[i1])
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
+	bitv = offs ^ bitv&m0
+	offs = bitv & mb
+	idx = i1 + (i0-i1)&m0
+	p = n1 + (n0-n1)&m0
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	mb <<= 1
+	o0 = offs ^ bitv
+	i0 = (o0&mb + o0 + sym + sym) & 0x3FF
+	i1 = (offs&mb + offs + sym + sym + 1) & 0x3FF
+	n0, n1 = uint32(probs[i0]), uint32(probs[i1])
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
+	bitv = offs ^ bitv&m0
+	offs = bitv & mb
+	idx = i1 + (i0-i1)&m0
+	p = n1 + (n0-n1)&m0
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	mb <<= 1
+	o0 = offs ^ bitv
+	i0 = (o0&mb + o0 + sym + sym) & 0x3FF
+	i1 = (offs&mb + offs + sym + sym + 1) & 0x3FF
+	n0, n1 = uint32(probs[i0]), uint32(probs[i1])
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
+	bitv = offs ^ bitv&m0
+	offs = bitv & mb
+	idx = i1 + (i0-i1)&m0
+	p = n1 + (n0-n1)&m0
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	mb <<= 1
+	o0 = offs ^ bitv
+	i0 = (o0&mb + o0 + sym + sym) & 0x3FF
+	i1 = (offs&mb + offs + sym + sym + 1) & 0x3FF
+	n0, n1 = uint32(probs[i0]), uint32(probs[i1])
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
+	bitv = offs ^ bitv&m0
+	offs = bitv & mb
+	idx = i1 + (i0-i1)&m0
+	p = n1 + (n0-n1)&m0
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	mb <<= 1
+	o0 = offs ^ bitv
+	i0 = (o0&mb + o0 + sym + sym) & 0x3FF
+	i1 = (offs&mb + offs + sym + sym + 1) & 0x3FF
+	n0, n1 = uint32(probs[i0]), uint32(probs[i1])
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
+	bitv = offs ^ bitv&m0
+	offs = bitv & mb
+	idx = i1 + (i0-i1)&m0
+	p = n1 + (n0-n1)&m0
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	mb <<= 1
+	o0 = offs ^ bitv
+	i0 = (o0&mb + o0 + sym + sym) & 0x3FF
+	i1 = (offs&mb + offs + sym + sym + 1) & 0x3FF
+	n0, n1 = uint32(probs[i0]), uint32(probs[i1])
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
+	bitv = offs ^ bitv&m0
+	offs = bitv & mb
+	idx = i1 + (i0-i1)&m0
+	p = n1 + (n0-n1)&m0
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	mb <<= 1
+	o0 = offs ^ bitv
+	i0 = (o0&mb + o0 + sym + sym) & 0x3FF
+	i1 = (offs&mb + offs + sym + sym + 1) & 0x3FF
+	n0, n1 = uint32(probs[i0]), uint32(probs[i1])
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
+	bitv = offs ^ bitv&m0
+	offs = bitv & mb
+	idx = i1 + (i0-i1)&m0
+	p = n1 + (n0-n1)&m0
+	if rng < rangeTop {
+		rng <<= 8
+		code = code<<8 | uint32(uint8(next))
+		next >>= 8
+		ip++
+	}
+	bound = (rng >> probBits) * p
+	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
+	rng = bound + (rng-bound-bound)&^m0
+	code -= bound &^ m0
+	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	sym = sym + sym + 1 + m0
 
 	return sym & 0xFF, rng, code, ip
 }

@@ -83,8 +83,10 @@ func (d *decoder) setProps(lc, lp, pb uint) {
 	d.lpMask = 1<<lp - 1
 	d.pbMask = 1<<pb - 1
 	n := numProbs(lc + lp)
-	if cap(d.probs) < n {
-		d.probs = make([]uint16, n)
+	// Spare capacity past the last literal coder lets
+	// decodeMatchedLiteral view each coder as matchedLiteralProbs entries.
+	if cap(d.probs) < n+matchedLiteralProbs-literalCoderSize {
+		d.probs = make([]uint16, n, n+matchedLiteralProbs-literalCoderSize)
 	}
 	d.probs = d.probs[:n]
 }
@@ -349,61 +351,15 @@ func (d *decoder) run(limit, inLimit int) error {
 				prev = int(dict[dictLen-1])
 			}
 			base := offLiteral + literalCoderSize*(((pos&lpMask)<<lc)+prev>>litShift)
-			lp := probs[base : base+literalCoderSize]
-			sym := uint32(1)
-			if !afterLiteral(state) {
+			var sym uint32
+			if afterLiteral(state) {
+				sym, rng, code, ip = decodeLiteral((*[literalCoderSize]uint16)(probs[base:base+literalCoderSize]), rng, code, in, ip)
+			} else {
 				src := pos - int(rep0) - 1
 				if src < 0 {
 					src += dictLen
 				}
-				mb := uint32(dict[src])
-				for sym < 0x100 {
-					mbit := (mb >> 7) & 1
-					mb <<= 1
-					j := 0x100 + mbit<<8 + sym
-					if rng < rangeTop {
-						rng <<= 8
-						code = code<<8 | uint32(in[ip])
-						ip++
-					}
-					p := lp[j]
-					bound := (rng >> probBits) * uint32(p)
-					var bit uint32
-					if code < bound {
-						rng = bound
-						lp[j] = p + (probOne-p)>>moveBits
-					} else {
-						rng -= bound
-						code -= bound
-						lp[j] = p - p>>moveBits
-						bit = 1
-					}
-					sym = sym<<1 | bit
-					if bit != mbit {
-						break
-					}
-				}
-			}
-			if sym == 1 {
-				sym, rng, code, ip = decodeLiteral((*[literalCoderSize]uint16)(lp), rng, code, in, ip)
-				sym |= 0x100
-			}
-			for sym < 0x100 {
-				// Branch-free: literal bits are close to unpredictable.
-				if rng < rangeTop {
-					rng <<= 8
-					code = code<<8 | uint32(in[ip])
-					ip++
-				}
-				p := uint32(lp[sym&0xFF])
-				bound := (rng >> probBits) * p
-				m := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-				rng = bound&m | (rng-bound)&^m
-				code -= bound &^ m
-				p0 := p + (probOne-p)>>moveBits
-				p1 := p - p>>moveBits
-				lp[sym&0xFF] = uint16(p1 ^ (p0^p1)&m)
-				sym = sym<<1 | ^m&1
+				sym, rng, code, ip = decodeMatchedLiteral((*[matchedLiteralProbs]uint16)(probs[base:base+matchedLiteralProbs]), uint32(dict[src]), rng, code, in, ip)
 			}
 			dict[pos] = byte(sym)
 			pos++
