@@ -355,12 +355,12 @@ destination (garc x archive.rar out/).
 	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never; list prints each file instead (7-Zip -bb1, --verbose)")
 	pf.StringVar(&a.g.maxDict, "max-dict", "", "largest dictionary or model memory to allocate, e.g. 512m, 4g (default 4g)")
 	pf.IntVar(&a.g.threads, "threads", 0, "threads (reading: for independent blocks, 0 or 1 decodes sequentially; creating: for LZMA2 blocks and the match finder, 0 uses every CPU; the archive does not depend on it)")
-	pf.StringArrayVar(&a.g.includes, "include", nil, "only entries matching `PATTERN` (repeatable; @FILE reads a list; for a: more inputs, 7-Zip -i!)")
-	pf.StringArrayVar(&a.g.excludes, "exclude", nil, "skip entries matching `PATTERN`, from the root unless -r or a **/ prefix (7-Zip -x!, -xr!; repeatable; @FILE reads a list)")
+	stringArrayVar(pf, &a.g.includes, "include", "only entries matching `PATTERN` (repeatable; @FILE reads a list; for a: more inputs, 7-Zip -i!)")
+	stringArrayVar(pf, &a.g.excludes, "exclude", "skip entries matching `PATTERN`, from the root unless -r or a **/ prefix (7-Zip -x!, -xr!; repeatable; @FILE reads a list)")
 	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")
 	pf.StringVar(&a.g.archiveType, "type", "", "archive type (only 7z is written; reading detects the type)")
 	pf.MarkHidden("ask-password")
-	pf.StringArrayVar(&a.g.unsupported, argv.UnsupportedFlag, nil, "a 7-Zip switch garc refuses")
+	stringArrayVar(pf, &a.g.unsupported, argv.UnsupportedFlag, "a 7-Zip switch garc refuses")
 	pf.MarkHidden(argv.UnsupportedFlag)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		a.ran = true
