@@ -14,19 +14,19 @@ const (
 )
 
 // optNode is a position of the optimal parse: the cheapest known way to
-// reach it, as a step of kind from node prev. A composite step is an
+// reach it, as a step of kind and length len from node cur-len (so
+// nodes need no back link and stay 32 bytes). A composite step is an
 // optional first symbol (first: stepRep, stepMatch or stepNone) of length
 // len1 and distance dist, then a literal, then a rep0 match; len is the
 // total length.
 type optNode struct {
 	price uint32
-	prev  int32
+	dist  uint32
+	len   uint16
+	len1  uint16
 	kind  stepKind
 	first stepKind
-	len1  uint32
-	len   uint32
-	dist  uint32
-	state uint32
+	state uint8
 	reps  [4]uint32
 }
 
@@ -99,8 +99,8 @@ func (e *encoder) parseOptimal() {
 	st := e.state
 	posState := uint32(sp) & e.pbMask
 	isM := e.probs[offIsMatch+int(st)<<4+int(posState)]
-	opt[0] = optNode{state: st, reps: e.reps}
-	opt[1] = optNode{price: bitPrice0(isM) + e.literalPrice(buf, pos, sp, st, e.reps[0]), prev: 0, kind: stepLiteral, len: 1, dist: litMarker}
+	opt[0] = optNode{state: uint8(st), reps: e.reps}
+	opt[1] = optNode{price: bitPrice0(isM) + e.literalPrice(buf, pos, sp, st, e.reps[0]), kind: stepLiteral, len: 1, dist: litMarker}
 	matchBase := bitPrice1(isM)
 	repBase := matchBase + bitPrice1(e.probs[offIsRep+int(st)])
 	if curByte == matchByte && hasRep0 {
@@ -131,7 +131,7 @@ func (e *encoder) parseOptimal() {
 		for l := 2; l <= rl; l++ {
 			pr := pr0 + lp[l-2]
 			if pr < opt[l].price {
-				opt[l] = optNode{price: pr, prev: 0, kind: stepRep, len: uint32(l), dist: e.reps[i]}
+				opt[l] = optNode{price: pr, kind: stepRep, len: uint16(l), dist: e.reps[i]}
 			}
 		}
 	}
@@ -150,7 +150,7 @@ func (e *encoder) parseOptimal() {
 			d := ms[mi].dist
 			pr := normBase + lp[l-2] + e.distPrice(d, uint32(l-2))
 			if pr < opt[l].price {
-				opt[l] = optNode{price: pr, prev: 0, kind: stepMatch, len: uint32(l), dist: d}
+				opt[l] = optNode{price: pr, kind: stepMatch, len: uint16(l), dist: d}
 			}
 		}
 	}
@@ -168,8 +168,8 @@ func (e *encoder) parseOptimal() {
 		}
 		// Derive the state at cur from its best predecessor.
 		n := &opt[cur]
-		pn := &opt[n.prev]
-		nst := pn.state
+		pn := &opt[cur-int(n.len)]
+		nst := uint32(pn.state)
 		n.reps = pn.reps
 		switch n.kind {
 		case stepLiteral:
@@ -193,7 +193,7 @@ func (e *encoder) parseOptimal() {
 			}
 			nst = stateAfterRep(stateAfterLit(nst))
 		}
-		n.state = nst
+		n.state = uint8(nst)
 
 		ms = e.findMatches()
 		newLen := 0
@@ -239,7 +239,7 @@ func (e *encoder) parseOptimal() {
 			haveLit = true
 			lit += e.literalPrice(buf, p, csp, nst, reps[0])
 			if lit < nx.price {
-				nx.setStep(lit, cur, stepLiteral, 1, litMarker)
+				nx.setStep(lit, stepLiteral, 1, litMarker)
 				nextIsLit = true
 			}
 		}
@@ -250,7 +250,7 @@ func (e *encoder) parseOptimal() {
 		if mb == cb && afterLiteral(nst) && rBase < nx.price {
 			pr := rBase + bitPrice0(e.probs[offIsRepG0+int(nst)]) + bitPrice0(e.probs[offIsRep0Long+int(nst)<<4+int(cps)])
 			if pr < nx.price {
-				nx.setStep(pr, cur, stepShortRep, 1, reps[0])
+				nx.setStep(pr, stepShortRep, 1, reps[0])
 				nextIsLit = false
 			}
 		}
@@ -284,7 +284,7 @@ func (e *encoder) parseOptimal() {
 				pr := pr0 + lpr[l-2]
 				o := &opt[cur+l]
 				if pr < o.price {
-					o.setStep(pr, cur, stepRep, l, reps[i])
+					o.setStep(pr, stepRep, l, reps[i])
 				}
 			}
 			// Rep, literal, rep0.
@@ -331,7 +331,7 @@ func (e *encoder) parseOptimal() {
 					pr := normBase + lpm[l-2] + dp[min(l-2, numLenToPosState-1)]
 					o := &opt[cur+l]
 					if pr < o.price {
-						o.setStep(pr, cur, stepMatch, l, d)
+						o.setStep(pr, stepMatch, l, d)
 					}
 					// Match, literal, rep0 (at the full length of each distance).
 					if l == ml && e.composites && l+2 < cavail {
@@ -348,12 +348,11 @@ func (e *encoder) parseOptimal() {
 	}
 }
 
-// setStep records a step of kind (not composite) from node prev.
-func (n *optNode) setStep(price uint32, prev int, kind stepKind, l int, dist uint32) {
+// setStep records a step of kind and length l.
+func (n *optNode) setStep(price uint32, kind stepKind, l int, dist uint32) {
 	n.price = price
-	n.prev = int32(prev)
 	n.kind = kind
-	n.len = uint32(l)
+	n.len = uint16(l)
 	n.dist = dist
 }
 
@@ -390,9 +389,9 @@ func (e *encoder) relaxComposite(cur int, end *int, price uint32, first stepKind
 	}
 	o := &opt[cur+total]
 	if price < o.price {
-		o.setStep(price, cur, stepComposite, total, dist)
+		o.setStep(price, stepComposite, total, dist)
 		o.first = first
-		o.len1 = uint32(len1)
+		o.len1 = uint16(len1)
 	}
 }
 
@@ -400,17 +399,17 @@ func (e *encoder) relaxComposite(cur int, end *int, price uint32, first stepKind
 func (e *encoder) backtrack(cur int) {
 	opt := e.opt
 	start := len(e.pend)
-	for i := cur; i > 0; i = int(opt[i].prev) {
+	for i := cur; i > 0; i -= int(opt[i].len) {
 		n := &opt[i]
 		if n.kind == stepComposite {
 			// Appended in reverse: rep0, literal, first symbol.
-			e.pend = append(e.pend, symbol{n.len - n.len1 - 1, n.dist}, symbol{1, litMarker})
+			e.pend = append(e.pend, symbol{uint32(n.len - n.len1 - 1), n.dist}, symbol{1, litMarker})
 			if n.first != stepNone {
-				e.pend = append(e.pend, symbol{n.len1, n.dist})
+				e.pend = append(e.pend, symbol{uint32(n.len1), n.dist})
 			}
 			continue
 		}
-		e.pend = append(e.pend, symbol{n.len, n.dist})
+		e.pend = append(e.pend, symbol{uint32(n.len), n.dist})
 	}
 	s := e.pend[start:]
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
