@@ -2,7 +2,6 @@ package listing
 
 import (
 	"io/fs"
-	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -76,50 +75,57 @@ func windowsAttrs(e *archive.Entry) uint32 {
 // sltAttr renders attributes for -slt as 7-Zip does: the letters of the
 // set Windows bits in bit order ("RHSDA…", so "HD" for a hidden
 // directory), then the unix mode when one is stored ("A -rw-r--r--").
-func sltAttr(e *archive.Entry) string {
+func sltAttr(e *archive.Entry) string { return string(appendSLTAttr(nil, e)) }
+
+// appendSLTAttr appends what sltAttr returns.
+func appendSLTAttr(b []byte, e *archive.Entry) []byte {
 	attr := windowsAttrs(e)
-	var b strings.Builder
+	start := len(b)
 	for i := 0; i < 16; i++ {
 		if attr&(1<<i) != 0 && winAttrLetters[i] != '.' {
-			b.WriteByte(winAttrLetters[i])
+			b = append(b, winAttrLetters[i])
 		}
 	}
-	s := b.String()
 	if e.HasUnixMode {
-		if s != "" {
-			s += " "
+		if len(b) > start {
+			b = append(b, ' ')
 		}
-		s += modeString(e)
+		b = appendMode(b, e)
 	}
-	return s
+	return b
 }
 
 // modeString renders a unix mode like ls -l.
-func modeString(e *archive.Entry) string {
+func modeString(e *archive.Entry) string { return string(appendMode(nil, e)) }
+
+// appendMode appends what modeString returns.
+func appendMode(b []byte, e *archive.Entry) []byte {
 	m := e.Mode
-	b := []byte("----------")
+	start := len(b)
+	b = append(b, "----------"...)
+	s := b[start:]
 	switch {
 	case e.Type == archive.TypeDir:
-		b[0] = 'd'
+		s[0] = 'd'
 	case e.Type == archive.TypeSymlink:
-		b[0] = 'l'
+		s[0] = 'l'
 	}
 	const rwx = "rwxrwxrwx"
 	for i := 0; i < 9; i++ {
 		if m&(1<<uint(8-i)) != 0 {
-			b[i+1] = rwx[i]
+			s[i+1] = rwx[i]
 		}
 	}
 	if m&fs.ModeSetuid != 0 {
-		b[3] = "Ss"[b2i(b[3] == 'x')]
+		s[3] = "Ss"[b2i(s[3] == 'x')]
 	}
 	if m&fs.ModeSetgid != 0 {
-		b[6] = "Ss"[b2i(b[6] == 'x')]
+		s[6] = "Ss"[b2i(s[6] == 'x')]
 	}
 	if m&fs.ModeSticky != 0 {
-		b[9] = "Tt"[b2i(b[9] == 'x')]
+		s[9] = "Tt"[b2i(s[9] == 'x')]
 	}
-	return string(b)
+	return b
 }
 
 func b2i(b bool) int {

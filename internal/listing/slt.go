@@ -1,8 +1,10 @@
 package listing
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,8 +17,11 @@ import (
 
 // sltTime formats a time as 7-Zip's -slt does, in local time with
 // 100-nanosecond digits.
-func sltTime(t time.Time) string {
-	return t.Local().Format("2006-01-02 15:04:05.0000000")
+func sltTime(t time.Time) string { return string(appendSLTTime(nil, t)) }
+
+// appendSLTTime appends what sltTime returns.
+func appendSLTTime(b []byte, t time.Time) []byte {
+	return t.Local().AppendFormat(b, "2006-01-02 15:04:05.0000000")
 }
 
 // archiveMethods renders Info.Methods for the header block. 7-Zip names
@@ -150,15 +155,24 @@ func sltSize(n int64) string {
 
 // writeSLTTimes prints the times that are stored.
 func writeSLTTimes(w io.Writer, e *archive.Entry) {
+	w.Write(appendSLTTimes(nil, e))
+}
+
+// appendSLTTimes appends the lines of the times that are stored.
+func appendSLTTimes(b []byte, e *archive.Entry) []byte {
 	if !e.ModTime.IsZero() {
-		fmt.Fprintf(w, "Modified = %s\n", sltTime(e.ModTime))
+		b = append(appendSLTTime(append(b, "Modified = "...), e.ModTime), '\n')
 	}
-	if !e.CreateTime().IsZero() {
-		fmt.Fprintf(w, "Created = %s\n", sltTime(e.CreateTime()))
+	if e.Extra == nil {
+		return b
 	}
-	if !e.AccessTime().IsZero() {
-		fmt.Fprintf(w, "Accessed = %s\n", sltTime(e.AccessTime()))
+	if t := e.Extra.CreateTime; !t.IsZero() {
+		b = append(appendSLTTime(append(b, "Created = "...), t), '\n')
 	}
+	if t := e.Extra.AccessTime; !t.IsZero() {
+		b = append(appendSLTTime(append(b, "Accessed = "...), t), '\n')
+	}
+	return b
 }
 
 // write7zSLTEntries prints the entries of a 7z archive with 7-Zip's keys.
@@ -171,39 +185,50 @@ func write7zSLTEntries(w io.Writer, all []*archive.Entry, want func(*archive.Ent
 		anyCRC = anyCRC || e.HasCRC32
 		anyAttr = anyAttr || e.Attributes != 0 || e.HasUnixMode
 	}
+	// Each entry's lines are appended to one buffer: no allocation per
+	// entry.
+	b := make([]byte, 0, 512)
 	for _, e := range all {
 		if !want(e) {
 			continue
 		}
-		fmt.Fprintf(w, "Path = %s\n", printable.String(e.Name))
-		fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
-		if e.Block >= 0 && e.Solid {
+		b = append(printable.Append(append(b[:0], "Path = "...), e.Name), "\nSize = "...)
+		if e.Size >= 0 {
+			b = strconv.AppendInt(b, e.Size, 10)
+		}
+		b = append(b, "\nPacked Size = "...)
+		if e.Block < 0 || !e.Solid {
 			// Inside a solid block the packed bytes belong to the block
 			// and are given with its first entry.
-			fmt.Fprintf(w, "Packed Size = \n")
-		} else {
-			fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
+			b = strconv.AppendInt(b, e.PackedSize, 10)
 		}
-		writeSLTTimes(w, e)
+		b = appendSLTTimes(append(b, '\n'), e)
 		if anyAttr {
-			fmt.Fprintf(w, "Attributes = %s\n", sltAttr(e))
+			b = append(appendSLTAttr(append(b, "Attributes = "...), e), '\n')
 		}
 		switch {
 		case e.HasCRC32:
-			fmt.Fprintf(w, "CRC = %08X\n", e.CRC32)
+			b = append(appendHex32(append(b, "CRC = "...), e.CRC32), '\n')
 		case anyCRC:
-			fmt.Fprintf(w, "CRC = \n")
+			b = append(b, "CRC = \n"...)
 		}
-		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
-		fmt.Fprintf(w, "Method = %s\n", printable.String(e.Method))
+		b = append(append(append(b, "Encrypted = "...), plusMinus(e.Encrypted)...), "\nMethod = "...)
+		b = append(printable.Append(b, e.Method), "\nBlock = "...)
 		if e.Block >= 0 {
-			fmt.Fprintf(w, "Block = %d\n", e.Block)
-		} else {
-			fmt.Fprintf(w, "Block = \n")
+			b = strconv.AppendInt(b, int64(e.Block), 10)
 		}
-		writeSLTExtras(w, e)
-		fmt.Fprintln(w)
+		b = appendSLTExtras(append(b, '\n'), e)
+		w.Write(append(b, '\n'))
 	}
+}
+
+// appendHex32 appends v as eight upper-case hexadecimal digits (%08X).
+func appendHex32(b []byte, v uint32) []byte {
+	const digits = "0123456789ABCDEF"
+	for shift := 28; shift >= 0; shift -= 4 {
+		b = append(b, digits[v>>uint(shift)&0xF])
+	}
+	return b
 }
 
 // rarHostOS names the host system as 7-Zip's RAR handlers do: RAR5
@@ -253,21 +278,35 @@ func writeRARSLTEntry(w io.Writer, f archive.Format, e *archive.Entry) {
 
 // writeSLTExtras prints what garc knows beyond 7-Zip's keys.
 func writeSLTExtras(w io.Writer, e *archive.Entry) {
-	if len(e.BLAKE2sp()) > 0 {
-		fmt.Fprintf(w, "BLAKE2sp = %X\n", e.BLAKE2sp())
+	if b := appendSLTExtras(nil, e); len(b) > 0 {
+		w.Write(b)
 	}
-	if e.Owner() != "" {
-		fmt.Fprintf(w, "User = %s\n", printable.String(e.Owner()))
+}
+
+// appendSLTExtras appends the lines writeSLTExtras prints.
+func appendSLTExtras(b []byte, e *archive.Entry) []byte {
+	x := e.Extra
+	if x != nil && len(x.BLAKE2sp) > 0 {
+		b = append(hex.AppendEncode(append(b, "BLAKE2sp = "...), x.BLAKE2sp), '\n')
+		for i := len(b) - 1 - 2*len(x.BLAKE2sp); i < len(b)-1; i++ {
+			if c := b[i]; c >= 'a' && c <= 'f' {
+				b[i] = c - 'a' + 'A' // %X
+			}
+		}
 	}
-	if e.Group() != "" {
-		fmt.Fprintf(w, "Group = %s\n", printable.String(e.Group()))
+	if x != nil && x.Owner != "" {
+		b = append(printable.Append(append(b, "User = "...), x.Owner), '\n')
+	}
+	if x != nil && x.Group != "" {
+		b = append(printable.Append(append(b, "Group = "...), x.Group), '\n')
 	}
 	if e.Anti {
-		fmt.Fprintf(w, "Anti = +\n")
+		b = append(b, "Anti = +\n"...)
 	}
-	if e.Comment() != "" {
-		fmt.Fprintf(w, "Comment = %s\n", printable.String(e.Comment()))
+	if x != nil && x.Comment != "" {
+		b = append(printable.Append(append(b, "Comment = "...), x.Comment), '\n')
 	}
+	return b
 }
 
 // sevenZipArchiveMethods is the Method line of `l -slt` for a 7z archive.
