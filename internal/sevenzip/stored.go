@@ -17,9 +17,15 @@ import (
 // entries costs one ReadAt per window and no allocation per entry.
 
 // storedWindow is the most archive bytes read ahead at once for stored
-// entries. An entry larger than the window is read straight into the
-// caller's buffer.
-const storedWindow = 256 << 10
+// entries, and minStoredRead the least: a window that served several
+// entries is followed by one twice as large, one that served a single
+// entry (a sparse selection) by the smallest, so that picking a few
+// entries out of a large archive reads little more than them. An entry
+// larger than the window is read straight into the caller's buffer.
+const (
+	storedWindow  = 256 << 10
+	minStoredRead = 4 << 10
+)
 
 // storedReader yields the content of one entry of a stored folder at a
 // time (set), from the window or straight from the archive, and checks
@@ -28,9 +34,12 @@ const storedWindow = 256 << 10
 type storedReader struct {
 	rd  *Reader
 	ctx context.Context
-	// buf holds archive bytes [start, start+len(buf)).
-	buf   []byte
-	start int64
+	// buf holds archive bytes [start, start+len(buf)); served counts
+	// the entries that started in it, readSize is the next fill's size.
+	buf      []byte
+	start    int64
+	served   int
+	readSize int
 
 	// The current entry: its name (for errors), folder, the archive
 	// offset of its next byte and the bytes left.
@@ -103,6 +112,9 @@ func (s *storedReader) set(e *archive.Entry, m *entryMeta) {
 	s.n = e.Size
 	s.crc, s.hasCRC, s.want = 0, si.subHasCRC[m.sub], si.subCRCs[m.sub]
 	s.done, s.err = false, nil
+	if s.off >= s.start && s.off < s.start+int64(len(s.buf)) {
+		s.served++
+	}
 	if end := uint64(m.offset) + uint64(e.Size); e.Size < 0 || m.offset < 0 || end > f.unpackSizes[0] {
 		// Substreams longer than the folder: the general path would
 		// run out of data.
@@ -171,8 +183,15 @@ func (s *storedReader) fill() error {
 		// A small archive needs no larger window than itself.
 		s.buf = make([]byte, min(storedWindow, s.rd.size))
 	}
-	s.buf = s.buf[:max(0, min(int64(cap(s.buf)), s.rd.size-s.off))]
-	s.start = s.off
+	switch {
+	case s.readSize == 0 || s.served <= 1:
+		s.readSize = minStoredRead
+	default:
+		s.readSize = min(2*s.readSize, storedWindow)
+	}
+	want := max(int64(s.readSize), s.n)
+	s.buf = s.buf[:max(0, min(int64(cap(s.buf)), s.rd.size-s.off, want))]
+	s.start, s.served = s.off, 1
 	n, err := s.rd.ra.ReadAt(s.buf, s.off)
 	s.buf = s.buf[:n]
 	if n > 0 && err == io.EOF {

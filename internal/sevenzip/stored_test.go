@@ -17,6 +17,7 @@ import (
 type countingReaderAt struct {
 	b     []byte
 	reads atomic.Int64
+	bytes atomic.Int64 // asked for
 	size  atomic.Int64
 }
 
@@ -28,6 +29,7 @@ func newCountingReaderAt(b []byte) *countingReaderAt {
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	c.reads.Add(1)
+	c.bytes.Add(int64(len(p)))
 	size := c.size.Load()
 	if off >= size {
 		return 0, io.EOF
@@ -215,5 +217,40 @@ func TestStoredExtractAllocs(t *testing.T) {
 	t.Logf("%.0f allocations for %d entries", allocs, n)
 	if allocs > 20 {
 		t.Errorf("%.0f allocations extracting %d stored entries, want at most 20", allocs, n)
+	}
+}
+
+// TestStoredSparseReads picks a few entries out of a stored archive: the
+// reads stay near the size of what was picked, instead of a full window
+// for each entry.
+func TestStoredSparseReads(t *testing.T) {
+	files := make([]testFile, 1000)
+	for i := range files {
+		files[i] = testFile{name: fmt.Sprintf("f%04d", i), data: randomBytes(uint64(i), 1000), mode: 0o100644}
+	}
+	b := writeArchive(t, files, &WriteOptions{Method: "Copy", Solid: SolidOptions{Off: true}})
+	ra := newCountingReaderAt(b)
+	rd, err := NewReader(ra, int64(len(b)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	opened := ra.bytes.Load()
+	picked := 0
+	err = rd.Extract(context.Background(), func(e *archive.Entry) bool { return e.Index%100 == 7 }, func(e *archive.Entry, r io.Reader) error {
+		got, err := io.ReadAll(r)
+		if err != nil || !bytes.Equal(got, files[e.Index].data) {
+			t.Errorf("%s: %d bytes, %v", e.Name, len(got), err)
+		}
+		picked++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := ra.bytes.Load() - opened
+	t.Logf("%d bytes read for %d entries of 1,000 bytes", read, picked)
+	if picked != 10 || read > 10*minStoredRead {
+		t.Errorf("%d bytes read for %d entries of 1,000 bytes, want at most %d", read, picked, 10*minStoredRead)
 	}
 }
