@@ -849,7 +849,11 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			continue
 		}
 		if stored.stored(m.folder) {
-			// Stored data is read where it lies (stored.go).
+			// Stored data is read where it lies (stored.go). A folder
+			// being decoded is done with: its decoder goes back.
+			if cur != nil && cur.index != m.folder {
+				closeCur()
+			}
 			stored.set(e, &m)
 			if err := rd.extractStored(e, &m, stored, fn); err != nil {
 				return err

@@ -254,3 +254,41 @@ func TestStoredSparseReads(t *testing.T) {
 		t.Errorf("%d bytes read for %d entries of 1,000 bytes, want at most %d", read, picked, 10*minStoredRead)
 	}
 }
+
+// TestStoredAfterDecodedFolder: when the entries reach stored folders,
+// the folder decoded before them is closed, its decoder memory given
+// back, instead of staying charged through all the stored entries.
+func TestStoredAfterDecodedFolder(t *testing.T) {
+	old := writeArchive(t, []testFile{{name: "text.txt", data: pseudoText(3, 200_000), mode: 0o100644}},
+		&WriteOptions{Method: "LZMA2"})
+	b, _ := updateArchive(t, old, smallFiles(20), nil, WriteOptions{Method: "Copy", Solid: SolidOptions{Off: true}})
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rd := r.(*Reader)
+	stored := 0
+	err = rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			return err
+		}
+		if e.Name == "text.txt" {
+			return nil
+		}
+		stored++
+		rd.pool.mu.Lock()
+		active := rd.pool.active
+		rd.pool.mu.Unlock()
+		if active != 0 {
+			t.Errorf("%s: %d bytes of decoder memory charged while reading stored entries", e.Name, active)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored != 20 {
+		t.Errorf("%d stored entries, want 20", stored)
+	}
+}
