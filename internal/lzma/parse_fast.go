@@ -68,7 +68,11 @@ func (e *encoder) parseFast() {
 		return
 	}
 	// Lazy step: look at the next position.
-	e.next = e.find(e.next)
+	if e.mt == nil && !mf.bt {
+		e.next = mf.hcGetMatches(e.next)
+	} else {
+		e.next = e.find(e.next)
+	}
 	e.haveNext = true
 	if len(e.next) > 0 {
 		n := e.next[len(e.next)-1]
@@ -84,8 +88,16 @@ func (e *encoder) parseFast() {
 		lim = 2
 	}
 	if avail > lim {
-		for i := 0; i < 4; i++ {
-			if repLen(buf, pos+1, e.spos+1, e.reps[i], lim) >= lim {
+		for _, r := range e.reps {
+			// repLen, with its first test in line.
+			if int64(r) >= e.spos+1 || int(r) >= pos+1 {
+				continue
+			}
+			j := pos - int(r)
+			if buf[pos+1] != buf[j] || buf[pos+2] != buf[j+1] {
+				continue
+			}
+			if 2+matchLen(buf, pos+3, j+2, lim-2) >= lim {
 				e.push(1, litMarker)
 				return
 			}
