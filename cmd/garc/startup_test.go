@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -56,7 +57,8 @@ func sample(t *testing.T) string {
 }
 
 // TestInitOrder checks that package oneproc sets GOMAXPROCS to 1 before
-// any package initializer allocates (GODEBUG=inittrace=1 lists the
+// any package initializer allocates, and that the command line's own
+// packages build nothing big at start-up (GODEBUG=inittrace=1 lists the
 // initializers in order, with the bytes each allocated).
 func TestInitOrder(t *testing.T) {
 	cmd := exec.Command(garc(t), "t", "-q", sample(t))
@@ -71,17 +73,34 @@ func TestInitOrder(t *testing.T) {
 		if len(f) < 9 || f[0] != "init" {
 			continue
 		}
-		if f[1] == "github.com/garc-dev/garc/cmd/garc/internal/oneproc" {
+		switch {
+		case f[1] == "github.com/garc-dev/garc/cmd/garc/internal/oneproc":
 			found = true
-			break
-		}
-		if f[7] != "0" {
+		case !found && f[7] != "0":
 			t.Errorf("%s initializes before oneproc and allocates %s bytes", f[1], f[7])
+		case lightInit[f[1]]:
+			// Tables are switch statements or built on first use,
+			// not maps built in every process.
+			if n, err := strconv.Atoi(f[7]); err != nil || n > 512 {
+				t.Errorf("%s: the package's initialization allocates %s bytes, want at most 512", f[1], f[7])
+			}
 		}
 	}
 	if !found {
 		t.Errorf("no init line for oneproc:\n%s", out)
 	}
+}
+
+// lightInit are the packages of the command line whose initialization
+// TestInitOrder bounds.
+var lightInit = map[string]bool{
+	"github.com/garc-dev/garc/internal/cli":       true,
+	"github.com/garc-dev/garc/internal/opener":    true,
+	"github.com/garc-dev/garc/internal/argv":      true,
+	"github.com/garc-dev/garc/internal/progress":  true,
+	"github.com/garc-dev/garc/internal/prompt":    true,
+	"github.com/garc-dev/garc/internal/printable": true,
+	"github.com/garc-dev/garc/internal/sfxscan":   true,
 }
 
 // TestStartupSystemCalls traces the system calls of `garc t` on a small

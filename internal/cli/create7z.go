@@ -24,16 +24,21 @@ import (
 	"github.com/garc-dev/garc/internal/sevenzip"
 )
 
-// foreignExtensions are archive and compression extensions of formats
-// other than 7z: `garc a out.zip` would write 7z data under a name that
-// promises something else.
-var foreignExtensions = map[string]bool{
-	"zip": true, "zipx": true, "jar": true, "war": true, "apk": true, "tar": true, "gz": true, "tgz": true,
-	"taz": true, "z": true, "bz2": true, "tbz": true, "tbz2": true, "xz": true, "txz": true, "lz": true,
-	"tlz": true, "lzma": true, "lz4": true, "zst": true, "tzst": true, "br": true, "rar": true,
-	"cab": true, "iso": true, "img": true, "udf": true, "wim": true, "swm": true, "esd": true, "arj": true,
-	"lzh": true, "lha": true, "cpio": true, "rpm": true, "deb": true, "dmg": true, "xar": true, "pkg": true,
-	"msi": true, "chm": true, "vhd": true, "vhdx": true, "vmdk": true, "qcow2": true, "squashfs": true,
+// foreignExtension reports whether ext is an archive or compression
+// extension of a format other than 7z: `garc a out.zip` would write 7z
+// data under a name that promises something else. (A switch rather than
+// a map: nothing to build when the process starts.)
+func foreignExtension(ext string) bool {
+	switch ext {
+	case "zip", "zipx", "jar", "war", "apk", "tar", "gz", "tgz",
+		"taz", "z", "bz2", "tbz", "tbz2", "xz", "txz", "lz",
+		"tlz", "lzma", "lz4", "zst", "tzst", "br", "rar",
+		"cab", "iso", "img", "udf", "wim", "swm", "esd", "arj",
+		"lzh", "lha", "cpio", "rpm", "deb", "dmg", "xar", "pkg",
+		"msi", "chm", "vhd", "vhdx", "vmdk", "qcow2", "squashfs":
+		return true
+	}
+	return false
 }
 
 // archiveName returns the name of the archive `garc a` or `garc d`
@@ -55,7 +60,7 @@ func checkForeignName(name string) error {
 	// A later volume's name (x.r00), but not a raw split part
 	// (a.7z.001), which update refuses when the set exists.
 	volume := i > 0 && opener.VolumeSetStem(base) == base[:i] && !isRawSplitExt(base[i:])
-	if i < 0 || !foreignExtensions[ext] && !volume {
+	if i < 0 || !foreignExtension(ext) && !volume {
 		return nil
 	}
 	f, err := openExisting(name)
@@ -67,7 +72,7 @@ func checkForeignName(name string) error {
 		return err // a RAR archive or a split one
 	}
 	stem := base[:i]
-	if j := strings.LastIndexByte(stem, '.'); j > 0 && foreignExtensions[strings.ToLower(stem[j+1:])] {
+	if j := strings.LastIndexByte(stem, '.'); j > 0 && foreignExtension(strings.ToLower(stem[j+1:])) {
 		stem = stem[:j] // out.tar.gz
 	}
 	return usagef("%s: garc writes 7z archives: name it %s.7z", name, stem)
