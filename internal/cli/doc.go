@@ -63,6 +63,15 @@
 // internal/argv documents the table. A switch it refuses reaches the
 // command as argv.UnsupportedFlag and fails with exit 7 and its reason.
 //
+// # Start-up
+//
+// A tiny archive costs little more than the process's start (issue 13),
+// so a run builds only the cobra command it executes (commandSpecs in
+// root.go; the whole tree for help, completion, man and errors), and Main
+// runs on one processor (GOMAXPROCS 1, set by cmd/garc's package oneproc
+// before the other packages initialize) until the run needs more: at once
+// for a, d and --threads above 1, otherwise after 10 ms (processors.go).
+//
 // # Selecting entries
 //
 // Positional PATTERNS and --include select entries, --exclude removes
