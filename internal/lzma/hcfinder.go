@@ -189,6 +189,12 @@ func (mf *matchFinder) hcSkip(n int) {
 		panic("lzma: match finder state out of range")
 	}
 	h4 := unsafe.Pointer(unsafe.SliceData(hash4))
+	if next := mf.pos + n; next+8 <= len(buf) {
+		// The table slots of the position after these, which the
+		// parser searches next, are fetched while they are inserted.
+		_, n3, nv := mf.hcHashes(binary.LittleEndian.Uint64(buf[next:]))
+		prefetch3(&hash4[nv], &hash3[n3], &buf[next])
+	}
 	for n > 0 {
 		pos, cyc := mf.pos, mf.cycPos
 		k := min(n, len(buf)-7-pos, mf.end-mf.hb+1-pos, int(mf.cyclic-cyc))
