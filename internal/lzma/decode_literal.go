@@ -184,7 +184,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 	bitv = offs ^ bitv&m0
 	offs = bitv & mb
@@ -205,7 +205,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 	bitv = offs ^ bitv&m0
 	offs = bitv & mb
@@ -226,7 +226,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 	bitv = offs ^ bitv&m0
 	offs = bitv & mb
@@ -247,7 +247,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 	bitv = offs ^ bitv&m0
 	offs = bitv & mb
@@ -268,7 +268,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 	bitv = offs ^ bitv&m0
 	offs = bitv & mb
@@ -289,7 +289,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 	bitv = offs ^ bitv&m0
 	offs = bitv & mb
@@ -310,7 +310,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 	bitv = offs ^ bitv&m0
 	offs = bitv & mb
@@ -326,7 +326,7 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	m0 = uint32((uint64(code) - uint64(bound)) >> 32) // all ones for a 0 bit
 	rng = bound + (rng-bound-bound)&^m0
 	code -= bound &^ m0
-	probs[idx] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
+	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
 
 	return sym & 0xFF, rng, code, ip
