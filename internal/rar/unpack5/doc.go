@@ -37,6 +37,10 @@
 // that later matches refer to. This package queues them and applies them
 // once their whole block is decoded.
 //
+// Output is decoded 64 KiB at a time (or up to the end of a filter block
+// that fits in the window), not until the window is full, so that the
+// filters, the caller's checksum and its writer read it from the cache.
+//
 // # Memory
 //
 // The sliding window is min(dictionary, unpacked size), at least
