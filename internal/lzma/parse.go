@@ -8,10 +8,13 @@ func (e *encoder) findMatches() []match {
 		e.ms, e.next = e.next, e.ms
 		return e.ms
 	}
-	if e.mt == nil && !e.mf.bt {
-		e.ms = e.mf.hcGetMatches(e.ms) // the fast levels' path, one call shorter
-	} else {
+	switch {
+	case e.mt != nil:
 		e.ms = e.find(e.ms)
+	case e.mf.bt:
+		e.ms = e.mf.find(e.ms) // one call shorter
+	default:
+		e.ms = e.mf.hcGetMatches(e.ms) // the fast levels' path, one call shorter
 	}
 	return e.ms
 }

@@ -280,11 +280,14 @@ func (e *encoder) parseOptimal() {
 				opt[end].price = infinity
 			}
 			pr0 := rBase + e.repIndexPrice(i, nst, cps)
-			for l := rl; l >= 2; l-- {
-				pr := pr0 + lpr[l-2]
-				o := &opt[cur+l]
-				if pr < o.price {
-					o.setStep(pr, stepRep, l, reps[i])
+			// Lengths rl down to 2, over views of equal length (no
+			// bounds checks in the loop).
+			os := opt[cur+2 : cur+rl+1]
+			lps := lpr[:len(os)]
+			for k := len(os) - 1; k >= 0; k-- {
+				pr := pr0 + lps[k]
+				if o := &os[k]; pr < o.price {
+					o.setStep(pr, stepRep, k+2, reps[i])
 				}
 			}
 			// Rep, literal, rep0.
@@ -328,9 +331,8 @@ func (e *encoder) parseOptimal() {
 					}
 				}
 				for ; l <= ml; l++ {
-					pr := normBase + lpm[l-2] + dp[min(l-2, numLenToPosState-1)]
-					o := &opt[cur+l]
-					if pr < o.price {
+					pr := normBase + lpm[l-2] + dp[min(l-2, numLenToPosState-1)&(numLenToPosState-1)]
+					if o := &opt[cur+l]; pr < o.price {
 						o.setStep(pr, stepMatch, l, d)
 					}
 					// Match, literal, rep0 (at the full length of each distance).

@@ -31,6 +31,16 @@ func (e *encoder) fillLenPrices(which int) {
 }
 
 func (e *encoder) fillDistPrices() {
+	// The reverse-coded low bits of the small distances do not depend
+	// on the length class: priced once, as 7-Zip does.
+	var low [numFullDists]uint32
+	for d := uint32(startPosModel); d < numFullDists; d++ {
+		slot := getSlot(d)
+		nDirect := uint(slot>>1) - 1
+		base := (2 | slot&1) << nDirect
+		o := offDistSpec + int(base) - int(slot)
+		low[d] = treeRevPrice(e.probs[o:o+1<<nDirect], nDirect, d-base)
+	}
 	for ls := 0; ls < numLenToPosState; ls++ {
 		o := offDistSlot + ls<<numDistSlotBits
 		sp := e.probs[o : o+64]
@@ -42,15 +52,7 @@ func (e *encoder) fillDistPrices() {
 			e.slotPrices[ls][s] = pr
 		}
 		for d := uint32(0); d < numFullDists; d++ {
-			slot := getSlot(d)
-			pr := e.slotPrices[ls][slot]
-			if slot >= startPosModel {
-				nDirect := uint(slot>>1) - 1
-				base := (2 | slot&1) << nDirect
-				o := offDistSpec + int(base) - int(slot)
-				pr += treeRevPrice(e.probs[o:o+1<<nDirect], nDirect, d-base)
-			}
-			e.distPrices[ls][d] = pr
+			e.distPrices[ls][d] = e.slotPrices[ls][getSlot(d)] + low[d]
 		}
 	}
 	e.matchCount = 0
