@@ -1276,11 +1276,12 @@ func surrogatePair(b []byte, i int) bool {
 	return c2 >= 0xDC00 && c2 < 0xE000
 }
 
-// bytesPerEntry is the memory an entry costs once listed, besides its
-// name: the parsed record, the archive.Entry and the pointer to it, the
-// entry's locator and its share of the name vectors.
+// bytesPerEntry is the memory an entry costs while the archive is opened,
+// besides its name: the parsed record (dropped after the opening unless
+// the archive is updated), the archive.Entry and the pointer to it, the
+// entry's locator, and two words for the allocator's rounding.
 const bytesPerEntry = int(unsafe.Sizeof(fileInfo{}) + unsafe.Sizeof(archive.Entry{}) + unsafe.Sizeof(&archive.Entry{}) +
-	unsafe.Sizeof(entryMeta{}) + unsafe.Sizeof("") + unsafe.Sizeof(0)) // the last: the name's end while decoding
+	unsafe.Sizeof(entryMeta{}) + 2*unsafe.Sizeof(0))
 
 // headerError is a header parse failure at an offset of the header.
 type headerError struct {
