@@ -2,6 +2,7 @@ package cli
 
 import (
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -18,6 +19,13 @@ import (
 // work that runs on several threads (a and d, --threads above 1), and
 // otherwise after onePDuration, so that a long extraction has its file
 // writer and the garbage collector on the second CPU again.
+//
+// For the same span the garbage collector runs at GOGC onePGCPercent
+// instead of 100 (unless $GOGC or debug.SetGCPercent chose more, or off):
+// a small archive whose decoder allocates a few megabytes (bzip2's block,
+// a PPMd model) otherwise collects twice in its first milliseconds, a
+// quarter of the CPU time of a 1.5 KB bzip2 7z. The memory limit
+// (setMemoryLimit) still bounds the heap.
 
 // ProcessorsLowered is set, before Main, by a program that set GOMAXPROCS
 // from above 1 to 1 before its packages initialized, as cmd/garc does
@@ -31,11 +39,18 @@ var ProcessorsLowered bool
 // next to any run for which a second CPU makes a difference.
 const onePDuration = 10 * time.Millisecond
 
+// onePGCPercent is GOGC during the one-P phase.
+const onePGCPercent = 400
+
 // processorLimit is the one-P phase of a run.
 type processorLimit struct {
 	mu      sync.Mutex
-	lowered bool
-	timer   *time.Timer
+	lowered bool // GOMAXPROCS is 1 for the phase
+	// gcRaised says GOGC is onePGCPercent for the phase, gcPercent
+	// what it was before.
+	gcRaised  bool
+	gcPercent int
+	timer     *time.Timer
 }
 
 // limitProcessors sets GOMAXPROCS to 1 for at most d. It does nothing
@@ -49,27 +64,32 @@ func limitProcessors(d time.Duration) *processorLimit {
 }
 
 // limitedProcessors starts the one-P phase of a program that has set
-// GOMAXPROCS to 1 itself (lowered; false when it was 1 anyway): the
-// default comes back after d or at release.
+// GOMAXPROCS to 1 itself (lowered; false when it was 1 anyway) and
+// raises GOGC: the defaults come back after d or at release.
 func limitedProcessors(lowered bool, d time.Duration) *processorLimit {
 	l := &processorLimit{lowered: lowered}
-	if lowered {
+	if prev := debug.SetGCPercent(onePGCPercent); prev >= 0 && prev < onePGCPercent {
+		l.gcRaised, l.gcPercent = true, prev
+	} else {
+		debug.SetGCPercent(prev) // off, or higher already
+	}
+	if l.lowered || l.gcRaised {
 		l.timer = time.AfterFunc(d, l.release)
 	}
 	return l
 }
 
-// stop cancels the timer of the one-P phase and leaves GOMAXPROCS as
-// it is: Main's process exits next, and giving the P back would stop the
-// world once more for nothing (about 3 % of a tiny run).
+// stop cancels the timer of the one-P phase and leaves GOMAXPROCS and
+// GOGC as they are: Main's process exits next, and giving the P back
+// would stop the world once more for nothing (about 3 % of a tiny run).
 func (l *processorLimit) stop() {
 	if l.timer != nil {
 		l.timer.Stop()
 	}
 }
 
-// release restores the runtime's default GOMAXPROCS if the limit is in
-// force. A nil *processorLimit (a run outside Main) has nothing to
+// release ends the phase: GOGC as it was and the runtime's default
+// GOMAXPROCS. A nil *processorLimit (a run outside Main) has nothing to
 // release.
 func (l *processorLimit) release() {
 	if l == nil {
@@ -77,10 +97,15 @@ func (l *processorLimit) release() {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.lowered {
-		return
+	if l.timer != nil {
+		l.timer.Stop()
 	}
-	l.lowered = false
-	l.timer.Stop()
-	runtime.SetDefaultGOMAXPROCS()
+	if l.gcRaised {
+		l.gcRaised = false
+		debug.SetGCPercent(l.gcPercent)
+	}
+	if l.lowered {
+		l.lowered = false
+		runtime.SetDefaultGOMAXPROCS()
+	}
 }

@@ -5,10 +5,41 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 )
+
+// gcPercent returns GOGC.
+func gcPercent() int {
+	v := debug.SetGCPercent(100)
+	debug.SetGCPercent(v)
+	return v
+}
+
+// TestOnePhaseGC checks GOGC during the one-P phase: onePGCPercent, and
+// as before after it, unless it was off or higher already.
+func TestOnePhaseGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer runtime.SetDefaultGOMAXPROCS()
+	for _, tc := range []struct{ before, during int }{
+		{100, onePGCPercent},
+		{50, onePGCPercent},
+		{-1, -1},
+		{800, 800},
+	} {
+		debug.SetGCPercent(tc.before)
+		l := limitProcessors(time.Hour)
+		if got := gcPercent(); got != tc.during {
+			t.Errorf("GOGC %d: %d during the phase, want %d", tc.before, got, tc.during)
+		}
+		l.release()
+		if got := gcPercent(); got != tc.before {
+			t.Errorf("GOGC %d: %d after the phase", tc.before, got)
+		}
+	}
+}
 
 // TestLimitProcessors checks Main's one-P phase: GOMAXPROCS is 1 until
 // the timer or release gives the default back; a run of t keeps the one
