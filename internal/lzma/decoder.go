@@ -1,6 +1,7 @@
 package lzma
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -545,9 +546,12 @@ func (d *decoder) run(limit, inLimit int) error {
 			d.pendLen = n - (limit - pos)
 			n = limit - pos
 		}
-		if src := pos - int(rep0) - 1; src >= 0 && n <= 16 && int(rep0) >= n-1 {
-			// Short, not overlapping, not wrapping: the common case.
-			copy(dict[pos:pos+n], dict[src:src+n])
+		if src := pos - int(rep0) - 1; src >= 0 && n <= 16 && rep0 >= 7 && pos+16 <= dictLen {
+			// Short, not wrapping, distance at least 8: the common
+			// case, copied as two words whatever the length (see
+			// windowSlack for the bytes written past the match).
+			binary.LittleEndian.PutUint64(dict[pos:], binary.LittleEndian.Uint64(dict[src:]))
+			binary.LittleEndian.PutUint64(dict[pos+8:], binary.LittleEndian.Uint64(dict[src+8:]))
 			pos += n
 		} else {
 			pos = copyMatch(dict, pos, int(rep0)+1, n)

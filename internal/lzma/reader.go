@@ -26,7 +26,14 @@ func windowSize(dictSize uint32, size int64) int64 {
 	return w
 }
 
-// allocWindow sizes d.dict to n bytes, reusing its storage when possible.
+// windowSlack is the number of bytes the window holds beyond the
+// dictionary: run copies a short match as 16 bytes whatever its length,
+// and the bytes it overwrites past the match are then either not yet
+// decoded or older than any distance a valid stream can reach.
+const windowSlack = 16
+
+// allocWindow sizes d.dict to n bytes plus windowSlack, reusing its
+// storage when possible. The limit applies to n.
 func (d *decoder) allocWindow(n int64, maxDict int64) error {
 	if maxDict <= 0 {
 		maxDict = archive.DefaultMaxDict
@@ -34,6 +41,7 @@ func (d *decoder) allocWindow(n int64, maxDict int64) error {
 	if n > maxDict {
 		return &archive.LimitError{What: "LZMA dictionary size", Need: n, Limit: maxDict}
 	}
+	n += windowSlack
 	if int64(cap(d.dict)) >= n {
 		d.dict = d.dict[:n]
 	} else {
