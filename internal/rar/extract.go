@@ -498,7 +498,7 @@ type partsReader struct {
 	r   *reader
 	f   *fileInfo
 	idx int
-	sec io.SectionReader
+	sec volumeSection // its window serves the following pieces and entries
 	cur io.Reader
 	err error
 }
@@ -526,7 +526,7 @@ func (p *partsReader) Read(b []byte) (int, error) {
 				return 0, io.EOF
 			}
 			pt := &p.f.parts[p.idx]
-			p.sec = *io.NewSectionReader(p.r.vols[pt.vol], pt.offset, pt.size)
+			p.sec.open(p.r, pt)
 			p.cur = &p.sec
 		}
 		n, err := p.cur.Read(b)

@@ -152,8 +152,8 @@ func headerBoundaries(data []byte) []int {
 		pos := int64(len(sigRAR5))
 		for pos < int64(len(data)) {
 			offs = append(offs, int(pos))
-			h, err := r.readHeader5(0, pos, nil)
-			if err != nil {
+			var h header5
+			if err := r.readHeader5(0, pos, nil, &h); err != nil {
 				break
 			}
 			if h.dataSize > 0 {
@@ -165,8 +165,8 @@ func headerBoundaries(data []byte) []int {
 		pos := int64(len(sigRAR4))
 		for pos < int64(len(data)) {
 			offs = append(offs, int(pos))
-			b, err := r.readBlock4(0, pos, false)
-			if err != nil {
+			var b block4
+			if err := r.readBlock4(0, pos, false, &b); err != nil {
 				break
 			}
 			if b.dataSize > 0 {

@@ -111,6 +111,12 @@ type reader struct {
 
 	commentWork int64 // bytes decoded for comments so far
 
+	// hdr is the window the headers are read through while the archive
+	// is opened, hdrPlain the buffer of a decrypted header; both are
+	// dropped once it is open.
+	hdr      volWindow
+	hdrPlain []byte
+
 	// linksListed says whether Entries filled the link targets;
 	// extracting, whether an Extract runs (Entries then leaves them).
 	linksListed, extracting bool
@@ -255,6 +261,7 @@ func (r *reader) resetParse() {
 	}
 	r.closers = r.closers[:1]
 	r.tailErr = nil
+	r.hdr.reset()
 }
 
 // openVolumeFile opens a later volume, found by name. Only regular files

@@ -58,8 +58,9 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 	pos := off + hs
 	first := true
 	for pos+21 <= size {
-		var fh [21]byte
-		if err := readFull(ra, fh[:], pos); err != nil {
+		r.hdr.begin(vol, pos)
+		fh, err := r.hdr.bytes(ra, size, vol, pos, 21)
+		if err != nil {
 			return res, r.errf("", pos, err)
 		}
 		pack := int64(binary.LittleEndian.Uint32(fh[0:]))
@@ -75,8 +76,8 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 		if fhs < 21+nl || pos+fhs > size {
 			return res, r.errf("", pos, fmt.Errorf("%w: RAR 1.4 file header size %d", archive.ErrFormat, fhs))
 		}
-		name := make([]byte, nl)
-		if err := readFull(ra, name, pos+21); err != nil {
+		name, err := r.hdr.bytes(ra, size, vol, pos+21, int(nl))
+		if err != nil {
 			return res, r.errf("", pos, err)
 		}
 		dataOff := pos + fhs

@@ -105,72 +105,73 @@ type block4 struct {
 	next     int64
 }
 
-// readBlock4 reads the block at pos; with encrypted headers it is preceded
-// by an 8-byte salt and AES-128-CBC encrypted.
-func (r *reader) readBlock4(vol int, pos int64, encrypted bool) (*block4, error) {
+// readBlock4 reads the block at pos into b; with encrypted headers it is
+// preceded by an 8-byte salt and AES-128-CBC encrypted. The header's bytes
+// (b.head) are valid until the next call.
+func (r *reader) readBlock4(vol int, pos int64, encrypted bool, b *block4) error {
 	ra, size := r.vols[vol], r.sizes[vol]
+	w := &r.hdr
+	w.begin(vol, pos)
 	var head []byte
 	var hdrEnd int64
 	if !encrypted {
-		var base [base4Size]byte
-		if err := readFull(ra, base[:], pos); err != nil {
-			return nil, err
+		base, err := w.bytes(ra, size, vol, pos, base4Size)
+		if err != nil {
+			return err
 		}
 		hs := int64(binary.LittleEndian.Uint16(base[off4Size:]))
 		if hs < base4Size {
-			return nil, fmt.Errorf("%w: block header size %d", archive.ErrFormat, hs)
+			return fmt.Errorf("%w: block header size %d", archive.ErrFormat, hs)
 		}
 		if pos+hs > size {
-			return nil, fmt.Errorf("%w: block header runs past the end of the volume", archive.ErrFormat)
+			return fmt.Errorf("%w: block header runs past the end of the volume", archive.ErrFormat)
 		}
-		head = make([]byte, hs)
-		if err := readFull(ra, head, pos); err != nil {
-			return nil, err
+		if head, err = w.bytes(ra, size, vol, pos, int(hs)); err != nil {
+			return err
 		}
 		hdrEnd = pos + hs
 	} else {
-		var salt [8]byte
-		if err := readFull(ra, salt[:], pos); err != nil {
-			return nil, err
-		}
-		k, err := r.rar3Keys(salt[:])
+		start, err := w.bytes(ra, size, vol, pos, 8+16)
 		if err != nil {
-			return nil, err
+			return err
+		}
+		k, err := r.rar3Keys(start[:8])
+		if err != nil {
+			return err
 		}
 		var first [16]byte
-		if err := readFull(ra, first[:], pos+8); err != nil {
-			return nil, err
-		}
+		copy(first[:], start[8:])
 		if err := decryptBlock(first[:], k.key[:], k.iv[:]); err != nil {
-			return nil, err
+			return err
 		}
 		hs := int64(binary.LittleEndian.Uint16(first[off4Size:]))
 		if hs < base4Size {
-			return nil, fmt.Errorf("%w: encrypted block header is garbage", archive.ErrWrongPassword)
+			return fmt.Errorf("%w: encrypted block header is garbage", archive.ErrWrongPassword)
 		}
 		padded := (hs + 15) &^ 15
 		if pos+8+padded > size {
-			return nil, fmt.Errorf("%w: encrypted block header runs past the end of the volume", archive.ErrWrongPassword)
+			return fmt.Errorf("%w: encrypted block header runs past the end of the volume", archive.ErrWrongPassword)
 		}
-		buf := make([]byte, padded)
-		if err := readFull(ra, buf, pos+8); err != nil {
-			return nil, err
+		enc, err := w.bytes(ra, size, vol, pos+8, int(padded))
+		if err != nil {
+			return err
 		}
+		buf := r.plainHeader(enc)
 		if err := decryptBlock(buf, k.key[:], k.iv[:]); err != nil {
-			return nil, err
+			return err
 		}
 		head = buf[:hs]
 		hdrEnd = pos + 8 + padded
 	}
-	b := &block4{typ: head[off4Type], flags: binary.LittleEndian.Uint16(head[off4Flags:]), head: head}
+	*b = block4{typ: head[off4Type], flags: binary.LittleEndian.Uint16(head[off4Flags:]), head: head}
 	b.crcOK = uint16(crc32.ChecksumIEEE(head[off4Type:])) == binary.LittleEndian.Uint16(head[off4CRC:])
 	if encrypted && !b.crcOK {
-		return nil, fmt.Errorf("%w: encrypted header checksum mismatch", archive.ErrWrongPassword)
+		return fmt.Errorf("%w: encrypted header checksum mismatch", archive.ErrWrongPassword)
 	}
 	var add int64
 	if b.flags&longBlock != 0 || b.typ == block4File || b.typ == block4NewSub {
 		if len(head) < long4Size {
-			return nil, fmt.Errorf("%w: block header too short", archive.ErrFormat)
+			return fmt.Errorf("%w: block header too short", archive.ErrFormat)
 		}
 		add = int64(binary.LittleEndian.Uint32(head[off4DataSize:]))
 		if b.typ == block4File || b.typ == block4NewSub {
@@ -181,11 +182,11 @@ func (r *reader) readBlock4(vol int, pos int64, encrypted bool) (*block4, error)
 	}
 	b.dataOff = hdrEnd
 	if add < 0 || add > size-hdrEnd {
-		return nil, fmt.Errorf("%w: block data (%d bytes) runs past the end of the volume", archive.ErrFormat, add)
+		return fmt.Errorf("%w: block data (%d bytes) runs past the end of the volume", archive.ErrFormat, add)
 	}
 	b.dataSize = add
 	b.next = hdrEnd + add
-	return b, nil
+	return nil
 }
 
 // parseRAR4 reads every block of volume vol, whose marker is at off.
@@ -195,12 +196,13 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 	encrypted := false
 	sawMain := false
 	firstFile := true
+	var blk block4
+	b := &blk
 	for pos < r.sizes[vol] {
 		if r.sizes[vol]-pos < 7 && !encrypted {
 			break // trailing garbage shorter than a block
 		}
-		b, err := r.readBlock4(vol, pos, encrypted)
-		if err != nil {
+		if err := r.readBlock4(vol, pos, encrypted, b); err != nil {
 			if errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) {
 				return res, r.errf("", pos, err)
 			}
@@ -517,7 +519,8 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	name := h.bytes(nameSize)
 	var salt []byte
 	if b.flags&lhdSalt != 0 {
-		salt = h.bytes(8)
+		// a copy: the header's bytes are the reader's window
+		salt = append([]byte(nil), h.bytes(8)...)
 	}
 	if h.err != nil {
 		return f, h.err

@@ -38,61 +38,65 @@ type header5 struct {
 	next     int64 // offset of the next header
 }
 
-// readHeader5 reads the header at pos of volume vol, decrypting it with key
-// when headers are encrypted.
-func (r *reader) readHeader5(vol int, pos int64, key *rar5Keys) (*header5, error) {
+// readHeader5 reads the header at pos of volume vol into h, decrypting it
+// with key when headers are encrypted. The header's bytes (h.body,
+// h.extra) are valid until the next call.
+func (r *reader) readHeader5(vol int, pos int64, key *rar5Keys, h *header5) error {
 	ra, size := r.vols[vol], r.sizes[vol]
+	w := &r.hdr
+	w.begin(vol, pos)
 	var buf []byte
 	var total int64
 	if key == nil {
-		var pre [7]byte
-		n, _ := ra.ReadAt(pre[:], pos)
-		if n < 5 {
-			return nil, fmt.Errorf("%w: truncated header", archive.ErrFormat)
+		pre, err := w.bytes(ra, size, vol, pos, int(min(7, size-pos)))
+		if err != nil {
+			return err
 		}
-		hb := hbuf{b: pre[4:n]}
+		if len(pre) < 5 {
+			return fmt.Errorf("%w: truncated header", archive.ErrFormat)
+		}
+		hb := hbuf{b: pre[4:]}
 		hs := hb.vsize(maxHeaderSize)
 		if hb.err != nil || hs == 0 {
-			return nil, fmt.Errorf("%w: bad header size", archive.ErrFormat)
+			return fmt.Errorf("%w: bad header size", archive.ErrFormat)
 		}
-		sl := n - 4 - hb.len()
+		sl := len(pre) - 4 - hb.len()
 		total = int64(4 + sl + hs)
 		if pos+total > size {
-			return nil, fmt.Errorf("%w: header runs past the end of the volume", archive.ErrFormat)
+			return fmt.Errorf("%w: header runs past the end of the volume", archive.ErrFormat)
 		}
-		buf = make([]byte, total)
-		if err := readFull(ra, buf, pos); err != nil {
-			return nil, err
+		if buf, err = w.bytes(ra, size, vol, pos, int(total)); err != nil {
+			return err
 		}
 	} else {
-		var iv [16]byte
-		if err := readFull(ra, iv[:], pos); err != nil {
-			return nil, err
+		head, err := w.bytes(ra, size, vol, pos, 32)
+		if err != nil {
+			return err
 		}
-		var first [16]byte
-		if err := readFull(ra, first[:], pos+16); err != nil {
-			return nil, err
-		}
+		var iv, first [16]byte
+		copy(iv[:], head)
+		copy(first[:], head[16:])
 		if err := decryptBlock(first[:], key.key[:], iv[:]); err != nil {
-			return nil, err
+			return err
 		}
 		hb := hbuf{b: first[4:]}
 		hs := hb.vsize(maxHeaderSize)
 		if hb.err != nil || hs == 0 {
-			return nil, fmt.Errorf("%w: bad encrypted header", archive.ErrWrongPassword)
+			return fmt.Errorf("%w: bad encrypted header", archive.ErrWrongPassword)
 		}
 		sl := 12 - hb.len()
 		plain := int64(4 + sl + hs)
 		padded := (plain + 15) &^ 15
 		if pos+16+padded > size {
-			return nil, fmt.Errorf("%w: header runs past the end of the volume", archive.ErrFormat)
+			return fmt.Errorf("%w: header runs past the end of the volume", archive.ErrFormat)
 		}
-		buf = make([]byte, padded)
-		if err := readFull(ra, buf, pos+16); err != nil {
-			return nil, err
+		enc, err := w.bytes(ra, size, vol, pos+16, int(padded))
+		if err != nil {
+			return err
 		}
+		buf = r.plainHeader(enc)
 		if err := decryptBlock(buf, key.key[:], iv[:]); err != nil {
-			return nil, err
+			return err
 		}
 		buf = buf[:plain]
 		total = 16 + padded
@@ -100,13 +104,13 @@ func (r *reader) readHeader5(vol int, pos int64, key *rar5Keys) (*header5, error
 	crc := uint32(buf[0]) | uint32(buf[1])<<8 | uint32(buf[2])<<16 | uint32(buf[3])<<24
 	if crc32.ChecksumIEEE(buf[4:]) != crc {
 		if key != nil {
-			return nil, fmt.Errorf("%w: encrypted header checksum mismatch", archive.ErrWrongPassword)
+			return fmt.Errorf("%w: encrypted header checksum mismatch", archive.ErrWrongPassword)
 		}
-		return nil, fmt.Errorf("%w: header CRC mismatch", archive.ErrChecksum)
+		return fmt.Errorf("%w: header CRC mismatch", archive.ErrChecksum)
 	}
 	hb := hbuf{b: buf[4:]}
 	hb.vint() // header size, already known
-	h := &header5{}
+	*h = header5{}
 	h.typ = hb.vint()
 	h.flags = hb.vint()
 	var extraSize, dataSize uint64
@@ -117,21 +121,21 @@ func (r *reader) readHeader5(vol int, pos int64, key *rar5Keys) (*header5, error
 		dataSize = hb.vint()
 	}
 	if hb.err != nil {
-		return nil, hb.err
+		return hb.err
 	}
 	if extraSize > uint64(hb.len()) {
-		return nil, fmt.Errorf("%w: extra area larger than its header", archive.ErrFormat)
+		return fmt.Errorf("%w: extra area larger than its header", archive.ErrFormat)
 	}
 	body := hb.b[:hb.len()-int(extraSize)]
 	h.extra = hb.b[hb.len()-int(extraSize):]
 	h.body = hbuf{b: body}
 	h.dataOff = pos + total
 	if dataSize > uint64(size-h.dataOff) {
-		return nil, fmt.Errorf("%w: data area (%d bytes) runs past the end of the volume", archive.ErrFormat, dataSize)
+		return fmt.Errorf("%w: data area (%d bytes) runs past the end of the volume", archive.ErrFormat, dataSize)
 	}
 	h.dataSize = int64(dataSize)
 	h.next = h.dataOff + h.dataSize
-	return h, nil
+	return nil
 }
 
 // parseRAR5 reads every header of volume vol, whose signature is at off.
@@ -140,9 +144,10 @@ func (r *reader) parseRAR5(vol int, off int64) (volResult, error) {
 	pos := off + int64(len(sigRAR5))
 	var key *rar5Keys
 	sawMain := false
+	var hdr header5
+	h := &hdr
 	for pos < r.sizes[vol] {
-		h, err := r.readHeader5(vol, pos, key)
-		if err != nil {
+		if err := r.readHeader5(vol, pos, key, h); err != nil {
 			if errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) || errors.Is(err, archive.ErrLimit) {
 				return res, r.errf("", pos, err)
 			}
@@ -381,6 +386,14 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 			if v != 0 {
 				return &archive.UnsupportedError{What: fmt.Sprintf("RAR5 encryption version %d", v)}
 			}
+			// The header's bytes are the reader's window: keep copies,
+			// in one allocation.
+			kept := make([]byte, 0, len(salt)+len(iv)+len(check))
+			kept = append(append(append(kept, salt...), iv...), check...)
+			salt, iv = kept[:16:16], kept[16:32:32]
+			if check != nil {
+				check = kept[32:]
+			}
 			e.Encrypted = true
 			f.enc = encRAR5
 			f.lg2Count = lg2
@@ -397,7 +410,7 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 			if rec.vint() == 0 {
 				s := rec.bytes(32)
 				if rec.err == nil {
-					e.MutableExtra().BLAKE2sp = s
+					e.MutableExtra().BLAKE2sp = append([]byte(nil), s...)
 				}
 			}
 		case 3: // time
