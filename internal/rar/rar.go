@@ -117,6 +117,12 @@ type reader struct {
 	hdr      volWindow
 	hdrPlain []byte
 
+	// alloc hands out the entry records; lastMethod and lastMethodName
+	// are methodName's last string.
+	alloc          entryAlloc
+	lastMethod     methodKey
+	lastMethodName string
+
 	// linksListed says whether Entries filled the link targets;
 	// extracting, whether an Extract runs (Entries then leaves them).
 	linksListed, extracting bool

@@ -84,7 +84,7 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 		if pack > size-dataOff {
 			return res, r.errf("", pos, fmt.Errorf("%w: RAR 1.4 data runs past the end of the volume", archive.ErrFormat))
 		}
-		f := &fileInfo{}
+		f := r.alloc.newFile()
 		e := &f.e
 		e.Name = strings.ReplaceAll(legacyText(name), "\\", "/")
 		e.HostOS = archive.HostWindows
@@ -106,7 +106,7 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 		f.solid = ff&lhd14Solid != 0 || (r.info.Solid && vol >= 0 && len(r.files) > 0)
 		e.Solid = f.solid
 		f.dictSize = 64 << 10
-		f.parts = []part{{vol: vol, offset: dataOff, size: pack}}
+		f.parts = r.alloc.onePart(part{vol: vol, offset: dataOff, size: pack})
 		f.rar14 = true
 		switch {
 		case method == 0:

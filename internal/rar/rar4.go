@@ -500,7 +500,7 @@ func (r *reader) service4(f *fileInfo, vol int) {
 
 // parseFile4 decodes a file header or 0x7a sub-block header.
 func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
-	f := &fileInfo{}
+	f := r.alloc.newFile()
 	e := &f.e
 	h := hbuf{b: b.head[base4Size:]}
 	pack := uint64(h.u32())
@@ -572,7 +572,7 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 		f.sizeKnown = true
 	}
 	e.PackedSize = b.dataSize
-	f.parts = []part{{vol: vol, offset: b.dataOff, size: b.dataSize, salt: salt}}
+	f.parts = r.alloc.onePart(part{vol: vol, offset: b.dataOff, size: b.dataSize, salt: salt})
 	f.unpVer = unpVer
 	f.solid = b.flags&lhdSolid != 0
 	if unpVer <= 15 && r.info.Solid && len(r.files) > 0 && b.typ == block4File {
@@ -603,9 +603,9 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	}
 	if e.Method == "" {
 		if f.algo == algoStored {
-			e.Method = family + " m0"
+			e.Method = r.methodName(family, 0, 0)
 		} else {
-			e.Method = fmt.Sprintf("%s m%d:%s", family, f.method, sizeString(f.dictSize))
+			e.Method = r.methodName(family, f.method, f.dictSize)
 		}
 	}
 	if b.flags&lhdPassword != 0 {

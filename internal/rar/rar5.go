@@ -260,7 +260,7 @@ func (r *reader) service5(f *fileInfo, vol int) {
 
 // parseFile5 decodes a file or service header.
 func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
-	f := &fileInfo{}
+	f := r.alloc.newFile()
 	e := &f.e
 	b := &h.body
 	ff := b.vint()
@@ -332,7 +332,7 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 		if ver == 1 {
 			name = "RAR7"
 		}
-		e.Method = fmt.Sprintf("%s m%d:%s", name, f.method, sizeString(f.dictSize))
+		e.Method = r.methodName(name, f.method, f.dictSize)
 	}
 	if ver > 1 {
 		e.Method = fmt.Sprintf("RAR5 algorithm version %d", ver)
@@ -343,7 +343,7 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 		f.badMethod = true
 	}
 	if h.dataSize > 0 || h.flags&hfl5Data != 0 {
-		f.parts = []part{{vol: vol, offset: h.dataOff, size: h.dataSize}}
+		f.parts = r.alloc.onePart(part{vol: vol, offset: h.dataOff, size: h.dataSize})
 	}
 	if err := r.extra5(f, h.extra); err != nil {
 		return f, err
