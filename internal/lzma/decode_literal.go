@@ -12,12 +12,14 @@ const alignedMove = probOne - (1<<moveBits - 1)
 // power of two, so that masked indexes need no bounds checks.
 const matchedLiteralProbs = 0x400
 
-// decodeLiteral decodes the eight bits of an unmatched literal MSB first
-// with the coder probs (0x300 entries, the first 0x100 used here). Both
-// children of the current tree node are loaded while the bit is decoded,
-// so the load of the next probability is off the chain of dependent
-// operations; the bit then selects one of them.
-func decodeLiteral(probs *[literalCoderSize]uint16, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+// decodeByte decodes an 8-bit symbol MSB first with the bit tree probs:
+// an unmatched literal (the first 0x100 entries of its coder) or the high
+// length tree. Both children of the current tree node are loaded while the
+// bit is decoded, so the load of the next probability is off the chain of
+// dependent operations; the bit then selects one of them. The input is
+// read as one 8-byte word: in must hold 8 bytes at ip (the decoder keeps
+// maxSymbolInput spare bytes after its input).
+func decodeByte(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
 	next := binary.LittleEndian.Uint64(in[ip:])
 	sym := uint32(1)
 	p := uint32(probs[1])

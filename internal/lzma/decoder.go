@@ -256,7 +256,7 @@ func decodeLenTail(probs []uint16, posState int, rng, code uint32, in []byte, ip
 	code -= bound
 	probs[lenChoice2] = p - p>>moveBits
 	var s uint32
-	s, rng, code, ip = bitTree(probs[lenHigh:lenHigh+lenHighSyms], 8, rng, code, in, ip)
+	s, rng, code, ip = decodeByte((*[lenHighSyms]uint16)(probs[lenHigh:lenHigh+lenHighSyms]), rng, code, in, ip)
 	return s + lenLowSyms + lenMidSyms, rng, code, ip
 }
 
@@ -354,7 +354,7 @@ func (d *decoder) run(limit, inLimit int) error {
 			base := offLiteral + literalCoderSize*(((pos&lpMask)<<lc)+prev>>litShift)
 			var sym uint32
 			if afterLiteral(state) {
-				sym, rng, code, ip = decodeLiteral((*[literalCoderSize]uint16)(probs[base:base+literalCoderSize]), rng, code, in, ip)
+				sym, rng, code, ip = decodeByte((*[0x100]uint16)(probs[base:base+0x100]), rng, code, in, ip)
 			} else {
 				src := pos - int(rep0) - 1
 				if src < 0 {
