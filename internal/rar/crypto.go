@@ -149,18 +149,3 @@ func newAESReader(src io.Reader, key, iv []byte) (decryptReader, error) {
 	}
 	return d, nil
 }
-
-// decryptBlock decrypts buf (a multiple of 16 bytes) in place with AES-CBC.
-func decryptBlock(buf, key, iv []byte) error {
-	d, err := newAESReader(bytes.NewReader(buf), key, iv)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	out := make([]byte, len(buf))
-	if _, err := io.ReadFull(d, out); err != nil {
-		return err
-	}
-	copy(buf, out)
-	return nil
-}

@@ -112,10 +112,11 @@ type reader struct {
 	commentWork int64 // bytes decoded for comments so far
 
 	// hdr is the window the headers are read through while the archive
-	// is opened, hdrPlain the buffer of a decrypted header; both are
-	// dropped once it is open.
-	hdr      volWindow
-	hdrPlain []byte
+	// is opened, hdrPlain the buffer of a decrypted header and hdrCipher
+	// the headers' cipher; all are dropped once it is open.
+	hdr       volWindow
+	hdrPlain  []byte
+	hdrCipher headerCipher
 
 	// alloc hands out the entry records; lastMethod and lastMethodName
 	// are methodName's last string.

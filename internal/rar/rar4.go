@@ -139,9 +139,9 @@ func (r *reader) readBlock4(vol int, pos int64, encrypted bool, b *block4) error
 		if err != nil {
 			return err
 		}
-		var first [16]byte
-		copy(first[:], start[8:])
-		if err := decryptBlock(first[:], k.key[:], k.iv[:]); err != nil {
+		first := r.hdrCipher.first[:] // in the reader: it would escape
+		copy(first, start[8:])
+		if err := r.hdrCipher.decrypt(first, k.key[:], k.iv[:]); err != nil {
 			return err
 		}
 		hs := int64(binary.LittleEndian.Uint16(first[off4Size:]))
@@ -157,7 +157,7 @@ func (r *reader) readBlock4(vol int, pos int64, encrypted bool, b *block4) error
 			return err
 		}
 		buf := r.plainHeader(enc)
-		if err := decryptBlock(buf, k.key[:], k.iv[:]); err != nil {
+		if err := r.hdrCipher.decrypt(buf, k.key[:], k.iv[:]); err != nil {
 			return err
 		}
 		head = buf[:hs]
@@ -480,7 +480,8 @@ func (r *reader) oldSubBlock(b *block4, vol int) {
 		return
 	}
 	f := r.files[len(r.files)-1]
-	f.e.MutableExtra().Owner, f.e.Extra.Group = string(names[:on]), string(names[on:])
+	x := f.e.MutableExtra()
+	x.Owner, x.Group = string(names[:on]), string(names[on:])
 }
 
 // service4 handles a 0x7a sub-block: CMT comments and recovery records.

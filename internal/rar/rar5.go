@@ -73,10 +73,12 @@ func (r *reader) readHeader5(vol int, pos int64, key *rar5Keys, h *header5) erro
 		if err != nil {
 			return err
 		}
-		var iv, first [16]byte
-		copy(iv[:], head)
-		copy(first[:], head[16:])
-		if err := decryptBlock(first[:], key.key[:], iv[:]); err != nil {
+		// iv and first live in the reader: a local passed to the
+		// cipher would escape to the heap, for every header.
+		iv, first := r.hdrCipher.iv[:], r.hdrCipher.first[:]
+		copy(iv, head)
+		copy(first, head[16:])
+		if err := r.hdrCipher.decrypt(first, key.key[:], iv); err != nil {
 			return err
 		}
 		hb := hbuf{b: first[4:]}
@@ -95,7 +97,7 @@ func (r *reader) readHeader5(vol int, pos int64, key *rar5Keys, h *header5) erro
 			return err
 		}
 		buf = r.plainHeader(enc)
-		if err := decryptBlock(buf, key.key[:], iv[:]); err != nil {
+		if err := r.hdrCipher.decrypt(buf, key.key[:], iv); err != nil {
 			return err
 		}
 		buf = buf[:plain]
@@ -444,7 +446,8 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 					e.ModTime = ts[0]
 				}
 				if !ts[1].IsZero() || !ts[2].IsZero() {
-					e.MutableExtra().CreateTime, e.Extra.AccessTime = ts[1], ts[2]
+					x := e.MutableExtra()
+					x.CreateTime, x.AccessTime = ts[1], ts[2]
 				}
 			}
 		case 4: // version

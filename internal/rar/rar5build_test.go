@@ -1,6 +1,9 @@
 package rar
 
 import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
 	"encoding/binary"
 	"hash/crc32"
 )
@@ -10,6 +13,10 @@ import (
 // about.
 type rar5Builder struct {
 	buf []byte
+	// hdrKey encrypts the headers after an encryption header
+	// (encryptedHeaders); ivs numbers their IVs.
+	hdrKey []byte
+	ivs    byte
 }
 
 func newRAR5Builder() *rar5Builder {
@@ -39,11 +46,42 @@ func (w *rar5Builder) header(typ uint64, body, data []byte) *rar5Builder {
 		h = appendVint(h, uint64(len(data)))
 	}
 	h = append(h, body...)
-	sized := appendVint(nil, uint64(len(h)))
-	sized = append(sized, h...)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, crc32.ChecksumIEEE(sized))
-	w.buf = append(w.buf, sized...)
+	w.emit(append(appendVint(nil, uint64(len(h))), h...), data)
+	return w
+}
+
+// emit appends a header, sized (its size and the fields after it),
+// preceded by its CRC32 and encrypted when headers are, then data as its
+// data area.
+func (w *rar5Builder) emit(sized, data []byte) {
+	plain := binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(sized))
+	plain = append(plain, sized...)
+	if w.hdrKey != nil {
+		for len(plain)%aes.BlockSize != 0 {
+			plain = append(plain, 0)
+		}
+		w.ivs++
+		iv := bytes.Repeat([]byte{w.ivs}, aes.BlockSize)
+		b, err := aes.NewCipher(w.hdrKey)
+		if err != nil {
+			panic(err)
+		}
+		cipher.NewCBCEncrypter(b, iv).CryptBlocks(plain, plain)
+		w.buf = append(w.buf, iv...)
+	}
+	w.buf = append(w.buf, plain...)
 	w.buf = append(w.buf, data...)
+}
+
+// encryptedHeaders appends an archive encryption header (see crypt) and
+// encrypts the headers after it with the key derived from password.
+func (w *rar5Builder) encryptedHeaders(password string, lg2 byte) *rar5Builder {
+	w.crypt(lg2)
+	key, _, _, err := sharedKeys.KeyRAR5(password, make([]byte, 16), int(lg2), defaultMaxKDF)
+	if err != nil {
+		panic(err)
+	}
+	w.hdrKey = key[:]
 	return w
 }
 
@@ -97,11 +135,7 @@ func (w *rar5Builder) stored(typ uint64, name string, data, extra []byte) *rar5B
 	h = appendVint(h, uint64(len(data)))
 	h = append(h, b...)
 	h = append(h, extra...)
-	sized := appendVint(nil, uint64(len(h)))
-	sized = append(sized, h...)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, crc32.ChecksumIEEE(sized))
-	w.buf = append(w.buf, sized...)
-	w.buf = append(w.buf, data...)
+	w.emit(append(appendVint(nil, uint64(len(h))), h...), data)
 	return w
 }
 

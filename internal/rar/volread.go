@@ -1,6 +1,9 @@
 package rar
 
 import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
 	"fmt"
 	"io"
 
@@ -170,4 +173,41 @@ func (r *reader) plainHeader(enc []byte) []byte {
 	r.hdrPlain = r.hdrPlain[:len(enc)]
 	copy(r.hdrPlain, enc)
 	return r.hdrPlain
+}
+
+// headerCipher decrypts encrypted headers in place with AES-CBC, keeping
+// the cipher of the last key, so that a header costs no key schedule or
+// allocation of its own.
+type headerCipher struct {
+	key   [32]byte
+	n     int // key length; 0 when no cipher is kept
+	block cipher.Block
+	mode  cipher.BlockMode
+	// iv and first are the readers' room for a header's IV and first
+	// block.
+	iv, first [aes.BlockSize]byte
+}
+
+// decrypt decrypts buf (a multiple of 16 bytes) in place with key and iv.
+func (c *headerCipher) decrypt(buf, key, iv []byte) error {
+	if len(buf)%aes.BlockSize != 0 || len(iv) != aes.BlockSize {
+		return fmt.Errorf("%w: encrypted header of %d bytes", archive.ErrFormat, len(buf))
+	}
+	switch {
+	case c.n != len(key) || !bytes.Equal(c.key[:c.n], key):
+		b, err := aes.NewCipher(key)
+		if err != nil {
+			return err
+		}
+		c.n = copy(c.key[:], key)
+		c.block, c.mode = b, cipher.NewCBCDecrypter(b, iv)
+	default:
+		if m, ok := c.mode.(interface{ SetIV([]byte) }); ok {
+			m.SetIV(iv)
+		} else {
+			c.mode = cipher.NewCBCDecrypter(c.block, iv)
+		}
+	}
+	c.mode.CryptBlocks(buf, buf)
+	return nil
 }

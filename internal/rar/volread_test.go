@@ -10,6 +10,9 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 )
 
+// manyEntryOptions opens the archives of manyEntryArchives.
+var manyEntryOptions = &archive.Options{Password: func() (string, error) { return "pw", nil }}
+
 // countingReaderAt counts the ReadAt calls made on an archive and the
 // bytes they asked for.
 type countingReaderAt struct {
@@ -24,41 +27,50 @@ func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	return c.ra.ReadAt(p, off)
 }
 
+// manyEntryFormats are the archives manyEntryArchives makes; the one
+// with encrypted headers has the password "pw".
+var manyEntryFormats = []string{"RAR5", "RAR5 -hp", "RAR4", "RAR1.4"}
+
 // manyEntryArchives returns archives of n stored entries of a few bytes
-// ("file N\n"), in 1 of every 100 entries a directory, as RAR5, RAR 2.9
-// and RAR 1.4 write them, with the contents expected per entry name.
+// ("file N\n"), 100 to a directory name, as RAR5 (also with encrypted
+// headers), RAR 2.9 and RAR 1.4 write them, with the contents expected
+// per entry name.
 func manyEntryArchives(n int) (map[string][]byte, map[string]string) {
 	want := map[string]string{}
 	w := newRAR5Builder().main(0)
+	hp := newRAR5Builder().encryptedHeaders("pw", 1).main(0)
 	var blocks4, files14 [][]byte
 	for i := range n {
 		name := fmt.Sprintf("d%04d/f%06d.txt", i/100, i)
 		data := []byte(fmt.Sprintf("file %d\n", i))
 		want[name] = string(data)
 		w.file(name, data, nil)
+		hp.file(name, data, nil)
 		blocks4 = append(blocks4, rar4File(0, name, 29, 0x30, 0o100644, data, data))
 		files14 = append(files14, rar14File(0, name, 0, 0, data, data))
 	}
 	blocks4 = append(blocks4, rar4End())
 	return map[string][]byte{
-		"RAR5":   w.end(false).bytes(),
-		"RAR4":   rar4Archive(0, blocks4...),
-		"RAR1.4": rar14Archive(0, files14...),
+		"RAR5":     w.end(false).bytes(),
+		"RAR5 -hp": hp.end(false).bytes(),
+		"RAR4":     rar4Archive(0, blocks4...),
+		"RAR1.4":   rar14Archive(0, files14...),
 	}, want
 }
 
 // TestReadsPerEntry checks that opening and extracting an archive of many
-// small stored entries reads the archive a window at a time: a few dozen
-// ReadAt calls for 5,000 entries, where reading each header and each
-// entry's data on its own made three per entry (issue 13).
+// small stored entries reads the archive a window at a time (encrypted
+// headers too): a few dozen ReadAt calls for 5,000 entries, where reading
+// each header and each entry's data on its own made three per entry
+// (issue 13; four with encrypted headers).
 func TestReadsPerEntry(t *testing.T) {
 	const n = 5000
 	archives, want := manyEntryArchives(n)
-	for _, format := range []string{"RAR5", "RAR4", "RAR1.4"} {
+	for _, format := range manyEntryFormats {
 		t.Run(format, func(t *testing.T) {
 			data := archives[format]
 			cr := &countingReaderAt{ra: bytes.NewReader(data)}
-			r, err := NewReader(cr, int64(len(data)), nil)
+			r, err := NewReader(cr, int64(len(data)), manyEntryOptions)
 			if err != nil {
 				t.Fatal(err)
 			}

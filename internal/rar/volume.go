@@ -110,7 +110,7 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 			return r.errf("", -1, fmt.Errorf("%w: volume %s is truncated", archive.ErrFormat, next))
 		}
 	}
-	r.hdr, r.hdrPlain = volWindow{}, nil
+	r.hdr, r.hdrPlain, r.hdrCipher = volWindow{}, nil, headerCipher{}
 	r.finish()
 	return nil
 }
