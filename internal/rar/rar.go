@@ -30,7 +30,7 @@ var (
 )
 
 // encKind says how an entry's data is encrypted.
-type encKind int
+type encKind uint8
 
 const (
 	encNone  encKind = iota
@@ -42,7 +42,7 @@ const (
 )
 
 // algo is the decoder family of an entry.
-type algo int
+type algo uint8
 
 const (
 	algoStored algo = iota
@@ -65,22 +65,23 @@ type part struct {
 	iv   []byte
 }
 
-// fileInfo is the reader's view of one entry.
+// fileInfo is the reader's view of one entry. Its one-byte fields come
+// last, packed together (an archive of many entries keeps many).
 type fileInfo struct {
 	e     archive.Entry
 	parts []part
 
-	algo      algo
-	unpVer    int   // RAR4 UnpVer or RAR5 algorithm version (0/1)
-	method    int   // 0..5
-	dictSize  int64 // bytes
-	solid     bool  // continues the solid stream
-	sizeKnown bool
-
-	enc      encKind
+	unpVer   int   // RAR4 UnpVer or RAR5 algorithm version (0/1)
+	method   int   // 0..5
+	dictSize int64 // bytes
 	lg2Count int
 	pswCheck []byte // RAR5 8-byte check value, nil when absent
-	useMAC   bool   // RAR5: checksums are MAC'd with the hash key
+
+	algo      algo
+	enc       encKind
+	solid     bool // continues the solid stream
+	sizeKnown bool
+	useMAC    bool // RAR5: checksums are MAC'd with the hash key
 
 	linkData  bool // RAR4 unix symlink: target is the data
 	rar14     bool // RAR 1.4 entry: 16-bit checksum in e.CRC32
