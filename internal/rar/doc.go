@@ -45,7 +45,12 @@
 // volume when that exists (Info().Volumes[0] says which) and otherwise
 // names the missing first volume. Behind a self-extractor stub the archive
 // is found with internal/sfxscan, the opener's scanner. All headers
-// are read when the archive is opened; Extract then makes one forward pass,
+// are read when the archive is opened, through one reusable window of
+// volume bytes (volread.go: 4 KiB, doubling to 256 KiB while a window
+// serves several headers, back to 4 KiB when it serves one), and
+// Extract reads packed data through another, so that a run of small
+// entries costs one read per window and a few entries picked out of a
+// large archive cost reads near their size. Extract makes one forward pass,
 // decoding solid runs once and skipping unwanted data of non-solid entries
 // by offset; when an entry decoded only because a later one continues its
 // solid stream fails, the later entries fail with that cause. Each entry's
