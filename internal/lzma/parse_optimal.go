@@ -259,7 +259,7 @@ func (e *encoder) parseOptimal() {
 		}
 		// Literal, then rep0: only when the literal is not already the
 		// best way to the next position, from where rep0 is tried anyway.
-		if e.composites && haveLit && !nextIsLit && crep0 && mb != cb && cavail > 2 {
+		if e.composites && haveLit && !nextIsLit && crep0 && mb != cb && cavail > 2 && twoMatch(buf, p+1, reps[0]) {
 			if l2 := e.tailRep0(buf, p+1, reps[0], cavail-1); l2 >= 2 {
 				pr := lit + e.rep0Price(stateAfterLit(nst), csp+1, l2)
 				e.relaxComposite(cur, &end, pr, stepNone, 0, reps[0], 1+l2)
@@ -271,10 +271,12 @@ func (e *encoder) parseOptimal() {
 		start := 2
 		lpr := &e.lenPrices[1][cps]
 		for i := 0; i < 4; i++ {
-			rl := repLen(buf, p, csp, reps[i], rlimit)
-			if rl < 2 {
+			// repLen with its first tests in line (most reps fail them).
+			r := reps[i]
+			if int64(r) >= csp || int(r) >= p || !twoMatch(buf, p, r) {
 				continue
 			}
+			rl := 2 + matchLen(buf, p+2, p+1-int(r), rlimit-2)
 			for end < cur+rl {
 				end++
 				opt[end].price = infinity
@@ -291,7 +293,7 @@ func (e *encoder) parseOptimal() {
 				}
 			}
 			// Rep, literal, rep0.
-			if e.composites && rl+2 < cavail {
+			if e.composites && rl+2 < cavail && twoMatch(buf, p+rl+1, reps[i]) {
 				if l2 := e.tailRep0(buf, p+rl+1, reps[i], cavail-rl-1); l2 >= 2 {
 					s1 := stateAfterRep(nst)
 					pr := pr0 + lpr[rl-2] + e.litAfter(buf, p+rl, csp+int64(rl), s1, reps[i]) +
@@ -336,7 +338,7 @@ func (e *encoder) parseOptimal() {
 						o.setStep(pr, stepMatch, l, d)
 					}
 					// Match, literal, rep0 (at the full length of each distance).
-					if l == ml && e.composites && l+2 < cavail {
+					if l == ml && e.composites && l+2 < cavail && twoMatch(buf, p+l+1, d) {
 						if l2 := e.tailRep0(buf, p+l+1, d, cavail-l-1); l2 >= 2 {
 							s1 := stateAfterMatch(nst)
 							pr += e.litAfter(buf, p+l, csp+int64(l), s1, d) +
@@ -359,7 +361,7 @@ func (n *optNode) setStep(price uint32, kind stepKind, l int, dist uint32) {
 }
 
 // tailRep0 returns the length of the match at q with 0-based distance
-// dist, limited to avail and the nice length.
+// dist, limited to avail and the nice length, or 0 if shorter than 2.
 func (e *encoder) tailRep0(buf []byte, q int, dist uint32, avail int) int {
 	limit := min(avail, e.nice)
 	j := q - int(dist) - 1
@@ -367,6 +369,14 @@ func (e *encoder) tailRep0(buf []byte, q int, dist uint32, avail int) int {
 		return 0
 	}
 	return 2 + matchLen(buf, q+2, j+2, limit-2)
+}
+
+// twoMatch reports whether the two bytes at q equal those dist+1 before
+// (q+1 within buf): the inlined first test before tailRep0, which most
+// candidates fail.
+func twoMatch(buf []byte, q int, dist uint32) bool {
+	j := q - int(dist) - 1
+	return buf[q] == buf[j] && buf[q+1] == buf[j+1]
 }
 
 // litAfter is the price of a literal (with its isMatch bit) at q in state st.
