@@ -93,10 +93,11 @@ func (e *rangeEncoder) shiftOut(low uint64) uint64 {
 // directR codes the low n bits of v, most significant first, with fixed
 // probability 1/2.
 func (e *rangeEncoder) directR(rng uint32, low uint64, v uint32, n uint) (uint32, uint64) {
-	for n > 0 {
-		n--
+	x := v << ((32 - n) & 31) // the bits go out from the top
+	for ; n > 0; n-- {
 		rng >>= 1
-		low += uint64(rng & -((v >> n) & 1))
+		low += uint64(rng & -(x >> 31))
+		x <<= 1
 		rng, low = e.norm(rng, low)
 	}
 	return rng, low
@@ -104,10 +105,13 @@ func (e *rangeEncoder) directR(rng uint32, low uint64, v uint32, n uint) (uint32
 
 // treeR codes the n-bit symbol sym MSB first with probs[1:1<<n].
 func (e *rangeEncoder) treeR(rng uint32, low uint64, probs []uint16, n uint, sym uint32) (uint32, uint64) {
-	m := uint32(1)
-	for n > 0 {
-		n--
-		b := (sym >> n) & 1
+	// The bits go out from the top of x, m (with its leading 1) indexes
+	// probs and ends at 1<<n.
+	x := sym << ((32 - n) & 31)
+	end := uint32(1) << (n & 31)
+	for m := uint32(1); m < end; {
+		b := x >> 31
+		x <<= 1
 		rng, low = e.norm(encBit(rng, low, &probs[m], b))
 		m = m<<1 | b
 	}
