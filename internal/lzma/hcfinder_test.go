@@ -53,3 +53,56 @@ func TestHashChainMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestHashChainSkip checks that skipping positions updates the hash-chain
+// finder exactly as searching them: hcSkip's stretches (cut where the chain
+// slots wrap and at the last eight bytes of the buffer) leave the same
+// tables and chains as hcGetMatches at every position, and the matches
+// found after a skip are the same.
+func TestHashChainSkip(t *testing.T) {
+	for _, hb := range []int{4, 5} {
+		for _, kind := range []string{"text", "repeat", "mixed"} {
+			t.Run(fmt.Sprintf("hc%d/%s", hb, kind), func(t *testing.T) {
+				data := testData(kind, 30000, 5)
+				const dict, nice = 1 << 12, 32 // chain slots wrap every 4097 positions
+				search := newMatchFinder(false, hb, dict, nice, 16, 0)
+				skip := newMatchFinder(false, hb, dict, nice, 16, 0)
+				search.reset(data)
+				skip.reset(data)
+				var ms, ms2 []match
+				step := 0
+				for skip.pos < len(data) {
+					// Alternate searches and skips of growing lengths,
+					// up to the end of the data.
+					if step%2 == 0 {
+						ms = search.hcGetMatches(ms)
+						ms2 = skip.hcGetMatches(ms2)
+						if fmt.Sprint(ms) != fmt.Sprint(ms2) {
+							t.Fatalf("pos %d: matches %v after skips, %v after searches", skip.pos-1, ms2, ms)
+						}
+					} else {
+						n := min(step%300+1, len(data)-skip.pos)
+						for i := 0; i < n; i++ {
+							ms = search.hcGetMatches(ms)
+						}
+						skip.hcSkip(n)
+					}
+					step++
+				}
+				for _, tb := range []struct {
+					name string
+					a, b []uint32
+				}{{"hash2", search.hash2, skip.hash2}, {"hash3", search.hash3, skip.hash3}, {"hash4", search.hash4, skip.hash4}, {"son", search.son, skip.son}} {
+					for i := range tb.a {
+						if tb.a[i] != tb.b[i] {
+							t.Fatalf("%s[%d] = %d after skips, %d after searches", tb.name, i, tb.b[i], tb.a[i])
+						}
+					}
+				}
+				if search.pos != skip.pos || search.cycPos != skip.cycPos {
+					t.Fatalf("position %d/%d after skips, %d/%d after searches", skip.pos, skip.cycPos, search.pos, search.cycPos)
+				}
+			})
+		}
+	}
+}
