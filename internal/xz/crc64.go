@@ -86,9 +86,10 @@ func crc64Raw(r uint64, p []byte) uint64 {
 	return r
 }
 
-// crc64Update returns the CRC-64 of the data crc was computed over
-// followed by p.
-func crc64Update(crc uint64, p []byte) uint64 {
+// crc64UpdateGeneric returns the CRC-64 of the data crc was computed over
+// followed by p, with tables (crc64Update uses carry-less multiplication
+// instead where the CPU has it).
+func crc64UpdateGeneric(crc uint64, p []byte) uint64 {
 	r := ^crc
 	t := crc64Table()
 	for ; len(p) >= 2*crc64Half; p = p[2*crc64Half:] {
