@@ -140,7 +140,6 @@ func decodeByte(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (uint
 	if rng < rangeTop {
 		rng <<= 8
 		code = code<<8 | uint32(uint8(next))
-		next >>= 8
 		ip++
 	}
 	bound = (rng >> probBits) * p
@@ -314,14 +313,11 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 	code -= bound &^ m0
 	probs[idx&0x3FF] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym = sym + sym + 1 + m0
-	bitv = offs ^ bitv&m0
-	offs = bitv & mb
 	idx = i1 + (i0-i1)&m0
 	p = n1 + (n0-n1)&m0
 	if rng < rangeTop {
 		rng <<= 8
 		code = code<<8 | uint32(uint8(next))
-		next >>= 8
 		ip++
 	}
 	bound = (rng >> probBits) * p

@@ -182,7 +182,5 @@ func decodeDistDirect(all []uint16, slot uint32, rng, code uint32, in []byte, ip
 	code -= bound &^ m0
 	probs[m&0xf] = uint16(p - uint32(int32(p-alignedMove&m0)>>moveBits))
 	sym |= (^m0 & 1) << 3
-	m = m + m + 1 + m0
-
 	return dist + sym, rng, code, ip
 }
