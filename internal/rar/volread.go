@@ -135,6 +135,9 @@ func (s *volumeSection) Read(p []byte) (int, error) {
 	if s.n <= 0 {
 		return 0, io.EOF
 	}
+	if len(p) == 0 {
+		return 0, nil
+	}
 	if int64(len(p)) > s.n {
 		p = p[:s.n]
 	}

@@ -163,3 +163,47 @@ func TestSparseReads(t *testing.T) {
 		}
 	})
 }
+
+// TestVolumeSectionRead checks volumeSection against io.SectionReader's
+// behaviour: an empty read is no end, a piece is read whole through
+// reads of any size, and a volume shorter than the piece ends it early.
+func TestVolumeSectionRead(t *testing.T) {
+	vol := bytes.Repeat([]byte("0123456789"), 100)
+	r := &reader{vols: []io.ReaderAt{bytes.NewReader(vol)}, sizes: []int64{int64(len(vol))}}
+	tests := []struct {
+		name      string
+		off, size int64
+		sizes     []int // read sizes, the last repeated
+		want      int64 // bytes before io.EOF
+	}{
+		{"empty read first", 10, 20, []int{0, 7}, 20},
+		{"one byte at a time", 995, 5, []int{1}, 5},
+		{"whole", 0, 1000, []int{4096}, 1000},
+		{"past the volume", 990, 30, []int{8}, 10},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var s volumeSection
+			s.open(r, &part{offset: tc.off, size: tc.size})
+			var got []byte
+			for i := 0; ; i++ {
+				p := make([]byte, tc.sizes[min(i, len(tc.sizes)-1)])
+				n, err := s.Read(p)
+				got = append(got, p[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n == 0 && len(p) > 0 {
+					t.Fatalf("read %d: no bytes and no error", i)
+				}
+			}
+			end := min(tc.off+tc.size, int64(len(vol)))
+			if int64(len(got)) != tc.want || !bytes.Equal(got, vol[tc.off:end]) {
+				t.Errorf("read %d bytes (%q...), want %d of the volume from %d", len(got), got[:min(len(got), 10)], tc.want, tc.off)
+			}
+		})
+	}
+}
