@@ -11,6 +11,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/sevenzip"
+	"github.com/garc-dev/garc/internal/stream"
 	"github.com/garc-dev/garc/internal/tar"
 	"github.com/garc-dev/garc/internal/zip"
 )
@@ -127,6 +128,9 @@ func WriteSLT(w io.Writer, name string, info *archive.Info, all []*archive.Entry
 		return
 	case *tar.Details:
 		writeTarSLT(w, name, info, d, all, want)
+		return
+	case *stream.Details:
+		writeStreamSLT(w, name, info, d, all, want)
 		return
 	}
 	writeArchiveHeader(w, name, info, all)

@@ -40,7 +40,8 @@ func OpenFile(src io.ReaderAt, size int64, k Kind, opts *archive.Options) (*File
 		return nil, f.wrap(err)
 	}
 	d.Close()
-	f.info = archive.Info{Format: k.Format(), PhysicalSize: size, Methods: []string{k.String()}}
+	f.info = archive.Info{Format: k.Format(), PhysicalSize: size, Methods: []string{k.String()},
+		Details: readDetails(src, size, k)}
 	f.entry = archive.Entry{
 		Name: StoredName(f.opts.Name, h), Type: archive.TypeFile, Size: h.Size, PackedSize: size,
 		Method: k.String(), ModTime: h.ModTime, Block: -1,

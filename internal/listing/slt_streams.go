@@ -1,0 +1,276 @@
+package listing
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/printable"
+	"github.com/garc-dev/garc/internal/stream"
+)
+
+// writeStreamSLT prints the -slt listing of a single-stream file (.gz,
+// .bz2, .xz, .lzma, .zst) with the keys 7-Zip's handler for the format
+// gives when it lists the file without decoding it: archive properties
+// only when known, every entry key even when its value is empty.
+func writeStreamSLT(w io.Writer, name string, info *archive.Info, d *stream.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
+	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
+	fmt.Fprintf(w, "Type = %s\n", info.Format)
+	switch d.Kind {
+	case stream.Gzip:
+		if d.Gzip.HeaderSize != 0 {
+			fmt.Fprintf(w, "Headers Size = %d\n", d.Gzip.HeaderSize)
+		}
+	case stream.XZ:
+		fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
+		if m := xzMethod(&d.XZ); m != "" {
+			fmt.Fprintf(w, "Method = %s\n", m)
+		}
+		if x := &d.XZ; x.Indexed {
+			fmt.Fprintf(w, "Streams = %d\nBlocks = %d\n", x.Streams, x.Blocks)
+			if x.Blocks > 1 {
+				fmt.Fprintf(w, "Cluster Size = %d\n", x.MaxBlockSize)
+			}
+		}
+		if c := xzCharacteristics(d.XZ.FirstBlockFlags); c != "" {
+			fmt.Fprintf(w, "Characteristics = %s\n", c)
+		}
+	case stream.LZMA:
+		fmt.Fprintf(w, "Method = %s\n", lzmaMethod(d.LZMA))
+	case stream.Zstd:
+		fmt.Fprintf(w, "Method = %s\n", zstdMethod(&d.Zstd))
+	}
+	fmt.Fprintf(w, "\n----------\n")
+	for _, e := range all {
+		if !want(e) {
+			continue
+		}
+		switch d.Kind {
+		case stream.Gzip:
+			fmt.Fprintf(w, "Path = %s\n", printable.String(e.Name))
+			fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
+			fmt.Fprintf(w, "Packed Size = %d\n", info.PhysicalSize)
+			fmt.Fprintf(w, "Modified = %s\n", sltSeconds(e.ModTime))
+			fmt.Fprintf(w, "Host OS = %s\n", gzipHostOS(d.Gzip.HostOS))
+			fmt.Fprintf(w, "CRC = %08X\n", d.Gzip.CRC32)
+		case stream.XZ:
+			fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
+			fmt.Fprintf(w, "Packed Size = %d\n", info.PhysicalSize)
+			fmt.Fprintf(w, "Method = %s\n", xzMethod(&d.XZ))
+		case stream.LZMA:
+			// 7-Zip knows the packed size of .lzma only once decoded.
+			fmt.Fprintf(w, "Size = %s\nPacked Size = \n", sltSize(e.Size))
+			fmt.Fprintf(w, "Method = %s\n", lzmaMethod(d.LZMA))
+		default:
+			// bzip2 and zstd record neither size where 7-Zip looks
+			// before decoding.
+			fmt.Fprintf(w, "Size = \nPacked Size = \n")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// gzipHostOSNames are 7-Zip's names of the gzip OS byte.
+var gzipHostOSNames = [...]string{"FAT", "AMIGA", "VMS", "Unix", "VM/CMS", "Atari", "HPFS", "Macintosh",
+	"Z-System", "CP/M", "TOPS-20", "NTFS", "SMS/QDOS", "Acorn", "VFAT", "MVS", "BeOS", "Tandem", "OS/400", "OS/X"}
+
+// gzipHostOS names a gzip OS byte as 7-Zip does, by its number when it
+// has no name.
+func gzipHostOS(b byte) string {
+	if int(b) < len(gzipHostOSNames) {
+		return gzipHostOSNames[b]
+	}
+	return strconv.Itoa(int(b))
+}
+
+// xzFilterNames are 7-Zip's names of the xz filter IDs.
+var xzFilterNames = map[uint64]string{
+	0x01: "SB", 0x03: "Delta", 0x04: "BCJ", 0x05: "PPC", 0x06: "IA64", 0x07: "ARM",
+	0x08: "ARMT", 0x09: "SPARC", 0x0A: "ARM64", 0x0B: "RISCV", 0x21: "LZMA2",
+}
+
+// xzMethod is 7-Zip's Method of an xz file: the first block's filters
+// ("LZMA2:23", "Delta:4", "BCJ") and then the check types of all streams
+// ("CRC64", "CRC32 SHA256").
+func xzMethod(x *stream.XZDetails) string {
+	var parts []string
+	for _, f := range x.Filters {
+		s, ok := xzFilterNames[f.ID]
+		if !ok {
+			s = strconv.FormatUint(f.ID, 10)
+		}
+		if len(f.Props) > 0 {
+			switch {
+			case f.ID == 0x21 && len(f.Props) == 1:
+				s += ":" + lzma2DictString(f.Props[0])
+			case f.ID == 0x03 && len(f.Props) == 1:
+				s += ":" + strconv.Itoa(int(f.Props[0])+1)
+			case f.ID == 0x0A && len(f.Props) == 1:
+				s += ":" + strconv.Itoa(int(f.Props[0])+18)
+			default:
+				s += fmt.Sprintf(":[%X]", f.Props)
+			}
+		}
+		parts = append(parts, s)
+	}
+	if x.Indexed {
+		for i := 0; i < 16; i++ {
+			if x.Checks&(1<<i) == 0 {
+				continue
+			}
+			switch i {
+			case 0:
+				parts = append(parts, "NoCheck")
+			case 1:
+				parts = append(parts, "CRC32")
+			case 4:
+				parts = append(parts, "CRC64")
+			case 10:
+				parts = append(parts, "SHA256")
+			default:
+				parts = append(parts, "Check-"+strconv.Itoa(i))
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// lzma2DictString renders an LZMA2 dictionary property as 7-Zip does:
+// the power of two ("23") for even values, else the size with k or m.
+func lzma2DictString(p byte) string {
+	if p&1 == 0 {
+		return strconv.Itoa(int(p)/2 + 12)
+	}
+	size := uint64(2|p&1) << (p/2 + 1)
+	if p > 17 {
+		return strconv.FormatUint(size>>10, 10) + "m"
+	}
+	return strconv.FormatUint(size, 10) + "k"
+}
+
+// xzCharacteristics names the optional sizes the first block header
+// records.
+func xzCharacteristics(flags byte) string {
+	var c []string
+	if flags&0x40 != 0 {
+		c = append(c, "BlockPackSize")
+	}
+	if flags&0x80 != 0 {
+		c = append(c, "BlockUnpackSize")
+	}
+	return strings.Join(c, " ")
+}
+
+// lzmaMethod is 7-Zip's Method of a .lzma file: "LZMA:" and the
+// dictionary (the power of two, else a size with b, k or m), then lc,
+// lp and pb where they differ from 3, 0 and 2.
+func lzmaMethod(l stream.LZMADetails) string {
+	s := "LZMA:"
+	dict, pow := l.DictSize, -1
+	for i := 0; i < 32; i++ {
+		if uint32(1)<<i == dict {
+			pow = i
+		}
+	}
+	switch {
+	case pow >= 0:
+		s += strconv.Itoa(pow)
+	case dict&(1<<20-1) == 0:
+		s += strconv.FormatUint(uint64(dict>>20), 10) + "m"
+	case dict&(1<<10-1) == 0:
+		s += strconv.FormatUint(uint64(dict>>10), 10) + "k"
+	default:
+		s += strconv.FormatUint(uint64(dict), 10) + "b"
+	}
+	lc, lp, pb := l.Props%9, l.Props/9%5, l.Props/45
+	if lc != 3 {
+		s += ":lc" + strconv.Itoa(int(lc))
+	}
+	if lp != 0 {
+		s += ":lp" + strconv.Itoa(int(lp))
+	}
+	if pb != 2 {
+		s += ":pb" + strconv.Itoa(int(pb))
+	}
+	return s
+}
+
+// zstdMethod is 7-Zip's Method of a zstd file opened without decoding
+// ("header-open-only"): what the first frame header says (dictionary ID,
+// XXH64 or not, single segment or window descriptor, window size,
+// content size) and the skippable frames before it.
+func zstdMethod(z *stream.ZstdDetails) string {
+	parts := []string{"header-open-only:"}
+	frames := 0
+	var desc, notDesc byte
+	if z.HeaderRead {
+		frames, desc, notDesc = 1, z.Descriptor, ^z.Descriptor
+	}
+	const checksum, single = 1 << 2, 1 << 5
+	if z.DictionaryID != 0 {
+		parts = append(parts, "dictionary-ID:"+strconv.FormatUint(uint64(z.DictionaryID), 10))
+	}
+	if desc&checksum != 0 {
+		parts = append(parts, "XXH64")
+	}
+	if notDesc&checksum != 0 {
+		parts = append(parts, "NO-XXH64")
+	}
+	if desc&single != 0 {
+		parts = append(parts, "single-segments")
+	}
+	contentDefined := desc&0xE0 != 0
+	if notDesc&single != 0 {
+		s := "wnd-desc-log-MAX:" + strconv.Itoa(int(z.WindowDescriptor>>3)+10)
+		if m := z.WindowDescriptor & 7; m != 0 {
+			s += "." + strconv.Itoa(int(m))
+		}
+		parts = append(parts, s)
+	}
+	if contentDefined || notDesc&single != 0 {
+		win := z.ContentSize
+		alloc := win
+		if desc&single == 0 {
+			wd := z.WindowDescriptor
+			win = uint64(8+wd&7) << (wd>>3 + 10 - 3)
+			if !contentDefined || alloc > win {
+				alloc = win
+			}
+		}
+		parts = append(parts, "wnd-MAX:"+zstdSize(win))
+		if alloc != win {
+			parts = append(parts, "wnd-use-MAX:"+zstdSize(alloc))
+		}
+	}
+	if frames != 1 {
+		parts = append(parts, "data-frames:"+strconv.Itoa(frames))
+	}
+	if z.SkipFrames != 0 {
+		parts = append(parts, "skip-frames:"+strconv.FormatInt(z.SkipFrames, 10),
+			"skip-frames-size-total:"+strconv.FormatUint(z.SkipBytes, 10))
+	}
+	if z.HeaderRead && !contentDefined {
+		parts = append(parts, "unknown-content-size")
+	}
+	if contentDefined {
+		n := strconv.FormatUint(z.ContentSize, 10)
+		parts = append(parts, "content-size-frame-max:"+n, "content-size-total:"+n)
+	}
+	return strings.Join(parts, " ")
+}
+
+// zstdSize renders a window size as 7-Zip does: in GiB, MiB or KiB when
+// it is a whole number of them.
+func zstdSize(w uint64) string {
+	switch {
+	case w&(1<<30-1) == 0:
+		return strconv.FormatUint(w>>30, 10) + "GiB"
+	case w&(1<<20-1) == 0:
+		return strconv.FormatUint(w>>20, 10) + "MiB"
+	case w&(1<<10-1) == 0:
+		return strconv.FormatUint(w>>10, 10) + "KiB"
+	}
+	return strconv.FormatUint(w, 10)
+}

@@ -1,0 +1,328 @@
+package stream
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+
+	"github.com/garc-dev/garc/internal/xz"
+)
+
+// Details is what a single-stream file records beyond archive.Info and
+// its entry, read from its headers, trailer and (xz) indexes without
+// decoding: the facts 7-Zip's technical listing shows for the format. A
+// File's Info().Details is a *Details; only the part of its Kind is set.
+type Details struct {
+	Kind Kind
+	Gzip GzipDetails
+	XZ   XZDetails
+	LZMA LZMADetails
+	Zstd ZstdDetails
+}
+
+// GzipDetails is what the first member's header and the file's last
+// eight bytes (the last member's trailer) say.
+type GzipDetails struct {
+	HeaderSize int64  // bytes of the first member's header (10 and its optional fields)
+	HostOS     byte   // the OS byte: 0 FAT, 3 Unix, 11 NTFS, 255 unknown, …
+	CRC32      uint32 // the last member's CRC-32
+}
+
+// XZDetails is what the stream indexes and the first block header say.
+type XZDetails struct {
+	// Indexed says the indexes were read consistently (xz.UncompressedSize
+	// succeeded): Streams, Blocks, MaxBlockSize and Checks are known.
+	Indexed      bool
+	Streams      int64
+	Blocks       int64
+	MaxBlockSize uint64 // the largest uncompressed block size
+	// Checks has bit n set when some stream's check type is n (0 none,
+	// 1 CRC32, 4 CRC64, 10 SHA-256).
+	Checks uint16
+	// Filters are the first block's filter chain, in header order;
+	// FirstBlockFlags is that block header's flags byte (0x40: compressed
+	// size recorded, 0x80: uncompressed size recorded). Both are empty
+	// when the file has no block.
+	Filters         []XZFilter
+	FirstBlockFlags byte
+}
+
+// XZFilter is one filter of an xz block header.
+type XZFilter struct {
+	ID    uint64 // 0x21 LZMA2, 0x03 Delta, 0x04 x86 BCJ, …
+	Props []byte
+}
+
+// LZMADetails is the .lzma header: the lc/lp/pb properties byte and the
+// dictionary size.
+type LZMADetails struct {
+	Props    byte
+	DictSize uint32
+}
+
+// ZstdDetails is what the first frame header says (frames after it are
+// not read), and the skippable frames before it.
+type ZstdDetails struct {
+	HeaderRead       bool // a data frame header was found
+	Descriptor       byte // Frame_Header_Descriptor
+	WindowDescriptor byte // 0 for a single-segment frame
+	DictionaryID     uint32
+	ContentSize      uint64 // valid when ContentSizeKnown
+	ContentSizeKnown bool
+	SkipFrames       int64 // skippable frames before the first data frame
+	SkipBytes        uint64
+}
+
+// readDetails reads the details of a file of kind k held in the size
+// bytes of src. What cannot be read stays zero.
+func readDetails(src io.ReaderAt, size int64, k Kind) *Details {
+	d := &Details{Kind: k}
+	switch k {
+	case Gzip:
+		d.Gzip = gzipDetails(src, size)
+	case XZ:
+		d.XZ = xzDetails(src, size)
+	case LZMA:
+		var h [lzmaHeaderSize]byte
+		if _, err := src.ReadAt(h[:], 0); err == nil {
+			d.LZMA = LZMADetails{Props: h[0], DictSize: binary.LittleEndian.Uint32(h[1:5])}
+		}
+	case Zstd:
+		d.Zstd = zstdDetails(src, size)
+	}
+	return d
+}
+
+// Bounds of the gzip header's optional fields as 7-Zip reads them.
+const (
+	gzipMaxName    = 1 << 12
+	gzipMaxComment = 1 << 16
+)
+
+// gzipDetails reads the first member's header size and OS byte and the
+// last trailer's CRC.
+func gzipDetails(src io.ReaderAt, size int64) GzipDetails {
+	var g GzipDetails
+	if size >= minGzipSize {
+		var t [4]byte
+		if _, err := src.ReadAt(t[:], size-8); err == nil {
+			g.CRC32 = binary.LittleEndian.Uint32(t[:])
+		}
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(src, 0, size), 4096)
+	var h [10]byte
+	if _, err := io.ReadFull(br, h[:]); err != nil {
+		return g
+	}
+	g.HostOS = h[9]
+	n := int64(10)
+	flags := h[3]
+	if flags&0x04 != 0 { // FEXTRA
+		var x [2]byte
+		if _, err := io.ReadFull(br, x[:]); err != nil {
+			return g
+		}
+		xlen := int64(binary.LittleEndian.Uint16(x[:]))
+		if m, _ := br.Discard(int(xlen)); int64(m) != xlen {
+			return g
+		}
+		n += 2 + xlen
+	}
+	for _, f := range []struct {
+		flag  byte
+		limit int
+	}{{0x08, gzipMaxName}, {0x10, gzipMaxComment}} { // FNAME, FCOMMENT
+		if flags&f.flag == 0 {
+			continue
+		}
+		i := 0
+		for ; i < f.limit; i++ {
+			c, err := br.ReadByte()
+			if err != nil {
+				return g
+			}
+			if c == 0 {
+				break
+			}
+		}
+		if i == f.limit {
+			return g
+		}
+		n += int64(i) + 1
+	}
+	if flags&0x02 != 0 { // FHCRC
+		n += 2
+	}
+	g.HeaderSize = n
+	return g
+}
+
+// xzDetails reads the first block header and walks the indexes from the
+// end of the file.
+func xzDetails(src io.ReaderAt, size int64) XZDetails {
+	var x XZDetails
+	x.Filters, x.FirstBlockFlags = xzFirstBlock(src, size)
+	if _, ok := xz.UncompressedSize(src, size); ok {
+		x.Streams, x.Blocks, x.MaxBlockSize, x.Checks, x.Indexed = xzIndexes(src, size)
+	}
+	return x
+}
+
+// xzFirstBlock parses the block header that follows the first stream
+// header.
+func xzFirstBlock(src io.ReaderAt, size int64) ([]XZFilter, byte) {
+	const at = 12
+	var first [1]byte
+	if size < at+1 {
+		return nil, 0
+	}
+	if _, err := src.ReadAt(first[:], at); err != nil || first[0] == 0 { // 0: the index
+		return nil, 0
+	}
+	hs := (int64(first[0]) + 1) * 4
+	if at+hs > size {
+		return nil, 0
+	}
+	h := make([]byte, hs)
+	if _, err := src.ReadAt(h, at); err != nil || crc32.ChecksumIEEE(h[:hs-4]) != binary.LittleEndian.Uint32(h[hs-4:]) {
+		return nil, 0
+	}
+	flags := h[1]
+	r := bytes.NewReader(h[2 : hs-4])
+	for _, bit := range []byte{0x40, 0x80} {
+		if flags&bit != 0 {
+			if _, err := binary.ReadUvarint(r); err != nil {
+				return nil, 0
+			}
+		}
+	}
+	var filters []XZFilter
+	for range int(flags&3) + 1 {
+		id, err1 := binary.ReadUvarint(r)
+		n, err2 := binary.ReadUvarint(r)
+		if err1 != nil || err2 != nil || n > uint64(r.Len()) {
+			return nil, 0
+		}
+		p := make([]byte, n)
+		r.Read(p)
+		filters = append(filters, XZFilter{ID: id, Props: p})
+	}
+	return filters, flags
+}
+
+// xzIndexes walks the streams from the end: padding, footer, index. The
+// file's indexes were already checked by xz.UncompressedSize, which
+// bounds the streams and the index sizes; any surprise gives ok false.
+func xzIndexes(src io.ReaderAt, size int64) (streams, blocks int64, maxBlock uint64, checks uint16, ok bool) {
+	end := size
+	br := bufio.NewReaderSize(nil, 4096)
+	for end > 0 {
+		var w [4]byte
+		if _, err := src.ReadAt(w[:], end-4); err != nil {
+			return 0, 0, 0, 0, false
+		}
+		if w == [4]byte{} { // stream padding
+			end -= 4
+			continue
+		}
+		var foot [12]byte
+		if end < 24 {
+			return 0, 0, 0, 0, false
+		}
+		if _, err := src.ReadAt(foot[:], end-12); err != nil {
+			return 0, 0, 0, 0, false
+		}
+		checks |= 1 << (foot[9] & 0x0F)
+		indexSize := (int64(binary.LittleEndian.Uint32(foot[4:8])) + 1) * 4
+		indexAt := end - 12 - indexSize
+		if indexAt < 12 {
+			return 0, 0, 0, 0, false
+		}
+		br.Reset(io.NewSectionReader(src, indexAt, indexSize))
+		if c, err := br.ReadByte(); err != nil || c != 0 {
+			return 0, 0, 0, 0, false
+		}
+		count, err := binary.ReadUvarint(br)
+		if err != nil || count > uint64(indexSize)/2 {
+			return 0, 0, 0, 0, false
+		}
+		var packed int64
+		for range count {
+			unpadded, err1 := binary.ReadUvarint(br)
+			usize, err2 := binary.ReadUvarint(br)
+			if err1 != nil || err2 != nil || unpadded > 1<<62 {
+				return 0, 0, 0, 0, false
+			}
+			packed += int64(unpadded+3) &^ 3
+			maxBlock = max(maxBlock, usize)
+		}
+		streams++
+		blocks += int64(count)
+		end = indexAt - packed - 12
+		if end < 0 {
+			return 0, 0, 0, 0, false
+		}
+	}
+	return streams, blocks, maxBlock, checks, true
+}
+
+// zstdDetails reads the skippable frames before the first data frame and
+// that frame's header.
+func zstdDetails(src io.ReaderAt, size int64) ZstdDetails {
+	var z ZstdDetails
+	var off int64
+	for off+8 <= size && z.SkipFrames < 1<<20 {
+		var h [18]byte // magic, descriptor and the largest header
+		n, _ := src.ReadAt(h[:], off)
+		if n < 5 {
+			return z
+		}
+		magic := binary.LittleEndian.Uint32(h[:4])
+		if magic&0xFFFFFFF0 == 0x184D2A50 {
+			if n < 8 {
+				return z
+			}
+			l := uint64(binary.LittleEndian.Uint32(h[4:8]))
+			z.SkipFrames++
+			z.SkipBytes += 8 + l
+			off += 8 + int64(l)
+			continue
+		}
+		if magic != 0xFD2FB528 {
+			return z
+		}
+		d := h[4]
+		p := 5
+		single := d&0x20 != 0
+		if !single {
+			z.WindowDescriptor = h[p]
+			p++
+		}
+		if nd := []int{0, 1, 2, 4}[d&3]; nd > 0 {
+			var b [4]byte
+			copy(b[:], h[p:p+nd])
+			z.DictionaryID = binary.LittleEndian.Uint32(b[:])
+			p += nd
+		}
+		fcs := d >> 6
+		if fcs != 0 || single {
+			nb := []int{1, 2, 4, 8}[fcs]
+			if p+nb > n {
+				return z
+			}
+			var b [8]byte
+			copy(b[:], h[p:p+nb])
+			z.ContentSize = binary.LittleEndian.Uint64(b[:])
+			if nb == 2 {
+				z.ContentSize += 256
+			}
+			z.ContentSizeKnown = true
+		}
+		z.Descriptor = d
+		z.HeaderRead = true
+		return z
+	}
+	return z
+}
