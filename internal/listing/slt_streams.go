@@ -40,7 +40,14 @@ func writeStreamSLT(w io.Writer, name string, info *archive.Info, d *stream.Deta
 	case stream.LZMA:
 		fmt.Fprintf(w, "Method = %s\n", lzmaMethod(d.LZMA))
 	case stream.Zstd:
-		fmt.Fprintf(w, "Method = %s\n", zstdMethod(&d.Zstd))
+		z := &d.Zstd
+		if z.Parsed {
+			fmt.Fprintf(w, "Physical Size = %d\nStreams = %d\nBlocks = %d\n", z.PhysicalSize, z.DataFrames, z.Blocks)
+		}
+		fmt.Fprintf(w, "Method = %s\n", zstdMethod(z))
+		if z.ChecksumKnown && z.DataFrames == 1 {
+			fmt.Fprintf(w, "CRC = %08X\n", z.Checksum)
+		}
 	}
 	fmt.Fprintf(w, "\n----------\n")
 	for _, e := range all {
@@ -63,9 +70,19 @@ func writeStreamSLT(w io.Writer, name string, info *archive.Info, d *stream.Deta
 			// 7-Zip knows the packed size of .lzma only once decoded.
 			fmt.Fprintf(w, "Size = %s\nPacked Size = \n", sltSize(e.Size))
 			fmt.Fprintf(w, "Method = %s\n", lzmaMethod(d.LZMA))
+		case stream.Zstd:
+			// The sizes are known when the frames were walked.
+			size, packed := "", ""
+			if z := &d.Zstd; z.Parsed {
+				if !z.ContentSizeUnknown {
+					size = strconv.FormatUint(z.ContentSizeTotal, 10)
+				}
+				packed = strconv.FormatInt(z.PhysicalSize, 10)
+			}
+			fmt.Fprintf(w, "Size = %s\nPacked Size = %s\n", size, packed)
 		default:
-			// bzip2 and zstd record neither size where 7-Zip looks
-			// before decoding.
+			// bzip2 records neither size where 7-Zip looks before
+			// decoding.
 			fmt.Fprintf(w, "Size = \nPacked Size = \n")
 		}
 		fmt.Fprintln(w)
@@ -197,66 +214,60 @@ func lzmaMethod(l stream.LZMADetails) string {
 	return s
 }
 
-// zstdMethod is 7-Zip's Method of a zstd file opened without decoding
-// ("header-open-only"): what the first frame header says (dictionary ID,
-// XXH64 or not, single segment or window descriptor, window size,
-// content size) and the skippable frames before it.
+// zstdMethod is 7-Zip's Method of a zstd file: "header-open-only:"
+// (the first frame header read) or "parsed:" (every frame walked), then
+// what the frame headers say (dictionary ID, XXH64 or not, single
+// segment or the largest window descriptor, window sizes), the frame
+// counts and the content sizes.
 func zstdMethod(z *stream.ZstdDetails) string {
 	parts := []string{"header-open-only:"}
-	frames := 0
-	var desc, notDesc byte
-	if z.HeaderRead {
-		frames, desc, notDesc = 1, z.Descriptor, ^z.Descriptor
+	if z.Parsed {
+		parts[0] = "parsed:"
 	}
 	const checksum, single = 1 << 2, 1 << 5
+	or, notOr := z.DescriptorOR, z.DescriptorNOTOR
 	if z.DictionaryID != 0 {
+		if z.DictionaryIDsDiffer {
+			parts = append(parts, "different-dictionary-IDs")
+		}
 		parts = append(parts, "dictionary-ID:"+strconv.FormatUint(uint64(z.DictionaryID), 10))
 	}
-	if desc&checksum != 0 {
+	if or&checksum != 0 {
 		parts = append(parts, "XXH64")
 	}
-	if notDesc&checksum != 0 {
+	if notOr&checksum != 0 {
 		parts = append(parts, "NO-XXH64")
 	}
-	if desc&single != 0 {
+	if or&single != 0 {
 		parts = append(parts, "single-segments")
 	}
-	contentDefined := desc&0xE0 != 0
-	if notDesc&single != 0 {
-		s := "wnd-desc-log-MAX:" + strconv.Itoa(int(z.WindowDescriptor>>3)+10)
-		if m := z.WindowDescriptor & 7; m != 0 {
+	if notOr&single != 0 {
+		s := "wnd-desc-log-MAX:" + strconv.Itoa(int(z.WindowDescriptorMax>>3)+10)
+		if m := z.WindowDescriptorMax & 7; m != 0 {
 			s += "." + strconv.Itoa(int(m))
 		}
 		parts = append(parts, s)
 	}
-	if contentDefined || notDesc&single != 0 {
-		win := z.ContentSize
-		alloc := win
-		if desc&single == 0 {
-			wd := z.WindowDescriptor
-			win = uint64(8+wd&7) << (wd>>3 + 10 - 3)
-			if !contentDefined || alloc > win {
-				alloc = win
-			}
-		}
-		parts = append(parts, "wnd-MAX:"+zstdSize(win))
-		if alloc != win {
-			parts = append(parts, "wnd-use-MAX:"+zstdSize(alloc))
+	contentDefined := or&0xE0 != 0
+	if contentDefined || notOr&single != 0 {
+		parts = append(parts, "wnd-MAX:"+zstdSize(z.WindowMax))
+		if z.WindowAllocMax != z.WindowMax {
+			parts = append(parts, "wnd-use-MAX:"+zstdSize(z.WindowAllocMax))
 		}
 	}
-	if frames != 1 {
-		parts = append(parts, "data-frames:"+strconv.Itoa(frames))
+	if z.DataFrames != 1 {
+		parts = append(parts, "data-frames:"+strconv.FormatInt(z.DataFrames, 10))
 	}
 	if z.SkipFrames != 0 {
 		parts = append(parts, "skip-frames:"+strconv.FormatInt(z.SkipFrames, 10),
 			"skip-frames-size-total:"+strconv.FormatUint(z.SkipBytes, 10))
 	}
-	if z.HeaderRead && !contentDefined {
+	if z.ContentSizeUnknown {
 		parts = append(parts, "unknown-content-size")
 	}
 	if contentDefined {
-		n := strconv.FormatUint(z.ContentSize, 10)
-		parts = append(parts, "content-size-frame-max:"+n, "content-size-total:"+n)
+		parts = append(parts, "content-size-frame-max:"+strconv.FormatUint(z.ContentSizeMax, 10),
+			"content-size-total:"+strconv.FormatUint(z.ContentSizeTotal, 10))
 	}
 	return strings.Join(parts, " ")
 }

@@ -62,17 +62,31 @@ type LZMADetails struct {
 	DictSize uint32
 }
 
-// ZstdDetails is what the first frame header says (frames after it are
-// not read), and the skippable frames before it.
+// ZstdDetails is what 7-Zip reads of a zstd file when it opens it: the
+// first data frame's header; and when a skippable frame comes before it,
+// every frame's header, block headers and checksum (Parsed), without
+// decoding. The fields aggregate the frame headers read.
 type ZstdDetails struct {
-	HeaderRead       bool // a data frame header was found
-	Descriptor       byte // Frame_Header_Descriptor
-	WindowDescriptor byte // 0 for a single-segment frame
-	DictionaryID     uint32
-	ContentSize      uint64 // valid when ContentSizeKnown
-	ContentSizeKnown bool
-	SkipFrames       int64 // skippable frames before the first data frame
-	SkipBytes        uint64
+	Parsed       bool  // all frames were walked
+	DataFrames   int64 // data frame headers read
+	SkipFrames   int64
+	SkipBytes    uint64 // payload bytes of the skippable frames
+	Blocks       int64  // blocks walked (Parsed)
+	PhysicalSize int64  // bytes the frames walked take (Parsed)
+	// DescriptorOR and DescriptorNOTOR are the Frame_Header_Descriptors
+	// ORed, and their complements ORed: a flag is in every frame when it
+	// is set in the first and clear in the second.
+	DescriptorOR, DescriptorNOTOR byte
+	DictionaryID                  uint32 // the first nonzero dictionary ID
+	DictionaryIDsDiffer           bool
+	WindowDescriptorMax           byte   // of the frames that are not single-segment
+	WindowMax                     uint64 // window sizes, single-segment frames' being their content size
+	WindowAllocMax                uint64 // the window a decoder needs: no larger than the content
+	ContentSizeMax                uint64
+	ContentSizeTotal              uint64
+	ContentSizeUnknown            bool   // some frame does not record its content size
+	Checksum                      uint32 // the last frame's XXH64 bits (ChecksumKnown)
+	ChecksumKnown                 bool
 }
 
 // readDetails reads the details of a file of kind k held in the size
@@ -268,61 +282,190 @@ func xzIndexes(src io.ReaderAt, size int64) (streams, blocks int64, maxBlock uin
 	return streams, blocks, maxBlock, checks, true
 }
 
-// zstdDetails reads the skippable frames before the first data frame and
-// that frame's header.
+// windowAt reads small pieces of src at increasing offsets through a
+// 4 KiB buffer, so walking many tiny frames or blocks costs a read per
+// 4 KiB, not one per header.
+type windowAt struct {
+	src  io.ReaderAt
+	size int64
+	off  int64 // offset of buf[0]
+	buf  []byte
+	mem  [4096]byte
+}
+
+// at returns up to n bytes at off (fewer at the end of the file).
+func (w *windowAt) at(off int64, n int) []byte {
+	if off < 0 || off >= w.size {
+		return nil
+	}
+	if off < w.off || off+int64(n) > w.off+int64(len(w.buf)) {
+		k, _ := w.src.ReadAt(w.mem[:min(int64(len(w.mem)), w.size-off)], off)
+		w.off, w.buf = off, w.mem[:k]
+	}
+	b := w.buf[off-w.off:]
+	return b[:min(n, len(b))]
+}
+
+// zstdDetails reads the frames of a zstd file as 7-Zip's handler does
+// when it opens one: skippable frames and the first data frame's header;
+// it goes on through every frame (block headers and checksums, nothing
+// decoded) only when a skippable frame came first.
 func zstdDetails(src io.ReaderAt, size int64) ZstdDetails {
 	var z ZstdDetails
+	w := &windowAt{src: src, size: size}
 	var off int64
-	for off+8 <= size && z.SkipFrames < 1<<20 {
-		var h [18]byte // magic, descriptor and the largest header
-		n, _ := src.ReadAt(h[:], off)
-		if n < 5 {
-			return z
+	for {
+		b := w.at(off, 18)
+		if len(b) < 4 {
+			break
 		}
-		magic := binary.LittleEndian.Uint32(h[:4])
-		if magic&0xFFFFFFF0 == 0x184D2A50 {
-			if n < 8 {
-				return z
+		magic := binary.LittleEndian.Uint32(b)
+		if magic != 0xFD2FB528 {
+			if magic&0xFFFFFFF0 != 0x184D2A50 {
+				break
 			}
-			l := uint64(binary.LittleEndian.Uint32(h[4:8]))
 			z.SkipFrames++
-			z.SkipBytes += 8 + l
-			off += 8 + int64(l)
+			z.PhysicalSize = off + 8
+			if len(b) < 8 {
+				break
+			}
+			n := binary.LittleEndian.Uint32(b[4:])
+			z.SkipBytes += uint64(n)
+			off += 8 + int64(n)
+			z.PhysicalSize = off
 			continue
 		}
-		if magic != 0xFD2FB528 {
-			return z
+		z.DataFrames++
+		h, ok := parseZstdFrameHeader(b[4:])
+		if !ok {
+			z.PhysicalSize = off + int64(len(b)) + 1
+			break
 		}
-		d := h[4]
-		p := 5
-		single := d&0x20 != 0
-		if !single {
-			z.WindowDescriptor = h[p]
-			p++
+		if h.descriptor&0x08 != 0 { // reserved bit
+			break
 		}
-		if nd := []int{0, 1, 2, 4}[d&3]; nd > 0 {
-			var b [4]byte
-			copy(b[:], h[p:p+nd])
-			z.DictionaryID = binary.LittleEndian.Uint32(b[:])
-			p += nd
-		}
-		fcs := d >> 6
-		if fcs != 0 || single {
-			nb := []int{1, 2, 4, 8}[fcs]
-			if p+nb > n {
-				return z
+		off += 4 + int64(h.size)
+		z.DescriptorOR |= h.descriptor
+		z.DescriptorNOTOR |= ^h.descriptor
+		if h.dictID != 0 {
+			if z.DictionaryID == 0 {
+				z.DictionaryID = h.dictID
+			} else if z.DictionaryID != h.dictID {
+				z.DictionaryIDsDiffer = true
 			}
-			var b [8]byte
-			copy(b[:], h[p:p+nb])
-			z.ContentSize = binary.LittleEndian.Uint64(b[:])
-			if nb == 2 {
-				z.ContentSize += 256
-			}
-			z.ContentSizeKnown = true
 		}
-		z.Descriptor = d
-		z.HeaderRead = true
-		return z
+		win, alloc := h.contentSize, h.contentSize
+		if h.descriptor&0x20 == 0 {
+			z.WindowDescriptorMax = max(z.WindowDescriptorMax, h.windowDescriptor)
+			win = uint64(8+h.windowDescriptor&7) << (h.windowDescriptor>>3 + 10 - 3)
+			if !h.contentKnown || h.dictID != 0 || alloc > win {
+				alloc = win
+			}
+		}
+		maxBlock := min(uint64(1)<<17, win)
+		z.WindowMax = max(z.WindowMax, win)
+		z.WindowAllocMax = max(z.WindowAllocMax, alloc)
+		if h.contentKnown {
+			z.ContentSizeTotal += h.contentSize
+			z.ContentSizeMax = max(z.ContentSizeMax, h.contentSize)
+		} else {
+			z.ContentSizeUnknown = true
+		}
+		z.ChecksumKnown = false
+		if z.DataFrames+z.SkipFrames == 1 {
+			break
+		}
+		z.Parsed = true
+		lastBlock := false
+		for {
+			z.PhysicalSize = off + 3
+			bh := w.at(off, 3)
+			if len(bh) < 3 {
+				break
+			}
+			off += 3
+			z.Blocks++
+			v := uint32(bh[0]) | uint32(bh[1])<<8 | uint32(bh[2])<<16
+			typ, n := v>>1&3, v>>3
+			if uint64(n) > maxBlock || typ == 3 {
+				break
+			}
+			if typ == 1 { // RLE: one byte repeated
+				n = 1
+			}
+			off += int64(n)
+			z.PhysicalSize = off
+			if v&1 != 0 {
+				lastBlock = true
+				break
+			}
+		}
+		if !lastBlock {
+			break
+		}
+		if h.descriptor&0x04 != 0 {
+			z.PhysicalSize = off + 4
+			c := w.at(off, 4)
+			if len(c) < 4 {
+				break
+			}
+			z.Checksum, z.ChecksumKnown = binary.LittleEndian.Uint32(c), true
+			off += 4
+		}
 	}
 	return z
+}
+
+// zstdFrameHeader is a parsed Frame_Header after the magic.
+type zstdFrameHeader struct {
+	size             int // bytes of the header after the magic
+	descriptor       byte
+	windowDescriptor byte
+	dictID           uint32
+	contentSize      uint64
+	contentKnown     bool
+}
+
+// parseZstdFrameHeader parses a frame header from b (the bytes after
+// the magic); false when b is too short.
+func parseZstdFrameHeader(b []byte) (zstdFrameHeader, bool) {
+	var h zstdFrameHeader
+	if len(b) < 1 {
+		return h, false
+	}
+	d := b[0]
+	h.descriptor = d
+	single := d&0x20 != 0
+	fcs := 0
+	if d>>6 != 0 || single {
+		fcs = []int{1, 2, 4, 8}[d>>6]
+	}
+	nd := []int{0, 1, 2, 4}[d&3]
+	n := 1 + nd + fcs
+	if !single {
+		n++
+	}
+	if len(b) < n {
+		return h, false
+	}
+	p := 1
+	if !single {
+		h.windowDescriptor = b[p]
+		p++
+	}
+	var x [8]byte
+	copy(x[:], b[p:p+nd])
+	h.dictID = binary.LittleEndian.Uint32(x[:4])
+	p += nd
+	if fcs > 0 {
+		x = [8]byte{}
+		copy(x[:], b[p:p+fcs])
+		h.contentSize = binary.LittleEndian.Uint64(x[:])
+		if fcs == 2 {
+			h.contentSize += 256
+		}
+		h.contentKnown = true
+	}
+	h.size = n
+	return h, true
 }
