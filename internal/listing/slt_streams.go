@@ -11,43 +11,69 @@ import (
 	"github.com/garc-dev/garc/internal/stream"
 )
 
-// writeStreamSLT prints the -slt listing of a single-stream file (.gz,
-// .bz2, .xz, .lzma, .zst) with the keys 7-Zip's handler for the format
-// gives when it lists the file without decoding it: archive properties
-// only when known, every entry key even when its value is empty.
-func writeStreamSLT(w io.Writer, name string, info *archive.Info, d *stream.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
-	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
-	fmt.Fprintf(w, "Type = %s\n", info.Format)
+// streamProp is one key of the archive block of a single-stream file's
+// technical listing.
+type streamProp struct {
+	key, value string
+}
+
+// streamArchiveProps returns the archive keys 7-Zip's handler for the
+// format gives after Path and Type, in its order, those it does not know
+// without decoding left out: gzip Headers Size; xz Physical Size,
+// Method, Streams, Blocks, Cluster Size, Characteristics; .lzma Method;
+// zstd Physical Size, Streams and Blocks (when the frames were walked),
+// Method, CRC.
+func streamArchiveProps(info *archive.Info, d *stream.Details) []streamProp {
+	var props []streamProp
+	add := func(key string, v any) { props = append(props, streamProp{key, fmt.Sprint(v)}) }
 	switch d.Kind {
 	case stream.Gzip:
 		if d.Gzip.HeaderSize != 0 {
-			fmt.Fprintf(w, "Headers Size = %d\n", d.Gzip.HeaderSize)
+			add("Headers Size", d.Gzip.HeaderSize)
 		}
 	case stream.XZ:
-		fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
-		if m := xzMethod(&d.XZ); m != "" {
-			fmt.Fprintf(w, "Method = %s\n", m)
+		x := &d.XZ
+		add("Physical Size", info.PhysicalSize)
+		if m := xzMethod(x); m != "" {
+			add("Method", m)
 		}
-		if x := &d.XZ; x.Indexed {
-			fmt.Fprintf(w, "Streams = %d\nBlocks = %d\n", x.Streams, x.Blocks)
+		if x.Indexed {
+			add("Streams", x.Streams)
+			add("Blocks", x.Blocks)
 			if x.Blocks > 1 {
-				fmt.Fprintf(w, "Cluster Size = %d\n", x.MaxBlockSize)
+				add("Cluster Size", x.MaxBlockSize)
 			}
 		}
-		if c := xzCharacteristics(d.XZ.FirstBlockFlags); c != "" {
-			fmt.Fprintf(w, "Characteristics = %s\n", c)
+		if c := xzCharacteristics(x.FirstBlockFlags); c != "" {
+			add("Characteristics", c)
 		}
 	case stream.LZMA:
-		fmt.Fprintf(w, "Method = %s\n", lzmaMethod(d.LZMA))
+		add("Method", lzmaMethod(d.LZMA))
 	case stream.Zstd:
 		z := &d.Zstd
 		if z.Parsed {
-			fmt.Fprintf(w, "Physical Size = %d\nStreams = %d\nBlocks = %d\n", z.PhysicalSize, z.DataFrames, z.Blocks)
+			add("Physical Size", z.PhysicalSize)
+			add("Streams", z.DataFrames)
+			add("Blocks", z.Blocks)
 		}
-		fmt.Fprintf(w, "Method = %s\n", zstdMethod(z))
+		add("Method", zstdMethod(z))
 		if z.ChecksumKnown && z.DataFrames == 1 {
-			fmt.Fprintf(w, "CRC = %08X\n", z.Checksum)
+			add("CRC", fmt.Sprintf("%08X", z.Checksum))
 		}
+	}
+	return props
+}
+
+// writeStreamSLT prints the -slt listing of a single-stream file (.gz,
+// .bz2, .xz, .lzma, .zst) with the keys 7-Zip's handler for the format
+// gives when it lists the file without decoding it: archive properties
+// only when known (streamArchiveProps), every entry key even when its
+// value is empty.
+func writeStreamSLT(w io.Writer, name string, info *archive.Info, d *stream.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
+	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
+	fmt.Fprintf(w, "Type = %s\n", info.Format)
+	for _, p := range streamArchiveProps(info, d) {
+		fmt.Fprintf(w, "%s = %s\n", p.key, p.value)
 	}
 	fmt.Fprintf(w, "\n----------\n")
 	for _, e := range all {
