@@ -57,19 +57,18 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 			return int(sym)
 		}
 		m.prevSuccess = 0
-		cum := f
-		for e := st[stateSize:]; len(e) >= stateSize; e = e[stateSize:] {
+		if i, cum := findCount(st, count); i < len(st) {
+			e := st[i : i+stateSize]
 			f = uint32(e[1])
-			if count < cum+f {
+			{
 				rc.decode(cum, f)
 				rc.normalize()
-				i := uint32(len(st) - len(e))
 				sym := e[0]
 				// update1, with the record fields at hand.
 				f += 4
 				binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
 				e[1] = byte(f)
-				fs := s + i
+				fs := s + uint32(i)
 				if f > uint32(st[i+1-stateSize]) {
 					m.swapStates(fs, fs-stateSize)
 					fs -= stateSize
@@ -89,17 +88,15 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 				}
 				return int(sym)
 			}
-			cum += f
+		} else {
+			if count >= summFreq {
+				return symError
+			}
+			rc.decode(cum, summFreq-cum)
 		}
-		if count >= summFreq {
-			return symError
-		}
-		rc.decode(cum, summFreq-cum)
 		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
 		*charMask = allUnmasked
-		for e := st; len(e) >= stateSize; e = e[stateSize:] {
-			charMask[e[0]] = 0
-		}
+		maskSymbols(st, charMask)
 	} else {
 		// Binary context: one symbol, coded as a yes/no decision with an
 		// adaptive probability from binSumm. Its state is inline at
@@ -169,10 +166,7 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		}
 		s := binary.LittleEndian.Uint32(ctx[4:8])
 		st := mem[s : s+ns*stateSize]
-		hiCnt := uint32(0)
-		for e := st; len(e) >= stateSize; e = e[stateSize:] {
-			hiCnt += uint32(e[1] & charMask[e[0]])
-		}
+		hiCnt := maskedSum(st, charMask)
 		m.minContext = mc
 
 		// Escape frequency from the SEE cell of this context class
@@ -199,14 +193,14 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		}
 		count := rc.threshold(freqSum)
 		if count < hiCnt {
-			cum := uint32(0)
-			for e := st; len(e) >= stateSize; e = e[stateSize:] {
-				f := uint32(e[1] & charMask[e[0]])
-				if count < cum+f {
+			if i, cum := findMaskedCount(st, charMask, count); i < len(st) {
+				e := st[i : i+stateSize]
+				f := uint32(e[1])
+				{
 					rc.decode(cum, f)
 					rc.normalize()
 					sc.update()
-					m.foundState = s + uint32(len(st)-len(e))
+					m.foundState = s + uint32(i)
 					sym := e[0]
 					// update2, with the record fields at hand.
 					f += 4
@@ -219,7 +213,6 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 					m.updateModel()
 					return int(sym)
 				}
-				cum += f
 			}
 			return symError
 		}
@@ -228,9 +221,105 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		}
 		rc.decode(hiCnt, freqSum-hiCnt)
 		sc.summ += uint16(freqSum)
-		for e := st; len(e) >= stateSize; e = e[stateSize:] {
-			charMask[e[0]] = 0
-		}
+		maskSymbols(st, charMask)
 		numMasked = ns
+	}
+}
+
+// The loops over a context's state list are kept out of decodeSymbol, as
+// small leaf functions that are not inlined: inside the large function
+// the compiler spilled their counters to the stack on every step. st is a state list (a
+// multiple of stateSize bytes); they step two states at a time, as
+// 7-Zip does.
+
+// findCount returns the byte offset in st of the state whose cumulative
+// frequency interval holds count, with the sum of the frequencies before
+// it. The first state was already tested. When no state holds count it
+// returns len(st) and the sum of all frequencies.
+func findCount(st []byte, count uint32) (int, uint32) {
+	n := len(st)
+	cum := uint32(st[1])
+	st = st[stateSize:]
+	for len(st) >= 2*stateSize {
+		f0 := uint32(st[1])
+		if count < cum+f0 {
+			return n - len(st), cum
+		}
+		cum += f0
+		f1 := uint32(st[stateSize+1])
+		if count < cum+f1 {
+			return n - len(st) + stateSize, cum
+		}
+		cum += f1
+		st = st[2*stateSize:]
+	}
+	if len(st) >= stateSize {
+		f := uint32(st[1])
+		if count < cum+f {
+			return n - len(st), cum
+		}
+		cum += f
+	}
+	return n, cum
+}
+
+// findMaskedCount is findCount over the unmasked states of st, starting
+// at the first one.
+//
+//go:noinline
+func findMaskedCount(st []byte, charMask *[256]byte, count uint32) (int, uint32) {
+	n := len(st)
+	cum := uint32(0)
+	for len(st) >= 2*stateSize {
+		f0 := uint32(st[1] & charMask[st[0]])
+		if count < cum+f0 {
+			return n - len(st), cum
+		}
+		cum += f0
+		f1 := uint32(st[stateSize+1] & charMask[st[stateSize]])
+		if count < cum+f1 {
+			return n - len(st) + stateSize, cum
+		}
+		cum += f1
+		st = st[2*stateSize:]
+	}
+	if len(st) >= stateSize {
+		f := uint32(st[1] & charMask[st[0]])
+		if count < cum+f {
+			return n - len(st), cum
+		}
+		cum += f
+	}
+	return n, cum
+}
+
+// maskedSum returns the sum of the frequencies of the states in st whose
+// symbols charMask lets through.
+//
+//go:noinline
+func maskedSum(st []byte, charMask *[256]byte) uint32 {
+	var sum0, sum1 uint32
+	for len(st) >= 2*stateSize {
+		sum0 += uint32(st[1] & charMask[st[0]])
+		sum1 += uint32(st[stateSize+1] & charMask[st[stateSize]])
+		st = st[2*stateSize:]
+	}
+	if len(st) >= stateSize {
+		sum0 += uint32(st[1] & charMask[st[0]])
+	}
+	return sum0 + sum1
+}
+
+// maskSymbols masks the symbols of the states in st.
+//
+//go:noinline
+func maskSymbols(st []byte, charMask *[256]byte) {
+	for len(st) >= 2*stateSize {
+		charMask[st[0]] = 0
+		charMask[st[stateSize]] = 0
+		st = st[2*stateSize:]
+	}
+	if len(st) >= stateSize {
+		charMask[st[0]] = 0
 	}
 }

@@ -60,7 +60,10 @@ type Model struct {
 	orderFall, initEsc, prevSuccess, maxOrder, hiBitsFlag uint32
 	runLength, initRL                                     int32
 
-	ready bool // Init succeeded and no inconsistency was detected since
+	ready     bool // Init succeeded and no inconsistency was detected since
+	hugePages bool // adviseHugePages was applied to mem
+
+	ps [MaxOrder]uint32 // createSuccessors' scratch list of states
 
 	dummySee see
 	see      [25][16]see
@@ -81,6 +84,14 @@ func NewModel() *Model { return &Model{} }
 // order = field+1 and, when that exceeds 16, order = 16 + (order-16)*3
 // (an order of 1 is invalid); the memory size is (MaxMB+1) << 20.
 func (m *Model) Init(order int, memSize uint32) error {
+	return m.init(order, memSize, true)
+}
+
+// init is Init; hugePages asks for the arena to be backed by transparent
+// huge pages (see adviseHugePages), which pays only when the stream will
+// touch a good part of the arena: every 2 MiB page touched is cleared
+// whole.
+func (m *Model) init(order int, memSize uint32, hugePages bool) error {
 	if order < MinOrder || order > MaxOrder {
 		m.ready = false
 		return fmt.Errorf("ppmd: model order %d out of range %d..%d: %w", order, MinOrder, MaxOrder, archive.ErrFormat)
@@ -96,6 +107,11 @@ func (m *Model) Init(order int, memSize uint32) error {
 	if uint64(cap(m.mem)) < uint64(memSize) {
 		m.mem = nil // let the old arena go before allocating the new one
 		m.mem = make([]byte, memSize)
+		m.hugePages = false
+	}
+	if hugePages && !m.hugePages {
+		adviseHugePages(m.mem)
+		m.hugePages = true
 	}
 	m.mem = m.mem[:memSize]
 	m.size = memSize
@@ -206,7 +222,7 @@ func (m *Model) createSuccessors() uint32 {
 	fs := m.foundState
 	upBranch := binary.LittleEndian.Uint32(mem[fs+2 : fs+stateSize])
 	fsym := mem[fs]
-	var ps [MaxOrder]uint32
+	ps := &m.ps // a field: a local array would be cleared on every call
 	numPs := 0
 	if m.orderFall != 0 {
 		ps[numPs] = fs

@@ -26,6 +26,10 @@ func ParseProps7z(props []byte) (order int, memSize uint32, err error) {
 
 const inBufSize = 16 << 10
 
+// hugePagesMinFraction: Reader7z asks for huge pages when the unpacked
+// size is at least this fraction of the arena.
+const hugePagesMinFraction = 16
+
 // Reader7z decodes a 7z PPMd stream (method 030401, "PPMd7z": PPMd var.H
 // with 7-Zip's range coder). It is an io.Reader producing exactly size
 // bytes and then io.EOF. Like 7-Zip, it checks at the end that the range
@@ -59,7 +63,10 @@ func NewReader7z(r io.Reader, order int, memSize uint32, size int64) (*Reader7z,
 // large enough.
 func (d *Reader7z) Reset(r io.Reader, order int, memSize uint32, size int64) error {
 	d.err = nil
-	if err := d.m.Init(order, memSize); err != nil {
+	// A stream much smaller than the arena touches little of it: 4 KiB
+	// pages then cost less than clearing whole 2 MiB ones.
+	hugePages := size < 0 || uint64(size) >= uint64(memSize)/hugePagesMinFraction
+	if err := d.m.init(order, memSize, hugePages); err != nil {
 		d.err = err
 		return err
 	}
