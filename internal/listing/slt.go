@@ -120,6 +120,16 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 // (BLAKE2sp, User, Group, Anti, Comment) come last. ZIP and tar archives
 // (whose Info.Details are *zip.Details and *tar.Details) get 7-Zip's keys
 // for those formats, archive block included (writeZipSLT, writeTarSLT).
+// Single-stream files (.gz, .bz2, .xz, .lzma, .zst; Info.Details a
+// *stream.Details) get the keys 7-Zip's handler for the format gives
+// when it lists without decoding (writeStreamSLT): gzip Headers Size and
+// Path, Size (the trailer's ISIZE), Packed Size, Modified, Host OS, CRC
+// (the last trailer's); xz Physical Size, Method ("LZMA2:23 CRC64"),
+// Streams, Blocks, Cluster Size, Characteristics and Size, Packed Size,
+// Method; .lzma Method ("LZMA:23:lc1") and Size, empty Packed Size;
+// zstd 7-Zip's Method summary (with Physical Size, Streams, Blocks, CRC
+// and the sizes when a leading skippable frame makes 7-Zip walk every
+// frame); bzip2 only empty Size and Packed Size.
 func WriteSLT(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
 	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", printable.String(name))
 	switch d := info.Details.(type) {

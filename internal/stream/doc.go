@@ -25,6 +25,14 @@
 // size modulo 2^32: a hint that Extract replaces by the bytes decoded),
 // for .lzma the header's size when it is known.
 //
+// A File's Info().Details is a *Details: what 7-Zip's technical listing
+// shows of the format, read without decoding (gzip: the first header's
+// size and OS byte, the last trailer's CRC; xz: streams, blocks, the
+// largest block, check types and the first block's filters from the
+// indexes and block header; .lzma: the header's properties; zstd: the
+// first frame header, or every frame header, block header and checksum
+// when a skippable frame comes first, as 7-Zip reads them).
+//
 // gzip and zstd use github.com/klauspost/compress, which is faster than the
 // standard library's compress/gzip (and the standard library has no zstd);
 // bzip2, xz and .lzma use garc's own decoders.
