@@ -33,7 +33,10 @@ func streamArchiveProps(info *archive.Info, d *stream.Details) []streamProp {
 		}
 	case stream.XZ:
 		x := &d.XZ
-		add("Physical Size", info.PhysicalSize)
+		if x.Indexed {
+			// 7-Zip knows the sizes only from consistent indexes.
+			add("Physical Size", info.PhysicalSize)
+		}
 		if m := xzMethod(x); m != "" {
 			add("Method", m)
 		}
@@ -89,8 +92,12 @@ func writeStreamSLT(w io.Writer, name string, info *archive.Info, d *stream.Deta
 			fmt.Fprintf(w, "Host OS = %s\n", gzipHostOS(d.Gzip.HostOS))
 			fmt.Fprintf(w, "CRC = %08X\n", d.Gzip.CRC32)
 		case stream.XZ:
+			packed := ""
+			if d.XZ.Indexed {
+				packed = strconv.FormatInt(info.PhysicalSize, 10)
+			}
 			fmt.Fprintf(w, "Size = %s\n", sltSize(e.Size))
-			fmt.Fprintf(w, "Packed Size = %d\n", info.PhysicalSize)
+			fmt.Fprintf(w, "Packed Size = %s\n", packed)
 			fmt.Fprintf(w, "Method = %s\n", xzMethod(&d.XZ))
 		case stream.LZMA:
 			// 7-Zip knows the packed size of .lzma only once decoded.

@@ -69,6 +69,10 @@ func TestWriteStreamSLT(t *testing.T) {
 		{"a.xz", archive.Info{Format: "xz", PhysicalSize: 100, Details: &stream.Details{Kind: stream.XZ, XZ: stream.XZDetails{Indexed: true, Streams: 2, Blocks: 3, MaxBlockSize: 4096, Checks: 1 << 4, FirstBlockFlags: 0xC0, Filters: []stream.XZFilter{{ID: 0x21, Props: []byte{22}}}}}},
 			archive.Entry{Name: "a", Size: 5000},
 			"Path = a.xz\nType = xz\nPhysical Size = 100\nMethod = LZMA2:23 CRC64\nStreams = 2\nBlocks = 3\nCluster Size = 4096\nCharacteristics = BlockPackSize BlockUnpackSize\n\n----------\nSize = 5000\nPacked Size = 100\nMethod = LZMA2:23 CRC64\n\n"},
+		{"bad.xz", archive.Info{Format: "xz", PhysicalSize: 100, Details: &stream.Details{Kind: stream.XZ, XZ: stream.XZDetails{Filters: []stream.XZFilter{{ID: 0x21, Props: []byte{8}}}}}},
+			archive.Entry{Name: "bad", Size: -1},
+			// Without consistent indexes 7-Zip knows neither size nor check.
+			"Path = bad.xz\nType = xz\nMethod = LZMA2:16\n\n----------\nSize = \nPacked Size = \nMethod = LZMA2:16\n\n"},
 		{"a.lzma", archive.Info{Format: "lzma", PhysicalSize: 100, Details: &stream.Details{Kind: stream.LZMA, LZMA: stream.LZMADetails{Props: 0x5D, DictSize: 1 << 16}}},
 			archive.Entry{Name: "a", Size: -1},
 			"Path = a.lzma\nType = lzma\nMethod = LZMA:16\n\n----------\nSize = \nPacked Size = \nMethod = LZMA:16\n\n"},
