@@ -38,6 +38,10 @@
 //
 // The Reader is a streaming io.Reader: it reads its input once, front to
 // back, and never seeks, so it can sit under a tar reader.
+//
+// The CRC-64 check is computed by carry-less multiplication (PCLMULQDQ)
+// on amd64 CPUs that have it, folding 64 bytes a step (crc64_amd64.s), and
+// with interleaved slicing-by-8 tables elsewhere (crc64.go).
 // UncompressedSize reads a whole file's size from its indexes, backwards
 // through an io.ReaderAt, for listings.
 package xz
