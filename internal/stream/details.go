@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 
+	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/xz"
 )
 
@@ -107,6 +108,21 @@ func readDetails(src io.ReaderAt, size int64, k Kind) *Details {
 		d.Zstd = zstdDetails(src, size)
 	}
 	return d
+}
+
+// hostOS is the host family a gzip OS byte names (Unix; FAT, NTFS and
+// VFAT as Windows), unknown for the other bytes and formats.
+func (d *Details) hostOS() archive.HostOS {
+	if d.Kind != Gzip || d.Gzip.HeaderSize == 0 {
+		return archive.HostUnknown
+	}
+	switch d.Gzip.HostOS {
+	case 3:
+		return archive.HostUnix
+	case 0, 11, 14:
+		return archive.HostWindows
+	}
+	return archive.HostUnknown
 }
 
 // Bounds of the gzip header's optional fields as 7-Zip reads them.

@@ -10,6 +10,8 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
+
+	"github.com/garc-dev/garc/internal/archive"
 )
 
 func gzipOf(t *testing.T, data []byte, h gzip.Header) []byte {
@@ -135,6 +137,10 @@ func TestReadDetails(t *testing.T) {
 				t.Fatalf("Details %T %+v", f.Info().Details, f.Info().Details)
 			}
 			tc.want(t, d)
+			wantHost := map[byte]archive.HostOS{3: archive.HostUnix, 11: archive.HostWindows}[d.Gzip.HostOS]
+			if e := f.Entries()[0]; tc.kind == Gzip && e.HostOS != wantHost {
+				t.Errorf("entry host %v, want %v (OS byte %d)", e.HostOS, wantHost, d.Gzip.HostOS)
+			}
 			// Cut short or damaged, the file gives what can be read,
 			// never a panic; an xz file cut short loses its index.
 			for n := 0; n < len(tc.data); n += 1 + n/16 {

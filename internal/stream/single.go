@@ -40,11 +40,12 @@ func OpenFile(src io.ReaderAt, size int64, k Kind, opts *archive.Options) (*File
 		return nil, f.wrap(err)
 	}
 	d.Close()
+	details := readDetails(src, size, k)
 	f.info = archive.Info{Format: k.Format(), PhysicalSize: size, Methods: []string{k.String()},
-		Details: readDetails(src, size, k)}
+		Details: details}
 	f.entry = archive.Entry{
 		Name: StoredName(f.opts.Name, h), Type: archive.TypeFile, Size: h.Size, PackedSize: size,
-		Method: k.String(), ModTime: h.ModTime, Block: -1,
+		Method: k.String(), ModTime: h.ModTime, Block: -1, HostOS: details.hostOS(),
 	}
 	f.list = []*archive.Entry{&f.entry}
 	switch k {
