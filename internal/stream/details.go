@@ -248,13 +248,18 @@ func xzFirstBlock(src io.ReaderAt, size int64) ([]XZFilter, byte) {
 func xzIndexes(src io.ReaderAt, size int64) (streams, blocks int64, maxBlock uint64, checks uint16, ok bool) {
 	end := size
 	br := bufio.NewReaderSize(nil, 4096)
+	var chunk [512]byte
 	for end > 0 {
-		var w [4]byte
-		if _, err := src.ReadAt(w[:], end-4); err != nil {
+		// Stream padding: zero words, read backwards a chunk at a time.
+		n := min(int64(len(chunk)), end&^3)
+		if _, err := src.ReadAt(chunk[:n], end-n); err != nil || n < 4 {
 			return 0, 0, 0, 0, false
 		}
-		if w == [4]byte{} { // stream padding
-			end -= 4
+		zeros := int64(0)
+		for zeros+4 <= n && binary.LittleEndian.Uint32(chunk[n-zeros-4:]) == 0 {
+			zeros += 4
+		}
+		if end -= zeros; zeros > 0 {
 			continue
 		}
 		var foot [12]byte

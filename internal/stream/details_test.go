@@ -107,6 +107,13 @@ func TestReadDetails(t *testing.T) {
 				t.Errorf("got %+v", x)
 			}
 		}},
+		{"xz padding", append(append(append([]byte{}, xzSHA...), make([]byte, 2000)...), xzSHA...), XZ, func(t *testing.T, d *Details) {
+			// Padding longer than the chunk read backwards at a time.
+			x := d.XZ
+			if !x.Indexed || x.Streams != 2 || x.Blocks != 2 || x.MaxBlockSize != 5000 || x.Checks != 1<<10 {
+				t.Errorf("got %+v", x)
+			}
+		}},
 		{"lzma", lz, LZMA, func(t *testing.T, d *Details) {
 			if d.LZMA != (LZMADetails{Props: 0x5D, DictSize: 1 << 20}) {
 				t.Errorf("got %+v", d.LZMA)
