@@ -172,3 +172,30 @@ func lzmaOf(t *testing.T, data []byte) []byte {
 	h = binary.LittleEndian.AppendUint32(h, 1<<20)
 	return append(binary.LittleEndian.AppendUint64(h, uint64(len(data))), make([]byte, 32)...)
 }
+
+// countingReaderAt counts the ReadAt calls.
+type countingReaderAt struct {
+	r     *bytes.Reader
+	reads int
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	c.reads++
+	return c.r.ReadAt(p, off)
+}
+
+// TestXZDetailsPaddingReads checks that stream padding is read in chunks:
+// 64 KiB of it between two streams costs a few hundred reads in all (it
+// cost 16,384 reads when read a word at a time).
+func TestXZDetailsPaddingReads(t *testing.T) {
+	one := xzOf(t, []byte("padding"), xz.WriterConfig{})
+	data := append(append(append([]byte{}, one...), make([]byte, 64<<10)...), one...)
+	c := &countingReaderAt{r: bytes.NewReader(data)}
+	d := xzDetails(c, int64(len(data)))
+	if !d.Indexed || d.Streams != 2 {
+		t.Fatalf("got %+v", d)
+	}
+	if c.reads > 1000 {
+		t.Errorf("%d reads for 64 KiB of padding", c.reads)
+	}
+}
