@@ -140,12 +140,22 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		charMask[sym] = 0
 		m.prevSuccess = 0
 	}
+	return m.decodeEscaped(rc, charMask, mc, ns)
+}
 
+// decodeEscaped continues decodeSymbol after an escape out of context mc,
+// whose numMasked symbols charMask excludes. It is a function of its own
+// so that the compiler allocates the registers of decodeSymbol's two
+// common paths (the symbol found in the first context, binary or not)
+// without the escape loop's variables.
+func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMasked uint32) int {
 	// Escape: walk to shorter contexts, excluding the symbols already
 	// seen, until the symbol is found or the order-0 context is left.
 	// A consistent model has at most MaxOrder suffix links above any
 	// context; the step bound only guards against a broken one.
-	numMasked := ns
+	mem := m.mem
+	ctx := mem[mc : mc+unitSize : mc+unitSize]
+	var ns uint32
 	for steps := 0; ; {
 		rc.normalize()
 		for {
