@@ -14,7 +14,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 )
 
-func gzipOf(t *testing.T, data []byte, h gzip.Header) []byte {
+func gzipOf(t testing.TB, data []byte, h gzip.Header) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
@@ -26,7 +26,7 @@ func gzipOf(t *testing.T, data []byte, h gzip.Header) []byte {
 	return b.Bytes()
 }
 
-func xzOf(t *testing.T, data []byte, c xz.WriterConfig) []byte {
+func xzOf(t testing.TB, data []byte, c xz.WriterConfig) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w, err := c.NewWriter(&b)
@@ -40,7 +40,7 @@ func xzOf(t *testing.T, data []byte, c xz.WriterConfig) []byte {
 	return b.Bytes()
 }
 
-func zstdOf(t *testing.T, data []byte, opts ...zstd.EOption) []byte {
+func zstdOf(t testing.TB, data []byte, opts ...zstd.EOption) []byte {
 	t.Helper()
 	e, err := zstd.NewWriter(nil, opts...)
 	if err != nil {
@@ -198,4 +198,21 @@ func TestXZDetailsPaddingReads(t *testing.T) {
 	if c.reads > 1000 {
 		t.Errorf("%d reads for 64 KiB of padding", c.reads)
 	}
+}
+
+// FuzzReadDetails reads the details of arbitrary bytes as every kind:
+// never a panic, and the counts stay within what the input can hold.
+func FuzzReadDetails(f *testing.F) {
+	f.Add(gzipOf(f, []byte("fuzz"), gzip.Header{Name: "n", Comment: "c", Extra: []byte{1, 2, 3, 4}}))
+	f.Add(append(skippableFrame([]byte("s")), zstdOf(f, []byte("fuzz"))...))
+	f.Add(xzOf(f, []byte("fuzz"), xz.WriterConfig{BlockSize: 2}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range []Kind{Gzip, Bzip2, XZ, Zstd, LZMA} {
+			d := readDetails(bytes.NewReader(data), int64(len(data)), k)
+			if d.Zstd.Blocks > int64(len(data)) || d.Zstd.DataFrames+d.Zstd.SkipFrames > int64(len(data)) ||
+				d.XZ.Blocks > int64(len(data)) || d.XZ.Streams > int64(len(data)) {
+				t.Fatalf("%v: counts beyond the input: %+v", k, d)
+			}
+		}
+	})
 }
