@@ -98,15 +98,13 @@ func (r *reader) rar5Keys(salt []byte, lg2Count int) (*rar5Keys, error) {
 // (8 bytes of value followed by 4 bytes of its SHA-256). A damaged stored
 // value (its own checksum fails) is ignored rather than blamed on the
 // password.
-func checkRAR5Password(k *rar5Keys, stored []byte) error {
-	if len(stored) < 8 {
+func checkRAR5Password(k *rar5Keys, stored *[12]byte) error {
+	if stored == nil {
 		return nil
 	}
-	if len(stored) >= 12 {
-		sum := sha256.Sum256(stored[:8])
-		if !bytes.Equal(sum[:4], stored[8:12]) {
-			return nil
-		}
+	sum := sha256.Sum256(stored[:8])
+	if !bytes.Equal(sum[:4], stored[8:12]) {
+		return nil
 	}
 	if !bytes.Equal(k.check[:], stored[:8]) {
 		return archive.ErrWrongPassword

@@ -1,17 +1,24 @@
 package rar
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
 
 // Opening an archive of many entries allocates little per entry: the
 // entry records and their one-piece part lists come from chunks, and
 // entries that share a method share its name string (issue 13).
 
 // maxFileChunk is the most fileInfo records (and part records) allocated
-// at once; chunks start at minFileChunk and double, so that a small
-// archive allocates little.
+// at once: as many as fit in 32 KiB, the largest size class of the
+// allocator, so that no chunk leaves the end of its pages unused. Chunks
+// start at minFileChunk and double, so that a small archive allocates
+// little.
 const (
 	minFileChunk = 4
-	maxFileChunk = 256
+	maxFileChunk = 32 << 10 / int(unsafe.Sizeof(fileInfo{}))
 )
 
 // entryAlloc hands out fileInfo and part records from chunks.
@@ -68,4 +75,67 @@ type methodKey struct {
 	family string
 	method int
 	dict   int64
+}
+
+// entryMemory charges what the entry records take — records, part lists,
+// names, EntryExtra — to the reader's memory budget, as the 7z reader
+// does, so that the entry count an archive can make the reader hold is
+// bounded by the memory limit (issue 11.5). The charge is held until the
+// reader is closed.
+type entryMemory struct {
+	budget  *archive.MemoryBudget
+	charged int64
+	credit  int64 // taken from the budget ahead and not yet charged
+}
+
+// entryChargeAhead is how much is taken from the budget at once: entries
+// are many and small.
+const entryChargeAhead = 64 << 10
+
+// charge takes n bytes, or returns a *archive.LimitError.
+func (m *entryMemory) charge(n int64) error {
+	if m.budget == nil || n <= 0 {
+		return nil
+	}
+	if n > m.credit {
+		take := max(n-m.credit, entryChargeAhead)
+		if !m.budget.TryAcquire(take) {
+			if take = n - m.credit; !m.budget.TryAcquire(take) {
+				return &archive.LimitError{What: "RAR entry records", Need: m.charged + n, Limit: m.budget.Limit()}
+			}
+		}
+		m.credit += take
+	}
+	m.credit -= n
+	m.charged += n
+	return nil
+}
+
+// release gives the whole charge back.
+func (m *entryMemory) release() {
+	if m.budget != nil {
+		m.budget.Release(m.charged + m.credit)
+		m.charged, m.credit = 0, 0
+	}
+}
+
+// entryRecordSize is what every entry takes besides its name and rare
+// fields: its record, one part, its slots in the file and entry lists,
+// and a share of rounding (allocation size classes, chunk ends, spare
+// room of the growing file list).
+const entryRecordSize = int64(unsafe.Sizeof(fileInfo{})+unsafe.Sizeof(part{})+2*unsafe.Sizeof(uintptr(0))) + allocSlack
+
+// allocSlack is what rounding adds to an allocation or record, at most.
+const allocSlack = 16
+
+// entryCost returns the memory f's record holds.
+func entryCost(f *fileInfo) int64 {
+	n := entryRecordSize + int64(len(f.e.Name))
+	if x := f.e.Extra; x != nil {
+		n += int64(unsafe.Sizeof(*x)) + int64(len(x.BLAKE2sp)+len(x.Owner)+len(x.Group)+len(x.Comment)) + 4*allocSlack
+	}
+	if len(f.parts) > 0 && f.parts[0].crypt != nil {
+		n += int64(unsafe.Sizeof(partCrypt{})) + 16 + 16 + 12 // salt, IV, password check
+	}
+	return n
 }

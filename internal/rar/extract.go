@@ -300,7 +300,7 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	case encRAR5:
 		if len(f.parts) > 0 {
 			p := f.parts[0]
-			k, err := r.rar5Keys(p.salt, f.lg2Count)
+			k, err := r.rar5Keys(p.salt(), int(f.lg2Count))
 			if err != nil {
 				return r.errf(f.e.Name, -1, err)
 			}
@@ -312,11 +312,11 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 			}
 		}
 		wrap = func(p *part, src io.Reader) (io.Reader, io.Closer, error) {
-			k, err := r.rar5Keys(p.salt, f.lg2Count)
+			k, err := r.rar5Keys(p.salt(), int(f.lg2Count))
 			if err != nil {
 				return nil, nil, err
 			}
-			d, err := newAESReader(src, k.key[:], p.iv)
+			d, err := newAESReader(src, k.key[:], p.iv())
 			if err != nil {
 				return nil, nil, fmt.Errorf("%w: %v", archive.ErrFormat, err)
 			}
@@ -324,12 +324,12 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 		}
 	case encRAR3:
 		if len(f.parts) > 0 {
-			if _, err := r.rar3Keys(f.parts[0].salt); err != nil {
+			if _, err := r.rar3Keys(f.parts[0].salt()); err != nil {
 				return r.errf(f.e.Name, -1, err)
 			}
 		}
 		wrap = func(p *part, src io.Reader) (io.Reader, io.Closer, error) {
-			k, err := r.rar3Keys(p.salt)
+			k, err := r.rar3Keys(p.salt())
 			if err != nil {
 				return nil, nil, err
 			}
@@ -382,7 +382,7 @@ func (r *reader) openContent(ctx context.Context, c *contentReader, f *fileInfo)
 	if err != nil {
 		return r.errf(f.e.Name, -1, err)
 	}
-	ver := f.unpVer
+	ver := int(f.unpVer)
 	if f.rar14 {
 		ver = 15
 	}

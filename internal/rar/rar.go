@@ -54,29 +54,53 @@ const (
 	numAlgos // the number of decoder families, for arrays indexed by algo
 )
 
-// part is one piece of an entry's packed data in one volume.
+// part is one piece of an entry's packed data in one volume (32 bytes:
+// an archive may hold millions).
 type part struct {
-	vol    int
 	offset int64
 	size   int64
-	// encryption parameters recorded with the piece; the cipher uses the
-	// first piece's and runs on across the following ones
-	salt []byte
-	iv   []byte
+	vol    int32
+	// crypt holds the encryption parameters recorded with the piece, nil
+	// when it has none; the cipher uses the first piece's and runs on
+	// across the following ones.
+	crypt *partCrypt
 }
 
-// fileInfo is the reader's view of one entry. Its one-byte fields come
-// last, packed together (an archive of many entries keeps many).
+// partCrypt is the encryption parameters of an encrypted piece.
+type partCrypt struct {
+	salt []byte
+	iv   []byte // RAR5
+}
+
+// salt returns the piece's salt, nil if none.
+func (p *part) salt() []byte {
+	if p.crypt == nil {
+		return nil
+	}
+	return p.crypt.salt
+}
+
+// iv returns the piece's RAR5 IV, nil if none.
+func (p *part) iv() []byte {
+	if p.crypt == nil {
+		return nil
+	}
+	return p.crypt.iv
+}
+
+// fileInfo is the reader's view of one entry (184 bytes). Its one-byte
+// fields come last, packed together (an archive of many entries keeps
+// many).
 type fileInfo struct {
 	e     archive.Entry
 	parts []part
 
-	unpVer   int   // RAR4 UnpVer or RAR5 algorithm version (0/1)
-	method   int   // 0..5
-	dictSize int64 // bytes
-	lg2Count int
-	pswCheck []byte // RAR5 8-byte check value, nil when absent
+	dictSize int64     // bytes
+	pswCheck *[12]byte // RAR5 check value and its checksum, nil when absent
 
+	unpVer    uint8 // RAR4 UnpVer or RAR5 algorithm version (0/1)
+	method    uint8 // 0..5
+	lg2Count  uint8 // RAR5 key derivation cost
 	algo      algo
 	enc       encKind
 	solid     bool // continues the solid stream
@@ -122,6 +146,7 @@ type reader struct {
 	// alloc hands out the entry records; lastMethod and lastMethodName
 	// are methodName's last string.
 	alloc          entryAlloc
+	entryMem       entryMemory
 	lastMethod     methodKey
 	lastMethodName string
 
@@ -156,6 +181,7 @@ func (r *reader) Close() error {
 	}
 	r.closers = nil
 	r.decs.close()
+	r.entryMem.release()
 	return first
 }
 
@@ -181,6 +207,10 @@ func newReader(opts *archive.Options) *reader {
 		r.opts = *opts
 	}
 	r.name = r.opts.Name
+	r.entryMem.budget = r.opts.Memory
+	if r.entryMem.budget == nil {
+		r.entryMem.budget = archive.NewMemoryBudget(r.opts.Limit())
+	}
 	return r
 }
 
@@ -263,6 +293,7 @@ func open(path string, opts *archive.Options) (archive.Reader, error) {
 func (r *reader) resetParse() {
 	r.info = archive.Info{}
 	r.files, r.entries = nil, nil
+	r.entryMem.release()
 	r.vols, r.sizes = nil, nil
 	for _, c := range r.closers[1:] {
 		c.Close()

@@ -102,11 +102,11 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 		// The 16-bit checksum is kept in CRC32 with HasCRC32 false; the
 		// content reader checks it with the RAR 1.4 sum.
 		e.CRC32 = uint32(sum)
-		f.unpVer = ver
+		f.unpVer = uint8(ver)
 		f.solid = ff&lhd14Solid != 0 || (r.info.Solid && vol >= 0 && len(r.files) > 0)
 		e.Solid = f.solid
 		f.dictSize = 64 << 10
-		f.parts = r.alloc.onePart(part{vol: vol, offset: dataOff, size: pack})
+		f.parts = r.alloc.onePart(part{vol: int32(vol), offset: dataOff, size: pack})
 		f.rar14 = true
 		switch {
 		case method == 0:
@@ -114,7 +114,7 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 			e.Method = "RAR1.4 m0"
 		case method <= 5:
 			f.algo = algoRAR15
-			f.method = method
+			f.method = uint8(method)
 			e.Method = fmt.Sprintf("RAR1.4 m%d", method)
 		default:
 			f.algo = algoStored

@@ -573,8 +573,12 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 		f.sizeKnown = true
 	}
 	e.PackedSize = b.dataSize
-	f.parts = r.alloc.onePart(part{vol: vol, offset: b.dataOff, size: b.dataSize, salt: salt})
-	f.unpVer = unpVer
+	var crypt *partCrypt
+	if salt != nil {
+		crypt = &partCrypt{salt: salt}
+	}
+	f.parts = r.alloc.onePart(part{vol: int32(vol), offset: b.dataOff, size: b.dataSize, crypt: crypt})
+	f.unpVer = uint8(unpVer)
 	f.solid = b.flags&lhdSolid != 0
 	if unpVer <= 15 && r.info.Solid && len(r.files) > 0 && b.typ == block4File {
 		// RAR 1.5 has no per-file solid flag: in a solid archive every
@@ -586,7 +590,7 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 	if method < 0x30 || method > 0x35 {
 		return f, &archive.UnsupportedError{What: fmt.Sprintf("RAR method 0x%02x", method)}
 	}
-	f.method = method - 0x30
+	f.method = uint8(method - 0x30)
 	family := "RAR4"
 	switch {
 	case method == 0x30:
@@ -606,7 +610,7 @@ func (r *reader) parseFile4(b *block4, vol int) (*fileInfo, error) {
 		if f.algo == algoStored {
 			e.Method = r.methodName(family, 0, 0)
 		} else {
-			e.Method = r.methodName(family, f.method, f.dictSize)
+			e.Method = r.methodName(family, int(f.method), f.dictSize)
 		}
 	}
 	if b.flags&lhdPassword != 0 {

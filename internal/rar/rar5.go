@@ -171,9 +171,11 @@ func (r *reader) parseRAR5(vol int, off int64) (volResult, error) {
 			fl := b.vint()
 			lg2 := int(b.u8())
 			salt := b.bytes(16)
-			var check []byte
+			var check *[12]byte
 			if fl&1 != 0 {
-				check = b.bytes(12)
+				if c := b.bytes(12); c != nil {
+					check = (*[12]byte)(c)
+				}
 			}
 			if b.err != nil {
 				return res, r.errf("", pos, b.err)
@@ -312,10 +314,10 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 
 	ver := int(ci & 0x3f)
 	f.solid = ci&0x40 != 0
-	f.method = int(ci>>7) & 7
+	f.method = uint8(ci>>7) & 7
 	dictBits := uint(ci>>10) & 0x1f
 	frac := int64(ci>>15) & 0x1f
-	f.unpVer = ver
+	f.unpVer = uint8(ver)
 	if ver == 0 {
 		dictBits &= 0x0f
 		frac = 0
@@ -334,7 +336,7 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 		if ver == 1 {
 			name = "RAR7"
 		}
-		e.Method = r.methodName(name, f.method, f.dictSize)
+		e.Method = r.methodName(name, int(f.method), f.dictSize)
 	}
 	if ver > 1 {
 		e.Method = fmt.Sprintf("RAR5 algorithm version %d", ver)
@@ -345,7 +347,7 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 		f.badMethod = true
 	}
 	if h.dataSize > 0 || h.flags&hfl5Data != 0 {
-		f.parts = r.alloc.onePart(part{vol: vol, offset: h.dataOff, size: h.dataSize})
+		f.parts = r.alloc.onePart(part{vol: int32(vol), offset: h.dataOff, size: h.dataSize})
 	}
 	if err := r.extra5(f, h.extra); err != nil {
 		return f, err
@@ -398,11 +400,15 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 			}
 			e.Encrypted = true
 			f.enc = encRAR5
-			f.lg2Count = lg2
-			f.pswCheck = check
+			f.lg2Count = uint8(lg2)
+			f.pswCheck = nil
+			if len(check) == 12 {
+				f.pswCheck = (*[12]byte)(check)
+			}
 			f.useMAC = fl&2 != 0
+			crypt := &partCrypt{salt: salt, iv: iv}
 			for i := range f.parts {
-				f.parts[i].salt, f.parts[i].iv = salt, iv
+				f.parts[i].crypt = crypt
 			}
 			if len(f.parts) == 0 {
 				// keep parameters for empty data areas

@@ -125,7 +125,7 @@ type volumeSection struct {
 
 // open makes pt, a piece of an entry of r, the section read.
 func (s *volumeSection) open(r *reader, pt *part) {
-	s.ra, s.size, s.vol = r.vols[pt.vol], r.sizes[pt.vol], pt.vol
+	s.ra, s.size, s.vol = r.vols[pt.vol], r.sizes[pt.vol], int(pt.vol)
 	s.off, s.n = pt.offset, pt.size
 	s.win.begin(s.vol, s.off)
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -303,6 +304,9 @@ func firstVolumeName(path string, newNaming bool) string {
 // addPiece records an entry header read from volume vol, merging it with the
 // previous entry when it continues a split file.
 func (r *reader) addPiece(f *fileInfo) error {
+	if err := r.entryMem.charge(entryCost(f)); err != nil {
+		return err
+	}
 	if f.e.SplitBefore && len(r.files) > 0 {
 		prev := r.files[len(r.files)-1]
 		if prev.e.SplitAfter && prev.e.Name == f.e.Name {
@@ -329,6 +333,11 @@ func (r *reader) addPiece(f *fileInfo) error {
 
 // finish builds the entry list and the summary.
 func (r *reader) finish() {
+	if cap(r.files) > len(r.files)+len(r.files)/16 {
+		// The list grew by appending: keep it without the spare room
+		// (up to a quarter of it, 8 bytes per entry).
+		r.files = slices.Clone(r.files)
+	}
 	r.entries = make([]*archive.Entry, len(r.files))
 	seen := map[string]bool{}
 	for i, f := range r.files {
