@@ -42,7 +42,7 @@ func (fd *folderDecoder) open() (io.Reader, error) {
 // stream.
 func (fd *folderDecoder) packReader(k int) (io.Reader, error) {
 	off := fd.f.packOffset
-	p := fd.f.firstPack
+	p := fd.f.firstPack()
 	for j := 0; j < k; j++ {
 		off += int64(fd.si.packSizes[p+j])
 	}

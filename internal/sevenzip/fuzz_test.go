@@ -111,18 +111,18 @@ func checkStreams(t *testing.T, si *streamsInfo) {
 	sub := 0
 	for i := range si.folders {
 		f := &si.folders[i]
-		if f.firstSub != sub && f.numSub > 0 {
+		if int(f.firstSub) != sub && f.numSub > 0 {
 			t.Fatalf("folder %d: first substream %d, want %d", i, f.firstSub, sub)
 		}
-		sub += f.numSub
-		if f.firstPack+len(f.packed) > len(si.packSizes) {
-			t.Fatalf("folder %d: packed streams %d+%d of %d", i, f.firstPack, len(f.packed), len(si.packSizes))
+		sub += int(f.numSub)
+		if f.firstPack()+len(f.packed) > len(si.packSizes) {
+			t.Fatalf("folder %d: packed streams %d+%d of %d", i, f.firstPack(), len(f.packed), len(si.packSizes))
 		}
 		if len(f.unpackSizes) != f.numOutTotal() {
 			t.Fatalf("folder %d: %d unpack sizes for %d outputs", i, len(f.unpackSizes), f.numOutTotal())
 		}
 		var sum uint64
-		for j := 0; j < f.numSub; j++ {
+		for j := range f.numSub {
 			sum += si.subSizes[f.firstSub+j]
 		}
 		if f.numSub > 0 && sum != f.unpackSize() {
@@ -196,7 +196,7 @@ func FuzzCoder(f *testing.F) {
 		if id == methodAES {
 			return // key derivation cost; covered by the corpus
 		}
-		f := folder{coders: []coder{{id: id, numIn: m.numIn, numOut: 1, props: props}}}
+		f := folder{folderGraph: &folderGraph{coders: []coder{{id: id, numIn: m.numIn, numOut: 1, props: props}}}}
 		f.unpackSizes = []uint64{uint64(size)}
 		var si streamsInfo
 		for k := 0; k < m.numIn; k++ {

@@ -109,21 +109,56 @@ type bindPair struct {
 	inIndex, outIndex int
 }
 
-// folder is a graph of coders producing one unpacked stream.
+// folderGraph is the coders of a folder and how they are bound. Folders
+// with the same graph share one (a non-solid archive has a folder per
+// file, almost all alike), which is never modified once shared.
+type folderGraph struct {
+	coders    []coder
+	bindPairs []bindPair
+	packed    []int // folder input index fed by each of the folder's packed streams
+}
+
+// folder is a graph of coders producing one unpacked stream. It is kept
+// small (56 bytes): a non-solid archive has one per file. The counts and
+// indexes are 31 bits: a header is at most maxHeaderSize bytes, and the
+// records it declares are charged to the memory budget, so that they
+// cannot come near 2^31.
 type folder struct {
-	coders      []coder
-	bindPairs   []bindPair
-	packed      []int    // folder input index fed by each of the folder's packed streams
+	*folderGraph
 	unpackSizes []uint64 // per coder output
-	hasCRC      bool
 	crc         uint32
+	// packCRC is the index of the folder's first packed stream in
+	// streamsInfo.packSizes (filled by the stream layout) << 1, | 1 if
+	// crc is defined.
+	packCRC uint32
 
 	// filled by the stream layout
-	firstPack  int   // index of the folder's first packed stream in streamsInfo.packSizes
+	numSub     int32 // number of substreams (files with data)
+	firstSub   int32 // index of the first substream in streamsInfo.sub*
 	packOffset int64 // offset of the first packed stream, relative to the end of the signature header
-	numSub     int   // number of substreams (files with data)
-	firstSub   int   // index of the first substream in streamsInfo.sub*
 }
+
+// hasCRC reports whether the folder's CRC is defined.
+func (f *folder) hasCRC() bool { return f.packCRC&1 != 0 }
+
+// setCRC defines (has) or clears the folder's CRC.
+func (f *folder) setCRC(has bool, crc uint32) {
+	f.crc, f.packCRC = crc, f.packCRC&^1
+	if has {
+		f.packCRC |= 1
+	}
+}
+
+// firstPack returns the index of the folder's first packed stream.
+func (f *folder) firstPack() int { return int(f.packCRC >> 1) }
+
+// setFirstPack sets the index of the folder's first packed stream, less
+// than 2^31.
+func (f *folder) setFirstPack(p int) { f.packCRC = uint32(p)<<1 | f.packCRC&1 }
+
+// newFolder returns a folder with an empty graph of its own, to be filled
+// by the writer.
+func newFolder() folder { return folder{folderGraph: &folderGraph{}} }
 
 // numOutTotal returns the number of coder outputs of the folder.
 func (f *folder) numOutTotal() int {
@@ -217,6 +252,7 @@ func (r *byteReader) sub(b []byte) *byteReader { return &byteReader{b: b, mem: r
 // chunks, so that a header of 100,000 folders makes a few allocations
 // instead of 400,000.
 type headerSlabs struct {
+	graphs  slab[folderGraph]
 	coders  slab[coder]
 	ints    slab[int]
 	uint64s slab[uint64]
@@ -255,7 +291,15 @@ func (s *slab[T]) giveBack(v []T) {
 	s.used -= n
 }
 
-// takeCoders, takeInts and takeUint64s use the slabs when r has them.
+// takeGraph, takeCoders, takeInts and takeUint64s use the slabs when r
+// has them.
+func (r *byteReader) takeGraph() *folderGraph {
+	if r.slabs == nil {
+		return &folderGraph{}
+	}
+	return &r.slabs.graphs.take(1)[0]
+}
+
 func (r *byteReader) takeCoders(n int) []coder {
 	if r.slabs == nil {
 		return make([]coder, n)
@@ -302,18 +346,21 @@ func (r *byteReader) shareCoders(f, prev *folder) {
 			r.slabs.bytes.giveBack(f.coders[i].props)
 		}
 		r.slabs.coders.giveBack(f.coders)
+		g := f.folderGraph
+		*g = folderGraph{}
+		r.slabs.graphs.giveBack(unsafe.Slice(g, 1))
 	}
-	f.coders, f.bindPairs, f.packed = prev.coders, prev.bindPairs, prev.packed
+	f.folderGraph = prev.folderGraph
 }
 
 // sameCoders reports whether two folders have the same coders, bound the
 // same way (and so the same method description).
 func sameCoders(a, b *folder) bool {
+	if a.folderGraph == b.folderGraph {
+		return true // shared by shareCoders
+	}
 	if len(a.coders) != len(b.coders) || !slices.Equal(a.packed, b.packed) || !slices.Equal(a.bindPairs, b.bindPairs) {
 		return false
-	}
-	if len(a.coders) > 0 && &a.coders[0] == &b.coders[0] {
-		return true // shared by shareCoders
 	}
 	for i := range a.coders {
 		x, y := &a.coders[i], &b.coders[i]
@@ -583,6 +630,10 @@ func (r *byteReader) readFolder(f *folder) error {
 	if err := r.charge("coders", int(nc), int(unsafe.Sizeof(coder{}))); err != nil {
 		return err
 	}
+	if err := r.charge("folder graphs", 1, int(unsafe.Sizeof(folderGraph{}))); err != nil {
+		return err
+	}
+	f.folderGraph = r.takeGraph()
 	f.coders = r.takeCoders(int(nc))
 	nIn, nOut := 0, 0
 	for i := range f.coders {
@@ -834,7 +885,7 @@ func (r *byteReader) readUnpackInfo(si *streamsInfo) error {
 				return err
 			}
 			for i := range si.folders {
-				si.folders[i].hasCRC, si.folders[i].crc = defined[i], crcs[i]
+				si.folders[i].setCRC(defined[i], crcs[i])
 			}
 		default:
 			if err := r.skipData(); err != nil {
@@ -865,9 +916,9 @@ func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
 			if n > uint64(r.remaining())+1 {
 				return fmt.Errorf("%d substreams: %w", n, errHeader)
 			}
-			si.folders[i].numSub = int(n)
+			si.folders[i].numSub = int32(min(n, 1<<31-1))
 			total += int(n)
-			if total > 1<<31 {
+			if total > 1<<31-1 {
 				return fmt.Errorf("%d substreams: %w", total, errHeader)
 			}
 		}
@@ -877,7 +928,7 @@ func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
 	}
 	total := 0
 	for i := range si.folders {
-		total += si.folders[i].numSub
+		total += int(si.folders[i].numSub)
 	}
 	if total > len(r.b)*8+len(si.folders) {
 		return fmt.Errorf("%d substreams: %w", total, errHeader)
@@ -889,13 +940,13 @@ func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
 	hasSizes := id == idSize
 	for i := range si.folders {
 		f := &si.folders[i]
-		f.firstSub = len(si.subSizes)
+		f.firstSub = int32(len(si.subSizes))
 		if f.numSub == 0 {
 			continue
 		}
 		var sum uint64
 		if hasSizes {
-			for j := 1; j < f.numSub; j++ {
+			for j := int32(1); j < f.numSub; j++ {
 				s, err := r.readNumber()
 				if err != nil {
 					return err
@@ -922,11 +973,11 @@ func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
 	nUnknown := 0
 	for i := range si.folders {
 		f := &si.folders[i]
-		if f.numSub == 1 && f.hasCRC {
+		if f.numSub == 1 && f.hasCRC() {
 			si.subHasCRC[f.firstSub] = true
 			si.subCRCs[f.firstSub] = f.crc
 		} else {
-			nUnknown += f.numSub
+			nUnknown += int(f.numSub)
 		}
 	}
 	for id != idEnd {
@@ -938,10 +989,10 @@ func (r *byteReader) readSubStreamsInfo(si *streamsInfo) error {
 			k := 0
 			for i := range si.folders {
 				f := &si.folders[i]
-				if f.numSub == 1 && f.hasCRC {
+				if f.numSub == 1 && f.hasCRC() {
 					continue
 				}
-				for j := 0; j < f.numSub; j++ {
+				for j := int32(0); j < f.numSub; j++ {
 					si.subHasCRC[f.firstSub+j] = defined[k]
 					si.subCRCs[f.firstSub+j] = crcs[k]
 					k++
@@ -1006,9 +1057,9 @@ func (r *byteReader) readStreamsInfo(si *streamsInfo) error {
 		si.subCRCs = make([]uint32, n)
 		for i := range si.folders {
 			f := &si.folders[i]
-			f.numSub, f.firstSub = 1, i
+			f.numSub, f.firstSub = 1, int32(i)
 			si.subSizes[i] = f.unpackSize()
-			si.subHasCRC[i], si.subCRCs[i] = f.hasCRC, f.crc
+			si.subHasCRC[i], si.subCRCs[i] = f.hasCRC(), f.crc
 		}
 	}
 	return si.layout()
@@ -1023,7 +1074,7 @@ func (si *streamsInfo) layout() error {
 	}
 	for i := range si.folders {
 		f := &si.folders[i]
-		f.firstPack = p
+		f.setFirstPack(p)
 		f.packOffset = int64(off)
 		if len(f.packed) > len(si.packSizes)-p {
 			return fmt.Errorf("folder %d needs more packed streams than there are: %w", i, errHeader)

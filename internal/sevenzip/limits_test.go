@@ -195,10 +195,10 @@ func TestFolderMemoryReclaimed(t *testing.T) {
 // TestFolderMemoryAboveLimit: a folder whose coders together need more
 // than the limit is refused with ErrLimit, though each alone fits.
 func TestFolderMemoryAboveLimit(t *testing.T) {
-	f := folder{coders: []coder{
+	f := folder{folderGraph: &folderGraph{coders: []coder{
 		{id: methodLZMA2, numIn: 1, numOut: 1, props: []byte{28}},
 		{id: methodLZMA2, numIn: 1, numOut: 1, props: []byte{28}, inStart: 1, outStart: 1},
-	}, unpackSizes: []uint64{1 << 30, 1 << 30}}
+	}}, unpackSizes: []uint64{1 << 30, 1 << 30}}
 	d := &decodeContext{ctx: context.Background(), opts: &archive.Options{MaxDict: 100 << 20},
 		pool: &decoderPool{mem: archive.NewMemoryBudget(100 << 20)}}
 	if err := d.reserve(folderMemory(&f)); !errors.Is(err, archive.ErrLimit) {

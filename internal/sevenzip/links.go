@@ -45,12 +45,12 @@ func (rd *Reader) linksToList() map[*archive.Entry]bool {
 	lastFolder, decoded := -1, int64(0)
 	for i, e := range rd.entries {
 		m := rd.meta[i]
-		if e.Type != archive.TypeSymlink || e.LinkTarget != "" || m.folder < 0 ||
-			e.Size < 0 || e.Size > maxListedLinkTarget || folderEncrypted(&rd.hdr.main.folders[m.folder]) {
+		if e.Type != archive.TypeSymlink || e.LinkTarget != "" || m.folder() < 0 ||
+			e.Size < 0 || e.Size > maxListedLinkTarget || folderEncrypted(&rd.hdr.main.folders[m.folder()]) {
 			continue
 		}
-		if m.folder != lastFolder {
-			lastFolder, decoded = m.folder, 0
+		if m.folder() != lastFolder {
+			lastFolder, decoded = m.folder(), 0
 		}
 		end := m.offset + e.Size
 		cost := end - decoded

@@ -52,13 +52,29 @@ const (
 	reparseTagMountPoint = 0xA0000003
 )
 
-// entryMeta locates an entry's data.
+// entryMeta locates an entry's data in 16 bytes (an archive may hold
+// millions of entries).
 type entryMeta struct {
-	folder  int   // -1: no data
-	local   int   // substream index within the folder
-	sub     int   // global substream index
-	reparse bool  // data is a Windows reparse buffer
-	offset  int64 // offset of the data within the folder output
+	offset int64  // offset of the data within the folder output
+	fo     int32  // folder index, -1: no data
+	subRep uint32 // global substream index << 1 | 1 if the data is a Windows reparse buffer
+}
+
+// noData is the entryMeta of an entry without data.
+var noData = entryMeta{fo: -1}
+
+// folder returns the index of the entry's folder, -1 if it has no data.
+func (m entryMeta) folder() int { return int(m.fo) }
+
+// sub returns the global index of the entry's substream.
+func (m entryMeta) sub() int { return int(m.subRep >> 1) }
+
+// reparse reports whether the entry's data is a Windows reparse buffer.
+func (m entryMeta) reparse() bool { return m.subRep&1 != 0 }
+
+// local returns the index of m's substream within its folder.
+func (rd *Reader) local(m entryMeta) int {
+	return m.sub() - int(rd.hdr.main.folders[m.fo].firstSub)
 }
 
 // Reader is an opened 7z archive. It implements archive.Reader.
@@ -375,7 +391,7 @@ func (rd *Reader) decodeHeader(b []byte) ([]byte, error) {
 			if uint64(out.Len()-start) != f.unpackSize() {
 				return errShort
 			}
-			if f.hasCRC && h.Sum32() != f.crc {
+			if f.hasCRC() && h.Sum32() != f.crc {
 				return archive.ErrChecksum
 			}
 			return nil
@@ -467,9 +483,10 @@ func (rd *Reader) buildEntries() error {
 		if fi.comment != "" {
 			e.MutableExtra().Comment = fi.comment
 		}
-		m := entryMeta{folder: -1}
+		m := noData
+		local := 0
 		if fi.hasStream {
-			for sub >= si.folders[fo].firstSub+si.folders[fo].numSub {
+			for sub >= int(si.folders[fo].firstSub+si.folders[fo].numSub) {
 				fo++
 			}
 			f := &si.folders[fo]
@@ -479,21 +496,22 @@ func (rd *Reader) buildEntries() error {
 				}
 				folderOff, lastFolder = 0, fo
 			}
-			m.folder, m.sub, m.local, m.offset = fo, sub, sub-f.firstSub, folderOff
+			m = entryMeta{offset: folderOff, fo: int32(fo), subRep: uint32(sub) << 1}
+			local = sub - int(f.firstSub)
 			e.Size = int64(si.subSizes[sub])
 			folderOff += e.Size
 			e.HasCRC32, e.CRC32 = si.subHasCRC[sub], si.subCRCs[sub]
 			e.Method = method
 			e.Encrypted = folderEncrypted(f)
-			e.Solid = m.local > 0
-			if m.local == 0 {
+			e.Solid = local > 0
+			if local == 0 {
 				for k := 0; k < len(f.packed); k++ {
-					e.PackedSize += int64(si.packSizes[f.firstPack+k])
+					e.PackedSize += int64(si.packSizes[f.firstPack()+k])
 				}
 			}
 			sub++
 		}
-		e.Block = int32(m.folder)
+		e.Block = m.fo
 		if fi.hasMTime {
 			e.ModTime = fileTime(fi.mtime)
 		}
@@ -529,7 +547,7 @@ func (rd *Reader) buildEntries() error {
 		case fi.hasAttrib:
 			e.HostOS = archive.HostWindows
 			if fi.attrib&archive.AttrReparse != 0 && fi.hasStream && e.Size <= maxLinkTarget {
-				m.reparse = true
+				m.subRep |= 1
 				e.Type = archive.TypeSymlink
 				if fi.attrib&archive.AttrDirectory != 0 {
 					e.MutableExtra().LinkToDir = true
@@ -802,9 +820,9 @@ func (rd *Reader) newFolderStream(fo int, r io.Reader, dctx *decodeContext) *fol
 	f := &rd.hdr.main.folders[fo]
 	fs := &folderStream{index: fo, f: f, r: r, dctx: dctx, encrypted: folderEncrypted(f)}
 	// The folder CRC is checked when the files do not all carry their own.
-	if f.hasCRC && f.numSub > 1 {
+	if f.hasCRC() && f.numSub > 1 {
 		si := &rd.hdr.main
-		for j := 0; j < f.numSub; j++ {
+		for j := range f.numSub {
 			if !si.subHasCRC[f.firstSub+j] {
 				fs.crc = crc32.NewIEEE()
 				break
@@ -864,16 +882,16 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			continue
 		}
 		m := rd.meta[i]
-		if m.folder < 0 {
+		if m.folder() < 0 {
 			if err := fn(e, emptyReader); err != nil {
 				return err
 			}
 			continue
 		}
-		if stored.stored(m.folder) {
+		if stored.stored(m.folder()) {
 			// Stored data is read where it lies (stored.go). A folder
 			// being decoded is done with: its decoder goes back.
-			if cur != nil && cur.index != m.folder {
+			if cur != nil && cur.index != m.folder() {
 				closeCur()
 			}
 			stored.set(e, &m)
@@ -882,7 +900,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			}
 			continue
 		}
-		if failedFolder == m.folder {
+		if failedFolder == m.folder() {
 			// The folder could not be opened or decoded: every wanted
 			// entry of it gets the error, and the run goes on.
 			if err := fn(e, &errReader{err: rd.wrap(e.Name, failedErr)}); err != nil {
@@ -890,22 +908,22 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			}
 			continue
 		}
-		if cur == nil || cur.index != m.folder {
+		if cur == nil || cur.index != m.folder() {
 			closeCur()
 			var err error
-			if j := pf.take(m.folder); j != nil {
+			if j := pf.take(m.folder()); j != nil {
 				if err = j.openErr; err == nil {
-					cur = rd.newFolderStream(m.folder, &dataThenError{data: j.data, err: j.readErr}, nil)
+					cur = rd.newFolderStream(m.folder(), &dataThenError{data: j.data, err: j.readErr}, nil)
 					curJob = j
 				} else {
 					pf.release(j)
 				}
 			} else {
-				cur, err = rd.openFolderContext(ctx, m.folder)
+				cur, err = rd.openFolderContext(ctx, m.folder())
 			}
 			if err != nil {
 				cur = nil
-				failedFolder, failedErr = m.folder, err
+				failedFolder, failedErr = m.folder(), err
 				if err := fn(e, &errReader{err: rd.wrap(e.Name, err)}); err != nil {
 					return err
 				}
@@ -923,7 +941,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			if err := cur.skipTo(m.offset, skipBuf); err != nil {
 				err = cur.decodeError(err)
 				closeCur()
-				failedFolder, failedErr = m.folder, err
+				failedFolder, failedErr = m.folder(), err
 				if err := fn(e, &errReader{err: rd.wrap(e.Name, err)}); err != nil {
 					return err
 				}
@@ -931,10 +949,10 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			}
 		}
 		si := &rd.hdr.main
-		er := &entryReader{fs: cur, n: e.Size, hasCRC: si.subHasCRC[m.sub], want: si.subCRCs[m.sub],
-			folderCheck: m.local == cur.f.numSub-1}
+		er := &entryReader{fs: cur, n: e.Size, hasCRC: si.subHasCRC[m.sub()], want: si.subCRCs[m.sub()],
+			folderCheck: rd.local(m) == int(cur.f.numSub)-1}
 		if e.Type == archive.TypeSymlink {
-			target, err := readLinkTarget(er, er.n, m.reparse, e)
+			target, err := readLinkTarget(er, er.n, m.reparse(), e)
 			if err != nil {
 				err = rd.wrap(e.Name, err)
 				if ferr := fn(e, &errReader{err: err}); ferr != nil {
@@ -981,16 +999,16 @@ func (rd *Reader) plan(want func(*archive.Entry) bool) ([]int, map[int]int64) {
 	stored := rd.newStoredReader(context.Background())
 	for i, e := range rd.entries {
 		m := rd.meta[i]
-		if m.folder < 0 || (want != nil && !want(e)) {
+		if m.folder() < 0 || (want != nil && !want(e)) {
 			continue
 		}
-		if stored.stored(m.folder) {
+		if stored.stored(m.folder()) {
 			continue // read where it lies, not decoded
 		}
-		if _, ok := need[m.folder]; !ok {
-			folders = append(folders, m.folder)
+		if _, ok := need[m.folder()]; !ok {
+			folders = append(folders, m.folder())
 		}
-		need[m.folder] = m.offset + e.Size
+		need[m.folder()] = m.offset + e.Size
 	}
 	return folders, need
 }

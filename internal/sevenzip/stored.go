@@ -79,15 +79,15 @@ func (rd *Reader) folderStored(fo int) bool {
 		return false
 	}
 	c := &f.coders[0]
-	if c.id != methodCopy || c.numIn != 1 || c.numOut != 1 || f.firstPack < 0 || f.firstPack >= len(si.packSizes) {
+	if c.id != methodCopy || c.numIn != 1 || c.numOut != 1 || f.firstPack() >= len(si.packSizes) {
 		return false
 	}
-	size := si.packSizes[f.firstPack]
+	size := si.packSizes[f.firstPack()]
 	start := signatureHeaderSize + f.packOffset
 	if f.unpackSizes[0] != size || start < signatureHeaderSize || start > rd.size || size > uint64(rd.size-start) {
 		return false
 	}
-	if f.hasCRC && f.numSub > 1 {
+	if f.hasCRC() && f.numSub > 1 {
 		for j := range f.numSub {
 			if !si.subHasCRC[f.firstSub+j] {
 				return false
@@ -106,11 +106,11 @@ func (rd *Reader) newStoredReader(ctx context.Context) *storedReader {
 // set makes e, entry i of a stored folder, the current entry.
 func (s *storedReader) set(e *archive.Entry, m *entryMeta) {
 	si := &s.rd.hdr.main
-	f := &si.folders[m.folder]
-	s.name, s.folder = e.Name, m.folder
+	f := &si.folders[m.folder()]
+	s.name, s.folder = e.Name, m.folder()
 	s.off = signatureHeaderSize + f.packOffset + m.offset
 	s.n = e.Size
-	s.crc, s.hasCRC, s.want = 0, si.subHasCRC[m.sub], si.subCRCs[m.sub]
+	s.crc, s.hasCRC, s.want = 0, si.subHasCRC[m.sub()], si.subCRCs[m.sub()]
 	s.done, s.err = false, nil
 	if s.off >= s.start && s.off < s.start+int64(len(s.buf)) {
 		s.served++
@@ -206,7 +206,7 @@ func (rd *Reader) extractStored(e *archive.Entry, m *entryMeta, s *storedReader,
 	if e.Type != archive.TypeSymlink {
 		return fn(e, s)
 	}
-	target, err := readLinkTarget(s, e.Size, m.reparse, e)
+	target, err := readLinkTarget(s, e.Size, m.reparse(), e)
 	if err != nil {
 		return fn(e, &errReader{err: rd.wrap(e.Name, err)})
 	}

@@ -148,8 +148,8 @@ func (w *writer) compressFolder(files []*srcFile, kind filterKind) error {
 
 // record appends a compressed folder to the streams info.
 func (w *writer) record(r *folderResult) {
-	r.f.firstSub = len(w.si.subSizes)
-	r.f.numSub = len(r.sizes)
+	r.f.firstSub = int32(len(w.si.subSizes))
+	r.f.numSub = int32(len(r.sizes))
 	for i := range r.sizes {
 		w.si.subSizes = append(w.si.subSizes, r.sizes[i])
 		w.si.subHasCRC = append(w.si.subHasCRC, true)
@@ -167,7 +167,7 @@ func (w *writer) record(r *folderResult) {
 // On an error the whole write is cancelled (so that parallel folders stop
 // too) and the encoder's goroutines have ended when it returns.
 func (w *writer) encodeFolder(ctx context.Context, dst io.Writer, files []*srcFile, kind filterKind, es *encoderSet) (res *folderResult, err error) {
-	res = &folderResult{}
+	res = &folderResult{f: newFolder()}
 	pack := &countWriter{w: dst}
 	defer func() { res.packed = pack.n }()
 	var mid io.Writer = pack

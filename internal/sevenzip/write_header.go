@@ -180,7 +180,7 @@ func (w *headerWriter) streamsInfo(si *streamsInfo) {
 	fdef := make([]bool, len(si.folders))
 	fcrc := make([]uint32, len(si.folders))
 	for i := range si.folders {
-		fdef[i], fcrc[i] = si.folders[i].hasCRC, si.folders[i].crc
+		fdef[i], fcrc[i] = si.folders[i].hasCRC(), si.folders[i].crc
 	}
 	if anyTrue(fdef) {
 		w.byte(idCRC)
@@ -209,7 +209,7 @@ func (w *headerWriter) streamsInfo(si *streamsInfo) {
 			w.byte(idSize)
 			for i := range si.folders {
 				f := &si.folders[i]
-				for j := 0; j < f.numSub-1; j++ {
+				for j := int32(0); j < f.numSub-1; j++ {
 					w.number(si.subSizes[f.firstSub+j])
 				}
 			}
@@ -218,10 +218,10 @@ func (w *headerWriter) streamsInfo(si *streamsInfo) {
 		var crcs []uint32
 		for i := range si.folders {
 			f := &si.folders[i]
-			if f.numSub == 1 && f.hasCRC {
+			if f.numSub == 1 && f.hasCRC() {
 				continue
 			}
-			for j := 0; j < f.numSub; j++ {
+			for j := int32(0); j < f.numSub; j++ {
 				def = append(def, si.subHasCRC[f.firstSub+j])
 				crcs = append(crcs, si.subCRCs[f.firstSub+j])
 			}
@@ -421,8 +421,9 @@ func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
 	if err := z.Close(); err != nil {
 		return nil, err
 	}
-	f := folder{coders: []coder{{id: methodLZMA, numIn: 1, numOut: 1, props: z.Props()}},
-		unpackSizes: []uint64{uint64(len(plain))}, hasCRC: true, crc: crc32.ChecksumIEEE(plain)}
+	f := folder{folderGraph: &folderGraph{coders: []coder{{id: methodLZMA, numIn: 1, numOut: 1, props: z.Props()}}},
+		unpackSizes: []uint64{uint64(len(plain))}}
+	f.setCRC(true, crc32.ChecksumIEEE(plain))
 	if aw != nil {
 		if err := aw.Close(); err != nil {
 			return nil, err

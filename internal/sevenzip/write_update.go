@@ -128,7 +128,7 @@ func (w *writer) checkBaseEncryption(adding bool) error {
 	var encSize int64
 	for i, e := range rd.entries {
 		m := rd.meta[i]
-		if m.folder < 0 || m.local != 0 || !folderEncrypted(&rd.hdr.main.folders[m.folder]) {
+		if m.folder() < 0 || rd.local(m) != 0 || !folderEncrypted(&rd.hdr.main.folders[m.folder()]) {
 			continue
 		}
 		if enc < 0 || e.Size < encSize {
@@ -146,13 +146,13 @@ func (w *writer) checkBaseEncryption(adding bool) error {
 	// costs least to decode.
 	m := rd.meta[enc]
 	e := rd.entries[enc]
-	s := &baseFolderSource{rd: rd, folder: m.folder}
+	s := &baseFolderSource{rd: rd, folder: m.folder()}
 	defer func() {
 		if s.fs != nil {
 			s.fs.close()
 		}
 	}()
-	rc, err := s.open(0, e.Size, m.sub, e.Name)
+	rc, err := s.open(0, e.Size, m.sub(), e.Name)
 	if err == nil {
 		_, err = io.CopyBuffer(io.Discard, rc, w.buf)
 		rc.Close()
@@ -221,8 +221,8 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 	si := &hdr.main
 	keptPerFolder := make([]int, len(si.folders))
 	for i := range hdr.files {
-		if p.keep[i] && rd.meta[i].folder >= 0 {
-			keptPerFolder[rd.meta[i].folder]++
+		if p.keep[i] && rd.meta[i].folder() >= 0 {
+			keptPerFolder[rd.meta[i].folder()]++
 		}
 	}
 	p.copyFolder = make([]bool, len(si.folders))
@@ -231,7 +231,7 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 		f := &si.folders[fo]
 		switch {
 		case keptPerFolder[fo] == 0:
-		case keptPerFolder[fo] == f.numSub:
+		case keptPerFolder[fo] == int(f.numSub):
 			p.copyFolder[fo] = true
 			p.copied++
 		default:
@@ -262,7 +262,7 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 		fi := hdr.files[i]
 		fi.isAnti = false
 		m := rd.meta[i]
-		if m.folder < 0 {
+		if m.folder() < 0 {
 			if fi.isEmptyFile {
 				p.emptyFiles = append(p.emptyFiles, fi)
 			} else {
@@ -270,18 +270,18 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 			}
 			continue
 		}
-		k, ok := partial[m.folder]
+		k, ok := partial[m.folder()]
 		if !ok {
 			continue // copied with its folder
 		}
-		s := src[m.folder]
+		s := src[m.folder()]
 		if s == nil {
-			s = &baseFolderSource{rd: rd, folder: m.folder}
-			src[m.folder] = s
+			s = &baseFolderSource{rd: rd, folder: m.folder()}
+			src[m.folder()] = s
 			p.sources = append(p.sources, s)
 		}
 		e := rd.entries[i]
-		off, size, sub := m.offset, e.Size, m.sub
+		off, size, sub := m.offset, e.Size, m.sub()
 		p.recompress[k] = append(p.recompress[k], &srcFile{info: fi, size: size, name: e.Name,
 			open: func() (io.ReadCloser, error) { return s.open(off, size, sub, e.Name) }})
 	}
@@ -336,8 +336,8 @@ func (w *writer) copyBaseFolders(p *basePlan) error {
 	// Files of each folder, in order.
 	folderFiles := make([][]int, len(si.folders))
 	for i := range rd.hdr.files {
-		if m := rd.meta[i]; m.folder >= 0 && p.copyFolder[m.folder] {
-			folderFiles[m.folder] = append(folderFiles[m.folder], i)
+		if m := rd.meta[i]; m.folder() >= 0 && p.copyFolder[m.folder()] {
+			folderFiles[m.folder()] = append(folderFiles[m.folder()], i)
 		}
 	}
 	for fo := range si.folders {
@@ -350,7 +350,7 @@ func (w *writer) copyBaseFolders(p *basePlan) error {
 		f := si.folders[fo]
 		var total uint64
 		for k := 0; k < len(f.packed); k++ {
-			s := si.packSizes[f.firstPack+k]
+			s := si.packSizes[f.firstPack()+k]
 			total += s
 			w.si.packSizes = append(w.si.packSizes, s)
 		}
@@ -369,7 +369,7 @@ func (w *writer) copyBaseFolders(p *basePlan) error {
 			return errShort
 		}
 		first := len(w.si.subSizes)
-		for j := 0; j < f.numSub; j++ {
+		for j := range f.numSub {
 			w.si.subSizes = append(w.si.subSizes, si.subSizes[f.firstSub+j])
 			w.si.subHasCRC = append(w.si.subHasCRC, si.subHasCRC[f.firstSub+j])
 			w.si.subCRCs = append(w.si.subCRCs, si.subCRCs[f.firstSub+j])
@@ -379,7 +379,7 @@ func (w *writer) copyBaseFolders(p *basePlan) error {
 			fi.isAnti = false
 			w.files = append(w.files, fi)
 		}
-		f.firstSub = first
+		f.firstSub = int32(first)
 		w.si.folders = append(w.si.folders, f)
 	}
 	return nil

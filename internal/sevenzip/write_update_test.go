@@ -58,7 +58,7 @@ func packedStreams(t testing.TB, b []byte) [][]byte {
 		f := &si.folders[i]
 		var n uint64
 		for k := 0; k < len(f.packed); k++ {
-			n += si.packSizes[f.firstPack+k]
+			n += si.packSizes[f.firstPack()+k]
 		}
 		start := signatureHeaderSize + f.packOffset
 		out = append(out, b[start:start+int64(n)])
