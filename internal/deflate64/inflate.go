@@ -756,3 +756,18 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 	d.wpos, d.avail, d.total = wpos, avail, total
 	return end, err
 }
+
+// AppendUnread appends to dst the input the decompressor read past the
+// end of the stream, once Read has returned io.EOF: the whole bytes left
+// in its bit buffer after the final block (whose last byte's padding bits
+// are dropped), then its unread input buffer. A container format that
+// follows the compressed data with more of its own (the gzip trailer and
+// next member) continues from these bytes.
+func (d *Decompressor) AppendUnread(dst []byte) []byte {
+	bb := d.bitBuf >> (d.nbits & 7)
+	for n := d.nbits >> 3; n > 0; n-- {
+		dst = append(dst, byte(bb))
+		bb >>= 8
+	}
+	return append(dst, d.in[d.inPos:d.inEnd]...)
+}

@@ -390,3 +390,36 @@ func BenchmarkInflate64(b *testing.B) {
 		}
 	}
 }
+
+// TestAppendUnread checks that the input read past the end of a Deflate
+// stream comes back whole, whatever the bit position of the stream's end
+// and however the input arrives.
+func TestAppendUnread(t *testing.T) {
+	trailer := []byte("TRAILER: the bytes after the stream, 8+ long")
+	for _, size := range []int{0, 1, 7, 100, 5000, 70000} {
+		for _, level := range []int{flate.NoCompression, flate.BestSpeed, flate.DefaultCompression} {
+			data := make([]byte, size)
+			rand.New(rand.NewSource(int64(size))).Read(data[:size/2])
+			var b bytes.Buffer
+			w, _ := flate.NewWriter(&b, level)
+			w.Write(data)
+			w.Close()
+			packed := append(b.Bytes(), trailer...)
+			for _, oneByte := range []bool{false, true} {
+				var r io.Reader = bytes.NewReader(packed)
+				if oneByte {
+					r = iotest.OneByteReader(r)
+				}
+				d := New(r, false)
+				got, err := io.ReadAll(d)
+				if err != nil || !bytes.Equal(got, data) {
+					t.Fatalf("size %d level %d: %d bytes, %v", size, level, len(got), err)
+				}
+				rest, _ := io.ReadAll(r)
+				if unread := d.AppendUnread(nil); !bytes.Equal(append(unread, rest...), trailer) {
+					t.Fatalf("size %d level %d one-byte %v: unread %q + rest %q, want %q", size, level, oneByte, unread, rest, trailer)
+				}
+			}
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -145,15 +144,11 @@ func NewDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 	h := Header{Size: -1}
 	switch k {
 	case Gzip:
-		z, err := gzip.NewReader(r)
+		z, h, err := newGzipReader(r)
 		if err != nil {
-			return nil, h, gzipError(err, 0)
+			return nil, h, err
 		}
-		h.Name, h.ModTime = z.Name, z.ModTime
-		if h.ModTime.Unix() == 0 {
-			h.ModTime = time.Time{}
-		}
-		return &gzipDecoder{z: z}, h, nil
+		return z, h, nil
 	case Bzip2:
 		return nopCloser{errorMapper{bzip2.NewReaderThreads(r, max(threads, 1)), "bzip2"}}, h, nil
 	case XZ:
@@ -260,32 +255,6 @@ func (d lzmaDecoder) Read(p []byte) (int, error) {
 		err = mapError("lzma", err)
 	}
 	return n, err
-}
-
-type gzipDecoder struct {
-	z *gzip.Reader
-}
-
-func (d *gzipDecoder) Read(p []byte) (int, error) {
-	n, err := d.z.Read(p)
-	if err != nil && err != io.EOF {
-		err = gzipError(err, -1)
-	}
-	return n, err
-}
-
-func (d *gzipDecoder) Close() error { return nil }
-
-func gzipError(err error, off int64) error {
-	switch {
-	case errors.Is(err, gzip.ErrChecksum):
-		return &archive.Error{Offset: off, Err: fmt.Errorf("gzip: %w", archive.ErrChecksum)}
-	case errors.Is(err, gzip.ErrHeader):
-		return &archive.Error{Offset: off, Err: fmt.Errorf("gzip: invalid header: %w", archive.ErrFormat)}
-	case err == io.EOF && off == 0:
-		return &archive.Error{Offset: 0, Err: fmt.Errorf("gzip: empty input: %w", archive.ErrFormat)}
-	}
-	return mapError("gzip", err)
 }
 
 type zstdDecoder struct {

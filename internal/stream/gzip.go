@@ -1,0 +1,257 @@
+package stream
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"time"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/deflate64"
+)
+
+// gzip (RFC 1952) framing around internal/deflate64's plain Deflate
+// decoder, the one ZIP uses. A gzip file is one or more members, each a
+// header (magic 1F 8B, method 8, flags, MTIME, XFL, OS, then the optional
+// FEXTRA, FNAME, FCOMMENT and FHCRC fields), Deflate data and a trailer
+// (CRC-32 and ISIZE, the size modulo 2^32, of the member's data). Like
+// gzip(1), the members are decoded in order; the input must end after a
+// trailer.
+
+const (
+	gzipFlagHdrCRC  = 1 << 1
+	gzipFlagExtra   = 1 << 2
+	gzipFlagName    = 1 << 3
+	gzipFlagComment = 1 << 4
+
+	// gzipMaxString bounds FNAME and FCOMMENT (with their terminating
+	// zero), as klauspost/compress and the standard library do.
+	gzipMaxString = 512
+)
+
+var (
+	errGzipHeader = fmt.Errorf("gzip: invalid header: %w", archive.ErrFormat)
+	errGzipEmpty  = fmt.Errorf("gzip: empty input: %w", archive.ErrFormat)
+)
+
+// gzipReader decodes the members of a gzip file.
+type gzipReader struct {
+	in     gzipInput
+	inflat *deflate64.Decompressor
+	crc    uint32
+	size   uint32
+	data   int64  // input offset of the member's Deflate data
+	unused []byte // scratch for the inflater's unread input
+	err    error  // sticky
+	str    [gzipMaxString]byte
+}
+
+// gzipInput is the reader under the members: bytes the inflater read past
+// a member's Deflate data (pending) come back before src continues. off
+// counts the bytes handed out, less those given back.
+type gzipInput struct {
+	src     io.Reader
+	pending []byte
+	spare   []byte // pending's storage, reused
+	off     int64
+	one     [1]byte
+}
+
+func (g *gzipInput) Read(p []byte) (int, error) {
+	if len(g.pending) > 0 {
+		n := copy(p, g.pending)
+		g.pending = g.pending[n:]
+		g.off += int64(n)
+		return n, nil
+	}
+	n, err := g.src.Read(p)
+	g.off += int64(n)
+	return n, err
+}
+
+func (g *gzipInput) ReadByte() (byte, error) {
+	if len(g.pending) > 0 {
+		b := g.pending[0]
+		g.pending = g.pending[1:]
+		g.off++
+		return b, nil
+	}
+	if _, err := io.ReadFull(g, g.one[:]); err != nil {
+		return 0, err
+	}
+	return g.one[0], nil
+}
+
+// unread puts back b, the bytes last read that were not used.
+func (g *gzipInput) unread(b []byte) {
+	rest := len(g.pending)
+	g.spare = append(append(g.spare[:0], b...), g.pending...)
+	g.pending = g.spare
+	g.off -= int64(len(g.pending) - rest)
+}
+
+// newGzipReader reads the first member's header from r.
+func newGzipReader(r io.Reader) (*gzipReader, Header, error) {
+	z := &gzipReader{in: gzipInput{src: r}}
+	h, err := z.readHeader()
+	if err != nil {
+		if err == io.EOF {
+			err = &archive.Error{Offset: 0, Err: errGzipEmpty}
+		}
+		return nil, Header{Size: -1}, err
+	}
+	return z, h, nil
+}
+
+// readHeader reads a member header and starts its Deflate data. It
+// returns io.EOF when the input ends before the header's first byte.
+func (z *gzipReader) readHeader() (Header, error) {
+	h := Header{Size: -1}
+	start := z.in.off
+	var buf [10]byte
+	if n, err := io.ReadFull(&z.in, buf[:]); err != nil {
+		if err == io.EOF && n == 0 {
+			return h, io.EOF
+		}
+		return h, z.inputError(err)
+	}
+	if buf[0] != 0x1F || buf[1] != 0x8B || buf[2] != 8 || buf[3]>>5 != 0 {
+		return h, &archive.Error{Offset: start, Err: errGzipHeader}
+	}
+	flags := buf[3]
+	if t := binary.LittleEndian.Uint32(buf[4:8]); t > 0 {
+		h.ModTime = time.Unix(int64(t), 0)
+	}
+	digest := crc32.ChecksumIEEE(buf[:])
+	if flags&gzipFlagExtra != 0 {
+		if _, err := io.ReadFull(&z.in, buf[:2]); err != nil {
+			return h, z.inputError(err)
+		}
+		digest = crc32.Update(digest, crc32.IEEETable, buf[:2])
+		for n := int(binary.LittleEndian.Uint16(buf[:2])); n > 0; {
+			k := min(n, len(z.str))
+			if _, err := io.ReadFull(&z.in, z.str[:k]); err != nil {
+				return h, z.inputError(err)
+			}
+			digest = crc32.Update(digest, crc32.IEEETable, z.str[:k])
+			n -= k
+		}
+	}
+	for _, f := range []byte{gzipFlagName, gzipFlagComment} {
+		if flags&f == 0 {
+			continue
+		}
+		s, err := z.readString(start, &digest)
+		if err != nil {
+			return h, err
+		}
+		if f == gzipFlagName {
+			h.Name = s
+		}
+	}
+	if flags&gzipFlagHdrCRC != 0 {
+		if _, err := io.ReadFull(&z.in, buf[:2]); err != nil {
+			return h, z.inputError(err)
+		}
+		if binary.LittleEndian.Uint16(buf[:2]) != uint16(digest) {
+			return h, &archive.Error{Offset: start, Err: errGzipHeader}
+		}
+	}
+	if z.inflat == nil {
+		z.inflat = deflate64.New(&z.in, false)
+	} else {
+		z.inflat.ResetMode(&z.in, false)
+	}
+	z.crc, z.size = 0, 0
+	z.data = z.in.off
+	return h, nil
+}
+
+// readString reads a zero-terminated Latin-1 string (FNAME, FCOMMENT)
+// into UTF-8.
+func (z *gzipReader) readString(start int64, digest *uint32) (string, error) {
+	latin1 := false
+	for i := range z.str {
+		b, err := z.in.ReadByte()
+		if err != nil {
+			return "", z.inputError(err)
+		}
+		z.str[i] = b
+		latin1 = latin1 || b >= 0x80
+		if b != 0 {
+			continue
+		}
+		*digest = crc32.Update(*digest, crc32.IEEETable, z.str[:i+1])
+		if !latin1 {
+			return string(z.str[:i]), nil
+		}
+		r := make([]rune, i)
+		for k, c := range z.str[:i] {
+			r[k] = rune(c)
+		}
+		return string(r), nil
+	}
+	return "", &archive.Error{Offset: start, Err: errGzipHeader}
+}
+
+// inputError reports a failure to read the framing: the input's own
+// error, or a truncation.
+func (z *gzipReader) inputError(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return &archive.Error{Offset: z.in.off, Err: fmt.Errorf("gzip: %w: %w", archive.ErrFormat, io.ErrUnexpectedEOF)}
+	}
+	return err
+}
+
+func (z *gzipReader) Read(p []byte) (int, error) {
+	if z.err != nil {
+		return 0, z.err
+	}
+	n := 0
+	for n == 0 && len(p) > 0 {
+		var err error
+		n, err = z.inflat.Read(p)
+		z.crc = crc32.Update(z.crc, crc32.IEEETable, p[:n])
+		z.size += uint32(n)
+		if err == nil {
+			continue
+		}
+		if err != io.EOF {
+			z.err = z.deflateError(err)
+			return n, z.err
+		}
+		if z.err = z.endMember(); z.err != nil {
+			return n, z.err
+		}
+	}
+	return n, nil
+}
+
+// endMember checks the trailer of the member whose Deflate data ended and
+// reads the next header; it returns io.EOF at the end of the input.
+func (z *gzipReader) endMember() error {
+	z.unused = z.inflat.AppendUnread(z.unused[:0])
+	z.in.unread(z.unused)
+	var buf [8]byte
+	if _, err := io.ReadFull(&z.in, buf[:]); err != nil {
+		return z.inputError(err)
+	}
+	if binary.LittleEndian.Uint32(buf[:4]) != z.crc || binary.LittleEndian.Uint32(buf[4:]) != z.size {
+		return &archive.Error{Offset: z.in.off - 8, Err: fmt.Errorf("gzip: %w", archive.ErrChecksum)}
+	}
+	_, err := z.readHeader()
+	return err
+}
+
+// deflateError gives a Deflate error the input offset of the gzip file.
+func (z *gzipReader) deflateError(err error) error {
+	var ce *deflate64.CorruptInputError
+	if errors.As(err, &ce) {
+		return &archive.Error{Offset: z.data + ce.Offset, Err: err}
+	}
+	return mapError("gzip", err)
+}
+
+func (z *gzipReader) Close() error { return nil }
