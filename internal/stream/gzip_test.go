@@ -2,7 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -12,16 +11,18 @@ import (
 	"testing"
 	"time"
 
+	kgzip "github.com/klauspost/compress/gzip"
+
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // gzipMember returns one gzip member of data written by the standard
 // library with the given header and compression level.
-func gzipMember(t *testing.T, data []byte, hdr gzip.Header, level int) []byte {
+func gzipMember(t testing.TB, data []byte, hdr kgzip.Header, level int) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	w, err := gzip.NewWriterLevel(&b, level)
+	w, err := kgzip.NewWriterLevel(&b, level)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,10 +53,10 @@ func TestGzipFraming(t *testing.T) {
 	text := bytes.Repeat([]byte("gzip member data, "), 5000)
 	small := []byte("second")
 	mtime := time.Unix(1700000000, 0)
-	named := gzipMember(t, text, gzip.Header{Name: "caf\u00e9.txt", ModTime: mtime, Extra: []byte("xx\x04\x00abcd")}, 6)
-	bare := gzipMember(t, small, gzip.Header{}, gzip.BestSpeed)
-	stored := gzipMember(t, text[:3000], gzip.Header{Comment: "comment"}, gzip.NoCompression)
-	empty := gzipMember(t, nil, gzip.Header{}, 6)
+	named := gzipMember(t, text, kgzip.Header{Name: "caf\u00e9.txt", ModTime: mtime, Extra: []byte("xx\x04\x00abcd")}, 6)
+	bare := gzipMember(t, small, kgzip.Header{}, kgzip.BestSpeed)
+	stored := gzipMember(t, text[:3000], kgzip.Header{Comment: "comment"}, kgzip.NoCompression)
+	empty := gzipMember(t, nil, kgzip.Header{}, 6)
 	corrupt := func(m []byte, at int) []byte {
 		c := append([]byte{}, m...)
 		c[at] ^= 0x55
@@ -118,7 +119,7 @@ func TestGzipFraming(t *testing.T) {
 // TestGzipErrorOffset checks that a Deflate error carries its offset in
 // the gzip file: that of the member's data plus the codec's.
 func TestGzipErrorOffset(t *testing.T) {
-	m := gzipMember(t, []byte("abc"), gzip.Header{}, 6)
+	m := gzipMember(t, []byte("abc"), kgzip.Header{}, 6)
 	bad := append(append([]byte{}, m[:10]...), 0x07) // BTYPE 11: reserved
 	bad = append(bad, m[11:]...)
 	d, _, err := NewDecoder(Gzip, bytes.NewReader(append(append([]byte{}, m...), bad...)), 0, 1)
@@ -149,4 +150,37 @@ func TestNoKlauspostFlate(t *testing.T) {
 			t.Errorf("cmd/garc depends on %s", p)
 		}
 	}
+}
+
+// FuzzGzip decodes arbitrary input with the gzip reader and with
+// klauspost/compress's gzip (which garc used before, as the oracle): both
+// must accept the same inputs with the same output, and the errors must
+// wrap ErrFormat or ErrChecksum.
+func FuzzGzip(f *testing.F) {
+	text := bytes.Repeat([]byte("fuzz gzip "), 300)
+	f.Add(gzipMember(f, text, kgzip.Header{Name: "n", ModTime: time.Unix(1, 0)}, 6))
+	f.Add(bytes.Join([][]byte{gzipMember(f, text, kgzip.Header{Comment: "c"}, 1), gzipMember(f, nil, kgzip.Header{}, 0)}, nil))
+	f.Add(withHeaderCRC(gzipMember(f, []byte("x"), kgzip.Header{}, 9), false))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		const limit = 1 << 22
+		d, _, err := NewDecoder(Gzip, bytes.NewReader(in), 0, 1)
+		var got []byte
+		if err == nil {
+			got, err = io.ReadAll(io.LimitReader(d, limit))
+		}
+		zr, zerr := kgzip.NewReader(bytes.NewReader(in))
+		var want []byte
+		if zerr == nil {
+			want, zerr = io.ReadAll(io.LimitReader(zr, limit))
+		}
+		if (err == nil) != (zerr == nil) {
+			t.Fatalf("error %v, klauspost's %v", err, zerr)
+		}
+		if err == nil && !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes, klauspost's %d", len(got), len(want))
+		}
+		if err != nil && !errors.Is(err, archive.ErrFormat) && !errors.Is(err, archive.ErrChecksum) {
+			t.Fatalf("error %v wraps neither ErrFormat nor ErrChecksum", err)
+		}
+	})
 }
