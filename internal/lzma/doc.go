@@ -46,8 +46,14 @@
 // in memory with spare bytes after it, so the hot loop decodes whole
 // symbols with the range, code and input position in local variables and
 // checks the input bound once per symbol; a symbol reads at most 49 bytes.
-// Matches are copied with copy(), doubling the source for overlapping
-// short distances. Output is returned from the window through Read or
+// Unmatched and matched literals, distance slots and the four aligned
+// distance bits are decoded by unrolled, branch-free bit trees that load
+// both children of a node while its bit is decoded, which takes the
+// probability load off the dependency chain. Short matches (up to 16
+// bytes at a distance of 8 or more) are copied as two 8-byte words, the
+// window keeping 16 spare bytes beyond the dictionary for what such a copy
+// writes past the match; longer ones go through copy(), doubling the
+// source for overlapping short distances. Output is returned from the window through Read or
 // written from it directly by WriteTo.
 //
 // # Encoder
