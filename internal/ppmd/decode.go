@@ -238,39 +238,40 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 
 // The loops over a context's state list are kept out of decodeSymbol, as
 // small leaf functions that are not inlined: inside the large function
-// the compiler spilled their counters to the stack on every step. st is a state list (a
-// multiple of stateSize bytes); they step two states at a time, as
-// 7-Zip does.
+// the compiler spilled their counters to the stack on every step. st is a
+// state list (a multiple of stateSize bytes). They step two states at a
+// time, as 7-Zip does, by index: with o <= len(st)-12 as the loop
+// condition the compiler drops the bounds checks, where advancing a
+// re-sliced st cost a guarded pointer update per step.
 
 // findCount returns the byte offset in st of the state whose cumulative
 // frequency interval holds count, with the sum of the frequencies before
 // it. The first state was already tested. When no state holds count it
 // returns len(st) and the sum of all frequencies.
 func findCount(st []byte, count uint32) (int, uint32) {
-	n := len(st)
 	cum := uint32(st[1])
-	st = st[stateSize:]
-	for len(st) >= 2*stateSize {
-		f0 := uint32(st[1])
+	o := stateSize
+	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
+		e := st[o : o+2*stateSize : o+2*stateSize]
+		f0 := uint32(e[1])
 		if count < cum+f0 {
-			return n - len(st), cum
+			return o, cum
 		}
 		cum += f0
-		f1 := uint32(st[stateSize+1])
+		f1 := uint32(e[stateSize+1])
 		if count < cum+f1 {
-			return n - len(st) + stateSize, cum
+			return o + stateSize, cum
 		}
 		cum += f1
-		st = st[2*stateSize:]
 	}
-	if len(st) >= stateSize {
-		f := uint32(st[1])
+	if o+stateSize <= len(st) {
+		f := uint32(st[o+1])
 		if count < cum+f {
-			return n - len(st), cum
+			return o, cum
 		}
 		cum += f
 	}
-	return n, cum
+	return len(st), cum
 }
 
 // findMaskedCount is findCount over the unmasked states of st, starting
@@ -278,29 +279,29 @@ func findCount(st []byte, count uint32) (int, uint32) {
 //
 //go:noinline
 func findMaskedCount(st []byte, charMask *[256]byte, count uint32) (int, uint32) {
-	n := len(st)
 	cum := uint32(0)
-	for len(st) >= 2*stateSize {
-		f0 := uint32(st[1] & charMask[st[0]])
+	o := 0
+	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
+		e := st[o : o+2*stateSize : o+2*stateSize]
+		f0 := uint32(e[1] & charMask[e[0]])
 		if count < cum+f0 {
-			return n - len(st), cum
+			return o, cum
 		}
 		cum += f0
-		f1 := uint32(st[stateSize+1] & charMask[st[stateSize]])
+		f1 := uint32(e[stateSize+1] & charMask[e[stateSize]])
 		if count < cum+f1 {
-			return n - len(st) + stateSize, cum
+			return o + stateSize, cum
 		}
 		cum += f1
-		st = st[2*stateSize:]
 	}
-	if len(st) >= stateSize {
-		f := uint32(st[1] & charMask[st[0]])
+	if o+stateSize <= len(st) {
+		f := uint32(st[o+1] & charMask[st[o]])
 		if count < cum+f {
-			return n - len(st), cum
+			return o, cum
 		}
 		cum += f
 	}
-	return n, cum
+	return len(st), cum
 }
 
 // maskedSum returns the sum of the frequencies of the states in st whose
@@ -309,13 +310,14 @@ func findMaskedCount(st []byte, charMask *[256]byte, count uint32) (int, uint32)
 //go:noinline
 func maskedSum(st []byte, charMask *[256]byte) uint32 {
 	var sum0, sum1 uint32
-	for len(st) >= 2*stateSize {
-		sum0 += uint32(st[1] & charMask[st[0]])
-		sum1 += uint32(st[stateSize+1] & charMask[st[stateSize]])
-		st = st[2*stateSize:]
+	o := 0
+	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
+		e := st[o : o+2*stateSize : o+2*stateSize]
+		sum0 += uint32(e[1] & charMask[e[0]])
+		sum1 += uint32(e[stateSize+1] & charMask[e[stateSize]])
 	}
-	if len(st) >= stateSize {
-		sum0 += uint32(st[1] & charMask[st[0]])
+	if o+stateSize <= len(st) {
+		sum0 += uint32(st[o+1] & charMask[st[o]])
 	}
 	return sum0 + sum1
 }
@@ -324,12 +326,13 @@ func maskedSum(st []byte, charMask *[256]byte) uint32 {
 //
 //go:noinline
 func maskSymbols(st []byte, charMask *[256]byte) {
-	for len(st) >= 2*stateSize {
-		charMask[st[0]] = 0
-		charMask[st[stateSize]] = 0
-		st = st[2*stateSize:]
+	o := 0
+	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
+		e := st[o : o+2*stateSize : o+2*stateSize]
+		charMask[e[0]] = 0
+		charMask[e[stateSize]] = 0
 	}
-	if len(st) >= stateSize {
-		charMask[st[0]] = 0
+	if o+stateSize <= len(st) {
+		charMask[st[o]] = 0
 	}
 }
