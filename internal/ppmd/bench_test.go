@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
@@ -185,6 +186,51 @@ func BenchmarkWriter7z(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			o, m := LevelProps7z(tc.level)
 			benchmarkWriter7z(b, tc.data(), o, ReduceMem7z(m, 4<<20))
+		})
+	}
+}
+
+// BenchmarkReader7zSmall decodes the PPMd-only folder of the corpus's
+// Archives__7Zip.PPMd.7z (56 KB, half of it a JPEG, order 6, a 16 MiB
+// arena: most symbols escape down to the 256-symbol order-0 context),
+// with one Reader7z reset for every stream ("reuse") or a new one per
+// stream, as the 7z reader makes one per folder ("new": the arena is
+// allocated and first touched each time).
+func BenchmarkReader7zSmall(b *testing.B) {
+	root := testenv.CorpusRoot(b)
+	folders, err := ppmdFolders(filepath.Join(root, "files", "sharpcompress", "Archives__7Zip.PPMd.7z"))
+	if err != nil || len(folders) == 0 {
+		b.Fatalf("no PPMd folder: %v", err)
+	}
+	f := folders[0]
+	size := int64(f.folder.unpackSize())
+	for _, fresh := range []bool{false, true} {
+		name := "reuse"
+		if fresh {
+			name = "new"
+		}
+		b.Run(name, func(b *testing.B) {
+			d := &Reader7z{}
+			buf := make([]byte, 1<<16)
+			br := bytes.NewReader(f.packed)
+			b.SetBytes(size)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := testenv.StartCPU()
+			defer cpu.Report(b, size)
+			for i := 0; i < b.N; i++ {
+				br.Reset(f.packed)
+				if fresh {
+					d = &Reader7z{}
+				}
+				if err := d.Reset(br, f.order, f.memSize, size); err != nil {
+					b.Fatal(err)
+				}
+				n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{d}, buf)
+				if err != nil || n != size {
+					b.Fatalf("%d bytes, %v; want %d", n, err, size)
+				}
+			}
 		})
 	}
 }
