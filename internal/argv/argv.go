@@ -137,6 +137,10 @@ func Normalize(args []string, c Commands) []string {
 					dangling = a
 					continue
 				}
+				if args[i+1] == "--" {
+					flags = append(flags, unsupportedFlag+a+valueBeforeEnd)
+					continue
+				}
 				i++
 				flags = append(flags, a, args[i])
 				continue
@@ -155,6 +159,10 @@ func Normalize(args []string, c Commands) []string {
 		if shortValueFlag(a) {
 			if i+1 == len(args) {
 				dangling = a
+				continue
+			}
+			if args[i+1] == "--" {
+				flags = append(flags, unsupportedFlag+a+valueBeforeEnd)
 				continue
 			}
 			i++
@@ -440,6 +448,10 @@ func unrarPattern(flag, p string) string {
 // fail the command line (exit 7) with this reason rather than being
 // ignored. ok is false for every other switch.
 func refusedSwitch(sw string) (reason string, ok bool) {
+	if name, ok := strings.CutSuffix(sw, valueBeforeEnd); ok {
+		return name + " takes a value, and \"--\" after it ends the switches (everything after it is a file name): " +
+			"attach the value (-oDIR, --output=DIR)", true
+	}
 	switch sw {
 	case "-spf":
 		return "absolute paths in archives are not supported (garc keeps every entry inside the destination)", true
@@ -468,6 +480,11 @@ func refusedSwitch(sw string) (reason string, ok bool) {
 	}
 	return "", false
 }
+
+// valueBeforeEnd ends the refusedSwitch key of a value switch ("-o",
+// "--output" …) written just before "--", as in "-o --": "--" is never
+// taken as a value, so that everything after it stays a file name.
+const valueBeforeEnd = " --"
 
 // spacedPassword is the refusedSwitch key of "-p SECRET": a password
 // separated from -p by a space.

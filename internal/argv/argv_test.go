@@ -149,6 +149,11 @@ func TestNormalizeArgs(t *testing.T) {
 		{"x -idcdp a.rar", "x a.rar"},
 		{"x -bb5 a.7z", "x -bb5 a.7z"},
 		{"x -x a.7z", "x -x a.7z"},
+		// "--" is never a switch's value: it ends the switches, and the
+		// switch left without its value is refused (exit 7).
+		{"x -o -- a.7z", "x " + unsupportedFlag + "-o --" + " -- a.7z"},
+		{"x a.7z --output -- -y", "x " + unsupportedFlag + "--output --" + " a.7z -- -y"},
+		{"-o -- 0", unsupportedFlag + "-o --" + " -- 0"},
 		{"", ""},
 	}
 	for _, tc := range tests {
@@ -224,7 +229,7 @@ func countValues(args []string) int {
 		if a == "--" {
 			break
 		}
-		if (shortValueFlag(a) || strings.HasPrefix(a, "--") && testCommands.ValueFlags[strings.TrimPrefix(a, "--")]) && i+1 < len(args) {
+		if (shortValueFlag(a) || strings.HasPrefix(a, "--") && testCommands.ValueFlags[strings.TrimPrefix(a, "--")]) && i+1 < len(args) && args[i+1] != "--" {
 			n++
 		}
 	}
