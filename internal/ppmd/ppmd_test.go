@@ -454,3 +454,31 @@ func TestCorruptInputOffset(t *testing.T) {
 		t.Fatalf("bad first byte: %v, want a CorruptInputError wrapping ErrCorrupt at 5", err)
 	}
 }
+
+// TestHugePagesAdvice checks when Reader7z asks for huge pages: for a
+// stream of unknown size or one of at least 1/16 of the arena, not for a
+// small stream in a large arena (clearing whole 2 MiB pages would cost
+// more than it saves), and again once a later stream is large enough.
+func TestHugePagesAdvice(t *testing.T) {
+	const mem = 16 << 20
+	tests := []struct {
+		sizes []int64 // streams decoded in turn with one reader
+		want  bool
+	}{
+		{[]int64{-1}, true},
+		{[]int64{mem / 16}, true},
+		{[]int64{60 << 10}, false},
+		{[]int64{60 << 10, mem}, true},
+	}
+	for _, tc := range tests {
+		d := &Reader7z{}
+		for _, size := range tc.sizes {
+			if err := d.Reset(bytes.NewReader(nil), 6, mem, size); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if d.m.hugePages != tc.want {
+			t.Errorf("sizes %v: hugePages %v, want %v", tc.sizes, d.m.hugePages, tc.want)
+		}
+	}
+}
