@@ -83,40 +83,15 @@ type methodKey struct {
 // bounded by the memory limit (issue 11.5). The charge is held until the
 // reader is closed.
 type entryMemory struct {
-	budget  *archive.MemoryBudget
-	charged int64
-	credit  int64 // taken from the budget ahead and not yet charged
+	archive.MetadataCharge
 }
-
-// entryChargeAhead is how much is taken from the budget at once: entries
-// are many and small.
-const entryChargeAhead = 64 << 10
 
 // charge takes n bytes, or returns a *archive.LimitError.
 func (m *entryMemory) charge(n int64) error {
-	if m.budget == nil || n <= 0 {
-		return nil
+	if !m.Charge(n) {
+		return &archive.LimitError{What: "RAR entry records", Need: m.Charged() + n, Limit: m.Budget.Limit()}
 	}
-	if n > m.credit {
-		take := max(n-m.credit, entryChargeAhead)
-		if !m.budget.TryAcquire(take) {
-			if take = n - m.credit; !m.budget.TryAcquire(take) {
-				return &archive.LimitError{What: "RAR entry records", Need: m.charged + n, Limit: m.budget.Limit()}
-			}
-		}
-		m.credit += take
-	}
-	m.credit -= n
-	m.charged += n
 	return nil
-}
-
-// release gives the whole charge back.
-func (m *entryMemory) release() {
-	if m.budget != nil {
-		m.budget.Release(m.charged + m.credit)
-		m.charged, m.credit = 0, 0
-	}
 }
 
 // entryRecordSize is what every entry takes besides its name and rare

@@ -181,7 +181,7 @@ func (r *reader) Close() error {
 	}
 	r.closers = nil
 	r.decs.close()
-	r.entryMem.release()
+	r.entryMem.Release()
 	return first
 }
 
@@ -207,9 +207,9 @@ func newReader(opts *archive.Options) *reader {
 		r.opts = *opts
 	}
 	r.name = r.opts.Name
-	r.entryMem.budget = r.opts.Memory
-	if r.entryMem.budget == nil {
-		r.entryMem.budget = archive.NewMemoryBudget(r.opts.Limit())
+	r.entryMem.Budget = r.opts.Memory
+	if r.entryMem.Budget == nil {
+		r.entryMem.Budget = archive.NewMemoryBudget(r.opts.Limit())
 	}
 	return r
 }
@@ -293,7 +293,7 @@ func open(path string, opts *archive.Options) (archive.Reader, error) {
 func (r *reader) resetParse() {
 	r.info = archive.Info{}
 	r.files, r.entries = nil, nil
-	r.entryMem.release()
+	r.entryMem.Release()
 	r.vols, r.sizes = nil, nil
 	for _, c := range r.closers[1:] {
 		c.Close()

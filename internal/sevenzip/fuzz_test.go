@@ -84,7 +84,7 @@ func FuzzHeader(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		mem := &headerMemory{budget: archive.NewMemoryBudget(64 << 20)}
+		mem := &headerMemory{archive.MetadataCharge{Budget: archive.NewMemoryBudget(64 << 20)}}
 		h, err := parseHeader(b, mem)
 		checkSentinel(t, "parseHeader", err)
 		if err == nil {
@@ -99,8 +99,8 @@ func FuzzHeader(f *testing.F) {
 		if err == nil {
 			checkStreams(t, &si)
 		}
-		if mem.charged > mem.budget.Limit() {
-			t.Fatalf("charged %d of %d", mem.charged, mem.budget.Limit())
+		if mem.Charged() > mem.Budget.Limit() {
+			t.Fatalf("charged %d of %d", mem.Charged(), mem.Budget.Limit())
 		}
 	})
 }

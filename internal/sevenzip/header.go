@@ -377,45 +377,30 @@ func sameCoders(a, b *folder) bool {
 // take more memory than the limit. The charge is held as long as the
 // reader is open.
 type headerMemory struct {
-	budget  *archive.MemoryBudget
-	charged int64
-	credit  int64 // taken from the budget ahead and not yet charged
+	archive.MetadataCharge
 }
-
-// chargeAhead is how much is taken from the budget at once for small
-// charges, which are many (several per folder).
-const chargeAhead = 64 << 10
 
 // charge takes n elements of each bytes for what, or returns a
 // *archive.LimitError.
 func (h *headerMemory) charge(what string, n, each int) error {
-	if h == nil || h.budget == nil || n <= 0 {
+	if h == nil || h.Budget == nil || n <= 0 {
 		return nil
 	}
-	limit := h.budget.Limit()
+	limit := h.Budget.Limit()
 	if int64(n) > limit/int64(max(each, 1)) {
-		return &archive.LimitError{What: "7z header memory (" + what + ")", Need: h.charged + int64(min(n, 1<<40))*int64(each), Limit: limit}
+		return &archive.LimitError{What: "7z header memory (" + what + ")", Need: h.Charged() + int64(min(n, 1<<40))*int64(each), Limit: limit}
 	}
 	need := int64(n) * int64(each)
-	if need > h.credit {
-		take := max(need-h.credit, chargeAhead)
-		if !h.budget.TryAcquire(take) {
-			if take = need - h.credit; !h.budget.TryAcquire(take) {
-				return &archive.LimitError{What: "7z header memory (" + what + ")", Need: h.charged + need, Limit: limit}
-			}
-		}
-		h.credit += take
+	if !h.Charge(need) {
+		return &archive.LimitError{What: "7z header memory (" + what + ")", Need: h.Charged() + need, Limit: limit}
 	}
-	h.credit -= need
-	h.charged += need
 	return nil
 }
 
 // release gives the whole charge back.
 func (h *headerMemory) release() {
-	if h != nil && h.budget != nil {
-		h.budget.Release(h.charged + h.credit)
-		h.charged, h.credit = 0, 0
+	if h != nil {
+		h.Release()
 	}
 }
 

@@ -131,7 +131,7 @@ func newReader(r io.ReaderAt, size int64, opts *archive.Options) (*Reader, error
 		rd.pool.mem = archive.NewMemoryBudget(opts.Limit())
 	}
 	rd.pool.mem.AddReclaimer(&rd.pool)
-	rd.hdrMem.budget = rd.pool.mem
+	rd.hdrMem.Budget = rd.pool.mem
 	if err := rd.readHeaders(); err != nil {
 		rd.Close()
 		return nil, rd.wrap("", err)
