@@ -168,6 +168,9 @@ func (e *encoder) resetBlock(data []byte, hist int, spos int64) error {
 // remain after the match finder's position. It returns an error only when
 // the context is cancelled; the encoder must then be reset before reuse.
 func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) error {
+	if e.fast {
+		return e.encodeFast(maxPacked, maxUnpacked, final)
+	}
 	start := e.ep
 	for {
 		if e.pendIdx == len(e.pend) {
@@ -185,12 +188,8 @@ func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) error
 					return err
 				}
 			}
-			if e.fast {
-				e.parseFast()
-			} else {
-				e.updatePrices()
-				e.parseOptimal()
-			}
+			e.updatePrices()
+			e.parseOptimal()
 		}
 		s := e.pend[e.pendIdx]
 		if e.ep-start+int(s.len) > maxUnpacked {
@@ -202,6 +201,47 @@ func (e *encoder) encodeSome(maxPacked int64, maxUnpacked int, final bool) error
 			return nil
 		}
 	}
+}
+
+// encodeFast is encodeSome for the fast parser, which decides one symbol
+// at a time: each is coded as soon as it is parsed, without the queue of
+// the optimal parser, and one that does not fit the chunk is held in
+// e.pend for the next.
+func (e *encoder) encodeFast(maxPacked int64, maxUnpacked int, final bool) error {
+	start := e.ep
+	if e.pendIdx < len(e.pend) {
+		s := e.pend[e.pendIdx]
+		if int(s.len) > maxUnpacked {
+			return nil
+		}
+		e.encodeSymbol(s)
+		if e.rc.size() > maxPacked {
+			e.pend = e.pend[:0]
+			e.pendIdx = 0
+			return nil
+		}
+	}
+	e.pend = e.pend[:0]
+	e.pendIdx = 0
+	mf := e.mf
+	for e.ep < mf.end && (final || mf.end-mf.pos >= lookahead) {
+		if e.ep >= e.checkAt {
+			e.checkAt = e.ep + cancelCheckInterval
+			if err := e.cancelled(); err != nil {
+				return err
+			}
+		}
+		l, d := e.parseFast()
+		if e.ep-start+int(l) > maxUnpacked {
+			e.pend = append(e.pend, symbol{l, d})
+			return nil
+		}
+		e.encodeSymbol(symbol{l, d})
+		if e.rc.size() > maxPacked {
+			return nil
+		}
+	}
+	return nil
 }
 
 // preloadFull is how much of a block's history is inserted into a binary

@@ -2,16 +2,28 @@ package lzma
 
 func changePair(small, big uint32) bool { return big>>7 > small }
 
-// parseFast appends the next symbol (greedy with one step of lookahead).
-func (e *encoder) parseFast() {
+// parseFast returns the next symbol as its length and distance (greedy
+// with one step of lookahead); a literal is (1, litMarker).
+func (e *encoder) parseFast() (uint32, uint32) {
 	mf := e.mf
 	buf := mf.buf
 	pos := e.ep // mf.pos is one further when matches were found ahead
 	avail := mf.end - pos
-	ms := e.findMatches()
+	var ms []match
+	switch {
+	case e.haveNext:
+		// Found ahead by the previous step's lookahead.
+		e.haveNext = false
+		e.ms, e.next = e.next, e.ms
+		ms = e.ms
+	case e.mt == nil && !mf.bt:
+		e.ms = mf.hcGetMatches(e.ms)
+		ms = e.ms
+	default:
+		ms = e.findMatches()
+	}
 	if avail < 2 {
-		e.push(1, litMarker)
-		return
+		return 1, litMarker
 	}
 	limit := avail
 	if limit > maxMatchLen {
@@ -32,9 +44,8 @@ func (e *encoder) parseFast() {
 		}
 	}
 	if repBest >= e.nice {
-		e.push(uint32(repBest), e.reps[repIdx])
 		e.skip(repBest - 1)
-		return
+		return uint32(repBest), e.reps[repIdx]
 	}
 	mainLen, mainDist := 0, uint32(0)
 	if len(ms) > 0 {
@@ -42,9 +53,8 @@ func (e *encoder) parseFast() {
 		mainLen, mainDist = int(m.len), m.dist
 		if mainLen >= e.nice {
 			mainLen = e.extend(buf, pos, mainDist, mainLen, limit)
-			e.push(uint32(mainLen), mainDist)
 			e.skip(mainLen - 1)
-			return
+			return uint32(mainLen), mainDist
 		}
 		for n := len(ms) - 1; n > 0; n-- {
 			p := ms[n-1]
@@ -59,13 +69,11 @@ func (e *encoder) parseFast() {
 	}
 	if repBest >= 2 && (repBest+1 >= mainLen || repBest+2 >= mainLen && mainDist >= 1<<9 ||
 		repBest+3 >= mainLen && mainDist >= 1<<15) {
-		e.push(uint32(repBest), e.reps[repIdx])
 		e.skip(repBest - 1)
-		return
+		return uint32(repBest), e.reps[repIdx]
 	}
 	if mainLen < 2 {
-		e.push(1, litMarker)
-		return
+		return 1, litMarker
 	}
 	// Lazy step: look at the next position.
 	if e.mt == nil && !mf.bt {
@@ -79,8 +87,7 @@ func (e *encoder) parseFast() {
 		nl, nd := int(n.len), n.dist
 		if nl >= mainLen && nd < mainDist || nl == mainLen+1 && !changePair(mainDist, nd) ||
 			nl > mainLen+1 || nl+1 >= mainLen && mainLen >= 3 && changePair(nd, mainDist) {
-			e.push(1, litMarker)
-			return
+			return 1, litMarker
 		}
 	}
 	lim := mainLen - 1
@@ -98,12 +105,11 @@ func (e *encoder) parseFast() {
 				continue
 			}
 			if 2+matchLen(buf, pos+3, j+2, lim-2) >= lim {
-				e.push(1, litMarker)
-				return
+				return 1, litMarker
 			}
 		}
 	}
 	e.haveNext = false
-	e.push(uint32(mainLen), mainDist)
 	e.skip(mainLen - 2)
+	return uint32(mainLen), mainDist
 }
