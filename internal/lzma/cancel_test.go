@@ -9,7 +9,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // pollCtx is a context that becomes cancelled at its cancelAt-th poll (a
@@ -185,17 +186,7 @@ func TestWriter2CancelNoLeak(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("error %v, want context.Canceled", err)
 			}
-			// Goroutines that have signalled their end may take a moment
-			// to be gone.
-			n := runtime.NumGoroutine()
-			for i := 0; i < 1000 && n > before; i++ {
-				time.Sleep(time.Millisecond)
-				n = runtime.NumGoroutine()
-			}
-			if n > before {
-				buf := make([]byte, 1<<16)
-				t.Fatalf("%d goroutines before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
-			}
+			testenv.CheckGoroutines(t, before)
 		})
 	}
 }

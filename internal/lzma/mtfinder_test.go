@@ -7,7 +7,8 @@ import (
 	"io"
 	"runtime"
 	"testing"
-	"time"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // TestThreadsIdentical checks that Writer2's output does not depend on the
@@ -49,7 +50,7 @@ func TestThreadsIdentical(t *testing.T) {
 			}
 		}
 	}
-	checkGoroutines(t, before)
+	testenv.CheckGoroutines(t, before)
 }
 
 // TestThreadsReuse encodes several streams with one Writer2 (Reset)
@@ -84,7 +85,7 @@ func TestThreadsReuse(t *testing.T) {
 			t.Fatalf("round %d: output differs", i)
 		}
 	}
-	checkGoroutines(t, before)
+	testenv.CheckGoroutines(t, before)
 }
 
 type failWriter struct{ n int }
@@ -119,22 +120,7 @@ func TestThreadsWriteError(t *testing.T) {
 			}
 		}
 	}
-	checkGoroutines(t, before)
-}
-
-// checkGoroutines waits briefly for finished goroutines to exit and fails
-// when more remain than before.
-func checkGoroutines(t *testing.T, before int) {
-	t.Helper()
-	for i := 0; i < 200; i++ {
-		if runtime.NumGoroutine() <= before {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	buf := make([]byte, 1<<16)
-	n := runtime.Stack(buf, true)
-	t.Fatalf("goroutines: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:n])
+	testenv.CheckGoroutines(t, before)
 }
 
 // TestThreadsMemory checks how many block buffers and encoders Writer2

@@ -7,7 +7,8 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // textSource yields n bytes of compressible text, cancelling cancel once
@@ -99,17 +100,7 @@ func TestWriteCancelStops(t *testing.T) {
 				if n := after.Load(); n > 0 {
 					t.Errorf("%d bytes read after the cancellation", n)
 				}
-				// A worker that has signalled its end may take a moment to
-				// be gone; one still there after a second was left running.
-				n := runtime.NumGoroutine()
-				for i := 0; i < 1000 && n > before; i++ {
-					time.Sleep(time.Millisecond)
-					n = runtime.NumGoroutine()
-				}
-				if n > before {
-					buf := make([]byte, 1<<16)
-					t.Errorf("%d goroutines after Write returned, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
-				}
+				testenv.CheckGoroutines(t, before)
 			})
 		}
 	}
