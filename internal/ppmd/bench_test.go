@@ -234,3 +234,29 @@ func BenchmarkReader7zSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReader8 decodes 2 MiB of mixed data packed by 7zz as a ZIP
+// PPMd (variant I) entry at its default level.
+func BenchmarkReader8(b *testing.B) {
+	data := benchInput(b, 2<<20)
+	raw := ppmd8Stream(b, data, "PPMd")
+	var z Reader8
+	br := bytes.NewReader(raw)
+	buf := make([]byte, 1<<16)
+	size := int64(len(data))
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := testenv.StartCPU()
+	defer cpu.Report(b, size)
+	for i := 0; i < b.N; i++ {
+		br.Reset(raw)
+		if err := z.Reset(br, size, 1<<30); err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{&z}, buf)
+		if err != nil || n != size {
+			b.Fatalf("%d bytes, %v; want %d", n, err, size)
+		}
+	}
+}

@@ -1141,26 +1141,19 @@ func (p *model8) decodeSymbol() int {
 		p.minContext = mc
 		stats := p.stats(mc)
 		n := p.numStats(mc) + 1
-		hiCnt := uint32(0)
-		for k, s := uint32(0), stats; k < n; k, s = k+1, s+6 {
-			hiCnt += p.freq(s) & uint32(mask[p.mem[s]])
-		}
+		st := p.mem[stats : stats+n*stateSize]
+		hiCnt := maskedSum(st, mask)
 		see, freqSum := p.makeEscFreq(numMasked)
 		freqSum += hiCnt
 		freqSum2 := min(freqSum, p.rc.rng)
 		count := p.rc.threshold(freqSum2)
 		if count < hiCnt {
-			s := stats
-			hiCnt = count
-			for {
-				count -= p.freq(s) & uint32(mask[p.mem[s]])
-				s += 6
-				if int32(count) < 0 {
-					break
-				}
+			o, cum := findMaskedCount(st, mask, count)
+			if o >= len(st) {
+				return -2
 			}
-			s -= 6
-			p.rc.decode((hiCnt-count)-p.freq(s), p.freq(s))
+			s := stats + uint32(o)
+			p.rc.decode(cum, p.freq(s))
 			p.rc.normalizeRAR()
 			see.update()
 			p.foundState = s
@@ -1173,8 +1166,6 @@ func (p *model8) decodeSymbol() int {
 		}
 		p.rc.decode(hiCnt, freqSum2-hiCnt)
 		see.summ = uint16(uint32(see.summ) + freqSum)
-		for k, s := uint32(0), stats; k < n; k, s = k+1, s+6 {
-			mask[p.mem[s]] = 0
-		}
+		maskSymbols(st, mask)
 	}
 }

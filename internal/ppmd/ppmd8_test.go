@@ -19,7 +19,7 @@ import (
 // ppmd8Stream compresses data with 7zz as a ZIP method-98 entry and
 // returns the raw entry data (the 2-byte header and the range-coded
 // symbols).
-func ppmd8Stream(t *testing.T, data []byte, method string) []byte {
+func ppmd8Stream(t testing.TB, data []byte, method string) []byte {
 	t.Helper()
 	exe := testenv.SevenZip(t)
 	dir := t.TempDir()
