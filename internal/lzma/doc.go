@@ -74,7 +74,8 @@
 //
 // Levels 1–4 parse greedily with one position of lookahead (a longer or
 // closer match at the next byte, or a rep match there, makes the current
-// byte a literal; parse_fast.go). Levels 5–9 use price-based optimal
+// byte a literal; parse_fast.go), and each symbol is coded as soon as it
+// is decided (encodeFast). Levels 5–9 use price-based optimal
 // parsing (parse_optimal.go, prices.go):
 // prices of every decision are read from the current probabilities, and
 // the cheapest way to reach each of the next positions (up to 4096) is
