@@ -3,19 +3,9 @@ package lzma
 import (
 	"fmt"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// threadCPU returns the CPU time (user+sys) of the calling OS thread.
-func threadCPU(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
-		tb.Skip("no per-thread rusage:", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkBinaryTreeFind runs the binary-tree finder alone over 4 MiB of
 // mixed data with the settings of -mx5 and -mx9, as the optimal parser
