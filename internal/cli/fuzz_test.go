@@ -6,24 +6,30 @@ import (
 	"github.com/garc-dev/garc/internal/wildcard"
 )
 
-// refMatch is a plain recursive wildcard matcher to check wildcard.Match
+// refMatch is a plain table-driven wildcard matcher to check wildcard.Match
 // against.
 func refMatch(p, n []rune) bool {
-	if len(p) == 0 {
-		return len(n) == 0
+	// m[i][j]: p[i:] matches n[j:]. Filled from the ends, so that it
+	// takes len(p)·len(n) steps whatever the number of stars (a plain
+	// recursive reference is exponential in them).
+	m := make([][]bool, len(p)+1)
+	for i := range m {
+		m[i] = make([]bool, len(n)+1)
 	}
-	switch p[0] {
-	case '*':
-		for i := 0; i <= len(n); i++ {
-			if refMatch(p[1:], n[i:]) {
-				return true
+	m[len(p)][len(n)] = true
+	for i := len(p) - 1; i >= 0; i-- {
+		for j := len(n); j >= 0; j-- {
+			switch {
+			case p[i] == '*':
+				m[i][j] = m[i+1][j] || j < len(n) && m[i][j+1]
+			case j == len(n):
+				m[i][j] = false
+			case p[i] == '?' || p[i] == n[j]:
+				m[i][j] = m[i+1][j+1]
 			}
 		}
-		return false
-	case '?':
-		return len(n) > 0 && refMatch(p[1:], n[1:])
 	}
-	return len(n) > 0 && n[0] == p[0] && refMatch(p[1:], n[1:])
+	return m[0][0]
 }
 
 func FuzzWildMatch(f *testing.F) {
