@@ -1266,8 +1266,10 @@ func decodeNames(b []byte, n int, set func(i int, name string)) error {
 		case surrogatePair(b, i):
 			size += 4
 			i += 2
+		case utf16.IsSurrogate(c):
+			size += 3 // an unpaired surrogate becomes U+FFFD (utf8.RuneLen says -1 for it)
 		default:
-			size += utf8.RuneLen(c) // 3 for an unpaired surrogate's U+FFFD
+			size += utf8.RuneLen(c)
 		}
 	}
 	if count != n {

@@ -129,29 +129,33 @@ func TestOpenManyEntriesAllocs(t *testing.T) {
 }
 
 // TestDecodeNames checks the name arena against utf16.Decode, including
-// surrogate pairs and unpaired surrogates.
+// surrogate pairs and unpaired surrogates (names made only of those once
+// measured a negative arena size, a panic FuzzHeader found).
 func TestDecodeNames(t *testing.T) {
-	names := [][]uint16{
-		{'a'}, {}, utf16.Encode([]rune("dir/😀é")), {0xD800, 'x'}, {'y', 0xDC00}, {0xD83D},
-	}
-	var b []byte
-	for _, n := range names {
-		for _, c := range n {
-			b = binary.LittleEndian.AppendUint16(b, c)
+	for _, names := range [][][]uint16{
+		{{'a'}, {}, utf16.Encode([]rune("dir/😀é")), {0xD800, 'x'}, {'y', 0xDC00}, {0xD83D}},
+		{{0xDC00}},
+		{{0xD800, 0xD800}, {0xDFFF}},
+	} {
+		var b []byte
+		for _, n := range names {
+			for _, c := range n {
+				b = binary.LittleEndian.AppendUint16(b, c)
+			}
+			b = append(b, 0, 0)
 		}
-		b = append(b, 0, 0)
-	}
-	got := make([]string, len(names))
-	if err := decodeNames(b, len(names), func(i int, name string) { got[i] = name }); err != nil {
-		t.Fatal(err)
-	}
-	for i, n := range names {
-		if want := string(utf16.Decode(n)); got[i] != want {
-			t.Errorf("name %d: %q, want %q", i, got[i], want)
+		got := make([]string, len(names))
+		if err := decodeNames(b, len(names), func(i int, name string) { got[i] = name }); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := decodeNames(b, len(names)+1, func(int, string) {}); !errors.Is(err, archive.ErrFormat) {
-		t.Errorf("one name too many: %v", err)
+		for i, n := range names {
+			if want := string(utf16.Decode(n)); got[i] != want {
+				t.Errorf("name %d: %q, want %q", i, got[i], want)
+			}
+		}
+		if err := decodeNames(b, len(names)+1, func(int, string) {}); !errors.Is(err, archive.ErrFormat) {
+			t.Errorf("one name too many: %v", err)
+		}
 	}
 }
 
