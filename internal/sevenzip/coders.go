@@ -191,6 +191,11 @@ func (d *decodeContext) tryReserve(needs []memoryNeed) bool {
 		}
 		fresh += nd.n
 	}
+	// The charge and the count of active folders change in one step
+	// under the pool's lock, which reserve's no-folder-active check also
+	// holds: otherwise that check could see this folder's memory in use
+	// and no folder active, and refuse a folder that only had to wait.
+	d.pool.mu.Lock()
 	if d.pool.mem.TryAcquire(fresh) {
 		d.fresh = fresh
 		d.held = fresh
@@ -199,11 +204,11 @@ func (d *decodeContext) tryReserve(needs []memoryNeed) bool {
 				d.held += it.charge
 			}
 		}
-		d.pool.mu.Lock()
 		d.pool.active += d.held
 		d.pool.mu.Unlock()
 		return true
 	}
+	d.pool.mu.Unlock()
 	// Waiting while holding pooled decoders could starve another folder
 	// doing the same: give them back.
 	for k := range d.reserved {
