@@ -156,6 +156,15 @@ func (d *decodeContext) reserve(needs []memoryNeed) error {
 			held := mem.InUse()
 			if held > headerSlack {
 				d.pool.mu.Unlock()
+				// A folder that has just ended may have put its
+				// decoders into the pool after the reclaim above:
+				// give idle memory back once more, and try again if
+				// that freed any.
+				d.pool.collect()
+				mem.Reclaim(total)
+				if mem.InUse() < held {
+					continue
+				}
 				return &archive.LimitError{What: "7z block decoder memory (beside the header's)", Need: total + held, Limit: mem.Limit()}
 			}
 			d.pool.active += total
