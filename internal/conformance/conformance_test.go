@@ -259,8 +259,18 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 			// Other links the reference tool created but whose targets
 			// leave the destination (absolute, drive letter, "..") are
 			// refused too under the safe policy.
+			// So are links whose target climbs with ".." over a name the
+			// archive does not make a directory ("sub/.." where sub is
+			// missing): a later "sub -> ." would turn them into the
+			// destination's parent, so the safe policy refuses them, as
+			// 7-Zip does ("Dangerous link path").
 			for name := range refused {
-				if d, ok := want[name]; ok && strings.HasPrefix(d, "symlink -> ") && escapesLexically(name, strings.TrimPrefix(d, "symlink -> ")) {
+				d, ok := want[name]
+				if !ok || !strings.HasPrefix(d, "symlink -> ") {
+					continue
+				}
+				target := strings.TrimPrefix(d, "symlink -> ")
+				if escapesLexically(name, target) || climbsOverNonDirectory(name, target, withParents(want)) {
 					delete(want, name)
 				}
 			}

@@ -11,7 +11,11 @@
 //     listed paths, sizes, SHA-256 digests, directories and symlink
 //     targets; `l` lists the same names.
 //   - gt_note "LINK-ESCAPE: NAME …": the link NAME is refused
-//     (extract.ErrRefused) and everything else matches the listing.
+//     (extract.ErrRefused) and everything else matches the listing, except
+//     that other listed links may be refused too when their targets leave
+//     the destination lexically or climb with ".." over a name the archive
+//     does not make a directory ("sub/..": the safe policy refuses these,
+//     as 7-Zip does).
 //   - gt_note naming a dictionary that needs "exit 8": opening or reading
 //     fails with archive.ErrLimit under the default limit.
 //   - any other gt_note (SECURITY fixtures, archives the source expects to

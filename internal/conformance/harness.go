@@ -307,6 +307,36 @@ func escapesLexically(linkPath, target string) bool {
 	return c == ".." || strings.HasPrefix(c, "../")
 }
 
+// climbsOverNonDirectory reports whether the link target, followed from
+// the link's directory, climbs with ".." back over a component the target
+// itself named that the expected tree t does not hold as a directory: the
+// meaning of such a target depends on what that name becomes later.
+func climbsOverNonDirectory(linkPath, target string, t tree) bool {
+	var stack []string
+	if d := path.Dir(linkPath); d != "." {
+		stack = strings.Split(d, "/")
+	}
+	base := len(stack) // components below this index are the link's own directory
+	for _, c := range strings.Split(strings.ReplaceAll(target, "\\", "/"), "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if len(stack) > base && t[strings.Join(stack, "/")] != dirDesc {
+				return true
+			}
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) < base {
+				base = len(stack)
+			}
+		default:
+			stack = append(stack, c)
+		}
+	}
+	return false
+}
+
 // escapingLinks lists symbolic links under dir that resolve outside it.
 func escapingLinks(dir string) []string {
 	var out []string

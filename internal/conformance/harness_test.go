@@ -97,6 +97,29 @@ func TestEscapesLexically(t *testing.T) {
 	}
 }
 
+func TestClimbsOverNonDirectory(t *testing.T) {
+	want := tree{"real": dirDesc, "real/f": fileDesc(1, "x"), "file": fileDesc(1, "y"), "d/e/f": fileDesc(1, "z")}
+	for _, c := range []struct {
+		link, target string
+		want         bool
+	}{
+		{"a", "sub/..", true},      // sub is not made
+		{"a", "real/..", false},    // a directory the archive makes
+		{"a", "file/..", true},     // a file
+		{"a", "d/..", false},       // a parent of a listed file
+		{"a", "..", false},         // no own component: escapesLexically's case
+		{"d/a", "../x", false},     // climbs over the link's own directory only
+		{"d/a", "e/../x", false},   // d/e is a directory
+		{"d/a", "x/y/../..", true}, // d/x/y is not made
+		{"a", "real/./../sub", false},
+		{"a", `sub\..`, true},
+	} {
+		if got := climbsOverNonDirectory(c.link, c.target, withParents(want)); got != c.want {
+			t.Errorf("climbsOverNonDirectory(%q, %q) = %v, want %v", c.link, c.target, got, c.want)
+		}
+	}
+}
+
 func TestKnownFailuresFile(t *testing.T) {
 	known, err := KnownFailures(knownFile)
 	if err != nil {
