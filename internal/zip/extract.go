@@ -28,7 +28,8 @@ func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
 // Extract visits the wanted entries in central directory order and calls
 // fn with their contents. Each entry is decoded independently; a failure
 // to open one entry is handed to fn as the reader's error and the run
-// goes on.
+// goes on. An archive cut short before its central directory returns
+// Err's error after its complete entries.
 func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn archive.ExtractFunc) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -92,7 +93,7 @@ func (rd *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, f
 			return err
 		}
 	}
-	return nil
+	return rd.Err()
 }
 
 // preverifyMax bounds the encrypted entries that are verified in memory

@@ -99,6 +99,11 @@ type Reader struct {
 	characts map[string]string
 	charBuf  []byte
 
+	// cut is why an archive without an end record was cut short (see
+	// scanLocals); its complete entries are listed and extracted, and
+	// then cut is reported.
+	cut error
+
 	// linksListed says whether Entries filled the link targets;
 	// extracting, whether an Extract runs (Entries then leaves them).
 	linksListed, extracting bool
@@ -132,6 +137,17 @@ func NewSplitReader(ra io.ReaderAt, partSizes []int64, opts *archive.Options) (a
 		return nil, err
 	}
 	return rd, nil
+}
+
+// Err reports an archive that ends before its central directory, cut
+// short in or after its local entries: its entries before the cut are
+// listed and extracted, and a listing must check Err (Entries has no
+// error result). nil for a complete archive.
+func (rd *Reader) Err() error {
+	if rd.cut == nil {
+		return nil
+	}
+	return rd.wrap("", -1, rd.cut)
 }
 
 // listMethods fills Info.Methods with the distinct compression methods

@@ -15,14 +15,26 @@ import (
 // descriptor is ended by the first descriptor signature whose compressed
 // size equals the distance from the data. The scan stops at the central
 // directory, at anything that is not a local header, or at the end of the
-// file; entries found before are kept.
+// file; entries found before are kept. An archive that ends before a
+// central directory (a cut download: the file ends after an entry, in a
+// local header or in an entry's data) keeps the complete entries before
+// the cut, and the cut is recorded in rd.cut, which Err and the end of
+// Extract report, as 7-Zip ("Unexpected end of archive") and unzip fail
+// on such a file.
 func (rd *Reader) scanLocals() error {
 	le := binary.LittleEndian
 	maxEntries := rd.opts.Limit() / bytesPerEntry
 	var h [localLen]byte
 	off := int64(0)
-	for off+localLen <= rd.size {
+	for {
+		if off+localLen > rd.size {
+			rd.cut = corrupt(off, "the archive ends without a central directory (cut short?)")
+			break
+		}
 		if err := rd.readAt(h[:], off); err != nil || le.Uint32(h[:]) != sigLocal {
+			if err == nil && le.Uint32(h[:]) == sigCentral {
+				rd.cut = rd.centralCut(off)
+			}
 			break
 		}
 		if int64(len(rd.files)) >= maxEntries {
@@ -31,6 +43,7 @@ func (rd *Reader) scanLocals() error {
 		nlen, xlen := int(le.Uint16(h[26:])), int(le.Uint16(h[28:]))
 		vb := make([]byte, nlen+xlen)
 		if err := rd.readAt(vb, off+localLen); err != nil {
+			rd.cut = corrupt(off, "local header cut short by the end of the archive")
 			break
 		}
 		f := file{
@@ -55,13 +68,16 @@ func (rd *Reader) scanLocals() error {
 				if len(rd.files) == 0 {
 					return err
 				}
+				rd.cut = err
 				break
 			}
 		}
 		if f.csize < 0 || f.usize < 0 || f.csize > rd.size-f.dataOff {
+			err := corrupt(off, "%d bytes of data beyond the end of the archive", f.csize)
 			if len(rd.files) == 0 {
-				return corrupt(off, "%d bytes of data beyond the end of the archive", f.csize)
+				return err
 			}
+			rd.cut = err
 			break
 		}
 		f.dataEnd = f.dataOff + f.csize
@@ -79,10 +95,36 @@ func (rd *Reader) scanLocals() error {
 		off = f.dataEnd
 	}
 	if len(rd.files) == 0 {
+		if rd.cut != nil {
+			return rd.cut
+		}
 		return fmt.Errorf("no end of central directory record and no local header: %w", archive.ErrNotArchive)
 	}
 	rd.info.PhysicalSize = off
 	return nil
+}
+
+// centralCut walks the central directory records that start at off in an
+// archive without an end record and returns an error when the file ends
+// in them or right after them (a cut download), nil when something else
+// follows them (a damaged end record). The walk reads 46 bytes per
+// record and goes no further than the file.
+func (rd *Reader) centralCut(off int64) error {
+	le := binary.LittleEndian
+	var h [centralLen]byte
+	for off+4 <= rd.size {
+		if err := rd.readAt(h[:4], off); err != nil || le.Uint32(h[:]) != sigCentral {
+			return nil
+		}
+		if off+centralLen > rd.size || rd.readAt(h[:], off) != nil {
+			break
+		}
+		off += centralLen + int64(le.Uint16(h[28:])) + int64(le.Uint16(h[30:])) + int64(le.Uint16(h[32:]))
+		if off > rd.size {
+			break
+		}
+	}
+	return corrupt(off, "the archive ends in its central directory, without an end record (cut short?)")
 }
 
 // findDescriptor finds the data descriptor ending an entry whose sizes

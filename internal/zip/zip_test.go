@@ -441,14 +441,21 @@ func TestDataDescriptor(t *testing.T) {
 	}
 }
 
-// TestNoEndRecord: an archive cut before its central directory is read
-// from its local headers, including entries whose sizes follow in a data
-// descriptor.
+// TestNoEndRecord: an archive without an end record is read from its
+// local headers, including entries whose sizes follow in a data
+// descriptor. When the central directory is there (only the end record is
+// damaged) that is all; when the file ends before it (a cut download),
+// the complete entries are still read but Err and Extract report the cut,
+// as 7-Zip and unzip fail on such a file (garc used to pass it).
 func TestNoEndRecord(t *testing.T) {
 	var buf bytes.Buffer
 	w := stdzip.NewWriter(&buf)
-	for i, name := range []string{"one", "two"} {
-		fw, err := w.Create(name)
+	for i, name := range []string{"one", "two", "three"} {
+		h := &stdzip.FileHeader{Name: name, Method: stdzip.Deflate}
+		if i == 2 {
+			h.Method = stdzip.Store
+		}
+		fw, err := w.CreateHeader(h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -456,14 +463,45 @@ func TestNoEndRecord(t *testing.T) {
 	}
 	w.Close()
 	b := buf.Bytes()
-	b = b[:bytes.Index(b, []byte("PK\x01\x02"))]
-	r, err := openBytes(t, b, "")
-	if err != nil {
-		t.Fatal(err)
+	cd := bytes.Index(b, []byte("PK\x01\x02"))
+	end := bytes.Index(b, []byte("PK\x05\x06"))
+	third := bytes.LastIndex(b[:cd], []byte("PK\x03\x04"))
+	damagedEnd := bytes.Clone(b)
+	damagedEnd[end] = 'X'
+	tests := []struct {
+		name    string
+		b       []byte
+		entries int  // complete entries read
+		cut     bool // reported as cut short
+	}{
+		{"end record damaged", damagedEnd, 3, false},
+		{"cut before the central directory", b[:cd], 3, true},
+		{"cut in the central directory", b[:cd+30], 3, true},
+		{"cut in the third local header", b[:third+20], 2, true},
+		{"cut in the third entry's data", b[:third+100], 2, true},
+		{"cut in the second entry's data (descriptor missing)", b[:third-30], 1, true},
 	}
-	got, err := readAll(r)
-	if err != nil || len(got) != 2 || !bytes.Equal(got["two"], randomText(1, 3000)) {
-		t.Fatalf("%d entries, %v", len(got), err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := openBytes(t, tt.b, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(r.Entries()); n != tt.entries {
+				t.Errorf("%d entries listed, want %d", n, tt.entries)
+			}
+			scanErr := r.(*Reader).Err()
+			if (scanErr != nil) != tt.cut || (scanErr != nil && !errors.Is(scanErr, archive.ErrFormat)) {
+				t.Errorf("Err() = %v, want cut %v", scanErr, tt.cut)
+			}
+			got, err := readAll(r)
+			if (err != nil) != tt.cut || (err != nil && !errors.Is(err, archive.ErrFormat)) {
+				t.Errorf("Extract: %v, want cut %v", err, tt.cut)
+			}
+			if len(got) != tt.entries || !bytes.Equal(got["one"], randomText(0, 3000)) {
+				t.Errorf("%d entries extracted, want %d", len(got), tt.entries)
+			}
+		})
 	}
 }
 
