@@ -4,10 +4,14 @@ import (
 	"encoding/hex"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/stream"
+	"github.com/garc-dev/garc/internal/tar"
+	"github.com/garc-dev/garc/internal/zip"
 )
 
 // SchemaVersion is the "schema_version" of the JSON listing; it
@@ -36,8 +40,24 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "recovery_record": bool,      RAR: recovery record present
       "sfx_offset": int,            bytes before the signature (SFX stub)
       "physical_size": int,
-      "methods": [string],
-      "comment": string             omitted when empty
+      "methods": [string],          an xz or .lzma file's: 7-Zip's Method words
+                                    ("LZMA2:23", "CRC64"), as -slt shows them
+      "comment": string,            omitted when empty
+      The archive figures of -slt, each omitted where -slt has none:
+      "headers_size": int,          7z: bytes that are not packed streams;
+                                    uncompressed tar: header blocks and padding;
+                                    gzip: the first member's header
+      "blocks": int,                7z: folders; xz: blocks; zstd: blocks (*)
+      "streams": int,               xz: streams; zstd: data frames (*)
+      "cluster_size": int,          xz with several blocks: the largest block's
+                                    uncompressed size
+      "characteristics": string,    tar: header formats, extended headers and the
+                                    names' encoding ("GNU POSIX PAX mtime ASCII");
+                                    xz: sizes the first block header records
+      "method_summary": string      zstd: 7-Zip's summary of the frame headers
+                                    ("header-open-only: XXH64 wnd-MAX:8MiB …")
+                                    (*) when a leading skippable frame made garc
+                                    walk every frame, as 7-Zip does
     },
     "entries": [{
       "path": string,               stored path, '/' separated
@@ -45,7 +65,8 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "link_target": string,        symlink target / linked entry; omitted when empty
       "size": int | null,           unpacked size; null when unknown
       "packed_size": int,
-      "method": string,
+      "method": string,             an xz or .lzma file's: 7-Zip's Method
+                                    ("LZMA2:23 CRC64", "LZMA:23:lc1")
       "mtime", "ctime", "atime": string,   RFC 3339, UTC, always 9 fraction digits;
                                     each omitted when not stored
       "attributes": int,            raw attributes as stored
@@ -56,15 +77,31 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "host_os": string,            "windows", "unix" or "unknown"
       "unix_mode": string,          octal permission bits ("0755"); omitted
                                     when no unix mode is stored
-      "uid", "gid": int,            omitted when not stored
+      "uid", "gid": int,            omitted when not stored (0 when stored as 0)
       "owner", "group": string,     omitted when not stored
-      "crc32": string,              8 hex digits; omitted when not stored
+      "crc32": string,              8 hex digits; omitted when not stored; for a
+                                    gzip file the last member's (the content's
+                                    when it has one member), as 7-Zip lists it
+      "xxh64": string,              zstd file of one frame whose frames were
+                                    walked (*): the 8 hex digits of the content
+                                    checksum (XXH64's low 32 bits)
       "blake2sp": string,           64 hex digits; omitted when not stored
       "encrypted": bool,
       "solid": bool,                continues a solid stream
       "anti": bool,                 7z anti-item (deletion marker); omitted when false
       "split_before", "split_after": bool,   omitted when false
-      "comment": string             omitted when empty
+      "comment": string,            omitted when empty
+      The entry keys of -slt for the format, each omitted where -slt has none:
+      "block": int,                 7z: the folder holding the data
+      "characteristics": string,    zip: extra fields and flags ("UT:MA:1 ux",
+                                    "NTFS WzAES : Encrypt"); tar: type byte, header
+                                    format, name encoding, extended headers
+      "host_os_name": string,       zip, gzip: the system as recorded, in 7-Zip's
+                                    words ("Unix", "FAT", "NTFS", "OS/X", …)
+      "version_needed": int,        zip: the version needed to extract (20 = 2.0)
+      "volume_index": int,          zip: the part holding the local header
+      "offset": int,                zip: the local header's offset in that part
+      "device_major", "device_minor": int   tar: the device numbers stored
     }]
   }
 
@@ -86,6 +123,9 @@ type JSONWriter struct {
 	b     []byte
 	err   error
 	first bool // nothing written yet in the current object or array
+	// details is the Info.Details of the archive being written, for
+	// the format's entry fields.
+	details any
 }
 
 // NewJSONWriter returns a JSONWriter writing to w.
@@ -227,8 +267,11 @@ func (j *JSONWriter) time(k string, t time.Time) {
 }
 
 // BeginArchive writes the start of an archive's line, up to the opening
-// of its entries array.
-func (j *JSONWriter) BeginArchive(name string, info *archive.Info) {
+// of its entries array. all are every entry of the archive: the 7z and
+// tar figures derived from them ("headers_size", "blocks", tar's
+// "characteristics") are written only when they are given.
+func (j *JSONWriter) BeginArchive(name string, info *archive.Info, all ...*archive.Entry) {
+	j.details = info.Details
 	j.first = true
 	j.open("", '{')
 	j.int("schema_version", SchemaVersion)
@@ -242,10 +285,88 @@ func (j *JSONWriter) BeginArchive(name string, info *archive.Info) {
 	j.bool("recovery_record", info.RecoveryRecord)
 	j.int("sfx_offset", info.SFXOffset)
 	j.int("physical_size", info.PhysicalSize)
-	j.strs("methods", info.Methods)
+	j.archiveMethods(info)
 	j.optStr("comment", info.Comment)
+	j.archiveDetails(info, all)
 	j.close('}')
 	j.open("entries", '[')
+}
+
+// archiveMethods writes "methods": Info.Methods, or for an xz or .lzma
+// file the words of 7-Zip's Method (the filters with their dictionary,
+// then the check types: "LZMA2:23", "CRC64").
+func (j *JSONWriter) archiveMethods(info *archive.Info) {
+	if d, ok := info.Details.(*stream.Details); ok {
+		if m := streamMethod(d); m != "" {
+			j.strs("methods", strings.Fields(m))
+			return
+		}
+	}
+	j.strs("methods", info.Methods)
+}
+
+// streamMethod is 7-Zip's Method of an xz or .lzma file, which its
+// -slt gives for the archive and the entry; "" for the other streams.
+func streamMethod(d *stream.Details) string {
+	switch d.Kind {
+	case stream.XZ:
+		return xzMethod(&d.XZ)
+	case stream.LZMA:
+		return lzmaMethod(d.LZMA)
+	}
+	return ""
+}
+
+// optInt writes k only when v is not negative.
+func (j *JSONWriter) optInt(k string, v int64) {
+	if v >= 0 {
+		j.int(k, v)
+	}
+}
+
+// archiveDetails writes the archive figures -slt shows beyond those
+// of every format, from Info.Details or from all, the entries: 7z
+// "headers_size" and "blocks"; tar "headers_size" (uncompressed) and
+// "characteristics"; gzip "headers_size"; xz "streams", "blocks",
+// "cluster_size" and "characteristics"; zstd "streams" and "blocks"
+// (when the frames were walked) and "method_summary".
+func (j *JSONWriter) archiveDetails(info *archive.Info, all []*archive.Entry) {
+	switch d := info.Details.(type) {
+	case *tar.Details:
+		if len(all) > 0 {
+			a := tarArchiveSummary(info, d, all)
+			j.optInt("headers_size", a.headersSize)
+			j.str("characteristics", a.characteristics)
+		}
+	case *stream.Details:
+		switch d.Kind {
+		case stream.Gzip:
+			if d.Gzip.HeaderSize != 0 {
+				j.int("headers_size", d.Gzip.HeaderSize)
+			}
+		case stream.XZ:
+			if x := &d.XZ; x.Indexed {
+				j.int("streams", x.Streams)
+				j.int("blocks", x.Blocks)
+				if x.Blocks > 1 {
+					j.int("cluster_size", int64(min(x.MaxBlockSize, 1<<63-1)))
+				}
+			}
+			j.optStr("characteristics", xzCharacteristics(d.XZ.FirstBlockFlags))
+		case stream.Zstd:
+			if z := &d.Zstd; z.Parsed {
+				j.int("streams", z.DataFrames)
+				j.int("blocks", z.Blocks)
+			}
+			j.str("method_summary", zstdMethod(&d.Zstd))
+		}
+	default:
+		if info.Format == archive.Format7z && len(all) > 0 {
+			c := countSevenZip(info, all)
+			j.optInt("headers_size", c.headersSize)
+			j.int("blocks", int64(c.blocks))
+		}
+	}
 }
 
 // EndArchive closes the entries array and the line, with an "error"
@@ -279,20 +400,40 @@ func (j *JSONWriter) ArchiveError(name string, err error) error {
 var windowsAttrNames = [16]string{"readonly", "hidden", "system", "", "directory", "archive", "device", "normal",
 	"temporary", "sparse", "reparse_point", "compressed", "offline", "not_content_indexed", "encrypted", ""}
 
+// jsonSize is the entry's size, or for a zstd file whose frames were
+// walked (as -slt shows it) the content sizes they record; -1 when
+// unknown.
+func jsonSize(e *archive.Entry, details any) int64 {
+	if d, ok := details.(*stream.Details); ok && e.Size < 0 && d.Kind == stream.Zstd {
+		if z := &d.Zstd; z.Parsed && !z.ContentSizeUnknown && z.ContentSizeTotal <= 1<<63-1 {
+			return int64(z.ContentSizeTotal)
+		}
+	}
+	return e.Size
+}
+
 // Entry writes one element of the entries array.
 func (j *JSONWriter) Entry(e *archive.Entry) error {
 	j.open("", '{')
 	j.str("path", e.Name)
 	j.str("type", e.Type.String())
 	j.optStr("link_target", e.LinkTarget)
-	if e.Size >= 0 {
-		j.int("size", e.Size)
+	if size := jsonSize(e, j.details); size >= 0 {
+		j.int("size", size)
 	} else {
 		j.key("size")
 		j.b = append(j.b, "null"...)
 	}
 	j.int("packed_size", e.PackedSize)
-	j.str("method", e.Method)
+	sd, _ := j.details.(*stream.Details)
+	method := e.Method
+	if sd != nil {
+		// The entry of an xz or .lzma file has 7-Zip's Method, as in -slt.
+		if m := streamMethod(sd); m != "" {
+			method = m
+		}
+	}
+	j.str("method", method)
 	j.time("mtime", e.ModTime)
 	j.time("ctime", e.CreateTime())
 	j.time("atime", e.AccessTime())
@@ -315,19 +456,21 @@ func (j *JSONWriter) Entry(e *archive.Entry) error {
 		p := unixPerm(e.Mode)
 		j.b = append(j.b, '"', '0'+byte(p>>9&7), '0'+byte(p>>6&7), '0'+byte(p>>3&7), '0'+byte(p&7), '"')
 	}
-	if e.UID() >= 0 && (e.UID() != 0 || e.GID() != 0 || e.Owner() != "") {
-		j.int("uid", int64(e.UID()))
-	}
-	if e.GID() >= 0 && (e.UID() != 0 || e.GID() != 0 || e.Group() != "") {
-		j.int("gid", int64(e.GID()))
-	}
+	// Stored ids are written even when 0 (root), as -slt shows them.
+	j.optInt("uid", int64(e.UID()))
+	j.optInt("gid", int64(e.GID()))
 	j.optStr("owner", e.Owner())
 	j.optStr("group", e.Group())
-	if e.HasCRC32 {
-		j.key("crc32")
-		j.b = append(j.b, '"')
-		j.b = hex.AppendEncode(j.b, []byte{byte(e.CRC32 >> 24), byte(e.CRC32 >> 16), byte(e.CRC32 >> 8), byte(e.CRC32)})
-		j.b = append(j.b, '"')
+	switch {
+	case e.HasCRC32:
+		j.hex32("crc32", e.CRC32)
+	case sd != nil && sd.Kind == stream.Gzip && sd.Gzip.HeaderSize != 0:
+		// 7-Zip lists the last member's CRC-32 (the content's when
+		// the file has one member), as it lists the last ISIZE.
+		j.hex32("crc32", sd.Gzip.CRC32)
+	}
+	if sd != nil && sd.Kind == stream.Zstd && sd.Zstd.ChecksumKnown && sd.Zstd.DataFrames == 1 {
+		j.hex32("xxh64", sd.Zstd.Checksum)
 	}
 	if len(e.BLAKE2sp()) > 0 {
 		j.key("blake2sp")
@@ -347,6 +490,45 @@ func (j *JSONWriter) Entry(e *archive.Entry) error {
 		j.bool("split_after", true)
 	}
 	j.optStr("comment", e.Comment())
+	j.entryDetails(e, sd)
 	j.close('}')
 	return j.flush(false)
+}
+
+// hex32 writes v under k as eight lower-case hexadecimal digits.
+func (j *JSONWriter) hex32(k string, v uint32) {
+	j.key(k)
+	j.b = append(j.b, '"')
+	j.b = hex.AppendEncode(j.b, []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
+	j.b = append(j.b, '"')
+}
+
+// entryDetails writes the entry fields -slt shows beyond those of every
+// format: the 7z "block"; ZIP "characteristics", "host_os_name",
+// "version_needed", "volume_index" and "offset"; tar "characteristics",
+// "device_major" and "device_minor"; gzip "host_os_name". sd is the
+// archive's *stream.Details, when it is a single stream.
+func (j *JSONWriter) entryDetails(e *archive.Entry, sd *stream.Details) {
+	if e.Block >= 0 {
+		j.int("block", int64(e.Block))
+	}
+	switch d := j.details.(type) {
+	case *zip.Details:
+		if ed := d.Entry(e); ed != nil {
+			j.optStr("characteristics", ed.Characteristics)
+			j.optStr("host_os_name", ed.HostOS)
+			j.int("version_needed", int64(ed.Version))
+			j.int("volume_index", int64(ed.Volume))
+			j.int("offset", ed.Offset)
+		}
+	case *tar.Details:
+		if ed := d.Entry(e); ed != nil {
+			j.str("characteristics", tarEntryCharacteristics(e, ed))
+			j.optInt("device_major", ed.DevMajor)
+			j.optInt("device_minor", ed.DevMinor)
+		}
+	}
+	if sd != nil && sd.Kind == stream.Gzip && sd.Gzip.HeaderSize != 0 {
+		j.str("host_os_name", gzipHostOS(sd.Gzip.HostOS))
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +14,8 @@ import (
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/stream"
 )
 
 // TestAppendJSONString checks the escaping of the JSON listing: valid
@@ -61,6 +65,34 @@ func TestJSONSchemaDoc(t *testing.T) {
 			UID: 1, GID: 1, Owner: "o", Group: "g", BLAKE2sp: []byte{1}, Comment: "c"},
 	})
 	j.EndArchive(nil)
+	// The per-format keys: single streams' details as the stream reader
+	// gives them, and ZIP and tar archives opened as garc opens them.
+	for _, info := range []*archive.Info{
+		{Format: "xz", Details: &stream.Details{Kind: stream.XZ, XZ: stream.XZDetails{Indexed: true, Streams: 1, Blocks: 2, MaxBlockSize: 9, FirstBlockFlags: 0x40}}},
+		{Format: "zstd", Details: &stream.Details{Kind: stream.Zstd, Zstd: stream.ZstdDetails{Parsed: true, DataFrames: 1, ChecksumKnown: true}}},
+		{Format: "gzip", Details: &stream.Details{Kind: stream.Gzip, Gzip: stream.GzipDetails{HeaderSize: 10}}},
+	} {
+		j.BeginArchive("s", info)
+		j.Entry(&archive.Entry{Name: "s", Size: -1, Block: -1})
+		j.EndArchive(nil)
+	}
+	payload := []byte("payload")
+	for name, b := range map[string][]byte{"a.zip": zipFile(t, payload), "a.tar": tarFile(t, payload)} {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := opener.Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.BeginArchive(path, r.Info(), r.Entries()...)
+		for _, e := range r.Entries() {
+			j.Entry(e)
+		}
+		j.EndArchive(nil)
+		r.Close()
+	}
 	j.ArchiveError("b.7z", errors.New("broken"))
 	produced := map[string]bool{}
 	dec := json.NewDecoder(&b)

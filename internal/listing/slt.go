@@ -70,17 +70,11 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 		fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
 	}
 	is7z := info.Format == archive.Format7z
-	blocks := map[int32]bool{}
+	var counts sevenZipCounts
 	if is7z {
-		var packed int64
-		for _, e := range all {
-			packed += e.PackedSize
-			if e.Block >= 0 {
-				blocks[e.Block] = true
-			}
-		}
-		if info.PhysicalSize > 0 && packed <= info.PhysicalSize {
-			fmt.Fprintf(w, "Headers Size = %d\n", info.PhysicalSize-packed)
+		counts = countSevenZip(info, all)
+		if counts.headersSize >= 0 {
+			fmt.Fprintf(w, "Headers Size = %d\n", counts.headersSize)
 		}
 	}
 	if m := sevenZipArchiveMethods(all); is7z && m != "" {
@@ -90,7 +84,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 	}
 	fmt.Fprintf(w, "Solid = %s\n", plusMinus(info.Solid))
 	if is7z {
-		fmt.Fprintf(w, "Blocks = %d\n", len(blocks))
+		fmt.Fprintf(w, "Blocks = %d\n", counts.blocks)
 	}
 	if len(info.Volumes) > 1 {
 		fmt.Fprintf(w, "Volumes = %d\n", len(info.Volumes))
@@ -108,6 +102,33 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 	if info.Comment != "" {
 		fmt.Fprintf(w, "Comment = %s\n", printable.Lines(info.Comment))
 	}
+}
+
+// sevenZipCounts are the archive figures of a 7z archive that 7-Zip's
+// listings show and garc derives from the entries.
+type sevenZipCounts struct {
+	headersSize int64 // bytes that are not packed streams; -1 when unknown
+	blocks      int   // folders holding entries' data
+}
+
+// countSevenZip derives a 7z archive's Headers Size (the physical size
+// less every entry's packed bytes) and Blocks (the folders) from all, its
+// entries.
+func countSevenZip(info *archive.Info, all []*archive.Entry) sevenZipCounts {
+	c := sevenZipCounts{headersSize: -1}
+	var packed int64
+	blocks := map[int32]bool{}
+	for _, e := range all {
+		packed += e.PackedSize
+		if e.Block >= 0 {
+			blocks[e.Block] = true
+		}
+	}
+	if info.PhysicalSize > 0 && packed <= info.PhysicalSize {
+		c.headersSize = info.PhysicalSize - packed
+	}
+	c.blocks = len(blocks)
+	return c
 }
 
 // WriteSLT prints 7-Zip's -slt listing. For 7z archives the entry keys

@@ -109,38 +109,15 @@ func zipAttr(e *archive.Entry, attr uint32) string {
 // writeTarSLT prints a tar archive's -slt listing with 7-Zip's keys for
 // tar, in its order.
 func writeTarSLT(w io.Writer, name string, info *archive.Info, d *tar.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
-	var packed int64
-	var formats, exts []string
-	enc := nameEncoding{}
-	for _, e := range all {
-		packed += e.PackedSize
-		enc.add(e.Name)
-		if ed := d.Entry(e); ed != nil {
-			if f := ed.Format(); (f == "GNU" || f == "POSIX") && !contains(formats, f) {
-				formats = append(formats, f)
-			}
-			for _, x := range ed.Extensions() {
-				if !contains(exts, x) {
-					exts = append(exts, x)
-				}
-			}
-		}
-	}
-	// The archive's list has the pax keys in 7-Zip's order.
-	var archiveExts []string
-	for _, x := range []string{"LongName", "LongLink", "PAX", "pax_path", "pax_linkpath", "mtime", "atime", "ctime"} {
-		if contains(exts, x) {
-			archiveExts = append(archiveExts, strings.TrimPrefix(x, "pax_"))
-		}
-	}
+	a := tarArchiveSummary(info, d, all)
 	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
 	fmt.Fprintf(w, "Type = %s\n", info.Format)
 	fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
-	if len(info.Methods) == 0 && packed <= info.PhysicalSize {
-		fmt.Fprintf(w, "Headers Size = %d\n", info.PhysicalSize-packed)
+	if a.headersSize >= 0 {
+		fmt.Fprintf(w, "Headers Size = %d\n", a.headersSize)
 	}
 	fmt.Fprintf(w, "Code Page = UTF-8\n")
-	fmt.Fprintf(w, "Characteristics = %s\n", strings.Join(append(append(formats, archiveExts...), enc.String()), " "))
+	fmt.Fprintf(w, "Characteristics = %s\n", a.characteristics)
 	fmt.Fprintf(w, "\n----------\n")
 	for _, e := range all {
 		if !want(e) {
@@ -178,14 +155,65 @@ func writeTarSLT(w io.Writer, name string, info *archive.Info, d *tar.Details, a
 		}
 		fmt.Fprintf(w, "Symbolic Link = %s\n", link(archive.TypeSymlink))
 		fmt.Fprintf(w, "Hard Link = %s\n", link(archive.TypeHardlink))
-		var one nameEncoding
-		one.add(e.Name)
-		chars := append([]string{tarTypeflag(ed.Typeflag), ed.Format(), one.String()}, ed.Extensions()...)
-		fmt.Fprintf(w, "Characteristics = %s\n", strings.Join(chars, " "))
+		fmt.Fprintf(w, "Characteristics = %s\n", tarEntryCharacteristics(e, ed))
 		fmt.Fprintf(w, "Comment = \n")
 		fmt.Fprintf(w, "Device Major = %s\nDevice Minor = %s\n", sltDevice(ed.DevMajor), sltDevice(ed.DevMinor))
 		fmt.Fprintln(w)
 	}
+}
+
+// tarEntryCharacteristics is 7-Zip's Characteristics of a tar entry:
+// the type byte, the header format, the name's encoding and the extended
+// headers that applied ("0 POSIX ASCII PAX mtime").
+func tarEntryCharacteristics(e *archive.Entry, ed *tar.EntryDetails) string {
+	var one nameEncoding
+	one.add(e.Name)
+	return strings.Join(append([]string{tarTypeflag(ed.Typeflag), ed.Format(), one.String()}, ed.Extensions()...), " ")
+}
+
+// tarSummary is what 7-Zip's listings show of a whole tar archive.
+type tarSummary struct {
+	// headersSize is the physical size less the entries' packed
+	// bytes, for an uncompressed tar; -1 otherwise.
+	headersSize int64
+	// characteristics are the header formats, the extended headers
+	// and the names' encoding ("GNU ASCII", "POSIX PAX mtime UTF8
+	// MaxUnicode=1090").
+	characteristics string
+}
+
+// tarArchiveSummary derives the tar archive's Headers Size and
+// Characteristics from all, its entries.
+func tarArchiveSummary(info *archive.Info, d *tar.Details, all []*archive.Entry) tarSummary {
+	var packed int64
+	var formats, exts []string
+	enc := nameEncoding{}
+	for _, e := range all {
+		packed += e.PackedSize
+		enc.add(e.Name)
+		if ed := d.Entry(e); ed != nil {
+			if f := ed.Format(); (f == "GNU" || f == "POSIX") && !contains(formats, f) {
+				formats = append(formats, f)
+			}
+			for _, x := range ed.Extensions() {
+				if !contains(exts, x) {
+					exts = append(exts, x)
+				}
+			}
+		}
+	}
+	// The archive's list has the pax keys in 7-Zip's order.
+	var archiveExts []string
+	for _, x := range []string{"LongName", "LongLink", "PAX", "pax_path", "pax_linkpath", "mtime", "atime", "ctime"} {
+		if contains(exts, x) {
+			archiveExts = append(archiveExts, strings.TrimPrefix(x, "pax_"))
+		}
+	}
+	a := tarSummary{headersSize: -1, characteristics: strings.Join(append(append(formats, archiveExts...), enc.String()), " ")}
+	if len(info.Methods) == 0 && packed <= info.PhysicalSize {
+		a.headersSize = info.PhysicalSize - packed
+	}
+	return a
 }
 
 func contains(list []string, s string) bool {
