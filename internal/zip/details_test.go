@@ -1,6 +1,9 @@
 package zip
 
 import (
+	stdzip "archive/zip"
+	"bytes"
+	"encoding/binary"
 	"os"
 	"testing"
 
@@ -55,5 +58,36 @@ func TestCharacteristics(t *testing.T) {
 		if again := rd.characteristics(c.extra, c.flags); again != got {
 			t.Errorf("second call %q", again)
 		}
+	}
+}
+
+// TestCentralExtendedTimeModifiedOnly: Info-ZIP's central UT field holds
+// the modification time only; bsdtar also puts the access and inode
+// change times there, which 7-Zip ignores (its listing shows no Created
+// and Accessed). garc used to list the change time as Created.
+func TestCentralExtendedTimeModifiedOnly(t *testing.T) {
+	const mtime, atime, ctime = 1_000_000_000, 1_100_000_000, 1_200_000_000
+	ut := []byte{0x55, 0x54, 13, 0, 7}
+	for _, v := range []uint32{mtime, atime, ctime} {
+		ut = binary.LittleEndian.AppendUint32(ut, v)
+	}
+	var buf bytes.Buffer
+	w := stdzip.NewWriter(&buf)
+	fw, err := w.CreateHeader(&stdzip.FileHeader{Name: "f", Extra: ut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write([]byte("data"))
+	w.Close()
+	r, err := openBytes(t, buf.Bytes(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := r.Entries()[0]
+	if got := e.ModTime.Unix(); got != mtime {
+		t.Errorf("ModTime %d, want %d", got, mtime)
+	}
+	if x := e.Extra; x != nil && (!x.AccessTime.IsZero() || !x.CreateTime.IsZero()) {
+		t.Errorf("AccessTime %v, CreateTime %v, want none", x.AccessTime, x.CreateTime)
 	}
 }

@@ -135,7 +135,16 @@ func parseExtra(b []byte, f *file, central bool) (extraInfo, error) {
 			}
 			flags := d[0]
 			d = d[1:]
-			for bit, t := range []*time.Time{&x.mtime, &x.atime, &x.ctime} {
+			times := []*time.Time{&x.mtime, &x.atime, &x.ctime}
+			if central {
+				// Info-ZIP's central UT holds the modification time
+				// only; the flags describe the local field. Writers
+				// that put more there (bsdtar: access and inode change
+				// times) are read as 7-Zip reads them, the first time
+				// only: the change time is no creation time.
+				times = times[:1]
+			}
+			for bit, t := range times {
 				if flags&(1<<bit) == 0 {
 					continue
 				}
