@@ -269,7 +269,8 @@ func (j *JSONWriter) time(k string, t time.Time) {
 // BeginArchive writes the start of an archive's line, up to the opening
 // of its entries array. all are every entry of the archive: the 7z and
 // tar figures derived from them ("headers_size", "blocks", tar's
-// "characteristics") are written only when they are given.
+// "characteristics") are written only when they are given (an empty
+// archive's as a non-nil empty slice).
 func (j *JSONWriter) BeginArchive(name string, info *archive.Info, all ...*archive.Entry) {
 	j.details = info.Details
 	j.first = true
@@ -333,7 +334,7 @@ func (j *JSONWriter) optInt(k string, v int64) {
 func (j *JSONWriter) archiveDetails(info *archive.Info, all []*archive.Entry) {
 	switch d := info.Details.(type) {
 	case *tar.Details:
-		if len(all) > 0 {
+		if all != nil {
 			a := tarArchiveSummary(info, d, all)
 			j.optInt("headers_size", a.headersSize)
 			j.str("characteristics", a.characteristics)
@@ -361,7 +362,7 @@ func (j *JSONWriter) archiveDetails(info *archive.Info, all []*archive.Entry) {
 			j.str("method_summary", zstdMethod(&d.Zstd))
 		}
 	default:
-		if info.Format == archive.Format7z && len(all) > 0 {
+		if info.Format == archive.Format7z && all != nil {
 			c := countSevenZip(info, all)
 			j.optInt("headers_size", c.headersSize)
 			j.int("blocks", int64(c.blocks))
