@@ -63,7 +63,8 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "path": string,               stored path, '/' separated
       "type": string,               "file", "dir", "symlink", "hardlink" or "copy"
       "link_target": string,        symlink target / linked entry; omitted when empty
-      "size": int | null,           unpacked size; null when unknown
+      "size": int | null,           unpacked size; null when unknown (a zstd
+                                    file's: its frames' content sizes (*))
       "packed_size": int,
       "method": string,             an xz or .lzma file's: 7-Zip's Method
                                     ("LZMA2:23 CRC64", "LZMA:23:lc1")
