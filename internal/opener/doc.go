@@ -30,9 +30,9 @@
 //
 // 7z archives are opened with sevenzip.NewReader on a section of the file
 // that starts at the signature (Info.SFXOffset records the stub's length).
-// RAR archives are handed to rar.Open by path, which finds the signature
-// again itself and follows volume sets (name.partN.rar, name.rNN) by
-// name.
+// RAR archives are handed to rar.OpenFile with the file opened here (no
+// second open), which finds the signature again itself and follows volume
+// sets (name.partN.rar, name.rNN) by name.
 //
 // # Raw splits
 //

@@ -8,6 +8,6 @@ import (
 // The format readers the opener dispatches to.
 var (
 	newSevenZip = sevenzip.NewReader
-	openRAR     = rar.Open
+	openRAR     = rar.OpenFile
 	newRAR      = rar.NewReader
 )

@@ -87,9 +87,10 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 		}
 		return &fileReader{Reader: r, files: f}, nil
 	default:
-		// rar.Open finds the signature and the other volumes itself.
-		f.Close()
-		return openRAR(path, &o)
+		// The RAR reader takes the file over (it closes it, also when it
+		// fails), finds the signature again (trying later candidates in
+		// an SFX stub) and opens the other volumes by name.
+		return openRAR(f, size, path, &o)
 	}
 }
 

@@ -36,12 +36,14 @@
 //
 // # Volumes and reading model
 //
-// Open follows volume sets by name (name.partN.rar, name.rar/.r00/.r01…,
+// OpenFile reads an archive from a file the caller has opened (garc's
+// opener hands over the file it recognised the archive in) and follows
+// volume sets by name (name.partN.rar, name.rar/.r00/.r01…,
 // name.001…) and merges the pieces of entries split across volumes into one
 // Entry whose packed data is the concatenation of the pieces. A set whose
-// headers announce a volume that is not there is refused at Open with an
+// headers announce a volume that is not there is refused at OpenFile with an
 // error naming the missing file, so that listing, testing and extraction
-// all fail alike. Given a later volume, Open reads the set from its first
+// all fail alike. Given a later volume, OpenFile reads the set from its first
 // volume when that exists (Info().Volumes[0] says which) and otherwise
 // names the missing first volume. Behind a self-extractor stub the archive
 // is found with internal/sfxscan, the opener's scanner. All headers

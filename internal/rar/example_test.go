@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/rar"
@@ -15,7 +16,20 @@ import (
 // reports a checksum mismatch (archive.ErrChecksum) when it reaches the
 // end of an entry whose content is wrong.
 func Example() {
-	r, err := rar.Open("testdata/example.rar", &archive.Options{
+	const path = "testdata/example.rar"
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		fmt.Println(err)
+		return
+	}
+	// OpenFile takes f over: r.Close closes it, as does a failed open.
+	r, err := rar.OpenFile(f, st.Size(), path, &archive.Options{
 		MaxDict: 256 << 20, // refuse dictionaries above 256 MiB (exit 8 in garc)
 	})
 	if err != nil {

@@ -226,19 +226,23 @@ func NewReader(ra io.ReaderAt, size int64, opts *archive.Options) (archive.Reade
 	return r, nil
 }
 
-// Open opens the RAR archive at path, finding an SFX stub's end by scanning
-// for the signature, and following volume sets by name in the same
-// directory. Given a volume other than the first, Open reads the set from
+// OpenFile reads the RAR archive in f, an open file of size bytes whose
+// path is path: it finds an SFX stub's end by scanning for the signature
+// and follows volume sets by path's name in the same directory. OpenFile
+// takes f over: the Reader's Close closes it, and so does OpenFile when it
+// fails. Given a volume other than the first, OpenFile reads the set from
 // its first volume when that file exists (Info().Volumes[0] is then not
 // path) and otherwise returns an error wrapping archive.ErrFormat that
-// names the missing first volume.
-func Open(path string, opts *archive.Options) (archive.Reader, error) {
-	r, err := open(path, opts)
+// names the missing first volume. internal/opener, which has opened the
+// file to recognise it, hands it over here rather than have it opened
+// again.
+func OpenFile(f *os.File, size int64, path string, opts *archive.Options) (archive.Reader, error) {
+	r, err := openFile(f, size, path, opts)
 	var later *laterVolumeError
 	if errors.As(err, &later) {
 		// The first volume's own headers decide; should it claim to be
 		// a later volume too, the second attempt reports that.
-		r, err = open(later.first, opts)
+		r, err = openPath(later.first, opts)
 		if errors.As(err, &later) {
 			err = &archive.Error{Archive: path, Offset: -1, Err: later}
 		}
@@ -246,7 +250,9 @@ func Open(path string, opts *archive.Options) (archive.Reader, error) {
 	return r, err
 }
 
-func open(path string, opts *archive.Options) (archive.Reader, error) {
+// openPath opens the file at path and reads the archive in it, as
+// openFile does.
+func openPath(path string, opts *archive.Options) (archive.Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -256,12 +262,19 @@ func open(path string, opts *archive.Options) (archive.Reader, error) {
 		f.Close()
 		return nil, err
 	}
+	return openFile(f, st.Size(), path, opts)
+}
+
+// openFile reads the archive in f (size bytes, named path) and follows its
+// volumes; a later volume gives a *laterVolumeError. f is closed when it
+// fails.
+func openFile(f *os.File, size int64, path string, opts *archive.Options) (archive.Reader, error) {
 	r := newReader(opts)
 	if r.name == "" {
 		r.name = path
 	}
 	r.closers = append(r.closers, f)
-	off, err := findSignature(f, st.Size(), 0)
+	off, err := findSignature(f, size, 0)
 	if err != nil {
 		r.Close()
 		return nil, r.errf("", -1, err)
@@ -269,12 +282,12 @@ func open(path string, opts *archive.Options) (archive.Reader, error) {
 	// A signature inside an SFX stub is not the archive: try the next
 	// candidate when the first does not parse.
 	for try := 0; ; try++ {
-		err = r.openVolumes(f, st.Size(), off, path, openVolumeFile)
+		err = r.openVolumes(f, size, off, path, openVolumeFile)
 		var later *laterVolumeError
 		if err == nil || off == 0 || errors.As(err, &later) || try >= 8 || errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) {
 			break
 		}
-		next, ferr := findSignature(f, st.Size(), off+1)
+		next, ferr := findSignature(f, size, off+1)
 		if ferr != nil {
 			break
 		}

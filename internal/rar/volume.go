@@ -117,7 +117,7 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 }
 
 // laterVolumeError says that path is a later volume of a set whose first
-// volume exists; Open restarts from the first volume.
+// volume exists; OpenFile restarts from the first volume.
 type laterVolumeError struct {
 	path, first string
 }

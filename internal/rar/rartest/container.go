@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -13,13 +14,14 @@ import (
 	"github.com/garc-dev/garc/internal/corpus"
 )
 
-// ContainerSweep extracts, through the RAR container (open is rar.Open;
-// rartest cannot import it, since the container imports the decoders),
+// ContainerSweep extracts, through the RAR container (openFile is
+// rar.OpenFile; rartest cannot import it, since the container imports the
+// decoders),
 // every RAR 1.4-4.x corpus unit with entries that ours accepts (encrypted
 // and multi-volume ones included) and compares the contents with the
 // listing; units expected to fail must fail with an error wrapping
 // ErrFormat, ErrChecksum or ErrUnsupported. At least five units must pass.
-func ContainerSweep(t *testing.T, family string, ours func(*archive.Entry) bool, open func(path string, opts *archive.Options) (archive.Reader, error)) {
+func ContainerSweep(t *testing.T, family string, ours func(*archive.Entry) bool, openFile func(f *os.File, size int64, path string, opts *archive.Options) (archive.Reader, error)) {
 	t.Helper()
 	root := CorpusRoot(t)
 	units, err := corpus.Units(root)
@@ -36,7 +38,7 @@ func ContainerSweep(t *testing.T, family string, ours func(*archive.Entry) bool,
 			pw := u.Password
 			opts.Password = func() (string, error) { return pw, nil }
 		}
-		r, err := open(u.Path(root), opts)
+		r, err := openPath(u.Path(root), opts, openFile)
 		if err != nil {
 			continue
 		}
@@ -110,4 +112,19 @@ func ContainerSweep(t *testing.T, family string, ours func(*archive.Entry) bool,
 	if pass < 5 {
 		t.Errorf("only %d units passed", pass)
 	}
+}
+
+// openPath opens the file at path and hands it to openFile (rar.OpenFile),
+// as internal/opener does.
+func openPath(path string, opts *archive.Options, openFile func(*os.File, int64, string, *archive.Options) (archive.Reader, error)) (archive.Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return openFile(f, st.Size(), path, opts)
 }

@@ -10,7 +10,7 @@
 //   - corpus helpers on internal/corpus: CorpusRoot/CorpusPath (skip when
 //     the corpus is absent), Units and CheckUnits (decode against the
 //     listings' sha256), Samples, and ContainerSweep (units through the
-//     RAR container, which the caller passes in as rar.Open: rartest
+//     RAR container, which the caller passes in as rar.OpenFile: rartest
 //     cannot import the container, which imports the decoders);
 //   - hostile-input sweeps over a Resetter (a decoder that starts a file
 //     from its File fields): SweepCorpus, SweepTruncated, SweepFlips,

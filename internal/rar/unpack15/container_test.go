@@ -27,5 +27,5 @@ const family = "RAR 1.5/1.4"
 // fail must fail with an error wrapping ErrFormat, ErrChecksum or
 // ErrUnsupported.
 func TestContainer(t *testing.T) {
-	rartest.ContainerSweep(t, family, ours, rar.Open)
+	rartest.ContainerSweep(t, family, ours, rar.OpenFile)
 }

@@ -22,5 +22,5 @@ const family = "RAR 2.0"
 // fail must fail with an error wrapping ErrFormat, ErrChecksum or
 // ErrUnsupported.
 func TestContainer(t *testing.T) {
-	rartest.ContainerSweep(t, family, ours, rar.Open)
+	rartest.ContainerSweep(t, family, ours, rar.OpenFile)
 }

@@ -1,0 +1,23 @@
+package rar
+
+import (
+	"os"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// Open is OpenFile of the file at path, for the tests: garc itself opens
+// RAR archives through internal/opener, which hands over the file it
+// opened to recognise them.
+func Open(path string, opts *archive.Options) (archive.Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return OpenFile(f, st.Size(), path, opts)
+}
