@@ -1076,7 +1076,7 @@ func (x *Extractor) Finish() error {
 			}
 		}
 		if !d.mtime.IsZero() || !d.atime.IsZero() {
-			if err := os.Chtimes(d.path, d.atime, d.mtime); err != nil && first == nil {
+			if err := setPathTimes(d.path, d.atime, d.mtime); err != nil && first == nil {
 				first = createErr(x.relPath(d.path), err)
 			}
 		}

@@ -890,3 +890,36 @@ func TestRenameManySameName(t *testing.T) {
 		t.Errorf("%d files, want %d", len(ents), n+1)
 	}
 }
+
+// TestTimesBeyondUnixNano: times after 2262 (a GNU tar base-256 or pax
+// mtime, an NTFS time) are set as they are on Linux. They went through
+// UnixNano, which overflows there: a file of 2300 got 1901-12-13.
+func TestTimesBeyondUnixNano(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("times beyond UnixNano's range are set exactly on Linux; elsewhere the nearest one is")
+	}
+	f := newFixture(t, Options{})
+	t2300 := time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)
+	t2400 := time.Date(2400, 6, 7, 8, 9, 10, 500, time.UTC)
+	d := &archive.Entry{Name: "d", Type: archive.TypeDir, ModTime: t2300}
+	l := &archive.Entry{Name: "d/l", Type: archive.TypeSymlink, LinkTarget: "f", ModTime: t2400}
+	file := fileEntry("d/f")
+	file.ModTime = t2400
+	for _, e := range []*archive.Entry{d, l} {
+		if err := f.x.Write(e, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.write(file, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for rel, want := range map[string]time.Time{"d": t2300, "d/f": t2400, "d/l": t2400} {
+		fi, err := os.Lstat(filepath.Join(f.dest, rel))
+		if err != nil || !fi.ModTime().Equal(want) {
+			t.Errorf("%s: mtime %v, want %v (%v)", rel, fi.ModTime(), want, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package extract
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,9 +247,34 @@ func (h *dirHandle) setTimes(p string, atime, mtime time.Time) error {
 	}
 }
 
+// timespec converts t for utimensat: seconds and nanoseconds as they are
+// (not through UnixNano, which overflows beyond the years 1678 to 2262: a
+// GNU tar or pax time of 2300 became 1901); UTIME_OMIT for the zero time.
+// Beyond a 32-bit time_t the nearest time it holds is set.
 func timespec(t time.Time) unix.Timespec {
 	if t.IsZero() {
 		return unix.Timespec{Nsec: unix.UTIME_OMIT}
 	}
-	return unix.NsecToTimespec(t.UnixNano())
+	ts, err := unix.TimeToTimespec(t)
+	if err != nil {
+		if t.Unix() < 0 {
+			ts, _ = unix.TimeToTimespec(time.Unix(math.MinInt32, 0))
+		} else {
+			ts, _ = unix.TimeToTimespec(time.Unix(math.MaxInt32, 0))
+		}
+	}
+	return ts
+}
+
+// setPathTimes sets the access and modification times of the file p (a
+// directory, a symbolic link itself), not following a link; a zero time
+// is left unchanged.
+func setPathTimes(p string, atime, mtime time.Time) error {
+	ts := [2]unix.Timespec{timespec(atime), timespec(mtime)}
+	for {
+		err := unix.UtimesNanoAt(unix.AT_FDCWD, p, ts[:], unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			return err
+		}
+	}
 }

@@ -21,8 +21,12 @@ func (*dirHandle) close() {}
 // setTimes sets the access and modification times of the regular file p;
 // a zero time is left unchanged.
 func (*dirHandle) setTimes(p string, atime, mtime time.Time) error {
-	return os.Chtimes(p, atime, mtime)
+	return chtimesRange(p, atime, mtime)
 }
+
+// setPathTimes sets the access and modification times of the directory
+// p; a zero time is left unchanged.
+func setPathTimes(p string, atime, mtime time.Time) error { return chtimesRange(p, atime, mtime) }
 
 // outFile is a temporary output file open for writing.
 type outFile struct {

@@ -23,8 +23,12 @@ func (*dirHandle) close() {}
 // setTimes sets the access and modification times of the regular file p;
 // a zero time is left unchanged.
 func (*dirHandle) setTimes(p string, atime, mtime time.Time) error {
-	return os.Chtimes(p, atime, mtime)
+	return chtimesRange(p, atime, mtime)
 }
+
+// setPathTimes sets the access and modification times of the directory
+// p; a zero time is left unchanged.
+func setPathTimes(p string, atime, mtime time.Time) error { return chtimesRange(p, atime, mtime) }
 
 // create makes the new file p with O_EXCL and O_NOFOLLOW.
 func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
