@@ -56,5 +56,11 @@
 //
 // JSONWriter, for `garc l --format=json`, writes JSON Lines, one line
 // per archive, as the entries are read; the schema is described once, in
-// SchemaDoc, which `garc l --help` prints.
+// SchemaDoc, which `garc l --help` prints. It carries every value the
+// technical listing shows, under garc's own keys (TestJSONCarriesSLT and
+// TestJSONCarriesSLTCorpus check it key by key against -slt): the
+// format's archive figures (headers size, blocks, streams,
+// characteristics; BeginArchive derives the 7z and tar ones from the
+// entries it is given), 7-Zip's methods of xz and .lzma files, the
+// checks of gzip and zstd files, and the 7z, ZIP and tar entry keys.
 package listing
