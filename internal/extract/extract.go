@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -776,12 +777,27 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 		r = strings.NewReader("")
 	}
 	var rerr, werr error
+	// The holes of a sparse entry are skipped, not written: a tar of a
+	// few KiB can hold a file of terabytes, most of it hole (GNU tar and
+	// bsdtar make sparse files of them too). size counts the bytes
+	// written or skipped; hole says the file ends in a skipped run, so
+	// its size is set at the end.
+	holes := e.Method == SparseMethod
+	var size int64
+	hole := false
 	for {
 		n, err := r.Read(x.buf)
 		if n > 0 {
-			if _, werr = f.Write(x.buf[:n]); werr != nil {
+			if holes && allZero(x.buf[:n]) {
+				werr, hole = f.skip(int64(n)), true
+			} else {
+				_, werr = f.Write(x.buf[:n])
+				hole = false
+			}
+			if werr != nil {
 				break
 			}
+			size += int64(n)
 		}
 		if err == io.EOF {
 			break
@@ -790,6 +806,9 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 			rerr = err
 			break
 		}
+	}
+	if hole && werr == nil {
+		werr = f.setSize(size)
 	}
 	// Times are set on the open descriptor where the system allows it.
 	timesSet := werr == nil && (e.ModTime.IsZero() && e.AccessTime().IsZero() || f.setTimes(e.AccessTime(), e.ModTime) == nil)
@@ -819,6 +838,27 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	}
 	x.recordWritten(rel, &dst)
 	return nil
+}
+
+// SparseMethod is the Method of an archive entry whose runs of zeros are
+// holes (tar's sparse files): the extractor skips them instead of writing
+// them, which makes a sparse file where the file system can.
+const SparseMethod = "sparse"
+
+// allZero reports whether b holds only zero bytes.
+func allZero(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.NativeEndian.Uint64(b) != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // maxLinkTarget bounds a symbolic link target read from entry data.

@@ -3,6 +3,7 @@
 package extract
 
 import (
+	"io"
 	"io/fs"
 
 	"golang.org/x/sys/unix"
@@ -37,6 +38,29 @@ func (o outFile) Write(b []byte) (int, error) {
 		n += k
 	}
 	return n, nil
+}
+
+// skip moves the file offset n bytes on without writing them: a hole
+// where the file system makes one.
+func (o outFile) skip(n int64) error {
+	if _, err := unix.Seek(o.fd, n, io.SeekCurrent); err != nil {
+		return &fs.PathError{Op: "seek", Path: o.path, Err: err}
+	}
+	return nil
+}
+
+// setSize sets the file's size (after a final skip).
+func (o outFile) setSize(size int64) error {
+	for {
+		err := unix.Ftruncate(o.fd, size)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "truncate", Path: o.path, Err: err}
+		}
+		return nil
+	}
 }
 
 // Close closes the descriptor.

@@ -4,6 +4,7 @@ package extract
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -43,6 +44,16 @@ func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
 // renameNoReplace is not done here: the caller examines the name and
 // renames.
 func (*dirHandle) renameNoReplace(oldpath, dir, name string) error { return errors.ErrUnsupported }
+
+// skip moves the file offset n bytes on without writing them: a hole
+// where the file system makes one.
+func (o outFile) skip(n int64) error {
+	_, err := o.Seek(n, io.SeekCurrent)
+	return err
+}
+
+// setSize sets the file's size (after a final skip).
+func (o outFile) setSize(size int64) error { return o.Truncate(size) }
 
 // setTimes is left to the path-based dirHandle.setTimes here.
 func (outFile) setTimes(atime, mtime time.Time) error { return errors.ErrUnsupported }

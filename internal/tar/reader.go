@@ -416,6 +416,8 @@ func entryOf(h *header) *archive.Entry {
 		e.Mode |= fs.ModeSticky
 	}
 	if h.isSparse {
+		// The extractor's SparseMethod: the zero runs it reads are
+		// holes, which it skips instead of writing.
 		e.Method = "sparse"
 	}
 	return e
