@@ -202,9 +202,11 @@ func TestListFormats(t *testing.T) {
 	r.expect(t, ExitOK, "l --format=json")
 	var doc struct {
 		Archive struct {
-			Type    string   `json:"type"`
-			Solid   bool     `json:"solid"`
-			Volumes []string `json:"volumes"`
+			Type        string   `json:"type"`
+			Solid       bool     `json:"solid"`
+			Volumes     []string `json:"volumes"`
+			HeadersSize *int64   `json:"headers_size"`
+			Blocks      *int64   `json:"blocks"`
 		} `json:"archive"`
 		Entries []struct {
 			Path  string `json:"path"`
@@ -217,7 +219,8 @@ func TestListFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("JSON listing does not parse: %v\n%s", err, r.stdout)
 	}
-	if doc.Archive.Type != "7z" || !doc.Archive.Solid || len(doc.Archive.Volumes) != 1 {
+	if doc.Archive.Type != "7z" || !doc.Archive.Solid || len(doc.Archive.Volumes) != 1 ||
+		doc.Archive.HeadersSize == nil || *doc.Archive.HeadersSize <= 0 || doc.Archive.Blocks == nil || *doc.Archive.Blocks != 1 {
 		t.Errorf("archive fields: %+v", doc.Archive)
 	}
 	seen := map[string]string{}

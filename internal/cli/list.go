@@ -73,7 +73,7 @@ func (a *app) listArchive(name string, sel *selection.Selector, format string) e
 	want := func(e *archive.Entry) bool { return a.ctx.Err() == nil && selected(e) }
 	if format == "json" {
 		j := listing.NewJSONWriter(a.stdout)
-		j.BeginArchive(name, info)
+		j.BeginArchive(name, info, all...)
 		for _, e := range all {
 			if want(e) {
 				if err := j.Entry(e); err != nil {
