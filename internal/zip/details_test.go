@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -89,5 +90,53 @@ func TestCentralExtendedTimeModifiedOnly(t *testing.T) {
 	}
 	if x := e.Extra; x != nil && (!x.AccessTime.IsZero() || !x.CreateTime.IsZero()) {
 		t.Errorf("AccessTime %v, CreateTime %v, want none", x.AccessTime, x.CreateTime)
+	}
+}
+
+// TestUnixTime32: the 32-bit times of the UT and UX fields are unsigned
+// beyond 2038, as 7-Zip, bsdtar and unzip read a file of 2040 (garc read
+// them signed: 1903); a value that only a signed reading brings near the
+// entry's DOS time (a file of 1960, DOS time 1980) stays signed.
+func TestUnixTime32(t *testing.T) {
+	dos := func(year int) (uint16, uint16) { return 0, uint16(year-1980)<<9 | 1<<5 | 1 }
+	for _, c := range []struct {
+		name string
+		id   uint16
+		v    int64
+		dos  int // DOS year; 0 for no DOS time
+		want int64
+	}{
+		{"UT 2040", extraExtTime, 2208988800, 2040, 2208988800},
+		{"UT 2096", extraExtTime, 3979348096, 2096, 3979348096},
+		{"UT 1960", extraExtTime, -315619200, 1980, -315619200},
+		{"UT 2040 without DOS time", extraExtTime, 2208988800, 0, 2208988800},
+		{"UT 2001", extraExtTime, 1000000000, 2001, 1000000000},
+		{"UX 2040", extraInfoZipUnix, 2208988800, 2040, 2208988800},
+		{"UX 1960", extraInfoZipUnix, -315619200, 1980, -315619200},
+	} {
+		var extra []byte
+		if c.id == extraExtTime {
+			extra = binary.LittleEndian.AppendUint32([]byte{0x55, 0x54, 5, 0, 1}, uint32(c.v))
+		} else {
+			extra = binary.LittleEndian.AppendUint32([]byte{0x55, 0x58, 8, 0}, uint32(c.v))
+			extra = binary.LittleEndian.AppendUint32(extra, uint32(c.v))
+		}
+		h := &stdzip.FileHeader{Name: "f", Extra: extra}
+		if c.dos != 0 {
+			h.ModifiedTime, h.ModifiedDate = dos(c.dos)
+		}
+		var buf bytes.Buffer
+		w := stdzip.NewWriter(&buf)
+		if _, err := w.CreateHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		r, err := openBytes(t, buf.Bytes(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Entries()[0].ModTime.Unix(); got != c.want {
+			t.Errorf("%s: ModTime %d (%v), want %d", c.name, got, time.Unix(got, 0).UTC(), c.want)
+		}
 	}
 }

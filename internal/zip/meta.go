@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -151,13 +152,13 @@ func parseExtra(b []byte, f *file, central bool) (extraInfo, error) {
 				if len(d) < 4 {
 					break
 				}
-				*t = time.Unix(int64(int32(le.Uint32(d))), 0)
+				*t = unixTime32(le.Uint32(d), f)
 				d = d[4:]
 			}
 		case extraInfoZipUnix:
 			if len(d) >= 8 && x.mtime.IsZero() {
-				x.atime = time.Unix(int64(int32(le.Uint32(d))), 0)
-				x.mtime = time.Unix(int64(int32(le.Uint32(d[4:]))), 0)
+				x.atime = unixTime32(le.Uint32(d), f)
+				x.mtime = unixTime32(le.Uint32(d[4:]), f)
 			}
 			if len(d) >= 12 && !x.hasOwner {
 				x.uid, x.gid, x.hasOwner = int(le.Uint16(d[8:])), int(le.Uint16(d[10:])), true
@@ -263,6 +264,26 @@ func (rd *Reader) fillEntry(e *archive.Entry, f *file, x *extraInfo, host byte, 
 }
 
 // dosTime converts an MS-DOS time and date (local time) to time.
+// unixTime32 reads the 32-bit Unix time of Info-ZIP's UT and UX fields.
+// The field has no sign: 7-Zip and bsdtar read it unsigned (1970 to
+// 2106), older writers meant it signed (1901 to 2038). Values up to
+// 2^31-1 are the same either way; above, the reading nearer to the
+// entry's DOS time is taken (a file of 2040 is 2040, not 1903; one of
+// 1960, whose DOS time says 1980, is 1960, not 2096), unsigned when there
+// is no DOS time.
+func unixTime32(v uint32, f *file) time.Time {
+	unsigned := time.Unix(int64(v), 0)
+	if v <= math.MaxInt32 {
+		return unsigned
+	}
+	signed := time.Unix(int64(int32(v)), 0)
+	dos := dosTime(f.dosTime, f.dosDate)
+	if dos.IsZero() || dos.Sub(signed).Abs() >= unsigned.Sub(dos).Abs() {
+		return unsigned
+	}
+	return signed
+}
+
 func dosTime(t, d uint16) time.Time {
 	if t == 0 && d == 0 {
 		return time.Time{}
