@@ -140,10 +140,10 @@ func countSevenZip(info *archive.Info, all []*archive.Entry) sevenZipCounts {
 // Before/After, CRC, Host OS, Method, link targets). Keys garc adds
 // (BLAKE2sp, User, Group, Anti, Comment) come last. ZIP and tar archives
 // (whose Info.Details are *zip.Details and *tar.Details) get 7-Zip's keys
-// for those formats, archive block included (writeZipSLT, writeTarSLT).
+// for those formats, archive block included (writeZipArchiveBlock, writeZipSLTEntries and the tar twins).
 // Single-stream files (.gz, .bz2, .xz, .lzma, .zst; Info.Details a
 // *stream.Details) get the keys 7-Zip's handler for the format gives
-// when it lists without decoding (writeStreamSLT): gzip Headers Size and
+// when it lists without decoding (writeStreamArchiveBlock, writeStreamSLTEntries): gzip Headers Size and
 // Path, Size (the trailer's ISIZE), Packed Size, Modified, Host OS, CRC
 // (the last trailer's); xz Physical Size, Method ("LZMA2:23 CRC64"),
 // Streams, Blocks, Cluster Size, Characteristics and Size, Packed Size,
@@ -153,19 +153,19 @@ func countSevenZip(info *archive.Info, all []*archive.Entry) sevenZipCounts {
 // frame); bzip2 only empty Size and Packed Size.
 func WriteSLT(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
 	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", printable.String(name))
+	writeArchiveBlock(w, name, info, all)
+	fmt.Fprintf(w, "\n----------\n")
 	switch d := info.Details.(type) {
 	case *zip.Details:
-		writeZipSLT(w, name, info, d, all, want)
+		writeZipSLTEntries(w, d, all, want)
 		return
 	case *tar.Details:
-		writeTarSLT(w, name, info, d, all, want)
+		writeTarSLTEntries(w, d, all, want)
 		return
 	case *stream.Details:
-		writeStreamSLT(w, name, info, d, all, want)
+		writeStreamSLTEntries(w, info, d, all, want)
 		return
 	}
-	writeArchiveHeader(w, name, info, all)
-	fmt.Fprintf(w, "\n----------\n")
 	if info.Format == archive.Format7z {
 		write7zSLTEntries(w, all, want)
 		return

@@ -39,9 +39,9 @@ func sltFileTime(t time.Time) string {
 	return sltTime(t)
 }
 
-// writeZipSLT prints a ZIP archive's -slt listing with 7-Zip's keys for
-// ZIP, in its order.
-func writeZipSLT(w io.Writer, name string, info *archive.Info, d *zip.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
+// writeZipArchiveBlock prints the archive block 7-Zip's listings give a
+// ZIP archive.
+func writeZipArchiveBlock(w io.Writer, name string, info *archive.Info) {
 	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
 	fmt.Fprintf(w, "Type = %s\n", info.Format)
 	if info.SFXOffset > 0 {
@@ -51,7 +51,11 @@ func writeZipSLT(w io.Writer, name string, info *archive.Info, d *zip.Details, a
 	if info.Comment != "" {
 		fmt.Fprintf(w, "Comment = %s\n", printable.Lines(info.Comment))
 	}
-	fmt.Fprintf(w, "\n----------\n")
+}
+
+// writeZipSLTEntries prints the entries of a ZIP archive's -slt listing
+// with 7-Zip's keys for ZIP, in its order.
+func writeZipSLTEntries(w io.Writer, d *zip.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
 	for _, e := range all {
 		if !want(e) {
 			continue
@@ -106,9 +110,9 @@ func zipAttr(e *archive.Entry, attr uint32) string {
 	return b.String()
 }
 
-// writeTarSLT prints a tar archive's -slt listing with 7-Zip's keys for
-// tar, in its order.
-func writeTarSLT(w io.Writer, name string, info *archive.Info, d *tar.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
+// writeTarArchiveBlock prints the archive block 7-Zip's listings give a
+// tar archive.
+func writeTarArchiveBlock(w io.Writer, name string, info *archive.Info, d *tar.Details, all []*archive.Entry) {
 	a := tarArchiveSummary(info, d, all)
 	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
 	fmt.Fprintf(w, "Type = %s\n", info.Format)
@@ -118,7 +122,11 @@ func writeTarSLT(w io.Writer, name string, info *archive.Info, d *tar.Details, a
 	}
 	fmt.Fprintf(w, "Code Page = UTF-8\n")
 	fmt.Fprintf(w, "Characteristics = %s\n", a.characteristics)
-	fmt.Fprintf(w, "\n----------\n")
+}
+
+// writeTarSLTEntries prints the entries of a tar archive's -slt listing
+// with 7-Zip's keys for tar, in its order.
+func writeTarSLTEntries(w io.Writer, d *tar.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
 	for _, e := range all {
 		if !want(e) {
 			continue

@@ -67,18 +67,23 @@ func streamArchiveProps(info *archive.Info, d *stream.Details) []streamProp {
 	return props
 }
 
-// writeStreamSLT prints the -slt listing of a single-stream file (.gz,
-// .bz2, .xz, .lzma, .zst) with the keys 7-Zip's handler for the format
-// gives when it lists the file without decoding it: archive properties
-// only when known (streamArchiveProps), every entry key even when its
-// value is empty.
-func writeStreamSLT(w io.Writer, name string, info *archive.Info, d *stream.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
+// writeStreamArchiveBlock prints the archive block 7-Zip's listings give
+// a single-stream file (.gz, .bz2, .xz, .lzma, .zst): the properties
+// 7-Zip's handler for the format knows without decoding, only when known
+// (streamArchiveProps).
+func writeStreamArchiveBlock(w io.Writer, name string, info *archive.Info, d *stream.Details) {
 	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
 	fmt.Fprintf(w, "Type = %s\n", info.Format)
 	for _, p := range streamArchiveProps(info, d) {
 		fmt.Fprintf(w, "%s = %s\n", p.key, p.value)
 	}
-	fmt.Fprintf(w, "\n----------\n")
+}
+
+// writeStreamSLTEntries prints the entries of a single-stream file's -slt
+// listing with the keys 7-Zip's handler for the format gives when it
+// lists the file without decoding it, every key even when its value is
+// empty.
+func writeStreamSLTEntries(w io.Writer, info *archive.Info, d *stream.Details, all []*archive.Entry, want func(*archive.Entry) bool) {
 	for _, e := range all {
 		if !want(e) {
 			continue

@@ -9,13 +9,16 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/printable"
+	"github.com/garc-dev/garc/internal/stream"
+	"github.com/garc-dev/garc/internal/tar"
+	"github.com/garc-dev/garc/internal/zip"
 )
 
 // WriteTable prints 7-Zip's table listing of the entries want selects:
 // the archive block, column titles, a row per entry as it is visited
 // (WriteRows) and the totals.
 func WriteTable(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
-	writeArchiveHeader(w, name, info, all)
+	writeArchiveBlock(w, name, info, all)
 	fmt.Fprintln(w)
 	const rule = "------------------- ----- ------------ ------------  ------------------------"
 	fmt.Fprintln(w, "   Date      Time    Attr         Size   Compressed  Name")
@@ -35,6 +38,21 @@ func WriteTable(w io.Writer, name string, info *archive.Info, all []*archive.Ent
 		size = fmt.Sprintf("%12d", t.Size)
 	}
 	fmt.Fprintf(w, "%s       %s %12d  %s\n", date, size, t.Packed, summary)
+}
+
+// writeArchiveBlock prints the archive block that opens both of 7-Zip's
+// listings, in the words 7-Zip uses for the archive's format.
+func writeArchiveBlock(w io.Writer, name string, info *archive.Info, all []*archive.Entry) {
+	switch d := info.Details.(type) {
+	case *zip.Details:
+		writeZipArchiveBlock(w, name, info)
+	case *tar.Details:
+		writeTarArchiveBlock(w, name, info, d, all)
+	case *stream.Details:
+		writeStreamArchiveBlock(w, name, info, d)
+	default:
+		writeArchiveHeader(w, name, info, all)
+	}
 }
 
 // Totals are the sums under the table's rows.

@@ -1,11 +1,15 @@
 package listing
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/opener"
 )
 
 func TestSevenZipArchiveMethods(t *testing.T) {
@@ -136,6 +140,42 @@ func TestTableTotals(t *testing.T) {
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 		if got := lines[len(lines)-1]; got != tc.want {
 			t.Errorf("totals:\n got %q\nwant %q", got, tc.want)
+		}
+	}
+}
+
+// TestTableArchiveBlockIsSLTs checks that the table listing opens with the
+// same archive block as -slt, in 7-Zip's words for each format (7-Zip
+// prints one block for both listings).
+func TestTableArchiveBlockIsSLTs(t *testing.T) {
+	dir := t.TempDir()
+	payload := bytes.Repeat([]byte("the table's archive block\n"), 500)
+	paths := []string{filepath.Join("..", "..", "testdata", "sample.7z")}
+	for name, b := range map[string][]byte{
+		"a.gz": gzipFile(t, payload), "a.xz": xzFile(t, payload), "a.lzma": lzmaFile(t, payload),
+		"a.zst": zstdFile(t, payload), "a.zip": zipFile(t, payload), "a.tar": tarFile(t, payload),
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	every := func(*archive.Entry) bool { return true }
+	for _, p := range paths {
+		r, err := opener.Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slt, table bytes.Buffer
+		WriteSLT(&slt, p, r.Info(), r.Entries(), every)
+		WriteTable(&table, p, r.Info(), r.Entries(), every)
+		r.Close()
+		_, sltBlock, _ := strings.Cut(slt.String(), "--\n")
+		sltBlock, _, _ = strings.Cut(sltBlock, "\n----------\n")
+		tableBlock, _, _ := strings.Cut(table.String(), "\n\n")
+		if tableBlock != strings.TrimSuffix(sltBlock, "\n") {
+			t.Errorf("%s: table block\n%s\nwant -slt's\n%s", filepath.Base(p), tableBlock, sltBlock)
 		}
 	}
 }
