@@ -3,6 +3,7 @@ package lzma
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unsafe"
 )
 
@@ -116,62 +117,95 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 //
 // It indexes the chain and the buffer without bounds checks, which are
 // safe by construction and checked once per call: a link's slot is below
-// cyclic (d is in [1, maxD] and maxD < cyclic), and the bytes compared lie
-// in buf[pos-maxD : pos+limit].
+// cyclic (d is in [1, maxD] and maxD < cyclic), the bytes compared lie
+// in buf[pos-maxD : pos+limit], and the matches go to ms's spare
+// capacity (at most limit-best of them).
+//
+// The loop keeps few values live, so that they all stay in registers:
+// a candidate is first tested by the four bytes ending at best (one load
+// and compare; those of a longer match all agree), the chain slot is the
+// candidate plus a constant (wrapped by cyclic when it lies before the
+// slot of position 0), and the matches are written through a pointer.
 func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
 	son, buf := mf.son, mf.buf
 	cyc, cyclic := mf.cycPos, mf.cyclic
-	if len(son) < int(cyclic) || cyc >= cyclic || maxD >= cyclic || int(maxD) > pos || pos+limit > len(buf) || best >= limit {
+	if cap(ms)-len(ms) < limit-best {
+		ms = slices.Grow(ms, limit-best) // the encoder's lists have room
+	}
+	if len(son) < int(cyclic) || cyc >= cyclic || maxD >= cyclic || int(maxD) > pos || pos+limit > len(buf) ||
+		best >= limit || best < 3 || cap(ms)-len(ms) < limit-best {
 		panic("lzma: match finder state out of range")
 	}
 	sb := unsafe.Pointer(unsafe.SliceData(son))
 	p := unsafe.Pointer(unsafe.SliceData(buf[pos:]))
-	at := func(q unsafe.Pointer, i int) byte { return *(*byte)(unsafe.Add(q, i)) }
-	word := func(q unsafe.Pointer, i int) uint64 {
-		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(q, i))[:])
-	}
-	// The candidate's byte at best, then its first byte, are compared
-	// with these before the whole match.
-	want, first := at(p, best), at(p, 0)
-	for steps := mf.cycles; steps > 0; steps-- {
-		d := cur - cand
-		if d-1 >= maxD {
+	first := unsafe.Pointer(unsafe.SliceData(ms[len(ms):cap(ms)]))
+	out := first
+	// The slot of a candidate at distance d is cyc-d, or cyc-d+cyclic
+	// when d > cyc: cand+base, which then wraps below zero.
+	base := cyc - cur
+	want := load32(unsafe.Add(p, best-3))
+	steps := mf.cycles
+	for {
+		var d uint32
+		d, cand, steps = hcScan(sb, unsafe.Add(p, best-3), want, cur, cand, base, cyclic, maxD, steps)
+		if d == 0 {
 			break
 		}
-		s := cyc - d
-		if d > cyc {
-			s += cyclic
-		}
-		// The next link is loaded before the bytes are compared, so
-		// that its latency overlaps theirs.
-		cand = *(*uint32)(unsafe.Add(sb, uintptr(s)*4))
 		q := unsafe.Add(p, -int(d))
-		if at(q, best) != want || at(q, 0) != first {
-			continue
-		}
-		l := 1
+		l := 0
 		for l+8 <= limit {
-			if x := word(p, l) ^ word(q, l); x != 0 {
+			if x := load64(unsafe.Add(p, l)) ^ load64(unsafe.Add(q, l)); x != 0 {
 				l += bits.TrailingZeros64(x) >> 3
 				goto found
 			}
 			l += 8
 		}
-		for l < limit && at(p, l) == at(q, l) {
+		for l < limit && *(*byte)(unsafe.Add(p, l)) == *(*byte)(unsafe.Add(q, l)) {
 			l++
 		}
 	found:
 		if l > best {
-			ms = append(ms, match{uint32(l), d - 1})
+			*(*match)(out) = match{uint32(l), d - 1}
+			out = unsafe.Add(out, unsafe.Sizeof(match{}))
 			best = l
 			if l >= limit {
 				break
 			}
-			want = at(p, best)
+			want = load32(unsafe.Add(p, best-3))
 		}
 	}
-	return ms
+	return ms[:len(ms)+int((uintptr(out)-uintptr(first))/unsafe.Sizeof(match{}))]
 }
+
+// hcScan follows the chain from cand for at most steps links and returns
+// the distance d of the first candidate within maxD whose four bytes
+// before pw-d equal want, the link after it and the steps left; d is 0
+// when there is none. It is hcWalk's inner loop, in a function of its
+// own so that its values stay in registers.
+//
+//go:noinline
+func hcScan(sb, pw unsafe.Pointer, want, cur, cand, base, cyclic, maxD uint32, steps int) (d, next uint32, left int) {
+	for ; steps > 0; steps-- {
+		d = cur - cand
+		if d-1 >= maxD {
+			break
+		}
+		s := cand + base
+		if s >= cyclic {
+			s += cyclic
+		}
+		// The next link is loaded before the bytes are compared, so
+		// that its latency overlaps theirs.
+		cand = *(*uint32)(unsafe.Add(sb, uintptr(s)*4))
+		if load32(unsafe.Add(pw, -int(d))) == want {
+			return d, cand, steps - 1
+		}
+	}
+	return 0, cand, 0
+}
+
+// load32 is the little-endian word of the four bytes at p.
+func load32(p unsafe.Pointer) uint32 { return binary.LittleEndian.Uint32((*[4]byte)(p)[:]) }
 
 // hcSkip advances n positions of the hash-chain finder, inserting them
 // into the tables and their chains.
