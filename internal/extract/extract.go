@@ -130,6 +130,10 @@ type Extractor struct {
 	// Rollback undoes both.
 	createdDirs []string
 	records     recordList
+	// symlinks maps the cleaned full name of each symbolic link made in
+	// this run to its target, for hard links to it (GNU tar and bsdtar
+	// store a hard link to a symbolic link as such).
+	symlinks map[string]string
 	// placedRecord says that the last place call added a record, which
 	// recordWritten then marks.
 	placedRecord bool
@@ -311,7 +315,7 @@ func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 	}
 	switch e.Type {
 	case archive.TypeSymlink:
-		return x.writeSymlink(e, rel, x.fullPath(osRel), r)
+		return x.writeSymlink(e, key, rel, x.fullPath(osRel), r)
 	case archive.TypeHardlink, archive.TypeCopy:
 		return x.writeLink(e, key, x.fullPath(osRel))
 	}
@@ -864,7 +868,11 @@ func allZero(b []byte) bool {
 // maxLinkTarget bounds a symbolic link target read from entry data.
 const maxLinkTarget = 64 << 10
 
-func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Reader) error {
+// writeSymlink makes the symbolic link of entry e, whose cleaned full
+// name is key, at rel (key, or its base name with Flat), target the full
+// path; the link target is e.LinkTarget or, when that is empty, the data
+// r holds.
+func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io.Reader) error {
 	linkTarget := e.LinkTarget
 	if linkTarget == "" && r != nil {
 		b, err := io.ReadAll(io.LimitReader(r, maxLinkTarget+1))
@@ -908,7 +916,14 @@ func (x *Extractor) writeSymlink(e *archive.Entry, rel, target string, r io.Read
 			if !e.ModTime.IsZero() || !e.AccessTime().IsZero() {
 				lchtimes(tmp, e.AccessTime(), e.ModTime) // best effort
 			}
-			return x.place(e, tmp, &dst)
+			if err := x.place(e, tmp, &dst); err != nil {
+				return err
+			}
+			if x.symlinks == nil {
+				x.symlinks = make(map[string]string)
+			}
+			x.symlinks[key] = linkTarget
+			return nil
 		}
 		if !errors.Is(err, fs.ErrExist) || i > 100 {
 			break
@@ -1039,11 +1054,34 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		return x.refuse(e.Name, "link target: "+why)
 	}
 	src, ok := x.writtenPath(tname)
-	if !ok {
-		return x.refuse(e.Name, "link target "+e.LinkTarget+" was not extracted")
+	var fi fs.FileInfo
+	var err error
+	if ok {
+		fi, err = os.Lstat(src)
 	}
-	fi, err := os.Lstat(src)
-	if err != nil || !fi.Mode().IsRegular() {
+	if !ok || err != nil || !fi.Mode().IsRegular() {
+		if linkTarget, isLink := x.symlinks[tname]; isLink && e.Type == archive.TypeHardlink {
+			// A hard link to a symbolic link made in this run is that
+			// link once more, at the new name: made as a symbolic
+			// link with the same target, under the link rules for
+			// where it is now (a relative target means something
+			// else in another directory).
+			le := *e
+			le.Type, le.LinkTarget = archive.TypeSymlink, linkTarget
+			if x.opts.Links == LinksSkip {
+				err := fmt.Errorf("%s: %w: symbolic link", e.Name, ErrSkipped)
+				x.warn(e.Name, err)
+				return err
+			}
+			srel := rel
+			if x.opts.Flat {
+				srel = path.Base(rel)
+			}
+			return x.writeSymlink(&le, rel, srel, target, nil)
+		}
+		if !ok {
+			return x.refuse(e.Name, "link target "+e.LinkTarget+" was not extracted")
+		}
 		return x.refuse(e.Name, "link target "+e.LinkTarget+" is no longer a regular file")
 	}
 	dst, err := x.resolveExisting(e.Name, target)

@@ -431,11 +431,51 @@ func TestHardLinkTargetReplacedBySymlink(t *testing.T) {
 	if err := f.x.Write(&archive.Entry{Name: "a", Type: archive.TypeSymlink, LinkTarget: filepath.Join(f.outside, "secret")}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range []archive.EntryType{archive.TypeHardlink, archive.TypeCopy} {
-		err := f.x.Write(&archive.Entry{Name: "b-" + typ.String(), Type: typ, LinkTarget: "a"}, nil)
-		if !errors.Is(err, ErrRefused) {
-			t.Fatalf("%s through replaced target: %v", typ, err)
+	err := f.x.Write(&archive.Entry{Name: "b-copy", Type: archive.TypeCopy, LinkTarget: "a"}, nil)
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("copy through replaced target: %v", err)
+	}
+	// A hard link to a is a hard link to the symbolic link: the same link
+	// once more, which reads nothing.
+	if err := f.x.Write(&archive.Entry{Name: "b-hardlink", Type: archive.TypeHardlink, LinkTarget: "a"}, nil); err != nil {
+		t.Fatalf("hard link to the symbolic link: %v", err)
+	}
+	if got, err := os.Readlink(filepath.Join(f.dest, "b-hardlink")); err != nil || got != filepath.Join(f.outside, "secret") {
+		t.Fatalf("b-hardlink: link to %q (%v)", got, err)
+	}
+}
+
+// TestHardLinkToSymlink: GNU tar and bsdtar store a hard link to a
+// symbolic link as a hard link entry naming the link, and extract it as
+// the same link once more; garc refused it ("link target was not
+// extracted"). It is made as a symbolic link with the same target, under
+// the link rules for its own place: "../x" is inside from sub/ but not
+// from the root.
+func TestHardLinkToSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	for _, policy := range []LinkPolicy{LinksSafe, LinksSkip} {
+		f := newFixture(t, Options{Links: policy})
+		for _, e := range []*archive.Entry{
+			{Name: "s", Type: archive.TypeSymlink, LinkTarget: "target.txt"},
+			{Name: "sub/s", Type: archive.TypeSymlink, LinkTarget: "../target.txt"},
+		} {
+			f.x.Write(e, nil)
 		}
+		err := f.x.Write(&archive.Entry{Name: "h", Type: archive.TypeHardlink, LinkTarget: "s"}, nil)
+		got, lerr := os.Readlink(filepath.Join(f.dest, "h"))
+		if policy == LinksSafe && (err != nil || lerr != nil || got != "target.txt") {
+			t.Errorf("safe: h: %v, link to %q (%v)", err, got, lerr)
+		}
+		if policy == LinksSkip && (!errors.Is(err, ErrSkipped) && !errors.Is(err, ErrRefused) || lerr == nil) {
+			t.Errorf("skip: h: %v, link to %q", err, got)
+		}
+		err = f.x.Write(&archive.Entry{Name: "h2", Type: archive.TypeHardlink, LinkTarget: "sub/s"}, nil)
+		if !errors.Is(err, ErrRefused) && !errors.Is(err, ErrSkipped) || f.exists("h2") {
+			t.Errorf("%v: h2 (../target.txt from the root): %v", policy, err)
+		}
+		f.outsideUntouched()
 	}
 }
 
