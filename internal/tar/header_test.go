@@ -144,3 +144,36 @@ func TestParseNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingSlashDirectory: a regular file entry whose name ends in a
+// slash is a directory, whatever the header format, as GNU tar, bsdtar
+// and 7-Zip read it; garc made a file of it (only V7 headers were
+// converted) and then failed to create the files below it. Data it
+// declares is skipped.
+func TestTrailingSlashDirectory(t *testing.T) {
+	zero := make([]byte, 2*blockSize)
+	for _, c := range []struct {
+		name string
+		tar  []byte
+	}{
+		{"ustar '0'", tarOf(rawHeader{name: "d/", typeflag: '0'}.bytes())},
+		{"ustar NUL", tarOf(rawHeader{name: "d/", typeflag: 0}.bytes())},
+		{"pax path", tarOf(rawHeader{name: "P", typeflag: 'x', data: paxRecord("path", "d/")}.bytes(), rawHeader{name: "x", typeflag: '0'}.bytes())},
+		{"with data", tarOf(rawHeader{name: "d/", typeflag: '0', data: "skipped"}.bytes())},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := tarOf(c.tar, rawHeader{name: "d/f", typeflag: '0', data: "hello"}.bytes(), zero)
+			r, err := Open(bytes.NewReader(b), int64(len(b)), 0, &archive.Options{Name: "t.tar"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			es := r.Entries()
+			if len(es) != 2 || es[0].Type != archive.TypeDir || es[0].Size != 0 || es[1].Name != "d/f" || es[1].Size != 5 {
+				for _, e := range es {
+					t.Logf("%q type %v size %d", e.Name, e.Type, e.Size)
+				}
+				t.Fatalf("want the directory d/ and the file d/f")
+			}
+		})
+	}
+}

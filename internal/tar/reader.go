@@ -289,6 +289,13 @@ func (p *pass) next() (*header, int64, error) {
 		if h.hasData() {
 			p.remaining, p.pad = h.size, padding(h.size)
 		}
+		if h.typeflag == typeReg && !h.isSparse && strings.HasSuffix(h.name, "/") {
+			// A regular file whose name ends in a slash is a directory
+			// (the old convention GNU tar, bsdtar and 7-Zip still
+			// honour in every format, e.g. "dir/" of type '0'); data
+			// it declares is skipped.
+			h.typeflag = typeDir
+		}
 		return h, start, nil
 	}
 }
