@@ -60,27 +60,32 @@ func (ed *EntryDetails) Format() string {
 	return b.String()
 }
 
-// Extensions names the extended headers that applied, as 7-Zip lists
-// them after the encoding: "PAX" with the time keys, pax_path and
-// pax_linkpath, or "LongName" and "LongLink" for GNU's.
+// Extensions names the extended headers and encodings that applied, as
+// 7-Zip lists them after the name's encoding and in its order: "LongName"
+// and "LongLink" for GNU's long names, "bin_mtime" and "bin_size" for
+// base-256 fields, "PAX" with the time keys, pax_path, pax_linkpath and
+// pax_size, "SPARSE" for an old GNU sparse header, and
+// "PAX_unsupported_line" when a pax record is one 7-Zip does not read.
 func (ed *EntryDetails) Extensions() []string {
 	var s []string
-	if ed.ext&extPAX != 0 {
-		s = append(s, "PAX")
-		for _, k := range []struct {
-			f    extFlags
-			name string
-		}{{extMtime, "mtime"}, {extAtime, "atime"}, {extCtime, "ctime"}, {extPath, "pax_path"}, {extLinkpath, "pax_linkpath"}} {
-			if ed.ext&k.f != 0 {
-				s = append(s, k.name)
-			}
+	for _, k := range extensionNames {
+		if ed.ext&k.f != 0 && ed.ext&k.pax == k.pax {
+			s = append(s, k.name)
 		}
 	}
-	if ed.ext&extLongName != 0 {
-		s = append(s, "LongName")
-	}
-	if ed.ext&extLongLink != 0 {
-		s = append(s, "LongLink")
-	}
 	return s
+}
+
+// extensionNames are the Extensions in 7-Zip's order; those with pax set
+// are listed only after "PAX".
+var extensionNames = []struct {
+	f    extFlags
+	name string
+	pax  extFlags
+}{
+	{extLongName, "LongName", 0}, {extLongLink, "LongLink", 0},
+	{extBinMtime, "bin_mtime", 0}, {extBinSize, "bin_size", 0},
+	{extPAX, "PAX", 0}, {extMtime, "mtime", extPAX}, {extAtime, "atime", extPAX}, {extCtime, "ctime", extPAX},
+	{extPath, "pax_path", extPAX}, {extLinkpath, "pax_linkpath", extPAX}, {extSize, "pax_size", extPAX},
+	{extSparseGNU, "SPARSE", 0}, {extPAXUnsupported, "PAX_unsupported_line", extPAX},
 }

@@ -209,6 +209,12 @@ func parseBlock(block []byte) (*header, error) {
 	h.gid = int(num(116, 8, "gid"))
 	h.size = num(124, 12, "size")
 	h.mtime = time.Unix(num(136, 12, "mtime"), 0)
+	if block[124]&0x80 != 0 {
+		h.ext |= extBinSize
+	}
+	if block[136]&0x80 != 0 {
+		h.ext |= extBinMtime
+	}
 	h.linkname = cString(block[157:257])
 	d := dialectOf(block)
 	if d != dialectV7 {
@@ -375,8 +381,14 @@ func (p *paxState) apply(h *header) error {
 	if len(p.records) > 0 {
 		h.ext |= extPAX
 	}
+	if len(p.sparse00) > 0 {
+		h.ext |= extPAXUnsupported
+	}
 	for key, v := range p.records {
 		h.ext |= paxKeyFlags[key]
+		if !paxKeys7Zip[key] {
+			h.ext |= extPAXUnsupported
+		}
 		if v == "" {
 			continue
 		}
@@ -436,12 +448,23 @@ const (
 	extLinkpath
 	extLongName
 	extLongLink
+	extSize           // pax size
+	extBinMtime       // base-256 mtime field
+	extBinSize        // base-256 size field
+	extSparseGNU      // old GNU sparse header (type 'S')
+	extPAXUnsupported // a pax record 7-Zip does not read
 )
 
 // paxKeyFlags are the pax keys 7-Zip names in an entry's
 // Characteristics.
 var paxKeyFlags = map[string]extFlags{"mtime": extMtime, "atime": extAtime, "ctime": extCtime,
-	"path": extPath, "linkpath": extLinkpath}
+	"path": extPath, "linkpath": extLinkpath, "size": extSize}
+
+// paxKeys7Zip are the pax keys 7-Zip reads; an entry with any other
+// record (xattrs, hdrcharset, GNU.sparse.*) is "PAX_unsupported_line" in
+// its Characteristics.
+var paxKeys7Zip = map[string]bool{"path": true, "linkpath": true, "size": true, "uid": true, "gid": true,
+	"uname": true, "gname": true, "mtime": true, "atime": true, "ctime": true}
 
 // paxTime parses "SECONDS[.FRACTION]", possibly negative.
 func paxTime(s string) (time.Time, bool) {

@@ -18,7 +18,8 @@ type rawHeader struct {
 	typeflag byte
 	size     string // the raw 12-byte size field; octal of len(data) when empty
 	data     string
-	magic    string // "ustar\x0000" when empty
+	magic    string         // "ustar\x0000" when empty
+	at       map[int]string // more bytes, by offset in the block
 }
 
 func (h rawHeader) bytes() []byte {
@@ -37,6 +38,9 @@ func (h rawHeader) bytes() []byte {
 		h.magic = "ustar\x0000"
 	}
 	copy(b[257:], h.magic)
+	for off, s := range h.at {
+		copy(b[off:], s)
+	}
 	var sum int
 	copy(b[148:], "        ")
 	for _, c := range b {
@@ -173,6 +177,49 @@ func TestTrailingSlashDirectory(t *testing.T) {
 					t.Logf("%q type %v size %d", e.Name, e.Type, e.Size)
 				}
 				t.Fatalf("want the directory d/ and the file d/f")
+			}
+		})
+	}
+}
+
+// TestExtensionsAs7Zip: the words 7zz l -slt puts after the encoding in a
+// tar entry's Characteristics, in its order (checked against 7zz 26.02 on
+// archives of GNU tar, bsdtar and Python's tarfile): base-256 fields, pax
+// keys, old GNU sparse headers, and pax records 7-Zip does not read
+// (xattrs, hdrcharset, GNU.sparse.*). garc left out all but the pax keys.
+func TestExtensionsAs7Zip(t *testing.T) {
+	gnu := "ustar  \x00"
+	base256 := "\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01"
+	for _, c := range []struct {
+		name string
+		tar  []byte
+		want string
+	}{
+		{"pax mtime and xattr", tarOf(rawHeader{name: "P", typeflag: 'x', data: paxRecord("mtime", "1.5") + paxRecord("SCHILY.xattr.user.a", "b")}.bytes(),
+			rawHeader{name: "f", typeflag: '0'}.bytes()), "PAX mtime PAX_unsupported_line"},
+		{"pax hdrcharset", tarOf(rawHeader{name: "P", typeflag: 'x', data: paxRecord("hdrcharset", "BINARY")}.bytes(),
+			rawHeader{name: "f", typeflag: '0'}.bytes()), "PAX PAX_unsupported_line"},
+		{"pax path, size and owner", tarOf(rawHeader{name: "P", typeflag: 'x', data: paxRecord("path", "g") + paxRecord("size", "0") + paxRecord("uname", "u")}.bytes(),
+			rawHeader{name: "f", typeflag: '0'}.bytes()), "PAX pax_path pax_size"},
+		{"GNU long name", tarOf(rawHeader{name: "././@LongLink", typeflag: 'L', data: "long\x00", magic: gnu}.bytes(),
+			rawHeader{name: "f", typeflag: '0', magic: gnu}.bytes()), "LongName"},
+		{"base-256 mtime", tarOf(rawHeader{name: "f", typeflag: '0', magic: gnu, at: map[int]string{136: base256}}.bytes()), "bin_mtime"},
+		{"old GNU sparse, base-256 real size", tarOf(rawHeader{name: "s", typeflag: 'S', magic: gnu, data: "abc",
+			at: map[int]string{386: "00000000000\x0000000000003\x00", 483: base256[:11] + "\x05"}}.bytes()), "bin_size SPARSE"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := tarOf(c.tar, make([]byte, 2*blockSize))
+			r, err := Open(bytes.NewReader(b), int64(len(b)), 0, &archive.Options{Name: "t.tar"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			es := r.Entries()
+			if len(es) != 1 {
+				t.Fatalf("%d entries", len(es))
+			}
+			d := r.Info().Details.(*Details).Entry(es[0])
+			if got := strings.Join(d.Extensions(), " "); got != c.want {
+				t.Errorf("Extensions %q, want %q", got, c.want)
 			}
 		})
 	}

@@ -274,6 +274,7 @@ func (p *pass) next() (*header, int64, error) {
 				return nil, at, err
 			}
 			h.typeflag = typeReg
+			h.ext |= extSparseGNU
 		}
 		if err := p.pax.apply(h); err != nil {
 			return nil, at, err

@@ -48,6 +48,9 @@ func readOldGNUSparse(h *header, block []byte, in io.Reader, limit int64) error 
 	if err != nil {
 		return err
 	}
+	if block[483]&0x80 != 0 {
+		h.ext |= extBinSize // the entry's size, as 7-Zip flags it
+	}
 	extended := block[482] != 0
 	var ext [blockSize]byte
 	for extended {
