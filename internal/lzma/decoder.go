@@ -54,7 +54,8 @@ func locate(err error, off int64) error {
 
 // decoder is the LZMA model and range decoder together with the window it
 // decodes into. The window is a flat buffer; pos is the next write
-// position and wraps to 0 when the owner has flushed the buffer.
+// position. When the owner has flushed the buffer up to its end, wrap
+// grows it or, at its full length, starts pos again at 0.
 type decoder struct {
 	probs []uint16
 
@@ -67,9 +68,10 @@ type decoder struct {
 	// output limit; it continues with distance rep0.
 	pendLen int
 
-	dict []byte
-	pos  int
-	full bool // the window has wrapped: all of dict holds history
+	dict   []byte
+	pos    int
+	full   bool // the window has wrapped: all of dict holds history
+	window int  // the length dict grows to (see allocWindow)
 
 	rng, code uint32
 	in        []byte
@@ -311,10 +313,7 @@ func (d *decoder) run(limit, inLimit int) error {
 		}
 		pos = copyMatch(dict, pos, int(d.rep0)+1, n)
 		d.pendLen -= n
-		if pos == dictLen {
-			full = true
-		}
-		d.pos, d.full = pos, full
+		d.pos = pos
 		if d.pendLen > 0 {
 			return nil
 		}
@@ -557,10 +556,7 @@ func (d *decoder) run(limit, inLimit int) error {
 			pos = copyMatch(dict, pos, int(rep0)+1, n)
 		}
 	}
-	if pos == dictLen {
-		full = true
-	}
-	d.pos, d.full = pos, full
+	d.pos = pos
 	d.ip = ip
 	d.rng, d.code = rng, code
 	d.state = state

@@ -7,8 +7,9 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 )
 
-// windowSize returns the window to allocate for a dictionary of dictSize
-// bytes and an unpacked size (or -1): the smaller of the two, at least
+// windowSize returns the window (less windowSlack) that a dictionary of
+// dictSize bytes and an unpacked size (or -1) need, the length to which
+// the window grows: the smaller of the two, at least
 // minDictSize for streams of unknown size, rounded up to a multiple of 16
 // so that buffer positions agree with stream positions modulo 2^pb and 2^lp.
 func windowSize(dictSize uint32, size int64) int64 {
@@ -32,8 +33,24 @@ func windowSize(dictSize uint32, size int64) int64 {
 // decoded or older than any distance a valid stream can reach.
 const windowSlack = 16
 
-// allocWindow sizes d.dict to n bytes plus windowSlack, reusing its
-// storage when possible. The limit applies to n.
+// The window grows with the output: a stream of a few bytes that declares
+// a dictionary of 64 MiB (and no size) must not cost 64 MiB. Its lengths
+// are d.window (the window's full length, windowSlack included) divided by
+// a power of windowGrowth, starting at the first that is at least
+// firstWindow; it grows when the output reaches its end, before it would
+// wrap for the first time, so only bytes of the current stream are
+// copied. A factor of 8 keeps the copying below 1/7 of the output and the
+// memory held while the last step copies (the old window and the new) to
+// 9/8 of the full window.
+const (
+	windowGrowth = 8
+	firstWindow  = 16 << 10
+)
+
+// allocWindow prepares d's window for a dictionary of n bytes plus
+// windowSlack, reusing its storage when possible: all of it when it holds
+// the full window, else a first window that decode grows. The limit
+// applies to n.
 func (d *decoder) allocWindow(n int64, maxDict int64) error {
 	if maxDict <= 0 {
 		maxDict = archive.DefaultMaxDict
@@ -42,13 +59,48 @@ func (d *decoder) allocWindow(n int64, maxDict int64) error {
 		return &archive.LimitError{What: "LZMA dictionary size", Need: n, Limit: maxDict}
 	}
 	n += windowSlack
-	if int64(cap(d.dict)) >= n {
-		d.dict = d.dict[:n]
-	} else {
-		d.dict = make([]byte, n)
+	d.window = int(n)
+	first := d.nextWindow(firstWindow - 1)
+	switch {
+	case cap(d.dict) >= d.window:
+		d.dict = d.dict[:d.window]
+	case cap(d.dict) >= first:
+		d.dict = d.dict[:d.nextWindow(cap(d.dict))/windowGrowth]
+	default:
+		d.dict = make([]byte, first)
 	}
 	d.resetDict()
 	return nil
+}
+
+// nextWindow returns the smallest window length above n: d.window divided
+// by a power of windowGrowth (d.window itself when n is above its first
+// fraction).
+func (d *decoder) nextWindow(n int) int {
+	w := d.window
+	for w/windowGrowth > n {
+		w /= windowGrowth
+	}
+	return w
+}
+
+// wrap is called when the window has been filled to its end and all of
+// it returned. A window shorter than d.window grows, keeping what it
+// holds; a full one starts again at 0, all of it now history.
+func (d *decoder) wrap() {
+	if len(d.dict) < d.window {
+		n := d.nextWindow(len(d.dict))
+		if cap(d.dict) >= n {
+			d.dict = d.dict[:n]
+			return
+		}
+		dict := make([]byte, n)
+		copy(dict, d.dict[:d.pos])
+		d.dict = dict
+		return
+	}
+	d.pos = 0
+	d.full = true
 }
 
 // Reader decompresses a raw LZMA stream as 7z stores it (method 030101):
@@ -124,8 +176,8 @@ func (z *Reader) fill() error {
 func (z *Reader) decode() error {
 	d := &z.d
 	if d.pos == len(d.dict) {
-		d.pos = 0
-		z.flushed = 0
+		d.wrap()
+		z.flushed = d.pos
 	}
 	if z.started && z.size >= 0 && z.remaining == 0 {
 		return io.EOF
@@ -447,8 +499,8 @@ func (z *Reader2) fill() error {
 func (z *Reader2) decode() error {
 	d := &z.d
 	if d.pos == len(d.dict) {
-		d.pos = 0
-		z.flushed = 0
+		d.wrap()
+		z.flushed = d.pos
 	}
 	for {
 		if z.size >= 0 && z.remaining == 0 {
@@ -472,9 +524,6 @@ func (z *Reader2) decode() error {
 				return z.in.failure(errTruncated)
 			}
 			d.pos = limit
-			if d.pos == len(d.dict) {
-				d.full = true
-			}
 		} else {
 			err := d.run(limit, z.chunkEnd+1)
 			if err != nil {

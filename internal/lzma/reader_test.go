@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"testing"
 	"testing/iotest"
 
@@ -153,5 +154,132 @@ func TestReaderCorrupt(t *testing.T) {
 		bad[i] ^= 0x55
 		z, _ := NewReader(bytes.NewReader(bad), pr, -1, 0)
 		io.Copy(io.Discard, z)
+	}
+}
+
+// TestWindowMemory decodes streams of a few bytes that declare a 64 MiB
+// dictionary and no size: the window grows with the output, so they cost
+// far less than the dictionary (the whole dictionary was allocated up
+// front before).
+func TestWindowMemory(t *testing.T) {
+	data := testData("text", 300, 1)
+	comp, props := ulikunitzLZMA(t, data, 3, 0, 2, 1<<16, true)
+	props[1], props[2], props[3], props[4] = 0, 0, 0, 4 // 64 MiB
+	comp2, _ := ulikunitzLZMA2(t, data, 3, 0, 2, 1<<16)
+	prop2 := lzma2PropFor(64 << 20)
+	tests := []struct {
+		name   string
+		decode func() (io.Reader, error)
+	}{
+		{"LZMA", func() (io.Reader, error) { return NewReader(bytes.NewReader(comp), props, -1, 1<<30) }},
+		{"LZMA2", func() (io.Reader, error) { return NewReader2(bytes.NewReader(comp2), prop2, -1, 1<<30) }},
+	}
+	for _, tt := range tests {
+		const runs = 4
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range runs {
+			z, err := tt.decode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if _, err := io.Copy(&out, z); err != nil || !bytes.Equal(out.Bytes(), data) {
+				t.Fatalf("%s: got %d bytes, %v", tt.name, out.Len(), err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		// The input buffer (128 KiB), the first window and the model.
+		if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > 512<<10 {
+			t.Errorf("%s: %d bytes allocated per stream of %d bytes, want at most 512 KiB", tt.name, per, len(data))
+		}
+	}
+}
+
+// TestWindowGrowth decodes streams whose output runs through every step
+// of the growing window and then wraps it, through WriteTo, through
+// short reads, and again after Reset (the full window reused), and checks
+// the window's length after each.
+func TestWindowGrowth(t *testing.T) {
+	text := testData("text", 2<<20+12345, 5)
+	random := testData("random", 700000, 6)
+	lo := LevelOptions(1)
+	lo.DictSize = 1 << 20
+	compText, propsText := encodeLZMA(t, text, lo)
+	compText2, propText2 := encodeLZMA2(t, text, lo)
+	compRandom2, propRandom2 := encodeLZMA2(t, random, lo)
+	short := text[:300000]
+	compEOS, propsEOS := ulikunitzLZMA(t, short, 3, 0, 2, 1<<18, true)
+	lzma := func(comp, props []byte, size int64) func(*decoder) (io.Reader, *decoder, error) {
+		return func(reuse *decoder) (io.Reader, *decoder, error) {
+			z := &Reader{}
+			if reuse != nil {
+				z.d = *reuse
+			}
+			return z, &z.d, z.Reset(bytes.NewReader(comp), props, size)
+		}
+	}
+	lzma2 := func(comp []byte, prop byte, size int64) func(*decoder) (io.Reader, *decoder, error) {
+		return func(reuse *decoder) (io.Reader, *decoder, error) {
+			z := &Reader2{}
+			if reuse != nil {
+				z.d = *reuse
+			}
+			return z, &z.d, z.Reset(bytes.NewReader(comp), prop, size)
+		}
+	}
+	tests := []struct {
+		name   string
+		want   []byte
+		window int // the full window, slack included
+		// open returns a reader of the stream, built on the decoder
+		// reuse when it is not nil, and its decoder.
+		open func(reuse *decoder) (io.Reader, *decoder, error)
+	}{
+		{"LZMA/size", text, 1<<20 + windowSlack, lzma(compText, propsText, int64(len(text)))},
+		{"LZMA/eos", short, 1<<18 + windowSlack, lzma(compEOS, propsEOS, -1)},
+		{"LZMA2/nosize", text, 1<<20 + windowSlack, lzma2(compText2, propText2, -1)},
+		{"LZMA2/stored/nosize", random, 1<<20 + windowSlack, lzma2(compRandom2, propRandom2, -1)},
+		{"LZMA2/stored/size", random, 700000 + windowSlack, lzma2(compRandom2, propRandom2, int64(len(random)))},
+	}
+	for _, tt := range tests {
+		for _, how := range []string{"WriteTo", "Read", "Reset"} {
+			var reuse *decoder
+			if how == "Reset" {
+				// A decoder whose window has grown to its full length.
+				z, d, err := tt.open(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, z)
+				reuse = d
+			}
+			z, d, err := tt.open(reuse)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case d.window != tt.window:
+				t.Fatalf("%s/%s: full window %d, want %d", tt.name, how, d.window, tt.window)
+			case reuse == nil && len(d.dict) > tt.window/windowGrowth:
+				t.Errorf("%s/%s: window %d at the start, want a fraction of %d", tt.name, how, len(d.dict), tt.window)
+			case reuse != nil && len(d.dict) != tt.window:
+				t.Errorf("%s/%s: window %d after Reset, want the full %d", tt.name, how, len(d.dict), tt.window)
+			}
+			var out bytes.Buffer
+			if how == "WriteTo" {
+				_, err = z.(io.WriterTo).WriteTo(&out)
+			} else {
+				// Short reads: io.Copy cannot see WriteTo through the
+				// wrapper.
+				_, err = io.CopyBuffer(&out, struct{ io.Reader }{z}, make([]byte, 1000))
+			}
+			if err != nil || !bytes.Equal(out.Bytes(), tt.want) {
+				t.Fatalf("%s/%s: %d bytes, %v", tt.name, how, out.Len(), err)
+			}
+			if len(d.dict) != tt.window {
+				t.Errorf("%s/%s: window %d after %d bytes, want %d", tt.name, how, len(d.dict), len(tt.want), tt.window)
+			}
+		}
 	}
 }
