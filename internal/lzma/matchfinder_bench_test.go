@@ -1,6 +1,7 @@
 package lzma
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"testing"
@@ -36,5 +37,43 @@ func BenchmarkBinaryTreeFind(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(data)), "cpu-ns/B")
 			b.ReportMetric(float64(found)/float64(b.N), "matches/op")
 		})
+	}
+}
+
+// BenchmarkEncodeThreadsCPU encodes 8 MiB of mixed data as LZMA2 at mx5
+// and mx9 with one and two threads (two: the parallel binary-tree finder)
+// and reports the process's CPU time per byte beside the wall time, so
+// that the CPU the finder's hand-over costs can be compared with one
+// thread's (the machine being shared, wall time alone says little).
+func BenchmarkEncodeThreadsCPU(b *testing.B) {
+	data := mixedInput(b, 8<<20)
+	for _, level := range []int{5, 9} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("mx%d/threads=%d", level, threads), func(b *testing.B) {
+				o := LevelOptions(level)
+				o.Threads = threads
+				var out bytes.Buffer
+				w, err := NewWriter2(&out, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(data)))
+				b.ResetTimer()
+				start := processCPU(b)
+				for i := 0; i < b.N; i++ {
+					out.Reset()
+					w.Reset(&out)
+					if _, err := w.Write(data); err != nil {
+						b.Fatal(err)
+					}
+					if err := w.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu := processCPU(b) - start
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(data)), "cpu-ns/B")
+				b.ReportMetric(float64(out.Len()), "bytes")
+			})
+		}
 	}
 }

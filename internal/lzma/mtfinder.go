@@ -1,129 +1,121 @@
 package lzma
 
-import "math/bits"
-
-// Parallel binary-tree match finder
+// Pipelined binary-tree match finder
 //
-// With two or more threads, a binary-tree encoder splits its match finder
-// over mtWorkers goroutines while the parser and the range encoder run on
-// a third, the consumer. The split is by hash: the main hash table is cut
-// into mtWorkers contiguous ranges, and worker k owns the positions whose
-// main hash falls in range k. A position is only ever inserted into the
-// tree of its own hash, and that tree's nodes are positions with the same
-// hash, so worker k reads and writes only its own part of the hash table
-// and only the tree nodes of its own positions: the workers share no
-// mutable state. Each walks the whole block in order, searching and
-// inserting its own positions exactly as the single-threaded finder does,
-// and writes their match lists into batches of a small per-worker ring.
+// With two or more threads, a binary-tree encoder runs its match finder
+// on a goroutine of its own, the worker, while the parser and the range
+// encoder run on the caller's, the consumer (7-Zip's layout, whose
+// LzFindMt.c splits the finder the same way). The worker walks the block
+// in order, hashing its positions into the main table and searching and
+// inserting each one into its binary tree exactly as the single-threaded
+// finder does, and writes their match lists into batches of a small ring.
 //
-// The consumer keeps the direct 2- and 3-byte tables itself. At each
-// position it looks them up, computes the position's owner from the main
-// hash, takes that worker's next list and keeps the matches longer than
-// the short ones, which is what the single-threaded finder returns: its
-// tree walk does not depend on the short matches, only the choice of
-// which lengths to report does. Positions the parser skips are consumed
-// the same way and their lists discarded; skipping inserts a position
-// into the tree exactly as searching it does. So the output equals the
-// single-threaded one for any number of threads (TestThreadsIdentical).
+// The consumer keeps the direct 2- and 3-byte tables (and, with 5-byte
+// main hashing, the 4-byte one) itself. At each position it looks them up,
+// takes the worker's next list and keeps the matches longer than the short
+// ones, which is what the single-threaded finder returns: its tree walk
+// does not depend on the short matches, only the choice of which lengths
+// to report does. Positions the parser skips only update the direct tables
+// and drop their lists; the worker inserted them into the tree as the
+// single-threaded skip does (a search inserts a position exactly as an
+// insert-only walk does). So the output equals the single-threaded one for
+// any number of threads (TestThreadsIdentical).
 //
-// Workers may run ahead of each other by at most the positions of a full
-// ring (mtLag), and the tree's cyclic node buffer of an encoder that may
-// run this way is larger than the dictionary by that much, so that a
-// worker ahead never reuses the node of a position the other can still
-// reach.
+// The worker is the only writer of the main table and the tree, and the
+// consumer reads neither, so they share only the (read-only) buffer and
+// the batches, which change hands through channels: a batch covers up to
+// mtBatchPosition positions, so a hand-over (a channel operation and, when
+// one side waits, a goroutine wake-up) costs little against the few
+// milliseconds of work in a batch, and the ring of mtBatches lets either
+// side run ahead of the other by several batches before it waits.
 //
-// A batch is a []match holding, for each owned position, a header entry
-// whose len is the number of matches, followed by the matches. Batches
-// are allocated once per encoder and recycled, so the memory is bounded
-// and the steady state allocates only channels per block.
+// Work and CPU: the tree walks and the main table are about 55–60 % of a
+// binary-tree encoder's CPU time at mx5 and mx9 and the parser, coder and
+// short matches the rest, so the block takes the worker's time, about
+// 0.6 of one thread's, for the same CPU as one thread. (The finder used
+// to be split by hash over two workers besides the consumer, which needs
+// three threads' worth of scheduling on two cores, hashes every position
+// three times and made the tree's cache lines move between cores: about
+// 15 % more CPU for no shorter time on two cores.)
+//
+// A batch is a []match holding, for each position with room for hashing,
+// a header entry whose len is the number of matches, followed by the
+// matches. Batches are allocated once per encoder and recycled, so the
+// memory is bounded and the steady state allocates only channels per
+// block.
 
 const (
-	mtWorkers       = 2
-	mtBatchLen      = 1 << 14 // entries per batch
-	mtBatchPosition = 1 << 13 // positions a batch covers at most
-	mtBatches       = 6       // per worker
-	// mtLag bounds how far one worker can be ahead of another.
-	mtLag = (mtBatches + 2) * mtBatchPosition
+	mtBatchLen      = 1 << 15 // entries per batch
+	mtBatchPosition = 1 << 14 // positions a batch covers at most
+	mtBatches       = 4
 	// mtMaxPerPos bounds the entries one position adds: its header plus
 	// matches of strictly increasing lengths 2..maxMatchLen.
 	mtMaxPerPos = 1 + maxMatchLen
 )
 
-// mtWorker is the consumer's view of one worker.
-type mtWorker struct {
+// mtFinder runs the worker of one block and hands its results to the
+// consumer.
+type mtFinder struct {
 	batches [][]match
 	full    chan []match // filled batches, in position order
 	free    chan []match // batches to refill
 	cur     []match      // batch being consumed
 	i       int          // next header in cur
-}
-
-// mtFinder runs the workers of one block and hands their results to the
-// consumer.
-type mtFinder struct {
-	w       [mtWorkers]mtWorker
 	quit    chan struct{}
 	done    chan struct{}
-	shift   uint    // owner = main hash >> shift
-	scratch []match // lists of skipped positions
 	running bool
 }
 
 func newMTFinder() *mtFinder {
-	t := &mtFinder{scratch: make([]match, 0, maxMatchLen+8)}
-	for k := range t.w {
-		t.w[k].batches = make([][]match, mtBatches)
-		for i := range t.w[k].batches {
-			t.w[k].batches[i] = make([]match, 0, mtBatchLen)
-		}
+	t := &mtFinder{}
+	t.batches = make([][]match, mtBatches)
+	for i := range t.batches {
+		t.batches[i] = make([]match, 0, mtBatchLen)
 	}
 	return t
 }
 
-// start runs the workers over mf (reset and preloaded; its position is
-// the first of the block, and nothing at or after it is hashed yet).
+// start runs the worker over mf (reset and preloaded; its position is the
+// first of the block, and nothing at or after it is hashed yet).
 func (t *mtFinder) start(mf *matchFinder) {
 	t.quit = make(chan struct{})
-	t.done = make(chan struct{}, mtWorkers)
-	t.shift = uint(bits.Len(uint(len(mf.hash4)))-1) - uint(bits.Len(mtWorkers)-1)
-	for k := range t.w {
-		w := &t.w[k]
-		w.full = make(chan []match, mtBatches)
-		w.free = make(chan []match, mtBatches)
-		for _, b := range w.batches {
-			w.free <- b[:0]
-		}
-		w.cur, w.i = nil, 0
-		wf := *mf // the worker's own position; tables and buffer shared
-		go t.produce(k, &wf, w.full, w.free)
+	t.done = make(chan struct{})
+	t.full = make(chan []match, mtBatches)
+	t.free = make(chan []match, mtBatches)
+	for _, b := range t.batches {
+		t.free <- b[:0]
 	}
+	t.cur, t.i = nil, 0
+	wf := *mf // the worker's own position; tables and buffer shared
+	go t.produce(&wf, t.full, t.free)
 	t.running = true
 }
 
-// ownPos is a position of a worker, hashed ahead of its tree walk: its
-// index, absolute position (plus one), first candidate and node slot.
-type ownPos struct {
+// mtHashAhead is how many positions the worker hashes ahead of its walks.
+const mtHashAhead = 64
+
+// aheadPos is a position hashed ahead of its tree walk: its buffer index,
+// absolute position (plus one), first candidate and node slot.
+type aheadPos struct {
 	pos            int
 	cur, cand, cyc uint32
 }
 
-// mtHashAhead is how many positions a worker hashes ahead of its walks.
-const mtHashAhead = 64
-
-// produce searches and inserts worker k's positions of the block. It
-// hashes the next positions ahead (the table lookups are independent, so
-// their cache misses overlap), then walks the trees of its own ones in
-// order, prefetching the next one's first node while walking the current.
-func (t *mtFinder) produce(k int, mf *matchFinder, full, free chan []match) {
-	defer func() { t.done <- struct{}{} }()
+// produce searches and inserts the positions of the block. It hashes the
+// next positions ahead (the table lookups are independent, so their cache
+// misses overlap), then walks their trees in order, prefetching the next
+// one's first node while walking the current.
+func (t *mtFinder) produce(mf *matchFinder, full, free chan []match) {
+	defer close(t.done)
 	defer close(full)
 	buf, hash4, son, hb, end := mf.buf, mf.hash4, mf.son, mf.hb, mf.end
-	shift := t.shift
-	own := make([]ownPos, 0, mtHashAhead)
+	var ahead [mtHashAhead]aheadPos
 	var hs [mtHashAhead]uint32
-	oi := 0
+	n, ai := 0, 0 // ahead[ai:n] are hashed, not yet walked
 	scan, scanCyc := mf.pos, mf.cycPos
-	for bs := mf.pos; bs < end; {
+	// Positions too close to the end to hash have no matches and no list.
+	last := end - hb + 1
+	for scan < last || ai < n {
 		var b []match
 		select {
 		case b = <-free:
@@ -131,62 +123,43 @@ func (t *mtFinder) produce(k int, mf *matchFinder, full, free chan []match) {
 			return
 		}
 		b = b[:0]
-		stop := min(end, bs+mtBatchPosition)
-		bs = stop
-		for {
-			if oi == len(own) {
-				if scan >= end {
+		for left := mtBatchPosition; left > 0 && cap(b)-len(b) >= mtMaxPerPos; left-- {
+			if ai == n {
+				if scan >= last {
 					break
 				}
-				own, oi = own[:0], 0
-				// Positions too close to the end to hash have no matches.
-				m := min(mtHashAhead, end-hb+1-scan)
-				if m <= 0 {
-					scan = end
-					continue
-				}
-				// Hash the next m positions and prefetch this worker's
-				// table slots, then look them up and insert in order.
+				// Hash the next m positions and prefetch their table
+				// slots, then look them up and insert in order.
+				m := min(mtHashAhead, last-scan)
 				for i := range m {
 					h := mf.mainHash(buf[scan+i : scan+i+hb])
 					hs[i] = h
-					if int(h>>shift) == k {
-						prefetch3(&hash4[h], &hash4[h], &buf[scan+i])
-					}
+					prefetch3(&hash4[h], &hash4[h], &buf[scan+i])
 				}
 				for i, h := range hs[:m] {
-					if int(h>>shift) == k {
-						cur := uint32(scan+i) + mf.delta
-						c := scanCyc + uint32(i)
-						if c >= mf.cyclic {
-							c -= mf.cyclic
-						}
-						own = append(own, ownPos{scan + i, cur, hash4[h], c})
-						hash4[h] = cur
+					cur := uint32(scan+i) + mf.delta
+					c := scanCyc + uint32(i)
+					if c >= mf.cyclic {
+						c -= mf.cyclic
 					}
+					ahead[i] = aheadPos{scan + i, cur, hash4[h], c}
+					hash4[h] = cur
 				}
+				n, ai = m, 0
 				scan += m
 				if scanCyc += uint32(m); scanCyc >= mf.cyclic {
 					scanCyc -= mf.cyclic
 				}
-				continue
 			}
-			o := own[oi]
-			if o.pos >= stop {
-				break
-			}
-			if cap(b)-len(b) < mtMaxPerPos {
-				bs = o.pos
-				break
-			}
-			if oi+1 < len(own) {
-				n := own[oi+1]
-				if d := n.cur - n.cand; d-1 < mf.maxDist(n.cur) {
-					s := n.cyc - d
-					if d > n.cyc {
+			o := ahead[ai]
+			if ai+1 < n {
+				p := ahead[ai+1]
+				if d := p.cur - p.cand; d-1 < mf.maxDist(p.cur) {
+					s := p.cyc - d
+					if d > p.cyc {
 						s += mf.cyclic
 					}
-					prefetch3(&son[2*s], &son[2*s], &buf[n.pos-int(d)])
+					prefetch3(&son[2*s], &son[2*s], &buf[p.pos-int(d)])
 				}
 			}
 			mf.cycPos = o.cyc
@@ -196,7 +169,7 @@ func (t *mtFinder) produce(k int, mf *matchFinder, full, free chan []match) {
 			ms := mf.btFind(b[hdr+1:hdr+1], o.pos, o.cur, o.cand, mf.maxDist(o.cur), limit, 1)
 			b[hdr].len = uint32(len(ms))
 			b = b[:hdr+1+len(ms)]
-			oi++
+			ai++
 		}
 		select {
 		case full <- b:
@@ -206,35 +179,45 @@ func (t *mtFinder) produce(k int, mf *matchFinder, full, free chan []match) {
 	}
 }
 
-// list returns worker k's matches for its next position (valid until the
-// worker's next list is taken).
-func (t *mtFinder) list(k int) []match {
-	w := &t.w[k]
-	if w.i >= len(w.cur) {
-		for {
-			if w.cur != nil {
-				w.free <- w.cur
-				w.cur = nil
-			}
-			b, ok := <-w.full
-			if !ok {
-				return nil
-			}
-			w.cur, w.i = b, 0
-			if len(b) > 0 {
-				break
-			}
+// list returns the worker's matches for the next position with room for
+// hashing (valid until the next list is taken).
+func (t *mtFinder) list() []match {
+	for t.i >= len(t.cur) {
+		if t.cur != nil {
+			t.free <- t.cur
+			t.cur = nil
 		}
+		b, ok := <-t.full
+		if !ok {
+			return nil
+		}
+		t.cur, t.i = b, 0
 	}
-	n := int(w.cur[w.i].len)
-	s := w.cur[w.i+1 : w.i+1+n]
-	w.i += 1 + n
+	n := int(t.cur[t.i].len)
+	s := t.cur[t.i+1 : t.i+1+n]
+	t.i += 1 + n
 	return s
+}
+
+// shortTables looks up and updates the direct tables at pos (which has
+// mf.hb bytes), returning their candidates.
+func shortTables(mf *matchFinder, pos int, cur uint32) (c2, c3, c4b uint32) {
+	b := mf.buf[pos : pos+mf.hb]
+	h2 := uint32(b[0]) | uint32(b[1])<<8
+	h3 := hash3of(b)
+	c2, c3 = mf.hash2[h2], mf.hash3[h3]
+	mf.hash2[h2], mf.hash3[h3] = cur, cur
+	if mf.hb == 5 {
+		h := hash4bOf(b)
+		c4b = mf.hash4b[h]
+		mf.hash4b[h] = cur
+	}
+	return c2, c3, c4b
 }
 
 // consume advances mf (the consumer's finder) over its current position:
 // it looks up and updates the direct tables, and returns the short
-// matches, the position's tree matches from its worker, and the longest
+// matches, the position's tree matches from the worker, and the longest
 // short length. With no room for hashing it returns nothing.
 func (t *mtFinder) consume(mf *matchFinder, ms []match) ([]match, []match, int) {
 	pos := mf.pos
@@ -242,41 +225,40 @@ func (t *mtFinder) consume(mf *matchFinder, ms []match) ([]match, []match, int) 
 		mf.advance()
 		return ms, nil, 0
 	}
-	buf := mf.buf
-	b := buf[pos : pos+mf.hb]
 	cur := uint32(pos) + mf.delta
-	h2 := uint32(b[0]) | uint32(b[1])<<8
-	h3 := hash3of(b)
-	c2, c3 := mf.hash2[h2], mf.hash3[h3]
-	mf.hash2[h2], mf.hash3[h3] = cur, cur
-	var c4b uint32
-	if mf.hb == 5 {
-		h := hash4bOf(b)
-		c4b = mf.hash4b[h]
-		mf.hash4b[h] = cur
-	}
+	c2, c3, c4b := shortTables(mf, pos, cur)
 	limit := min(mf.end-pos, mf.nice)
 	ms, best := mf.shortMatches(ms, pos, cur, c2, c3, c4b, mf.maxDist(cur), limit)
-	tree := t.list(int(mf.mainHash(b) >> t.shift))
+	tree := t.list()
 	mf.advance()
 	return ms, tree, best
 }
 
-// stop ends the workers (if still running) and waits for them.
+// skipOne advances mf over its current position without searching it: it
+// updates the direct tables and drops the position's tree matches.
+func (t *mtFinder) skipOne(mf *matchFinder) {
+	pos := mf.pos
+	if mf.end-pos >= mf.hb {
+		shortTables(mf, pos, uint32(pos)+mf.delta)
+		if t.i < len(t.cur) {
+			t.i += 1 + int(t.cur[t.i].len)
+		} else {
+			t.list()
+		}
+	}
+	mf.advance()
+}
+
+// stop ends the worker (if still running) and waits for it.
 func (t *mtFinder) stop() {
 	if !t.running {
 		return
 	}
 	close(t.quit)
-	for range t.w {
-		<-t.done
-	}
+	<-t.done
 	t.running = false
-	for k := range t.w {
-		w := &t.w[k]
-		w.cur = nil
-		w.full, w.free = nil, nil
-	}
+	t.cur = nil
+	t.full, t.free = nil, nil
 	t.quit, t.done = nil, nil
 }
 
@@ -309,6 +291,6 @@ func (e *encoder) skip(n int) {
 		return
 	}
 	for ; n > 0; n-- {
-		e.mt.consume(e.mf, e.mt.scratch[:0])
+		e.mt.skipOne(e.mf)
 	}
 }

@@ -17,3 +17,13 @@ func threadCPU(tb testing.TB) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// processCPU returns the CPU time (user+sys) of the whole process, all
+// threads together.
+func processCPU(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Skip("no rusage:", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
