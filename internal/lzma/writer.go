@@ -422,8 +422,11 @@ type Writer2 struct {
 	// (filling, in flight and spare), the bulk of its memory beside the
 	// encoders.
 	blockBytes int
-	err        error
-	closed     bool
+	// stream, when not nil, codes the blocks as the input arrives, in
+	// a sliding window instead of block buffers (fast_stream.go).
+	stream *blockStream
+	err    error
+	closed bool
 }
 
 type job2 struct {
@@ -449,6 +452,7 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 	if z.mtOK {
 		z.maxBlocks = (opts.Threads + 1) / 2
 	}
+	z.stream = newBlockStream(z)
 	return z, nil
 }
 
@@ -473,6 +477,9 @@ func (z *Writer2) Reset(w io.Writer) {
 	}
 	z.jobs = z.jobs[:0]
 	z.w = w
+	if z.stream != nil {
+		z.stream.reset()
+	}
 	if z.block != nil {
 		z.spare = append(z.spare, z.block)
 	}
@@ -535,6 +542,11 @@ func (z *Writer2) Write(p []byte) (int, error) {
 	if err := contextErr(z.opts.Context); err != nil {
 		z.err = err
 		return 0, err
+	}
+	if z.stream != nil {
+		n, err := z.stream.write(p)
+		z.err = err
+		return n, err
 	}
 	n := len(p)
 	for len(p) > 0 {
@@ -699,6 +711,12 @@ func (z *Writer2) Close() error {
 		return nil
 	}
 	z.closed = true
+	if z.stream != nil {
+		if err := z.stream.close(); err != nil {
+			z.err = err
+			return err
+		}
+	}
 	if len(z.block) > z.histLen {
 		if err := z.submit(true); err != nil {
 			return err

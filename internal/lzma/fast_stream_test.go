@@ -1,0 +1,145 @@
+package lzma
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand"
+	"testing"
+)
+
+// encodeLZMA2Pieces compresses data with a Writer2 fed in pieces of
+// random sizes (up to max), with the block stream on or off.
+func encodeLZMA2Pieces(t *testing.T, data []byte, o WriterOptions, stream bool, maxPiece int, seed int64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter2(&buf, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stream {
+		w.stream = nil
+	} else if w.stream == nil {
+		t.Fatal("Writer2 does not stream its blocks")
+	}
+	rng := rand.New(rand.NewSource(seed))
+	for p := data; len(p) > 0; {
+		n := min(len(p), 1+rng.Intn(maxPiece))
+		if k, err := w.Write(p[:n]); err != nil || k != n {
+			t.Fatalf("Write: %d of %d bytes, %v", k, n, err)
+		}
+		p = p[n:]
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestBlockStreamIdentical checks that Writer2 with one thread and a
+// hash-chain finder, which codes its blocks in a sliding window with one
+// finder (blockStream), writes the same stream as when it compresses
+// each block in a buffer of its own after preloading the history, and
+// as two threads; for block boundaries anywhere in the writes, blocks
+// smaller and larger than a chunk, stored chunks, the lone-block
+// encoder, tiny last blocks and rebased finder positions.
+func TestBlockStreamIdentical(t *testing.T) {
+	mixed := mixedInput(t, 5<<20+333)
+	synthetic := testData("mixed", 3<<20+12345, 31)
+	random := testData("random", 700000, 32)
+	zero := testData("zero", 5<<20, 33)
+	streamAlways = true
+	defer func() { streamAlways = false }()
+	oldNormalize := normalizeAt
+	defer func() { normalizeAt = oldNormalize }()
+	type tc struct {
+		name        string
+		level       int
+		finder      string
+		data        []byte
+		block       int64
+		dict        uint32
+		normalizeAt uint32
+	}
+	cases := []tc{
+		{name: "mixed-default", level: 1, data: mixed, block: 2 << 20},
+		{name: "mixed-small-blocks", level: 1, data: mixed[:1<<20], block: 1 << 16, dict: 1 << 15},
+		{name: "synthetic", level: 3, data: synthetic, block: 1 << 20, dict: 1 << 18},
+		{name: "random-stored", level: 1, data: random, block: 1 << 18, dict: 1 << 16},
+		{name: "zero-2MiB-chunks", level: 1, data: zero, block: 4 << 20, dict: 1 << 16},
+		{name: "lone-small-block", level: 3, data: mixed[:100000]},
+		{name: "exactly-one-block", level: 1, data: mixed[:1<<17], block: 1 << 17, dict: 1 << 16},
+		{name: "tiny-last-block", level: 1, data: mixed[:1<<17+2], block: 1 << 17, dict: 1 << 16},
+		{name: "hc4-optimal", level: 5, finder: "hc4", data: synthetic[:1<<20], block: 1 << 18, dict: 1 << 17},
+		{name: "normalize", level: 1, data: mixed[:3<<20], block: 1 << 19, dict: 1 << 16, normalizeAt: 1 << 20},
+		{name: "empty", level: 1, data: nil},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("mx%d/%s", c.level, c.name), func(t *testing.T) {
+			o := LevelOptions(c.level)
+			if c.finder != "" {
+				o.MatchFinder = c.finder
+			}
+			if c.block != 0 {
+				o.BlockSize = c.block
+			}
+			if c.dict != 0 {
+				o.DictSize = c.dict
+			}
+			normalizeAt = oldNormalize
+			if c.normalizeAt != 0 {
+				normalizeAt = c.normalizeAt
+			}
+			ref := encodeLZMA2Pieces(t, c.data, o, false, 1<<20, 1)
+			got := encodeLZMA2Pieces(t, c.data, o, true, 300000, 2)
+			if !bytes.Equal(got, ref) {
+				t.Fatalf("streamed blocks: %d bytes, differ from buffered blocks (%d bytes)", len(got), len(ref))
+			}
+			o2 := o
+			o2.Threads = 2
+			if two := encodeLZMA2Pieces(t, c.data, o2, false, 1<<20, 3); !bytes.Equal(two, ref) {
+				t.Fatalf("two threads: %d bytes, differ from one (%d bytes)", len(two), len(ref))
+			}
+			w, _ := NewWriter2(io.Discard, o)
+			checkLZMA2(t, c.name, got, w.Props(), int64(len(c.data)), c.data)
+		})
+	}
+}
+
+// TestBlockStreamMemory checks that at the fast levels one thread holds
+// a window of the dictionary, a chunk and some slack instead of a block
+// buffer of DictSize+BlockSize (8.25 MiB at mx1, 20 MiB at mx3), and that
+// a reused Writer2 allocates no more per stream than with block buffers
+// (TestWriter2Allocs).
+func TestBlockStreamMemory(t *testing.T) {
+	data := testData("mixed", 8<<20, 34)
+	for _, level := range []int{1, 3} {
+		o := LevelOptions(level)
+		w, err := NewWriter2(io.Discard, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func() {
+			w.Reset(io.Discard)
+			for p := data; len(p) > 0; {
+				n := min(len(p), 1<<20)
+				if _, err := w.Write(p[:n]); err != nil {
+					t.Fatal(err)
+				}
+				p = p[n:]
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run()
+		want := streamWindow(&o)
+		if w.blockBytes > want || int64(want) >= int64(o.DictSize)+o.BlockSize {
+			t.Errorf("mx%d: %d bytes of block buffers, want at most %d (block buffer: %d)",
+				level, w.blockBytes, want, int64(o.DictSize)+o.BlockSize)
+		}
+		if allocs := testing.AllocsPerRun(1, run); allocs > 2 {
+			t.Errorf("mx%d: %.0f allocations per reused stream", level, allocs)
+		}
+	}
+}
