@@ -82,7 +82,15 @@
 // directories get theirs (and their modes, if this run created them) in
 // Finish, deepest first, after their contents are written. Symbolic links
 // get their own times on Linux (utimensat without following); elsewhere
-// they keep the time of their creation.
+// they keep the time of their creation. On Linux times are passed as
+// seconds and nanoseconds (a time of 2300 stays 2300); elsewhere through
+// os.Chtimes, brought within the years 1678 to 2262 it can express.
+//
+// Sparse files. The runs of zeros of an entry whose Method is
+// SparseMethod (tar's GNU and pax sparse files) are skipped with a seek
+// instead of written, and a file ending in one is truncated to its size:
+// the file system makes holes, as GNU tar and bsdtar do, so a small tar
+// of a huge sparse file does not fill the disk.
 //
 // Symbolic links. With LinksSafe (the default) a link is created only if
 // its target is relative, and, resolved lexically from the link's
@@ -105,7 +113,9 @@
 // earlier in this run, found by its cleaned name in a map of what was
 // written; the target is checked with Lstat to still be a regular file.
 // Hard links use os.Link and fall back to copying; copies always copy.
-// Anything else is refused.
+// A hard link to a symbolic link made in this run (GNU tar and bsdtar
+// store those) is made as a symbolic link with the same target, under
+// the link policy for its own place. Anything else is refused.
 //
 // Anti-items (7z deletion markers) are ignored.
 //

@@ -29,7 +29,12 @@
 // starts with a local header is read from its local headers instead, front
 // to back, as 7-Zip and libarchive do; an entry whose sizes follow in a
 // data descriptor ends at the first descriptor whose compressed size
-// equals the distance from its data.
+// equals the distance from its data. When the file ends before a central
+// directory (in or after the entries, or inside the directory: a cut
+// download) the complete entries are listed and extracted, and then the
+// cut is reported (Err, and Extract's result) with ErrFormat, as 7-Zip
+// and unzip fail on such a file; a whole central directory followed by a
+// damaged end record is accepted.
 //
 // # Prefixes and split sets
 //
@@ -78,8 +83,11 @@
 //     NUL byte. Hosts other than Unix and macOS use '\' as the separator.
 //   - Times: the DOS date and time (local time), replaced by the extended
 //     timestamp (0x5455, Info-ZIP's "UT": Unix seconds for modification,
-//     access and creation) or better the NTFS field (0x000a, 4.5.5: 100 ns
-//     FILETIMEs).
+//     access and creation; the central directory's gives the modification
+//     time only, as 7-Zip reads it) or better the NTFS field (0x000a,
+//     4.5.5: 100 ns FILETIMEs). The 32-bit Unix times of UT and UX are
+//     unsigned beyond 2038 (as 7-Zip, bsdtar and unzip read a file of
+//     2040), unless the signed reading is nearer the DOS time (1960).
 //   - Attributes: for Unix hosts (version made by, high byte 3) and macOS
 //     (19) the high 16 bits of the external attributes are st_mode, which
 //     gives permissions, directories and symbolic links (S_IFLNK: the data
