@@ -160,12 +160,9 @@ func TestSevenZipModelMemory(t *testing.T) {
 				if rss > tc.limit+256<<20 {
 					t.Errorf("--max-dict %s %s --threads %s: peak RSS %d MiB", tc.maxDict, cmd, threads, rss>>20)
 				}
-				// Exit 8 (the limit) is a known spurious refusal: with
-				// two threads a folder is sometimes refused instead of
-				// waiting for the one before it (a few runs in a
-				// hundred; to be fixed in internal/sevenzip's reserve).
-				// It is still within the memory bound checked above.
-				if code != 0 && code != 2 && (code != 8 || threads != "2") {
+				// Each folder fits the limit alone: it waits for the
+				// others (never exit 8) and then fails its checks.
+				if code != 0 && code != 2 {
 					t.Errorf("--max-dict %s %s --threads %s: exit %d", tc.maxDict, cmd, threads, code)
 				}
 			}

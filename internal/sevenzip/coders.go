@@ -54,38 +54,62 @@ type decodeContext struct {
 	// pool recycles decoders between folders and accounts their memory;
 	// may be nil.
 	pool *decoderPool
-	// reserved holds the pooled decoders reserve took for this folder.
+	// reserved holds the pooled decoders reserve took for this folder
+	// and no coder has reused yet.
 	reserved [numPoolKinds][]pooledItem
+	// kept holds the decoders the folder's coders use, returned to the
+	// pool when the folder ends.
+	kept []keptDecoder
 	// fresh is budget acquired by reserve for decoders built anew and
 	// not yet handed to a decoder that returns it through the pool.
 	fresh int64
-	// held is all the budget reserve secured (fresh and reused).
+	// held is all the budget reserve secured (fresh and reused); it
+	// counts in pool.active until close.
 	held int64
 	// closers are run when the folder's decoder is finished.
 	closers []io.Closer
 }
 
+// keptDecoder is a decoder a coder of the folder uses and the pool kind
+// it returns to.
+type keptDecoder struct {
+	kind poolKind
+	it   pooledItem
+}
+
 func (d *decodeContext) onClose(c io.Closer) { d.closers = append(d.closers, c) }
 
-// close runs the closers (which return decoders to the pool), gives back
-// reserved decoders no coder used and releases the remaining budget.
+// close runs the closers and ends the folder's hold on memory in one
+// step under the pool's lock: its decoders (used or only reserved) become
+// idle in the pool, the rest of its charge is released and it stops
+// counting as active. Folders waiting for memory are then woken.
 func (d *decodeContext) close() {
 	for i := len(d.closers) - 1; i >= 0; i-- {
 		d.closers[i].Close()
 	}
 	clear(d.closers) // dropped decoders must not stay reachable from here
 	d.closers = d.closers[:0]
-	for k := range d.reserved {
-		for _, it := range d.reserved[k] {
-			d.pool.put(poolKind(k), it)
+	if p := d.pool; p != nil {
+		p.mu.Lock()
+		for _, k := range d.kept {
+			p.putLocked(k.kind, k.it)
 		}
-		d.reserved[k] = nil
+		for k := range d.reserved {
+			for _, it := range d.reserved[k] {
+				p.putLocked(poolKind(k), it)
+			}
+		}
+		if p.mem != nil && d.held > 0 {
+			p.mem.Release(d.fresh)
+			p.active -= d.held
+			p.mem.Notify() // waiting folders may reuse, reclaim or, with none active, take all
+		}
+		p.mu.Unlock()
 	}
-	if d.pool != nil && d.pool.mem != nil {
-		d.pool.mem.Release(d.fresh)
-		d.pool.mu.Lock()
-		d.pool.active -= d.held
-		d.pool.mu.Unlock()
+	clear(d.kept)
+	d.kept = d.kept[:0]
+	for k := range d.reserved {
+		d.reserved[k] = nil
 	}
 	d.fresh, d.held = 0, 0
 }
@@ -120,9 +144,16 @@ func folderMemory(f *folder) []memoryNeed {
 // tries again, reusing what they leave). A folder needing more than the
 // whole budget is refused with a *archive.LimitError, and so is one that
 // does not fit beside the reader's lasting charges (its header) when no
-// other folder of the reader is decoding, as nothing would be released.
+// other folder of the reader is decoding and every idle decoder has been
+// dropped, as nothing more would be released.
+//
+// Each attempt, and the decision to wait or to refuse, is one step under
+// the pool's lock, in which every change of the reader's decoder memory
+// is also made (pool.go): the memory a folder sees held is held by a
+// folder decoding or by an idle decoder it may drop, and a folder ending
+// after the attempt wakes the waiter (close).
 func (d *decodeContext) reserve(needs []memoryNeed) error {
-	if d.pool == nil || d.pool.mem == nil {
+	if d.pool == nil || d.pool.mem == nil || len(needs) == 0 {
 		return nil
 	}
 	mem := d.pool.mem
@@ -134,46 +165,15 @@ func (d *decodeContext) reserve(needs []memoryNeed) error {
 		return &archive.LimitError{What: "7z block decoder memory", Need: total, Limit: mem.Limit()}
 	}
 	for {
-		changed := mem.Changed()
-		for reclaimed := false; ; reclaimed = true {
-			d.pool.collect()
-			if d.tryReserve(needs) {
-				return nil
-			}
-			if reclaimed {
-				break
-			}
-			mem.Reclaim(total)
+		if ok, _, err := d.reserveStep(needs, total, false); ok || err != nil {
+			return err
 		}
-		// With no folder of the reader decoding, nothing will be
-		// released: what is held is the header's lasting charge (and
-		// other readers' of a shared budget). Up to headerSlack of it
-		// may stand beside a folder that alone fits the limit. The
-		// check and the charge are one step, so that two folders
-		// cannot both take this way.
-		d.pool.mu.Lock()
-		if d.pool.active == 0 {
-			held := mem.InUse()
-			if held > headerSlack {
-				d.pool.mu.Unlock()
-				// A folder that has just ended may have put its
-				// decoders into the pool after the reclaim above:
-				// give idle memory back once more, and try again if
-				// that freed any.
-				d.pool.collect()
-				mem.Reclaim(total)
-				if mem.InUse() < held {
-					continue
-				}
-				return &archive.LimitError{What: "7z block decoder memory (beside the header's)", Need: total + held, Limit: mem.Limit()}
-			}
-			d.pool.active += total
-			d.pool.mu.Unlock()
-			mem.ForceAcquire(total)
-			d.fresh, d.held = total, total
-			return nil
+		// Other readers sharing the budget may hold idle memory.
+		mem.Reclaim(total)
+		ok, changed, err := d.reserveStep(needs, total, true)
+		if ok || err != nil {
+			return err
 		}
-		d.pool.mu.Unlock()
 		select {
 		case <-changed:
 		case <-d.ctx.Done():
@@ -182,30 +182,78 @@ func (d *decodeContext) reserve(needs []memoryNeed) error {
 	}
 }
 
+// reserveStep tries once to reserve needs (total bytes), giving idle
+// decoders back as needed. In the final step of a round, with no folder
+// of the reader decoding, it drops every idle decoder and then either
+// takes the memory beside the lasting charges (up to headerSlack of
+// them) or refuses the folder. Otherwise, when it fails, changed is
+// closed at the next change of the budget after the attempt.
+func (d *decodeContext) reserveStep(needs []memoryNeed, total int64, final bool) (ok bool, changed <-chan struct{}, err error) {
+	p, mem := d.pool, d.pool.mem
+	p.mu.Lock()
+	changed = mem.Changed()
+	ok = d.tryReserveLocked(needs, total)
+	if !ok && final && p.active == 0 {
+		// No folder of the reader is decoding: nothing will be
+		// released but idle decoders, and those go now. What is held
+		// then is the header's lasting charge (and other readers' of
+		// a shared budget); up to headerSlack of it may stand beside
+		// a folder that alone fits the limit.
+		p.reclaimLocked(mem.InUse())
+		if ok = d.takeReservation(needs); !ok {
+			used := mem.InUse()
+			if used > headerSlack {
+				p.mu.Unlock()
+				p.collect()
+				return false, nil, &archive.LimitError{What: "7z block decoder memory (beside the header's)", Need: total + used, Limit: mem.Limit()}
+			}
+			mem.ForceAcquire(total)
+			d.fresh, d.held = total, total
+			p.active += total
+			ok = true
+		}
+	}
+	p.mu.Unlock()
+	if ok {
+		p.collect() // what was dropped goes back to the system before the folder allocates
+	}
+	return ok, changed, nil
+}
+
 // headerSlack is how much lasting charge (the parsed header) may stand
 // beside a folder needing the whole limit: the process's memory stays
 // within the limit plus this.
 const headerSlack = 64 << 20
 
-// tryReserve takes the pooled decoders needs can reuse and the budget for
-// the others if it is free now; otherwise it takes nothing.
-func (d *decodeContext) tryReserve(needs []memoryNeed) bool {
+// tryReserveLocked reserves needs, reusing idle decoders, if the budget
+// has room, or else after dropping idle decoders (largest first) until
+// the folder would fit built anew; it takes nothing when that does not
+// suffice. The pool's lock is held.
+func (d *decodeContext) tryReserveLocked(needs []memoryNeed, total int64) bool {
+	if d.takeReservation(needs) {
+		return true
+	}
+	mem := d.pool.mem
+	d.pool.reclaimLocked(total - (mem.Limit() - mem.InUse()))
+	return d.takeReservation(needs)
+}
+
+// takeReservation takes the pooled decoders needs can reuse and the
+// budget for the others if it is free now, and counts the folder as
+// active; otherwise it takes nothing. The pool's lock is held.
+func (d *decodeContext) takeReservation(needs []memoryNeed) bool {
+	p := d.pool
 	var fresh int64
 	for _, nd := range needs {
 		if nd.kind != poolNone {
-			if it, ok := d.pool.take(nd.kind, nd.n); ok {
+			if it, ok := p.takeLocked(nd.kind, nd.n); ok {
 				d.reserved[nd.kind] = append(d.reserved[nd.kind], it)
 				continue
 			}
 		}
 		fresh += nd.n
 	}
-	// The charge and the count of active folders change in one step
-	// under the pool's lock, which reserve's no-folder-active check also
-	// holds: otherwise that check could see this folder's memory in use
-	// and no folder active, and refuse a folder that only had to wait.
-	d.pool.mu.Lock()
-	if d.pool.mem.TryAcquire(fresh) {
+	if p.mem.TryAcquire(fresh) {
 		d.fresh = fresh
 		d.held = fresh
 		for k := range d.reserved {
@@ -213,16 +261,12 @@ func (d *decodeContext) tryReserve(needs []memoryNeed) bool {
 				d.held += it.charge
 			}
 		}
-		d.pool.active += d.held
-		d.pool.mu.Unlock()
+		p.active += d.held
 		return true
 	}
-	d.pool.mu.Unlock()
-	// Waiting while holding pooled decoders could starve another folder
-	// doing the same: give them back.
 	for k := range d.reserved {
 		for _, it := range d.reserved[k] {
-			d.pool.putQuiet(poolKind(k), it)
+			p.putLocked(poolKind(k), it)
 		}
 		d.reserved[k] = nil
 	}
@@ -242,17 +286,15 @@ func (d *decodeContext) reuse(kind poolKind, need int64) (any, int64) {
 	return nil, 0
 }
 
-// keep returns a decoder to the pool when the folder is done. charge is
-// what it holds: the charge it was reused with, or need for a decoder
-// built anew (taken from the folder's fresh budget).
+// keep records a decoder a coder of the folder uses, to be returned to
+// the pool when the folder ends (close). charge is what it holds: the
+// charge it was reused with, or need for a decoder built anew (taken
+// from the folder's fresh budget).
 func (d *decodeContext) keep(kind poolKind, v any, charge int64, built bool) {
 	if built && d.pool != nil && d.pool.mem != nil {
 		d.fresh -= charge
 	}
-	d.onClose(closerFunc(func() error {
-		d.pool.put(kind, pooledItem{v: v, charge: charge})
-		return nil
-	}))
+	d.kept = append(d.kept, keptDecoder{kind: kind, it: pooledItem{v: v, charge: charge}})
 }
 
 // newDecoderFunc builds the decoder of one coder from its inputs, its

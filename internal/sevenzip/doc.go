@@ -96,7 +96,10 @@
 // largest first, and the freed memory is returned to the system before
 // the next allocation; a folder that still does not fit waits for the
 // folders decoding in parallel, and one that alone exceeds the limit is
-// refused. The process's decoder and header memory therefore stays within
+// refused. Every change of decoder memory (reserved, pooled, dropped) is
+// made under the pool's lock, so that a folder deciding to wait or to be
+// refused sees each byte held either by a folder decoding or by an idle
+// decoder. The process's decoder and header memory therefore stays within
 // the limit whatever the number of folders, entries or threads.
 //
 // Corrupt data is reported with its place: a plain header's parse failure

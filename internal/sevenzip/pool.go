@@ -2,6 +2,7 @@ package sevenzip
 
 import (
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -33,12 +34,20 @@ type pooledItem struct {
 // concurrent use.
 //
 // Pooled decoders keep their memory charged to the reader's budget; when
-// a folder needs memory that is not free, the budget asks the pool
-// (Reclaim) to drop idle decoders, largest first. Dropped memory is
-// garbage until the collector runs, and a collection is only triggered
-// by heap growth relative to the live heap: after dropping a large
-// dictionary the pool therefore returns it to the operating system at
-// once, so that the next folder's allocation does not add to it.
+// a folder needs memory that is not free, idle decoders are dropped,
+// largest first. Dropped memory is garbage until the collector runs, and
+// a collection is only triggered by heap growth relative to the live
+// heap: after dropping a large dictionary the pool therefore returns it
+// to the operating system before the next folder allocates, so that the
+// allocation does not add to it.
+//
+// Every change of the reader's decoder memory — a folder reserving it,
+// a folder ending and pooling its decoders, an idle decoder dropped —
+// is made under mu together with the budget's charge. The memory charged
+// for decoders is therefore always either held by a folder being decoded
+// (active) or idle in items, never between the two, and a folder that
+// sees no folder active and no idle decoder knows that waiting cannot
+// free anything (coders.go, reserve).
 type decoderPool struct {
 	mem *archive.MemoryBudget // nil: no accounting
 
@@ -63,6 +72,11 @@ func (p *decoderPool) take(kind poolKind, need int64) (pooledItem, bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.takeLocked(kind, need)
+}
+
+// takeLocked is take with p.mu held.
+func (p *decoderPool) takeLocked(kind poolKind, need int64) (pooledItem, bool) {
 	l := p.items[kind]
 	best := -1
 	for i, it := range l {
@@ -74,50 +88,46 @@ func (p *decoderPool) take(kind poolKind, need int64) (pooledItem, bool) {
 		return pooledItem{}, false
 	}
 	it := l[best]
-	p.items[kind] = append(l[:best], l[best+1:]...)
+	p.items[kind] = slices.Delete(l, best, best+1) // clears the freed slot: nothing stays reachable
 	return it, true
 }
 
 // put returns an idle item to the pool, or drops it when the pool holds
-// enough of its kind, and wakes folders waiting for memory.
+// enough of its kind.
 func (p *decoderPool) put(kind poolKind, it pooledItem) {
-	if p.putQuiet(kind, it) && it.charge > 0 && p.mem != nil {
-		p.mem.Notify() // a waiting folder may reuse or reclaim it
-	}
-}
-
-// putQuiet is put without waking anyone; it reports whether the item
-// was kept.
-func (p *decoderPool) putQuiet(kind poolKind, it pooledItem) bool {
 	if p == nil {
-		return false
-	}
-	p.mu.Lock()
-	if len(p.items[kind]) < maxPooledPerKind {
-		p.items[kind] = append(p.items[kind], it)
-		p.mu.Unlock()
-		return true
-	}
-	p.mu.Unlock()
-	p.drop(it.charge)
-	return false
-}
-
-// drop gives the charge of a discarded item back to the budget.
-func (p *decoderPool) drop(charge int64) {
-	if p == nil || charge == 0 {
 		return
 	}
 	p.mu.Lock()
-	p.dropped += charge
+	p.putLocked(kind, it)
 	p.mu.Unlock()
+}
+
+// putLocked is put with p.mu held; it reports whether the item was kept.
+func (p *decoderPool) putLocked(kind poolKind, it pooledItem) bool {
+	if len(p.items[kind]) < maxPooledPerKind {
+		p.items[kind] = append(p.items[kind], it)
+		return true
+	}
+	p.dropLocked(it.charge)
+	return false
+}
+
+// dropLocked gives the charge of a discarded item back to the budget;
+// p.mu is held.
+func (p *decoderPool) dropLocked(charge int64) {
+	if charge == 0 {
+		return
+	}
+	p.dropped += charge
 	if p.mem != nil {
 		p.mem.Release(charge)
 	}
 }
 
 // collect returns dropped memory to the operating system when enough of
-// it has accumulated.
+// it has accumulated. It is called without p.mu, before memory is
+// allocated.
 func (p *decoderPool) collect() {
 	if p == nil {
 		return
@@ -134,11 +144,18 @@ func (p *decoderPool) collect() {
 }
 
 // Reclaim drops idle decoders, largest first, until need bytes are freed
-// or none is left. It implements archive.Reclaimer.
+// or none is left. It implements archive.Reclaimer (another reader
+// sharing the budget asks).
 func (p *decoderPool) Reclaim(need int64) {
-	var freed int64
-	for freed < need {
-		p.mu.Lock()
+	p.mu.Lock()
+	p.reclaimLocked(need)
+	p.mu.Unlock()
+	p.collect()
+}
+
+// reclaimLocked is Reclaim with p.mu held and without the collection.
+func (p *decoderPool) reclaimLocked(need int64) {
+	for freed := int64(0); freed < need; {
 		bk, bi := -1, -1
 		for k := range p.items {
 			for i, it := range p.items[k] {
@@ -148,29 +165,24 @@ func (p *decoderPool) Reclaim(need int64) {
 			}
 		}
 		if bk < 0 {
-			p.mu.Unlock()
-			break
+			return
 		}
 		it := p.items[bk][bi]
-		p.items[bk] = append(p.items[bk][:bi], p.items[bk][bi+1:]...)
-		p.mu.Unlock()
-		p.drop(it.charge)
+		p.items[bk] = slices.Delete(p.items[bk], bi, bi+1)
+		p.dropLocked(it.charge)
 		freed += it.charge
 	}
-	p.collect()
 }
 
 // drain drops every idle item.
 func (p *decoderPool) drain() {
 	p.mu.Lock()
-	var charge int64
 	for k := range p.items {
 		for _, it := range p.items[k] {
-			charge += it.charge
+			p.dropLocked(it.charge)
 		}
 		p.items[k] = nil
 	}
 	p.mu.Unlock()
-	p.drop(charge)
 	p.collect()
 }
