@@ -282,6 +282,7 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 		}
 		e := rd.entries[i]
 		off, size, sub := m.offset, e.Size, m.sub()
+		s.end = max(s.end, off+size)
 		p.recompress[k] = append(p.recompress[k], &srcFile{info: fi, size: size, name: e.Name,
 			open: func() (io.ReadCloser, error) { return s.open(off, size, sub, e.Name) }})
 	}
@@ -392,6 +393,10 @@ type baseFolderSource struct {
 	folder int
 	fs     *folderStream
 	skip   []byte
+	// end is where the last kept entry ends: its decoder (and memory)
+	// is given back once that is read, not when the next folder is
+	// opened (which could then wait for it).
+	end int64
 }
 
 func (s *baseFolderSource) open(off, size int64, sub int, name string) (io.ReadCloser, error) {
@@ -411,20 +416,20 @@ func (s *baseFolderSource) open(off, size int64, sub int, name string) (io.ReadC
 	}
 	si := &s.rd.hdr.main
 	er := &entryReader{fs: s.fs, n: size, hasCRC: si.subHasCRC[sub], want: si.subCRCs[sub]}
-	return &baseEntryReader{nr: namedReader{er: er, rd: s.rd, name: name}, src: s, last: off+size == int64(s.fs.f.unpackSize())}, nil
+	return &baseEntryReader{nr: namedReader{er: er, rd: s.rd, name: name}, src: s}, nil
 }
 
-// baseEntryReader closes the folder decoder after the folder's last byte.
+// baseEntryReader closes the folder decoder once the source's last kept
+// entry has been read.
 type baseEntryReader struct {
-	nr   namedReader
-	src  *baseFolderSource
-	last bool
+	nr  namedReader
+	src *baseFolderSource
 }
 
 func (b *baseEntryReader) Read(p []byte) (int, error) { return b.nr.Read(p) }
 
 func (b *baseEntryReader) Close() error {
-	if b.last && b.src.fs != nil {
+	if b.src.fs != nil && b.src.fs.pos >= b.src.end {
 		b.src.fs.close()
 		b.src.fs = nil
 	}

@@ -6,6 +6,7 @@ import (
 	cryptoaes "crypto/aes"
 	"crypto/cipher"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -363,4 +364,59 @@ func TestDeleteKeepsFilter(t *testing.T) {
 	}
 	ents, data := readBack(t, nb, "")
 	checkTree(t, files[1:], ents, data)
+}
+
+// TestUpdateReleasesPartlyKeptFolder: a base folder whose last entry is
+// deleted gives its decoder back once its last kept entry is read, not
+// when the update ends: the next partly kept folder, which may need that
+// memory, would otherwise wait for it.
+func TestUpdateReleasesPartlyKeptFolder(t *testing.T) {
+	var files []testFile
+	for i := range 6 {
+		files = append(files, testFile{name: fmt.Sprintf("f%d.txt", i), data: pseudoText(uint64(i), 100_000), mode: 0o100644})
+	}
+	old := writeArchive(t, files, &WriteOptions{Solid: SolidOptions{FilesPerBlock: 3}})
+	rd, err := newReader(bytes.NewReader(old), int64(len(old)), &archive.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	if n := len(rd.hdr.main.folders); n != 2 {
+		t.Fatalf("%d folders, want 2", n)
+	}
+	// Delete the last entry of each folder.
+	last := map[int]*archive.Entry{}
+	lastOff := map[int]int64{}
+	for i, e := range rd.entries {
+		if m := rd.meta[i]; m.folder() >= 0 && (last[m.folder()] == nil || m.offset > lastOff[m.folder()]) {
+			last[m.folder()], lastOff[m.folder()] = e, m.offset
+		}
+	}
+	w := &writer{base: rd, deleteBase: func(e *archive.Entry) bool { return e == last[0] || e == last[1] }}
+	plan, err := w.planBase(nil, nil, &WriteStats{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.close()
+	if len(plan.recompress) != 2 {
+		t.Fatalf("%d folders to recompress, want 2", len(plan.recompress))
+	}
+	for k, group := range plan.recompress {
+		for _, sf := range group {
+			rc, err := sf.open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.Copy(io.Discard, rc); err != nil {
+				t.Fatalf("%s: %v", sf.name, err)
+			}
+			rc.Close()
+		}
+		rd.pool.mu.Lock()
+		active := rd.pool.active
+		rd.pool.mu.Unlock()
+		if active != 0 {
+			t.Errorf("folder %d: %d bytes of decoder memory still held after its kept entries", k, active)
+		}
+	}
 }
