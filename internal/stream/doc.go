@@ -12,8 +12,11 @@
 // Every concatenated member, stream or frame is decoded in order (gzip
 // multi-member, bzip2 multi-stream, xz multi-stream with padding, zstd
 // frames with skippable frames skipped). The entry is named as 7-Zip names
-// it: the name a gzip header records (FNAME), else the file's name without
-// its compression suffix (.tgz and the like become .tar). Window and
+// it (StoredName): the name a gzip header records (FNAME, its bytes as
+// stored, up to 4095 of them), cleaned as 7-Zip cleans it on extraction
+// ("../x" and "/x" give "x", "a/b/c" stays a path), else the file's name
+// with the extension 7-Zip registers for the format replaced (x.tar.gz →
+// x.tar, x.tgz → x.tar, x.tbz2 of gzip → x, noext → noext~). Window and
 // dictionary sizes are bounded by archive.Options.MaxDict before anything
 // is allocated; corrupt data and check mismatches wrap archive.ErrFormat and
 // archive.ErrChecksum.

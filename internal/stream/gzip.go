@@ -25,10 +25,6 @@ const (
 	gzipFlagExtra   = 1 << 2
 	gzipFlagName    = 1 << 3
 	gzipFlagComment = 1 << 4
-
-	// gzipMaxString bounds FNAME and FCOMMENT (with their terminating
-	// zero), as klauspost/compress and the standard library do.
-	gzipMaxString = 512
 )
 
 var (
@@ -42,10 +38,10 @@ type gzipReader struct {
 	inflat *deflate64.Decompressor
 	crc    uint32
 	size   uint32
-	data   int64  // input offset of the member's Deflate data
-	unused []byte // scratch for the inflater's unread input
-	err    error  // sticky
-	str    [gzipMaxString]byte
+	data   int64             // input offset of the member's Deflate data
+	unused []byte            // scratch for the inflater's unread input
+	err    error             // sticky
+	str    [gzipMaxName]byte // FNAME, or a piece of FEXTRA
 }
 
 // gzipInput is the reader under the members: bytes the inflater read past
@@ -139,16 +135,16 @@ func (z *gzipReader) readHeader() (Header, error) {
 			n -= k
 		}
 	}
-	for _, f := range []byte{gzipFlagName, gzipFlagComment} {
-		if flags&f == 0 {
-			continue
-		}
-		s, err := z.readString(start, &digest)
+	if flags&gzipFlagName != 0 {
+		name, err := z.readString(start, &digest, gzipMaxName)
 		if err != nil {
 			return h, err
 		}
-		if f == gzipFlagName {
-			h.Name = s
+		h.Name = string(name)
+	}
+	if flags&gzipFlagComment != 0 {
+		if _, err := z.readString(start, &digest, gzipMaxComment); err != nil {
+			return h, err
 		}
 	}
 	if flags&gzipFlagHdrCRC != 0 {
@@ -169,31 +165,30 @@ func (z *gzipReader) readHeader() (Header, error) {
 	return h, nil
 }
 
-// readString reads a zero-terminated Latin-1 string (FNAME, FCOMMENT)
-// into UTF-8.
-func (z *gzipReader) readString(start int64, digest *uint32) (string, error) {
-	latin1 := false
-	for i := range z.str {
+// readString reads a zero-terminated string (FNAME, FCOMMENT) of fewer
+// than limit bytes, the bounds 7-Zip reads, into the header digest. It
+// returns the string's bytes as stored when they fit in z.str (a name
+// always does). The bytes are not converted: RFC 1952 says ISO 8859-1,
+// but gzip(1) stores the file name's bytes (UTF-8 today), and gzip -N and
+// 7-Zip restore them unchanged.
+func (z *gzipReader) readString(start int64, digest *uint32, limit int) ([]byte, error) {
+	buf := z.str[:0]
+	for range limit {
 		b, err := z.in.ReadByte()
 		if err != nil {
-			return "", z.inputError(err)
+			return nil, z.inputError(err)
 		}
-		z.str[i] = b
-		latin1 = latin1 || b >= 0x80
-		if b != 0 {
-			continue
+		if len(buf) == cap(buf) { // a long comment: digest it piecewise
+			*digest = crc32.Update(*digest, crc32.IEEETable, buf)
+			buf = buf[:0]
 		}
-		*digest = crc32.Update(*digest, crc32.IEEETable, z.str[:i+1])
-		if !latin1 {
-			return string(z.str[:i]), nil
+		buf = append(buf, b)
+		if b == 0 {
+			*digest = crc32.Update(*digest, crc32.IEEETable, buf)
+			return buf[:len(buf)-1], nil
 		}
-		r := make([]rune, i)
-		for k, c := range z.str[:i] {
-			r[k] = rune(c)
-		}
-		return string(r), nil
 	}
-	return "", &archive.Error{Offset: start, Err: errGzipHeader}
+	return nil, &archive.Error{Offset: start, Err: errGzipHeader}
 }
 
 // inputError reports a failure to read the framing: the input's own

@@ -44,7 +44,7 @@ func OpenFile(src io.ReaderAt, size int64, k Kind, opts *archive.Options) (*File
 	f.info = archive.Info{Format: k.Format(), PhysicalSize: size, Methods: []string{k.String()},
 		Details: details}
 	f.entry = archive.Entry{
-		Name: StoredName(f.opts.Name, h), Type: archive.TypeFile, Size: h.Size, PackedSize: size,
+		Name: StoredName(k, f.opts.Name, h), Type: archive.TypeFile, Size: h.Size, PackedSize: size,
 		Method: k.String(), ModTime: h.ModTime, Block: -1, HostOS: details.hostOS(),
 	}
 	f.list = []*archive.Entry{&f.entry}

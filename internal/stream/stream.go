@@ -179,28 +179,89 @@ func NewDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 	return nil, h, &archive.UnsupportedError{What: "stream format"}
 }
 
-// StoredName returns the name a single-stream file extracts to, as 7-Zip
-// names it: the name the header records, else the archive's base name
-// without its compression suffix (.tgz and the like become .tar).
-func StoredName(archiveName string, h Header) string {
-	if h.Name != "" {
-		return h.Name
+// StoredName returns the name the entry of a single-stream file of kind k
+// extracts to, as 7-Zip names it: the name a gzip header records, made a
+// relative path of real components (as 7-Zip extracts it: "../x" and
+// "/x" give "x", "a/b/c" stays a path; '\\' separates as everywhere in
+// garc), else the archive's default name (defaultName). A recorded name
+// whose last component is no name ("", ".", "..", "dir/") is not used;
+// 7-Zip writes "_" for those.
+func StoredName(k Kind, archiveName string, h Header) string {
+	if name, ok := cleanStoredName(h.Name); ok {
+		return name
 	}
-	base := filepath.Base(archiveName)
-	lower := strings.ToLower(base)
-	for _, s := range []struct{ suffix, repl string }{
-		{".tgz", ".tar"}, {".taz", ".tar"}, {".tbz2", ".tar"}, {".tbz", ".tar"}, {".txz", ".tar"},
-		{".tlz", ".tar"}, {".tzst", ".tar"}, {".gz", ""}, {".bz2", ""}, {".bz", ""}, {".xz", ""},
-		{".lzma", ""}, {".zst", ""}, {".zstd", ""},
-	} {
-		if strings.HasSuffix(lower, s.suffix) && len(base) > len(s.suffix) {
-			return base[:len(base)-len(s.suffix)] + s.repl
+	return defaultName(k, filepath.Base(archiveName))
+}
+
+// cleanStoredName drops the empty, "." and ".." components of a recorded
+// name; ok is false when its last component is one of them.
+func cleanStoredName(name string) (string, bool) {
+	isSep := func(r rune) bool { return r == '/' || r == '\\' }
+	switch last := name[strings.LastIndexAny(name, `/\`)+1:]; last {
+	case "", ".", "..":
+		return "", false
+	}
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(name, isSep) {
+		if part == "." || part == ".." {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('/')
+		}
+		b.WriteString(part)
+	}
+	return b.String(), true
+}
+
+// streamExtensions are the file-name extensions 7-Zip registers for each
+// kind, with what replaces them in the default name (a .tgz holds a .tar).
+var streamExtensions = [...][]struct{ ext, repl string }{
+	Gzip:  {{"gz", ""}, {"gzip", ""}, {"tgz", ".tar"}, {"tpz", ".tar"}, {"apk", ".tar"}},
+	Bzip2: {{"bz2", ""}, {"bzip2", ""}, {"tbz2", ".tar"}, {"tbz", ".tar"}},
+	XZ:    {{"xz", ""}, {"txz", ".tar"}},
+	Zstd:  {{"zst", ""}, {"tzst", ".tar"}},
+	LZMA:  {{"lzma", ""}},
+}
+
+// defaultName is the name 7-Zip gives the content of a compressed file
+// named base: an extension registered for k (any case) is replaced by what
+// stands for it (a.tar.gz, a.gz.gz, x.tgz → a.tar, a.gz, x.tar), any other
+// extension is dropped (x.tbz2 of gzip → x), a name without one gets "~"
+// (noext → noext~, .gz → .gz~); trailing blanks go. A result that is no
+// name (the file "..gz") is "_", as 7-Zip extracts it.
+func defaultName(k Kind, base string) string {
+	ext, repl := "", ""
+	if dot := strings.LastIndexByte(base, '.'); dot >= 0 {
+		ext = base[dot+1:]
+	}
+	exts := streamExtensions[k]
+	if len(exts) > 0 {
+		repl = exts[0].repl
+	}
+	matched := false
+	for _, e := range exts {
+		if strings.EqualFold(ext, e.ext) {
+			repl, matched = e.repl, true
+			break
 		}
 	}
-	if ext := filepath.Ext(base); ext != "" && len(ext) < len(base) {
-		return base[:len(base)-len(ext)]
+	var name string
+	switch dot := strings.LastIndexByte(base, '.'); {
+	case matched && len(base) > len(ext)+1:
+		name = base[:len(base)-len(ext)-1] + repl
+	case dot > 0:
+		name = base[:dot] + repl
+	case repl == "":
+		name = base + "~"
+	default:
+		name = base + repl
 	}
-	return base + "~"
+	name = strings.TrimRight(name, " \t\n")
+	if name == "" || name == "." || name == ".." {
+		return "_"
+	}
+	return name
 }
 
 type nopCloser struct{ io.Reader }
