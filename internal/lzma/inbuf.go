@@ -3,11 +3,16 @@ package lzma
 import "io"
 
 // inBufSize is the capacity of the input buffer; it must hold a whole
-// LZMA2 chunk (64 KiB packed) plus its header.
-const inBufSize = 1 << 17
+// LZMA2 chunk (64 KiB packed) plus its header. The buffer starts at
+// firstInBuf, which holds all of a small stream, and takes inBufSize
+// once more is asked of it or the stream turns out to be longer.
+const (
+	inBufSize  = 1 << 17
+	firstInBuf = 4 << 10
+)
 
 // inBuffer buffers compressed input so that the range decoder can read
-// from memory. buf has maxSymbolInput bytes beyond inBufSize so that a
+// from memory. buf has maxSymbolInput bytes beyond its capacity so that a
 // decoder running past the valid data stays inside the slice; those bytes
 // are never treated as data.
 type inBuffer struct {
@@ -21,7 +26,7 @@ type inBuffer struct {
 
 func (b *inBuffer) reset(r io.Reader) {
 	if b.buf == nil {
-		b.buf = make([]byte, inBufSize+maxSymbolInput)
+		b.buf = make([]byte, firstInBuf+maxSymbolInput)
 	}
 	b.r = r
 	b.rp, b.wp = 0, 0
@@ -30,12 +35,25 @@ func (b *inBuffer) reset(r io.Reader) {
 	b.err = nil
 }
 
+// size returns the capacity of the buffer.
+func (b *inBuffer) size() int { return len(b.buf) - maxSymbolInput }
+
+// grow gives the buffer its full capacity, keeping buf[:wp].
+func (b *inBuffer) grow() {
+	buf := make([]byte, inBufSize+maxSymbolInput)
+	copy(buf, b.buf[:b.wp])
+	b.buf = buf
+}
+
 // ensure tries to make n bytes (n <= inBufSize) available at buf[rp:] and
 // returns how many are available. It moves the unread bytes to the front of
-// the buffer, so positions into buf are invalidated.
+// the buffer, or into a larger one, so positions into buf are invalidated.
 func (b *inBuffer) ensure(n int) int {
 	if b.wp-b.rp >= n {
 		return b.wp - b.rp
+	}
+	if n > b.size() {
+		b.grow()
 	}
 	if b.rp > 0 {
 		b.base += int64(b.rp)
@@ -43,7 +61,7 @@ func (b *inBuffer) ensure(n int) int {
 		b.rp = 0
 	}
 	for b.wp < n && !b.eof && b.err == nil {
-		m, err := b.r.Read(b.buf[b.wp:inBufSize])
+		m, err := b.r.Read(b.buf[b.wp:b.size()])
 		b.wp += m
 		if err == io.EOF {
 			b.eof = true
@@ -51,7 +69,7 @@ func (b *inBuffer) ensure(n int) int {
 			b.err = err
 		} else if m == 0 {
 			// Tolerate a few empty reads, but not forever.
-			m, err = b.r.Read(b.buf[b.wp:inBufSize])
+			m, err = b.r.Read(b.buf[b.wp:b.size()])
 			b.wp += m
 			if m == 0 && err == nil {
 				b.err = io.ErrNoProgress
@@ -71,9 +89,13 @@ func (b *inBuffer) ensure(n int) int {
 // fillMore reads at least one more chunk of input if possible, keeping
 // buf[rp:wp].
 func (b *inBuffer) fillMore() {
+	if b.size() < inBufSize && b.base+int64(b.wp) >= int64(b.size()) {
+		// The stream is longer than the first buffer.
+		b.grow()
+	}
 	want := b.wp - b.rp + maxSymbolInput
-	if want < inBufSize/2 {
-		want = inBufSize / 2
+	if want < b.size()/2 {
+		want = b.size() / 2
 	}
 	b.ensure(want)
 }
