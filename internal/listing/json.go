@@ -53,7 +53,13 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
                                     uncompressed size
       "characteristics": string,    tar: header formats, extended headers and the
                                     names' encoding ("GNU POSIX PAX mtime ASCII");
-                                    xz: sizes the first block header records
+                                    xz: sizes the first block header records;
+                                    zip: "Zip64", "Unsorted_CD"
+      "zip64": bool,                zip: a Zip64 end record is present; omitted
+                                    when false
+      "stub_size": int,             zip: the stored offset of the first local
+                                    header (a self-extractor stub the offsets
+                                    count, a split set's marker); omitted when 0
       "method_summary": string      zstd: 7-Zip's summary of the frame headers
                                     ("header-open-only: XXH64 wnd-MAX:8MiB …")
                                     (*) when a leading skippable frame made garc
@@ -328,12 +334,22 @@ func (j *JSONWriter) optInt(k string, v int64) {
 
 // archiveDetails writes the archive figures -slt shows beyond those
 // of every format, from Info.Details or from all, the entries: 7z
-// "headers_size" and "blocks"; tar "headers_size" (uncompressed) and
+// "headers_size" and "blocks"; ZIP "stub_size", "zip64" and
+// "characteristics"; tar "headers_size" (uncompressed) and
 // "characteristics"; gzip "headers_size"; xz "streams", "blocks",
 // "cluster_size" and "characteristics"; zstd "streams" and "blocks"
 // (when the frames were walked) and "method_summary".
 func (j *JSONWriter) archiveDetails(info *archive.Info, all []*archive.Entry) {
 	switch d := info.Details.(type) {
+	case *zip.Details:
+		a := d.Archive()
+		if a.StubSize > 0 {
+			j.int("stub_size", a.StubSize)
+		}
+		if a.Zip64 {
+			j.bool("zip64", true)
+		}
+		j.optStr("characteristics", a.Characteristics())
 	case *tar.Details:
 		if all != nil {
 			a := tarArchiveSummary(info, d, all)

@@ -5,6 +5,7 @@ import (
 	stdzip "archive/zip"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -67,6 +68,9 @@ func parseSLT(t *testing.T, s string) (sltBlock, []sltBlock) {
 		}
 		return blocks
 	}
+	// An archive inside a container (a raw split) has the container's
+	// block first, then "--" and its own: the last one is the archive's.
+	i += strings.LastIndex(s[i:j], "\n--\n")
 	head := parse(s[i+4 : j])
 	if len(head) != 1 {
 		t.Fatalf("%d archive blocks in\n%s", len(head), s)
@@ -97,6 +101,12 @@ var sltToJSON = map[string]string{
 	"Comment":         "comment",
 	"CRC":             "crc32",
 	"Code Page":       "", // always UTF-8: garc decodes every name to UTF-8
+	// ZIP.
+	"Embedded Stub Size":  "stub_size",
+	"64-bit":              "zip64",
+	"Total Physical Size": "physical_size",
+	"Multivolume":         "", // a split set: "volumes" has its parts
+	"Volume Index":        "", // the part named on the command line
 }
 
 // sltEntryToJSON is sltToJSON for the entry blocks.
@@ -188,6 +198,14 @@ func sameValue(key, slt, jkey string, obj map[string]any) (string, bool) {
 			}
 		}
 		return got, true
+	case key == "Path" && jkey == "path" && got != slt:
+		// The archive inside a raw split is named without ".001".
+		return got, filepath.Base(strings.TrimSuffix(got, ".001")) == slt
+	case key == "Physical Size" && len(asSlice(obj["volumes"])) > 1:
+		// A split set's: the size of the part named, which the JSON
+		// listing does not single out ("physical_size" is the whole
+		// set's, Total Physical Size).
+		return got, true
 	case key == "Volumes":
 		return strconv.Itoa(len(raw.([]any))), slt == strconv.Itoa(len(raw.([]any)))
 	case jkey == "mtime" || jkey == "ctime" || jkey == "atime":
@@ -244,6 +262,7 @@ func TestJSONCarriesSLT(t *testing.T) {
 		inTemp("a.lzma", lzmaFile(t, payload)),
 		inTemp("a.zst", zstdFile(t, payload)),
 		inTemp("a.zip", zipFile(t, payload)),
+		inTemp("sfx64.zip", sfxZip64File(t, payload)),
 		inTemp("a.tar", tarFile(t, payload)),
 	}
 	for _, p := range []string{
@@ -376,6 +395,11 @@ func TestJSONCarriesSLTCorpus(t *testing.T) {
 	}
 }
 
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
 func clone(m map[string]string) map[string]string {
 	c := make(map[string]string, len(m))
 	for k, v := range m {
@@ -486,4 +510,54 @@ func tarFile(t *testing.T, data []byte) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// sfxZip64File is a ZIP archive after a 100-byte stub, its offsets
+// counting the stub (as zip -A leaves a self-extractor), with a Zip64 end
+// of central directory record and locator before the classic end record:
+// 7-Zip lists Embedded Stub Size, 64-bit and Characteristics = Zip64.
+func sfxZip64File(t *testing.T, data []byte) []byte {
+	var b bytes.Buffer
+	b.Write(bytes.Repeat([]byte("#!stub\n"), 100/7+1)[:100])
+	w := stdzip.NewWriter(&b)
+	w.SetOffset(100)
+	mtime := time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC)
+	f, err := w.CreateHeader(&stdzip.FileHeader{Name: "a.txt", Method: stdzip.Deflate, Modified: mtime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(data)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return withZip64End(t, b.Bytes())
+}
+
+// withZip64End inserts a Zip64 end record and locator before the end
+// record (without comment) of a ZIP archive whose offsets count from the
+// start of the file.
+func withZip64End(t *testing.T, z []byte) []byte {
+	t.Helper()
+	end := z[len(z)-22:]
+	le := binary.LittleEndian
+	if le.Uint32(end) != 0x06054b50 || le.Uint16(end[20:]) != 0 {
+		t.Fatal("no end record without comment at the end")
+	}
+	count, cdSize, cdOff := le.Uint16(end[10:]), le.Uint32(end[12:]), le.Uint32(end[16:])
+	rec := le.AppendUint32(nil, 0x06064b50)
+	rec = le.AppendUint64(rec, 44)
+	rec = le.AppendUint16(rec, 45)
+	rec = le.AppendUint16(rec, 45)
+	rec = le.AppendUint32(rec, 0)
+	rec = le.AppendUint32(rec, 0)
+	rec = le.AppendUint64(rec, uint64(count))
+	rec = le.AppendUint64(rec, uint64(count))
+	rec = le.AppendUint64(rec, uint64(cdSize))
+	rec = le.AppendUint64(rec, uint64(cdOff))
+	rec = le.AppendUint32(rec, 0x07064b50)
+	rec = le.AppendUint32(rec, 0)
+	rec = le.AppendUint64(rec, uint64(len(z)-22))
+	rec = le.AppendUint32(rec, 1)
+	out := append(append(append([]byte(nil), z[:len(z)-22]...), rec...), end...)
+	return out
 }

@@ -61,8 +61,7 @@ func sevenZipTypeName(f archive.Format) string {
 // then what garc knows beyond that (SFX offset, volumes, RAR flags,
 // comment). all are every entry of the archive, for the 7z counts.
 func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*archive.Entry) {
-	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
-	fmt.Fprintf(w, "Type = %s\n", sevenZipTypeName(info.Format))
+	writePathAndType(w, name, info, info.SFXOffset > 0)
 	if info.SFXOffset > 0 {
 		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
 	}
@@ -100,7 +99,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 		fmt.Fprintf(w, "Recovery Record = +\n")
 	}
 	if info.Comment != "" {
-		fmt.Fprintf(w, "Comment = %s\n", printable.Lines(info.Comment))
+		fmt.Fprintf(w, "Comment = %s\n", appendSLTMultiLine(nil, info.Comment))
 	}
 }
 

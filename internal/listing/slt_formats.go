@@ -3,6 +3,7 @@ package listing
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -40,17 +41,64 @@ func sltFileTime(t time.Time) string {
 }
 
 // writeZipArchiveBlock prints the archive block 7-Zip's listings give a
-// ZIP archive.
-func writeZipArchiveBlock(w io.Writer, name string, info *archive.Info) {
-	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
-	fmt.Fprintf(w, "Type = %s\n", info.Format)
+// ZIP archive: after Path (and the open warning) and Type, the Offset of
+// an archive after a stub, Physical Size (of the part named, for a split
+// set), then 7-Zip's ZIP keys in its order: Embedded Stub Size (the
+// stored offset of the first local header: a stub the offsets count, or
+// a split set's marker), 64-bit (a Zip64 end record), Comment,
+// Characteristics, and for a split set Total Physical Size, Multivolume,
+// Volume Index (the part named) and Volumes.
+func writeZipArchiveBlock(w io.Writer, name string, info *archive.Info, d *zip.Details) {
+	a := d.Archive()
+	writePathAndType(w, name, info, info.SFXOffset > 0 || a.StubSize > 0 && a.PartSizes == nil)
 	if info.SFXOffset > 0 {
 		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
 	}
-	fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
-	if info.Comment != "" {
-		fmt.Fprintf(w, "Comment = %s\n", printable.Lines(info.Comment))
+	volume := -1
+	physical := info.PhysicalSize
+	if a.PartSizes != nil {
+		volume = partIndex(name, info.Volumes, len(a.PartSizes))
+		physical = a.PartSizes[volume]
 	}
+	fmt.Fprintf(w, "Physical Size = %d\n", physical)
+	if a.StubSize > 0 {
+		fmt.Fprintf(w, "Embedded Stub Size = %d\n", a.StubSize)
+	}
+	if a.Zip64 {
+		fmt.Fprintf(w, "64-bit = +\n")
+	}
+	if info.Comment != "" {
+		fmt.Fprintf(w, "Comment = %s\n", appendSLTMultiLine(nil, info.Comment))
+	}
+	if c := a.Characteristics(); c != "" {
+		fmt.Fprintf(w, "Characteristics = %s\n", c)
+	}
+	if volume >= 0 {
+		var total int64
+		for _, n := range a.PartSizes {
+			total += n
+		}
+		fmt.Fprintf(w, "Total Physical Size = %d\nMultivolume = +\nVolume Index = %d\nVolumes = %d\n", total, volume, len(a.PartSizes))
+	}
+}
+
+// partIndex is the index of the part named name among the parts paths of
+// a split set of n parts: the path itself, else the one with its base
+// name, else the last part (name.zip, from which the set is read).
+func partIndex(name string, paths []string, n int) int {
+	if len(paths) == n {
+		for i, p := range paths {
+			if p == name {
+				return i
+			}
+		}
+		for i, p := range paths {
+			if filepath.Base(p) == filepath.Base(name) {
+				return i
+			}
+		}
+	}
+	return n - 1
 }
 
 // writeZipSLTEntries prints the entries of a ZIP archive's -slt listing
@@ -75,7 +123,7 @@ func writeZipSLTEntries(w io.Writer, d *zip.Details, all []*archive.Entry, want 
 		fmt.Fprintf(w, "Modified = %s\n", when(e.ModTime))
 		fmt.Fprintf(w, "Created = %s\n", when(e.CreateTime()))
 		fmt.Fprintf(w, "Accessed = %s\n", when(e.AccessTime()))
-		fmt.Fprintf(w, "Attributes = %s\n", zipAttr(e, ed.WinAttributes))
+		fmt.Fprintf(w, "Attributes = %s\n", appendZipAttr(nil, ed.WinAttributes))
 		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
 		fmt.Fprintf(w, "Comment = %s\n", printable.String(e.Comment()))
 		if e.HasCRC32 {
@@ -93,29 +141,74 @@ func writeZipSLTEntries(w io.Writer, d *zip.Details, all []*archive.Entry, want 
 	}
 }
 
-// zipAttr renders ZIP attributes as 7-Zip does: the letters of the
-// Windows bits, then, when a unix mode is stored (Unix hosts), a space
-// and the mode.
-func zipAttr(e *archive.Entry, attr uint32) string {
-	var b strings.Builder
-	for i := 0; i < 16; i++ {
-		if attr&(1<<i) != 0 && winAttrLetters[i] != '.' {
-			b.WriteByte(winAttrLetters[i])
+// zipAttrLetters are 7-Zip's letters for the Windows attribute bits 0–29
+// in bit order ('.' for bits it does not name).
+const zipAttrLetters = "RHS8DAdNTsLCOIEVvX.PU.M......B"
+
+// appendZipAttr appends attributes as 7-Zip's -slt renders a ZIP entry's
+// (7-Zip's Windows attributes: the stored ones of FAT and NTFS hosts, the
+// mode in the high 16 bits and bit 15 set for Unix hosts). With bit 15
+// set the high bits are a unix mode: when they hold a file type, only
+// the Windows bits below bit 14 are named; otherwise bit 15 and the mode
+// bits are named too ("V", "v", "P", "M"). Then come the letters of the
+// named bits in bit order, the bits left unnamed in hexadecimal
+// ("V 01800000"), and for a mode, a space and the mode as ls -l shows it
+// with 7-Zip's file type letters ("0rw-------" without a type, "p" for a
+// FIFO, "c", "b", "s").
+func appendZipAttr(b []byte, attr uint32) []byte {
+	posix := attr&archive.AttrUnixExtension != 0
+	mode := attr >> 16
+	if posix && attr&0xF0000000 != 0 {
+		attr &= 0x3FFF
+	}
+	for i := 0; i < len(zipAttrLetters); i++ {
+		if bit := uint32(1) << i; attr&bit != 0 && zipAttrLetters[i] != '.' {
+			b = append(b, zipAttrLetters[i])
+			attr &^= bit
 		}
 	}
-	if attr&archive.AttrUnixExtension != 0 && attr>>16 != 0 {
-		b.WriteByte(' ')
-		b.WriteString(modeString(e))
+	if attr != 0 {
+		b = appendHex32(append(b, ' '), attr)
 	}
-	return b.String()
+	if posix {
+		b = appendPosixMode(append(b, ' '), mode)
+	}
+	return b
+}
+
+// appendPosixMode appends a unix mode as 7-Zip renders one: the file type
+// letter ('-', 'd', 'l', 'p', 'c', 'b', 's'; '0' for no type, the type's
+// digit for the others), then the permissions as ls -l shows them.
+func appendPosixMode(b []byte, mode uint32) []byte {
+	const types = "0pc3d5b7-9lBsDEF"
+	b = append(b, types[mode>>12&0xF])
+	start := len(b)
+	const rwx = "rwxrwxrwx"
+	for i := 0; i < 9; i++ {
+		c := byte('-')
+		if mode&(1<<uint(8-i)) != 0 {
+			c = rwx[i]
+		}
+		b = append(b, c)
+	}
+	s := b[start:]
+	if mode&0o4000 != 0 {
+		s[2] = "Ss"[b2i(s[2] == 'x')]
+	}
+	if mode&0o2000 != 0 {
+		s[5] = "Ss"[b2i(s[5] == 'x')]
+	}
+	if mode&0o1000 != 0 {
+		s[8] = "Tt"[b2i(s[8] == 'x')]
+	}
+	return b
 }
 
 // writeTarArchiveBlock prints the archive block 7-Zip's listings give a
 // tar archive.
 func writeTarArchiveBlock(w io.Writer, name string, info *archive.Info, d *tar.Details, all []*archive.Entry) {
 	a := tarArchiveSummary(info, d, all)
-	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
-	fmt.Fprintf(w, "Type = %s\n", info.Format)
+	writePathAndType(w, name, info, false)
 	fmt.Fprintf(w, "Physical Size = %d\n", info.PhysicalSize)
 	if a.headersSize >= 0 {
 		fmt.Fprintf(w, "Headers Size = %d\n", a.headersSize)

@@ -72,8 +72,7 @@ func streamArchiveProps(info *archive.Info, d *stream.Details) []streamProp {
 // 7-Zip's handler for the format knows without decoding, only when known
 // (streamArchiveProps).
 func writeStreamArchiveBlock(w io.Writer, name string, info *archive.Info, d *stream.Details) {
-	fmt.Fprintf(w, "Path = %s\n", printable.String(name))
-	fmt.Fprintf(w, "Type = %s\n", info.Format)
+	writePathAndType(w, name, info, false)
 	for _, p := range streamArchiveProps(info, d) {
 		fmt.Fprintf(w, "%s = %s\n", p.key, p.value)
 	}

@@ -43,9 +43,17 @@ func WriteTable(w io.Writer, name string, info *archive.Info, all []*archive.Ent
 // writeArchiveBlock prints the archive block that opens both of 7-Zip's
 // listings, in the words 7-Zip uses for the archive's format.
 func writeArchiveBlock(w io.Writer, name string, info *archive.Info, all []*archive.Entry) {
+	if rawSplit(info) {
+		// 7-Zip lists the split first, then the archive it holds,
+		// named without ".001".
+		name = writeSplitBlock(w, name, info)
+		inner := *info
+		inner.Volumes = nil
+		info = &inner
+	}
 	switch d := info.Details.(type) {
 	case *zip.Details:
-		writeZipArchiveBlock(w, name, info)
+		writeZipArchiveBlock(w, name, info, d)
 	case *tar.Details:
 		writeTarArchiveBlock(w, name, info, d, all)
 	case *stream.Details:

@@ -3,6 +3,7 @@ package zip
 import (
 	"encoding/binary"
 	"strconv"
+	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -185,4 +186,68 @@ func appendHex(b []byte, v uint32) []byte {
 		}
 	}
 	return b
+}
+
+// ArchiveDetails is what 7-Zip's listings show of a whole ZIP archive
+// beyond archive.Info.
+type ArchiveDetails struct {
+	// Zip64 says the archive has a Zip64 end of central directory
+	// record (7-Zip's "64-bit = +").
+	Zip64 bool
+	// UnsortedDirectory says the central directory does not list the
+	// local headers in the order of their disks and offsets.
+	UnsortedDirectory bool
+	// StubSize is the offset, as stored, of the first local header: the
+	// bytes before it that the stored offsets count, such as a
+	// self-extractor stub whose archive offsets were adjusted (zip -A) or
+	// the marker starting a split set (7-Zip's "Embedded Stub Size"). 0
+	// when the entries were read from their local headers.
+	StubSize int64
+	// PartSizes are the sizes of the parts of a split set (name.z01 …
+	// name.zip), in order; nil for an archive in one file.
+	PartSizes []int64
+}
+
+// Characteristics are 7-Zip's Characteristics of the archive: "Zip64"
+// and "Unsorted_CD", "" when none applies.
+func (a *ArchiveDetails) Characteristics() string {
+	var s []string
+	if a.Zip64 {
+		s = append(s, "Zip64")
+	}
+	if a.UnsortedDirectory {
+		s = append(s, "Unsorted_CD")
+	}
+	return strings.Join(s, " ")
+}
+
+// Archive returns the details of the whole archive.
+func (d *Details) Archive() *ArchiveDetails {
+	rd := d.rd
+	a := &ArchiveDetails{Zip64: rd.zip64}
+	if rd.disks != nil {
+		a.PartSizes = make([]int64, len(rd.disks))
+		for i, start := range rd.disks {
+			end := rd.size
+			if i+1 < len(rd.disks) {
+				end = rd.disks[i+1]
+			}
+			a.PartSizes[i] = end - start
+		}
+	}
+	if rd.fromLocals || len(rd.files) == 0 {
+		return a
+	}
+	first := &rd.files[0]
+	for i := 1; i < len(rd.files); i++ {
+		f, prev := &rd.files[i], &rd.files[i-1]
+		if f.disk < prev.disk || f.disk == prev.disk && f.localOff < prev.localOff {
+			a.UnsortedDirectory = true
+		}
+		if f.disk < first.disk || f.disk == first.disk && f.localOff < first.localOff {
+			first = f
+		}
+	}
+	a.StubSize = first.localOff
+	return a
 }

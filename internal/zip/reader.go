@@ -104,6 +104,11 @@ type Reader struct {
 	// then cut is reported.
 	cut error
 
+	// zip64 says the archive has a Zip64 end of central directory
+	// record; fromLocals that its entries were read from their local
+	// headers (no central directory was found).
+	zip64, fromLocals bool
+
 	// linksListed says whether Entries filled the link targets;
 	// extracting, whether an Extract runs (Entries then leaves them).
 	linksListed, extracting bool
@@ -370,6 +375,7 @@ func (rd *Reader) readDirectory() error {
 		return err
 	}
 	rd.info.Comment = decodeName(end.comment, false, true)
+	rd.zip64 = end.pos64 >= 0
 	if end.cdSize > uint64(rd.size) || end.cdOffset > uint64(rd.size) {
 		return corrupt(end.pos, "central directory of %d bytes at %d in %d bytes", end.cdSize, end.cdOffset, rd.size)
 	}

@@ -101,6 +101,7 @@ func (rd *Reader) scanLocals() error {
 		return fmt.Errorf("no end of central directory record and no local header: %w", archive.ErrNotArchive)
 	}
 	rd.info.PhysicalSize = off
+	rd.fromLocals = true
 	return nil
 }
 
