@@ -28,6 +28,12 @@
 // naming it, which wraps both archive.ErrNotArchive and
 // archive.ErrUnsupported, instead of "not an archive".
 //
+// A compressed stream holds a tar when its decoded start is a tar header,
+// or when it decodes to nothing but whole zero blocks, at most 64 KiB (an
+// empty tar, as "tar czf e.tar.gz -T /dev/null" writes it: GNU tar and
+// bsdtar extract nothing, where 7-Zip extracts the 10 KiB e.tar); a gzip
+// header naming a file other than a .tar keeps such zeros a file.
+//
 // 7z archives are opened with sevenzip.NewReader on a section of the file
 // that starts at the signature (Info.SFXOffset records the stub's length).
 // RAR archives are handed to rar.OpenFile with the file opened here (no

@@ -77,20 +77,56 @@ func openLeading(src io.ReaderAt, size int64, o *archive.Options) (r archive.Rea
 	return r, true, err
 }
 
-// openCompressed opens a compressed stream, looking into its first
-// kilobyte to tell a compressed tar from a compressed file. Only a real
-// header counts: compressed zeros are a file, not an empty tar.
+// openCompressed opens a compressed stream, looking into its start to
+// tell a compressed tar from a compressed file: a tar header, or an empty
+// tar (isEmptyTar), is opened as a tar.
 func openCompressed(src io.ReaderAt, size int64, kind stream.Kind, o *archive.Options) (archive.Reader, error) {
-	d, _, err := stream.NewDecoder(kind, io.NewSectionReader(src, 0, size), o.Limit(), 1)
+	d, h, err := stream.NewDecoder(kind, io.NewSectionReader(src, 0, size), o.Limit(), 1)
 	if err == nil {
 		inner := make([]byte, 1024)
 		n, _ := io.ReadFull(d, inner)
+		isTar := tar.IsHeader(inner[:n]) || tar.IsEmpty(inner[:n]) && isEmptyTar(d, h, n)
 		d.Close()
-		if tar.IsHeader(inner[:n]) {
+		if isTar {
 			return openTar(src, size, kind, o)
 		}
 	}
 	return openStream(src, size, kind, o)
+}
+
+// maxEmptyTar is the largest empty tar recognised inside a compressed
+// stream: a record of 128 blocks (tar -b 128). GNU tar, bsdtar and
+// Python's tarfile write one record of 20 blocks (10 KiB), Go's
+// archive/tar two blocks.
+const maxEmptyTar = 128 * 512
+
+// isEmptyTar tells whether the rest of a decoded stream whose first n
+// bytes (at least two blocks) are zero keeps them company: an empty tar is
+// nothing but whole zero blocks, at most maxEmptyTar bytes, as
+// "tar czf e.tar.gz -T /dev/null" writes it, and GNU tar and bsdtar
+// extract nothing from it. A longer run of zeros, one that is not whole
+// blocks, or one a gzip header names (a file other than a .tar, gzip'd
+// by name) is a compressed file. A stream that fails to decode is left to
+// the stream reader, which reports the damage.
+func isEmptyTar(d io.Reader, h stream.Header, n int) bool {
+	if h.Name != "" && !strings.HasSuffix(strings.ToLower(h.Name), ".tar") {
+		return false
+	}
+	buf := make([]byte, 4096)
+	for n <= maxEmptyTar {
+		k, err := d.Read(buf)
+		if !allZero(buf[:k]) {
+			return false
+		}
+		n += k
+		if err == io.EOF {
+			return n <= maxEmptyTar && n%512 == 0
+		}
+		if err != nil {
+			return false
+		}
+	}
+	return false
 }
 
 // openFallback is tried when no format marks the start of src and no 7z or

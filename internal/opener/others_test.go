@@ -236,3 +236,80 @@ func TestZeroStubBeforeRAR(t *testing.T) {
 		t.Fatalf("format %q with %d entries", f, len(r.Entries()))
 	}
 }
+
+// compressWith compresses data with a command-line tool (gzip, bzip2,
+// xz, zstd) reading stdin.
+func compressWith(t *testing.T, data []byte, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(testenv.Tool(t, name), args...)
+	cmd.Stdin = bytes.NewReader(data)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return out
+}
+
+// TestEmptyCompressedTar opens a compressed stream of nothing but zero
+// blocks, as "tar czf e.tar.gz -T /dev/null" writes it, as an empty tar
+// (GNU tar and bsdtar extract nothing from it; 7zz extracts the 10 KiB
+// e.tar), and longer or odd runs of zeros, or a gzip'd file named so, as a
+// compressed file.
+func TestEmptyCompressedTar(t *testing.T) {
+	gz := func(n int, name string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Name = name
+		w.Write(make([]byte, n))
+		w.Close()
+		return b.Bytes()
+	}
+	record := make([]byte, 10240)
+	cases := []struct {
+		name   string
+		data   []byte
+		format archive.Format // "gzip" and the like: a compressed file
+	}{
+		{"e.tar.gz", gz(10240, ""), "tar.gz"},
+		{"go.tar.gz", gz(1024, ""), "tar.gz"},
+		{"b128.tar.gz", gz(128*512, ""), "tar.gz"},
+		{"named.tgz", gz(10240, "e.tar"), "tar.gz"},
+		{"e.tar.bz2", compressWith(t, record, "bzip2", "-c"), "tar.bz2"},
+		{"e.tar.xz", compressWith(t, record, "xz", "-c"), "tar.xz"},
+		{"e.tar.lzma", compressWith(t, record, "xz", "-c", "--format=lzma"), "tar.lzma"},
+		{"e.tar.zst", compressWith(t, record, "zstd", "-c", "-q"), "tar.zst"},
+		{"long.gz", gz(128*512+512, ""), "gzip"},
+		{"odd.gz", gz(1536+1, ""), "gzip"},
+		{"short.gz", gz(512, ""), "gzip"},
+		{"file.gz", gz(10240, "disk.img"), "gzip"},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, c.name)
+			if err := os.WriteFile(p, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Open(p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if f := r.Info().Format; f != c.format {
+				t.Fatalf("format %q, want %q", f, c.format)
+			}
+			visited := 0
+			err = r.Extract(t.Context(), nil, func(e *archive.Entry, rd io.Reader) error {
+				visited++
+				_, err := io.Copy(io.Discard, rd)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{true: 0, false: 1}[strings.HasPrefix(string(c.format), "tar")]; visited != want || len(r.Entries()) != want {
+				t.Fatalf("%d entries extracted, %d listed, want %d", visited, len(r.Entries()), want)
+			}
+		})
+	}
+}
