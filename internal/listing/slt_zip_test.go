@@ -1,0 +1,225 @@
+package listing
+
+import (
+	stdzip "archive/zip"
+	"bytes"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// sltOf lists the archive at path, opened as garc opens it, with -slt
+// and returns the listing from the line after "--".
+func sltOf(t *testing.T, path string) string {
+	t.Helper()
+	r, err := opener.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var b strings.Builder
+	WriteSLT(&b, path, r.Info(), r.Entries(), func(*archive.Entry) bool { return true })
+	s := b.String()
+	return s[strings.Index(s, "\n--\n")+4:]
+}
+
+// archiveBlockOf is the archive block of a -slt listing: what precedes
+// the "----------" line.
+func archiveBlockOf(slt string) string {
+	return slt[:strings.Index(slt, "\n----------\n")]
+}
+
+// writeRawSplit writes data as name.001, name.002 … of size bytes each
+// and returns the first part's path.
+func writeRawSplit(t *testing.T, dir, name string, data []byte, size int) string {
+	t.Helper()
+	for i := 0; len(data) > 0; i++ {
+		n := min(size, len(data))
+		if err := os.WriteFile(filepath.Join(dir, name+"."+[]string{"001", "002", "003", "004", "005", "006"}[i]), data[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		data = data[n:]
+	}
+	return filepath.Join(dir, name+".001")
+}
+
+// TestSLTZipSetsMatch7zz compares the -slt listings of split ZIP sets
+// (name.z01 … name.zip, opened from any part) and raw splits (a.zip.001,
+// a.7z.001) with 7zz's: a set's multivolume keys (Physical Size of the
+// part named, Embedded Stub Size of the split marker, Total Physical
+// Size, Multivolume, Volume Index, Volumes) and the Split container 7-Zip
+// lists before the archive of a raw split.
+func TestSLTZipSetsMatch7zz(t *testing.T) {
+	zz := testenv.SevenZip(t)
+	zipTool := testenv.Tool(t, "zip")
+	old := time.Local
+	time.Local = time.UTC
+	defer func() { time.Local = old }()
+	src, dir := t.TempDir(), t.TempDir()
+	random := make([]byte, 150<<10)
+	rand.New(rand.NewSource(1)).Read(random)
+	os.WriteFile(filepath.Join(src, "random"), random, 0o644)
+	os.WriteFile(filepath.Join(src, "text"), bytes.Repeat([]byte("text of the split set\n"), 500), 0o644)
+	mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	for _, n := range []string{"random", "text"} {
+		os.Chtimes(filepath.Join(src, n), mtime, mtime)
+	}
+	cmd := exec.Command(zipTool, "-q", "-s", "64k", filepath.Join(dir, "set.zip"), "random", "text")
+	cmd.Dir = src
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("zip -s: %v\n%s", err, b)
+	}
+	single := run(t, src, filepath.Join(dir, "single.zip"), zipTool, "-q", filepath.Join(dir, "single.zip"), "text", "random")
+	sample, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sample.7z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{
+		filepath.Join(dir, "set.zip"), filepath.Join(dir, "set.z01"), filepath.Join(dir, "set.z02"),
+		writeRawSplit(t, dir, "raw.zip", single, 60000),
+		writeRawSplit(t, dir, "raw.7z", sample, 300),
+		writeRawSplit(t, dir, "sfx.zip", sfxZip64File(t, random[:100]), 150),
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			cmd := exec.Command(zz, "l", "-slt", path)
+			cmd.Env = append(os.Environ(), "TZ=UTC")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("7zz l -slt: %v\n%s", err, out)
+			}
+			want := withoutWarningCount(string(out[bytes.Index(out, []byte("\n--\n"))+4:]))
+			if got := sltOf(t, path); got != want {
+				t.Errorf("-slt differs from 7zz\n--- 7zz\n%s\n--- garc\n%s", want, got)
+			}
+		})
+	}
+}
+
+// TestZipArchiveBlock checks the ZIP archive blocks garc prints without
+// 7zz: a stub the offsets count and a Zip64 end record under the name of
+// the format, of another format and of none; a comment of several lines;
+// the Split container of a raw split.
+func TestZipArchiveBlock(t *testing.T) {
+	dir := t.TempDir()
+	sfx := sfxZip64File(t, []byte("payload"))
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var commented bytes.Buffer
+	w := newZipWithComment(&commented, "first line\r\nsecond line\n\nlast line\n")
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	size := len(sfx)
+	for _, c := range []struct {
+		path, want string
+	}{
+		{write("sfx.zip", sfx), "Path = %s\nWarning: The archive is open with offset\nType = zip\nPhysical Size = " + itoa(size) +
+			"\nEmbedded Stub Size = 100\n64-bit = +\nCharacteristics = Zip64\n"},
+		{write("sfx.7z", sfx), "Path = %s\nOpen WARNING: Cannot open the file as [7z] archive\nType = zip\nPhysical Size = " + itoa(size) +
+			"\nEmbedded Stub Size = 100\n64-bit = +\nCharacteristics = Zip64\n"},
+		{write("sfx.bin", sfx), "Path = %s\nType = zip\nPhysical Size = " + itoa(size) + "\nEmbedded Stub Size = 100\n64-bit = +\nCharacteristics = Zip64\n"},
+		{write("comment.zip", commented.Bytes()), "Path = %s\nType = zip\nPhysical Size = " + itoa(commented.Len()) +
+			"\nComment = \n{\nfirst line\nsecond line\n\nlast line\n}\n"},
+		{writeRawSplit(t, dir, "raw.zip", sfx, 200), "Path = %s\nType = Split\nPhysical Size = 200\nVolumes = " + itoa((size+199)/200) +
+			"\nTotal Physical Size = " + itoa(size) + "\n----\nPath = raw.zip\nSize = " + itoa(size) + "\n--\nPath = raw.zip\nWarning: The archive is open with offset\nType = zip\nPhysical Size = " + itoa(size) +
+			"\nEmbedded Stub Size = 100\n64-bit = +\nCharacteristics = Zip64\n"},
+	} {
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			want := strings.Replace(c.want, "%s", c.path, 1)
+			if got := archiveBlockOf(sltOf(t, c.path)); got != want {
+				t.Errorf("archive block\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestOpenWarning: 7-Zip tries the format its name's extension names
+// first and says so when another format opened the file, or the same one
+// after a stub.
+func TestOpenWarning(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		format   archive.Format
+		atOffset bool
+		want     string
+	}{
+		{"a.zip", "zip", false, ""},
+		{"a.zip", "zip", true, "Warning: The archive is open with offset"},
+		{"a.JAR", "zip", true, "Warning: The archive is open with offset"},
+		{"a.7z", "zip", false, "Open WARNING: Cannot open the file as [7z] archive"},
+		{"a.7z", archive.Format7z, true, "Warning: The archive is open with offset"},
+		{"a.tar", "tar.gz", false, "Open WARNING: Cannot open the file as [tar] archive"},
+		{"a.tgz", "tar.gz", false, ""},
+		{"a.gz", "tar.gz", false, ""},
+		{"a.zip", "tar.zst", false, "Open WARNING: Cannot open the file as [zip] archive"},
+		{"a.zst", "zstd", false, ""},
+		{"a.rar", "zip", false, ""},       // rar names two formats (Rar, Rar5)
+		{"a.exe", "zip", true, ""},        // a real executable stub opens as PE first
+		{"a.apk", "zip", false, ""},       // zip and gzip
+		{"a", archive.Format7z, true, ""}, // no extension
+		{"dir.7z/a", "zip", false, ""},
+	} {
+		if got := openWarning(c.name, c.format, c.atOffset); got != c.want {
+			t.Errorf("openWarning(%q, %s, %v) = %q, want %q", c.name, c.format, c.atOffset, got, c.want)
+		}
+	}
+}
+
+// TestZipAttr renders ZIP attributes as 7-Zip's -slt does, from the
+// attributes 7-Zip derives (Details.WinAttributes).
+func TestZipAttr(t *testing.T) {
+	const unix = archive.AttrUnixExtension
+	for _, c := range []struct {
+		attr uint32
+		want string
+	}{
+		{0o100644<<16 | unix, " -rw-r--r--"},
+		{0o040755<<16 | unix | archive.AttrDirectory, "D drwxr-xr-x"},
+		{0o120777<<16 | unix, " lrwxrwxrwx"},
+		{0o600<<16 | unix, "V 01800000 0rw-------"},
+		{0o755<<16 | unix | archive.AttrDirectory, "DVvPM 01A40000 0rwxr-xr-x"},
+		{0o1777<<16 | unix, "VvXPUM 03A40000 0rwxrwxrwt"},
+		{0o010644<<16 | unix, " prw-r--r--"},
+		{0o020620<<16 | unix, " crw--w----"},
+		{0o060660<<16 | unix, " brw-rw----"},
+		{0o140755<<16 | unix, " srwxr-xr-x"},
+		{0o104755<<16 | unix, " -rwsr-xr-x"},
+		{0o102644<<16 | unix, " -rw-r-Sr--"},
+		{archive.AttrArchive | archive.AttrReadOnly, "RA"},
+		{archive.AttrHidden | archive.AttrDirectory, "HD"},
+		{0x20 | 0x400000, "AM"},
+		{0x20 | 0x1000000, "A 01000000"},
+		{0, ""},
+	} {
+		if got := string(appendZipAttr(nil, c.attr)); got != c.want {
+			t.Errorf("appendZipAttr(%#x) = %q, want %q", c.attr, got, c.want)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// newZipWithComment returns a ZIP writer with one stored entry whose
+// archive comment is comment; Close finishes it.
+func newZipWithComment(b *bytes.Buffer, comment string) *stdzip.Writer {
+	w := stdzip.NewWriter(b)
+	f, _ := w.CreateHeader(&stdzip.FileHeader{Name: "f", Method: stdzip.Store, Modified: time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC)})
+	f.Write([]byte("f"))
+	w.SetComment(comment)
+	return w
+}
