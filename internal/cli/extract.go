@@ -697,8 +697,9 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 // extractToStdout writes the contents of the selected files of one
 // archive to standard output, in archive order (7-Zip's -so). Checksums
 // are verified as the data passes: a mismatch is reported on stderr and
-// exits 3, though the bytes have been written by then. Directories,
-// links and anti-items contribute nothing.
+// exits 3, though the bytes have been written by then. Links give what
+// 7-Zip writes for them (stdoutLinkData); directories, hard links and
+// anti-items contribute nothing.
 func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	r, err := a.openArchive(name)
 	if err != nil {
@@ -714,17 +715,155 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	out := &stdoutWriter{w: a.stdout}
 	buf := make([]byte, copyBufferSize(p.total))
 	run := a.newEntryRun(name)
-	_, err = a.extractEntries(run, r, p.want, func(e *archive.Entry, rd io.Reader) error {
-		if e.Type != archive.TypeFile || e.Anti {
+	format := r.Info().Format
+	want, copies := p.want, (*copySources)(nil)
+	if !p.streamed && format == archive.FormatRAR5 {
+		if copies = newCopySources(r.Entries(), p.want); copies != nil {
+			want = copies.want
+		}
+	}
+	_, err = a.extractEntries(run, r, want, func(e *archive.Entry, rd io.Reader) error {
+		if e.Anti || e.Type == archive.TypeDir || e.Type == archive.TypeHardlink {
 			return nil
 		}
-		_, err := io.CopyBuffer(out, rd, buf)
+		var err error
+		w := io.Writer(out)
+		if copies != nil {
+			if !p.want(e) {
+				w = discard // only the source of a selected copy
+			}
+			rd = copies.keep(e, rd)
+		}
+		switch e.Type {
+		case archive.TypeSymlink:
+			// The target, read and checked before the callback, is
+			// not in rd, which still reports a failure.
+			if _, err = io.CopyBuffer(discard, rd, buf); err == nil {
+				_, err = io.WriteString(w, stdoutLinkData(format, e))
+			}
+		case archive.TypeCopy:
+			if copies == nil {
+				return nil
+			}
+			var data []byte
+			if data, err = copies.source(e); err == nil {
+				_, err = w.Write(data)
+			}
+		default:
+			_, err = io.CopyBuffer(w, rd, buf)
+		}
+		if w == discard && err != nil {
+			return nil // reported by the copy that needs it
+		}
 		if out.err != nil {
 			return run.done(e, &stopError{fmt.Errorf("writing to standard output: %w", out.err)})
 		}
 		return run.done(e, err)
 	}, nil)
 	return p.done(name, r, sel, err)
+}
+
+// copySources keeps, for -so, the contents of the entries that selected
+// RAR5 file copies repeat: 7-Zip writes a copy's content as its own,
+// where extraction copies the file it made. At most maxCopySources bytes
+// are kept in all; a copy of a file beyond them fails as unsupported, as
+// 7-Zip refuses copies it cannot buffer.
+type copySources struct {
+	want    func(*archive.Entry) bool // the selection plus the copies' sources
+	needed  map[string]bool           // names a selected copy repeats
+	content map[string]copySource     // by name, the last entry so named
+	kept    int64
+}
+
+// copySource is the content of a copy's source, or why it is missing.
+type copySource struct {
+	data []byte
+	err  error
+}
+
+var maxCopySources int64 = 256 << 20 // a variable for the tests
+
+// newCopySources returns the sources of the copies want selects among
+// entries, or nil when it selects none.
+func newCopySources(entries []*archive.Entry, want func(*archive.Entry) bool) *copySources {
+	all := archive.WithLinkTargets(entries, want)
+	needed := map[string]bool{}
+	for _, e := range entries {
+		if e.Type == archive.TypeCopy && all(e) {
+			needed[e.LinkTarget] = true
+		}
+	}
+	if len(needed) == 0 {
+		return nil
+	}
+	return &copySources{want: all, needed: needed, content: map[string]copySource{}}
+}
+
+// keep returns rd, copying what is read from it aside when a copy repeats
+// e; an entry of the same name that no copy repeats forgets the earlier
+// content.
+func (c *copySources) keep(e *archive.Entry, rd io.Reader) io.Reader {
+	if !c.needed[e.Name] {
+		return rd
+	}
+	c.content[e.Name] = copySource{err: fmt.Errorf("the file a copy repeats was not decoded: %w", archive.ErrFormat)}
+	if e.Type == archive.TypeCopy {
+		return rd // source stores its content
+	}
+	return &keptReader{c: c, name: e.Name, r: rd}
+}
+
+// source returns the content the copy e repeats, and keeps it for the
+// copies that repeat e in turn.
+func (c *copySources) source(e *archive.Entry) ([]byte, error) {
+	src, ok := c.content[e.LinkTarget]
+	if !ok {
+		src.err = fmt.Errorf("the file it copies, %s, is not in the archive before it: %w", e.LinkTarget, archive.ErrFormat)
+	}
+	if c.needed[e.Name] {
+		c.content[e.Name] = src
+	}
+	return src.data, src.err
+}
+
+// keptReader copies what it reads into its copySources.
+type keptReader struct {
+	c    *copySources
+	name string
+	r    io.Reader
+	data []byte
+	over bool
+}
+
+func (k *keptReader) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	if !k.over && k.c.kept+int64(n) > maxCopySources {
+		k.over, k.data = true, nil
+	}
+	if !k.over {
+		k.data = append(k.data, p[:n]...)
+		k.c.kept += int64(n)
+	}
+	switch {
+	case err == io.EOF && k.over:
+		k.c.content[k.name] = copySource{err: &archive.UnsupportedError{What: fmt.Sprintf("-so of a file copy beyond %d MiB of copied files", maxCopySources>>20)}}
+	case err == io.EOF:
+		k.c.content[k.name] = copySource{data: k.data}
+	case err != nil:
+		k.c.content[k.name] = copySource{err: err}
+	}
+	return n, err
+}
+
+// stdoutLinkData is what -so writes for the symbolic link e, as 7-Zip
+// does: the target, which ZIP, 7z and RAR 1.5–4.x store as the entry's
+// data and 7-Zip's tar reader gives as it; nothing for a RAR5 link, whose
+// target is a header record beside empty data.
+func stdoutLinkData(format archive.Format, e *archive.Entry) string {
+	if format == archive.FormatRAR5 {
+		return ""
+	}
+	return e.LinkTarget
 }
 
 // copyBufferSize is the size of the buffer t and -so copy entries
