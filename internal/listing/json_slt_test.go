@@ -217,7 +217,8 @@ func sameValue(key, slt, jkey string, obj map[string]any) (string, bool) {
 		full := tm.UTC().Format("2006-01-02 15:04:05.000000000")
 		return full, strings.HasPrefix(full, strings.TrimRight(slt, "0"))
 	case key == "Comment":
-		return got, strings.TrimRight(got, "\n") == slt
+		// An entry's comment is on one line, its line feeds as '_'.
+		return got, strings.TrimRight(got, "\n") == slt || strings.ReplaceAll(got, "\n", "_") == slt
 	case jkey == "crc32" || jkey == "blake2sp":
 		return got, strings.EqualFold(got, slt)
 	case (jkey == "split_before" || jkey == "split_after" || jkey == "anti") && !present:

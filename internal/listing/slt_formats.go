@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,13 +24,19 @@ func sltSeconds(t time.Time) string {
 	return t.Local().Format("2006-01-02 15:04:05")
 }
 
-// sltNanoseconds formats a time with its nanoseconds, trailing zeros
-// dropped, as 7-Zip shows pax times; empty when absent.
-func sltNanoseconds(t time.Time) string {
+// sltDigits formats a time with digits fraction digits (truncated, none
+// for 0), as 7-Zip shows a pax time with the digits its record has;
+// whole seconds when digits is negative; empty when absent.
+func sltDigits(t time.Time, digits int) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.Local().Format("2006-01-02 15:04:05.999999999")
+	s := t.Local().Format("2006-01-02 15:04:05")
+	if digits <= 0 {
+		return s
+	}
+	frac := strconv.Itoa(1e9 + t.Nanosecond())[1:]
+	return s + "." + frac[:min(digits, 9)]
 }
 
 // sltFileTime formats an NTFS time (100 ns units); empty when absent.
@@ -215,6 +222,9 @@ func writeTarArchiveBlock(w io.Writer, name string, info *archive.Info, d *tar.D
 	}
 	fmt.Fprintf(w, "Code Page = UTF-8\n")
 	fmt.Fprintf(w, "Characteristics = %s\n", a.characteristics)
+	if info.Comment != "" {
+		fmt.Fprintf(w, "Comment = %s\n", appendSLTMultiLine(nil, info.Comment))
+	}
 }
 
 // writeTarSLTEntries prints the entries of a tar archive's -slt listing
@@ -228,9 +238,15 @@ func writeTarSLTEntries(w io.Writer, d *tar.Details, all []*archive.Entry, want 
 		if ed == nil {
 			ed = &tar.EntryDetails{}
 		}
-		when := sltSeconds
-		if ed.PAXTimes() {
-			when = sltNanoseconds
+		// The header's mtime has whole seconds; a pax time the digits
+		// its record has. 7-Zip shows access and change times from pax
+		// records only (not a GNU header's atime field).
+		mdigits, adigits, cdigits := ed.PAXTimeDigits()
+		paxOnly := func(t time.Time, digits int) string {
+			if digits < 0 {
+				return ""
+			}
+			return sltDigits(t, digits)
 		}
 		size := e.Size
 		if e.Type == archive.TypeSymlink {
@@ -240,9 +256,9 @@ func writeTarSLTEntries(w io.Writer, d *tar.Details, all []*archive.Entry, want 
 		fmt.Fprintf(w, "Folder = %s\n", plusMinus(e.IsDir()))
 		fmt.Fprintf(w, "Size = %s\n", sltSize(size))
 		fmt.Fprintf(w, "Packed Size = %d\n", e.PackedSize)
-		fmt.Fprintf(w, "Modified = %s\n", when(e.ModTime))
-		fmt.Fprintf(w, "Created = %s\n", when(e.CreateTime()))
-		fmt.Fprintf(w, "Accessed = %s\n", when(e.AccessTime()))
+		fmt.Fprintf(w, "Modified = %s\n", sltDigits(e.ModTime, mdigits))
+		fmt.Fprintf(w, "Created = %s\n", paxOnly(e.CreateTime(), cdigits))
+		fmt.Fprintf(w, "Accessed = %s\n", paxOnly(e.AccessTime(), adigits))
 		fmt.Fprintf(w, "Mode = %s\n", modeString(e))
 		fmt.Fprintf(w, "User = %s\n", printable.String(e.Owner()))
 		fmt.Fprintf(w, "Group = %s\n", printable.String(e.Group()))
@@ -257,7 +273,7 @@ func writeTarSLTEntries(w io.Writer, d *tar.Details, all []*archive.Entry, want 
 		fmt.Fprintf(w, "Symbolic Link = %s\n", link(archive.TypeSymlink))
 		fmt.Fprintf(w, "Hard Link = %s\n", link(archive.TypeHardlink))
 		fmt.Fprintf(w, "Characteristics = %s\n", tarEntryCharacteristics(e, ed))
-		fmt.Fprintf(w, "Comment = \n")
+		fmt.Fprintf(w, "Comment = %s\n", sltValue(e.Comment()))
 		fmt.Fprintf(w, "Device Major = %s\nDevice Minor = %s\n", sltDevice(ed.DevMajor), sltDevice(ed.DevMinor))
 		fmt.Fprintln(w)
 	}
@@ -269,7 +285,11 @@ func writeTarSLTEntries(w io.Writer, d *tar.Details, all []*archive.Entry, want 
 func tarEntryCharacteristics(e *archive.Entry, ed *tar.EntryDetails) string {
 	var one nameEncoding
 	one.add(e.Name)
-	return strings.Join(append([]string{tarTypeflag(ed.Typeflag), ed.Format(), one.String()}, ed.Extensions()...), " ")
+	s := []string{tarTypeflag(ed.Typeflag), ed.Format()}
+	if ed.PrefixUsed() {
+		s = append(s, "PREFIX")
+	}
+	return strings.Join(append(append(s, one.String()), ed.Extensions()...), " ")
 }
 
 // tarSummary is what 7-Zip's listings show of a whole tar archive.
@@ -288,11 +308,13 @@ type tarSummary struct {
 func tarArchiveSummary(info *archive.Info, d *tar.Details, all []*archive.Entry) tarSummary {
 	var packed int64
 	var formats, exts []string
+	prefix := false
 	enc := nameEncoding{}
 	for _, e := range all {
 		packed += e.PackedSize
 		enc.add(e.Name)
 		if ed := d.Entry(e); ed != nil {
+			prefix = prefix || ed.PrefixUsed()
 			if f := ed.Format(); (f == "GNU" || f == "POSIX") && !contains(formats, f) {
 				formats = append(formats, f)
 			}
@@ -310,8 +332,22 @@ func tarArchiveSummary(info *archive.Info, d *tar.Details, all []*archive.Entry)
 			archiveExts = append(archiveExts, strings.TrimPrefix(x, "pax_"))
 		}
 	}
+	for _, x := range exts {
+		if strings.HasPrefix(x, "SCHILY.fflags=") {
+			archiveExts = append(archiveExts, "SCHILY.fflags")
+			break
+		}
+	}
+	if prefix {
+		formats = append(formats, "PREFIX")
+	}
+	if d.PAXGlobalError() {
+		archiveExts = append(archiveExts, "PAX_GLOBAL_ERROR")
+	}
 	a := tarSummary{headersSize: -1, characteristics: strings.Join(append(append(formats, archiveExts...), enc.String()), " ")}
-	if len(info.Methods) == 0 && packed <= info.PhysicalSize {
+	if packed += d.GlobalHeaderBytes(); len(info.Methods) == 0 && packed <= info.PhysicalSize {
+		// 7-Zip counts neither the data nor the pax global header
+		// that opens the archive.
 		a.headersSize = info.PhysicalSize - packed
 	}
 	return a

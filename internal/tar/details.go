@@ -20,6 +20,9 @@ type EntryDetails struct {
 	// DevMajor and DevMinor are the device number fields, -1 when empty.
 	DevMajor, DevMinor int64
 	ext                extFlags
+	prefixUsed         bool
+	paxDigits          [3]int8
+	fflags             string
 }
 
 // Entry returns the details of e, an entry of the archive, or nil for an
@@ -31,9 +34,30 @@ func (d *Details) Entry(e *archive.Entry) *EntryDetails {
 	return &d.r.details[e.Index]
 }
 
-// PAXTimes reports whether a pax header gave the entry's times, which
-// then have fractions of a second.
-func (ed *EntryDetails) PAXTimes() bool { return ed.ext&(extMtime|extAtime|extCtime) != 0 }
+// PAXTimeDigits returns the number of fraction digits (0 to 9) of the
+// pax records that gave the entry's modification, access and change
+// times, as 7-Zip shows them ("mtime=1700000005.0" has 1), each -1 when
+// no pax record gave that time (the header's mtime has whole seconds).
+func (ed *EntryDetails) PAXTimeDigits() (mtime, atime, ctime int) {
+	return int(ed.paxDigits[0]), int(ed.paxDigits[1]), int(ed.paxDigits[2])
+}
+
+// PrefixUsed reports whether a header block of the entry has a ustar
+// name prefix (offset 345), as 7-Zip tells it: the field's first byte is
+// not NUL in a header whose magic starts with "ustar" (GNU's too), other
+// than a GNU long name's. 7-Zip shows it as PREFIX.
+func (ed *EntryDetails) PrefixUsed() bool { return ed.prefixUsed }
+
+// PAXGlobalError reports what 7-Zip calls PAX_GLOBAL_ERROR: a pax global
+// header that is malformed, repeated, or not the first header of its
+// entry. The archive comment (Info.Comment) is the last well-formed
+// global header's name and records, one a line.
+func (d *Details) PAXGlobalError() bool { return d.r.paxGlobalError }
+
+// GlobalHeaderBytes are the bytes (header and data blocks) of the pax
+// global headers that came first in their entry's headers, which 7-Zip
+// does not count in its Headers Size.
+func (d *Details) GlobalHeaderBytes() int64 { return d.r.globalBytes }
 
 // Format names the header format as 7-Zip does: "GNU" for the GNU magic,
 // "POSIX" for ustar, otherwise the magic bytes with the non-printable
@@ -64,11 +88,16 @@ func (ed *EntryDetails) Format() string {
 // 7-Zip lists them after the name's encoding and in its order: "LongName"
 // and "LongLink" for GNU's long names, "bin_mtime" and "bin_size" for
 // base-256 fields, "PAX" with the time keys, pax_path, pax_linkpath and
-// pax_size, "SPARSE" for an old GNU sparse header, and
+// pax_size, "SCHILY.fflags=FLAGS" for BSD file flags, "SPARSE" for an
+// old GNU sparse header, and
 // "PAX_unsupported_line" when a pax record is one 7-Zip does not read.
 func (ed *EntryDetails) Extensions() []string {
 	var s []string
 	for _, k := range extensionNames {
+		if k.f == extSparseGNU && ed.fflags != "" {
+			// 7-Zip names BSD file flags with their value.
+			s = append(s, "SCHILY.fflags="+ed.fflags)
+		}
 		if ed.ext&k.f != 0 && ed.ext&k.pax == k.pax {
 			s = append(s, k.name)
 		}

@@ -61,6 +61,16 @@ type header struct {
 	devMajor, devMinor int64
 	ext                extFlags // the extended headers that applied
 
+	// prefixUsed says a header block of the entry has a ustar name
+	// prefix, as 7-Zip tells it (PrefixUsed); paxDigits are the fraction
+	// digits of the pax mtime, atime and ctime, -1 for a time no pax
+	// record gave; comment is what 7-Zip shows of the pax header: its
+	// name and the records 7-Zip does not read.
+	prefixUsed bool
+	paxDigits  [3]int8
+	comment    string
+	fflags     string // the pax SCHILY.fflags record (BSD file flags)
+
 	sparse    []sparseEntry // the data segments of a sparse file; nil otherwise
 	isSparse  bool
 	sparse1x0 bool // pax 1.0: the map is at the start of the data, still to be read
@@ -193,7 +203,10 @@ func dialectOf(block []byte) dialect {
 
 // parseBlock decodes the fields of a header block.
 func parseBlock(block []byte) (*header, error) {
-	h := &header{typeflag: block[156]}
+	h := &header{typeflag: block[156], paxDigits: [3]int8{-1, -1, -1}}
+	// 7-Zip reads the prefix field of every header with a "ustar"
+	// magic (GNU's too, where it holds times) but a long name's.
+	h.prefixUsed = block[345] != 0 && string(block[257:262]) == "ustar" && block[156] != typeGNULongN
 	var err error
 	num := func(off, n int, what string) int64 {
 		v, e := parseNumber(block[off:off+n], what)
@@ -280,13 +293,77 @@ type paxState struct {
 	sparse00           []int64
 	longName, longLink *string
 	bytes              int64 // data of the extended headers read for this entry
+	// prefixUsed says an extended header block had a ustar prefix;
+	// recordPath is the name of the last pax header ('x'), havePAX
+	// whether there was one; rawLines are its records 7-Zip does not
+	// read, as stored ("key=value\n"), up to maxRawLines.
+	prefixUsed bool
+	havePAX    bool
+	recordPath string
+	rawLines   []byte
 }
+
+// maxRawLines bounds the pax records kept for 7-Zip's Comment, as 7-Zip
+// bounds them.
+const maxRawLines = 1<<16 - 1
 
 func (p *paxState) reset() {
 	clear(p.records)
 	p.sparse00 = p.sparse00[:0]
 	p.longName, p.longLink = nil, nil
 	p.bytes = 0
+	p.prefixUsed, p.havePAX, p.recordPath = false, false, ""
+	p.rawLines = p.rawLines[:0]
+}
+
+// addRawLine keeps a pax record 7-Zip does not read for the entry's
+// comment, until the records kept would reach maxRawLines.
+func (p *paxState) addRawLine(rec []byte) {
+	if len(p.rawLines)+len(rec)+1 <= maxRawLines {
+		p.rawLines = append(append(p.rawLines, rec...), '\n')
+	}
+}
+
+// comment is 7-Zip's Comment of the entry: the pax header's name and the
+// records 7-Zip does not read, one a line; "" without a pax header.
+func (p *paxState) comment() string {
+	if !p.havePAX {
+		return ""
+	}
+	if p.recordPath == "" {
+		return string(p.rawLines)
+	}
+	return p.recordPath + "\n" + string(p.rawLines)
+}
+
+// globalComment is 7-Zip's Comment of an archive with a pax global
+// header: the header's name and its records ("key=value"), one a line;
+// ok is false when the records are malformed (7-Zip's PAX_GLOBAL_ERROR).
+// Records after the first NUL (padding) are not read.
+func globalComment(name string, data []byte) (comment string, ok bool) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		data = data[:i]
+	}
+	var b strings.Builder
+	if name != "" {
+		b.WriteString(name)
+		b.WriteByte('\n')
+	}
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		if sp <= 0 {
+			return "", false
+		}
+		n, err := strconv.Atoi(string(data[:sp]))
+		if err != nil || n <= sp+2 || n > len(data) || data[n-1] != '\n' || bytes.IndexByte(data[sp+1:n-1], '=') < 0 {
+			return "", false
+		}
+		if b.Len()+n-sp-1 <= maxRawLines {
+			b.Write(data[sp+1 : n])
+		}
+		data = data[n:]
+	}
+	return b.String(), true
 }
 
 // parsePAX adds the records of a pax extended header. A record is
@@ -325,6 +402,9 @@ func (p *paxState) parsePAX(data []byte) error {
 			return errHeader("pax record without a key")
 		}
 		key, value := string(rec[:eq]), string(rec[eq+1:])
+		if !paxKeys7Zip[key] && newline {
+			p.addRawLine(rec)
+		}
 		if !newline {
 			// libarchive and GNU tar warn and go on; we accept it for
 			// a last record whose key garc does not use (x= in
@@ -381,6 +461,8 @@ func (p *paxState) apply(h *header) error {
 	if len(p.records) > 0 {
 		h.ext |= extPAX
 	}
+	h.prefixUsed = h.prefixUsed || p.prefixUsed
+	h.comment = p.comment()
 	if len(p.sparse00) > 0 {
 		h.ext |= extPAXUnsupported
 	}
@@ -418,18 +500,20 @@ func (p *paxState) apply(h *header) error {
 			}
 			h.size, h.realSize = n, n
 		case "mtime", "atime":
-			t, ok := paxTime(v)
+			t, digits, ok := paxTime(v)
 			if !ok {
 				return errHeader("invalid pax " + key)
 			}
 			if key == "mtime" {
-				h.mtime = t
+				h.mtime, h.paxDigits[0] = t, int8(digits)
 			} else {
-				h.atime = t
+				h.atime, h.paxDigits[1] = t, int8(digits)
 			}
+		case "SCHILY.fflags":
+			h.fflags = v
 		case "ctime":
-			if t, ok := paxTime(v); ok {
-				h.ctime = t
+			if t, digits, ok := paxTime(v); ok {
+				h.ctime, h.paxDigits[2] = t, int8(digits)
 			}
 		}
 	}
@@ -464,14 +548,16 @@ var paxKeyFlags = map[string]extFlags{"mtime": extMtime, "atime": extAtime, "cti
 // record (xattrs, hdrcharset, GNU.sparse.*) is "PAX_unsupported_line" in
 // its Characteristics.
 var paxKeys7Zip = map[string]bool{"path": true, "linkpath": true, "size": true, "uid": true, "gid": true,
-	"uname": true, "gname": true, "mtime": true, "atime": true, "ctime": true}
+	"uname": true, "gname": true, "mtime": true, "atime": true, "ctime": true, "SCHILY.fflags": true}
 
-// paxTime parses "SECONDS[.FRACTION]", possibly negative.
-func paxTime(s string) (time.Time, bool) {
+// paxTime parses "SECONDS[.FRACTION]", possibly negative, and returns
+// the number of fraction digits (up to 9, the digits read), which 7-Zip
+// shows.
+func paxTime(s string) (time.Time, int, bool) {
 	sec, frac, _ := strings.Cut(s, ".")
 	n, err := strconv.ParseInt(sec, 10, 64)
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, 0, false
 	}
 	var ns int64
 	if frac != "" {
@@ -480,7 +566,7 @@ func paxTime(s string) (time.Time, bool) {
 		}
 		f, err := strconv.ParseUint(frac, 10, 32)
 		if err != nil {
-			return time.Time{}, false
+			return time.Time{}, 0, false
 		}
 		ns = int64(f)
 		for i := len(frac); i < 9; i++ {
@@ -490,7 +576,7 @@ func paxTime(s string) (time.Time, bool) {
 			ns = -ns
 		}
 	}
-	return time.Unix(n, ns), true
+	return time.Unix(n, ns), min(len(frac), 9), true
 }
 
 // readSpecial reads the data of a pax header or GNU long name (size bytes

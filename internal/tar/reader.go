@@ -33,6 +33,13 @@ type Reader struct {
 
 	complete bool  // entries lists the whole archive
 	err      error // what ended the reading of the headers early
+
+	// paxGlobalError says a pax global header was malformed, repeated or
+	// not the first header of its entry (7-Zip's PAX_GLOBAL_ERROR).
+	paxGlobalError bool
+	// globalBytes are the bytes of the pax global headers that were the
+	// first header of their entry, which 7-Zip's Headers Size leaves out.
+	globalBytes int64
 }
 
 // IsEmpty reports whether head starts with the two zero blocks that end a
@@ -158,7 +165,9 @@ func (in *input) skip(k int64) error {
 
 // pass is one front-to-back reading of the archive.
 type pass struct {
+	r         *Reader
 	in        input
+	global    bool // a pax global header was read
 	block     [blockSize]byte
 	pax       paxState
 	limit     int64
@@ -168,7 +177,10 @@ type pass struct {
 
 func (r *Reader) newPass() (*pass, error) {
 	sec := io.NewSectionReader(r.src, 0, r.size)
-	p := &pass{limit: r.opts.Limit()}
+	p := &pass{r: r, limit: r.opts.Limit()}
+	// The pax global header gives the archive's comment, as the pass
+	// reads it.
+	r.info.Comment, r.paxGlobalError, r.globalBytes = "", false, 0
 	if r.kind == 0 {
 		p.in.sec = sec
 		p.in.br = bufio.NewReaderSize(sec, 64<<10)
@@ -250,9 +262,16 @@ func (p *pass) next() (*header, int64, error) {
 			if err != nil {
 				return nil, at, err
 			}
+			p.pax.prefixUsed = p.pax.prefixUsed || h.prefixUsed
 			switch h.typeflag {
 			case typePAX:
+				p.pax.havePAX, p.pax.recordPath = true, h.name
 				err = p.pax.parsePAX(data)
+			case typePAXGlobal:
+				p.readGlobal(h.name, data, at == start)
+				if at == start {
+					p.r.globalBytes += blockSize + h.size + padding(h.size)
+				}
 			case typeGNULongN:
 				s := cString(data)
 				p.pax.longName = &s
@@ -303,6 +322,23 @@ func (p *pass) next() (*header, int64, error) {
 
 func padding(n int64) int64 { return -n & (blockSize - 1) }
 
+// readGlobal takes the archive's comment from a pax global header, as
+// 7-Zip shows it (the header's name and its records), and notes what
+// 7-Zip calls PAX_GLOBAL_ERROR: malformed records, a second global
+// header, or one that is not the first header of its entry (first).
+// The records are not applied: garc, like 7-Zip, reads pax global
+// headers for the listing only.
+func (p *pass) readGlobal(name string, data []byte, first bool) {
+	c, ok := globalComment(name, data)
+	if !ok || p.global || !first {
+		p.r.paxGlobalError = true
+	}
+	p.global = true
+	if ok {
+		p.r.info.Comment = c
+	}
+}
+
 // content returns a reader over the entry's data as extracted: sparse
 // files expanded (a pax 1.0 map is read from the data first).
 func (p *pass) content(h *header) (io.Reader, error) {
@@ -334,14 +370,15 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 		r.skipped = append(r.skipped, h.name)
 		return nil, nil
 	}
-	r.used += entryCost + int64(len(h.name)+len(h.linkname)+len(h.uname)+len(h.gname))
+	r.used += entryCost + int64(len(h.name)+len(h.linkname)+len(h.uname)+len(h.gname)+len(h.comment)+len(h.fflags))
 	if limit := r.opts.Limit(); r.used > limit {
 		return nil, r.wrap(h.name, at, &archive.LimitError{What: "memory for the entry list", Need: r.used, Limit: limit})
 	}
 	e := entryOf(h)
 	e.Index = int32(len(r.entries))
 	r.entries = append(r.entries, e)
-	r.details = append(r.details, EntryDetails{Typeflag: h.rawType, Magic: h.magic, DevMajor: h.devMajor, DevMinor: h.devMinor, ext: h.ext})
+	r.details = append(r.details, EntryDetails{Typeflag: h.rawType, Magic: h.magic, DevMajor: h.devMajor, DevMinor: h.devMinor, ext: h.ext,
+		prefixUsed: h.prefixUsed, paxDigits: h.paxDigits, fflags: h.fflags})
 	return e, nil
 }
 
@@ -383,7 +420,8 @@ func entryOf(h *header) *archive.Entry {
 	e := &archive.Entry{
 		Name: h.name, Size: h.realSize, PackedSize: (h.size + blockSize - 1) &^ (blockSize - 1), ModTime: h.mtime,
 		HostOS: archive.HostUnix, Attributes: uint32(h.mode) & 0o7777, HasUnixMode: true, Block: -1,
-		Extra: &archive.EntryExtra{AccessTime: h.atime, CreateTime: h.ctime, UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname},
+		Extra: &archive.EntryExtra{AccessTime: h.atime, CreateTime: h.ctime, UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname,
+			Comment: h.comment},
 	}
 	switch h.typeflag {
 	case typeDir, typeGNUDumpDir:
