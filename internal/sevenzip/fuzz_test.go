@@ -88,8 +88,8 @@ func FuzzHeader(f *testing.F) {
 		h, err := parseHeader(b, mem)
 		checkSentinel(t, "parseHeader", err)
 		if err == nil {
-			if len(h.files) > len(b)+8 {
-				t.Fatalf("%d files from %d bytes", len(h.files), len(b))
+			if h.files.len() > len(b)+8 {
+				t.Fatalf("%d files from %d bytes", h.files.len(), len(b))
 			}
 			checkStreams(t, &h.main)
 		}

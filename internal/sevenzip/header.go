@@ -206,8 +206,8 @@ type streamsInfo struct {
 	subCRCs   []uint32
 }
 
-// fileInfo is one entry of FilesInfo. The flags share a word: headers
-// hold millions of entries.
+// fileInfo is one entry of FilesInfo with all its properties, as the
+// writer keeps it (a parsed header keeps fileRecords).
 type fileInfo struct {
 	name     string
 	comment  string
@@ -230,7 +230,80 @@ type fileInfo struct {
 // header is the decoded kHeader.
 type header struct {
 	main  streamsInfo
-	files []fileInfo
+	files fileRecords
+}
+
+// fileRecords is the parsed FilesInfo: a compact record per file with
+// the properties most archives give every file, and columns for the
+// rare ones, allocated only when the archive has them. Headers hold
+// millions of files, and the records stand beside the entries built
+// from them while an archive is opened.
+type fileRecords struct {
+	recs     []fileRecord
+	ctime    []uint64 // nil when no file has one
+	atime    []uint64
+	startPos []uint64
+	comment  []string
+}
+
+// fileRecord holds a file's name, modification time, attributes and
+// flags.
+type fileRecord struct {
+	name   string
+	mtime  uint64
+	attrib uint32
+	flags  fileFlags
+}
+
+// fileFlags are a file's boolean properties.
+type fileFlags uint8
+
+const (
+	fileHasStream fileFlags = 1 << iota
+	fileIsEmptyFile
+	fileIsAnti
+	fileHasAttrib
+	fileHasCTime
+	fileHasATime
+	fileHasMTime
+	fileHasStartPos
+)
+
+// set sets or clears the flags f.
+func (fl *fileFlags) set(f fileFlags, on bool) {
+	if on {
+		*fl |= f
+	} else {
+		*fl &^= f
+	}
+}
+
+// len returns the number of files.
+func (fr *fileRecords) len() int { return len(fr.recs) }
+
+// hasStream reports whether file i has data.
+func (fr *fileRecords) hasStream(i int) bool { return fr.recs[i].flags&fileHasStream != 0 }
+
+// info returns file i with all its properties.
+func (fr *fileRecords) info(i int) fileInfo {
+	r := &fr.recs[i]
+	fi := fileInfo{name: r.name, mtime: r.mtime, attrib: r.attrib,
+		hasStream: r.flags&fileHasStream != 0, isEmptyFile: r.flags&fileIsEmptyFile != 0, isAnti: r.flags&fileIsAnti != 0,
+		hasAttrib: r.flags&fileHasAttrib != 0, hasMTime: r.flags&fileHasMTime != 0,
+		hasCTime: r.flags&fileHasCTime != 0, hasATime: r.flags&fileHasATime != 0, hasStartPos: r.flags&fileHasStartPos != 0}
+	if fi.hasCTime {
+		fi.ctime = fr.ctime[i]
+	}
+	if fi.hasATime {
+		fi.atime = fr.atime[i]
+	}
+	if fi.hasStartPos {
+		fi.startPos = fr.startPos[i]
+	}
+	if fr.comment != nil {
+		fi.comment = fr.comment[i]
+	}
+	return fi
 }
 
 // byteReader parses a header buffer. Every read checks the remaining length.
@@ -1106,9 +1179,21 @@ func (r *byteReader) readFilesInfo(h *header) error {
 	if err := r.charge("entries", n, bytesPerEntry); err != nil {
 		return err
 	}
-	files := make([]fileInfo, n)
+	fr := fileRecords{recs: make([]fileRecord, n)}
+	files := fr.recs
 	for i := range files {
-		files[i].hasStream = true
+		files[i].flags = fileHasStream
+	}
+	// column returns the column of a rare time property, allocating
+	// (and charging) it the first time.
+	column := func(c *[]uint64) ([]uint64, error) {
+		if *c == nil {
+			if err := r.charge("times", n, 8); err != nil {
+				return nil, err
+			}
+			*c = make([]uint64, n)
+		}
+		return *c, nil
 	}
 	var emptyStream []bool
 	numEmpty := 0
@@ -1136,9 +1221,8 @@ func (r *byteReader) readFilesInfo(h *header) error {
 			}
 			numEmpty = 0
 			for i, e := range emptyStream {
-				files[i].hasStream = !e
-				files[i].isEmptyFile = false
-				files[i].isAnti = false
+				files[i].flags.set(fileHasStream, !e)
+				files[i].flags &^= fileIsEmptyFile | fileIsAnti
 				if e {
 					numEmpty++
 				}
@@ -1148,16 +1232,16 @@ func (r *byteReader) readFilesInfo(h *header) error {
 			if err != nil {
 				return err
 			}
+			flag := fileIsEmptyFile
+			if id == idAnti {
+				flag = fileIsAnti
+			}
 			k := 0
 			for i := range files {
-				if files[i].hasStream {
+				if files[i].flags&fileHasStream != 0 {
 					continue
 				}
-				if id == idEmptyFile {
-					files[i].isEmptyFile = v[k]
-				} else {
-					files[i].isAnti = v[k]
-				}
+				files[i].flags.set(flag, v[k])
 				k++
 			}
 		case idName, idComment:
@@ -1173,11 +1257,17 @@ func (r *byteReader) readFilesInfo(h *header) error {
 			if err := r.charge("names", (len(p.b)-p.off+1)/2, 3); err != nil {
 				return err
 			}
+			if id == idComment && fr.comment == nil {
+				if err := r.charge("comments", n, int(unsafe.Sizeof(""))); err != nil {
+					return err
+				}
+				fr.comment = make([]string, n)
+			}
 			err = decodeNames(p.b[p.off:], n, func(i int, name string) {
 				if id == idName {
 					files[i].name = name
 				} else {
-					files[i].comment = name
+					fr.comment[i] = name
 				}
 			})
 			if err != nil {
@@ -1195,6 +1285,24 @@ func (r *byteReader) readFilesInfo(h *header) error {
 			if ext != 0 {
 				return &archive.UnsupportedError{What: "7z external file times"}
 			}
+			var col []uint64 // nil: the modification time, in the record
+			var flag fileFlags
+			switch id {
+			case idCTime:
+				col, err = column(&fr.ctime)
+				flag = fileHasCTime
+			case idATime:
+				col, err = column(&fr.atime)
+				flag = fileHasATime
+			case idStartPos:
+				col, err = column(&fr.startPos)
+				flag = fileHasStartPos
+			default:
+				flag = fileHasMTime
+			}
+			if err != nil {
+				return err
+			}
 			for i := range files {
 				if !defined[i] {
 					continue
@@ -1203,17 +1311,12 @@ func (r *byteReader) readFilesInfo(h *header) error {
 				if err != nil {
 					return err
 				}
-				f := &files[i]
-				switch id {
-				case idCTime:
-					f.ctime, f.hasCTime = v, true
-				case idATime:
-					f.atime, f.hasATime = v, true
-				case idMTime:
-					f.mtime, f.hasMTime = v, true
-				default:
-					f.startPos, f.hasStartPos = v, true
+				if col != nil {
+					col[i] = v
+				} else {
+					files[i].mtime = v
 				}
+				files[i].flags |= flag
 			}
 		case idWinAttributes:
 			defined, err := p.readOptionalBits(n)
@@ -1234,13 +1337,13 @@ func (r *byteReader) readFilesInfo(h *header) error {
 				if files[i].attrib, err = p.readUint32(); err != nil {
 					return err
 				}
-				files[i].hasAttrib = true
+				files[i].flags |= fileHasAttrib
 			}
 		default:
 			// kDummy and unknown properties are skipped.
 		}
 	}
-	h.files = files
+	h.files = fr
 	return nil
 }
 
@@ -1316,9 +1419,10 @@ func surrogatePair(b []byte, i int) bool {
 
 // bytesPerEntry is the memory an entry costs while the archive is opened,
 // besides its name: the parsed record (dropped after the opening unless
-// the archive is updated), the archive.Entry and the pointer to it, the
-// entry's locator, and two words for the allocator's rounding.
-const bytesPerEntry = int(unsafe.Sizeof(fileInfo{}) + unsafe.Sizeof(archive.Entry{}) + unsafe.Sizeof(&archive.Entry{}) +
+// the archive is updated; its rare columns are charged when present), the
+// archive.Entry and the pointer to it, the entry's locator, and two words
+// for the allocator's rounding.
+const bytesPerEntry = int(unsafe.Sizeof(fileRecord{}) + unsafe.Sizeof(archive.Entry{}) + unsafe.Sizeof(&archive.Entry{}) +
 	unsafe.Sizeof(entryMeta{}) + 2*unsafe.Sizeof(0))
 
 // headerError is a header parse failure at an offset of the header.
@@ -1387,8 +1491,8 @@ func (r *byteReader) readHeader() (*header, error) {
 	}
 	// Files with data must match the substreams one to one.
 	nData := 0
-	for i := range h.files {
-		if h.files[i].hasStream {
+	for i := range h.files.len() {
+		if h.files.hasStream(i) {
 			nData++
 		}
 	}

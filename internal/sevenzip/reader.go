@@ -117,7 +117,7 @@ func NewReader(r io.ReaderAt, size int64, opts *archive.Options) (archive.Reader
 	// The parsed file records are needed only to rewrite the archive
 	// (an update opens its base with newReader): the entries hold what
 	// reading needs, and archives list millions of them.
-	rd.hdr.files = nil
+	rd.hdr.files = fileRecords{}
 	return rd, nil
 }
 
@@ -447,8 +447,8 @@ func (rd *Reader) buildEntries() error {
 	// The rare fields live in an EntryExtra of their own: charged here,
 	// as the entries were when the header was parsed.
 	extras := 0
-	for i := range h.files {
-		if fi := &h.files[i]; fi.hasCTime || fi.hasATime || fi.comment != "" || fi.hasAttrib && fi.attrib&archive.AttrReparse != 0 {
+	for i := range h.files.len() {
+		if fi := h.files.info(i); fi.hasCTime || fi.hasATime || fi.comment != "" || fi.hasAttrib && fi.attrib&archive.AttrReparse != 0 {
 			extras++
 		}
 	}
@@ -459,15 +459,15 @@ func (rd *Reader) buildEntries() error {
 	// when the header was parsed): few allocations, and chunks fit in
 	// the space the decoded header leaves free.
 	var block []archive.Entry
-	rd.entries = make([]*archive.Entry, len(h.files))
-	rd.meta = make([]entryMeta, len(h.files))
+	rd.entries = make([]*archive.Entry, h.files.len())
+	rd.meta = make([]entryMeta, h.files.len())
 	sub := 0
 	var folderOff int64
 	// The substreams follow the folders in order: fo is the folder of
 	// substream sub, method the description of lastFolder's coders.
 	fo, lastFolder, method := 0, -1, ""
-	for i := range h.files {
-		fi := &h.files[i]
+	for i := range h.files.len() {
+		fi := h.files.info(i)
 		name := fi.name
 		if name == "" {
 			name = defaultName(rd.opts.Name)
@@ -475,7 +475,7 @@ func (rd *Reader) buildEntries() error {
 		// The block is zeroed: set only what differs (a whole-struct
 		// assignment would copy 128 bytes with write barriers).
 		if len(block) == 0 {
-			block = make([]archive.Entry, min(entryChunk, len(h.files)-i))
+			block = make([]archive.Entry, min(entryChunk, h.files.len()-i))
 		}
 		e := &block[0]
 		block = block[1:]

@@ -196,7 +196,7 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 		return p, nil
 	}
 	hdr := rd.hdr
-	p.keep = make([]bool, len(hdr.files))
+	p.keep = make([]bool, hdr.files.len())
 	p.skipItem = make([]bool, len(items))
 	for i, e := range rd.entries {
 		if e.Anti {
@@ -209,7 +209,7 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 		}
 		// An item of the same name replaces the entry when it changed;
 		// otherwise the entry stays and the item is skipped.
-		if j, ok := itemByName[hdr.files[i].name]; ok {
+		if j, ok := itemByName[hdr.files.recs[i].name]; ok {
 			if changed(&items[j], e) {
 				p.keep[i] = false
 			} else {
@@ -220,7 +220,7 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 	// Folders: count kept entries with data.
 	si := &hdr.main
 	keptPerFolder := make([]int, len(si.folders))
-	for i := range hdr.files {
+	for i := range hdr.files.len() {
 		if p.keep[i] && rd.meta[i].folder() >= 0 {
 			keptPerFolder[rd.meta[i].folder()]++
 		}
@@ -243,10 +243,10 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 	// The kept entries without data, with room for the new items, and in
 	// dirs for all of the archive's entries (run appends the rest there).
 	kept, keptEmpty := 0, 0
-	for i := range hdr.files {
+	for i := range hdr.files.len() {
 		if p.keep[i] {
 			kept++
-			if hdr.files[i].isEmptyFile {
+			if hdr.files.recs[i].flags&fileIsEmptyFile != 0 {
 				keptEmpty++
 			}
 		}
@@ -254,12 +254,12 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 	p.dirs = make([]fileInfo, 0, kept+len(items))
 	p.emptyFiles = make([]fileInfo, 0, keptEmpty+len(items))
 	src := map[int]*baseFolderSource{}
-	for i := range hdr.files {
+	for i := range hdr.files.len() {
 		if !p.keep[i] {
 			continue
 		}
 		st.Kept++
-		fi := hdr.files[i]
+		fi := hdr.files.info(i)
 		fi.isAnti = false
 		m := rd.meta[i]
 		if m.folder() < 0 {
@@ -336,7 +336,7 @@ func (w *writer) copyBaseFolders(p *basePlan) error {
 	si := &rd.hdr.main
 	// Files of each folder, in order.
 	folderFiles := make([][]int, len(si.folders))
-	for i := range rd.hdr.files {
+	for i := range rd.hdr.files.len() {
 		if m := rd.meta[i]; m.folder() >= 0 && p.copyFolder[m.folder()] {
 			folderFiles[m.folder()] = append(folderFiles[m.folder()], i)
 		}
@@ -376,7 +376,7 @@ func (w *writer) copyBaseFolders(p *basePlan) error {
 			w.si.subCRCs = append(w.si.subCRCs, si.subCRCs[f.firstSub+j])
 		}
 		for _, i := range folderFiles[fo] {
-			fi := rd.hdr.files[i]
+			fi := rd.hdr.files.info(i)
 			fi.isAnti = false
 			w.files = append(w.files, fi)
 		}
