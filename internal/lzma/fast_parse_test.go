@@ -1,0 +1,82 @@
+package lzma
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// TestParseFastFarShortMatches checks that the fast parser codes a 2-byte
+// match at a distance of fastFar2 or more, and a 3-byte one at fastFar3
+// or more, as a literal, and takes them closer. The input is filler (a
+// period of 7 bytes below 0x80, so that few 2- and 3-byte table slots
+// change between the copies) with a pattern of bytes from 0x80 up at p0
+// and again at p0+dist, so that the only match at the second copy is the
+// pattern's.
+func TestParseFastFarShortMatches(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		dist  int
+		match bool
+	}{
+		{2, 8, true},
+		{2, fastFar2, true}, // 0-based fastFar2-1
+		{2, fastFar2 + 1, false},
+		{2, 100, false},
+		{3, 500, true},
+		{3, fastFar3, true},
+		{3, fastFar3 + 1, false},
+		{3, 5000, false},
+		{4, 5000, true},
+	} {
+		t.Run(fmt.Sprintf("len%d/dist%d", tc.n, tc.dist), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(int64(tc.n*100000 + tc.dist)))
+			const p0 = 3000
+			p1 := p0 + tc.dist
+			data := make([]byte, p1+3000)
+			var period [7]byte
+			for i := range period {
+				period[i] = byte(rng.Intn(0x80))
+			}
+			for i := range data {
+				data[i] = period[i%len(period)]
+			}
+			for i := 0; i < tc.n; i++ {
+				data[p0+i] = byte(0x80 + i)
+				data[p1+i] = byte(0x80 + i)
+			}
+			// No match may reach into the second copy from before it
+			// or run on after it.
+			if data[p1-1] == data[p0-1] {
+				data[p1-1] ^= 1
+			}
+			if data[p1+tc.n] == data[p0+tc.n] {
+				data[p1+tc.n] ^= 1
+			}
+			o := LevelOptions(1)
+			if err := o.normalize(); err != nil {
+				t.Fatal(err)
+			}
+			e := newEncoder(&o)
+			if err := e.resetBlock(data, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			e.rc.reset()
+			for e.ep < p1 {
+				l, d := e.parseFast()
+				e.encodeSymbol(symbol{l, d})
+			}
+			if e.ep != p1 {
+				t.Fatalf("a symbol ran over the second copy: at %d, want %d", e.ep, p1)
+			}
+			l, d := e.parseFast()
+			want := symbol{1, litMarker}
+			if tc.match {
+				want = symbol{uint32(tc.n), uint32(tc.dist - 1)}
+			}
+			if got := (symbol{l, d}); got != want {
+				t.Errorf("got symbol %+v, want %+v", got, want)
+			}
+		})
+	}
+}
