@@ -319,6 +319,9 @@ func tarArchiveSummary(info *archive.Info, d *tar.Details, all []*archive.Entry)
 				formats = append(formats, f)
 			}
 			for _, x := range ed.Extensions() {
+				if strings.HasPrefix(x, "PAX:") {
+					x = "PAX" // the archive's list has no counts
+				}
 				if !contains(exts, x) {
 					exts = append(exts, x)
 				}

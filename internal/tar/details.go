@@ -1,6 +1,7 @@
 package tar
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -23,6 +24,7 @@ type EntryDetails struct {
 	prefixUsed         bool
 	paxDigits          [3]int8
 	fflags             string
+	paxCount           uint8
 }
 
 // Entry returns the details of e, an entry of the archive, or nil for an
@@ -87,7 +89,8 @@ func (ed *EntryDetails) Format() string {
 // Extensions names the extended headers and encodings that applied, as
 // 7-Zip lists them after the name's encoding and in its order: "LongName"
 // and "LongLink" for GNU's long names, "bin_mtime" and "bin_size" for
-// base-256 fields, "PAX" with the time keys, pax_path, pax_linkpath and
+// base-256 fields, "PAX" (with the number of pax headers when there are
+// several: "PAX:2") with the time keys, pax_path, pax_linkpath and
 // pax_size, "SCHILY.fflags=FLAGS" for BSD file flags, "SPARSE" for an
 // old GNU sparse header, and
 // "PAX_unsupported_line" when a pax record is one 7-Zip does not read.
@@ -98,7 +101,10 @@ func (ed *EntryDetails) Extensions() []string {
 			// 7-Zip names BSD file flags with their value.
 			s = append(s, "SCHILY.fflags="+ed.fflags)
 		}
-		if ed.ext&k.f != 0 && ed.ext&k.pax == k.pax {
+		switch {
+		case k.f == extPAX && ed.ext&extPAX != 0 && ed.paxCount > 1:
+			s = append(s, "PAX:"+strconv.Itoa(int(ed.paxCount)))
+		case ed.ext&k.f != 0 && ed.ext&k.pax == k.pax:
 			s = append(s, k.name)
 		}
 	}

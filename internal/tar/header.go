@@ -70,6 +70,7 @@ type header struct {
 	paxDigits  [3]int8
 	comment    string
 	fflags     string // the pax SCHILY.fflags record (BSD file flags)
+	paxCount   uint8  // pax headers 7-Zip counts (PAX:2)
 
 	sparse    []sparseEntry // the data segments of a sparse file; nil otherwise
 	isSparse  bool
@@ -299,6 +300,7 @@ type paxState struct {
 	// read, as stored ("key=value\n"), up to maxRawLines.
 	prefixUsed bool
 	havePAX    bool
+	paxCount   int // pax headers of the entry as 7-Zip counts them
 	recordPath string
 	rawLines   []byte
 }
@@ -312,7 +314,7 @@ func (p *paxState) reset() {
 	p.sparse00 = p.sparse00[:0]
 	p.longName, p.longLink = nil, nil
 	p.bytes = 0
-	p.prefixUsed, p.havePAX, p.recordPath = false, false, ""
+	p.prefixUsed, p.havePAX, p.recordPath, p.paxCount = false, false, "", 0
 	p.rawLines = p.rawLines[:0]
 }
 
@@ -458,9 +460,10 @@ func (p *paxState) apply(h *header) error {
 		h.linkname = *p.longLink
 		h.ext |= extLongLink
 	}
-	if len(p.records) > 0 {
+	if len(p.records) > 0 || p.paxCount > 0 {
 		h.ext |= extPAX
 	}
+	h.paxCount = uint8(min(p.paxCount, 255))
 	h.prefixUsed = h.prefixUsed || p.prefixUsed
 	h.comment = p.comment()
 	if len(p.sparse00) > 0 {

@@ -266,11 +266,14 @@ func (p *pass) next() (*header, int64, error) {
 			switch h.typeflag {
 			case typePAX:
 				p.pax.havePAX, p.pax.recordPath = true, h.name
+				p.pax.paxCount++
 				err = p.pax.parsePAX(data)
 			case typePAXGlobal:
 				p.readGlobal(h.name, data, at == start)
 				if at == start {
 					p.r.globalBytes += blockSize + h.size + padding(h.size)
+				} else {
+					p.pax.paxCount++ // 7-Zip counts a misplaced one with the entry's
 				}
 			case typeGNULongN:
 				s := cString(data)
@@ -378,7 +381,7 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 	e.Index = int32(len(r.entries))
 	r.entries = append(r.entries, e)
 	r.details = append(r.details, EntryDetails{Typeflag: h.rawType, Magic: h.magic, DevMajor: h.devMajor, DevMinor: h.devMinor, ext: h.ext,
-		prefixUsed: h.prefixUsed, paxDigits: h.paxDigits, fflags: h.fflags})
+		prefixUsed: h.prefixUsed, paxDigits: h.paxDigits, fflags: h.fflags, paxCount: h.paxCount})
 	return e, nil
 }
 
