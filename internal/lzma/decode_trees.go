@@ -98,10 +98,22 @@ func decodeDistance(all []uint16, length uint32, rng, code uint32, in []byte, ip
 			return slot, rng, code, ip
 		}
 		if slot < endPosModel {
-			return decodeDistTail(all, slot, rng, code, in, ip)
+			return decodeDistSpec(all, slot, rng, code, in, ip)
 		}
 		return decodeDistDirect(all, slot, rng, code, in, ip)
 	}
+}
+
+// decodeDistSpec decodes the rest of a distance whose slot is from
+// startPosModel to endPosModel-1: its low bits, with the reverse bit tree
+// of the slot.
+func decodeDistSpec(all []uint16, slot uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	nBits := uint(slot>>1) - 1
+	dist := (2 | slot&1) << nBits
+	base := offDistSpec + int(dist) - int(slot)
+	var low uint32
+	low, rng, code, ip = bitTreeRev(all[base:base+1<<nBits], nBits, rng, code, in, ip)
+	return dist + low, rng, code, ip
 }
 
 // decodeDistDirect decodes the rest of a distance whose slot is at least

@@ -176,15 +176,8 @@ func (d *decoder) endMarkerNext() bool {
 	} else {
 		length, d.rng, d.code, d.ip = decodeLenTail(lcd, posState, d.rng, d.code, d.in, d.ip)
 	}
-	ls := min(length, numLenToPosState-1)
-	so := offDistSlot + int(ls)<<numDistSlotBits
-	var slot uint32
-	slot, d.rng, d.code, d.ip = bitTree(probs[so:so+1<<numDistSlotBits], numDistSlotBits, d.rng, d.code, d.in, d.ip)
-	if slot < startPosModel {
-		return false
-	}
 	var dist uint32
-	dist, d.rng, d.code, d.ip = decodeDistTail(probs, slot, d.rng, d.code, d.in, d.ip)
+	dist, d.rng, d.code, d.ip = decodeDistance(probs, length, d.rng, d.code, d.in, d.ip)
 	return dist == 0xFFFFFFFF
 }
 
@@ -265,36 +258,6 @@ func decodeLenTail(probs []uint16, posState int, rng, code uint32, in []byte, ip
 	var s uint32
 	s, rng, code, ip = decodeByte((*[lenHighSyms]uint16)(probs[lenHigh:lenHigh+lenHighSyms]), rng, code, in, ip)
 	return s + lenLowSyms + lenMidSyms, rng, code, ip
-}
-
-// decodeDistTail decodes the rest of a distance (0-based) whose slot is
-// at least startPosModel.
-func decodeDistTail(probs []uint16, slot uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	nDirect := uint(slot>>1) - 1
-	dist := (2 | slot&1) << nDirect
-	if slot < endPosModel {
-		base := offDistSpec + int(dist) - int(slot)
-		var r uint32
-		r, rng, code, ip = bitTreeRev(probs[base:base+1<<nDirect], nDirect, rng, code, in, ip)
-		return dist + r, rng, code, ip
-	}
-	// Direct bits, then the aligned low bits.
-	var direct uint32
-	for i := nDirect - numAlignBits; i > 0; i-- {
-		if rng < rangeTop {
-			rng <<= 8
-			code = code<<8 | uint32(in[ip])
-			ip++
-		}
-		rng >>= 1
-		t := (code - rng) >> 31 // 1 when code < rng
-		code -= rng & (t - 1)
-		direct = direct<<1 | (1 - t)
-	}
-	dist += direct << numAlignBits
-	var a uint32
-	a, rng, code, ip = bitTreeRev(probs[offAlign:offAlign+alignSize], numAlignBits, rng, code, in, ip)
-	return dist + a, rng, code, ip
 }
 
 // run decodes symbols into d.dict until d.pos reaches limit, the input
