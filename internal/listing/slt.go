@@ -212,12 +212,15 @@ func appendSLTTimes(b []byte, e *archive.Entry) []byte {
 // write7zSLTEntries prints the entries of a 7z archive with 7-Zip's keys.
 // 7-Zip lists the keys of the properties the archive stores: no CRC key
 // in an archive without any checksum, no Attributes key in one without
-// attributes.
+// attributes, Created and Accessed only when an entry has them; Modified
+// always, empty for an archive made with -mtm=off.
 func write7zSLTEntries(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) {
-	anyCRC, anyAttr := false, false
+	anyCRC, anyAttr, anyCTime, anyATime := false, false, false, false
 	for _, e := range all {
 		anyCRC = anyCRC || e.HasCRC32
 		anyAttr = anyAttr || e.Attributes != 0 || e.HasUnixMode
+		anyCTime = anyCTime || !e.CreateTime().IsZero()
+		anyATime = anyATime || !e.AccessTime().IsZero()
 	}
 	// Each entry's lines are appended to one buffer: no allocation per
 	// entry.
@@ -236,7 +239,23 @@ func write7zSLTEntries(w io.Writer, all []*archive.Entry, want func(*archive.Ent
 			// and are given with its first entry.
 			b = strconv.AppendInt(b, e.PackedSize, 10)
 		}
-		b = appendSLTTimes(append(b, '\n'), e)
+		b = append(b, "\nModified = "...)
+		if !e.ModTime.IsZero() {
+			b = appendSLTTime(b, e.ModTime)
+		}
+		if anyCTime {
+			b = append(b, "\nCreated = "...)
+			if t := e.CreateTime(); !t.IsZero() {
+				b = appendSLTTime(b, t)
+			}
+		}
+		if anyATime {
+			b = append(b, "\nAccessed = "...)
+			if t := e.AccessTime(); !t.IsZero() {
+				b = appendSLTTime(b, t)
+			}
+		}
+		b = append(b, '\n')
 		if anyAttr {
 			b = append(appendSLTAttr(append(b, "Attributes = "...), e), '\n')
 		}
