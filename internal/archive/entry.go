@@ -149,6 +149,10 @@ type EntryExtra struct {
 	LinkToDir bool
 	// Junction is set for RAR5 Windows junction points.
 	Junction bool
+	// Sparse marks an entry whose data has holes (tar's GNU and pax
+	// sparse files): the runs of zeros read from it may be left as
+	// holes rather than written.
+	Sparse bool
 }
 
 // MutableExtra returns e.Extra for a reader to fill, first allocating it
@@ -223,6 +227,9 @@ func (e *Entry) Comment() string {
 	}
 	return e.Extra.Comment
 }
+
+// IsSparse reports whether the entry is a sparse file (EntryExtra.Sparse).
+func (e *Entry) IsSparse() bool { return e.Extra != nil && e.Extra.Sparse }
 
 // IsDir reports whether the entry is a directory.
 func (e *Entry) IsDir() bool { return e.Type == TypeDir }

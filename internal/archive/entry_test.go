@@ -20,12 +20,19 @@ func TestEntrySize(t *testing.T) {
 func TestEntryExtraAccessors(t *testing.T) {
 	var e Entry
 	if e.UID() != -1 || e.GID() != -1 || !e.CreateTime().IsZero() || !e.AccessTime().IsZero() ||
-		e.Owner() != "" || e.Group() != "" || e.BLAKE2sp() != nil || e.Comment() != "" {
+		e.Owner() != "" || e.Group() != "" || e.BLAKE2sp() != nil || e.Comment() != "" || e.IsSparse() {
 		t.Errorf("entry without Extra: uid %d gid %d ctime %v atime %v owner %q group %q blake %x comment %q",
 			e.UID(), e.GID(), e.CreateTime(), e.AccessTime(), e.Owner(), e.Group(), e.BLAKE2sp(), e.Comment())
 	}
 	at := time.Unix(1, 0)
 	e.MutableExtra().AccessTime = at
+	if e.IsSparse() {
+		t.Errorf("an entry with Extra but not Sparse is sparse")
+	}
+	if e.Extra.Sparse = true; !e.IsSparse() {
+		t.Errorf("an entry with Extra.Sparse is not sparse")
+	}
+	e.Extra.Sparse = false
 	if e.UID() != -1 || e.GID() != -1 || !e.AccessTime().Equal(at) {
 		t.Errorf("after MutableExtra: uid %d gid %d atime %v", e.UID(), e.GID(), e.AccessTime())
 	}

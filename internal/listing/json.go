@@ -97,7 +97,11 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "solid": bool,                continues a solid stream
       "anti": bool,                 7z anti-item (deletion marker); omitted when false
       "split_before", "split_after": bool,   omitted when false
-      "comment": string,            omitted when empty
+      "comment": string,            omitted when empty; a tar entry's: the name of
+                                    its pax header and the records 7-Zip does not
+                                    read, one a line, as -slt shows them
+      "sparse": bool,               a sparse file (tar): its holes are not written
+                                    when extracted; omitted when false
       The entry keys of -slt for the format, each omitted where -slt has none:
       "block": int,                 7z: the folder holding the data
       "characteristics": string,    zip: extra fields and flags ("UT:MA:1 ux",
@@ -508,6 +512,9 @@ func (j *JSONWriter) Entry(e *archive.Entry) error {
 		j.bool("split_after", true)
 	}
 	j.optStr("comment", e.Comment())
+	if e.IsSparse() {
+		j.bool("sparse", true)
+	}
 	j.entryDetails(e, sd)
 	j.close('}')
 	return j.flush(false)

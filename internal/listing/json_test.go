@@ -62,7 +62,7 @@ func TestJSONSchemaDoc(t *testing.T) {
 		ModTime: time.Unix(1, 0), Attributes: archive.AttrReadOnly, HasUnixMode: true, Mode: 0o644,
 		HasCRC32: true, Anti: true, SplitBefore: true, SplitAfter: true,
 		Extra: &archive.EntryExtra{CreateTime: time.Unix(1, 0), AccessTime: time.Unix(1, 0),
-			UID: 1, GID: 1, Owner: "o", Group: "g", BLAKE2sp: []byte{1}, Comment: "c"},
+			UID: 1, GID: 1, Owner: "o", Group: "g", BLAKE2sp: []byte{1}, Comment: "c", Sparse: true},
 	})
 	j.EndArchive(nil)
 	// The per-format keys: single streams' details as the stream reader

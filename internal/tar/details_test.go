@@ -4,6 +4,8 @@ import (
 	stdtar "archive/tar"
 	"bytes"
 	"compress/gzip"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,6 +70,27 @@ func TestDetailsAs7Zip(t *testing.T) {
 		}
 		if d.PAXGlobalError() || d.GlobalHeaderBytes() != 1024 {
 			t.Errorf("%s: PAXGlobalError %v, GlobalHeaderBytes %d; want false, 1024", c.name, d.PAXGlobalError(), d.GlobalHeaderBytes())
+		}
+	}
+}
+
+// TestSparseFlag: sparse files (pax 1.0 map here) are flagged
+// Entry.IsSparse, other entries are not.
+func TestSparseFlag(t *testing.T) {
+	sparseMap := "#!gnu-sparse-format\n#format:1.0\n1\n4\n3\n"
+	data := tarOf(
+		rawHeader{name: "P", typeflag: 'x', data: paxRecord("GNU.sparse.major", "1") + paxRecord("GNU.sparse.minor", "0") + paxRecord("GNU.sparse.name", "sp") + paxRecord("GNU.sparse.realsize", "9")}.bytes(),
+		rawHeader{name: "GNUSparseFile/sp", typeflag: '0', size: fmt.Sprintf("%011o\x00", blockSize+3),
+			data: sparseMap + strings.Repeat("\x00", blockSize-len(sparseMap)) + "abc"}.bytes(),
+		rawHeader{name: "f", typeflag: '0', data: "hello"}.bytes())
+	r, err := Open(bytes.NewReader(data), int64(len(data)), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := r.Entries()
+	if len(all) != 2 || !all[0].IsSparse() || all[1].IsSparse() {
+		for _, e := range all {
+			t.Errorf("%s: sparse %v", e.Name, e.IsSparse())
 		}
 	}
 }

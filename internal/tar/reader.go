@@ -465,8 +465,10 @@ func entryOf(h *header) *archive.Entry {
 		e.Mode |= fs.ModeSticky
 	}
 	if h.isSparse {
-		// The extractor's SparseMethod: the zero runs it reads are
-		// holes, which it skips instead of writing.
+		// The zero runs read from it are holes, which the extractor
+		// skips instead of writing. The Method "sparse" is the older
+		// mark internal/extract still reads (SparseMethod).
+		e.Extra.Sparse = true
 		e.Method = "sparse"
 	}
 	return e
