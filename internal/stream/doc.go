@@ -14,9 +14,10 @@
 // frames with skippable frames skipped). The entry is named as 7-Zip names
 // it (StoredName): the name a gzip header records (FNAME, its bytes as
 // stored, up to 4095 of them), cleaned as 7-Zip cleans it on extraction
-// ("../x" and "/x" give "x", "a/b/c" stays a path), else the file's name
-// with the extension 7-Zip registers for the format replaced (x.tar.gz →
-// x.tar, x.tgz → x.tar, x.tbz2 of gzip → x, noext → noext~). Window and
+// ("../x" and "/x" give "x", "a/b/c" stays a path; listings show it so,
+// where 7-Zip lists the stored name), else the file's name with the
+// extension 7-Zip registers for the format replaced (x.tar.gz → x.tar,
+// x.tgz → x.tar, x.tbz2 of gzip → x, noext → noext~). Window and
 // dictionary sizes are bounded by archive.Options.MaxDict before anything
 // is allocated; corrupt data and check mismatches wrap archive.ErrFormat and
 // archive.ErrChecksum.
