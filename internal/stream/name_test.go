@@ -65,6 +65,11 @@ var storedNameCases = []struct {
 	{"//", "arc", "_"},
 	{"dir/", "arc", "dir/_"},
 	{"a/..", "arc", "a/_"},
+	{"C:u", "u", "C:u"}, // garc drops drive prefixes; 7zz on Unix keeps them
+	{"C:", "arc", "C:"},
+	{"C:..", "arc", "C:.."},
+	{"c:/", "arc", "c:/_"},
+	{"\\\\server\\share\\f", "server/share/f", "\\\\server\\share\\f"},
 }
 
 // TestGzipStoredNameCleaned checks the path a gzip header's name gives:

@@ -193,10 +193,14 @@ func StoredName(k Kind, archiveName string, h Header) string {
 	return defaultName(k, filepath.Base(archiveName))
 }
 
-// cleanStoredName drops the empty, "." and ".." components of a recorded
+// cleanStoredName drops a drive prefix ("C:", which safe extraction
+// would remove) and the empty, "." and ".." components of a recorded
 // name; ok is false when its last component is one of them.
 func cleanStoredName(name string) (string, bool) {
 	isSep := func(r rune) bool { return r == '/' || r == '\\' }
+	if len(name) >= 2 && name[1] == ':' && ('a' <= name[0]|0x20 && name[0]|0x20 <= 'z') {
+		name = name[2:]
+	}
 	switch last := name[strings.LastIndexAny(name, `/\`)+1:]; last {
 	case "", ".", "..":
 		return "", false
