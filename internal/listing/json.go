@@ -60,6 +60,8 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "stub_size": int,             zip: the stored offset of the first local
                                     header (a self-extractor stub the offsets
                                     count, a split set's marker); omitted when 0
+      "tail_size": int,             zip: bytes after the end record and its
+                                    comment (not in physical_size); omitted when 0
       "method_summary": string      zstd: 7-Zip's summary of the frame headers
                                     ("header-open-only: XXH64 wnd-MAX:8MiB …")
                                     (*) when a leading skippable frame made garc
@@ -338,7 +340,7 @@ func (j *JSONWriter) optInt(k string, v int64) {
 
 // archiveDetails writes the archive figures -slt shows beyond those
 // of every format, from Info.Details or from all, the entries: 7z
-// "headers_size" and "blocks"; ZIP "stub_size", "zip64" and
+// "headers_size" and "blocks"; ZIP "stub_size", "tail_size", "zip64" and
 // "characteristics"; tar "headers_size" (uncompressed) and
 // "characteristics"; gzip "headers_size"; xz "streams", "blocks",
 // "cluster_size" and "characteristics"; zstd "streams" and "blocks"
@@ -349,6 +351,9 @@ func (j *JSONWriter) archiveDetails(info *archive.Info, all []*archive.Entry) {
 		a := d.Archive()
 		if a.StubSize > 0 {
 			j.int("stub_size", a.StubSize)
+		}
+		if a.TailSize > 0 {
+			j.int("tail_size", a.TailSize)
 		}
 		if a.Zip64 {
 			j.bool("zip64", true)

@@ -103,6 +103,7 @@ var sltToJSON = map[string]string{
 	"Code Page":       "", // always UTF-8: garc decodes every name to UTF-8
 	// ZIP.
 	"Embedded Stub Size":  "stub_size",
+	"Tail Size":           "tail_size",
 	"64-bit":              "zip64",
 	"Total Physical Size": "physical_size",
 	"Multivolume":         "", // a split set: "volumes" has its parts

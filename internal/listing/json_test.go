@@ -77,7 +77,8 @@ func TestJSONSchemaDoc(t *testing.T) {
 		j.EndArchive(nil)
 	}
 	payload := []byte("payload")
-	for name, b := range map[string][]byte{"a.zip": zipFile(t, payload), "a.tar": tarFile(t, payload), "sfx64.zip": sfxZip64File(t, payload)} {
+	for name, b := range map[string][]byte{"a.zip": zipFile(t, payload), "a.tar": tarFile(t, payload), "sfx64.zip": sfxZip64File(t, payload),
+		"tail.zip": append(zipFile(t, payload), make([]byte, 1000)...)} {
 		path := filepath.Join(t.TempDir(), name)
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)

@@ -48,9 +48,10 @@ func sltFileTime(t time.Time) string {
 }
 
 // writeZipArchiveBlock prints the archive block 7-Zip's listings give a
-// ZIP archive: after Path (and the open warning) and Type, the Offset of
-// an archive after a stub, Physical Size (of the part named, for a split
-// set), then 7-Zip's ZIP keys in its order: Embedded Stub Size (the
+// ZIP archive: after Path (and the open warning) and Type, the warning
+// of data after the archive, the Offset of an archive after a stub,
+// Physical Size (of the part named, for a split set), the Tail Size after
+// the archive, then 7-Zip's ZIP keys in its order: Embedded Stub Size (the
 // stored offset of the first local header: a stub the offsets count, or
 // a split set's marker), 64-bit (a Zip64 end record), Comment,
 // Characteristics, and for a split set Total Physical Size, Multivolume,
@@ -58,6 +59,9 @@ func sltFileTime(t time.Time) string {
 func writeZipArchiveBlock(w io.Writer, name string, info *archive.Info, d *zip.Details) {
 	a := d.Archive()
 	writePathAndType(w, name, info, info.SFXOffset > 0 || a.StubSize > 0 && a.PartSizes == nil)
+	if a.TailSize > 0 {
+		fmt.Fprintf(w, "WARNINGS:\nThere are data after the end of archive\n")
+	}
 	if info.SFXOffset > 0 {
 		fmt.Fprintf(w, "Offset = %d\n", info.SFXOffset)
 	}
@@ -68,6 +72,9 @@ func writeZipArchiveBlock(w io.Writer, name string, info *archive.Info, d *zip.D
 		physical = a.PartSizes[volume]
 	}
 	fmt.Fprintf(w, "Physical Size = %d\n", physical)
+	if a.TailSize > 0 {
+		fmt.Fprintf(w, "Tail Size = %d\n", a.TailSize)
+	}
 	if a.StubSize > 0 {
 		fmt.Fprintf(w, "Embedded Stub Size = %d\n", a.StubSize)
 	}

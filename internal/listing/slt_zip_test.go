@@ -108,7 +108,7 @@ func TestSLTZipSetsMatch7zz(t *testing.T) {
 // TestZipArchiveBlock checks the ZIP archive blocks garc prints without
 // 7zz: a stub the offsets count and a Zip64 end record under the name of
 // the format, of another format and of none; a comment of several lines;
-// the Split container of a raw split.
+// data after the archive; the Split container of a raw split.
 func TestZipArchiveBlock(t *testing.T) {
 	dir := t.TempDir()
 	sfx := sfxZip64File(t, []byte("payload"))
@@ -133,6 +133,8 @@ func TestZipArchiveBlock(t *testing.T) {
 		{write("sfx.7z", sfx), "Path = %s\nOpen WARNING: Cannot open the file as [7z] archive\nType = zip\nPhysical Size = " + itoa(size) +
 			"\nEmbedded Stub Size = 100\n64-bit = +\nCharacteristics = Zip64\n"},
 		{write("sfx.bin", sfx), "Path = %s\nType = zip\nPhysical Size = " + itoa(size) + "\nEmbedded Stub Size = 100\n64-bit = +\nCharacteristics = Zip64\n"},
+		{write("tail.zip", append(commented.Bytes(), make([]byte, 700)...)), "Path = %s\nType = zip\nWARNINGS:\nThere are data after the end of archive\nPhysical Size = " +
+			itoa(commented.Len()) + "\nTail Size = 700\nComment = \n{\nfirst line\nsecond line\n\nlast line\n}\n"},
 		{write("comment.zip", commented.Bytes()), "Path = %s\nType = zip\nPhysical Size = " + itoa(commented.Len()) +
 			"\nComment = \n{\nfirst line\nsecond line\n\nlast line\n}\n"},
 		{writeRawSplit(t, dir, "raw.zip", sfx, 200), "Path = %s\nType = Split\nPhysical Size = 200\nVolumes = " + itoa((size+199)/200) +

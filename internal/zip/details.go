@@ -206,6 +206,10 @@ type ArchiveDetails struct {
 	// PartSizes are the sizes of the parts of a split set (name.z01 …
 	// name.zip), in order; nil for an archive in one file.
 	PartSizes []int64
+	// TailSize is the length of the data after the end of central
+	// directory record and its comment (block padding, appended data),
+	// which Info.PhysicalSize leaves out.
+	TailSize int64
 }
 
 // Characteristics are 7-Zip's Characteristics of the archive: "Zip64"
@@ -224,7 +228,7 @@ func (a *ArchiveDetails) Characteristics() string {
 // Archive returns the details of the whole archive.
 func (d *Details) Archive() *ArchiveDetails {
 	rd := d.rd
-	a := &ArchiveDetails{Zip64: rd.zip64}
+	a := &ArchiveDetails{Zip64: rd.zip64, TailSize: rd.tail}
 	if rd.disks != nil {
 		a.PartSizes = make([]int64, len(rd.disks))
 		for i, start := range rd.disks {

@@ -108,6 +108,8 @@ type Reader struct {
 	// record; fromLocals that its entries were read from their local
 	// headers (no central directory was found).
 	zip64, fromLocals bool
+	// tail is the length of the data after the end record's comment.
+	tail int64
 
 	// linksListed says whether Entries filled the link targets;
 	// extracting, whether an Extract runs (Entries then leaves them).
@@ -468,7 +470,12 @@ func (rd *Reader) readSingle(end *endRecord, dirEnd, maxEntries int64) error {
 			continue
 		}
 		rd.info.SFXOffset = base
-		rd.info.PhysicalSize = rd.size - base
+		// The archive ends with its end record's comment; what follows
+		// (a writer's block padding, appended data) is a tail, as 7-Zip
+		// reports it.
+		archiveEnd := min(end.pos+endLen+int64(len(end.comment)), rd.size)
+		rd.info.PhysicalSize = archiveEnd - base
+		rd.tail = rd.size - archiveEnd
 		return rd.checkLocals(cdStart)
 	}
 	return err0
