@@ -125,10 +125,11 @@ func TestSLTZipTarMatch7zz(t *testing.T) {
 			}
 			return run(t, src, arc("info-zip-sfx.zip"), testenv.Tool(t, "zip"), "-qA", arc("info-zip-sfx.zip"))
 		},
-		"go-sfx64.zip": func(t *testing.T) []byte { return sfxZip64File(t, []byte(strings.Repeat("data ", 100))) },
-		"go-sfx64.jar": func(t *testing.T) []byte { return sfxZip64File(t, []byte("other extension of zip")) },
-		"go-zip.7z":    func(t *testing.T) []byte { return sfxZip64File(t, []byte("the name says 7z")) },
-		"go-modes.zip": func(t *testing.T) []byte { return unixModesZip(t) },
+		"go-sfx64.zip":    func(t *testing.T) []byte { return sfxZip64File(t, []byte(strings.Repeat("data ", 100))) },
+		"go-sfx64.jar":    func(t *testing.T) []byte { return sfxZip64File(t, []byte("other extension of zip")) },
+		"go-zip.7z":       func(t *testing.T) []byte { return sfxZip64File(t, []byte("the name says 7z")) },
+		"go-modes.zip":    func(t *testing.T) []byte { return unixModesZip(t) },
+		"go-unsorted.zip": func(t *testing.T) []byte { return reversedCentral(t, unixModesZip(t)) },
 		"go-tail.zip": func(t *testing.T) []byte {
 			// Block padding after the archive, as bsdtar writes to a pipe.
 			return append(unixModesZip(t), make([]byte, 7000)...)

@@ -3,6 +3,7 @@ package listing
 import (
 	stdzip "archive/zip"
 	"bytes"
+	"encoding/binary"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -135,6 +136,8 @@ func TestZipArchiveBlock(t *testing.T) {
 		{write("sfx.bin", sfx), "Path = %s\nType = zip\nPhysical Size = " + itoa(size) + "\nEmbedded Stub Size = 100\n64-bit = +\nCharacteristics = Zip64\n"},
 		{write("tail.zip", append(commented.Bytes(), make([]byte, 700)...)), "Path = %s\nType = zip\nWARNINGS:\nThere are data after the end of archive\nPhysical Size = " +
 			itoa(commented.Len()) + "\nTail Size = 700\nComment = \n{\nfirst line\nsecond line\n\nlast line\n}\n"},
+		{write("unsorted.zip", reversedCentral(t, unixModesZip(t))), "Path = %s\nType = zip\nPhysical Size = " + itoa(len(unixModesZip(t))) +
+			"\nCharacteristics = Unsorted_CD\n"},
 		{write("comment.zip", commented.Bytes()), "Path = %s\nType = zip\nPhysical Size = " + itoa(commented.Len()) +
 			"\nComment = \n{\nfirst line\nsecond line\n\nlast line\n}\n"},
 		{writeRawSplit(t, dir, "raw.zip", sfx, 200), "Path = %s\nType = Split\nPhysical Size = 200\nVolumes = " + itoa((size+199)/200) +
@@ -224,4 +227,24 @@ func newZipWithComment(b *bytes.Buffer, comment string) *stdzip.Writer {
 	f.Write([]byte("f"))
 	w.SetComment(comment)
 	return w
+}
+
+// reversedCentral returns a ZIP archive (without comment) with its
+// central directory records in reverse order: 7-Zip's Unsorted_CD.
+func reversedCentral(t *testing.T, z []byte) []byte {
+	t.Helper()
+	end := z[len(z)-22:]
+	cdSize, cdOff := int(binary.LittleEndian.Uint32(end[12:])), int(binary.LittleEndian.Uint32(end[16:]))
+	cd := z[cdOff : cdOff+cdSize]
+	var recs [][]byte
+	for p := 0; p < len(cd); {
+		n := 46 + int(binary.LittleEndian.Uint16(cd[p+28:])) + int(binary.LittleEndian.Uint16(cd[p+30:])) + int(binary.LittleEndian.Uint16(cd[p+32:]))
+		recs = append([][]byte{cd[p : p+n]}, recs...)
+		p += n
+	}
+	out := append([]byte(nil), z[:cdOff]...)
+	for _, r := range recs {
+		out = append(out, r...)
+	}
+	return append(out, end...)
 }
