@@ -35,22 +35,43 @@
 // and Volume Index are not reproduced). Keys garc adds (BLAKE2sp, User,
 // Group, Anti, Comment) come last. ZIP and tar archives (whose
 // Info.Details are *zip.Details and *tar.Details) get 7-Zip's keys for
-// those formats, archive block included. ZIP: Path, Folder, Size, Packed
+// those formats, archive block included. The ZIP archive block: the
+// Offset of an archive after a stub whose offsets do not count it,
+// Physical Size, Tail Size (data after the end record, with 7-Zip's
+// warning), Embedded Stub Size (a stub the offsets count, or a split
+// set's marker), 64-bit and Characteristics (Zip64, Unsorted_CD), Comment,
+// and for a split set Total Physical Size, Multivolume, Volume Index (the
+// part named) and Volumes, with Physical Size the part's. ZIP entries:
+// Path, Folder, Size, Packed
 // Size, Modified, Created, Accessed (seconds, or seven fraction digits for
-// NTFS times), Attributes (Windows letters of FAT/NTFS hosts, " MODE" for
-// Unix hosts), Encrypted, Comment, CRC (empty for directories and AE-2),
+// NTFS times), Attributes (7-Zip's letters of the Windows bits, " MODE"
+// for Unix hosts with 7-Zip's type letters: "V 01800000 0rw-------" for a
+// mode without file type, "p" for a FIFO), Encrypted, Comment, CRC (empty
+// for directories and AE-2),
 // Method ("Deflate:Maximum", "AES-256 Store"), Characteristics (extra
 // fields and flags: "UT:MA:1 ux", "NTFS WzAES : Encrypt"), Host OS,
 // Version (needed to extract), Volume Index, Offset. Tar: Path, Folder,
 // Size (a symlink's is its target's length), Packed Size (512-byte
-// blocks), Modified, Created, Accessed (seconds; pax times with their
-// fraction), Mode, User, Group, User ID, Group ID, Symbolic Link, Hard
-// Link, Characteristics (type byte, GNU/POSIX/raw magic, name encoding,
-// PAX keys or LongName), Comment, Device Major, Device Minor; the archive
-// block has Headers Size, Code Page and Characteristics. Known differences:
-// the Comment of a pax entry (7-Zip names its pax header there), raw splits (7-Zip lists the split
-// container first) and Zstandard, which 7-Zip without the zstd codec
-// names by its ID.
+// blocks), Modified, Created, Accessed (seconds; pax times with the
+// fraction digits their record has, "05.0"; access and change times from
+// pax records only), Mode, User, Group, User ID, Group ID, Symbolic Link,
+// Hard Link, Characteristics (type byte, GNU/POSIX/raw magic, PREFIX for a
+// ustar prefix, name encoding, PAX keys or LongName), Comment (the pax
+// header's name and the records 7-Zip does not read, line feeds as '_'),
+// Device Major, Device Minor; the archive block has Headers Size, Code
+// Page, Characteristics and the Comment of a pax global header.
+//
+// Every archive block opens as 7-Zip's does: Path, the warning 7-Zip
+// gives when the name's extension names one format and the archive is
+// another ("Open WARNING: Cannot open the file as [7z] archive") or the
+// same after a stub ("Warning: The archive is open with offset"), Type. A
+// raw split (NAME.001 …) is listed as 7-Zip lists it, as a Split
+// container (first part's Physical Size, Volumes, Total Physical Size)
+// holding one item, NAME, whose archive block follows. A comment of
+// several lines is printed between "{" and "}" lines. Known differences:
+// 7-Zip's closing "Warnings: N" after a block with a warning (printed by
+// the command line, not here), and Zstandard, which 7-Zip without the
+// zstd codec names by its ID.
 //
 // # JSON listing
 //

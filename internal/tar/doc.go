@@ -26,16 +26,20 @@
 // malformed record of a key garc applies, NUL in a pax path, name or
 // owner, an invalid pax time, and a sparse map out of order, outside the
 // real size or not adding up to the data stored. Go 1.7's GNU headers with
-// a ustar prefix are read as archive/tar reads them. Pax global headers,
-// GNU volume labels and Solaris ACL records are passed over. Extended
+// a ustar prefix are read as archive/tar reads them. Pax global headers
+// are not applied (as in 7-Zip): their name and records become the
+// archive's comment (Info.Comment, as 7-Zip shows it); GNU volume labels
+// and Solaris ACL records are passed over. Extended
 // headers of one entry are bounded (1 MiB), sparse maps and the entry
 // list by the memory limit; errors wrap archive.ErrFormat and carry the
 // offset in the tar stream (in a compressed tar the message gives it as
 // "at offset N of the decompressed tar" and Error.Offset, an offset in
 // the file, is -1). An entry's packed size is its stored data rounded up
 // to whole 512-byte blocks, as 7-Zip lists it; Info.Details (*Details)
-// keeps per entry the type byte, magic, device fields and extended
-// headers 7-Zip's -slt shows. Character and block devices and FIFOs are
+// keeps per entry the type byte, magic, device fields, extended headers,
+// ustar prefix and pax time digits 7-Zip's -slt shows; an entry's comment
+// is its pax header's name and the records 7-Zip does not read, and
+// sparse files are flagged (Entry.IsSparse). Character and block devices and FIFOs are
 // left out of extraction with a warning, never created.
 //
 // # Passes

@@ -103,7 +103,11 @@
 // archive.Entry: the Characteristics naming the central record's extra
 // fields and flags, the host system, the version needed to extract, the
 // disk and offset of the local header, whether the times are NTFS ones,
-// and the attributes as 7-Zip reports them. A directory's CRC of 0 is no
+// and the attributes as 7-Zip reports them; Details.Archive gives what it
+// shows of the whole archive: a Zip64 end record, a central directory out
+// of local header order, the stored offset of the first local header (a
+// stub the offsets count, a split set's marker), a split set's part sizes
+// and the tail after the end record, which Info.PhysicalSize leaves out. A directory's CRC of 0 is no
 // checksum (HasCRC32 false). Method strings carry the Deflate level
 // (":Maximum", ":Fast", ":Fastest") and LZMA's end marker (":eos") from
 // the flag bits, as 7-Zip names them.
