@@ -56,6 +56,16 @@
 // source for overlapping short distances. Output is returned from the window through Read or
 // written from it directly by WriteTo.
 //
+// A new decoder does not allocate its whole dictionary at once: the
+// window starts at 16 KiB (or the whole window when that is smaller) and
+// grows eightfold with the output, up to the dictionary size or the known
+// unpacked size, whichever is smaller, and only before it first wraps, so a
+// short stream declaring a large dictionary costs what its output needs.
+// While the last step copies, the old and new windows together hold up to
+// 9/8 of the full size for a moment. A decoder that is Reset keeps its
+// full-sized window. The input buffer likewise starts at 4 KiB and takes
+// its full 128 KiB once a stream proves longer.
+//
 // # Encoder
 //
 // The match finders (after LzFind.c's ideas) index the window by a 4- or
