@@ -4,6 +4,7 @@ import (
 	stdzip "archive/zip"
 	"bytes"
 	"encoding/binary"
+	"hash/crc32"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -90,6 +91,7 @@ func TestSLTZipSetsMatch7zz(t *testing.T) {
 		writeRawSplit(t, dir, "raw.7z", sample, 300),
 		writeRawSplit(t, dir, "sfx.zip", sfxZip64File(t, random[:100]), 150),
 	}
+	paths = append(paths, writeSplitSet(t, dir, "made")...)
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			cmd := exec.Command(zz, "l", "-slt", path)
@@ -247,4 +249,84 @@ func reversedCentral(t *testing.T, z []byte) []byte {
 		out = append(out, r...)
 	}
 	return append(out, end...)
+}
+
+// writeSplitSet writes a PKWARE split set of three parts in dir,
+// name.z01 (the split marker and the first entry), name.z02 (the second)
+// and name.zip (the central directory), as zip -s makes one, and returns
+// the paths of the parts.
+func writeSplitSet(t *testing.T, dir, name string) []string {
+	t.Helper()
+	var b bytes.Buffer
+	w := stdzip.NewWriter(&b)
+	mtime := time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC)
+	for _, n := range []string{"first", "second"} {
+		f, err := w.CreateRaw(&stdzip.FileHeader{Name: n, Method: stdzip.Store, Modified: mtime, CRC32: crc32.ChecksumIEEE([]byte(n)),
+			CompressedSize64: uint64(len(n)), UncompressedSize64: uint64(len(n))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(n))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	z := b.Bytes()
+	le := binary.LittleEndian
+	end := z[len(z)-22:]
+	cdOff := int(le.Uint32(end[16:]))
+	cd := append([]byte(nil), z[cdOff:len(z)-22]...)
+	second := int(le.Uint32(cd[46+len("first")+int(le.Uint16(cd[30:]))+int(le.Uint16(cd[32:]))+42:]))
+	parts := [][]byte{append([]byte("PK\x07\x08"), z[:second]...), z[second:cdOff], nil}
+	// The records' disks and offsets within their parts: the first
+	// entry follows the marker.
+	for p, disk := 0, 0; p < len(cd); disk++ {
+		le.PutUint16(cd[p+34:], uint16(disk))
+		if disk == 0 {
+			le.PutUint32(cd[p+42:], 4)
+		} else {
+			le.PutUint32(cd[p+42:], 0)
+		}
+		p += 46 + int(le.Uint16(cd[p+28:])) + int(le.Uint16(cd[p+30:])) + int(le.Uint16(cd[p+32:]))
+	}
+	eocd := append([]byte(nil), end...)
+	le.PutUint16(eocd[4:], 2) // this disk
+	le.PutUint16(eocd[6:], 2) // the directory's disk
+	le.PutUint32(eocd[16:], 0)
+	parts[2] = append(cd, eocd...)
+	var paths []string
+	for i, ext := range []string{".z01", ".z02", ".zip"} {
+		p := filepath.Join(dir, name+ext)
+		if err := os.WriteFile(p, parts[i], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// TestZipSplitSetBlock checks the archive block of a split set opened
+// from each of its parts without 7zz (TestSLTZipSetsMatch7zz compares
+// Info-ZIP's sets with 7zz): the part's Physical Size, the split marker
+// as Embedded Stub Size, the set's Total Physical Size, Multivolume, the
+// index of the part named and the number of parts.
+func TestZipSplitSetBlock(t *testing.T) {
+	paths := writeSplitSet(t, t.TempDir(), "set")
+	var sizes []int
+	total := 0
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, int(st.Size()))
+		total += int(st.Size())
+	}
+	for i, p := range paths {
+		want := "Path = " + p + "\nType = zip\nPhysical Size = " + itoa(sizes[i]) + "\nEmbedded Stub Size = 4\nTotal Physical Size = " + itoa(total) +
+			"\nMultivolume = +\nVolume Index = " + itoa(i) + "\nVolumes = 3\n"
+		if got := archiveBlockOf(sltOf(t, p)); got != want {
+			t.Errorf("%s:\n%s\nwant\n%s", filepath.Base(p), got, want)
+		}
+	}
 }
