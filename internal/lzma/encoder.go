@@ -109,7 +109,7 @@ func newEncoder(o *WriterOptions) *encoder {
 	e.pbMask = 1<<e.pb - 1
 	e.probs = make([]uint16, numProbs(e.lc+e.lp))
 	bt := o.finder.binaryTree()
-	e.mf = newMatchFinder(bt, o.finder.hashBytes(), o.DictSize, o.FastBytes, o.Cycles, 0)
+	e.mf = newMatchFinder(bt, o.finder.hashBytes(), o.DictSize, o.FastBytes, o.Cycles)
 	e.ms = make([]match, 0, maxMatchLen+8)
 	e.next = make([]match, 0, maxMatchLen+8)
 	e.pend = make([]symbol, 0, numOpts+1)

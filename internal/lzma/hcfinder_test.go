@@ -15,7 +15,7 @@ func TestHashChainMatches(t *testing.T) {
 			t.Run(fmt.Sprintf("hc%d/%s", hb, kind), func(t *testing.T) {
 				data := testData(kind, 20000, 3)
 				const dict, nice = 1 << 12, 64
-				mf := newMatchFinder(false, hb, dict, nice, 1<<20, 0)
+				mf := newMatchFinder(false, hb, dict, nice, 1<<20)
 				mf.reset(data)
 				var ms []match
 				for pos := 0; pos < len(data); pos++ {
@@ -65,8 +65,8 @@ func TestHashChainSkip(t *testing.T) {
 			t.Run(fmt.Sprintf("hc%d/%s", hb, kind), func(t *testing.T) {
 				data := testData(kind, 30000, 5)
 				const dict, nice = 1 << 12, 32 // chain slots wrap every 4097 positions
-				search := newMatchFinder(false, hb, dict, nice, 16, 0)
-				skip := newMatchFinder(false, hb, dict, nice, 16, 0)
+				search := newMatchFinder(false, hb, dict, nice, 16)
+				skip := newMatchFinder(false, hb, dict, nice, 16)
 				search.reset(data)
 				skip.reset(data)
 				var ms, ms2 []match

@@ -147,12 +147,9 @@ func (mf *matchFinder) preHashed(cur uint32) *preHash {
 	return &mf.ph[cur&(hashAhead-1)]
 }
 
-// newMatchFinder returns a finder for the given dictionary. slack widens
-// the cyclic node buffer beyond the dictionary (for the parallel finder,
-// whose workers may be that many positions apart); it does not change
-// the matches found.
-func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int, slack uint32) *matchFinder {
-	mf := &matchFinder{bt: bt, hb: hashBytes, dictSize: dictSize, cyclic: dictSize + 1 + slack, nice: nice, cycles: cycles}
+// newMatchFinder returns a finder for the given dictionary.
+func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *matchFinder {
+	mf := &matchFinder{bt: bt, hb: hashBytes, dictSize: dictSize, cyclic: dictSize + 1, nice: nice, cycles: cycles}
 	hbits := bits.Len32(dictSize-1) - 1
 	if !bt {
 		// A hash chain's quality depends on few collisions in its
