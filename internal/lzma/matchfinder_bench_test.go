@@ -17,7 +17,7 @@ func BenchmarkBinaryTreeFind(b *testing.B) {
 	for _, level := range []int{5, 9} {
 		b.Run(fmt.Sprintf("mx%d", level), func(b *testing.B) {
 			o := LevelOptions(level)
-			mf := newMatchFinder(true, 4, o.DictSize, o.FastBytes, o.Cycles, 0)
+			mf := newMatchFinder(true, 4, o.DictSize, o.FastBytes, o.Cycles)
 			ms := make([]match, 0, maxMatchLen+8)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()

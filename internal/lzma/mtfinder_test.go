@@ -178,8 +178,8 @@ func TestThreadsMemory(t *testing.T) {
 // and 5-byte main hashing. The pipelined finder runs one worker goroutine
 // beside the caller (7-Zip's layout); it used to run two.
 func TestMTFinderMatchesSingle(t *testing.T) {
-	data := testData("mixed", 400000, 25)
-	const hist = 100000
+	data := testData("mixed", 1<<20+777, 5)[:1<<19+1<<17]
+	const hist = 1 << 17
 	for _, hb := range []int{4, 5} {
 		o := LevelOptions(9)
 		o.DictSize, o.MatchFinder = 1<<17, fmt.Sprintf("bt%d", hb)
