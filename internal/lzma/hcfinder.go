@@ -50,12 +50,15 @@ func hcLoad(buf []byte, pos int) uint64 {
 func (mf *matchFinder) hcHashes(v uint64) (h2, h3, hv uint32) {
 	h2 = uint32(v&0xFFFF) * 0x9E3779B1 >> (32 - hc2Bits)
 	h3 = uint32(v&0xFFFFFF) * 506832829 >> (32 - hc3Bits)
+	return h2, h3, mf.hcMainHash(v)
+}
+
+// hcMainHash is the main-table hash of hcHashes.
+func (mf *matchFinder) hcMainHash(v uint64) uint32 {
 	if mf.hb == 5 {
-		hv = hc5Hash(v, 32+mf.h4shift)
-	} else {
-		hv = hc4Hash(v, mf.h4shift)
+		return hc5Hash(v, 32+mf.h4shift)
 	}
-	return
+	return hc4Hash(v, mf.h4shift)
 }
 
 // hc5Hash is the main hash of the five low bytes of v: the top 64-s bits
@@ -88,11 +91,11 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 	c2, c3, cv := hash2[h2], hash3[h3], hash4[hv]
 	hash2[h2], hash3[h3], hash4[hv] = cur, cur, cur
 	if pos+9 <= len(buf) {
-		// The next position's table slots, which the parser's
-		// lookahead or skip needs next, are fetched while this one's
-		// chain is walked.
-		_, n3, nv := mf.hcHashes(binary.LittleEndian.Uint64(buf[pos+1:]))
-		prefetch3(&hash4[nv], &hash3[n3], &buf[pos])
+		// The next position's main table slot, which the parser's
+		// lookahead or skip needs next, is fetched while this one's
+		// chain is walked (the short tables stay in the first-level
+		// cache).
+		prefetch1(&hash4[mf.hcMainHash(binary.LittleEndian.Uint64(buf[pos+1:]))])
 	}
 	mf.son[mf.cycPos] = cv
 	best := 1
@@ -233,10 +236,9 @@ func (mf *matchFinder) hcSkip(n int) {
 	}
 	h4 := unsafe.Pointer(unsafe.SliceData(hash4))
 	if next := mf.pos + n; next+8 <= len(buf) {
-		// The table slots of the position after these, which the
-		// parser searches next, are fetched while they are inserted.
-		_, n3, nv := mf.hcHashes(binary.LittleEndian.Uint64(buf[next:]))
-		prefetch3(&hash4[nv], &hash3[n3], &buf[next])
+		// The main table slot of the position after these, which the
+		// parser searches next, is fetched while they are inserted.
+		prefetch1(&hash4[mf.hcMainHash(binary.LittleEndian.Uint64(buf[next:]))])
 	}
 	for n > 0 {
 		pos, cyc := mf.pos, mf.cycPos

@@ -5,3 +5,8 @@ package lzma
 //
 //go:noescape
 func prefetch3(a, b *uint32, c *byte)
+
+// prefetch1 is prefetch3 for one cache line.
+//
+//go:noescape
+func prefetch1(a *uint32)

@@ -9,3 +9,9 @@ TEXT ·prefetch3(SB), NOSPLIT|NOFRAME, $0-24
 	MOVQ c+16(FP), AX
 	PREFETCHT0 (AX)
 	RET
+
+// func prefetch1(a *uint32)
+TEXT ·prefetch1(SB), NOSPLIT|NOFRAME, $0-8
+	MOVQ a+0(FP), AX
+	PREFETCHT0 (AX)
+	RET

@@ -4,3 +4,6 @@ package lzma
 
 // prefetch3 is a no-op where no prefetch instruction is wired up.
 func prefetch3(a, b *uint32, c *byte) {}
+
+// prefetch1 is a no-op where no prefetch instruction is wired up.
+func prefetch1(a *uint32) {}
