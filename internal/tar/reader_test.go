@@ -262,6 +262,11 @@ func FuzzReader(f *testing.F) {
 		rawHeader{name: "P", typeflag: 'x', data: paxRecord("GNU.sparse.map", "0,1,5,2") + paxRecord("GNU.sparse.size", "8") + paxRecord("path", "p")}.bytes(),
 		rawHeader{name: "L", typeflag: 'L', data: "long"}.bytes(),
 		rawHeader{name: "sp", typeflag: '0', data: "abc"}.bytes()))
+	f.Add(tarOf(
+		rawHeader{name: "G", typeflag: 'g', data: paxRecord("comment", "global")}.bytes(),
+		rawHeader{name: "P", typeflag: 'x', data: paxRecord("comment", "c") + paxRecord("mtime", "1.50") + paxRecord("SCHILY.fflags", "nodump")}.bytes(),
+		rawHeader{name: "f", typeflag: '0', data: "abc"}.bytes(),
+		rawHeader{name: "G2", typeflag: 'g', data: "9 a=bcd\n"}.bytes()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 512 {
 			return
