@@ -139,7 +139,7 @@ func writeZipSLTEntries(w io.Writer, d *zip.Details, all []*archive.Entry, want 
 		fmt.Fprintf(w, "Accessed = %s\n", when(e.AccessTime()))
 		fmt.Fprintf(w, "Attributes = %s\n", appendZipAttr(nil, ed.WinAttributes))
 		fmt.Fprintf(w, "Encrypted = %s\n", plusMinus(e.Encrypted))
-		fmt.Fprintf(w, "Comment = %s\n", printable.String(e.Comment()))
+		fmt.Fprintf(w, "Comment = %s\n", sltValue(e.Comment()))
 		if e.HasCRC32 {
 			fmt.Fprintf(w, "CRC = %08X\n", e.CRC32)
 		} else {

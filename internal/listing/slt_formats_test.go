@@ -232,6 +232,9 @@ func unixModesZip(t *testing.T) []byte {
 		{"reg-archive", 0o100644<<16 | archive.AttrArchive}, {"mode-marker", 0o644<<16 | archive.AttrUnixExtension},
 	} {
 		h := &stdzip.FileHeader{Name: f.name, Method: stdzip.Store, Modified: mtime, CreatorVersion: 3<<8 | 20, ExternalAttrs: f.attrs}
+		if f.name == "fifo" {
+			h.Comment = "a comment\nof two lines" // 7-Zip shows "a comment_of two lines"
+		}
 		fw, err := w.CreateHeader(h)
 		if err != nil {
 			t.Fatal(err)

@@ -330,3 +330,13 @@ func TestZipSplitSetBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestSLTValue: an entry's text value is on one line, line feeds as '_'
+// as 7-Zip prints them to a pipe, other controls escaped.
+func TestSLTValue(t *testing.T) {
+	for in, want := range map[string]string{"a\nb\n": "a_b_", "plain": "plain", "": "", "t\x1b[2J": `t\x1b[2J`} {
+		if got := sltValue(in); got != want {
+			t.Errorf("sltValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
