@@ -86,8 +86,8 @@
 // seconds and nanoseconds (a time of 2300 stays 2300); elsewhere through
 // os.Chtimes, brought within the years 1678 to 2262 it can express.
 //
-// Sparse files. The runs of zeros of an entry whose Method is
-// SparseMethod (tar's GNU and pax sparse files) are skipped with a seek
+// Sparse files. The runs of zeros of a sparse entry (Entry.IsSparse:
+// tar's GNU and pax sparse files) are skipped with a seek
 // instead of written, and a file ending in one is truncated to its size:
 // the file system makes holes, as GNU tar and bsdtar do, so a small tar
 // of a huge sparse file does not fill the disk.

@@ -786,7 +786,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	// bsdtar make sparse files of them too). size counts the bytes
 	// written or skipped; hole says the file ends in a skipped run, so
 	// its size is set at the end.
-	holes := e.Method == SparseMethod
+	holes := e.IsSparse()
 	var size int64
 	hole := false
 	for {
@@ -843,11 +843,6 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	x.recordWritten(rel, &dst)
 	return nil
 }
-
-// SparseMethod is the Method of an archive entry whose runs of zeros are
-// holes (tar's sparse files): the extractor skips them instead of writing
-// them, which makes a sparse file where the file system can.
-const SparseMethod = "sparse"
 
 // allZero reports whether b holds only zero bytes.
 func allZero(b []byte) bool {

@@ -82,7 +82,7 @@ func TestSparseEntryHoles(t *testing.T) {
 		f := newFixture(t, Options{})
 		e := fileEntry("f")
 		if sparse {
-			e.Method = SparseMethod
+			e.MutableExtra().Sparse = true
 		}
 		r := io.MultiReader(&zeros{hole}, strings.NewReader("data"), &zeros{hole})
 		if err := f.x.Write(e, r); err != nil {

@@ -466,10 +466,8 @@ func entryOf(h *header) *archive.Entry {
 	}
 	if h.isSparse {
 		// The zero runs read from it are holes, which the extractor
-		// skips instead of writing. The Method "sparse" is the older
-		// mark internal/extract still reads (SparseMethod).
+		// skips instead of writing.
 		e.Extra.Sparse = true
-		e.Method = "sparse"
 	}
 	return e
 }
