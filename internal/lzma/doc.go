@@ -113,21 +113,20 @@
 // each on two threads (with an odd count, the last on one), as in 7-Zip:
 // one encoder per two threads. With Threads=2 one block runs at a time
 // while Write waits, in a single buffer that then carries the history to
-// the next block. A block on two threads gets three goroutines: two
-// match-finder workers, each
-// owning half of the main hash table and so the trees of the positions
-// hashing there, and the parser/coder, which looks up the short-match
-// tables itself and merges each position's tree matches from its owner
-// (mtfinder.go). A position's matches never depend on the parser
-// (skipping a position updates the tables exactly as searching it) or on
-// the other worker, so the output does not depend on the thread count.
+// the next block. A block on two threads gets two goroutines: a
+// match-finder worker, which walks and updates the binary trees, and the
+// parser/coder, which hashes the positions for the worker a chunk ahead,
+// looks up the short-match tables itself and merges each position's tree
+// matches from the worker (mtfinder.go). A position's matches never
+// depend on the parser (skipping a position updates the tables exactly as
+// searching it), so the output does not depend on the thread count.
 // Hash-chain blocks (the fast levels) run one per thread. Each block
 // becomes LZMA chunks of at most 2 MiB unpacked and 64 KiB packed, or
 // uncompressed chunks when LZMA does not shrink the data.
 //
 // WriterOptions.Context stops the encoders: they poll it every 64 KiB of
 // input positions (in the parsers' loop and while a block's history is
-// preloaded), the parallel finder's workers stop with their block, and
+// preloaded), the parallel finder's worker stops with its block, and
 // Write and Close then return an error wrapping the context's error.
 //
 // # Errors

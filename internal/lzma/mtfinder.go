@@ -2,47 +2,53 @@ package lzma
 
 // Pipelined binary-tree match finder
 //
-// With two or more threads, a binary-tree encoder runs its match finder
-// on a goroutine of its own, the worker, while the parser and the range
-// encoder run on the caller's, the consumer (7-Zip's layout, whose
-// LzFindMt.c splits the finder the same way). The worker walks the block
-// in order, hashing its positions into the main table and searching and
-// inserting each one into its binary tree exactly as the single-threaded
-// finder does, and writes their match lists into batches of a small ring.
+// With two or more threads, a binary-tree encoder runs its tree walks on
+// a goroutine of their own, the worker, while the parser and the range
+// encoder run on the caller's, the consumer (7-Zip's layout: LzFindMt.c
+// splits its finder the same way, with a third thread for the hashing).
+// The consumer hashes the positions into the main table a chunk ahead of
+// the worker and hands it each position's candidate (the table's entry
+// before the position was stored, as the single-threaded finder reads it);
+// the worker walks the block in order, searching and inserting each
+// position into its binary tree exactly as the single-threaded finder
+// does, and writes their match lists into batches of a small ring.
 //
-// The consumer keeps the direct 2- and 3-byte tables (and, with 5-byte
-// main hashing, the 4-byte one) itself. At each position it looks them up,
-// takes the worker's next list and keeps the matches longer than the short
-// ones, which is what the single-threaded finder returns: its tree walk
-// does not depend on the short matches, only the choice of which lengths
-// to report does. Positions the parser skips only update the direct tables
-// and drop their lists; the worker inserted them into the tree as the
-// single-threaded skip does (a search inserts a position exactly as an
-// insert-only walk does). So the output equals the single-threaded one for
-// any number of threads (TestThreadsIdentical).
+// The consumer also keeps the direct 2- and 3-byte tables (and, with
+// 5-byte main hashing, the 4-byte one). At each position it looks them
+// up, takes the worker's next list and keeps the matches longer than the
+// short ones, which is what the single-threaded finder returns: its tree
+// walk does not depend on the short matches, only the choice of which
+// lengths to report does. Positions the parser skips only update the
+// direct tables and drop their lists; the worker inserted them into the
+// tree as the single-threaded skip does (a search inserts a position
+// exactly as an insert-only walk does). So the output equals the
+// single-threaded one for any number of threads (TestThreadsIdentical,
+// TestMTFinderMatchesSingle).
 //
-// The worker is the only writer of the main table and the tree, and the
-// consumer reads neither, so they share only the (read-only) buffer and
-// the batches, which change hands through channels: a batch covers up to
-// mtBatchPosition positions, so a hand-over (a channel operation and, when
-// one side waits, a goroutine wake-up) costs little against the few
-// milliseconds of work in a batch, and the ring of mtBatches lets either
-// side run ahead of the other by several batches before it waits.
+// The worker alone reads and writes the tree, the consumer alone the hash
+// tables; they share the (read-only) buffer, the chunks of candidates and
+// the batches of matches, which change hands through channels. A batch
+// covers up to mtBatchPosition positions, so a hand-over (a channel
+// operation and, when one side waits, a goroutine wake-up) costs little
+// against the few milliseconds of work in it. The consumer hashes when it
+// takes a batch: as many chunks as are free, and at least up to the
+// position it waits for; the worker, before it waits for a chunk, hands
+// over the positions it has done, so neither can wait for the other at
+// once.
 //
-// Work and CPU: the tree walks and the main table are about 55–60 % of a
-// binary-tree encoder's CPU time at mx5 and mx9 and the parser, coder and
-// short matches the rest, so the block takes the worker's time, about
-// 0.6 of one thread's, for the same CPU as one thread. (The finder used
-// to be split by hash over two workers besides the consumer, which needs
-// three threads' worth of scheduling on two cores, hashes every position
-// three times and made the tree's cache lines move between cores: about
+// Work and CPU: the tree walks are about half of a binary-tree encoder's
+// CPU time at mx5 and mx9, and the hashing, short matches, parser and
+// coder the other half, so a block takes about half of one thread's time
+// on two cores for the same CPU. (The finder used to be split by hash
+// over two workers besides the consumer, which needs three threads' worth
+// of scheduling on two cores and hashes every position three times: about
 // 15 % more CPU for no shorter time on two cores.)
 //
 // A batch is a []match holding, for each position with room for hashing,
 // a header entry whose len is the number of matches, followed by the
-// matches. Batches are allocated once per encoder and recycled, so the
-// memory is bounded and the steady state allocates only channels per
-// block.
+// matches. Batches and chunks are allocated once per encoder and
+// recycled, so the memory is bounded and the steady state allocates only
+// channels per block.
 
 const (
 	mtBatchLen      = 1 << 15 // entries per batch
@@ -51,19 +57,29 @@ const (
 	// mtMaxPerPos bounds the entries one position adds: its header plus
 	// matches of strictly increasing lengths 2..maxMatchLen.
 	mtMaxPerPos = 1 + maxMatchLen
+	// Chunks of main-table candidates (heads) the consumer hashes for
+	// the worker: together they reach further ahead than the worker's
+	// batches, so that the worker seldom waits for them.
+	mtHeadChunk  = 1 << 13
+	mtHeadChunks = 16
 )
 
 // mtFinder runs the worker of one block and hands its results to the
 // consumer.
 type mtFinder struct {
-	batches [][]match
-	full    chan []match // filled batches, in position order
-	free    chan []match // batches to refill
-	cur     []match      // batch being consumed
-	i       int          // next header in cur
-	quit    chan struct{}
-	done    chan struct{}
-	running bool
+	batches  [][]match
+	full     chan []match // filled batches, in position order
+	free     chan []match // batches to refill
+	cur      []match      // batch being consumed
+	i        int          // next header in cur
+	heads    [][]uint32
+	headFull chan []uint32 // candidates for the worker, in position order
+	headFree chan []uint32
+	hashPos  int // buffer index of the next position to hash
+	hashEnd  int // the positions from here have no room for hashing
+	quit     chan struct{}
+	done     chan struct{}
+	running  bool
 }
 
 func newMTFinder() *mtFinder {
@@ -71,6 +87,10 @@ func newMTFinder() *mtFinder {
 	t.batches = make([][]match, mtBatches)
 	for i := range t.batches {
 		t.batches[i] = make([]match, 0, mtBatchLen)
+	}
+	t.heads = make([][]uint32, mtHeadChunks)
+	for i := range t.heads {
+		t.heads[i] = make([]uint32, 0, mtHeadChunk)
 	}
 	return t
 }
@@ -86,107 +106,154 @@ func (t *mtFinder) start(mf *matchFinder) {
 		t.free <- b[:0]
 	}
 	t.cur, t.i = nil, 0
+	t.headFull = make(chan []uint32, mtHeadChunks)
+	t.headFree = make(chan []uint32, mtHeadChunks)
+	for _, h := range t.heads {
+		t.headFree <- h[:0]
+	}
+	t.hashPos, t.hashEnd = mf.pos, max(mf.pos, mf.end-mf.hb+1)
+	t.feed(mf, mf.pos+1)
 	wf := *mf // the worker's own position; tables and buffer shared
-	go t.produce(&wf, t.full, t.free)
+	go t.produce(&wf, t.full, t.free, t.headFull, t.headFree)
 	t.running = true
 }
 
-// mtHashAhead is how many positions the worker hashes ahead of its walks.
-const mtHashAhead = 64
-
-// aheadPos is a position hashed ahead of its tree walk: its buffer index,
-// absolute position (plus one), first candidate and node slot.
-type aheadPos struct {
-	pos            int
-	cur, cand, cyc uint32
+// feed hashes the next positions into the main table for the worker, a
+// chunk at a time: until need (a buffer index) is hashed, waiting for the
+// worker to return a chunk if it must, then as long as a chunk is free.
+// Each position's candidate is the table's entry before the position was
+// stored there. The table's cache misses overlap: a chunk's hashes are
+// computed and their slots prefetched before the lookups.
+func (t *mtFinder) feed(mf *matchFinder, need int) {
+	buf, hash4, hb := mf.buf, mf.hash4, mf.hb
+	for t.hashPos < t.hashEnd {
+		var c []uint32
+		if t.hashPos < need {
+			c = <-t.headFree
+		} else {
+			select {
+			case c = <-t.headFree:
+			default:
+				return
+			}
+		}
+		p := t.hashPos
+		c = c[:min(mtHeadChunk, t.hashEnd-p)]
+		for i := range c {
+			h := mf.mainHash(buf[p+i : p+i+hb])
+			c[i] = h
+			prefetch3(&hash4[h], &hash4[h], &buf[p+i])
+		}
+		cur := uint32(p) + mf.delta
+		for i, h := range c {
+			h &= uint32(len(hash4) - 1)
+			c[i] = hash4[h]
+			hash4[h] = cur + uint32(i)
+		}
+		t.hashPos += len(c)
+		t.headFull <- c // never blocks: the channel holds every chunk
+	}
 }
 
-// produce searches and inserts the positions of the block. It hashes the
-// next positions ahead (the table lookups are independent, so their cache
-// misses overlap), then walks their trees in order, prefetching the next
-// one's first node while walking the current.
-func (t *mtFinder) produce(mf *matchFinder, full, free chan []match) {
+// produce searches and inserts the positions of the block in order, each
+// from its candidate in the consumer's chunks, prefetching the next one's
+// first node while walking the current. Before it waits for a chunk it
+// hands over the positions it has done, which the consumer may be
+// waiting for before it hashes more.
+func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, headFree chan []uint32) {
 	defer close(t.done)
 	defer close(full)
-	buf, hash4, son, hb, end := mf.buf, mf.hash4, mf.son, mf.hb, mf.end
-	var ahead [mtHashAhead]aheadPos
-	var hs [mtHashAhead]uint32
-	n, ai := 0, 0 // ahead[ai:n] are hashed, not yet walked
-	scan, scanCyc := mf.pos, mf.cycPos
-	// Positions too close to the end to hash have no matches and no list.
-	last := end - hb + 1
-	for scan < last || ai < n {
-		var b []match
-		select {
-		case b = <-free:
-		case <-t.quit:
-			return
-		}
-		b = b[:0]
-		for left := mtBatchPosition; left > 0 && cap(b)-len(b) >= mtMaxPerPos; left-- {
-			if ai == n {
-				if scan >= last {
-					break
-				}
-				// Hash the next m positions and prefetch their table
-				// slots, then look them up and insert in order.
-				m := min(mtHashAhead, last-scan)
-				for i := range m {
-					h := mf.mainHash(buf[scan+i : scan+i+hb])
-					hs[i] = h
-					prefetch3(&hash4[h], &hash4[h], &buf[scan+i])
-				}
-				for i, h := range hs[:m] {
-					cur := uint32(scan+i) + mf.delta
-					c := scanCyc + uint32(i)
-					if c >= mf.cyclic {
-						c -= mf.cyclic
-					}
-					ahead[i] = aheadPos{scan + i, cur, hash4[h], c}
-					hash4[h] = cur
-				}
-				n, ai = m, 0
-				scan += m
-				if scanCyc += uint32(m); scanCyc >= mf.cyclic {
-					scanCyc -= mf.cyclic
-				}
-			}
-			o := ahead[ai]
-			if ai+1 < n {
-				p := ahead[ai+1]
-				if d := p.cur - p.cand; d-1 < mf.maxDist(p.cur) {
-					s := p.cyc - d
-					if d > p.cyc {
-						s += mf.cyclic
-					}
-					prefetch3(&son[2*s], &son[2*s], &buf[p.pos-int(d)])
-				}
-			}
-			mf.cycPos = o.cyc
-			limit := min(end-o.pos, mf.nice)
-			hdr := len(b)
-			b = append(b, match{})
-			ms := mf.btFind(b[hdr+1:hdr+1], o.pos, o.cur, o.cand, mf.maxDist(o.cur), limit, 1)
-			b[hdr].len = uint32(len(ms))
-			b = b[:hdr+1+len(ms)]
-			ai++
-		}
+	buf, son, hb, end := mf.buf, mf.son, mf.hb, mf.end
+	last := end - hb + 1 // positions from here have no list
+	pos, cyc := mf.pos, mf.cycPos
+	var b []match // nil: no batch held
+	var chunk []uint32
+	ci, done := 0, 0
+	send := func() bool {
 		select {
 		case full <- b:
+			b = nil
+			return true
 		case <-t.quit:
-			return
+			return false
 		}
+	}
+	for pos < last {
+		if ci == len(chunk) {
+			if chunk != nil {
+				headFree <- chunk // never blocks
+				chunk = nil
+			}
+			select {
+			case chunk = <-headFull:
+			default:
+				if len(b) > 0 && !send() {
+					return
+				}
+				select {
+				case chunk = <-headFull:
+				case <-t.quit:
+					return
+				}
+			}
+			ci = 0
+		}
+		if b == nil {
+			select {
+			case b = <-free:
+			case <-t.quit:
+				return
+			}
+			b, done = b[:0], 0
+		}
+		cur := uint32(pos) + mf.delta
+		if ci+1 < len(chunk) {
+			// The next position's first node and bytes.
+			nc, ncyc := chunk[ci+1], cyc+1
+			if ncyc == mf.cyclic {
+				ncyc = 0
+			}
+			if d := cur + 1 - nc; d-1 < mf.maxDist(cur+1) {
+				s := ncyc - d
+				if d > ncyc {
+					s += mf.cyclic
+				}
+				prefetch3(&son[2*s], &son[2*s], &buf[pos+1-int(d)])
+			}
+		}
+		mf.cycPos = cyc
+		limit := min(end-pos, mf.nice)
+		hdr := len(b)
+		b = append(b, match{})
+		ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
+		b[hdr].len = uint32(len(ms))
+		b = b[:hdr+1+len(ms)]
+		ci++
+		pos++
+		if cyc++; cyc == mf.cyclic {
+			cyc = 0
+		}
+		if done++; done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
+			if !send() {
+				return
+			}
+		}
+	}
+	if len(b) > 0 {
+		send()
 	}
 }
 
 // list returns the worker's matches for the next position with room for
-// hashing (valid until the next list is taken).
-func (t *mtFinder) list() []match {
+// hashing, mf's current one (valid until the next list is taken). Before
+// it waits for the worker, it hashes the positions the worker needs.
+func (t *mtFinder) list(mf *matchFinder) []match {
 	for t.i >= len(t.cur) {
 		if t.cur != nil {
 			t.free <- t.cur
 			t.cur = nil
 		}
+		t.feed(mf, mf.pos+1)
 		b, ok := <-t.full
 		if !ok {
 			return nil
@@ -229,7 +296,7 @@ func (t *mtFinder) consume(mf *matchFinder, ms []match) ([]match, []match, int) 
 	c2, c3, c4b := shortTables(mf, pos, cur)
 	limit := min(mf.end-pos, mf.nice)
 	ms, best := mf.shortMatches(ms, pos, cur, c2, c3, c4b, mf.maxDist(cur), limit)
-	tree := t.list()
+	tree := t.list(mf)
 	mf.advance()
 	return ms, tree, best
 }
@@ -243,7 +310,7 @@ func (t *mtFinder) skipOne(mf *matchFinder) {
 		if t.i < len(t.cur) {
 			t.i += 1 + int(t.cur[t.i].len)
 		} else {
-			t.list()
+			t.list(mf)
 		}
 	}
 	mf.advance()
@@ -259,6 +326,7 @@ func (t *mtFinder) stop() {
 	t.running = false
 	t.cur = nil
 	t.full, t.free = nil, nil
+	t.headFull, t.headFree = nil, nil
 	t.quit, t.done = nil, nil
 }
 

@@ -642,7 +642,7 @@ func (z *Writer2) submit(last bool) error {
 		z.block = append(z.reserve(z.buffer(), h), data[len(data)-h:]...)
 		z.histLen = h
 	}
-	// A block gets the parallel finder (two workers beside the parser)
+	// A block gets the parallel finder (a worker beside the parser)
 	// when the threads leave room for it: Threads/2 blocks (rounded up)
 	// run at once, all on two threads but, with an odd thread count, the
 	// last on one (7-Zip's layout: one encoder per two threads; giving
