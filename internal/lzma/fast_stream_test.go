@@ -2,6 +2,8 @@ package lzma
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand"
@@ -141,5 +143,48 @@ func TestBlockStreamMemory(t *testing.T) {
 		if allocs := testing.AllocsPerRun(1, run); allocs > 2 {
 			t.Errorf("mx%d: %.0f allocations per reused stream", level, allocs)
 		}
+	}
+}
+
+// TestBlockStreamCancel cancels a streaming Writer2 (at its n-th poll of
+// the context: before the window is first full, and while blocks are
+// coded) and checks that Write or Close report it.
+func TestBlockStreamCancel(t *testing.T) {
+	data := testData("mixed", 3<<20, 35)
+	o := LevelOptions(1)
+	o.DictSize, o.BlockSize = 1<<16, 1<<20
+	for _, tc := range []struct {
+		cancelAt int
+		coding   bool // the encoder has started when the context is cancelled
+	}{{2, false}, {30, true}, {45, true}} {
+		t.Run(fmt.Sprint("poll", tc.cancelAt), func(t *testing.T) {
+			streamAlways = true
+			defer func() { streamAlways = false }()
+			ctx := newPollCtx(tc.cancelAt)
+			o.Context = ctx
+			w, err := NewWriter2(io.Discard, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			coding := false
+			ctx.onCancel = func() { coding = w.stream.e != nil }
+			if w.stream == nil {
+				t.Fatal("Writer2 does not stream its blocks")
+			}
+			for p := data; len(p) > 0 && err == nil; {
+				n := min(len(p), 100000)
+				_, err = w.Write(p[:n])
+				p = p[n:]
+			}
+			if err == nil {
+				err = w.Close()
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("error %v, want context.Canceled", err)
+			}
+			if coding != tc.coding {
+				t.Errorf("encoder running at the cancellation: %v, want %v", coding, tc.coding)
+			}
+		})
 	}
 }
