@@ -188,3 +188,27 @@ func TestBlockStreamCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockStreamRandom compares streamed and buffered blocks for random
+// dictionary and block sizes, inputs and write sizes (fixed seeds), so
+// that block ends, chunk ends and window slides meet in many ways.
+func TestBlockStreamRandom(t *testing.T) {
+	streamAlways = true
+	defer func() { streamAlways = false }()
+	kinds := []string{"mixed", "text", "repeat", "random", "zero"}
+	for seed := int64(0); seed < 40; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		level := []int{1, 3}[rng.Intn(2)]
+		o := LevelOptions(level)
+		o.DictSize = 1 << (12 + rng.Intn(7))
+		o.BlockSize = int64(1<<16 + rng.Intn(1<<18))
+		kind := kinds[rng.Intn(len(kinds))]
+		data := testData(kind, 1+rng.Intn(1<<20), seed)
+		name := fmt.Sprintf("seed%d/mx%d/%s/%d/dict%d/block%d", seed, level, kind, len(data), o.DictSize, o.BlockSize)
+		ref := encodeLZMA2Pieces(t, data, o, false, 1<<20, seed)
+		got := encodeLZMA2Pieces(t, data, o, true, 1+rng.Intn(200000), seed+100)
+		if !bytes.Equal(got, ref) {
+			t.Fatalf("%s: streamed blocks: %d bytes, differ from buffered blocks (%d bytes)", name, len(got), len(ref))
+		}
+	}
+}
