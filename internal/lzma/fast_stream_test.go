@@ -212,3 +212,33 @@ func TestBlockStreamRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockStreamReuse writes streams of different sizes (below the
+// dictionary, several blocks, empty) with one streaming Writer2 and
+// checks each against a fresh Writer2's.
+func TestBlockStreamReuse(t *testing.T) {
+	streamAlways = true
+	defer func() { streamAlways = false }()
+	o := LevelOptions(3)
+	o.DictSize, o.BlockSize = 1<<16, 1<<17
+	data := testData("mixed", 600000, 36)
+	var buf bytes.Buffer
+	w, err := NewWriter2(&buf, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []int{1000, 600000, 0, 70000, 600000, 1} {
+		want := encodeLZMA2Pieces(t, data[:n], o, true, 1<<20, int64(i))
+		buf.Reset()
+		w.Reset(&buf)
+		if _, err := w.Write(data[:n]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) {
+			t.Fatalf("stream %d (%d bytes): %d bytes, differ from a fresh writer's %d", i, n, buf.Len(), len(want))
+		}
+	}
+}
