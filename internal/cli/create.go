@@ -189,7 +189,8 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 		Out: a.stdout, Err: a.stderr,
 		Write: sevenzip.WriteOptions{Level: f.level, Method: f.method, Filter: strings.Join(f.filters, "+"),
 			NoHeaderCompression: !f.headerCompress, EncryptHeaders: f.encryptHeaders,
-			Threads: a.g.threads, MixedEncryption: f.mixedEncrypt},
+			Threads: a.g.threads, MixedEncryption: f.mixedEncrypt,
+			MaxDict: a.memory.Limit(), Memory: a.memory},
 	}
 	o.Archive = archiveName(args[0])
 	if err := checkForeignName(o.Archive); err != nil {
@@ -303,7 +304,8 @@ and self-extractors cannot be changed.`,
 				return err
 			}
 			pw, _ := a.pw.Value()
-			wo := sevenzip.WriteOptions{Name: name, Password: pw, Threads: a.g.threads}
+			wo := sevenzip.WriteOptions{Name: name, Password: pw, Threads: a.g.threads,
+				MaxDict: a.memory.Limit(), Memory: a.memory}
 			start := time.Now()
 			st, err := update(a.ctx, name, 0, &sevenzip.Changes{Delete: sel.Want}, &wo)
 			if errors.Is(err, selection.ErrNoMatch) {

@@ -198,3 +198,32 @@ func TestSevenZipEntryMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestSevenZipUpdateMemory: garc a and d read the archive they update
+// under --max-dict as x, t and l do: a header of a million entries is
+// refused with exit 8 under 64 MiB, and the archive is left as it was.
+func TestSevenZipUpdateMemory(t *testing.T) {
+	dir := t.TempDir()
+	arc := filepath.Join(dir, "many.7z")
+	orig := manyEntries7z(1_000_000)
+	extra := filepath.Join(dir, "extra.txt")
+	if err := os.WriteFile(extra, []byte("one more file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"a", "--max-dict", "64m", arc, extra},
+		{"d", "--max-dict", "64m", arc, "no-such-entry"},
+	} {
+		if err := os.WriteFile(arc, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, rss := peakRSS(t, dir, args...)
+		t.Logf("%s: exit %d, peak RSS %d MiB", args[0], code, rss>>20)
+		if code != 8 {
+			t.Errorf("%s --max-dict 64m on a million-entry header: exit %d, want 8", args[0], code)
+		}
+		if got, err := os.ReadFile(arc); err != nil || !bytes.Equal(got, orig) {
+			t.Errorf("%s: the archive changed (%v)", args[0], err)
+		}
+	}
+}

@@ -132,6 +132,11 @@ type WriteOptions struct {
 
 	// Name names the archive in error messages.
 	Name string
+	// MaxDict and Memory bound the memory of reading the base archive of
+	// an update, as archive.Options's fields of the same names bound a
+	// reader (--max-dict); zero values give the reader's defaults.
+	MaxDict int64
+	Memory  *archive.MemoryBudget
 	// MixedEncryption lets Update add entries to an archive with
 	// encrypted entries without a password (they are stored unencrypted),
 	// or with a password the archive's entries were not encrypted with.

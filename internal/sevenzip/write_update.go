@@ -93,7 +93,7 @@ func updateBase(ctx context.Context, out Output, base *Existing, ch *Changes, op
 		}
 		return w.opts.Password, nil
 	}
-	if w.base, err = newReader(base.R, base.Size, &archive.Options{Name: w.opts.Name, Password: pw}); err != nil {
+	if w.base, err = newReader(base.R, base.Size, &archive.Options{Name: w.opts.Name, Password: pw, MaxDict: w.opts.MaxDict, Memory: w.opts.Memory}); err != nil {
 		return nil, fmt.Errorf("cannot update: %w", err)
 	}
 	if w.base.info.EncryptedHeaders && w.opts.Password != "" {
