@@ -35,7 +35,7 @@ type matchFinder struct {
 	nice     int    // stop searching at this length
 	cycles   int    // chain/tree steps per position
 
-	hash2   []uint32 // 2-byte direct table, 1<<16
+	hash2   []uint32 // 2-byte hash table, 1<<hc2Bits (hash2of)
 	hash3   []uint32 // 3-byte hash, 1<<16
 	hash4   []uint32
 	hash4b  []uint32 // with 5-byte main hashing: one 4-byte candidate, 1<<18
@@ -122,7 +122,7 @@ func (mf *matchFinder) hashNext() {
 		b := buf[p : p+mf.hb]
 		cur := uint32(p) + mf.delta
 		e := &mf.ph[cur&(hashAhead-1)]
-		h2 := uint32(b[0]) | uint32(b[1])<<8
+		h2 := hash2of(b)
 		h3 := hash3of(b)
 		h4 := mf.mainHash(b)
 		e.c2, e.c3, e.c4 = hash2[h2], hash3[h3], hash4[h4]
@@ -166,7 +166,7 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 		hbits = 24
 	}
 	mf.h4shift = uint(32 - hbits)
-	mf.hash2 = make([]uint32, 1<<16)
+	mf.hash2 = make([]uint32, 1<<hc2Bits)
 	mf.hash3 = make([]uint32, 1<<16)
 	mf.hash4 = make([]uint32, 1<<hbits)
 	if hashBytes == 5 {
@@ -221,6 +221,12 @@ func (mf *matchFinder) mainHash(b []byte) uint32 {
 // hash4bOf is the 4-byte hash (18 bits) used beside 5-byte main hashing.
 func hash4bOf(b []byte) uint32 {
 	return (binary.LittleEndian.Uint32(b) * 2654435761) >> (32 - 18)
+}
+
+// hash2of hashes the first 2 bytes of b to 10 bits (as 7-Zip's 2-byte
+// table: it stays in the first-level cache).
+func hash2of(b []byte) uint32 {
+	return (uint32(b[0]) | uint32(b[1])<<8) * 0x9E3779B1 >> (32 - hc2Bits)
 }
 
 func hash3of(b []byte) uint32 {
@@ -327,8 +333,7 @@ func (mf *matchFinder) shortMatches(ms []match, pos int, cur, c2, c3, c4b, maxD 
 	buf := mf.buf
 	best := 1
 	d2 := cur - c2
-	if d2 <= maxD && d2 > 0 {
-		// hash2 is exact: two bytes match.
+	if d2 <= maxD && d2 > 0 && buf[pos-int(d2)] == buf[pos] && buf[pos+1-int(d2)] == buf[pos+1] {
 		l := 2 + matchLen(buf, pos+2, pos+2-int(d2), limit-2)
 		ms = append(ms, match{uint32(l), d2 - 1})
 		best = l

@@ -270,7 +270,7 @@ func (t *mtFinder) list(mf *matchFinder) []match {
 // mf.hb bytes), returning their candidates.
 func shortTables(mf *matchFinder, pos int, cur uint32) (c2, c3, c4b uint32) {
 	b := mf.buf[pos : pos+mf.hb]
-	h2 := uint32(b[0]) | uint32(b[1])<<8
+	h2 := hash2of(b)
 	h3 := hash3of(b)
 	c2, c3 = mf.hash2[h2], mf.hash3[h3]
 	mf.hash2[h2], mf.hash3[h3] = cur, cur

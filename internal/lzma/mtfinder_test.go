@@ -221,3 +221,50 @@ func TestMTFinderMatchesSingle(t *testing.T) {
 		par.mt.stop()
 	}
 }
+
+// TestShortMatchHashCollision checks that a candidate of the 2-byte hash
+// table whose two bytes differ from the current ones (another pair with
+// the same 10-bit hash) is not reported as a match, by the single-threaded
+// and the pipelined finder alike.
+func TestShortMatchHashCollision(t *testing.T) {
+	// Two different byte pairs with the same hash.
+	var a, b [2]byte
+	seen := map[uint32][2]byte{}
+	for v := 0; v < 1<<16; v++ {
+		p := [2]byte{byte(v), byte(v >> 8)}
+		h := hash2of(p[:])
+		if q, ok := seen[h]; ok {
+			a, b = q, p
+			break
+		}
+		seen[h] = p
+	}
+	if a == b {
+		t.Fatal("no colliding pair")
+	}
+	// a's pair, then bytes that repeat nowhere, then b's pair: at b the
+	// 2-byte table's candidate is a, which must not match.
+	data := []byte{a[0], a[1], 0x10, 0x21, 0x32, 0x43, 0x54, 0x65, b[0], b[1], 0x76, 0x87, 0x98, 0xa9, 0xba, 0xcb}
+	for _, threads := range []int{1, 2} {
+		o := LevelOptions(5)
+		o.DictSize, o.Threads = 1<<16, threads
+		if err := o.normalize(); err != nil {
+			t.Fatal(err)
+		}
+		e := newEncoder(&o)
+		if err := e.resetBlock(data, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if threads == 2 {
+			e.mt = newMTFinder()
+			e.mt.start(e.mf)
+		}
+		e.skip(8)
+		if ms := e.find(nil); len(ms) != 0 {
+			t.Errorf("threads=%d: matches %v at the colliding pair", threads, ms)
+		}
+		if e.mt != nil {
+			e.mt.stop()
+		}
+	}
+}
