@@ -120,7 +120,14 @@
 // matches from the worker (mtfinder.go). A position's matches never
 // depend on the parser (skipping a position updates the tables exactly as
 // searching it), so the output does not depend on the thread count.
-// Hash-chain blocks (the fast levels) run one per thread. Each block
+// Hash-chain blocks (the fast levels) run one per thread. With one
+// thread they are not gathered at all: one encoder codes them as the
+// input arrives, in a window of the dictionary, one 2 MiB chunk, the
+// lookahead and 1 MiB that it slides (fast_stream.go), with one finder
+// kept across block boundaries instead of being preloaded again. The
+// model is reset and the chunks cut exactly where the buffered path does,
+// and the finder finds the same matches, so the bytes are those of any
+// other thread count at a fraction of the memory. Each block
 // becomes LZMA chunks of at most 2 MiB unpacked and 64 KiB packed, or
 // uncompressed chunks when LZMA does not shrink the data.
 //
