@@ -1,8 +1,6 @@
 package rar
 
 import (
-	"os"
-
 	"github.com/garc-dev/garc/internal/archive"
 )
 
@@ -10,14 +8,9 @@ import (
 // RAR archives through internal/opener, which hands over the file it
 // opened to recognise them.
 func Open(path string, opts *archive.Options) (archive.Reader, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return OpenFile(f, st.Size(), path, opts)
+	return OpenFile(f, size, path, opts)
 }

@@ -253,16 +253,25 @@ func OpenFile(f *os.File, size int64, path string, opts *archive.Options) (archi
 // openPath opens the file at path and reads the archive in it, as
 // openFile does.
 func openPath(path string, opts *archive.Options) (archive.Reader, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
+	}
+	return openFile(f, size, path, opts)
+}
+
+// openSized opens the file at path and returns it with its size.
+func openSized(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	return openFile(f, st.Size(), path, opts)
+	return f, st.Size(), nil
 }
 
 // openFile reads the archive in f (size bytes, named path) and follows its
