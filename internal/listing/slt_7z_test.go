@@ -1,9 +1,6 @@
 package listing
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,16 +28,7 @@ func TestSLT7zTimesMatch7zz(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
 			run(t, src, path, zz, append(append([]string{"a", "-bso0", path}, args...), "h", "d", "empty")...)
-			cmd := exec.Command(zz, "l", "-slt", path)
-			cmd.Env = append(os.Environ(), "TZ=UTC")
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("7zz l -slt: %v\n%s", err, out)
-			}
-			want := withoutWarningCount(string(out[bytes.Index(out, []byte("\n--\n"))+4:]))
-			if got := sltOf(t, path); got != want {
-				t.Errorf("-slt differs from 7zz\n--- 7zz\n%s\n--- garc\n%s", want, got)
-			}
+			checkSLTAs7zz(t, zz, path)
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,16 +104,7 @@ func TestSLTTarMatch7zz(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(zz, "l", "-slt", path)
-			cmd.Env = append(os.Environ(), "TZ=UTC")
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("7zz l -slt: %v\n%s", err, out)
-			}
-			want := withoutWarningCount(string(out[bytes.Index(out, []byte("\n--\n"))+4:]))
-			if got := sltOf(t, path); got != want {
-				t.Errorf("-slt differs from 7zz\n--- 7zz\n%s\n--- garc\n%s", want, got)
-			}
+			checkSLTAs7zz(t, zz, path)
 		})
 	}
 }

@@ -19,6 +19,22 @@ import (
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
+// checkSLTAs7zz compares garc's -slt listing of path, after its
+// "Listing archive" lines, with what the 7zz at zz prints.
+func checkSLTAs7zz(t *testing.T, zz, path string) {
+	t.Helper()
+	cmd := exec.Command(zz, "l", "-slt", path)
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("7zz l -slt: %v\n%s", err, out)
+	}
+	want := withoutWarningCount(string(out[bytes.Index(out, []byte("\n--\n"))+4:]))
+	if got := sltOf(t, path); got != want {
+		t.Errorf("-slt differs from 7zz\n--- 7zz\n%s\n--- garc\n%s", want, got)
+	}
+}
+
 // sltOf lists the archive at path, opened as garc opens it, with -slt
 // and returns the listing from the line after "--".
 func sltOf(t *testing.T, path string) string {
@@ -94,16 +110,7 @@ func TestSLTZipSetsMatch7zz(t *testing.T) {
 	paths = append(paths, writeSplitSet(t, dir, "made")...)
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			cmd := exec.Command(zz, "l", "-slt", path)
-			cmd.Env = append(os.Environ(), "TZ=UTC")
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("7zz l -slt: %v\n%s", err, out)
-			}
-			want := withoutWarningCount(string(out[bytes.Index(out, []byte("\n--\n"))+4:]))
-			if got := sltOf(t, path); got != want {
-				t.Errorf("-slt differs from 7zz\n--- 7zz\n%s\n--- garc\n%s", want, got)
-			}
+			checkSLTAs7zz(t, zz, path)
 		})
 	}
 }
