@@ -1,9 +1,6 @@
 package lzma
 
-import (
-	"errors"
-	"unsafe"
-)
+import "errors"
 
 // Streaming the blocks of one thread
 //
@@ -124,9 +121,8 @@ func (s *blockStream) makeRoom() error {
 		}
 		nw := make([]byte, c)
 		s.z.blockBytes += c - len(s.win)
-		adviseHugePagesBytes(nw)
 		if c == full {
-			adviseHugePagesAround(unsafe.Pointer(unsafe.SliceData(nw)), uintptr(c))
+			adviseHugePagesBytes(nw) // not the small windows of short streams
 		}
 		copy(nw, s.win[:s.filled])
 		s.win = nw
@@ -190,7 +186,6 @@ func (s *blockStream) encode(final bool) error {
 			size = s.filled
 		}
 		s.e = z.getEncoder(size)
-		s.e.mf.adviseHugeTables()
 		if err := s.e.resetBlock(s.win, 0, 0); err != nil {
 			return err
 		}
@@ -286,12 +281,4 @@ func (s *blockStream) writeChunk() error {
 	s.out = out
 	_, err := s.z.w.Write(out)
 	return err
-}
-
-// adviseHugeTables advises huge pages for the hash-chain finder's main
-// table and chain before they are first written.
-func (mf *matchFinder) adviseHugeTables() {
-	for _, t := range [][]uint32{mf.hash4, mf.son} {
-		adviseHugePagesAround(unsafe.Pointer(unsafe.SliceData(t)), uintptr(cap(t))*4)
-	}
 }

@@ -13,10 +13,10 @@ import (
 
 // TestBlockStreamHugePages checks that the streaming encoder of the fast
 // levels asks for transparent huge pages for its hash-chain tables,
-// which at level 1 (1 MiB each) are below the size from which
-// adviseHugePages acts: the memory mappings that hold them must be
-// eligible for huge pages (in the kernel's "madvise" mode only advised
-// ones are).
+// which at level 1 (1 MiB each) are smaller than a huge page pair, so
+// adviseHugePages must round their range outwards: the memory mappings
+// that hold them must be eligible for huge pages (in the kernel's
+// "madvise" mode only advised ones are).
 func TestBlockStreamHugePages(t *testing.T) {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil || bytes.Contains(mode, []byte("[never]")) {
