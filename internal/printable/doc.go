@@ -4,5 +4,5 @@
 // escapes (\x1b, \r, \u202e, \xff), so that a hostile entry name or
 // archive comment cannot move the cursor, set the window title, clear the
 // screen or disguise itself. Every line garc prints that holds such text
-// goes through String, Append or Lines.
+// goes through String or Append (a text of several lines line by line).
 package printable

@@ -2,7 +2,6 @@ package printable
 
 import (
 	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -38,19 +37,6 @@ func Append(b []byte, s string) []byte {
 		i += size
 	}
 	return b
-}
-
-// Lines is String for text of several lines, such as an
-// archive comment: line breaks (LF or CRLF) are kept, the lines after
-// the first indented by two spaces, trailing empty lines dropped, and
-// everything else escaped.
-func Lines(s string) string {
-	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = String(l)
-	}
-	return strings.Join(lines, "\n  ")
 }
 
 func needsEscape(s string) bool {

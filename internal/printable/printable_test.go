@@ -23,19 +23,6 @@ func TestPrintable(t *testing.T) {
 	}
 }
 
-func TestPrintableLines(t *testing.T) {
-	for in, want := range map[string]string{
-		"one line":                   "one line",
-		"a\r\nb\n\n":                 "a\n  b",
-		"x\x1b[2J\ny\rz\n":           `x\x1b[2J` + "\n  " + `y\rz`,
-		"title\x1b]0;pwn\x07\r\nend": `title\x1b]0;pwn\a` + "\n  end",
-	} {
-		if got := Lines(in); got != want {
-			t.Errorf("Lines(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // FuzzPrintable checks that String leaves no control character,
 // bidirectional override or invalid UTF-8 in its output.
 func FuzzPrintable(f *testing.F) {
