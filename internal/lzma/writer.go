@@ -408,8 +408,13 @@ type Writer2 struct {
 	histLen int
 	spos    int64 // stream position of the filling block's first input byte
 	jobs    []*job2
-	free    chan *encoder
-	nEnc    int
+	// running is the number of jobs in jobs still being compressed as
+	// far as the writer has seen (reap); finished, with room for one
+	// value, wakes a Write waiting for a slot when a block ends.
+	running  int
+	finished chan struct{}
+	free     chan *encoder
+	nEnc     int
 	// mtOK: blocks may run the parallel binary-tree finder (Threads >= 2).
 	mtOK bool
 	// maxBlocks is the number of blocks compressed at once: Threads,
@@ -430,13 +435,17 @@ type Writer2 struct {
 }
 
 type job2 struct {
-	data []byte
+	data []byte // nil once the block is done and its buffer is spare
 	hist int
 	spos int64
 	out  []byte
 	err  error // set when the block was cancelled
 	done chan struct{}
 }
+
+// blockStarted, when not nil, is called by each block's goroutine of a
+// Writer2 before the block is compressed (for tests).
+var blockStarted func(spos int64)
 
 // NewWriter2 returns a Writer2 compressing to w.
 func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
@@ -446,7 +455,7 @@ func NewWriter2(w io.Writer, opts WriterOptions) (*Writer2, error) {
 	if opts.LC+opts.LP > 4 {
 		return nil, errors.New("lzma: LZMA2 needs lc+lp <= 4")
 	}
-	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads)}
+	z := &Writer2{w: w, opts: opts, free: make(chan *encoder, opts.Threads), finished: make(chan struct{}, 1)}
 	z.mtOK = opts.Threads >= 2 && opts.finder.binaryTree()
 	z.maxBlocks = opts.Threads
 	if z.mtOK {
@@ -470,12 +479,7 @@ func lzma2PropFor(n uint32) byte {
 
 // Reset starts a new stream to w with the same options, keeping encoders.
 func (z *Writer2) Reset(w io.Writer) {
-	for _, j := range z.jobs {
-		<-j.done
-		z.spare = append(z.spare, j.data)
-		z.spareOut = append(z.spareOut, j.out)
-	}
-	z.jobs = z.jobs[:0]
+	z.waitAll()
 	z.w = w
 	if z.stream != nil {
 		z.stream.reset()
@@ -630,12 +634,14 @@ func (z *Writer2) submit(last bool) error {
 		return err
 	}
 	// Wait for a free slot before taking a buffer for the next block, so
-	// that the writer holds at most maxBlocks+1 block buffers.
-	for len(z.jobs) >= z.maxBlocks {
-		if err := z.finishOldest(); err != nil {
-			z.spare = append(z.spare, data)
-			return err
-		}
+	// that the writer holds at most maxBlocks+1 block buffers: a slot is
+	// free as soon as any block is done, not only the oldest, whose
+	// output may have to wait for an earlier, slower block (blocks of
+	// one stream differ in cost by up to 4× on mixed data). At most one
+	// block more than run at once waits to be written.
+	if err := z.waitSlot(); err != nil {
+		z.spare = append(z.spare, data)
+		return err
 	}
 	j := &job2{data: data, hist: hist, spos: spos}
 	if !last {
@@ -649,25 +655,66 @@ func (z *Writer2) submit(last bool) error {
 	// every thread a block of its own was about 6 % faster with two
 	// threads but held twice the encoders, docs/PERFORMANCE.md,
 	// "Threads"). The choice changes the speed, not the output.
-	running := 0
-	for _, j := range z.jobs {
-		select {
-		case <-j.done:
-		default:
-			running++
-		}
-	}
-	useMT := z.mtOK && 2*(running+1) <= z.opts.Threads
+	useMT := z.mtOK && 2*(z.running+1) <= z.opts.Threads
 	j.done = make(chan struct{})
 	z.jobs = append(z.jobs, j)
+	z.running++
 	j.out = z.outBuffer()
 	e := z.getEncoder(size)
 	go func() {
+		if blockStarted != nil {
+			blockStarted(j.spos)
+		}
 		j.out, j.err = compressBlock(e, j.data, j.hist, j.spos, j.out, useMT)
 		z.free <- e
 		close(j.done)
+		// After done is closed, so that a Write this wakes sees the
+		// block done. A wake-up left over makes a later wait look
+		// once more, no harm.
+		select {
+		case z.finished <- struct{}{}:
+		default: // a wake-up is pending already
+		}
 	}()
 	return nil
+}
+
+// reap takes the buffers of the blocks that are done back as spare and
+// writes the output of the done blocks at the front of jobs, in order.
+// On an error it waits for every running block.
+func (z *Writer2) reap() error {
+	for _, j := range z.jobs {
+		if j.data == nil {
+			continue
+		}
+		select {
+		case <-j.done:
+			z.spare = append(z.spare, j.data)
+			j.data = nil
+			z.running--
+		default:
+		}
+	}
+	for len(z.jobs) > 0 && z.jobs[0].data == nil {
+		if err := z.finishOldest(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitSlot waits until fewer than maxBlocks blocks run and at most
+// maxBlocks are unwritten, writing the output of done blocks in order.
+func (z *Writer2) waitSlot() error {
+	for {
+		if err := z.reap(); err != nil {
+			return err
+		}
+		if z.running < z.maxBlocks && len(z.jobs) <= z.maxBlocks {
+			return nil
+		}
+		<-z.finished
+	}
 }
 
 // finishOldest waits for the oldest block and writes its output. On an
@@ -678,7 +725,10 @@ func (z *Writer2) finishOldest() error {
 	<-j.done
 	copy(z.jobs, z.jobs[1:])
 	z.jobs = z.jobs[:len(z.jobs)-1]
-	z.spare = append(z.spare, j.data)
+	if j.data != nil {
+		z.spare = append(z.spare, j.data)
+		z.running--
+	}
 	err := j.err
 	if err == nil {
 		_, err = z.w.Write(j.out)
@@ -695,10 +745,13 @@ func (z *Writer2) finishOldest() error {
 func (z *Writer2) waitAll() {
 	for _, j := range z.jobs {
 		<-j.done
-		z.spare = append(z.spare, j.data)
+		if j.data != nil {
+			z.spare = append(z.spare, j.data)
+		}
 		z.spareOut = append(z.spareOut, j.out)
 	}
 	z.jobs = z.jobs[:0]
+	z.running = 0
 }
 
 // Close compresses the buffered input, writes the end byte and waits for

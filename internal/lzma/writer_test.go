@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	ulzma "github.com/ulikunitz/xz/lzma"
 )
@@ -198,5 +199,49 @@ func TestParseMatchFinder(t *testing.T) {
 	o.MatchFinder = "BT5"
 	if err := o.normalize(); err != nil || o.finder != BT5 || o.MatchFinder != "bt5" {
 		t.Errorf("normalize: %v, finder %v, name %q", err, o.finder, o.MatchFinder)
+	}
+}
+
+// TestWriter2SlotFreedByAnyBlock checks that Writer2 starts a block as soon
+// as any running block is done, not only the oldest: block 0 is held until
+// block 2 has started, which with two threads needs block 1's slot
+// (issue 14: with 8 MiB blocks of uneven cost, waiting for the oldest left
+// a thread idle). The output is still written in order and is the same as
+// one thread's. The wait for block 2 has a deadline only so that the old
+// behaviour fails instead of hanging.
+func TestWriter2SlotFreedByAnyBlock(t *testing.T) {
+	const dict, block = 1 << 15, 1 << 16
+	data := testData("mixed", 4*block+1000, 31)
+	for _, level := range []int{1, 5} {
+		o := LevelOptions(level)
+		o.DictSize, o.BlockSize = dict, block
+		o.Threads = 1
+		want, _ := encodeLZMA2(t, data, o)
+		o.Threads = 2
+		if level >= 5 {
+			o.Threads = 4 // binary-tree blocks take two threads each
+		}
+		third := make(chan struct{})
+		var released bool
+		blockStarted = func(spos int64) {
+			switch spos {
+			case 0:
+				select {
+				case <-third:
+					released = true
+				case <-time.After(20 * time.Second):
+				}
+			case 2 * block:
+				close(third)
+			}
+		}
+		got, _ := encodeLZMA2(t, data, o)
+		blockStarted = nil
+		if !released {
+			t.Errorf("mx%d: block 2 did not start while block 0 ran", level)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("mx%d: output differs from one thread's", level)
+		}
 	}
 }
