@@ -494,15 +494,30 @@ func (z *Writer2) Reset(w io.Writer) {
 	z.closed = false
 }
 
-// outBuffer returns an empty output buffer, recycled when one is spare.
-func (z *Writer2) outBuffer() []byte {
+// outBuffer returns an empty output buffer for a block of size bytes,
+// recycled when one is spare, with room for the block's largest output (its
+// bytes stored, with a chunk header per 64 KiB) up to maxOutRoom, so that
+// appending to it does not reallocate: a buffer grown by doubling leaves
+// as much garbage behind as it holds (at mx1 -mmt2, 8 to 13 MiB of peak
+// RSS), while the pages of room that a block does not use are never
+// touched. Beyond maxOutRoom (the large blocks of the binary-tree levels)
+// the buffer grows as needed, so that the heap does not count room of
+// hundreds of megabytes.
+func (z *Writer2) outBuffer(size int) []byte {
+	need := min(size+size>>10+64, maxOutRoom)
+	var b []byte
 	if n := len(z.spareOut); n > 0 {
-		b := z.spareOut[n-1][:0]
+		b = z.spareOut[n-1][:0]
 		z.spareOut = z.spareOut[:n-1]
-		return b
 	}
-	return nil
+	if cap(b) < need {
+		b = make([]byte, 0, need)
+	}
+	return b
 }
+
+// maxOutRoom is the most room outBuffer gives an output buffer ahead.
+const maxOutRoom = 16 << 20
 
 // buffer returns an empty block buffer, recycled when one is spare.
 func (z *Writer2) buffer() []byte {
@@ -614,7 +629,7 @@ func (z *Writer2) submit(last bool) error {
 		// one output buffer serve every block, the history moving to the
 		// front once the block is compressed.
 		e := z.getEncoder(size)
-		out, err := compressBlock(e, data, hist, spos, z.outBuffer(), z.mtOK)
+		out, err := compressBlock(e, data, hist, spos, z.outBuffer(len(data)-hist), z.mtOK)
 		z.free <- e
 		if err != nil {
 			z.err = err
@@ -659,7 +674,7 @@ func (z *Writer2) submit(last bool) error {
 	j.done = make(chan struct{})
 	z.jobs = append(z.jobs, j)
 	z.running++
-	j.out = z.outBuffer()
+	j.out = z.outBuffer(len(data) - hist)
 	e := z.getEncoder(size)
 	go func() {
 		if blockStarted != nil {
