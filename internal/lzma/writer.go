@@ -652,8 +652,8 @@ func (z *Writer2) submit(last bool) error {
 	// that the writer holds at most maxBlocks+1 block buffers: a slot is
 	// free as soon as any block is done, not only the oldest, whose
 	// output may have to wait for an earlier, slower block (blocks of
-	// one stream differ in cost by up to 4× on mixed data). At most one
-	// block more than run at once waits to be written.
+	// one stream differ in cost by up to 4× on mixed data). At most
+	// maxBlocks+1 blocks are unwritten, running or done.
 	if err := z.waitSlot(); err != nil {
 		z.spare = append(z.spare, data)
 		return err
