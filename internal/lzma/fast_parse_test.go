@@ -80,3 +80,44 @@ func TestParseFastFarShortMatches(t *testing.T) {
 		})
 	}
 }
+
+// TestLongestRep checks the fast parser's rep test against a direct
+// comparison: reps at or above valid are not used, lengths stop at limit,
+// and the first of equally long reps wins.
+func TestLongestRep(t *testing.T) {
+	buf := []byte("abcabcabXabcabcabcabcQ")
+	pos := 12 // "abcabcabcQ"
+	tests := []struct {
+		reps     [4]uint32
+		valid    uint64
+		limit    int
+		best, id int
+	}{
+		{[4]uint32{2, 5, 8, 11}, 12, 10, 9, 0},    // distance 3: "abcabcabc" then Q differs from a
+		{[4]uint32{8, 2, 5, 11}, 12, 10, 9, 1},    // same match at index 1; distance 9 gives 5 bytes
+		{[4]uint32{8, 2, 5, 11}, 2, 10, 0, 0},     // every rep at or above valid
+		{[4]uint32{8, 2, 5, 11}, 3, 4, 4, 1},      // limit 4
+		{[4]uint32{0, 1, 3, 4}, 12, 10, 0, 0},     // none matches two bytes
+		{[4]uint32{11, 11, 11, 11}, 12, 10, 8, 0}, // "abcabcab" then X
+	}
+	for i, tc := range tests {
+		best, id := longestRep(buf, pos, &tc.reps, tc.valid, tc.limit)
+		// The reference: a plain byte comparison.
+		wantBest, wantID := 0, 0
+		for k, r := range tc.reps {
+			if uint64(r) >= tc.valid {
+				continue
+			}
+			l := 0
+			for l < tc.limit && buf[pos+l] == buf[pos+l-int(r)-1] {
+				l++
+			}
+			if l >= 2 && l > wantBest {
+				wantBest, wantID = l, k
+			}
+		}
+		if best != wantBest || id != wantID || best != tc.best || id != tc.id {
+			t.Errorf("case %d: longestRep = %d, %d; reference %d, %d; table %d, %d", i, best, id, wantBest, wantID, tc.best, tc.id)
+		}
+	}
+}

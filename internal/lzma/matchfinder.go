@@ -245,7 +245,12 @@ func matchLen(a []byte, i, j, limit int) int {
 	if uint(j) >= uint(i) || i+limit > len(a) {
 		panic("lzma: matchLen out of range")
 	}
-	p, q := unsafe.Pointer(&a[i]), unsafe.Pointer(&a[j])
+	return matchLenAt(unsafe.Pointer(&a[i]), unsafe.Pointer(&a[j]), limit)
+}
+
+// matchLenAt is matchLen for the bytes at p and q, which the caller
+// has checked: limit bytes can be read from both.
+func matchLenAt(p, q unsafe.Pointer, limit int) int {
 	n := 0
 	for n+8 <= limit {
 		if x := load64(unsafe.Add(p, n)) ^ load64(unsafe.Add(q, n)); x != 0 {

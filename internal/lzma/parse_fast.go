@@ -1,5 +1,10 @@
 package lzma
 
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
 // A match of 2 bytes at a distance of fastFar2 or more, or of 3 bytes at
 // fastFar3 or more, is coded as literals by the fast parser: coding its
 // distance costs more than the literals. 7-Zip's fast mode drops 2-byte
@@ -40,20 +45,7 @@ func (e *encoder) parseFast() (uint32, uint32) {
 	if limit > maxMatchLen {
 		limit = maxMatchLen
 	}
-	repBest, repIdx := 0, 0
-	for i, r := range e.reps {
-		// repLen, with its first test in line: most reps do not match.
-		if int64(r) >= e.spos || int(r) >= pos {
-			continue
-		}
-		j := pos - int(r) - 1
-		if buf[pos] != buf[j] || buf[pos+1] != buf[j+1] {
-			continue
-		}
-		if l := 2 + matchLen(buf, pos+2, j+2, limit-2); l > repBest {
-			repBest, repIdx = l, i
-		}
-	}
+	repBest, repIdx := longestRep(buf, pos, &e.reps, uint64(min(e.spos, int64(pos))), limit)
 	if repBest >= e.nice {
 		e.skip(repBest - 1)
 		return uint32(repBest), e.reps[repIdx]
@@ -106,21 +98,40 @@ func (e *encoder) parseFast() (uint32, uint32) {
 		lim = 2
 	}
 	if avail > lim {
-		for _, r := range e.reps {
-			// repLen, with its first test in line.
-			if int64(r) >= e.spos+1 || int(r) >= pos+1 {
-				continue
-			}
-			j := pos - int(r)
-			if buf[pos+1] != buf[j] || buf[pos+2] != buf[j+1] {
-				continue
-			}
-			if 2+matchLen(buf, pos+3, j+2, lim-2) >= lim {
-				return 1, litMarker
-			}
+		if l, _ := longestRep(buf, pos+1, &e.reps, uint64(min(e.spos, int64(pos))+1), lim); l >= lim {
+			return 1, litMarker
 		}
 	}
 	e.haveNext = false
 	e.skip(mainLen - 2)
 	return uint32(mainLen), mainDist
 }
+
+// longestRep returns the longest match at buf[pos:] (at most limit bytes,
+// at least 2) at one of the rep distances below valid (0-based), and the
+// rep's index; 0 when none matches two bytes. It is the fast parser's
+// rep test, in a function of its own so that its values stay in
+// registers: most reps fail at their first two bytes.
+func longestRep(buf []byte, pos int, reps *[4]uint32, valid uint64, limit int) (best, idx int) {
+	if limit < 2 || pos < 0 || pos+limit > len(buf) || valid > uint64(pos) {
+		panic("lzma: rep match out of range")
+	}
+	p := unsafe.Pointer(unsafe.SliceData(buf[pos:]))
+	w := load16(p)
+	for i, r := range reps {
+		if uint64(r) >= valid {
+			continue
+		}
+		q := unsafe.Add(p, -int(r)-1)
+		if load16(q) != w {
+			continue
+		}
+		if l := 2 + matchLenAt(unsafe.Add(p, 2), unsafe.Add(q, 2), limit-2); l > best {
+			best, idx = l, i
+		}
+	}
+	return best, idx
+}
+
+// load16 is the little-endian word of the two bytes at p.
+func load16(p unsafe.Pointer) uint16 { return binary.LittleEndian.Uint16((*[2]byte)(p)[:]) }
