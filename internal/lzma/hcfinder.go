@@ -22,8 +22,8 @@ import (
 // hc2Bits is the size of the hash-chain finder's 2-byte table.
 const hc2Bits = 10
 
-// hc3Bits is the size of the hash-chain finder's 3-byte table (it uses
-// the first 1<<hc3Bits of the 1<<16 entries allocated). A small table
+// hc3Bits is the size of the hash-chain finder's 3-byte table (the
+// binary trees' has 1<<16 entries). A small table
 // also gives smaller output: its candidates are recent, and a 3-byte
 // match from far back, which the greedy parser would take, costs more
 // than its literals. On 32 MiB of mixed-data, 16 bits to 10 made mx1's
@@ -87,7 +87,7 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 	cur := uint32(pos) + mf.delta
 	maxD := mf.maxDist(cur)
 	h2, h3, hv := mf.hcHashes(hcLoad(buf, pos))
-	hash2, hash3, hash4 := (*[1 << hc2Bits]uint32)(mf.hash2), (*[1 << 16]uint32)(mf.hash3), mf.hash4
+	hash2, hash3, hash4 := (*[1 << hc2Bits]uint32)(mf.hash2), (*[1 << hc3Bits]uint32)(mf.hash3), mf.hash4
 	c2, c3, cv := hash2[h2], hash3[h3], hash4[hv]
 	hash2[h2], hash3[h3], hash4[hv] = cur, cur, cur
 	if pos+9 <= len(buf) {
@@ -230,7 +230,7 @@ func load32(p unsafe.Pointer) uint32 { return binary.LittleEndian.Uint32((*[4]by
 // len(buf)), and a main hash is below len(hash4) by its shift.
 func (mf *matchFinder) hcSkip(n int) {
 	buf, son, hash4 := mf.buf, mf.son, mf.hash4
-	hash2, hash3 := (*[1 << hc2Bits]uint32)(mf.hash2), (*[1 << 16]uint32)(mf.hash3)
+	hash2, hash3 := (*[1 << hc2Bits]uint32)(mf.hash2), (*[1 << hc3Bits]uint32)(mf.hash3)
 	if len(hash4) != 1<<(32-mf.h4shift) || len(son) < int(mf.cyclic) {
 		panic("lzma: match finder state out of range")
 	}
@@ -278,7 +278,7 @@ func (mf *matchFinder) hcSkip(n int) {
 // their chain links go to links. It is hcSkip's loop, in a function of
 // its own so that its few values stay in registers (a loop this short
 // overlaps the cache misses of many positions).
-func hc5InsertRun(links []uint32, bp, h4 unsafe.Pointer, hash2 *[1 << hc2Bits]uint32, hash3 *[1 << 16]uint32, cur uint32, s uint) {
+func hc5InsertRun(links []uint32, bp, h4 unsafe.Pointer, hash2 *[1 << hc2Bits]uint32, hash3 *[1 << hc3Bits]uint32, cur uint32, s uint) {
 	h2, h3 := unsafe.Pointer(hash2), unsafe.Pointer(hash3)
 	for i := range links {
 		v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])
@@ -292,7 +292,7 @@ func hc5InsertRun(links []uint32, bp, h4 unsafe.Pointer, hash2 *[1 << hc2Bits]ui
 }
 
 // hc4InsertRun is hc5InsertRun for 4-byte main hashing.
-func hc4InsertRun(links []uint32, bp, h4 unsafe.Pointer, hash2 *[1 << hc2Bits]uint32, hash3 *[1 << 16]uint32, cur uint32, s uint) {
+func hc4InsertRun(links []uint32, bp, h4 unsafe.Pointer, hash2 *[1 << hc2Bits]uint32, hash3 *[1 << hc3Bits]uint32, cur uint32, s uint) {
 	h2, h3 := unsafe.Pointer(hash2), unsafe.Pointer(hash3)
 	for i := range links {
 		v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(bp, i))[:])

@@ -1,6 +1,7 @@
 package lzma
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 )
@@ -104,5 +105,36 @@ func TestHashChainSkip(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHashChainTableSizes checks that a hash-chain finder allocates only
+// the tables it reads (a 3-byte table of 1<<hc3Bits entries, no 4-byte
+// table beside 5-byte hashing) and that its first reset leaves the new
+// tables untouched, while a later one clears them.
+func TestHashChainTableSizes(t *testing.T) {
+	for _, hb := range []int{4, 5} {
+		mf := newMatchFinder(false, hb, 1<<18, 32, 16)
+		if len(mf.hash3) != 1<<hc3Bits || mf.hash4b != nil {
+			t.Errorf("hc%d: 3-byte table %d entries, 4-byte table %d: want %d and none", hb, len(mf.hash3), len(mf.hash4b), 1<<hc3Bits)
+		}
+		if !mf.tablesZero {
+			t.Errorf("hc%d: new tables not marked zero", hb)
+		}
+		data := bytes.Repeat([]byte("abcdefgh"), 1000)
+		mf.reset(data)
+		mf.hcSkip(len(data) - 8)
+		mf.reset(data)
+		for name, tab := range map[string][]uint32{"hash2": mf.hash2, "hash3": mf.hash3, "hash4": mf.hash4} {
+			for i, v := range tab {
+				if v != 0 {
+					t.Fatalf("hc%d: %s[%d] = %d after the second reset", hb, name, i, v)
+				}
+			}
+		}
+	}
+	mf := newMatchFinder(true, 5, 1<<20, 32, 16)
+	if len(mf.hash3) != 1<<16 || len(mf.hash4b) != 1<<18 {
+		t.Errorf("bt5: 3-byte table %d entries, 4-byte table %d", len(mf.hash3), len(mf.hash4b))
 	}
 }

@@ -35,13 +35,16 @@ type matchFinder struct {
 	nice     int    // stop searching at this length
 	cycles   int    // chain/tree steps per position
 
-	hash2   []uint32 // 2-byte hash table, 1<<hc2Bits (hash2of)
-	hash3   []uint32 // 3-byte hash, 1<<16
-	hash4   []uint32
-	hash4b  []uint32 // with 5-byte main hashing: one 4-byte candidate, 1<<18
-	h4shift uint
-	hb      int      // bytes hashed for the main table: 4 or 5
-	son     []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
+	hash2  []uint32 // 2-byte hash table, 1<<hc2Bits (hash2of)
+	hash3  []uint32 // 3-byte hash: 1<<16 (binary trees), 1<<hc3Bits (hash chains)
+	hash4  []uint32
+	hash4b []uint32 // binary trees with 5-byte main hashing: one 4-byte candidate, 1<<18
+	// tablesZero is set while the hash tables are known to hold only
+	// zeros (newly made), so that reset need not clear them.
+	tablesZero bool
+	h4shift    uint
+	hb         int      // bytes hashed for the main table: 4 or 5
+	son        []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
 	// insertScratch is btInsert's (always empty) match list.
 	insertScratch []match
 
@@ -167,11 +170,21 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 	}
 	mf.h4shift = uint(32 - hbits)
 	mf.hash2 = make([]uint32, 1<<hc2Bits)
-	mf.hash3 = make([]uint32, 1<<16)
-	mf.hash4 = make([]uint32, 1<<hbits)
-	if hashBytes == 5 {
-		mf.hash4b = make([]uint32, 1<<18)
+	if bt {
+		mf.hash3 = make([]uint32, 1<<16)
+		if hashBytes == 5 {
+			mf.hash4b = make([]uint32, 1<<18)
+		}
+	} else {
+		// The hash-chain finder uses a small 3-byte table and no
+		// 4-byte one beside 5-byte main hashing.
+		mf.hash3 = make([]uint32, 1<<hc3Bits)
 	}
+	mf.hash4 = make([]uint32, 1<<hbits)
+	// The tables are new, so zero: the first reset need not clear them
+	// (clearing touches every page, which the hash-chain finder's small
+	// inputs and sparse tables otherwise never do).
+	mf.tablesZero = true
 	n := int(mf.cyclic)
 	if bt {
 		n *= 2
@@ -185,10 +198,13 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 
 // reset empties the tables and sets the buffer to data (borrowed).
 func (mf *matchFinder) reset(data []byte) {
-	clear(mf.hash2)
-	clear(mf.hash3)
-	clear(mf.hash4)
-	clear(mf.hash4b)
+	if !mf.tablesZero {
+		clear(mf.hash2)
+		clear(mf.hash3)
+		clear(mf.hash4)
+		clear(mf.hash4b)
+	}
+	mf.tablesZero = false
 	// son entries are only reached through the hash tables, so they need
 	// no clearing: every reachable entry was written after the reset.
 	mf.buf = data
