@@ -71,6 +71,8 @@
 // runs on one processor (GOMAXPROCS 1, set by cmd/garc's package oneproc
 // before the other packages initialize) until the run needs more: at once
 // for a, d and --threads above 1, otherwise after 10 ms (processors.go).
+// A run of a or d with --threads 1 (-mmt1) keeps the one processor to
+// its end.
 //
 // # Selecting entries
 //

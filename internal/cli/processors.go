@@ -18,7 +18,8 @@ import (
 // which honours $GOMAXPROCS and the container's CPU limit): at once for
 // work that runs on several threads (a and d, --threads above 1), and
 // otherwise after onePDuration, so that a long extraction has its file
-// writer and the garbage collector on the second CPU again.
+// writer and the garbage collector on the second CPU again. A run of a or
+// d asked for one thread keeps the one P to its end (keepOneP).
 //
 // For the same span the garbage collector runs at GOGC onePGCPercent
 // instead of 100 (unless $GOGC or debug.SetGCPercent chose more, or off):
@@ -86,6 +87,35 @@ func (l *processorLimit) stop() {
 	if l.timer != nil {
 		l.timer.Stop()
 	}
+}
+
+// keepOneP ends the phase for a run asked to use one thread (a and d
+// with --threads 1): GOGC goes back to what it was, and GOMAXPROCS stays
+// 1 for the rest of the run. Such a run is one goroutine doing the work;
+// with a second P, every blocking read hands the P to another thread
+// and the runtime's preemption every 10 ms lets the idle P's thread take
+// the goroutine, so it moves between CPUs and refills the match finder's
+// tables (megabytes) into each one's cache: at -mx1 about 3 % more CPU
+// time (docs/PERFORMANCE.md). A nil *processorLimit does nothing.
+func (l *processorLimit) keepOneP() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	if l.gcRaised {
+		l.gcRaised = false
+		debug.SetGCPercent(l.gcPercent)
+	}
+	if !l.lowered && runtime.GOMAXPROCS(0) > 1 {
+		// The phase was over already (or never lowered): the caches
+		// of the P taken away are flushed, a one-off cost.
+		runtime.GOMAXPROCS(1)
+	}
+	l.lowered = false
 }
 
 // release ends the phase: GOGC as it was and the runtime's default

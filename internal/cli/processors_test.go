@@ -41,6 +41,35 @@ func TestOnePhaseGC(t *testing.T) {
 	}
 }
 
+// TestKeepOneP checks the end of the one-P phase for a run on one thread:
+// GOMAXPROCS stays 1, also when the phase had ended already, and GOGC is
+// as before.
+func TestKeepOneP(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer runtime.SetDefaultGOMAXPROCS()
+	for _, ended := range []bool{false, true} {
+		runtime.SetDefaultGOMAXPROCS()
+		debug.SetGCPercent(100)
+		l := limitProcessors(time.Hour)
+		if ended {
+			l.release()
+		}
+		l.keepOneP()
+		if got := runtime.GOMAXPROCS(0); got != 1 {
+			t.Errorf("phase ended %v: GOMAXPROCS %d after keepOneP, want 1", ended, got)
+		}
+		if got := gcPercent(); got != 100 {
+			t.Errorf("phase ended %v: GOGC %d after keepOneP, want 100", ended, got)
+		}
+		l.release() // after keepOneP, release leaves GOMAXPROCS alone
+		if got := runtime.GOMAXPROCS(0); got != 1 {
+			t.Errorf("phase ended %v: GOMAXPROCS %d after release, want 1", ended, got)
+		}
+	}
+	var none *processorLimit
+	none.keepOneP() // a run outside Main
+}
+
 // TestLimitProcessors checks Main's one-P phase: GOMAXPROCS is 1 until
 // the timer or release gives the default back; a run of t keeps the one
 // P, one on several threads (--threads 2, a, d) releases it at once.
@@ -88,7 +117,12 @@ func TestLimitProcessors(t *testing.T) {
 		{[]string{"t", "--threads", "2", sample}, procs},
 		{[]string{"t", "-mmt4", sample}, procs},
 		{[]string{"d", filepath.Join(t.TempDir(), "missing.7z"), "x"}, procs},
+		// One thread asked for: one P for the whole run.
+		{[]string{"d", "--threads", "1", filepath.Join(t.TempDir(), "missing.7z"), "x"}, 1},
+		{[]string{"a", "-mmt1", filepath.Join(t.TempDir(), "new.7z"), sample}, 1},
+		{[]string{"a", filepath.Join(t.TempDir(), "new.7z"), sample}, procs},
 	} {
+		runtime.SetDefaultGOMAXPROCS() // as a new process starts
 		l := limitProcessors(time.Hour)
 		runLimited(context.Background(), l, tc.args, strings.NewReader(""), io.Discard, io.Discard)
 		if got := runtime.GOMAXPROCS(0); got != tc.procs {

@@ -380,7 +380,10 @@ destination (garc x archive.rar out/).
 		if a.g.threads < 0 {
 			return usagef("--threads must not be negative")
 		}
-		if a.g.threads > 1 || cmd.Name() == "a" || cmd.Name() == "d" {
+		switch {
+		case a.g.threads == 1 && (cmd.Name() == "a" || cmd.Name() == "d"):
+			a.procs.keepOneP() // one thread asked for: one P throughout
+		case a.g.threads > 1 || cmd.Name() == "a" || cmd.Name() == "d":
 			a.procs.release() // several threads: every CPU from the start
 		}
 		md, err := parseSize(a.g.maxDict)
