@@ -50,8 +50,6 @@ func TestBlockStreamIdentical(t *testing.T) {
 	synthetic := testData("mixed", 3<<20+12345, 31)
 	random := testData("random", 700000, 32)
 	zero := testData("zero", 5<<20, 33)
-	streamAlways = true
-	defer func() { streamAlways = false }()
 	oldNormalize := normalizeAt
 	defer func() { normalizeAt = oldNormalize }()
 	type tc struct {
@@ -110,7 +108,8 @@ func TestBlockStreamIdentical(t *testing.T) {
 
 // TestBlockStreamMemory checks that at the fast levels one thread holds
 // a window of the dictionary, a chunk and some slack instead of a block
-// buffer of DictSize+BlockSize (8.25 MiB at mx1, 20 MiB at mx3), and that
+// buffer of DictSize+BlockSize (20 MiB at mx3; at mx1 a block buffer and
+// its output would be a little smaller, newBlockStream), and that
 // a reused Writer2 allocates no more per stream than with block buffers
 // (TestWriter2Allocs).
 func TestBlockStreamMemory(t *testing.T) {
@@ -136,9 +135,12 @@ func TestBlockStreamMemory(t *testing.T) {
 		}
 		run()
 		want := streamWindow(&o)
-		if w.blockBytes > want || int64(want) >= int64(o.DictSize)+o.BlockSize {
-			t.Errorf("mx%d: %d bytes of block buffers, want at most %d (block buffer: %d)",
-				level, w.blockBytes, want, int64(o.DictSize)+o.BlockSize)
+		if w.stream == nil || w.blockBytes > want {
+			t.Errorf("mx%d: %d bytes of block buffers, want a stream window of at most %d",
+				level, w.blockBytes, want)
+		}
+		if level == 3 && int64(want) >= int64(o.DictSize)+o.BlockSize {
+			t.Errorf("mx3: a stream window of %d bytes, not less than a block buffer (%d)", want, int64(o.DictSize)+o.BlockSize)
 		}
 		if allocs := testing.AllocsPerRun(1, run); allocs > 2 {
 			t.Errorf("mx%d: %.0f allocations per reused stream", level, allocs)
@@ -158,8 +160,6 @@ func TestBlockStreamCancel(t *testing.T) {
 		coding   bool // the encoder has started when the context is cancelled
 	}{{2, false}, {30, true}, {45, true}} {
 		t.Run(fmt.Sprint("poll", tc.cancelAt), func(t *testing.T) {
-			streamAlways = true
-			defer func() { streamAlways = false }()
 			ctx := newPollCtx(tc.cancelAt)
 			o.Context = ctx
 			w, err := NewWriter2(io.Discard, o)
@@ -193,8 +193,6 @@ func TestBlockStreamCancel(t *testing.T) {
 // dictionary and block sizes, inputs and write sizes (fixed seeds), so
 // that block ends, chunk ends and window slides meet in many ways.
 func TestBlockStreamRandom(t *testing.T) {
-	streamAlways = true
-	defer func() { streamAlways = false }()
 	kinds := []string{"mixed", "text", "repeat", "random", "zero"}
 	for seed := int64(0); seed < 40; seed++ {
 		rng := rand.New(rand.NewSource(seed))
@@ -217,8 +215,6 @@ func TestBlockStreamRandom(t *testing.T) {
 // dictionary, several blocks, empty) with one streaming Writer2 and
 // checks each against a fresh Writer2's.
 func TestBlockStreamReuse(t *testing.T) {
-	streamAlways = true
-	defer func() { streamAlways = false }()
 	o := LevelOptions(3)
 	o.DictSize, o.BlockSize = 1<<16, 1<<17
 	data := testData("mixed", 600000, 36)
