@@ -89,6 +89,11 @@ func (l *processorLimit) stop() {
 	}
 }
 
+// release ends the phase: GOGC as it was and the runtime's default
+// GOMAXPROCS. A nil *processorLimit (a run outside Main) has nothing to
+// release.
+func (l *processorLimit) release() { l.end(false) }
+
 // keepOneP ends the phase for a run asked to use one thread (a and d
 // with --threads 1): GOGC goes back to what it was, and GOMAXPROCS stays
 // 1 for the rest of the run. Such a run is one goroutine doing the work;
@@ -97,7 +102,11 @@ func (l *processorLimit) stop() {
 // the goroutine, so it moves between CPUs and refills the match finder's
 // tables (megabytes) into each one's cache: at -mx1 about 3 % more CPU
 // time (docs/PERFORMANCE.md). A nil *processorLimit does nothing.
-func (l *processorLimit) keepOneP() {
+func (l *processorLimit) keepOneP() { l.end(true) }
+
+// end ends the phase: GOGC as it was, and GOMAXPROCS 1 with oneP, else
+// the runtime's default.
+func (l *processorLimit) end(oneP bool) {
 	if l == nil {
 		return
 	}
@@ -110,32 +119,13 @@ func (l *processorLimit) keepOneP() {
 		l.gcRaised = false
 		debug.SetGCPercent(l.gcPercent)
 	}
-	if !l.lowered && runtime.GOMAXPROCS(0) > 1 {
+	switch {
+	case oneP && runtime.GOMAXPROCS(0) > 1:
 		// The phase was over already (or never lowered): the caches
 		// of the P taken away are flushed, a one-off cost.
 		runtime.GOMAXPROCS(1)
-	}
-	l.lowered = false
-}
-
-// release ends the phase: GOGC as it was and the runtime's default
-// GOMAXPROCS. A nil *processorLimit (a run outside Main) has nothing to
-// release.
-func (l *processorLimit) release() {
-	if l == nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.timer != nil {
-		l.timer.Stop()
-	}
-	if l.gcRaised {
-		l.gcRaised = false
-		debug.SetGCPercent(l.gcPercent)
-	}
-	if l.lowered {
-		l.lowered = false
+	case !oneP && l.lowered:
 		runtime.SetDefaultGOMAXPROCS()
 	}
+	l.lowered = false
 }
