@@ -81,6 +81,9 @@ func TestParseFastFarShortMatches(t *testing.T) {
 	}
 }
 
+// repEndSink makes TestLongestRep's buffer escape to the heap.
+var repEndSink []byte
+
 // TestLongestRep checks the fast parser's rep test against a direct
 // comparison: reps at or above valid are not used, lengths stop at limit,
 // and the first of equally long reps wins.
@@ -99,6 +102,15 @@ func TestLongestRep(t *testing.T) {
 		{[4]uint32{8, 2, 5, 11}, 3, 4, 4, 1},      // limit 4
 		{[4]uint32{0, 1, 3, 4}, 12, 10, 0, 0},     // none matches two bytes
 		{[4]uint32{11, 11, 11, 11}, 12, 10, 8, 0}, // "abcabcab" then X
+	}
+	// Two bytes at the end of the buffer: the rep test must not form a
+	// pointer past them (checkptr, which -race enables, fails on it).
+	end := make([]byte, 16) // a size class of its own: nothing after it
+	repEndSink = end        // on the heap, where checkptr looks
+	copy(end, "abcabcabXabcab")
+	end[14], end[15] = 'a', 'b'
+	if best, id := longestRep(end, 14, &[4]uint32{1, 0, 0, 0}, 12, 2); best != 2 || id != 0 {
+		t.Errorf("at the end of the buffer: longestRep = %d, %d; want 2, 0", best, id)
 	}
 	for i, tc := range tests {
 		best, id := longestRep(buf, pos, &tc.reps, tc.valid, tc.limit)

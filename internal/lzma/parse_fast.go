@@ -126,7 +126,13 @@ func longestRep(buf []byte, pos int, reps *[4]uint32, valid uint64, limit int) (
 		if load16(q) != w {
 			continue
 		}
-		if l := 2 + matchLenAt(unsafe.Add(p, 2), unsafe.Add(q, 2), limit-2); l > best {
+		l := 2
+		if limit > 2 {
+			// (Not before: p+2 may be the end of buf, which a
+			// pointer must not hold.)
+			l += matchLenAt(unsafe.Add(p, 2), unsafe.Add(q, 2), limit-2)
+		}
+		if l > best {
 			best, idx = l, i
 		}
 	}
