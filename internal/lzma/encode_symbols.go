@@ -90,11 +90,13 @@ func (e *encoder) encodeSymbol(s symbol) {
 		}
 		rc.rng, rc.low = rc.literalR(rng, low, lp, uint32(buf[pos]), mb, matched)
 		e.state = stateAfterLit(st)
+		e.litRun++
 		e.ep++
 		e.spos++
 		return
 	}
 	rng, low = rc.norm(encBit(rng, low, isMatch, 1))
+	e.litRun = 0
 	rep := 4
 	for i := 0; i < 4; i++ {
 		if e.reps[i] == s.dist {

@@ -54,9 +54,12 @@ type encoder struct {
 	probs          []uint16
 	state          uint32
 	reps           [4]uint32
-	rc             rangeEncoder
-	mf             *matchFinder
-	mt             *mtFinder // pipelined match finder (Writer2 with threads), or nil
+	// litRun counts the literals coded in a row (since the last match or
+	// the model's reset): the fast parser searches long runs sparsely.
+	litRun int
+	rc     rangeEncoder
+	mf     *matchFinder
+	mt     *mtFinder // pipelined match finder (Writer2 with threads), or nil
 
 	ep   int   // buffer index of the next symbol to code
 	spos int64 // stream position of ep since the last dictionary reset
@@ -133,6 +136,7 @@ func (e *encoder) resetState() {
 	}
 	e.state = 0
 	e.reps = [4]uint32{}
+	e.litRun = 0
 	e.pricesInvalid = true
 }
 

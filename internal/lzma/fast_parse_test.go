@@ -133,3 +133,53 @@ func TestLongestRep(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFastSparseLiteralRuns checks the fast parser's sparse search
+// of long literal runs: after fastSparseAfter literals in a row it
+// searches one position in fastSparseEvery, so a copy that starts between
+// two searched positions is found at the next one; a copy after a shorter
+// run is found where it starts.
+func TestParseFastSparseLiteralRuns(t *testing.T) {
+	for _, tc := range []struct {
+		run, from, n int // the copy of data[from:from+n] at run
+		wantAt       int
+	}{
+		{14, 0, 12, 14}, // a short run: searched everywhere
+		{fastSparseAfter - 3, 0, 12, fastSparseAfter - 3},
+		{101, 10, 30, 104}, // run 101: 101, 102 and 103 are only inserted
+		{104, 10, 30, 104}, // a searched position
+	} {
+		t.Run(fmt.Sprintf("run%d", tc.run), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(7))
+			data := make([]byte, tc.run+tc.n+50)
+			rng.Read(data)
+			copy(data[tc.run:tc.run+tc.n], data[tc.from:tc.from+tc.n])
+			data[tc.run+tc.n] = ^data[tc.from+tc.n] // the copy ends there
+			o := LevelOptions(1)
+			if err := o.normalize(); err != nil {
+				t.Fatal(err)
+			}
+			e := newEncoder(&o)
+			if err := e.resetBlock(data, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			e.rc.reset()
+			for e.ep < len(data) {
+				at := e.ep
+				l, d := e.parseFast()
+				if d != litMarker {
+					want := symbol{uint32(tc.run + tc.n - tc.wantAt), uint32(tc.run - tc.from - 1)}
+					if at != tc.wantAt || (symbol{l, d}) != want {
+						t.Fatalf("first match at %d: %+v; want at %d: %+v", at, symbol{l, d}, tc.wantAt, want)
+					}
+					return
+				}
+				if e.litRun != at {
+					t.Fatalf("random prefix: a match before %d", at)
+				}
+				e.encodeSymbol(symbol{l, d})
+			}
+			t.Fatal("no match found")
+		})
+	}
+}
