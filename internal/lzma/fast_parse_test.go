@@ -53,15 +53,7 @@ func TestParseFastFarShortMatches(t *testing.T) {
 			if data[p1+tc.n] == data[p0+tc.n] {
 				data[p1+tc.n] ^= 1
 			}
-			o := LevelOptions(1)
-			if err := o.normalize(); err != nil {
-				t.Fatal(err)
-			}
-			e := newEncoder(&o)
-			if err := e.resetBlock(data, 0, 0); err != nil {
-				t.Fatal(err)
-			}
-			e.rc.reset()
+			e := fastEncoder(t, data)
 			for e.ep < p1 {
 				l, d := e.parseFast()
 				e.encodeSymbol(symbol{l, d})
@@ -155,15 +147,7 @@ func TestParseFastSparseLiteralRuns(t *testing.T) {
 			rng.Read(data)
 			copy(data[tc.run:tc.run+tc.n], data[tc.from:tc.from+tc.n])
 			data[tc.run+tc.n] = ^data[tc.from+tc.n] // the copy ends there
-			o := LevelOptions(1)
-			if err := o.normalize(); err != nil {
-				t.Fatal(err)
-			}
-			e := newEncoder(&o)
-			if err := e.resetBlock(data, 0, 0); err != nil {
-				t.Fatal(err)
-			}
-			e.rc.reset()
+			e := fastEncoder(t, data)
 			for e.ep < len(data) {
 				at := e.ep
 				l, d := e.parseFast()
@@ -182,4 +166,20 @@ func TestParseFastSparseLiteralRuns(t *testing.T) {
 			t.Fatal("no match found")
 		})
 	}
+}
+
+// fastEncoder returns a level-1 encoder at the start of a block over
+// data, for driving parseFast and encodeSymbol by hand.
+func fastEncoder(t *testing.T, data []byte) *encoder {
+	t.Helper()
+	o := LevelOptions(1)
+	if err := o.normalize(); err != nil {
+		t.Fatal(err)
+	}
+	e := newEncoder(&o)
+	if err := e.resetBlock(data, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	e.rc.reset()
+	return e
 }
