@@ -72,7 +72,8 @@ func TestKeepOneP(t *testing.T) {
 
 // TestLimitProcessors checks Main's one-P phase: GOMAXPROCS is 1 until
 // the timer or release gives the default back; a run of t keeps the one
-// P, one on several threads (--threads 2, a, d) releases it at once.
+// P, one on several threads (--threads 2, a, d) releases it at once, and
+// a or d with --threads 1 keeps it to the end.
 func TestLimitProcessors(t *testing.T) {
 	defer runtime.SetDefaultGOMAXPROCS()
 	runtime.SetDefaultGOMAXPROCS()

@@ -380,10 +380,11 @@ destination (garc x archive.rar out/).
 		if a.g.threads < 0 {
 			return usagef("--threads must not be negative")
 		}
+		writes := cmd.Name() == "a" || cmd.Name() == "d"
 		switch {
-		case a.g.threads == 1 && (cmd.Name() == "a" || cmd.Name() == "d"):
+		case writes && a.g.threads == 1:
 			a.procs.keepOneP() // one thread asked for: one P throughout
-		case a.g.threads > 1 || cmd.Name() == "a" || cmd.Name() == "d":
+		case writes || a.g.threads > 1:
 			a.procs.release() // several threads: every CPU from the start
 		}
 		md, err := parseSize(a.g.maxDict)

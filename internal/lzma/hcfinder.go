@@ -23,8 +23,8 @@ import (
 const hc2Bits = 10
 
 // hc3Bits is the size of the hash-chain finder's 3-byte table (the
-// binary trees' has 1<<16 entries). A small table
-// also gives smaller output: its candidates are recent, and a 3-byte
+// binary trees' has 1<<16 entries). A small table also gives smaller
+// output: its candidates are recent, and a 3-byte
 // match from far back, which the greedy parser would take, costs more
 // than its literals. On 32 MiB of mixed-data, 16 bits to 10 made mx1's
 // LZMA2 0.19 % smaller (6,051,662 to 6,040,077 bytes) and mx3's 0.26 %,
