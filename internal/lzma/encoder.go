@@ -113,6 +113,9 @@ func newEncoder(o *WriterOptions) *encoder {
 	e.probs = make([]uint16, numProbs(e.lc+e.lp))
 	bt := o.finder.binaryTree()
 	e.mf = newMatchFinder(bt, o.finder.hashBytes(), o.DictSize, o.FastBytes, o.Cycles)
+	if !bt && o.Level <= fastGiveUpLevel {
+		e.mf.giveUp = o.Cycles * fastGiveUp / 16
+	}
 	e.ms = make([]match, 0, maxMatchLen+8)
 	e.next = make([]match, 0, maxMatchLen+8)
 	e.pend = make([]symbol, 0, numOpts+1)

@@ -138,3 +138,94 @@ func TestHashChainTableSizes(t *testing.T) {
 		t.Errorf("bt5: 3-byte table %d entries, 4-byte table %d", len(mf.hash3), len(mf.hash4b))
 	}
 }
+
+// TestHashChainGiveUp checks mf.giveUp: a walk that finds no match longer
+// than the short tables' within giveUp steps stops, one that has found a
+// longer match takes all mf.cycles steps, and without giveUp every walk
+// takes them all. The chain at the probe holds, newest first, copies of
+// its first 6 bytes (no longer than the 3-byte table's match), optionally
+// an 8-byte copy, and a 12-byte copy at a chosen step.
+func TestHashChainGiveUp(t *testing.T) {
+	probe := []byte("QRSTUVWXYZABCDEFGHIJ")
+	filler := func(n int, seed uint32) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			seed = seed*1664525 + 1013904223
+			b[i] = 'a' + byte(seed>>24)%26
+		}
+		return b
+	}
+	copyOf := func(n int, seed uint32) []byte {
+		return append(append(append([]byte{}, probe[:n]...), filler(1, seed)...), filler(40, seed+1)...)
+	}
+	cases := []struct {
+		name      string
+		chain     []int // copy lengths, newest first
+		giveUp    int
+		wantLen   int
+		wantSteps string
+	}{
+		{"12 at step 7, give up after 6", []int{6, 6, 6, 6, 6, 6, 12}, 6, 6, "stops"},
+		{"12 at step 6, give up after 6", []int{6, 6, 6, 6, 6, 12}, 6, 12, "finds"},
+		{"12 at step 7, no giving up", []int{6, 6, 6, 6, 6, 6, 12}, 0, 12, "finds"},
+		{"8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 6, 12, "finds"},
+		{"12 at step 17, after an 8", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, 8, "all steps"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var data []byte
+			data = append(data, filler(100, 1)...)
+			for i := len(c.chain) - 1; i >= 0; i-- { // oldest first
+				data = append(data, copyOf(c.chain[i], uint32(10+i))...)
+			}
+			at := len(data)
+			data = append(data, probe...)
+			data = append(data, filler(50, 99)...)
+			mf := newMatchFinder(false, 5, 1<<16, 32, 16)
+			mf.giveUp = c.giveUp
+			mf.reset(data)
+			mf.hcSkip(at)
+			ms := mf.hcGetMatches(nil)
+			if len(ms) == 0 {
+				t.Fatalf("no match at the probe (%s)", c.wantSteps)
+			}
+			if got := int(ms[len(ms)-1].len); got != c.wantLen {
+				t.Errorf("longest match %d, want %d (%s); matches %v", got, c.wantLen, c.wantSteps, ms)
+			}
+		})
+	}
+}
+
+// TestGiveUpLevels checks which encoders give their chain walks up early:
+// the hash chains of levels 1 and 2, in proportion to their steps.
+func TestGiveUpLevels(t *testing.T) {
+	for level := 1; level <= 9; level++ {
+		o := LevelOptions(level)
+		if err := o.normalize(); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if level <= 2 {
+			want = 6
+		}
+		if got := newEncoder(&o).mf.giveUp; got != want {
+			t.Errorf("level %d (%s, %d steps): giveUp %d, want %d", level, o.MatchFinder, o.Cycles, got, want)
+		}
+	}
+	o := LevelOptions(1)
+	o.MatchFinder, o.Cycles = "bt4", 32
+	if err := o.normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if got := newEncoder(&o).mf.giveUp; got != 0 {
+		t.Errorf("level 1 with bt4: giveUp %d, want 0", got)
+	}
+	o = LevelOptions(1)
+	o.Cycles = 32
+	if err := o.normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if got := newEncoder(&o).mf.giveUp; got != 12 {
+		t.Errorf("level 1 with 32 steps: giveUp %d, want 12", got)
+	}
+}

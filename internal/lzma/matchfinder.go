@@ -34,6 +34,10 @@ type matchFinder struct {
 	cycPos   uint32 // (absolute position of pos, plus one) % cyclic
 	nice     int    // stop searching at this length
 	cycles   int    // chain/tree steps per position
+	// giveUp, when above 0, ends a hash-chain walk that has found no
+	// match longer than the short tables' after giveUp of its steps
+	// (fastGiveUp).
+	giveUp int
 
 	hash2  []uint32 // 2-byte hash table, 1<<hc2Bits (hash2of)
 	hash3  []uint32 // 3-byte hash: 1<<16 (binary trees), 1<<hc3Bits (hash chains)
