@@ -71,7 +71,7 @@ func (it *Item) Open() (io.ReadCloser, error) {
 	case it.Type != archive.TypeFile:
 		return io.NopCloser(strings.NewReader(it.LinkTarget)), nil
 	}
-	return os.Open(it.Path)
+	return openFile(it.Path)
 }
 
 // ErrNoInput is wrapped when an input names nothing that exists.
