@@ -114,11 +114,8 @@ func (s *blockStream) makeRoom() error {
 		if c >= 1<<20 {
 			c = full
 		}
-		nw := make([]byte, c)
+		nw := hugeBytes(c) // huge pages only for the full window
 		s.z.blockBytes += c - len(s.win)
-		if c == full {
-			adviseHugePagesBytes(nw) // not the small windows of short streams
-		}
 		copy(nw, s.win[:s.filled])
 		s.win = nw
 		return nil

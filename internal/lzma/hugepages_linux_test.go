@@ -12,11 +12,10 @@ import (
 )
 
 // TestBlockStreamHugePages checks that the streaming encoder of the fast
-// levels asks for transparent huge pages for its hash-chain tables,
-// which at level 1 (1 MiB each) are smaller than a huge page pair, so
-// adviseHugePages must round their range outwards: the memory mappings
-// that hold them must be eligible for huge pages (in the kernel's
-// "madvise" mode only advised ones are).
+// levels asks for transparent huge pages for its hash-chain tables (at
+// level 1 1 MiB each, together one huge page from a huge-page boundary)
+// and its window: the memory mappings that hold them must be eligible
+// for huge pages (in the kernel's "madvise" mode only advised ones are).
 func TestBlockStreamHugePages(t *testing.T) {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil || bytes.Contains(mode, []byte("[never]")) {
@@ -43,11 +42,19 @@ func TestBlockStreamHugePages(t *testing.T) {
 			}
 			for _, tbl := range []struct {
 				name string
-				s    []uint32
-			}{{"main table", e.mf.hash4}, {"chain", e.mf.son}} {
-				if !thpEligible(t, uintptr(unsafe.Pointer(unsafe.SliceData(tbl.s)))) {
-					t.Errorf("the %s (%d KiB) is not eligible for huge pages", tbl.name, cap(tbl.s)*4>>10)
+				p    unsafe.Pointer
+				size int
+			}{
+				{"main table", unsafe.Pointer(unsafe.SliceData(e.mf.hash4)), 4 * len(e.mf.hash4)},
+				{"chain", unsafe.Pointer(unsafe.SliceData(e.mf.son)), 4 * len(e.mf.son)},
+				{"window", unsafe.Pointer(unsafe.SliceData(w.stream.win)), len(w.stream.win)},
+			} {
+				if !thpEligible(t, uintptr(tbl.p)) {
+					t.Errorf("the %s (%d KiB) is not eligible for huge pages", tbl.name, tbl.size>>10)
 				}
+			}
+			if a := uintptr(unsafe.Pointer(unsafe.SliceData(e.mf.hash4))); a%hugePage != 0 {
+				t.Errorf("the tables start at %#x, not at a huge page", a)
 			}
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
@@ -80,4 +87,44 @@ func thpEligible(t *testing.T, addr uintptr) bool {
 	}
 	t.Fatalf("no mapping holds %#x", addr)
 	return false
+}
+
+// TestHugeBytes checks hugeBytes: n zero bytes, from a huge-page boundary
+// from half a huge page on, advised for huge pages over the whole pages
+// and a last part of at least half a page, and plain slices below half a
+// page.
+func TestHugeBytes(t *testing.T) {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || bytes.Contains(mode, []byte("[never]")) {
+		t.Skip("transparent huge pages are not available")
+	}
+	for _, n := range []int{100, hugePage/2 - 1, hugePage / 2, hugePage + 4, hugePage + hugePage/2, 3*hugePage + 1000} {
+		b := hugeBytes(n)
+		if len(b) != n || cap(b) != n {
+			t.Fatalf("hugeBytes(%d): len %d cap %d", n, len(b), cap(b))
+		}
+		for i, v := range b {
+			if v != 0 {
+				t.Fatalf("hugeBytes(%d)[%d] = %d", n, i, v)
+			}
+		}
+		a := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		if aligned := a%hugePage == 0; aligned != (n >= hugePage/2) {
+			t.Errorf("hugeBytes(%d) at %#x: aligned %v", n, a, aligned)
+		}
+		if n < hugePage/2 {
+			continue
+		}
+		if !thpEligible(t, a) {
+			t.Errorf("hugeBytes(%d): the first page is not eligible for huge pages", n)
+		}
+		// (A last part too small to advise may still share a mapping
+		// with an advised neighbour, so only advised parts are checked.)
+		last := a + uintptr(n-1)&^(hugePage-1)
+		if n%hugePage == 0 || n%hugePage >= hugePage/2 {
+			if !thpEligible(t, last) {
+				t.Errorf("hugeBytes(%d): the last part (%d bytes) is not eligible for huge pages", n, n%hugePage)
+			}
+		}
+	}
 }

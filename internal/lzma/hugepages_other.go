@@ -2,10 +2,6 @@
 
 package lzma
 
-// adviseHugePages does nothing where transparent huge pages are not
-// known.
-func adviseHugePages(s []uint32) {}
-
-// adviseHugePagesBytes does nothing where transparent huge pages are not
-// known.
-func adviseHugePagesBytes(b []byte) {}
+// hugeBytes returns n zero bytes; transparent huge pages are only asked
+// for on Linux.
+func hugeBytes(n int) []byte { return make([]byte, n) }

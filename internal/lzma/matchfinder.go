@@ -184,19 +184,20 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 		// 4-byte one beside 5-byte main hashing.
 		mf.hash3 = make([]uint32, 1<<hc3Bits)
 	}
-	mf.hash4 = make([]uint32, 1<<hbits)
-	// The tables are new, so zero: the first reset need not clear them
-	// (clearing touches every page, which the hash-chain finder's small
-	// inputs and sparse tables otherwise never do).
-	mf.tablesZero = true
+	// The main table and the chain or tree share one allocation (at
+	// level 1 exactly one huge page of 2 MiB, and 4 bytes).
 	n := int(mf.cyclic)
 	if bt {
 		n *= 2
 	}
-	mf.son = make([]uint32, n)
+	tables := hugeUint32s(1<<hbits + n)
+	mf.hash4 = tables[: 1<<hbits : 1<<hbits]
+	mf.son = tables[1<<hbits:]
+	// The tables are new, so zero: the first reset need not clear them
+	// (clearing touches every page, which the hash-chain finder's small
+	// inputs and sparse tables otherwise never do).
+	mf.tablesZero = true
 	mf.insertScratch = make([]match, 0, maxMatchLen+1)
-	adviseHugePages(mf.hash4)
-	adviseHugePages(mf.son)
 	return mf
 }
 
@@ -550,4 +551,10 @@ func (mf *matchFinder) preload(n, full int, cancelled func() error) error {
 		mf.skip(min(n-mf.pos, cancelCheckInterval))
 	}
 	return nil
+}
+
+// hugeUint32s is hugeBytes for n table entries.
+func hugeUint32s(n int) []uint32 {
+	b := hugeBytes(4 * n)
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }

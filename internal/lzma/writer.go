@@ -274,8 +274,7 @@ func (z *Writer) startStreaming() {
 		z.e = newEncoder(&z.opts)
 	}
 	if z.buf == nil {
-		z.buf = make([]byte, int(z.opts.DictSize)+streamExtra+lookahead)
-		adviseHugePagesBytes(z.buf)
+		z.buf = hugeBytes(int(z.opts.DictSize) + streamExtra + lookahead)
 	}
 	z.e.resetStream(z.buf[:0])
 	z.e.mf.buf = z.buf
@@ -545,9 +544,8 @@ func (z *Writer2) reserve(b []byte, n int) []byte {
 	if need < 1<<20 {
 		c = min(c, max(need, 2*cap(b), 64<<10))
 	}
-	nb := make([]byte, len(b), c)
+	nb := hugeBytes(c)[:len(b)]
 	z.blockBytes += cap(nb) - cap(b)
-	adviseHugePagesBytes(nb)
 	copy(nb, b)
 	return nb
 }
