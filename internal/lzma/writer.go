@@ -21,7 +21,7 @@ type WriterOptions struct {
 	MatchFinder string // as 7-Zip spells it: "hc4", "hc5", "bt4" or "bt5" (see ParseMatchFinder)
 	Cycles      int    // match finder steps per position
 	Threads     int    // LZMA2: blocks compressed in parallel
-	BlockSize   int64  // LZMA2: block size, the unit of parallel work (0: 4×DictSize clamped to [8 MiB, 256 MiB])
+	BlockSize   int64  // LZMA2: block size, the unit of parallel work (0: 4×DictSize clamped to [2 MiB, 256 MiB])
 	// EOSMarker makes the LZMA Writer end the stream with an end marker
 	// (needed when the unpacked size is not stored elsewhere).
 	EOSMarker bool
