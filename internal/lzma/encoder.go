@@ -115,6 +115,7 @@ func newEncoder(o *WriterOptions) *encoder {
 	e.mf = newMatchFinder(bt, o.finder.hashBytes(), o.DictSize, o.FastBytes, o.Cycles)
 	if !bt && o.Level <= fastGiveUpLevel {
 		e.mf.giveUp = o.Cycles * fastGiveUp / 16
+		e.mf.aheadGiveUp = max(o.Cycles*fastAheadGiveUp/16, 1)
 	}
 	e.ms = make([]match, 0, maxMatchLen+8)
 	e.next = make([]match, 0, maxMatchLen+8)

@@ -33,17 +33,21 @@ const hc3Bits = 10
 
 // At levels up to fastGiveUpLevel, a hash-chain walk that has found no
 // match longer than the short tables' after fastGiveUp sixteenths of its
-// steps (6 of level 1's 16) stops there; once it finds one, it may take
-// all its steps. Such walks rarely find anything later: the candidates
-// left are hash collisions or copies no longer than the match at hand.
-// 7-Zip walks every step. On 32 MiB of mixed-data at mx1 this takes 15 %
-// of the chain steps (30.8 to 26.3 million) for 0.24 % in size, which
-// stays below 7zz's (docs/PERFORMANCE.md); giving up after 8 steps took
-// 11 % for 0.15 %, after 5 steps 17 % for 0.32 %, and 12 chain steps in
-// all (7-Zip's mc=12) 17 % for 0.32 %.
+// steps stops there, and the walk of the parser's lookahead (the position
+// after a match, which only decides whether to take that match) after
+// fastAheadGiveUp sixteenths; once a walk finds a longer match, it may
+// take all its steps. Walks that find nothing in their first steps
+// rarely find anything later: the candidates left are hash collisions or
+// copies no longer than the match at hand. 7-Zip walks every step. On 32
+// MiB of mixed-data at mx1 (16 steps: 10 and 2) this takes 19 % of the
+// chain steps (30.8 to 25.0 million) for 0.19 % in size, which stays
+// below 7zz's; giving every walk up after 6 steps took 15 % for 0.24 %,
+// and 12 chain steps in all (7-Zip's mc=12) 17 % for 0.32 %
+// (docs/PERFORMANCE.md).
 const (
 	fastGiveUpLevel = 2
-	fastGiveUp      = 6
+	fastGiveUp      = 10
+	fastAheadGiveUp = 2
 )
 
 // hcLoad returns the eight bytes at buf[pos:] as a little-endian word,
@@ -89,7 +93,14 @@ func hc4Hash(v uint64, s uint) uint32 {
 }
 
 // hcGetMatches is find for the hash-chain finder.
-func (mf *matchFinder) hcGetMatches(ms []match) []match {
+func (mf *matchFinder) hcGetMatches(ms []match) []match { return mf.hcSearch(ms, mf.giveUp) }
+
+// hcGetMatchesAhead is hcGetMatches for the fast parser's lookahead: its
+// walk gives up after mf.aheadGiveUp steps without a longer match.
+func (mf *matchFinder) hcGetMatchesAhead(ms []match) []match { return mf.hcSearch(ms, mf.aheadGiveUp) }
+
+// hcSearch is hcGetMatches, its chain walk giving up as hcWalk says.
+func (mf *matchFinder) hcSearch(ms []match, giveUp int) []match {
 	ms = ms[:0]
 	pos := mf.pos
 	limit := min(mf.end-pos, mf.nice)
@@ -132,7 +143,7 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 		}
 	}
 	if best < limit {
-		ms = mf.hcWalk(ms, pos, cur, cv, maxD, limit, max(best, mf.hb-1))
+		ms = mf.hcWalk(ms, pos, cur, cv, maxD, limit, max(best, mf.hb-1), giveUp)
 	}
 	mf.advance()
 	return ms
@@ -141,7 +152,7 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 // hcWalk walks the chain from cand, appending the matches longer than best
 // (lengths strictly increasing, at most limit). It stops after mf.cycles
 // steps, past the dictionary, at a match of the full limit, or, with
-// mf.giveUp set, after mf.giveUp steps that found no longer match.
+// giveUp above 0, after giveUp steps that found no longer match.
 //
 // It indexes the chain and the buffer without bounds checks, which are
 // safe by construction and checked once per call: a link's slot is below
@@ -154,7 +165,7 @@ func (mf *matchFinder) hcGetMatches(ms []match) []match {
 // and compare; those of a longer match all agree), the chain slot is the
 // candidate plus a constant (wrapped by cyclic when it lies before the
 // slot of position 0), and the matches are written through a pointer.
-func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit, best int) []match {
+func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit, best, giveUp int) []match {
 	son, buf := mf.son, mf.buf
 	cyc, cyclic := mf.cycPos, mf.cyclic
 	if cap(ms)-len(ms) < limit-best {
@@ -173,11 +184,11 @@ func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit
 	base := cyc - cur
 	want := load32(unsafe.Add(p, best-3))
 	// steps is what the walk may take until it finds a longer match:
-	// all mf.cycles, or mf.giveUp of them, the rest (spare) being added
-	// once it has found one.
+	// all mf.cycles, or giveUp of them, the rest (spare) being added once
+	// it has found one.
 	steps, spare := mf.cycles, 0
-	if g := mf.giveUp; g > 0 && g < steps {
-		steps, spare = g, steps-g
+	if giveUp > 0 && giveUp < steps {
+		steps, spare = giveUp, steps-giveUp
 	}
 	for {
 		var d uint32

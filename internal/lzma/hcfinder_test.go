@@ -139,10 +139,10 @@ func TestHashChainTableSizes(t *testing.T) {
 	}
 }
 
-// TestHashChainGiveUp checks mf.giveUp: a walk that finds no match longer
-// than the short tables' within giveUp steps stops, one that has found a
-// longer match takes all mf.cycles steps, and without giveUp every walk
-// takes them all. The chain at the probe holds, newest first, copies of
+// TestHashChainGiveUp checks mf.giveUp and mf.aheadGiveUp: a walk that
+// finds no match longer than the short tables' within giveUp steps (the
+// lookahead's within aheadGiveUp) stops, one that has found a longer match
+// takes all mf.cycles steps, and without giveUp every walk takes them all. The chain at the probe holds, newest first, copies of
 // its first 6 bytes (no longer than the 3-byte table's match), optionally
 // an 8-byte copy, and a 12-byte copy at a chosen step.
 func TestHashChainGiveUp(t *testing.T) {
@@ -162,14 +162,19 @@ func TestHashChainGiveUp(t *testing.T) {
 		name      string
 		chain     []int // copy lengths, newest first
 		giveUp    int
+		ahead     bool // the lookahead's search (with aheadGiveUp 2)
 		wantLen   int
 		wantSteps string
 	}{
-		{"12 at step 7, give up after 6", []int{6, 6, 6, 6, 6, 6, 12}, 6, 6, "stops"},
-		{"12 at step 6, give up after 6", []int{6, 6, 6, 6, 6, 12}, 6, 12, "finds"},
-		{"12 at step 7, no giving up", []int{6, 6, 6, 6, 6, 6, 12}, 0, 12, "finds"},
-		{"8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 6, 12, "finds"},
-		{"12 at step 17, after an 8", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, 8, "all steps"},
+		{"12 at step 7, give up after 6", []int{6, 6, 6, 6, 6, 6, 12}, 6, false, 6, "stops"},
+		{"12 at step 6, give up after 6", []int{6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
+		{"12 at step 7, no giving up", []int{6, 6, 6, 6, 6, 6, 12}, 0, false, 12, "finds"},
+		{"8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
+		{"12 at step 17, after an 8", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 8, "all steps"},
+		{"lookahead: 12 at step 3", []int{6, 6, 12}, 10, true, 6, "stops"},
+		{"lookahead: 12 at step 2", []int{6, 12}, 10, true, 12, "finds"},
+		{"lookahead: 8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 10, true, 12, "finds"},
+		{"search: 12 at step 3", []int{6, 6, 12}, 10, false, 12, "finds"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -182,10 +187,15 @@ func TestHashChainGiveUp(t *testing.T) {
 			data = append(data, probe...)
 			data = append(data, filler(50, 99)...)
 			mf := newMatchFinder(false, 5, 1<<16, 32, 16)
-			mf.giveUp = c.giveUp
+			mf.giveUp, mf.aheadGiveUp = c.giveUp, 2
 			mf.reset(data)
 			mf.hcSkip(at)
-			ms := mf.hcGetMatches(nil)
+			var ms []match
+			if c.ahead {
+				ms = mf.hcGetMatchesAhead(nil)
+			} else {
+				ms = mf.hcGetMatches(nil)
+			}
 			if len(ms) == 0 {
 				t.Fatalf("no match at the probe (%s)", c.wantSteps)
 			}
@@ -204,12 +214,12 @@ func TestGiveUpLevels(t *testing.T) {
 		if err := o.normalize(); err != nil {
 			t.Fatal(err)
 		}
-		want := 0
+		want, wantAhead := 0, 0
 		if level <= 2 {
-			want = 6
+			want, wantAhead = 10, 2
 		}
-		if got := newEncoder(&o).mf.giveUp; got != want {
-			t.Errorf("level %d (%s, %d steps): giveUp %d, want %d", level, o.MatchFinder, o.Cycles, got, want)
+		if mf := newEncoder(&o).mf; mf.giveUp != want || mf.aheadGiveUp != wantAhead {
+			t.Errorf("level %d (%s, %d steps): giveUp %d and %d, want %d and %d", level, o.MatchFinder, o.Cycles, mf.giveUp, mf.aheadGiveUp, want, wantAhead)
 		}
 	}
 	o := LevelOptions(1)
@@ -217,15 +227,15 @@ func TestGiveUpLevels(t *testing.T) {
 	if err := o.normalize(); err != nil {
 		t.Fatal(err)
 	}
-	if got := newEncoder(&o).mf.giveUp; got != 0 {
-		t.Errorf("level 1 with bt4: giveUp %d, want 0", got)
+	if mf := newEncoder(&o).mf; mf.giveUp != 0 || mf.aheadGiveUp != 0 {
+		t.Errorf("level 1 with bt4: giveUp %d and %d, want none", mf.giveUp, mf.aheadGiveUp)
 	}
 	o = LevelOptions(1)
 	o.Cycles = 32
 	if err := o.normalize(); err != nil {
 		t.Fatal(err)
 	}
-	if got := newEncoder(&o).mf.giveUp; got != 12 {
-		t.Errorf("level 1 with 32 steps: giveUp %d, want 12", got)
+	if mf := newEncoder(&o).mf; mf.giveUp != 20 || mf.aheadGiveUp != 4 {
+		t.Errorf("level 1 with 32 steps: giveUp %d and %d, want 20 and 4", mf.giveUp, mf.aheadGiveUp)
 	}
 }

@@ -34,10 +34,11 @@ type matchFinder struct {
 	cycPos   uint32 // (absolute position of pos, plus one) % cyclic
 	nice     int    // stop searching at this length
 	cycles   int    // chain/tree steps per position
-	// giveUp, when above 0, ends a hash-chain walk that has found no
-	// match longer than the short tables' after giveUp of its steps
-	// (fastGiveUp).
-	giveUp int
+	// giveUp and aheadGiveUp, when above 0, end a hash-chain walk that
+	// has found no match longer than the short tables' after that many
+	// steps: giveUp for searches, aheadGiveUp for the fast parser's
+	// lookahead (fastGiveUp).
+	giveUp, aheadGiveUp int
 
 	hash2  []uint32 // 2-byte hash table, 1<<hc2Bits (hash2of)
 	hash3  []uint32 // 3-byte hash: 1<<16 (binary trees), 1<<hc3Bits (hash chains)

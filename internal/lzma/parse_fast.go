@@ -100,7 +100,7 @@ func (e *encoder) parseFast() (uint32, uint32) {
 	}
 	// Lazy step: look at the next position.
 	if e.mt == nil && !mf.bt {
-		e.next = mf.hcGetMatches(e.next)
+		e.next = mf.hcGetMatchesAhead(e.next)
 	} else {
 		e.next = e.find(e.next)
 	}
