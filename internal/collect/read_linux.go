@@ -18,7 +18,7 @@ import (
 // the reading goroutine, back from the kernel without a P, waits to be
 // picked up by that thread. With one P that happens at every read, and
 // at mx1 `garc a` read 32 MiB with about 600 context switches (7zz: 5)
-// and spent about 1.6 % more CPU time than with reads that keep the P
+// and spent about 1.5 % more CPU time than with reads that keep the P
 // (docs/PERFORMANCE.md). A read of a regular file does not wait on
 // anything but the disk, so rawFile keeps the P through it; with more
 // than one P the runtime lends an idle one to other goroutines during a

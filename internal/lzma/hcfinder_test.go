@@ -141,10 +141,11 @@ func TestHashChainTableSizes(t *testing.T) {
 
 // TestHashChainGiveUp checks mf.giveUp and mf.aheadGiveUp: a walk that
 // finds no match longer than the short tables' within giveUp steps (the
-// lookahead's within aheadGiveUp) stops, one that has found a longer match
-// takes all mf.cycles steps, and without giveUp every walk takes them all. The chain at the probe holds, newest first, copies of
-// its first 6 bytes (no longer than the 3-byte table's match), optionally
-// an 8-byte copy, and a 12-byte copy at a chosen step.
+// lookahead's within aheadGiveUp) stops, one that has found a longer
+// match takes all mf.cycles steps, and without giveUp every walk takes
+// them all. The chain at the probe holds, newest first, copies of its
+// first 6 bytes (no longer than the 3-byte table's match), optionally an
+// 8-byte copy, and a 12-byte copy at a chosen step.
 func TestHashChainGiveUp(t *testing.T) {
 	probe := []byte("QRSTUVWXYZABCDEFGHIJ")
 	filler := func(n int, seed uint32) []byte {
@@ -164,7 +165,7 @@ func TestHashChainGiveUp(t *testing.T) {
 		giveUp    int
 		ahead     bool // the lookahead's search (with aheadGiveUp 2)
 		wantLen   int
-		wantSteps string
+		walk      string // what the walk should do, for the messages
 	}{
 		{"12 at step 7, give up after 6", []int{6, 6, 6, 6, 6, 6, 12}, 6, false, 6, "stops"},
 		{"12 at step 6, give up after 6", []int{6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
@@ -197,10 +198,10 @@ func TestHashChainGiveUp(t *testing.T) {
 				ms = mf.hcGetMatches(nil)
 			}
 			if len(ms) == 0 {
-				t.Fatalf("no match at the probe (%s)", c.wantSteps)
+				t.Fatalf("no match at the probe (the walk %s)", c.walk)
 			}
 			if got := int(ms[len(ms)-1].len); got != c.wantLen {
-				t.Errorf("longest match %d, want %d (%s); matches %v", got, c.wantLen, c.wantSteps, ms)
+				t.Errorf("longest match %d, want %d (the walk %s); matches %v", got, c.wantLen, c.walk, ms)
 			}
 		})
 	}
