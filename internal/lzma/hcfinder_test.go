@@ -160,12 +160,12 @@ func TestHashChainGiveUp(t *testing.T) {
 		return append(append(append([]byte{}, probe[:n]...), filler(1, seed)...), filler(40, seed+1)...)
 	}
 	cases := []struct {
-		name      string
-		chain     []int // copy lengths, newest first
-		giveUp    int
-		ahead     bool // the lookahead's search (with aheadGiveUp 2)
-		wantLen   int
-		walk      string // what the walk should do, for the messages
+		name    string
+		chain   []int // copy lengths, newest first
+		giveUp  int
+		ahead   bool // the lookahead's search (with aheadGiveUp 2)
+		wantLen int
+		walk    string // what the walk should do, for the messages
 	}{
 		{"12 at step 7, give up after 6", []int{6, 6, 6, 6, 6, 6, 12}, 6, false, 6, "stops"},
 		{"12 at step 6, give up after 6", []int{6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
