@@ -240,3 +240,45 @@ func TestGiveUpLevels(t *testing.T) {
 		t.Errorf("level 1 with 32 steps: giveUp %d and %d, want 20 and 4", mf.giveUp, mf.aheadGiveUp)
 	}
 }
+
+// TestSmallDictionaryTables checks the table sizes of small and large
+// dictionaries: a small one gets about as many main and 3-byte slots as
+// it has positions (at least 1<<smallTableBits), a large one 7-Zip's
+// sizes, and every hash of a stream's bytes falls in its table.
+func TestSmallDictionaryTables(t *testing.T) {
+	for _, c := range []struct {
+		bt            bool
+		hb            int
+		dict          uint32
+		main, h3, h4b int
+	}{
+		{true, 4, 4 << 10, 1 << 12, 1 << 12, 0},
+		{true, 5, 4 << 10, 1 << 12, 1 << 12, 1 << 12},
+		{true, 4, 1 << 10, 1 << 10, 1 << 10, 0},
+		{true, 4, 64 << 10, 1 << 16, 1 << 16, 0},
+		{true, 5, 1 << 20, 1 << 19, 1 << 16, 1 << 18},
+		{true, 4, 64 << 20, 1 << 24, 1 << 16, 0},
+		{false, 4, 4 << 10, 1 << 12, 1 << hc3Bits, 0},
+		{false, 5, 4 << 10, 1 << 18, 1 << hc3Bits, 0},
+		{false, 4, 1 << 20, 1 << 20, 1 << hc3Bits, 0},
+	} {
+		name := fmt.Sprintf("bt %v, %d-byte hashes, dictionary %d", c.bt, c.hb, c.dict)
+		mf := newMatchFinder(c.bt, c.hb, c.dict, 32, 16)
+		if len(mf.hash4) != c.main || len(mf.hash3) != c.h3 || len(mf.hash4b) != c.h4b {
+			t.Errorf("%s: tables of %d, %d and %d entries, want %d, %d and %d", name, len(mf.hash4), len(mf.hash3), len(mf.hash4b), c.main, c.h3, c.h4b)
+			continue
+		}
+		if len(mf.son) < int(mf.cyclic) {
+			t.Errorf("%s: %d chain or tree entries for %d positions", name, len(mf.son), mf.cyclic)
+		}
+		if !c.bt || c.dict > 64<<10 {
+			continue // the binary trees' sized hashes, on dictionaries quick to fill
+		}
+		data := testData("mixed", 3*int(c.dict)/2, 9)
+		mf.reset(data)
+		var ms []match
+		for mf.pos < len(data) {
+			ms = mf.find(ms) // the hashes index their tables, or this panics
+		}
+	}
+}

@@ -41,13 +41,16 @@ type matchFinder struct {
 	giveUp, aheadGiveUp int
 
 	hash2  []uint32 // 2-byte hash table, 1<<hc2Bits (hash2of)
-	hash3  []uint32 // 3-byte hash: 1<<16 (binary trees), 1<<hc3Bits (hash chains)
+	hash3  []uint32 // 3-byte hash: up to 1<<16 (binary trees), 1<<hc3Bits (hash chains)
 	hash4  []uint32
-	hash4b []uint32 // binary trees with 5-byte main hashing: one 4-byte candidate, 1<<18
+	hash4b []uint32 // binary trees with 5-byte main hashing: one 4-byte candidate, up to 1<<18
 	// tablesZero is set while the hash tables are known to hold only
 	// zeros (newly made), so that reset need not clear them.
 	tablesZero bool
 	h4shift    uint
+	// h3shift and h4bshift size the binary trees' 3-byte and 4-byte
+	// hashes to their tables.
+	h3shift, h4bshift uint
 	hb         int      // bytes hashed for the main table: 4 or 5
 	son        []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
 	// insertScratch is btInsert's (always empty) match list.
@@ -131,12 +134,12 @@ func (mf *matchFinder) hashNext() {
 		cur := uint32(p) + mf.delta
 		e := &mf.ph[cur&(hashAhead-1)]
 		h2 := hash2of(b)
-		h3 := hash3of(b)
+		h3 := mf.hash3of(b)
 		h4 := mf.mainHash(b)
 		e.c2, e.c3, e.c4 = hash2[h2], hash3[h3], hash4[h4]
 		hash2[h2], hash3[h3], hash4[h4] = cur, cur, cur
 		if mf.hb == 5 {
-			h := hash4bOf(b)
+			h := mf.hash4bOf(b)
 			e.c4b = mf.hash4b[h]
 			mf.hash4b[h] = cur
 		}
@@ -158,7 +161,8 @@ func (mf *matchFinder) preHashed(cur uint32) *preHash {
 // newMatchFinder returns a finder for the given dictionary.
 func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *matchFinder {
 	mf := &matchFinder{bt: bt, hb: hashBytes, dictSize: dictSize, cyclic: dictSize + 1, nice: nice, cycles: cycles}
-	hbits := bits.Len32(dictSize-1) - 1
+	dbits := bits.Len32(dictSize-1) - 1
+	hbits := dbits
 	if !bt {
 		// A hash chain's quality depends on few collisions in its
 		// one table: as many slots as dictionary positions.
@@ -167,18 +171,27 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 			hbits = max(hbits, 18)
 		}
 	}
-	if hbits < 16 {
-		hbits = 16
-	}
-	if hbits > 24 {
-		hbits = 24
+	// The tables of a small dictionary (a stream sized to its short
+	// input, such as a 7z header) have about as many slots as it has
+	// positions: 7-Zip's floor of 2^16 main and 3-byte slots made the
+	// header of a one-file archive touch 180 pages of them
+	// (smallTableBits).
+	hbits = min(max(hbits, smallTableBits), 24)
+	if dbits < 16 {
+		hbits = max(hbits, dbits+1)
+	} else {
+		hbits = max(hbits, 16)
 	}
 	mf.h4shift = uint(32 - hbits)
 	mf.hash2 = make([]uint32, 1<<hc2Bits)
 	if bt {
-		mf.hash3 = make([]uint32, 1<<16)
+		h3bits := min(max(dbits+1, smallTableBits), 16)
+		mf.h3shift = uint(32 - h3bits)
+		mf.hash3 = make([]uint32, 1<<h3bits)
 		if hashBytes == 5 {
-			mf.hash4b = make([]uint32, 1<<18)
+			h4bbits := min(max(dbits+1, smallTableBits), 18)
+			mf.h4bshift = uint(32 - h4bbits)
+			mf.hash4b = make([]uint32, 1<<h4bbits)
 		}
 	} else {
 		// The hash-chain finder uses a small 3-byte table and no
@@ -240,9 +253,10 @@ func (mf *matchFinder) mainHash(b []byte) uint32 {
 	return (binary.LittleEndian.Uint32(b) * 2654435761) >> mf.h4shift
 }
 
-// hash4bOf is the 4-byte hash (18 bits) used beside 5-byte main hashing.
-func hash4bOf(b []byte) uint32 {
-	return (binary.LittleEndian.Uint32(b) * 2654435761) >> (32 - 18)
+// hash4bOf is the 4-byte hash (len(hash4b) entries) used beside 5-byte
+// main hashing by the binary trees.
+func (mf *matchFinder) hash4bOf(b []byte) uint32 {
+	return (binary.LittleEndian.Uint32(b) * 2654435761) >> (mf.h4bshift & 31)
 }
 
 // hash2of hashes the first 2 bytes of b to 10 bits (as 7-Zip's 2-byte
@@ -251,9 +265,10 @@ func hash2of(b []byte) uint32 {
 	return (uint32(b[0]) | uint32(b[1])<<8) * 0x9E3779B1 >> (32 - hc2Bits)
 }
 
-func hash3of(b []byte) uint32 {
+// hash3of is the binary trees' 3-byte hash (len(hash3) entries).
+func (mf *matchFinder) hash3of(b []byte) uint32 {
 	v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
-	return (v * 506832829) >> 16
+	return (v * 506832829) >> (mf.h3shift & 31)
 }
 
 // matchLen returns how many bytes a[i:] and a[j:] share, up to limit
@@ -559,3 +574,7 @@ func hugeUint32s(n int) []uint32 {
 	b := hugeBytes(4 * n)
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
+
+// smallTableBits is the smallest hash table a finder makes (1 Ki
+// entries, 4 KiB), for dictionaries of up to 1 KiB.
+const smallTableBits = 10

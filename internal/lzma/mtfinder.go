@@ -271,11 +271,11 @@ func (t *mtFinder) list(mf *matchFinder) []match {
 func shortTables(mf *matchFinder, pos int, cur uint32) (c2, c3, c4b uint32) {
 	b := mf.buf[pos : pos+mf.hb]
 	h2 := hash2of(b)
-	h3 := hash3of(b)
+	h3 := mf.hash3of(b)
 	c2, c3 = mf.hash2[h2], mf.hash3[h3]
 	mf.hash2[h2], mf.hash3[h3] = cur, cur
 	if mf.hb == 5 {
-		h := hash4bOf(b)
+		h := mf.hash4bOf(b)
 		c4b = mf.hash4b[h]
 		mf.hash4b[h] = cur
 	}
