@@ -51,8 +51,8 @@ type matchFinder struct {
 	// h3shift and h4bshift size the binary trees' 3-byte and 4-byte
 	// hashes to their tables.
 	h3shift, h4bshift uint
-	hb         int      // bytes hashed for the main table: 4 or 5
-	son        []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
+	hb                int      // bytes hashed for the main table: 4 or 5
+	son               []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
 	// insertScratch is btInsert's (always empty) match list.
 	insertScratch []match
 
