@@ -176,12 +176,11 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 	// positions: 7-Zip's floor of 2^16 main and 3-byte slots made the
 	// header of a one-file archive touch 180 pages of them
 	// (smallTableBits).
-	hbits = min(max(hbits, smallTableBits), 24)
+	floor := 16
 	if dbits < 16 {
-		hbits = max(hbits, dbits+1)
-	} else {
-		hbits = max(hbits, 16)
+		floor = max(dbits+1, smallTableBits)
 	}
+	hbits = min(max(hbits, floor), 24)
 	mf.h4shift = uint(32 - hbits)
 	mf.hash2 = make([]uint32, 1<<hc2Bits)
 	if bt {
