@@ -176,19 +176,16 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 	// positions: 7-Zip's floor of 2^16 main and 3-byte slots made the
 	// header of a one-file archive touch 180 pages of them
 	// (smallTableBits).
-	floor := 16
-	if dbits < 16 {
-		floor = max(dbits+1, smallTableBits)
-	}
-	hbits = min(max(hbits, floor), 24)
+	small := max(dbits+1, smallTableBits)
+	hbits = min(max(hbits, min(small, 16)), 24)
 	mf.h4shift = uint(32 - hbits)
 	mf.hash2 = make([]uint32, 1<<hc2Bits)
 	if bt {
-		h3bits := min(max(dbits+1, smallTableBits), 16)
+		h3bits := min(small, 16)
 		mf.h3shift = uint(32 - h3bits)
 		mf.hash3 = make([]uint32, 1<<h3bits)
 		if hashBytes == 5 {
-			h4bbits := min(max(dbits+1, smallTableBits), 18)
+			h4bbits := min(small, 18)
 			mf.h4bshift = uint(32 - h4bbits)
 			mf.hash4b = make([]uint32, 1<<h4bbits)
 		}
