@@ -1,4 +1,5 @@
 # garc — build, test and release targets. Run `make help` for the list.
+SHELL     := /bin/bash
 GO        ?= go
 PKGS      ?= ./...
 BIN       ?= bin/garc
@@ -47,8 +48,10 @@ completions:
 	$(GO) run ./cmd/garc completion fish > completions/garc.fish
 	$(GO) run ./cmd/garc completion powershell > completions/garc.ps1
 
+# The run's events go through scripts/testsummary, which prints what plain
+# `go test` prints and ends with a line counting the skipped tests by reason.
 test:
-	$(GO) test -timeout 30m $(PKGS)
+	set -o pipefail; $(GO) test -json -timeout 30m $(PKGS) | $(GO) run ./scripts/testsummary
 
 test-short:
 	$(GO) test -short $(PKGS)
