@@ -40,7 +40,9 @@
 // ustar prefix and pax time digits 7-Zip's -slt shows; an entry's comment
 // is its pax header's name and the records 7-Zip does not read, and
 // sparse files are flagged (Entry.IsSparse). Character and block devices and FIFOs are
-// left out of extraction with a warning, never created.
+// listed as files whose Mode has the type (fs.ModeNamedPipe, fs.ModeDevice),
+// as 7-Zip lists them, but Extract never hands them out: Skipped names
+// them, for a warning; they are never created.
 //
 // # Passes
 //

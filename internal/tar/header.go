@@ -91,6 +91,12 @@ func (h *header) hasData() bool {
 	return true
 }
 
+// isDevice reports a character or block device or a FIFO, which the
+// listing shows and extraction never creates.
+func (h *header) isDevice() bool {
+	return h.typeflag == typeChar || h.typeflag == typeBlock || h.typeflag == typeFifo
+}
+
 // errHeader is a malformed header field.
 type errHeader string
 

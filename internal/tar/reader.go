@@ -27,7 +27,7 @@ type Reader struct {
 	info    archive.Info
 	entries []*archive.Entry
 	details []EntryDetails // per entry, for listings (Details)
-	// skipped names the device and FIFO entries left out of the listing.
+	// skipped names the device and FIFO entries, which Extract leaves out.
 	skipped []string
 	used    int64 // memory charged for the entry list
 
@@ -119,8 +119,8 @@ func (r *Reader) Err() error { return r.err }
 func (r *Reader) Streaming() bool { return !r.complete && r.err == nil }
 
 // Skipped names the character devices, block devices and FIFOs the archive
-// holds, which garc neither lists nor creates (complete once Entries or a
-// full Extract has run).
+// holds, which are listed but which Extract never hands out (complete once
+// Entries or a full Extract has run).
 func (r *Reader) Skipped() []string { return r.skipped }
 
 // Close releases nothing: the caller owns src.
@@ -365,13 +365,12 @@ func (p *pass) content(h *header) (io.Reader, error) {
 	return &sparseReader{data: p, m: m, size: h.realSize}, nil
 }
 
-// entry maps the next header onto an archive entry and records it (or,
-// for a device or FIFO, its name in skipped); nil for the latter.
+// entry maps the next header onto an archive entry and records it; a
+// device or FIFO is listed (as 7-Zip lists it) and its name recorded in
+// skipped too, for Extract never hands it out.
 func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
-	switch h.typeflag {
-	case typeChar, typeBlock, typeFifo:
+	if h.isDevice() {
 		r.skipped = append(r.skipped, h.name)
-		return nil, nil
 	}
 	r.used += entryCost + int64(len(h.name)+len(h.linkname)+len(h.uname)+len(h.gname)+len(h.comment)+len(h.fflags))
 	if limit := r.opts.Limit(); r.used > limit {
@@ -436,6 +435,22 @@ func entryOf(h *header) *archive.Entry {
 		e.LinkTarget = h.linkname
 		e.Size, e.PackedSize = 0, 0
 		e.Attributes |= 0o120000
+	case typeFifo, typeChar, typeBlock:
+		// A file of the listing, with the type in its mode (as the
+		// other formats' readers give a unix mode's type).
+		e.Type = archive.TypeFile
+		e.Size, e.PackedSize = 0, 0
+		switch h.typeflag {
+		case typeFifo:
+			e.Attributes |= 0o010000
+			e.Mode = fs.ModeNamedPipe
+		case typeChar:
+			e.Attributes |= 0o020000
+			e.Mode = fs.ModeDevice | fs.ModeCharDevice
+		default:
+			e.Attributes |= 0o060000
+			e.Mode = fs.ModeDevice
+		}
 	case typeLink:
 		e.Type = archive.TypeHardlink
 		e.LinkTarget = strings.TrimSuffix(h.linkname, "/")
@@ -448,7 +463,7 @@ func entryOf(h *header) *archive.Entry {
 	for len(e.Name) > 1 && strings.HasSuffix(e.Name, "/") {
 		e.Name = e.Name[:len(e.Name)-1]
 	}
-	e.Mode = fs.FileMode(h.mode) & fs.ModePerm
+	e.Mode |= fs.FileMode(h.mode) & fs.ModePerm
 	switch e.Type {
 	case archive.TypeDir:
 		e.Mode |= fs.ModeDir
@@ -524,18 +539,14 @@ func (r *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 				r.err = err
 				return err
 			}
-		case h.typeflag == typeChar || h.typeflag == typeBlock || h.typeflag == typeFifo:
 		case i >= len(r.entries):
 			return changed(h.name, at)
 		default:
 			e = r.entries[i]
 		}
-		if e == nil {
-			continue // a device or FIFO
-		}
 		i++
-		if want != nil && !want(e) {
-			continue
+		if want != nil && !want(e) || h.isDevice() {
+			continue // a device or FIFO is listed, never extracted (Skipped)
 		}
 		cr := &contentReader{ctx: ctx, r: r, e: e, p: p}
 		if e.Type == archive.TypeFile {

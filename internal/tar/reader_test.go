@@ -3,15 +3,18 @@ package tar
 import (
 	stdtar "archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -103,12 +106,17 @@ func TestRoundTripWithArchiveTar(t *testing.T) {
 	for _, e := range es {
 		names = append(names, e.Type.String()+":"+e.Name)
 	}
-	want := "dir:dir file:dir/a.txt file:dir/" + strings.Repeat("long", 60) + " symlink:link hardlink:hard file:big"
+	// The FIFO is listed, a file with its type in the mode, and named by
+	// Skipped: extraction never hands it out.
+	want := "dir:dir file:dir/a.txt file:dir/" + strings.Repeat("long", 60) + " symlink:link hardlink:hard file:fifo file:big"
 	if strings.Join(names, " ") != want {
 		t.Fatalf("entries %v\nwant %v", names, want)
 	}
 	if len(r.Skipped()) != 1 || r.Skipped()[0] != "fifo" {
 		t.Fatalf("skipped %v", r.Skipped())
+	}
+	if fifo := es[5]; fifo.Mode.Type() != fs.ModeNamedPipe || fifo.Attributes&0o170000 != 0o010000 || fifo.Size != 0 {
+		t.Fatalf("fifo: mode %v, attributes %o, size %d", fifo.Mode, fifo.Attributes, fifo.Size)
 	}
 	if e := es[1]; e.Size != 5 || !e.ModTime.Equal(mtime) || e.Mode.Perm() != 0o644 || e.Owner() != "me" {
 		t.Fatalf("entry metadata %+v", e)
@@ -117,8 +125,20 @@ func TestRoundTripWithArchiveTar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tree["hard"] != tree["dir/a.txt"] || tree["link"] != "symlink -> dir/a.txt" || !strings.HasPrefix(tree["big"], "file 100000 ") {
+	if _, fifo := tree["fifo"]; fifo || tree["hard"] != tree["dir/a.txt"] || tree["link"] != "symlink -> dir/a.txt" || !strings.HasPrefix(tree["big"], "file 100000 ") {
 		t.Fatalf("tree %v", tree)
+	}
+	// Streamed (a compressed tar read once by Extract): the same.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(buf.Bytes())
+	zw.Close()
+	zr, err := openBytes("t.tar.gz", gz.Bytes(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ztree, err := extracted(zr); err != nil || len(ztree) != len(tree) || len(zr.Entries()) != len(es) || !slices.Equal(zr.Skipped(), []string{"fifo"}) {
+		t.Fatalf("streamed: tree %v, %d entries, skipped %v, %v", ztree, len(zr.Entries()), zr.Skipped(), err)
 	}
 
 	// Truncation inside data and inside a header is an error wrapping
