@@ -103,8 +103,10 @@ rules: -x!*.log drops top-level .log files only, -xr!*.log every one).
 ARCHIVE is a 7z archive: a name whose extension belongs to another format
 (.zip, .tar, .gz, .rar …) is refused (exit 7) unless the file is a 7z
 archive already, and a name without extension gets .7z appended, as
-7-Zip does. RAR archives, split archives (.001, .002 …) and
-self-extractors cannot be changed (exit 2). Adding to an archive whose entries are
+7-Zip does. RAR archives, split archives (.001, .002 …, also named by
+their stem: set.7z when only set.7z.001 … exist) and self-extractors
+cannot be changed (exit 2), and --volume-size does not write over the
+parts of an existing split set. Adding to an archive whose entries are
 encrypted needs their password; adding without one (new entries
 unencrypted) or with another one is refused unless
 --allow-mixed-encryption is given.`,
@@ -126,7 +128,8 @@ unencrypted) or with another one is refused unless
 		},
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&f.level, "level", -1, "compression level 0 (store) to 9 (ultra); default 5")
+	fl.IntVar(&f.level, "level", -1, "compression level 0 (store) to 9 (ultra)")
+	fl.Lookup("level").DefValue = "5" // -1, not given, means 5 (or the method's own)
 	fl.StringVar(&f.method, "method", "", "compression method: LZMA2, LZMA, PPMd, BZip2, Deflate, Copy, with 7-Zip's parameters (LZMA2:d=64m:fb=64, PPMd:o=8:mem=256m)")
 	stringArrayVar(fl, &f.methodParams, "method-param", "a parameter of the method, e.g. fb=64 or mem=256m (repeatable; 7-Zip -mfb=64)")
 	stringArrayVar(fl, &f.filters, "filter", "filter before the method: BCJ, BCJ2, ARM64, Delta:4 …, or off")
@@ -201,7 +204,7 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	w := &o.Write
 	switch {
 	case w.Level < -1 || w.Level > 9:
-		return o, usagef("--level must be 0 to 9")
+		return o, usagef("%s: the level must be 0 to 9", typedSwitch(a.args, "--level"))
 	case w.Level == 0:
 		w.Method = "Copy" // 7-Zip's -mx0
 	}
@@ -283,8 +286,8 @@ func (a *app) deleteCommand() *cobra.Command {
 		Short:   "delete entries from a 7z archive",
 		Long: `Delete the entries matching PATTERNS from a 7z archive; untouched solid
 blocks are copied as they are. A name without extension gets .7z appended,
-as 7-Zip does. RAR archives are read-only, and split archives (.001, .002 …)
-and self-extractors cannot be changed.`,
+as 7-Zip does. RAR archives are read-only, and split archives (.001, .002 …,
+also named by their stem) and self-extractors cannot be changed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pats, err := selection.ExpandListFiles(append(args[1:], a.g.includes...))

@@ -118,12 +118,43 @@ func openExisting(path string) (*os.File, error) {
 	return f, nil
 }
 
+// checkSplitSet refuses to let `a` or `d` change a raw split set (7-Zip
+// does not either: "Updating for multivolume archives is not
+// implemented"), whatever name it is given by: a part of it (set.7z.001,
+// set.7z.003), or its stem (set.7z) when no set.7z exists beside
+// set.7z.001. Writing volumes (-v) is refused beside any part named like
+// one of the new set's: the new set would replace set.7z.001 and leave a
+// longer set's later parts, which belong to no archive, behind it.
+func checkSplitSet(path string, volumeSize int64) error {
+	part := ""
+	switch {
+	case opener.IsSplitPart(path):
+		part = path
+	case volumeSize > 0:
+		part = opener.SplitPartOf(path)
+	default:
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) && opener.IsSplitPart(archivefile.VolumeName(path, 0)) {
+			part = archivefile.VolumeName(path, 0)
+		}
+	}
+	switch {
+	case part == "":
+		return nil
+	case part == path:
+		return fmt.Errorf("%s: split archives (.001, .002 …) cannot be updated: %w", path, archive.ErrUnsupported)
+	}
+	return fmt.Errorf("%s: %s exists: split archives (.001, .002 …) cannot be updated: %w", path, part, archive.ErrUnsupported)
+}
+
 // update writes the archive at path through a temporary file renamed
 // into place on success, with the existing one (if any, and unless the
 // output is split into volumes) as its base: the one call of `a` and `d`.
 func update(ctx context.Context, path string, volumeSize int64, ch *sevenzip.Changes, wo *sevenzip.WriteOptions) (*sevenzip.WriteStats, error) {
 	if wo.Threads <= 0 {
 		wo.Threads = runtime.NumCPU()
+	}
+	if err := checkSplitSet(path, volumeSize); err != nil {
+		return nil, err
 	}
 	var base *sevenzip.Existing
 	if volumeSize == 0 {

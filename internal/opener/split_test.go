@@ -157,3 +157,22 @@ func TestSplitParallelReads(t *testing.T) {
 		t.Errorf("%d parts open after the reads", k)
 	}
 }
+
+// SplitPartOf finds a file named like a part of a split written under a
+// name, also one without the first part, and only for that exact name.
+func TestSplitPartOf(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a.7z.003", "a.7z.004", "b.7z", "b.7z.x01", "c.7z.0001", "d.7z.01", "e.7z.000"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
+	}
+	for name, want := range map[string]string{
+		"a.7z": "a.7z.003", "a": "", "b.7z": "", "c.7z": "c.7z.0001", "d.7z": "", "e.7z": "", "none.7z": "",
+	} {
+		if want != "" {
+			want = filepath.Join(dir, want)
+		}
+		if got := SplitPartOf(filepath.Join(dir, name)); got != want {
+			t.Errorf("SplitPartOf(%s) = %q, want %q", name, got, want)
+		}
+	}
+}
