@@ -12,7 +12,9 @@
 // 'K' pseudo-entries, base-256 numbers, the old sparse format 'S') and POSIX
 // pax (extended headers 'x' and global headers 'g' carrying "key=value"
 // records: path, linkpath, size, times, owner names, sparse maps of the GNU
-// 0.0, 0.1 and 1.0 conventions).
+// 0.0, 0.1 and 1.0 conventions; Solaris tar's 'X' headers are read as
+// 'x', and of consecutive extended headers before one entry the last
+// applies alone, as GNU tar, archive/tar and 7-Zip read them).
 //
 // The headers are parsed here (header.go, sparse.go), not by the standard
 // library's archive/tar, which refuses archives GNU tar, libarchive and
@@ -25,7 +27,7 @@
 // an error: a header checksum mismatch, digits followed by garbage, a
 // malformed record of a key garc applies, NUL in a pax path, name or
 // owner, an invalid pax time, and a sparse map out of order, outside the
-// real size or not adding up to the data stored. Go 1.7's GNU headers with
+// real size or not adding up to the data stored, and a negative real size. Go 1.7's GNU headers with
 // a ustar prefix are read as archive/tar reads them. Pax global headers
 // are not applied (as in 7-Zip): their name and records become the
 // archive's comment (Info.Comment, as 7-Zip shows it); GNU volume labels

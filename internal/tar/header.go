@@ -26,6 +26,7 @@ const (
 	typeFifo       = '6'
 	typeCont       = '7'
 	typePAX        = 'x'
+	typeSolarisPAX = 'X' // Solaris tar's pax extended header, read as 'x'
 	typePAXGlobal  = 'g'
 	typeGNULongN   = 'L'
 	typeGNULongL   = 'K'
@@ -272,6 +273,11 @@ func parseBlock(block []byte) (*header, error) {
 	}
 	h.rawType = h.typeflag
 	h.devMajor, h.devMinor = devField(block[329:337]), devField(block[337:345])
+	if h.typeflag == typeSolarisPAX {
+		// Solaris tar's extended header, which GNU tar, bsdtar, 7-Zip
+		// and Python's tarfile read as a pax header.
+		h.typeflag = typePAX
+	}
 	if h.typeflag == typeRegA || h.typeflag == typeCont {
 		h.typeflag = typeReg
 		if d == dialectV7 && strings.HasSuffix(h.name, "/") {
@@ -321,6 +327,15 @@ func (p *paxState) reset() {
 	p.longName, p.longLink = nil, nil
 	p.bytes = 0
 	p.prefixUsed, p.havePAX, p.recordPath, p.paxCount = false, false, "", 0
+	p.rawLines = p.rawLines[:0]
+}
+
+// replace forgets the records of an earlier pax header of the entry: of
+// consecutive pax headers the last one applies alone, as GNU tar,
+// archive/tar and 7-Zip read them (7-Zip still counts both, PAX:2).
+func (p *paxState) replace() {
+	clear(p.records)
+	p.sparse00 = p.sparse00[:0]
 	p.rawLines = p.rawLines[:0]
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -93,6 +94,9 @@ func TestLenientHeaders(t *testing.T) {
 				data: sparseMap + strings.Repeat("\x00", blockSize-len(sparseMap)) + "abc"}.bytes()),
 			"invalid sparse map"},
 		{"bad checksum", func() []byte { b := tarOf(file); b[0] = 'g'; return b }(), "checksum"},
+		{"negative old GNU sparse real size (base-256)", tarOf(rawHeader{name: "s", typeflag: 'S', magic: "ustar  \x00", data: "abc",
+			at: map[int]string{386: "00000000000\x0000000000003\x00", 483: "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfe"}}.bytes()),
+			"negative sparse real size"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := listContents(c.tar)
@@ -220,6 +224,56 @@ func TestExtensionsAs7Zip(t *testing.T) {
 			d := r.Info().Details.(*Details).Entry(es[0])
 			if got := strings.Join(d.Extensions(), " "); got != c.want {
 				t.Errorf("Extensions %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestExtendedHeaderVariants: of consecutive pax headers before one entry
+// the last applies alone (GNU tar, archive/tar and 7-Zip drop the
+// earlier one's records; garc merged them, keeping the first one's
+// mtime), and a Solaris 'X' header is a pax header (garc listed it as a
+// file named …/PaxHeaders.N/… and lost the entry's name and time).
+func TestExtendedHeaderVariants(t *testing.T) {
+	file := rawHeader{name: "f", typeflag: '0', data: "abc"}.bytes()
+	for _, c := range []struct {
+		name               string
+		tar                []byte
+		wantName, wantTime string // the only entry's name and mtime (UTC)
+		wantExt, wantCmt   string // Extensions and Comment, as 7zz -slt shows them
+	}{
+		{"two pax headers", tarOf(
+			rawHeader{name: "PaxHeaders/f1", typeflag: 'x', data: paxRecord("path", "first") + paxRecord("mtime", "1000") + paxRecord("foo.bar", "x")}.bytes(),
+			rawHeader{name: "PaxHeaders/f2", typeflag: 'x', data: paxRecord("path", "second") + paxRecord("baz.q", "y")}.bytes(), file),
+			"second", "2021-01-14T08:25:36Z", "PAX:2 pax_path PAX_unsupported_line", "PaxHeaders/f2\nbaz.q=y\n"},
+		{"the later sparse map alone", tarOf(
+			rawHeader{name: "P1", typeflag: 'x', data: paxRecord("GNU.sparse.map", "0,1,5,2") + paxRecord("GNU.sparse.size", "8")}.bytes(),
+			rawHeader{name: "P2", typeflag: 'x', data: paxRecord("path", "plain")}.bytes(), file),
+			"plain", "2021-01-14T08:25:36Z", "PAX:2 pax_path", "P2\n"},
+		{"Solaris X header", tarOf(
+			rawHeader{name: "./PaxHeaders.123/f", typeflag: 'X', data: paxRecord("path", "solaris-name") + paxRecord("mtime", "1234567890.5") + paxRecord("SCHILY.dev", "5")}.bytes(), file),
+			"solaris-name", "2009-02-13T23:31:30.5Z", "PAX mtime pax_path PAX_unsupported_line", "./PaxHeaders.123/f\nSCHILY.dev=5\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := tarOf(c.tar, make([]byte, 2*blockSize))
+			r, err := Open(bytes.NewReader(b), int64(len(b)), 0, &archive.Options{Name: "t.tar"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			es := r.Entries()
+			if len(es) != 1 {
+				for _, e := range es {
+					t.Logf("entry %q", e.Name)
+				}
+				t.Fatalf("%d entries, want 1", len(es))
+			}
+			e := es[0]
+			if got := e.ModTime.UTC().Format(time.RFC3339Nano); e.Name != c.wantName || got != c.wantTime || e.Size != 3 || e.IsSparse() {
+				t.Errorf("entry %q mtime %s size %d sparse %v; want %q %s 3, not sparse", e.Name, got, e.Size, e.IsSparse(), c.wantName, c.wantTime)
+			}
+			d := r.Info().Details.(*Details).Entry(e)
+			if got := strings.Join(d.Extensions(), " "); got != c.wantExt || e.Comment() != c.wantCmt {
+				t.Errorf("Extensions %q, Comment %q; want %q, %q", got, e.Comment(), c.wantExt, c.wantCmt)
 			}
 		})
 	}

@@ -265,6 +265,7 @@ func (p *pass) next() (*header, int64, error) {
 			p.pax.prefixUsed = p.pax.prefixUsed || h.prefixUsed
 			switch h.typeflag {
 			case typePAX:
+				p.pax.replace()
 				p.pax.havePAX, p.pax.recordPath = true, h.name
 				p.pax.paxCount++
 				err = p.pax.parsePAX(data)

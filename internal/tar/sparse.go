@@ -48,6 +48,10 @@ func readOldGNUSparse(h *header, block []byte, in io.Reader, limit int64) error 
 	if err != nil {
 		return err
 	}
+	if real < 0 {
+		// A base-256 field can be negative; 7-Zip refuses it too.
+		return errHeader("negative sparse real size")
+	}
 	if block[483]&0x80 != 0 {
 		h.ext |= extBinSize // the entry's size, as 7-Zip flags it
 	}
