@@ -149,6 +149,12 @@ func Normalize(args []string, c Commands) []string {
 			continue
 		}
 		if len(a) < 2 || a[0] != '-' {
+			if command == "" && (a == "completion" || a == "help") {
+				// cobra's own commands, whose subcommands are words
+				// of their own: the rest goes on as typed, so that
+				// "completion bash --help" is the help of bash.
+				return append(append([]string{a}, flags...), args[i+1:]...)
+			}
 			if command == "" {
 				command = a
 			} else {

@@ -64,6 +64,12 @@ type app struct {
 	// that a wildcard archive argument skips them (forEachArchive).
 	volumes []string
 	ran     bool // the command line was parsed and a command started
+	// completing is set in a run that answers a shell's completion
+	// request (cobra's hidden __complete command).
+	completing bool
+	// args is the command line as typed, before argv.Normalize, so that
+	// messages name a switch as the user wrote it (typedSwitch).
+	args []string
 	// shown and hidden count the diagnostics about entries of the
 	// current archive printed and held back (see maxEntryDiagnostics).
 	shown, hidden int
@@ -146,6 +152,8 @@ const interruptGrace = 700 * time.Millisecond
 func runLimited(ctx context.Context, procs *processorLimit, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr, procs: procs}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // setMemoryLimit's, for in-process runs
+	a.args = args
+	a.completing = len(args) > 0 && strings.HasPrefix(args[0], "__complete")
 	a.pw = &prompt.Source{Stdin: a.stdinB, Term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
 	nargs := argv.Normalize(args, a.commandsFor(args))
 	only := commandToBuild(nargs)
@@ -301,11 +309,6 @@ volume sets and raw .001 splits), ZIP archives (split sets too), tar archives
 (plain, .tar.gz, .tar.bz2, .tar.xz, .tar.zst, .tar.lzma) and single .gz, .bz2,
 .xz, .zst and .lzma files, all detected by content; it writes 7z archives.
 
-Commands:
-  x   extract with full paths      e   extract without paths (flat)
-  l   list contents                t   test every entry's checksum
-  a   add to (create) a 7z archive d   delete entries from a 7z archive
-  lb  bare list: names only        completion  shell completion script
 unrar's commands are accepted too: v (= l), vt and lt (= l -slt), vb (= lb)
 and p (= x -so).
 
@@ -399,6 +402,9 @@ destination (garc x archive.rar out/).
 			return usagef("%v", err)
 		}
 		return err
+	}
+	if only == nil {
+		setUpCompletion(root, a.completing) // completion.go
 	}
 	return root
 }

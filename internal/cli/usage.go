@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,6 +59,11 @@ var (
 // explainFlagError rewrites one flag-parsing error of command c; tree
 // returns the whole command tree.
 func explainFlagError(c *cobra.Command, tree func() *cobra.Command, args []string, err error) string {
+	if !c.HasParent() && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		// The root parses the flags only when the first word is no
+		// command: that word is the mistake, not the flags after it.
+		return unknownCommand(tree(), args[0]).Error()
+	}
 	msg := err.Error()
 	var ne notExistError
 	var ive invalidValueError
@@ -233,17 +239,26 @@ func operandsRequired(root *cobra.Command) {
 // unknownCommand is the error for a command word garc does not know, with
 // the commands it is close to.
 func unknownCommand(root *cobra.Command, word string) error {
+	if strings.EqualFold(word, "version") {
+		return usagef("unknown command %q; did you mean --version?", word)
+	}
 	if near := suggestCommands(root, word); len(near) > 0 {
 		return usagef("unknown command %q; did you mean %s?", word, strings.Join(near, " or "))
 	}
 	return usagef("unknown command %q", word)
 }
 
-// suggestCommands returns the commands whose name or alias is within two
+// suggestCommands returns the command whose name or alias is word in
+// another case, or else the commands whose name or alias is within two
 // edits of word or starts with it, as "x (extract)".
 func suggestCommands(root *cobra.Command, word string) []string {
 	w := strings.ToLower(word)
 	var out []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() && (c.Name() == w || slices.Contains(c.Aliases, w)) {
+			return []string{c.Name()}
+		}
+	}
 	for _, c := range root.Commands() {
 		if !c.IsAvailableCommand() {
 			continue
