@@ -275,6 +275,12 @@ func (x *Extractor) writeEntry(e *archive.Entry, r io.Reader) error {
 
 func (x *Extractor) write(e *archive.Entry, r io.Reader) error {
 	rel, note, why := cleanName(e.Name)
+	if why == whyEmptyName && e.Type == archive.TypeDir {
+		// A directory named "" (or "/", its root removed) is the
+		// destination itself, as GNU tar reads it ("."), not an entry
+		// to refuse.
+		rel, why = ".", ""
+	}
 	if why != "" {
 		name := e.Name
 		if name == "" {
@@ -1079,6 +1085,15 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		}
 		return x.refuse(e.Name, "link target "+e.LinkTarget+" is no longer a regular file")
 	}
+	if tfi, err := os.Lstat(target); err == nil && os.SameFile(fi, tfi) {
+		// The name already is the file the entry links or copies
+		// ("f" linked to itself, a hard link entry repeated): nothing
+		// to make, and no existing file to ask about. A link renamed
+		// over its own file would stay at the temporary name.
+		x.placedRecord = false
+		x.recordWritten(rel, &placement{path: target, atTarget: true})
+		return nil
+	}
 	dst, err := x.resolveExisting(e.Name, target)
 	if err != nil {
 		return err
@@ -1087,11 +1102,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	if e.Type == archive.TypeHardlink {
 		tmp := tempname.In(filepath.Dir(dst.path))
 		if err := x.createTemp(tmp, func() error { return os.Link(src, tmp) }, func() { os.Remove(tmp) }); err == nil {
-			if err := x.place(e, tmp, &dst); err != nil {
-				return err
-			}
-			x.recordWritten(rel, &dst)
-			return nil
+			return x.placeLink(e, rel, tmp, &dst)
 		}
 	}
 	in, err := os.OpenFile(src, os.O_RDONLY|tempname.NoFollow, 0)
@@ -1122,6 +1133,21 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		return err
 	}
 	x.recordWritten(rel, &dst)
+	return nil
+}
+
+// placeLink places tmp, a hard link just made to an extracted file, at
+// dst and records it. When dst's path is already a link to the same file
+// (made by something else since writeLink looked), rename(2) does nothing
+// and reports success, so the temporary name would stay: it is removed.
+func (x *Extractor) placeLink(e *archive.Entry, rel, tmp string, dst *placement) error {
+	if err := x.place(e, tmp, dst); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(tmp); err == nil {
+		os.Remove(tmp)
+	}
+	x.recordWritten(rel, dst)
 	return nil
 }
 

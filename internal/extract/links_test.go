@@ -2,6 +2,7 @@ package extract
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -149,4 +150,122 @@ func TestSymlinkClimbOverMissingNameCannotEscape(t *testing.T) {
 	if f.exists("traildot") {
 		t.Fatal("traildot -> sub/.. created while sub did not exist")
 	}
+}
+
+// TestLinkToItselfLeavesNoTemporary (issue 23, point 4): a hard link or
+// copy entry whose name already is the file it names ("tar cf t.tar f f",
+// a hard link entry repeated, a RAR5 link to itself) left its temporary
+// link beside the file, because rename(2) of a link onto the same file
+// does nothing. The entry is satisfied as it stands: no temporary file,
+// no "file exists", whatever the overwrite mode, and the name stays one
+// file with its first entry's content.
+func TestLinkToItselfLeavesNoTemporary(t *testing.T) {
+	hard := func(name, target string) *archive.Entry {
+		return &archive.Entry{Name: name, Type: archive.TypeHardlink, LinkTarget: target}
+	}
+	copyOf := func(name, target string) *archive.Entry {
+		return &archive.Entry{Name: name, Type: archive.TypeCopy, LinkTarget: target}
+	}
+	cases := []struct {
+		name    string
+		entries []*archive.Entry // after the file "f" with content "hi"
+		links   map[string]int   // name → link count wanted
+	}{
+		{"hard link to itself", []*archive.Entry{hard("f", "f")}, map[string]int{"f": 1}},
+		{"hard link to itself twice", []*archive.Entry{hard("f", "f"), hard("./f", "f")}, map[string]int{"f": 1}},
+		{"hard link repeated", []*archive.Entry{hard("g", "f"), hard("g", "f")}, map[string]int{"f": 2, "g": 2}},
+		{"hard link repeated through itself", []*archive.Entry{hard("g", "f"), hard("g", "g")}, map[string]int{"f": 2, "g": 2}},
+		{"copy of itself", []*archive.Entry{copyOf("f", "f")}, map[string]int{"f": 1}},
+		{"flat names meet", []*archive.Entry{hard("d/f", "f")}, map[string]int{"f": 1}},
+	}
+	for _, c := range cases {
+		for _, mode := range []OverwriteMode{OverwriteNever, OverwriteAll, OverwriteRename, OverwriteRenameExisting} {
+			for _, flat := range []bool{false, true} {
+				if c.name == "flat names meet" && !flat {
+					continue
+				}
+				t.Run(fmt.Sprintf("%s/mode%d/flat=%v", c.name, mode, flat), func(t *testing.T) {
+					f := newFixture(t, Options{Overwrite: mode, Flat: flat})
+					if err := f.write(fileEntry("f"), "hi"); err != nil {
+						t.Fatal(err)
+					}
+					for _, e := range c.entries {
+						if err := f.x.Write(e, nil); err != nil {
+							t.Fatalf("%s -> %s: %v", e.Name, e.LinkTarget, err)
+						}
+					}
+					if err := f.x.Finish(); err != nil {
+						t.Fatal(err)
+					}
+					if tmp := f.temps(); len(tmp) != 0 {
+						t.Errorf("temporary files left: %v", tmp)
+					}
+					if len(f.warned) != 0 {
+						t.Errorf("warnings: %v", f.warnErr)
+					}
+					ents, _ := os.ReadDir(f.dest)
+					if len(ents) != len(c.links) {
+						t.Errorf("%d names in the destination, want %d", len(ents), len(c.links))
+					}
+					for name, n := range c.links {
+						if got := f.read(name); got != "hi" {
+							t.Errorf("%s holds %q", name, got)
+						}
+						if got := linkCount(t, filepath.Join(f.dest, name)); got != n {
+							t.Errorf("%s has %d links, want %d", name, got, n)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestPlaceLinkOntoSameFile: when the name a hard link is placed at has
+// become a link to the same file since writeLink looked, the rename does
+// nothing and placeLink removes the temporary link.
+func TestPlaceLinkOntoSameFile(t *testing.T) {
+	f := newFixture(t, Options{Overwrite: OverwriteAll})
+	if err := f.write(fileEntry("f"), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	src, dst := filepath.Join(f.dest, "f"), filepath.Join(f.dest, "g")
+	if err := os.Link(src, dst); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	tmp := filepath.Join(f.dest, ".garc-00000000.tmp")
+	if err := f.x.createTemp(tmp, func() error { return os.Link(src, tmp) }, func() { os.Remove(tmp) }); err != nil {
+		t.Fatal(err)
+	}
+	e := &archive.Entry{Name: "g", Type: archive.TypeHardlink, LinkTarget: "f"}
+	if err := f.x.placeLink(e, "g", tmp, &placement{key: "g", path: dst, atTarget: true}); err != nil {
+		t.Fatal(err)
+	}
+	if tmps := f.temps(); len(tmps) != 0 {
+		t.Fatalf("temporary files left: %v", tmps)
+	}
+	if p, ok := f.x.writtenPath("g"); !ok || p != dst {
+		t.Fatalf("g recorded at %q (%v)", p, ok)
+	}
+}
+
+// linkCount counts the names in p's directory that are p's file (the
+// link count, where the file has no names elsewhere), portably.
+func linkCount(t *testing.T, p string) int {
+	t.Helper()
+	fi, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(filepath.Dir(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		if o, err := os.Lstat(filepath.Join(filepath.Dir(p), e.Name())); err == nil && os.SameFile(fi, o) {
+			n++
+		}
+	}
+	return n
 }
