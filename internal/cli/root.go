@@ -559,6 +559,7 @@ func (a *app) openArchive(name string) (archive.Reader, error) {
 			a.prog.Clear()
 			fmt.Fprintf(a.stderr, "garc: %s: a later volume: the set is read from its first volume, %s\n", printable.String(name), printable.String(v[0]))
 		}
+		a.warnPartsAfterEnd(name, r)
 	}
 	return r, err
 }

@@ -129,3 +129,44 @@ func splitParts(sums map[string]string, prefix string) map[string]string {
 	}
 	return out
 }
+
+// TestSplitSetStaleParts (issue 23): a split set whose later parts are
+// left over from an older, longer set of the same name (a set of four
+// parts replaced by one of two, .003 and .004 left behind) is read as the
+// archive its first parts hold, with a warning naming the parts after the
+// archive's end (its start header records its size) and exit 1, for l, t
+// and x alike; a complete set has no warning.
+func TestSplitSetStaleParts(t *testing.T) {
+	dir := t.TempDir()
+	newer := string(randomText(20000))
+	writeTree(t, dir, map[string]string{"old/a.txt": string(randomText(60000)), "new/b.txt": newer})
+	garc(t, dir, "", "a", "-v16k", "-mx0", "set.7z", "old").expect(t, ExitOK, "a old set")
+	garc(t, dir, "", "a", "-v16k", "-mx0", "two.7z", "new").expect(t, ExitOK, "a new set")
+	if r := garc(t, dir, "", "t", "two.7z.001"); r.code != ExitOK || strings.Contains(r.stderr, "garc:") {
+		t.Fatalf("complete set: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, n := range []string{"001", "002"} {
+		if err := os.Rename(filepath.Join(dir, "two.7z."+n), filepath.Join(dir, "set.7z."+n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "set.7z.004")); err != nil {
+		t.Fatalf("want the old set's .004 left: %v", err)
+	}
+	for _, args := range [][]string{
+		{"t", "set.7z.001"}, {"l", "set.7z.001"}, {"l", "--format=json", "set.7z.001"}, {"x", "-oout", "set.7z.001"},
+	} {
+		what := strings.Join(args, " ")
+		r := garc(t, dir, "", args...)
+		r.expect(t, ExitWarning, what)
+		if !strings.Contains(r.stderr, "set.7z.003") || !strings.Contains(r.stderr, "set.7z.004") || !strings.Contains(r.stderr, "not part of the archive") {
+			t.Errorf("%s: the warning does not name the parts after the end: %q", what, r.stderr)
+		}
+		if args[0] == "l" && !strings.Contains(r.stdout, "new/b.txt") {
+			t.Errorf("%s: %q", what, r.stdout)
+		}
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "out/new/b.txt")); err != nil || string(got) != newer {
+		t.Errorf("x extracted %d bytes (%v), want the newer set's file", len(got), err)
+	}
+}

@@ -242,3 +242,33 @@ func openParts(paths []string) (*MultiReaderAt, *splitFiles, error) {
 	}
 	return m, s, nil
 }
+
+// PartsAfterEnd returns the parts of the raw split r was opened from that
+// lie wholly after the end of the 7z archive its first parts hold (its
+// start header records its size): parts left over from an older, longer
+// set of the same name, which belong to no archive. It returns nil for a
+// reader Open did not make from a raw split, and for formats other than
+// 7z.
+func PartsAfterEnd(r archive.Reader) []string {
+	fr, ok := r.(*fileReader)
+	if !ok {
+		return nil
+	}
+	s, ok := fr.files.(*splitFiles)
+	if !ok {
+		return nil
+	}
+	info := fr.Info()
+	if info.Format != archive.Format7z || info.PhysicalSize <= 0 {
+		return nil
+	}
+	end := info.SFXOffset + info.PhysicalSize
+	var start int64
+	for i, size := range s.sizes {
+		if i > 0 && start >= end {
+			return append([]string(nil), s.paths[i:]...)
+		}
+		start += size
+	}
+	return nil
+}

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // openFDs counts the process's open descriptors (Linux only).
@@ -175,4 +177,52 @@ func TestSplitPartOf(t *testing.T) {
 			t.Errorf("SplitPartOf(%s) = %q, want %q", name, got, want)
 		}
 	}
+}
+
+// PartsAfterEnd names the parts of a 7z split after the archive's end (a
+// stale .003 and .004 beside a set of two parts), and none of a complete
+// set, of a RAR split or of a single file.
+func TestPartsAfterEnd(t *testing.T) {
+	root := testenv.CorpusRoot(t)
+	dir := t.TempDir()
+	read := func(rel string) []byte {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			testenv.Missing(t, rel)
+		}
+		return b
+	}
+	write := func(name string, b []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p1, p2 := read("files/py7zr/data__archive.7z.001"), read("files/py7zr/data__archive.7z.002")
+	write("a.7z.001", p1)
+	write("a.7z.002", p2)
+	write("single.7z", append(append([]byte(nil), p1...), p2...))
+	for i := 1; i <= 6; i++ {
+		write(fmt.Sprintf("r.%03d", i), read(fmt.Sprintf("files/sharpcompress/Archives__Rar4.split.%03d", i)))
+	}
+	check := func(name string, want ...string) {
+		t.Helper()
+		r, err := Open(filepath.Join(dir, name), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		for i := range want {
+			want[i] = filepath.Join(dir, want[i])
+		}
+		if got := PartsAfterEnd(r); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+			t.Errorf("PartsAfterEnd(%s) = %q, want %q", name, got, want)
+		}
+	}
+	check("a.7z.001")
+	check("r.001")
+	check("single.7z")
+	write("a.7z.003", []byte("left over from an older set"))
+	write("a.7z.004", []byte("and another part"))
+	check("a.7z.001", "a.7z.003", "a.7z.004")
+	check("a.7z.002", "a.7z.003", "a.7z.004")
 }
