@@ -18,7 +18,9 @@
 // not a failure), and nothing is ever written at the absolute
 // location. Empty names, NUL bytes and names that leave the destination
 // after lexical cleaning ("../x", "a/../../x", "/../x") are refused with
-// ErrRefused and reported through Options.Warn. On Windows each path
+// ErrRefused and reported through Options.Warn, except that a directory
+// with an empty name ("", or "/" once its root is removed) is the
+// destination itself, as GNU tar reads it ("."), like "./". On Windows each path
 // component additionally passes through
 // SanitizeWindowsName (reserved device names, characters <>:"|?*, control
 // characters, trailing dots and spaces).

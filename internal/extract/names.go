@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// whyEmptyName is why cleanName refuses an empty name.
+const whyEmptyName = "empty name"
+
 // cleanName turns a stored entry name into a slash-separated path relative
 // to the destination, or reports why it is refused. Both '/' and '\' count
 // as separators; a leading "./" is dropped. An absolute prefix (a leading
@@ -15,7 +18,7 @@ import (
 // The result "." means the destination itself.
 func cleanName(name string) (rel, note, why string) {
 	if name == "" {
-		return "", "", "empty name"
+		return "", "", whyEmptyName
 	}
 	if strings.IndexByte(name, 0) >= 0 {
 		return "", "", "NUL byte in name"
@@ -42,7 +45,7 @@ func cleanName(name string) (rel, note, why string) {
 		}
 	}
 	if n == "" {
-		return "", note, "empty name"
+		return "", note, whyEmptyName
 	}
 	for strings.HasPrefix(n, "./") {
 		n = n[2:]
