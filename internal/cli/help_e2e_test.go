@@ -112,3 +112,30 @@ printf '%s\n' "${COMPREPLY[@]}"`
 		t.Errorf("bash completion of --overwrite re: %q, want rename rename-existing", out)
 	}
 }
+
+// TestManPage checks the man page's sections and that groff renders it
+// without a warning.
+func TestManPage(t *testing.T) {
+	dir := t.TempDir()
+	r := garc(t, dir, "", "man")
+	r.expect(t, ExitOK, "man")
+	for _, sec := range []string{`.SH "EXIT STATUS"`, `.SH "ENVIRONMENT"`, `.SH "EXAMPLES"`, ".SH OPTIONS"} {
+		if !strings.Contains(r.stdout, sec) {
+			t.Errorf("man page lacks %s", sec)
+		}
+	}
+	if strings.Contains(r.stdout, "Exit codes:") {
+		t.Errorf("man page repeats the exit codes in its description")
+	}
+	groff := testenv.Tool(t, "groff")
+	page := filepath.Join(dir, "garc.1")
+	if err := os.WriteFile(page, []byte(r.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(groff, "-ww", "-man", "-Tutf8", page)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Errorf("groff -ww: %v\n%s", err, stderr.String())
+	}
+}

@@ -153,7 +153,7 @@ func TestCompletionAndMan(t *testing.T) {
 
 	r = garc(t, dir, "", "man")
 	r.expect(t, ExitOK, "man")
-	for _, want := range []string{".TH GARC 1 ", ".SH NAME\ngarc \\- ", ".SH SYNOPSIS", ".SS \"x \u2014 extract with full paths\"",
+	for _, want := range []string{".TH GARC 1 ", ".SH NAME\ngarc \\- ", ".SH SYNOPSIS", ".SS \"x \\[u2014] extract with full paths\"",
 		".B \\-\\-overwrite string", ".SH OPTIONS", "\\-\\-password\\-file FILE", "wrong or missing password"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("man page lacks %q", want)

@@ -4,13 +4,22 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 )
 
+// Section is a man page section of its own after OPTIONS: a title
+// ("EXIT STATUS") and text in the form roffParagraphs takes (blank lines
+// separate paragraphs, indented lines are kept as they are).
+type Section struct {
+	Title, Text string
+}
+
 // Write writes the man page of root and its visible subcommands for
-// garc version v built on date (RFC 3339; only the day is shown).
-func Write(w io.Writer, root *cobra.Command, v, date string) error {
+// garc version v built on date (RFC 3339; only the day is shown), with
+// the sections given after OPTIONS.
+func Write(w io.Writer, root *cobra.Command, v, date string, sections ...Section) error {
 	if len(date) >= 10 {
 		date = date[:10]
 	}
@@ -56,6 +65,10 @@ func Write(w io.Writer, root *cobra.Command, v, date string) error {
 	if pf := root.PersistentFlags(); pf.HasAvailableFlags() {
 		b.WriteString(".SH OPTIONS\nThese switches apply to every command.\n")
 		b.WriteString(roffFlags(pf.FlagUsagesWrapped(0)))
+	}
+	for _, sec := range sections {
+		fmt.Fprintf(&b, ".SH %s\n", roffQuote(sec.Title))
+		b.WriteString(roffParagraphs(sec.Text))
 	}
 	b.WriteString(".SH SEE ALSO\n.BR 7z (1),\n.BR unrar (1)\n")
 	_, err := io.WriteString(w, b.String())
@@ -112,10 +125,23 @@ func roffParagraphs(text string) string {
 }
 
 // roffText escapes a line of text for roff: backslashes, hyphens (so
-// that switches copy and paste as ASCII) and a leading period or quote.
+// that switches copy and paste as ASCII), a leading period or quote, and
+// every character outside ASCII as a named Unicode escape (\[u2014]),
+// which groff renders in any output encoding.
 func roffText(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\e`)
 	s = strings.ReplaceAll(s, "-", `\-`)
+	if strings.ContainsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		var b strings.Builder
+		for _, r := range s {
+			if r < utf8.RuneSelf {
+				b.WriteRune(r)
+			} else {
+				fmt.Fprintf(&b, `\[u%04X]`, r)
+			}
+		}
+		s = b.String()
+	}
 	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
 		s = `\&` + s
 	}

@@ -11,6 +11,7 @@ func TestRoffText(t *testing.T) {
 		`a\b`:          `a\eb`,
 		".hidden":      `\&.hidden`,
 		"'quoted'":     `\&'quoted'`,
+		"a — b é":      `a \[u2014] b \[u00E9]`,
 	} {
 		if got := roffText(in); got != want {
 			t.Errorf("roffText(%q) = %q, want %q", in, got, want)
