@@ -18,6 +18,17 @@ import (
 // refused link) are recorded by the callback and nil is returned.
 type ExtractFunc func(e *Entry, r io.Reader) error
 
+// HoleSkipper is implemented by the readers Extract hands out for sparse
+// entries (Entry.IsSparse: tar's GNU and pax sparse files), whose holes
+// the archive does not store. SkipHole passes over the hole that starts
+// at the reader's position and returns its length: 0 when data or the
+// end comes next. A reader that is not asked reads a hole as zeros, so
+// that a caller that skips the holes (making them holes in a file, or
+// only counting them) spends no time on them, whatever the entry's size.
+type HoleSkipper interface {
+	SkipHole() (int64, error)
+}
+
 // Reader is an opened archive.
 type Reader interface {
 	// Info describes the archive as a whole.

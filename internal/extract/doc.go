@@ -92,7 +92,12 @@
 // tar's GNU and pax sparse files) are skipped with a seek
 // instead of written, and a file ending in one is truncated to its size:
 // the file system makes holes, as GNU tar and bsdtar do, so a small tar
-// of a huge sparse file does not fill the disk.
+// of a huge sparse file does not fill the disk. The holes the reader
+// knows (archive.HoleSkipper) are skipped without being read, so that
+// extraction takes time in proportion to the data and the map, not to
+// the size; and the file's size is set before its content is read, so
+// that a size the file system cannot hold is refused at once (ErrCreate,
+// nothing left).
 //
 // Symbolic links. With LinksSafe (the default) a link is created only if
 // its target is relative, and, resolved lexically from the link's

@@ -789,13 +789,38 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	var rerr, werr error
 	// The holes of a sparse entry are skipped, not written: a tar of a
 	// few KiB can hold a file of terabytes, most of it hole (GNU tar and
-	// bsdtar make sparse files of them too). size counts the bytes
-	// written or skipped; hole says the file ends in a skipped run, so
-	// its size is set at the end.
+	// bsdtar make sparse files of them too). Where the reader knows its
+	// holes (archive.HoleSkipper) they are passed over without being
+	// read, so that they cost nothing whatever their size; runs of zeros
+	// read are skipped too. The size is set first, so that one the file
+	// system cannot hold is refused before anything is read. size counts
+	// the bytes written or skipped; hole says the file ends in a skipped
+	// run, so its size is set at the end.
 	holes := e.IsSparse()
+	var skipper archive.HoleSkipper
+	if holes {
+		skipper, _ = r.(archive.HoleSkipper)
+		if e.Size > 0 {
+			werr = f.setSize(e.Size)
+		}
+	}
 	var size int64
 	hole := false
-	for {
+	for werr == nil {
+		if skipper != nil {
+			n, err := skipper.SkipHole()
+			if err != nil {
+				rerr = err
+				break
+			}
+			if n > 0 {
+				if werr = f.skip(n); werr != nil {
+					break
+				}
+				size += n
+				hole = true
+			}
+		}
 		n, err := r.Read(x.buf)
 		if n > 0 {
 			if holes && allZero(x.buf[:n]) {
