@@ -201,12 +201,12 @@ func (e *UnreadFormatError) Unwrap() []error {
 	return []error{archive.ErrNotArchive, archive.ErrUnsupported}
 }
 
-// notArchive is the error for a file in which no 7z or RAR signature was
+// notArchive is the error for a file in which no format garc reads was
 // found: it names the format when Identify knows it.
 func notArchive(path string, r io.ReaderAt, size int64) error {
 	switch k := IdentifyFile(r, size); k {
 	case "":
-		return fmt.Errorf("%s: %w (no 7z or RAR signature found)", path, archive.ErrNotArchive)
+		return fmt.Errorf("%s: %w (tried 7z, RAR, ZIP, tar, gzip, bzip2, xz, zstd and lzma)", path, archive.ErrNotArchive)
 	case KindExecutable:
 		return fmt.Errorf("%s: %w: an executable without a 7z or RAR archive inside", path, archive.ErrNotArchive)
 	default:

@@ -198,7 +198,7 @@ func TestOpenNotArchive(t *testing.T) {
 	if !errors.Is(err, archive.ErrNotArchive) {
 		t.Fatalf("got %v, want ErrNotArchive", err)
 	}
-	if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "no 7z or RAR signature") {
+	if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "(tried 7z, RAR, ZIP, tar, gzip, bzip2, xz, zstd and lzma)") {
 		t.Fatalf("message %q does not name the file and the cause", err)
 	}
 	if _, err := Open(dir, nil); !errors.Is(err, archive.ErrNotArchive) || !strings.Contains(err.Error(), "is a directory") {
