@@ -27,13 +27,17 @@
 // an error: a header checksum mismatch, digits followed by garbage, a
 // malformed record of a key garc applies, NUL in a pax path, name or
 // owner, an invalid pax time, and a sparse map out of order, outside the
-// real size or not adding up to the data stored, and a negative real size. Go 1.7's GNU headers with
-// a ustar prefix are read as archive/tar reads them. Pax global headers
+// real size or not adding up to the data stored, and a negative real
+// size. Go 1.7's GNU headers with a ustar prefix are read as archive/tar reads them. Pax global headers
 // are not applied (as in 7-Zip): their name and records become the
 // archive's comment (Info.Comment, as 7-Zip shows it); GNU volume labels
 // and Solaris ACL records are passed over. Extended
-// headers of one entry are bounded (1 MiB), sparse maps and the entry
-// list by the memory limit; errors wrap archive.ErrFormat and carry the
+// headers of one entry are bounded (1 MiB); sparse maps (segments that
+// continue one another merged) and the entry list are charged to the
+// run's memory budget (Options.Memory, shared with the decoders and the
+// other archives of the run) as they grow, a map until its entry has
+// been read, and refused with archive.ErrLimit beyond it. Errors wrap
+// archive.ErrFormat and carry the
 // offset in the tar stream (in a compressed tar the message gives it as
 // "at offset N of the decompressed tar" and Error.Offset, an offset in
 // the file, is -1). An entry's packed size is its stored data rounded up
@@ -41,8 +45,10 @@
 // keeps per entry the type byte, magic, device fields, extended headers,
 // ustar prefix and pax time digits 7-Zip's -slt shows; an entry's comment
 // is its pax header's name and the records 7-Zip does not read, and
-// sparse files are flagged (Entry.IsSparse). Character and block devices and FIFOs are
-// listed as files whose Mode has the type (fs.ModeNamedPipe, fs.ModeDevice),
+// sparse files are flagged (Entry.IsSparse); their content readers skip
+// holes without producing them (archive.HoleSkipper), so that x and t
+// take time in proportion to the data and the map, not to the size.
+// Character and block devices and FIFOs are listed as files whose Mode has the type (fs.ModeNamedPipe, fs.ModeDevice),
 // as 7-Zip lists them, but Extract never hands them out: Skipped names
 // them, for a warning; they are never created.
 //

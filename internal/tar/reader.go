@@ -9,14 +9,31 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/stream"
 )
 
-// entryCost is what one entry's metadata costs in memory besides its names,
-// charged against the memory limit before the entry is kept.
-const entryCost = 336
+// entryCost is what one entry's records take in memory besides its
+// strings: its archive.Entry and EntryExtra, its EntryDetails and its
+// slots in the entry and details lists, those twice over (a list grows
+// by copying, and the old array lives on until it is collected), and
+// rounding. It is charged to the memory budget before the entry is kept.
+const entryCost = int64(unsafe.Sizeof(archive.Entry{})+unsafe.Sizeof(archive.EntryExtra{})) +
+	3*int64(unsafe.Sizeof(EntryDetails{})+unsafe.Sizeof(uintptr(0))) + 3*allocSlack
+
+// allocSlack is what rounding to an allocation size class adds to one
+// allocation, at most for the small ones an entry makes.
+const allocSlack = 16
+
+// stringCost is what a string of the entry takes in memory.
+func stringCost(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	return int64(len(s)) + allocSlack
+}
 
 // Reader is an opened tar archive.
 type Reader struct {
@@ -29,7 +46,11 @@ type Reader struct {
 	details []EntryDetails // per entry, for listings (Details)
 	// skipped names the device and FIFO entries, which Extract leaves out.
 	skipped []string
-	used    int64 // memory charged for the entry list
+	// mem is the run's memory budget (Options.Memory, or one of
+	// Options.Limit bytes): the entry list and sparse maps are charged
+	// to it. entryMem is the entry list's charge.
+	mem      *archive.MemoryBudget
+	entryMem archive.MetadataCharge
 
 	complete bool  // entries lists the whole archive
 	err      error // what ended the reading of the headers early
@@ -79,6 +100,11 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 	if opts != nil {
 		r.opts = *opts
 	}
+	r.mem = r.opts.Memory
+	if r.mem == nil {
+		r.mem = archive.NewMemoryBudget(r.opts.Limit())
+	}
+	r.entryMem.Budget = r.mem
 	format := archive.Format("tar")
 	methods := []string(nil)
 	if kind != 0 {
@@ -88,6 +114,7 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 	r.info = archive.Info{Format: format, PhysicalSize: size, Methods: methods, Details: &Details{r: r}}
 	if kind == 0 {
 		if r.scan(); r.err != nil {
+			r.Close()
 			return nil, r.err
 		}
 	}
@@ -123,8 +150,12 @@ func (r *Reader) Streaming() bool { return !r.complete && r.err == nil }
 // Entries or a full Extract has run).
 func (r *Reader) Skipped() []string { return r.skipped }
 
-// Close releases nothing: the caller owns src.
-func (r *Reader) Close() error { return nil }
+// Close gives the entry list's memory back to the budget; the caller owns
+// src.
+func (r *Reader) Close() error {
+	r.entryMem.Release()
+	return nil
+}
 
 // input is the tar stream with the offset of the next byte. A plain tar
 // is read through a buffer and skipped by seeking; a compressed one is
@@ -170,14 +201,14 @@ type pass struct {
 	global    bool // a pax global header was read
 	block     [blockSize]byte
 	pax       paxState
-	limit     int64
+	sparse    sparseMap // the current entry's sparse map
 	remaining int64 // data of the current entry not read yet
 	pad       int64 // padding after it
 }
 
 func (r *Reader) newPass() (*pass, error) {
 	sec := io.NewSectionReader(r.src, 0, r.size)
-	p := &pass{r: r, limit: r.opts.Limit()}
+	p := &pass{r: r, sparse: sparseMap{mem: r.mem}}
 	// The pax global header gives the archive's comment, as the pass
 	// reads it.
 	r.info.Comment, r.paxGlobalError, r.globalBytes = "", false, 0
@@ -197,6 +228,7 @@ func (r *Reader) newPass() (*pass, error) {
 }
 
 func (p *pass) close() {
+	p.sparse.release()
 	if p.in.dec != nil {
 		p.in.dec.Close()
 	}
@@ -233,6 +265,7 @@ func (p *pass) next() (*header, int64, error) {
 		}
 	}
 	p.pax.reset()
+	p.sparse.release()
 	start := p.in.n
 	for {
 		at := p.in.n
@@ -293,7 +326,7 @@ func (p *pass) next() (*header, int64, error) {
 			}
 			continue
 		case typeGNUSparse:
-			if err := readOldGNUSparse(h, p.block[:], &p.in, p.limit); err != nil {
+			if err := readOldGNUSparse(h, p.block[:], &p.in, &p.sparse); err != nil {
 				return nil, at, err
 			}
 			h.typeflag = typeReg
@@ -302,7 +335,7 @@ func (p *pass) next() (*header, int64, error) {
 		if err := p.pax.apply(h); err != nil {
 			return nil, at, err
 		}
-		if err := p.pax.applyPAXSparse(h, p.limit); err != nil {
+		if err := p.pax.applyPAXSparse(h, &p.sparse); err != nil {
 			return nil, at, err
 		}
 		if h.isSparse && !h.sparse1x0 {
@@ -354,7 +387,7 @@ func (p *pass) content(h *header) (io.Reader, error) {
 	if h.sparse1x0 {
 		var used int64
 		var err error
-		m, used, err = readSparseMap1x0(p, p.remaining, p.limit)
+		m, used, err = readSparseMap1x0(p, p.remaining, &p.sparse)
 		if err != nil {
 			return nil, err
 		}
@@ -373,9 +406,13 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 	if h.isDevice() {
 		r.skipped = append(r.skipped, h.name)
 	}
-	r.used += entryCost + int64(len(h.name)+len(h.linkname)+len(h.uname)+len(h.gname)+len(h.comment)+len(h.fflags))
-	if limit := r.opts.Limit(); r.used > limit {
-		return nil, r.wrap(h.name, at, &archive.LimitError{What: "memory for the entry list", Need: r.used, Limit: limit})
+	cost := entryCost + stringCost(h.name) + stringCost(h.linkname) + stringCost(h.uname) + stringCost(h.gname) +
+		stringCost(h.comment) + stringCost(h.fflags)
+	if h.isDevice() {
+		cost += int64(unsafe.Sizeof("")) // its name's slot in skipped
+	}
+	if !r.entryMem.Charge(cost) {
+		return nil, r.wrap(h.name, at, &archive.LimitError{What: "memory for the entry list", Need: r.entryMem.Charged() + cost, Limit: r.mem.Limit()})
 	}
 	e := entryOf(h)
 	e.Index = int32(len(r.entries))
@@ -387,7 +424,8 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 
 // restart forgets a partial entry list before a reading from the start.
 func (r *Reader) restart() {
-	r.entries, r.skipped, r.used = r.entries[:0:0], nil, 0
+	r.entries, r.skipped = r.entries[:0:0], nil
+	r.entryMem.Release()
 	r.details = r.details[:0:0]
 }
 
@@ -601,6 +639,24 @@ func (c *contentReader) Read(b []byte) (int, error) {
 		return n, c.err
 	}
 	return n, err
+}
+
+// SkipHole passes over the hole of a sparse file at the reader's position
+// (archive.HoleSkipper): 0 for other entries, and where data or the end
+// comes next.
+func (c *contentReader) SkipHole() (int64, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	s, ok := c.data.(*sparseReader)
+	if !ok {
+		return 0, nil
+	}
+	if err := c.ctx.Err(); err != nil {
+		c.err = err
+		return 0, err
+	}
+	return s.skipHole(), nil
 }
 
 // headerError maps the parser's and the decoders' errors onto sentinels.
