@@ -202,8 +202,8 @@ type pass struct {
 	block     [blockSize]byte
 	pax       paxState
 	sparse    sparseMap // the current entry's sparse map
-	remaining int64 // data of the current entry not read yet
-	pad       int64 // padding after it
+	remaining int64     // data of the current entry not read yet
+	pad       int64     // padding after it
 }
 
 func (r *Reader) newPass() (*pass, error) {
