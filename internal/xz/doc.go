@@ -44,4 +44,8 @@
 // with interleaved slicing-by-8 tables elsewhere (crc64.go).
 // UncompressedSize reads a whole file's size from its indexes, backwards
 // through an io.ReaderAt, for listings.
+//
+// Writer writes one stream of one LZMA2 block with a CRC-64 check, the
+// sizes in the index only (the data is streamed), for `garc a` of .xz,
+// .tar.xz and ZIP's XZ method.
 package xz
