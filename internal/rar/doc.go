@@ -41,9 +41,11 @@
 // volume sets by name (name.partN.rar, name.rar/.r00/.r01…,
 // name.001…) and merges the pieces of entries split across volumes into one
 // Entry whose packed data is the concatenation of the pieces. A set whose
-// headers announce a volume that is not there is refused at OpenFile with an
-// error naming the missing file, so that listing, testing and extraction
-// all fail alike. Given a later volume, OpenFile reads the set from its first
+// headers announce a volume that is not there (or cannot be opened) is
+// read up to it, as unrar does: the entries of the volumes present are
+// listed and extracted, reading the one that continues into the missing
+// volume fails naming it, and the reader's Err and Extract's result name
+// it too (ErrMissingVolume, wrapping archive.ErrFormat). Given a later volume, OpenFile reads the set from its first
 // volume when that exists (Info().Volumes[0] says which) and otherwise
 // names the missing first volume. Behind a self-extractor stub the archive
 // is found with internal/sfxscan, the opener's scanner. All headers

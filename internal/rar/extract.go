@@ -126,6 +126,9 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 			broken[f.algo] = brokenStream(f, err)
 		}
 	}
+	if r.missing != nil {
+		return r.missing
+	}
 	return r.tailErr
 }
 
@@ -429,6 +432,9 @@ func (c *contentReader) dataErr(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	if cut := c.parts.err; errors.Is(cut, ErrMissingVolume) {
+		return cut // the decoder ran out of data where the volume is missing
+	}
 	if ae := (*archive.Error)(nil); errors.As(err, &ae) {
 		return err
 	}
@@ -442,6 +448,9 @@ func (c *contentReader) dataErr(err error) error {
 // finish checks size and checksum at the end of the stream.
 func (c *contentReader) finish() error {
 	f := c.f
+	if cut := c.parts.err; errors.Is(cut, ErrMissingVolume) {
+		return cut // a decoder that took the missing data for the end
+	}
 	if f.e.Size >= 0 && c.n != f.e.Size {
 		err := fmt.Errorf("%w: data ends after %d of %d bytes", archive.ErrFormat, c.n, f.e.Size)
 		if f.e.Encrypted && f.enc != encRAR5 {
@@ -519,7 +528,10 @@ func (p *partsReader) Read(b []byte) (int, error) {
 		if p.cur == nil {
 			if p.idx >= len(p.f.parts) {
 				if p.f.e.SplitAfter {
-					p.err = fmt.Errorf("%w: entry continues in a volume that is missing", archive.ErrFormat)
+					p.err = p.r.cutEntryError(p.f.e.Name)
+					if p.err == nil {
+						p.err = fmt.Errorf("%w: entry continues in a volume that is missing", archive.ErrFormat)
+					}
 					return 0, p.err
 				}
 				p.err = io.EOF
@@ -629,7 +641,9 @@ func (c *contentReader) WriteTo(w io.Writer) (int64, error) {
 	start := c.n
 	_, err := wt.WriteTo(hashWriter{c, w})
 	if err != nil {
-		if ae := (*archive.Error)(nil); errors.As(err, &ae) || errors.Is(err, context.Canceled) {
+		if cut := c.parts.err; errors.Is(cut, ErrMissingVolume) {
+			err = cut
+		} else if ae := (*archive.Error)(nil); errors.As(err, &ae) || errors.Is(err, context.Canceled) {
 			// ours (hashWriter) or the caller's cancellation
 		} else if errors.Is(err, archive.ErrFormat) || errors.Is(err, archive.ErrUnsupported) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, archive.ErrLimit) {
 			err = c.dataErr(err)

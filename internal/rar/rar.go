@@ -133,6 +133,10 @@ type reader struct {
 	// tailErr is damage found after the last readable header; Extract
 	// reports it after the entries before it.
 	tailErr error
+	// missing is the error naming the next volume of the set when it is
+	// missing or cannot be opened: the entries of the volumes before it
+	// are read, and Err and Extract report it (see ErrMissingVolume).
+	missing error
 
 	commentWork int64 // bytes decoded for comments so far
 
@@ -160,6 +164,14 @@ type reader struct {
 }
 
 func (r *reader) Info() *archive.Info { return &r.info }
+
+// Err reports a volume set cut short: the next volume is missing or
+// cannot be opened (an error wrapping ErrMissingVolume and
+// archive.ErrFormat that names it). The entries of the volumes before it
+// are listed and extracted, the one continuing into it fails, and a
+// listing must check Err (Entries has no error result). nil for a
+// complete set.
+func (r *reader) Err() error { return r.missing }
 
 // Entries returns the entries. The first call outside Extract fills the
 // targets of small RAR 1.5–4.x symbolic links (see fillLinkTargets).
@@ -321,7 +333,7 @@ func (r *reader) resetParse() {
 		c.Close()
 	}
 	r.closers = r.closers[:1]
-	r.tailErr = nil
+	r.tailErr, r.missing = nil, nil
 	r.hdr.reset()
 }
 

@@ -97,10 +97,12 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 		}
 		next, f, nsize, closer, err := r.findNextVolume(cur, res.newNaming, open)
 		if err != nil {
-			// The set announces another volume: listing, testing and
-			// extracting an incomplete set would all be partial, so
-			// none of them starts.
-			return r.errf("", -1, err)
+			// The set announces another volume that is not there: the
+			// entries of the volumes read are listed, tested and
+			// extracted as unrar does, an entry cut at the end fails
+			// naming the volume, and so do Err and Extract.
+			r.missing = err
+			break
 		}
 		r.closers = append(r.closers, closer)
 		cur, ra, size, off = next, f, nsize, 0
@@ -133,10 +135,39 @@ func isRegularFile(path string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
+// ErrMissingVolume is wrapped (with archive.ErrFormat) by the errors
+// about a volume set whose next volume is missing or cannot be opened:
+// Err and Extract's result, and the error of reading an entry that
+// continues in that volume.
+var ErrMissingVolume = errors.New("missing volume")
+
+// missingVolumeError names the volume a set continues in that is missing
+// or cannot be opened.
+type missingVolumeError struct {
+	volume string // base name of the volume
+	msg    string
+}
+
+func (e *missingVolumeError) Error() string { return e.msg }
+
+// Unwrap returns ErrMissingVolume and archive.ErrFormat.
+func (e *missingVolumeError) Unwrap() []error { return []error{ErrMissingVolume, archive.ErrFormat} }
+
+// cutEntryError is the error of reading an entry whose data continues in
+// the volume that r.missing names.
+func (r *reader) cutEntryError(name string) error {
+	var mv *missingVolumeError
+	if !errors.As(r.missing, &mv) {
+		return nil
+	}
+	return r.errf(name, -1, &missingVolumeError{volume: mv.volume,
+		msg: fmt.Sprintf("continues in volume %s, which is missing", mv.volume)})
+}
+
 // findNextVolume opens the volume after cur, trying the naming scheme the
 // archive announces first and the other one second. When neither exists it
-// returns an error wrapping archive.ErrFormat that names the expected
-// volume file.
+// returns a *missingVolumeError (wrapping ErrMissingVolume and
+// archive.ErrFormat) that names the expected volume file.
 func (r *reader) findNextVolume(cur string, newNaming bool, open volumeOpener) (string, io.ReaderAt, int64, io.Closer, error) {
 	cands := []string{nextVolumeName(cur, newNaming), nextVolumeName(cur, !newNaming)}
 	var openErr error
@@ -156,12 +187,13 @@ func (r *reader) findNextVolume(cur string, newNaming bool, open volumeOpener) (
 	if want == "" {
 		want = cands[1]
 	}
+	mv := &missingVolumeError{volume: filepath.Base(want)}
 	if openErr != nil {
-		return "", nil, 0, nil, fmt.Errorf("%w: cannot open volume %s after %s: %v", archive.ErrFormat,
-			filepath.Base(want), filepath.Base(cur), openErr)
+		mv.msg = fmt.Sprintf("cannot open volume %s after %s: %v", mv.volume, filepath.Base(cur), openErr)
+	} else {
+		mv.msg = fmt.Sprintf("volume %s is missing (the set continues after %s)", mv.volume, filepath.Base(cur))
 	}
-	return "", nil, 0, nil, fmt.Errorf("%w: volume %s is missing (the set continues after %s)", archive.ErrFormat,
-		filepath.Base(want), filepath.Base(cur))
+	return "", nil, 0, nil, r.errf("", -1, mv)
 }
 
 // lastDigits returns the start and end of the last run of digits in s.

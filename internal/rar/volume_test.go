@@ -71,26 +71,98 @@ var volumeSets = []struct {
 	}},
 }
 
-// TestIncompleteVolumeSet: a set with a middle or the last volume missing
-// is refused when it is opened, so listing is not a partial success and
-// extraction does not end in "unexpected end of packed data"; the error
-// wraps ErrFormat and names the missing file.
+// incompleteSets are volume sets with several entries, whose first
+// volumes hold whole entries before the one continuing into the next.
+var incompleteSets = []struct {
+	name string
+	rels []string
+}{
+	{"rar4-several-files", []string{
+		"files/junrar/com__github__junrar__volumes__new-part__test-documents.part1.rar",
+		"files/junrar/com__github__junrar__volumes__new-part__test-documents.part2.rar",
+		"files/junrar/com__github__junrar__volumes__new-part__test-documents.part3.rar",
+	}},
+	{"rar5-solid", []string{
+		"files/libarchive/test_read_format_rar5_multiarchive_solid.part01.rar",
+		"files/libarchive/test_read_format_rar5_multiarchive_solid.part02.rar",
+		"files/libarchive/test_read_format_rar5_multiarchive_solid.part03.rar",
+		"files/libarchive/test_read_format_rar5_multiarchive_solid.part04.rar",
+	}},
+}
+
+// contents extracts every entry of r: the content of those that read
+// whole, the error of the others, and Extract's own error.
+func contents(t *testing.T, r archive.Reader) (whole map[string]string, failed map[string]error, err error) {
+	t.Helper()
+	whole, failed = map[string]string{}, map[string]error{}
+	err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+		b, rerr := io.ReadAll(rd)
+		if rerr != nil {
+			failed[e.Name] = rerr
+		} else if e.Type == archive.TypeFile {
+			whole[e.Name] = string(b)
+		}
+		return nil
+	})
+	return whole, failed, err
+}
+
+// TestIncompleteVolumeSet (issue 23): a set with a middle or the last
+// volume missing opens with the entries of the volumes before it, as
+// unrar reads it: those whole there extract byte for byte as from the
+// complete set, the one continuing into the missing volume fails naming
+// it, and Err and Extract's result name it too (ErrMissingVolume, which
+// wraps ErrFormat). Before, Open refused the set and nothing was read.
 func TestIncompleteVolumeSet(t *testing.T) {
-	for _, set := range volumeSets {
+	for _, set := range append(volumeSets, incompleteSets...) {
 		last := len(set.rels) - 1
+		ref, err := Open(copyVolumes(t, set.rels)[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantFailed, err := contents(t, ref)
+		ref.Close()
+		if err != nil || len(wantFailed) > 0 {
+			t.Fatalf("%s: complete set: %v %v", set.name, err, wantFailed)
+		}
 		for _, missing := range []int{1, last} {
 			t.Run(set.name+"/"+filepath.Base(set.rels[missing]), func(t *testing.T) {
 				paths := copyVolumes(t, set.rels, missing)
+				gone := filepath.Base(paths[missing])
+				isMissing := func(what string, err error) {
+					t.Helper()
+					if !errors.Is(err, ErrMissingVolume) || !errors.Is(err, archive.ErrFormat) || !strings.Contains(err.Error(), gone) {
+						t.Errorf("%s: want ErrMissingVolume naming %s, got %v", what, gone, err)
+					}
+				}
 				r, err := Open(paths[0], nil)
-				if err == nil {
-					r.Close()
-					t.Fatalf("Open succeeded with %s missing", filepath.Base(paths[missing]))
+				if err != nil {
+					t.Fatalf("Open with %s missing: %v", gone, err)
 				}
-				if !errors.Is(err, archive.ErrFormat) {
-					t.Errorf("want ErrFormat, got %v", err)
+				defer r.Close()
+				isMissing("Err", r.(interface{ Err() error }).Err())
+				if got := len(r.Info().Volumes); got != missing {
+					t.Errorf("read %d volumes, want %d", got, missing)
 				}
-				if !strings.Contains(err.Error(), filepath.Base(paths[missing])) {
-					t.Errorf("error does not name %s: %v", filepath.Base(paths[missing]), err)
+				whole, failed, err := contents(t, r)
+				isMissing("Extract", err)
+				for name, content := range whole {
+					if content != want[name] {
+						t.Errorf("%s: extracted content differs from the complete set's", name)
+					}
+				}
+				for name, ferr := range failed {
+					isMissing(name, ferr)
+				}
+				entries := r.Entries()
+				cut := entries[len(entries)-1]
+				if len(failed) > 1 || len(failed) == 1 && (failed[cut.Name] == nil || !cut.SplitAfter) {
+					t.Errorf("failed %v: want only the last entry, %s, cut at the missing volume", failed, cut.Name)
+				}
+				if strings.Contains(set.name, "several") || strings.Contains(set.name, "solid") {
+					if missing == last && len(whole) < 2 {
+						t.Errorf("only %d whole entries extracted with the last volume missing", len(whole))
+					}
 				}
 			})
 		}
@@ -104,11 +176,8 @@ func TestIncompleteVolumeSet(t *testing.T) {
 			if got := len(r.Info().Volumes); got != len(paths) {
 				t.Errorf("read %d volumes, want %d", got, len(paths))
 			}
-			if err := r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
-				_, err := io.Copy(io.Discard, rd)
-				return err
-			}); err != nil {
-				t.Error(err)
+			if err := r.(interface{ Err() error }).Err(); err != nil {
+				t.Errorf("Err of a complete set: %v", err)
 			}
 		})
 	}
