@@ -45,4 +45,16 @@
 // klauspost's flate, whose init built 42 KB of encoder tables at every
 // start. zstd uses github.com/klauspost/compress (the standard library has
 // none); bzip2, xz and .lzma use garc's own decoders.
+//
+// # Writing
+//
+// NewWriter compresses into each of the formats for `garc a` (single
+// streams and compressed tars): gzip as pigz writes it, a Deflate stream
+// (klauspost/compress's flate) cut into 512 KiB blocks that each take the
+// 32 KiB before them as dictionary and end in a sync flush, compressed on
+// several goroutines; bzip2 with internal/bzip2's parallel block encoder;
+// xz with internal/xz's Writer (one LZMA2 block, parallel LZMA2 chunks);
+// zstd with klauspost/compress's concurrent jobs; .lzma with the header's
+// size known or an end marker. The output never depends on the number of
+// threads.
 package stream

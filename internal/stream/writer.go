@@ -1,0 +1,214 @@
+package stream
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/bzip2"
+	"github.com/garc-dev/garc/internal/lzma"
+	"github.com/garc-dev/garc/internal/xz"
+)
+
+// WriterOptions configure NewWriter.
+type WriterOptions struct {
+	// Level is 7-Zip's -mx1 … -mx9 (0 or out of range: 5): the Deflate
+	// level of gzip, the block size of bzip2 (9 from level 5, as 7-Zip),
+	// the LZMA preset of xz and .lzma (lzma.LevelOptions), and for zstd
+	// the encoder of klauspost/compress (ZstdLevel).
+	Level int
+	// Threads compress in parallel (gzip and bzip2 blocks, LZMA2 blocks
+	// of xz, zstd jobs); the output does not depend on it.
+	Threads int
+	// Name and ModTime go into a gzip header (FNAME, MTIME; none when
+	// empty or zero).
+	Name    string
+	ModTime time.Time
+	// Size is the content's size for the .lzma header, -1 when unknown
+	// (the stream then ends with an end marker).
+	Size int64
+}
+
+// ErrSize is wrapped when a .lzma stream's content differs from the size
+// its header promised.
+var ErrSize = fmt.Errorf("stream: content size changed while it was compressed: %w", archive.ErrFormat)
+
+// NewWriter returns a writer that compresses what is written to it into
+// w in the format k; Close ends the stream (and does not close w).
+func NewWriter(w io.Writer, k Kind, o WriterOptions) (io.WriteCloser, error) {
+	if o.Level < 1 || o.Level > 9 {
+		o.Level = 5
+	}
+	o.Threads = max(o.Threads, 1)
+	switch k {
+	case Gzip:
+		return newGzipWriter(w, &o), nil
+	case Bzip2:
+		level := 9
+		if o.Level < 5 {
+			level = 2*o.Level - 1
+		}
+		return bzip2.NewWriterThreads(w, level, o.Threads)
+	case XZ:
+		lo := lzma.LevelOptions(o.Level)
+		lo.Threads = o.Threads
+		return xz.NewWriter(w, lo)
+	case Zstd:
+		// Concurrent blocks split the input into jobs by size alone, so
+		// the stream is the same for any number of goroutines (at
+		// least two, or the option is off: --threads 1 runs them on
+		// one processor).
+		return zstd.NewWriter(w, zstd.WithEncoderLevel(ZstdLevel(o.Level)), zstd.WithEncoderConcurrency(max(o.Threads, 2)),
+			zstd.WithConcurrentBlocks(true), zstd.WithEncoderCRC(true))
+	case LZMA:
+		return newLZMAWriter(w, &o)
+	}
+	return nil, fmt.Errorf("stream: cannot write %v", k)
+}
+
+// ZstdLevel maps 7-Zip's -mx1 … -mx9 to klauspost/compress's encoder
+// levels: 1–2 fastest (zstd -1), 3–5 default (zstd -3), 6–7 better (about
+// zstd -7), 8–9 best (about zstd -11).
+func ZstdLevel(level int) zstd.EncoderLevel {
+	switch {
+	case level <= 2:
+		return zstd.SpeedFastest
+	case level <= 5:
+		return zstd.SpeedDefault
+	case level <= 7:
+		return zstd.SpeedBetterCompression
+	}
+	return zstd.SpeedBestCompression
+}
+
+// lzmaWriter writes LZMA Utils' .lzma: a 13-byte header (properties,
+// dictionary size, content size or all ones) and the LZMA stream, with an
+// end marker when the size is unknown.
+type lzmaWriter struct {
+	z    *lzma.Writer
+	size int64 // promised size, -1 unknown
+	n    int64
+}
+
+func newLZMAWriter(w io.Writer, o *WriterOptions) (*lzmaWriter, error) {
+	lo := lzma.LevelOptions(o.Level)
+	lo.Threads = o.Threads
+	lo.EOSMarker = o.Size < 0
+	z, err := lzma.NewWriter(w, lo)
+	if err != nil {
+		return nil, err
+	}
+	hdr := make([]byte, 0, lzmaHeaderSize)
+	hdr = append(hdr, z.Props()...)
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(o.Size))
+	if _, err := w.Write(hdr); err != nil {
+		return nil, err
+	}
+	return &lzmaWriter{z: z, size: o.Size}, nil
+}
+
+func (l *lzmaWriter) Write(p []byte) (int, error) {
+	l.n += int64(len(p))
+	if l.size >= 0 && l.n > l.size {
+		return 0, ErrSize
+	}
+	return l.z.Write(p)
+}
+
+func (l *lzmaWriter) Close() error {
+	if l.size >= 0 && l.n != l.size {
+		l.z.Close()
+		return ErrSize
+	}
+	return l.z.Close()
+}
+
+// gzipWriter writes one gzip member whose Deflate stream is cut into
+// blocks of gzipBlock bytes, each compressed with the 32 KiB before it as
+// its dictionary and ended with a sync flush (the last one with the final
+// block), as pigz does: blocks compress on several goroutines and the
+// stream is the same for any number of them.
+type gzipWriter struct {
+	w     io.Writer
+	level int
+	pool  *blockPool
+	crc   uint32
+	size  uint32
+	hdr   []byte
+	err   error
+}
+
+// gzipBlock is the input size of one block of a gzip stream.
+const gzipBlock = 512 << 10
+
+// deflateWindow is Deflate's window: what a block takes from the one
+// before it.
+const deflateWindow = 32 << 10
+
+func newGzipWriter(w io.Writer, o *WriterOptions) *gzipWriter {
+	g := &gzipWriter{w: w, level: o.Level}
+	flg := byte(0)
+	if o.Name != "" {
+		flg |= 0x08 // FNAME
+	}
+	var mtime uint32
+	if !o.ModTime.IsZero() && o.ModTime.Unix() > 0 && o.ModTime.Unix() <= 0xFFFFFFFF {
+		mtime = uint32(o.ModTime.Unix())
+	}
+	xfl := byte(0)
+	switch {
+	case o.Level >= 9:
+		xfl = 2
+	case o.Level <= 1:
+		xfl = 4
+	}
+	g.hdr = []byte{0x1f, 0x8b, 8, flg}
+	g.hdr = binary.LittleEndian.AppendUint32(g.hdr, mtime)
+	g.hdr = append(g.hdr, xfl, 3) // OS: Unix
+	if o.Name != "" {
+		g.hdr = append(append(g.hdr, o.Name...), 0)
+	}
+	g.pool = newBlockPool(w, o.Threads, gzipBlock, deflateWindow, newDeflateBlocks(o.Level))
+	return g
+}
+
+func (g *gzipWriter) Write(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	if g.hdr != nil {
+		if _, g.err = g.w.Write(g.hdr); g.err != nil {
+			return 0, g.err
+		}
+		g.hdr = nil
+	}
+	g.crc = crc32.Update(g.crc, crc32.IEEETable, p)
+	g.size += uint32(len(p))
+	if g.err = g.pool.write(p); g.err != nil {
+		return 0, g.err
+	}
+	return len(p), nil
+}
+
+func (g *gzipWriter) Close() error {
+	if g.err != nil {
+		g.pool.close()
+		return g.err
+	}
+	if _, err := g.Write(nil); err != nil {
+		return err
+	}
+	if g.err = g.pool.close(); g.err != nil {
+		return g.err
+	}
+	var t [8]byte
+	binary.LittleEndian.PutUint32(t[:], g.crc)
+	binary.LittleEndian.PutUint32(t[4:], g.size)
+	_, g.err = g.w.Write(t[:])
+	return g.err
+}

@@ -1,0 +1,103 @@
+package stream
+
+import (
+	"bytes"
+	"io"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// writerSample is compressible data with some noise, n bytes.
+func writerSample(n int) []byte {
+	var b bytes.Buffer
+	x := uint32(1)
+	for b.Len() < n {
+		x = x*1664525 + 1013904223
+		if x>>29 == 0 {
+			b.WriteByte(byte(x >> 8))
+		} else {
+			b.WriteString([]string{"stream ", "block ", "writer ", "gzip\n"}[x>>30])
+		}
+	}
+	return b.Bytes()[:n]
+}
+
+func compress(t *testing.T, k Kind, data []byte, o WriterOptions) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, k, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Uneven writes cross the block boundaries.
+	for rest := data; len(rest) > 0; {
+		n := min(len(rest), 100003)
+		if _, err := w.Write(rest[:n]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[n:]
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// Every format NewWriter writes decodes to its input with NewDecoder and
+// with the format's own tool, and is the same bytes for one and three
+// threads.
+func TestWriterRoundTrip(t *testing.T) {
+	tools := map[Kind][]string{Gzip: {"gzip", "-dc"}, Bzip2: {"bzip2", "-dc"}, XZ: {"xz", "-dc"},
+		Zstd: {"zstd", "-dc"}, LZMA: {"xz", "--format=lzma", "-dc"}}
+	for _, k := range []Kind{Gzip, Bzip2, XZ, Zstd, LZMA} {
+		for _, n := range []int{0, 1, 5000, gzipBlock*2 + 77} {
+			data := writerSample(n)
+			o := WriterOptions{Level: 3, Threads: 1, Size: -1, Name: "x.txt", ModTime: time.Unix(1e9, 0)}
+			if k == LZMA && n == 5000 {
+				o.Size = int64(n)
+			}
+			one := compress(t, k, data, o)
+			o.Threads = 3
+			if three := compress(t, k, data, o); !bytes.Equal(one, three) {
+				t.Errorf("%v, %d bytes: the output depends on the threads", k, n)
+			}
+			d, h, err := NewDecoder(k, bytes.NewReader(one), 0, 1)
+			if err != nil {
+				t.Fatalf("%v, %d bytes: %v", k, n, err)
+			}
+			got, err := io.ReadAll(d)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%v, %d bytes: decoded %d bytes, %v", k, n, len(got), err)
+			}
+			if k == Gzip && (h.Name != "x.txt" || !h.ModTime.Equal(time.Unix(1e9, 0))) {
+				t.Errorf("gzip header %+v", h)
+			}
+			tl := tools[k]
+			cmd := exec.Command(testenv.Tool(t, tl[0]), tl[1:]...)
+			cmd.Stdin = bytes.NewReader(one)
+			if got, err := cmd.Output(); err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%v, %d bytes: %s: %v", k, n, tl, err)
+			}
+		}
+	}
+}
+
+// A .lzma header's size that the content does not match is an error.
+func TestLZMAWriterSize(t *testing.T) {
+	for _, n := range []int{9, 11} {
+		w, err := NewWriter(io.Discard, LZMA, WriterOptions{Size: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = w.Write(make([]byte, n))
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			t.Errorf("%d bytes under a header of 10: no error", n)
+		}
+	}
+}
