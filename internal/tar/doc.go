@@ -62,4 +62,19 @@
 // decoding pass) and reports a broken stream through Err, since it has no
 // error result; Extract after Entries reads it again and checks that the
 // archive did not change between the readings.
+//
+// # Writing
+//
+// Writer (writer.go) writes a tar as a stream in constant memory: POSIX
+// ustar headers (a name over 100 bytes split into the 155-byte prefix
+// where it can be), and before an entry whose name, link target, size,
+// modification time, IDs or owner names ustar cannot hold (or that is not
+// ASCII) a pax extended header of sorted records named DIR/PaxHeaders/NAME
+// (GNU tar's name without its process ID, so archives are reproducible);
+// access and change times only as pax records. Hard links are type '1'
+// entries naming the first one; sparse files are written in the pax 1.0
+// format GNU tar writes (GNU.sparse.major/minor/name/realsize, the map
+// at the start of the data), their segments on 512-byte boundaries
+// (AlignSparse), as GNU tar reads each from blocks of its own. The
+// archive ends with two zero blocks, padded to a 10 KiB record.
 package tar
