@@ -26,7 +26,7 @@ type writerCase struct {
 
 func writerCases() []writerCase {
 	t0 := time.Unix(1700000000, 0)
-	long := strings.Repeat("d/", 60) + "file.txt"    // 128 bytes: split into prefix and name
+	long := strings.Repeat("d/", 60) + "file.txt"   // 128 bytes: split into prefix and name
 	longer := strings.Repeat("long-dir/", 40) + "f" // beyond 255: pax path
 	sparse := "abc" + strings.Repeat("\x00", 2045) + "xyz"
 	return []writerCase{
