@@ -72,8 +72,12 @@ const (
 // of entries, so an Entry is kept at 128 bytes: what few entries record
 // lives in Extra, and the small fields share words.
 type Entry struct {
-	// Name is the stored path with '/' as the separator. It is not
-	// sanitised: safe extraction cleans it.
+	// Name is the stored path with '/' as the separator. Readers turn a
+	// '\' into '/' where the format and the host that wrote the entry
+	// use it as a separator (ZIP and RAR from DOS and Windows hosts, RAR
+	// 1.4–4.x, 7z entries with Windows attributes only); any other '\'
+	// is a character of the name (tar, entries written on Unix). It is
+	// not sanitised: safe extraction cleans it.
 	Name string
 	// LinkTarget is the symlink target as stored, or for hard links and
 	// copies the Name of the entry linked to. For formats that store

@@ -9,10 +9,13 @@
 // or read a file outside the destination directory (Options.Dest), and
 // nothing is ever written through a symbolic link.
 //
-// Names. Stored names are cleaned with both '/' and '\' as separators
-// (archives made on Windows use either). A leading "./" is dropped. An
-// absolute prefix — a leading separator ("/x", "\x"), a UNC prefix
-// ("\\server\share\x") or a drive letter ("C:x", "C:\x") — is removed
+// Names. Stored names are cleaned with '/' as the separator: the format
+// readers turn a '\' that separates (ZIP and RAR entries from DOS and
+// Windows hosts, RAR 1.4–4.x, 7z entries with Windows attributes only)
+// into '/', and a '\' left is a character of the name (tar names, entries
+// written on Unix), which Windows gets as '_' (SanitizeWindowsName). A
+// leading "./" is dropped. An absolute prefix — a leading '/', a UNC
+// prefix ("//server/share/x") or a drive letter ("C:x", "C:/x") — is removed
 // and the entry is written inside the destination, as 7-Zip, unrar and tar
 // do; Options.Warn is told (with an error wrapping ErrNotice: information,
 // not a failure), and nothing is ever written at the absolute
@@ -22,8 +25,8 @@
 // with an empty name ("", or "/" once its root is removed) is the
 // destination itself, as GNU tar reads it ("."), like "./". On Windows each path
 // component additionally passes through
-// SanitizeWindowsName (reserved device names, characters <>:"|?*, control
-// characters, trailing dots and spaces).
+// SanitizeWindowsName (reserved device names, characters <>:"|?*\,
+// control characters, trailing dots and spaces).
 //
 // Path components. Before an entry is written, every directory between
 // the destination and the entry is examined with Lstat, and missing ones

@@ -927,12 +927,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io
 		return err
 	}
 	dst.key = rel
-	osTarget := linkTarget
-	if runtime.GOOS == "windows" {
-		osTarget = filepath.FromSlash(strings.ReplaceAll(linkTarget, `\`, "/"))
-	} else if x.opts.Links == LinksSafe {
-		osTarget = strings.ReplaceAll(linkTarget, `\`, "/")
-	}
+	osTarget := filepath.FromSlash(linkTargetPath(linkTarget))
 	// Create under a temporary name, then rename over the final name, so
 	// an existing file or link is replaced, never written through.
 	for i := 0; ; i++ {
@@ -1002,7 +997,7 @@ func (x *Extractor) resolveOnDisk(rel, target string) string {
 	}
 	// pending are the components still to resolve: those of links
 	// followed, then the last own ones, which come from the target itself.
-	pending := strings.Split(strings.ReplaceAll(target, `\`, "/"), "/")
+	pending := strings.Split(linkTargetPath(target), "/")
 	own := len(pending)
 	hops := 0
 	descended := false // the target itself named a normal component

@@ -108,11 +108,9 @@ func TestHostileNames(t *testing.T) {
 	names := []string{
 		"../evil",
 		"a/../../evil",
-		`..\evil`,
-		`a\..\..\evil`,
 		"/../evil",
-		`C:\..\evil`,
-		`\\server\share\..\evil`,
+		"C:/../evil",
+		"//server/share/../evil",
 		"//server",
 		"C:",
 		"",
@@ -149,10 +147,8 @@ func TestAbsoluteNamesMadeRelative(t *testing.T) {
 	cases := map[string]string{
 		"/tmp/evil":           "tmp/evil",
 		"//server/share/evil": "evil",
-		`\evil`:               "evil",
-		`\\server\share\evil`: "evil",
 		"C:evil":              "evil",
-		`C:\evil`:             "evil",
+		"C:/evil":             "evil",
 		"c:/dir/evil":         "dir/evil",
 		"///a/b":              "a/b",
 	}
@@ -183,7 +179,6 @@ func TestNamesInside(t *testing.T) {
 		"././b.txt":     "b.txt",
 		"d/./c.txt":     "d/c.txt",
 		"d/../e.txt":    "e.txt",
-		`w\x\y.txt`:     "w/x/y.txt",
 		"s//t.txt":      "s/t.txt",
 		"dir/sub/":      "dir/sub",
 		"name:with.txt": "name:with.txt",
@@ -219,7 +214,7 @@ func TestSymlinkThenWriteThrough(t *testing.T) {
 		if pol == LinksUnsafe && err != nil {
 			t.Fatalf("LinksUnsafe: %v", err)
 		}
-		for _, name := range []string{"a/x", "a/sub/x", `a\y`} {
+		for _, name := range []string{"a/x", "a/sub/x"} {
 			if err := f.write(fileEntry(name), "evil"); pol == LinksUnsafe && !errors.Is(err, ErrRefused) {
 				t.Fatalf("%s written through a link: %v", name, err)
 			}
@@ -300,10 +295,12 @@ func TestSymlinkPolicy(t *testing.T) {
 		{"l5", "/etc/passwd", false},
 		{"l6", "../x", false},
 		{"sub/l7", "../../x", false},
-		{"l8", `..\x`, false},
-		{"sub/l9", `..\..\x`, false},
+		// On Unix a '\' in a target is a character of the name it
+		// leads to: these name files in the link's own directory.
+		{"l8", `..\x`, true},
+		{"sub/l9", `..\..\x`, true},
 		{"l10", `C:\Windows`, false},
-		{"l11", `\\server\share`, false},
+		{"l11", `\\server\share`, true},
 		{"l12", "d/d/d/../../..", false},
 		{"l13", "a/../../x", false},
 		{"l14", "", false},
@@ -329,12 +326,8 @@ func TestSymlinkPolicy(t *testing.T) {
 					continue
 				}
 				got, err := os.Readlink(filepath.Join(f.dest, c.name))
-				want := c.target
-				if pol == LinksSafe {
-					want = strings.ReplaceAll(want, `\`, "/")
-				}
-				if err != nil || got != want {
-					t.Errorf("%s: link %q (%v), want %q", c.name, got, err, want)
+				if err != nil || got != c.target {
+					t.Errorf("%s: link %q (%v), want %q", c.name, got, err, c.target)
 				}
 			}
 		}
@@ -392,7 +385,7 @@ func TestHardLinksAndCopies(t *testing.T) {
 	if !os.SameFile(a, b) {
 		t.Log("hard link fell back to a copy")
 	}
-	cp := &archive.Entry{Name: "c.txt", Type: archive.TypeCopy, LinkTarget: `dir\a.txt`}
+	cp := &archive.Entry{Name: "c.txt", Type: archive.TypeCopy, LinkTarget: "dir/a.txt"}
 	if err := f.x.Write(cp, strings.NewReader("")); err != nil {
 		t.Fatal(err)
 	}
@@ -803,7 +796,7 @@ func TestSanitizeWindowsName(t *testing.T) {
 		"...":          "___",
 		"PRN.":         "PRN_",
 		"x\x7fy":       "x_y",
-		"back\\slash":  "back\\slash",
+		"back\\slash":  "back_slash",
 		"lpt1 .txt":    "_lpt1 .txt",
 		"normal .txt ": "normal .txt_",
 	}
@@ -820,7 +813,8 @@ func TestCleanName(t *testing.T) {
 		"./a":      "a",
 		"a/":       "a",
 		"a/b/../c": "a/c",
-		`a\b`:      "a/b",
+		`a\b`:      `a\b`,
+		`\a`:       `\a`,
 		"./":       ".",
 	} {
 		if got, _, why := cleanName(in); got != want || why != "" {

@@ -155,3 +155,41 @@ func TestLinksToList(t *testing.T) {
 		})
 	}
 }
+
+// rar5Redirect returns a RAR5 file-system redirection record of type
+// typ (4 hard link, 5 file copy) to target.
+func rar5Redirect(typ uint64, target string) []byte {
+	rec := appendVint(appendVint(appendVint(appendVint(nil, 5), typ), 0), uint64(len(target)))
+	rec = append(rec, target...)
+	return append(appendVint(nil, uint64(len(rec))), rec...)
+}
+
+// TestRAR5BackslashByHost (issue 23, point 15): RAR5 separates with '/';
+// a '\' in a name or a hard link's or copy's target written on Windows
+// separates too, one written on Unix is a character of the name (as
+// systemd's "system-systemd\x2dcryptsetup.slice").
+func TestRAR5BackslashByHost(t *testing.T) {
+	for _, c := range []struct {
+		windows    bool
+		name, link string
+	}{
+		{false, `d\x2dy.slice`, `d\x2dy.slice`},
+		{true, "d/x2dy.slice", "d/x2dy.slice"},
+	} {
+		w := newRAR5Builder().main(0)
+		w.windows = c.windows
+		data := w.file(`d\x2dy.slice`, []byte("unit"), nil).
+			file("h", nil, rar5Redirect(4, `d\x2dy.slice`)).
+			file("c", nil, rar5Redirect(5, `d\x2dy.slice`)).end(false).bytes()
+		r, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es := r.Entries()
+		if len(es) != 3 || es[0].Name != c.name || es[1].LinkTarget != c.link || es[2].LinkTarget != c.link ||
+			es[1].Type != archive.TypeHardlink || es[2].Type != archive.TypeCopy {
+			t.Errorf("windows=%v: entries %q, %q -> %q, %q -> %q; want %q and links to %q", c.windows,
+				es[0].Name, es[1].Name, es[1].LinkTarget, es[2].Name, es[2].LinkTarget, c.name, c.link)
+		}
+	}
+}

@@ -299,6 +299,10 @@ func (r *reader) parseFile5(h *header5, vol int) (*fileInfo, error) {
 	switch host {
 	case 0:
 		e.HostOS = archive.HostWindows
+		// RAR5 separates with '/' on every host; a '\' in a name written
+		// on Windows, where it cannot be part of a name, separates too.
+		// From a Unix host it is a character of the name.
+		e.Name = strings.ReplaceAll(e.Name, "\\", "/")
 	case 1:
 		e.HostOS = archive.HostUnix
 	}
@@ -480,10 +484,16 @@ func (r *reader) extra5(f *fileInfo, extra []byte) error {
 				e.Extra.LinkToDir = fl&1 != 0
 				t = strings.ReplaceAll(t, "\\", "/")
 				t = strings.TrimPrefix(t, "/??/") // NT namespace prefix of junctions
-			case 4:
+			case 4, 5:
 				e.Type = archive.TypeHardlink
-			case 5:
-				e.Type = archive.TypeCopy
+				if rt == 5 {
+					e.Type = archive.TypeCopy
+				}
+				if e.HostOS == archive.HostWindows {
+					// The name of an entry, which separates as
+					// the entry names do.
+					t = strings.ReplaceAll(t, "\\", "/")
+				}
 			default:
 				continue
 			}

@@ -17,6 +17,8 @@ type rar5Builder struct {
 	// (encryptedHeaders); ivs numbers their IVs.
 	hdrKey []byte
 	ivs    byte
+	// windows makes the file headers' host OS Windows (else Unix).
+	windows bool
 }
 
 func newRAR5Builder() *rar5Builder {
@@ -119,7 +121,11 @@ func (w *rar5Builder) stored(typ uint64, name string, data, extra []byte) *rar5B
 	b = appendVint(b, 0) // attributes
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(data))
 	b = appendVint(b, 0) // compression: version 0, stored, dictionary 128 KiB
-	b = appendVint(b, 1) // host OS: unix
+	host := uint64(1)    // host OS: unix
+	if w.windows {
+		host = 0
+	}
+	b = appendVint(b, host)
 	b = appendVint(b, uint64(len(name)))
 	b = append(b, name...)
 	var h []byte

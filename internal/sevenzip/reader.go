@@ -546,6 +546,13 @@ func (rd *Reader) buildEntries() error {
 			}
 		case fi.hasAttrib:
 			e.HostOS = archive.HostWindows
+			// 7z names separate with '/': 7-Zip turns Windows' '\'
+			// into '/' when it writes, and on Unix keeps a '\' as a
+			// character of the name (a Unix mode in the attributes
+			// marks those entries). A '\' in an entry with Windows
+			// attributes only comes from a writer that kept Windows'
+			// separator (py7zr's longpath.7z): it separates.
+			e.Name = strings.ReplaceAll(e.Name, `\`, "/")
 			if fi.attrib&archive.AttrReparse != 0 && fi.hasStream && e.Size <= maxLinkTarget {
 				m.subRep |= 1
 				e.Type = archive.TypeSymlink
