@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,48 +52,91 @@ func runCorpus(t *testing.T, root, knownFile string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The expected differences of a platform (GARC_KNOWN_DIFFERENCES,
+	// the Windows lane's list) name units as "corpus/unit", the corpus
+	// being the directory's name.
+	corpusName := filepath.Base(root)
+	var diffs map[string]Difference
+	if f := os.Getenv(DifferencesEnv); f != "" {
+		if diffs, err = KnownDifferences(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	strict := os.Getenv("GARC_STRICT_KNOWN") == "1"
+	// A binary runs as a child process: two units at a time keep both
+	// processors busy while one waits for its process to start.
+	parallel := binaryCommand() != nil
 	inCorpus := map[string]bool{}
 	table := map[string]*tally{}
+	var mu sync.Mutex // table and fixed, with parallel units
 	var fixed []string
-	for i := range units {
-		u := &units[i]
-		inCorpus[u.Unit] = true
-		tl := table[u.Format]
-		if tl == nil {
-			tl = &tally{}
-			table[u.Format] = tl
-		}
-		t.Run(u.Unit, func(t *testing.T) {
-			tl.units++
-			problems := runUnit(t, root, u)
-			reason, isKnown := known[u.Unit]
-			switch {
-			case len(problems) > 0 && isKnown:
-				tl.known++
-				t.Logf("known failure (%s):\n  %s", reason, strings.Join(problems, "\n  "))
-			case len(problems) > 0:
-				tl.fail++
-				for _, p := range problems {
-					t.Error(p)
-				}
-			case isKnown:
-				tl.pass++
-				fixed = append(fixed, u.Unit)
-				msg := fmt.Sprintf("listed as a known failure (%s) but passes: remove it from %s", reason, knownFile)
-				if strict {
-					t.Error(msg)
-				} else {
-					t.Log(msg)
-				}
-			default:
-				tl.pass++
+	all := func(t *testing.T) {
+		for i := range units {
+			u := &units[i]
+			inCorpus[u.Unit] = true
+			tl := table[u.Format]
+			if tl == nil {
+				tl = &tally{}
+				table[u.Format] = tl
 			}
-		})
+			t.Run(u.Unit, func(t *testing.T) {
+				if parallel {
+					t.Parallel()
+				}
+				problems := runUnit(t, root, u)
+				mu.Lock()
+				defer mu.Unlock()
+				tl.units++
+				reason, isKnown := known[u.Unit]
+				diff, isDiff := diffs[corpusName+"/"+u.Unit]
+				switch {
+				case isDiff:
+					// Listed differences are always checked: each must
+					// still be seen, and explain every problem.
+					if bad := diff.Check(problems); bad != "" {
+						tl.fail++
+						t.Errorf("expected difference (%s): %s\n  %s", diff.Reason, bad, strings.Join(problems, "\n  "))
+					} else {
+						tl.known++
+						t.Logf("expected difference (%s):\n  %s", diff.Reason, strings.Join(problems, "\n  "))
+					}
+				case len(problems) > 0 && isKnown:
+					tl.known++
+					t.Logf("known failure (%s):\n  %s", reason, strings.Join(problems, "\n  "))
+				case len(problems) > 0:
+					tl.fail++
+					for _, p := range problems {
+						t.Error(p)
+					}
+				case isKnown:
+					tl.pass++
+					fixed = append(fixed, u.Unit)
+					msg := fmt.Sprintf("listed as a known failure (%s) but passes: remove it from %s", reason, knownFile)
+					if strict {
+						t.Error(msg)
+					} else {
+						t.Log(msg)
+					}
+				default:
+					tl.pass++
+				}
+			})
+		}
+	}
+	if parallel {
+		// The group waits for its parallel subtests.
+		t.Run("unit", all)
+	} else {
+		all(t)
 	}
 	for unit := range known {
 		if !inCorpus[unit] {
 			t.Errorf("%s lists %s, which is not a corpus unit", knownFile, unit)
+		}
+	}
+	for unit := range diffs {
+		if rest, ok := strings.CutPrefix(unit, corpusName+"/"); ok && !inCorpus[rest] {
+			t.Errorf("%s lists %s, which is not a unit of %s", os.Getenv(DifferencesEnv), unit, corpusName)
 		}
 	}
 	printTable(table)
@@ -195,13 +240,12 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
-	r, openErr := openUnit(root, u, maxDict)
+	r := newRunner(root, u, maxDict)
+	openErr := r.open()
 	if isPanic(openErr) {
 		return []string{"open: " + openErr.Error()}
 	}
-	if openErr == nil {
-		defer r.Close()
-	}
+	defer r.close()
 
 	switch kind {
 	case kindExact, kindLinkEscape:
@@ -216,9 +260,9 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 		var escName string // LINK-ESCAPE: the entry holding the escaping link
 		if kind == kindLinkEscape {
 			base := strings.Fields(strings.TrimPrefix(u.GTNote, "LINK-ESCAPE:"))[0]
-			for _, e := range r.Entries() {
-				if e.Name == base || strings.HasSuffix(e.Name, "/"+base) {
-					escName = e.Name
+			for _, n := range r.names() {
+				if n == base || strings.HasSuffix(n, "/"+base) {
+					escName = n
 				}
 			}
 			if escName == "" {
@@ -228,8 +272,8 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 				want[escName] = "escaping link"
 			}
 		}
-		problems = append(problems, listNames(r, want)...)
-		entryErrs, err := testAll(ctx, r)
+		problems = append(problems, listNames(r.names(), want)...)
+		entryErrs, err := r.test(ctx)
 		for _, e := range entryErrs {
 			fail("t: %v", e)
 		}
@@ -240,7 +284,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 			// -short: t and l only; x would write more than shortMaxOutput.
 			break
 		}
-		res := extractAll(ctx, r, sb.dest)
+		res := r.extract(ctx, sb.dest)
 		for _, e := range res.entryErr {
 			fail("x: %v", e)
 		}
@@ -290,7 +334,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 			}
 			break
 		}
-		entryErrs, err := testAll(ctx, r)
+		entryErrs, err := r.test(ctx)
 		limited := errors.Is(err, archive.ErrLimit)
 		for _, e := range entryErrs {
 			limited = limited || errors.Is(e, archive.ErrLimit)
@@ -309,7 +353,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 			}
 			break
 		}
-		entryErrs, err := testAll(ctx, r)
+		entryErrs, err := r.test(ctx)
 		if err != nil {
 			entryErrs = append(entryErrs, err)
 		}
@@ -322,14 +366,10 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 	case kindError:
 		failed := openErr != nil
 		if openErr == nil {
-			entryErrs, err := testAll(ctx, r)
+			entryErrs, err := r.test(ctx)
 			failed = err != nil || len(entryErrs) > 0
-			r.Close()
-			if r2, err := openUnit(root, u, maxDict); err == nil {
-				res := extractAll(ctx, r2, sb.dest)
-				r2.Close()
-				failed = failed || res.err != nil || len(res.entryErr) > 0
-			}
+			res := r.extract(ctx, sb.dest)
+			failed = failed || res.err != nil || len(res.entryErr) > 0
 		}
 		if !failed {
 			fail("expected an error (%s), got none", u.Expect)
@@ -337,12 +377,8 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 
 	case kindSafety, kindUnknown:
 		if openErr == nil {
-			testAll(ctx, r)
-			r.Close()
-			if r2, err := openUnit(root, u, maxDict); err == nil {
-				extractAll(ctx, r2, sb.dest)
-				r2.Close()
-			}
+			r.test(ctx)
+			r.extract(ctx, sb.dest)
 		}
 		if ctx.Err() != nil {
 			fail("did not finish within %v", unknownDeadline)
@@ -353,6 +389,19 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 		fail("link resolves outside the destination: %s", l)
 	}
 	return problems
+}
+
+// newRunner returns the runner of a unit: the binary of GARC_BINARY when
+// it is set, else the packages in this process.
+func newRunner(root string, u *corpus.Unit, maxDict int64) unitRunner {
+	if cmd := binaryCommand(); cmd != nil {
+		abs, err := filepath.Abs(u.Path(root))
+		if err != nil {
+			abs = u.Path(root)
+		}
+		return &binaryRunner{cmd: cmd, archive: abs, u: u, maxDict: maxDict}
+	}
+	return &inProcess{root: root, u: u, maxDict: maxDict}
 }
 
 // listingBytes is the total size of the files in a listing.

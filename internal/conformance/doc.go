@@ -33,6 +33,18 @@
 // With -short, x is left out for units whose listed output exceeds
 // 256 MiB (t and l still run); `make conformance` runs the full check.
 //
+// With GARC_BINARY set to a command (e.g. "wine /tmp/garc.exe", the
+// Windows lane of .ci/windows), the same checks drive that garc binary
+// instead: l --format=json for the names, t, and x -y --links=safe, whose
+// warnings name the refused entries; exit codes 8 and 11 stand for the
+// limit and password errors. Units then run two at a time. The output
+// tree is compared on this side.
+//
+// GARC_KNOWN_DIFFERENCES names a platform's list of expected differences
+// (corpus/unit TAB pattern TAB reason, see KnownDifferences): a listed
+// unit must show at least one problem and every problem must match the
+// pattern, so that a difference that disappears or changes fails too.
+//
 // Units that do not pass yet are listed, with the reason, in
 // testdata/known-failures.tsv (unit path TAB reason). A listed unit that
 // passes is logged, and fails the run under GARC_STRICT_KNOWN=1 so the

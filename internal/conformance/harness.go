@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -43,6 +44,62 @@ func KnownFailures(path string) (map[string]string, error) {
 		known[unit] = reason
 	}
 	return known, sc.Err()
+}
+
+// DifferencesEnv names the environment variable holding the path of a
+// platform's expected differences (see KnownDifferences).
+const DifferencesEnv = "GARC_KNOWN_DIFFERENCES"
+
+// Difference is an expected difference of a platform for one unit: every
+// problem the unit shows must match Pattern, and there must be at least
+// one, so that the list stays true in both directions.
+type Difference struct {
+	Pattern *regexp.Regexp
+	Reason  string
+}
+
+// Check returns "" when problems are what d expects, or what is wrong.
+func (d Difference) Check(problems []string) string {
+	if len(problems) == 0 {
+		return "not seen any more: the unit passes; remove it from the list"
+	}
+	for _, p := range problems {
+		if !d.Pattern.MatchString(p) {
+			return fmt.Sprintf("problem %q does not match %q", p, d.Pattern)
+		}
+	}
+	return ""
+}
+
+// KnownDifferences reads a list of expected differences: one
+// "corpus/unit TAB pattern TAB reason" per line, where corpus is the
+// corpus directory's name (corpus, corpus-more) and pattern a regular
+// expression every problem of the unit must match; '#' starts a comment
+// line.
+func KnownDifferences(path string) (map[string]Difference, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	diffs := map[string]Difference{}
+	for n, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || f[0] == "" || strings.TrimSpace(f[2]) == "" {
+			return nil, fmt.Errorf("%s:%d: want corpus/unit TAB pattern TAB reason", path, n+1)
+		}
+		re, err := regexp.Compile(f[1])
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+		}
+		if _, dup := diffs[f[0]]; dup {
+			return nil, fmt.Errorf("%s:%d: %s listed twice", path, n+1, f[0])
+		}
+		diffs[f[0]] = Difference{Pattern: re, Reason: f[2]}
+	}
+	return diffs, nil
 }
 
 // options returns the reader options for a unit.
@@ -266,20 +323,18 @@ func diffTrees(want, got tree, max int) []string {
 	return out
 }
 
-// listNames compares the names Entries lists with the listing: every
-// listed file must be an entry and every entry must be listed (the
-// listing may add parent directories the archive does not store).
-func listNames(r archive.Reader, want tree) []string {
+// listNames compares the entry names garc lists (anti-items left out)
+// with the listing: every listed file must be an entry and every entry
+// must be listed (the listing may add parent directories the archive does
+// not store).
+func listNames(entries []string, want tree) []string {
 	names := map[string]bool{}
 	var out []string
-	for _, e := range r.Entries() {
-		if e.Anti {
-			continue
-		}
-		n := strings.TrimPrefix(normalizeListed(e.Name), "./")
+	for _, e := range entries {
+		n := strings.TrimPrefix(normalizeListed(e), "./")
 		names[n] = true
 		if _, ok := want[n]; !ok {
-			out = append(out, fmt.Sprintf("l: lists %q, not in the listing", e.Name))
+			out = append(out, fmt.Sprintf("l: lists %q, not in the listing", e))
 		}
 	}
 	for p, d := range want {
