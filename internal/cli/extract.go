@@ -76,7 +76,7 @@ one after the other, to standard output and nothing is created.`,
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", ".", "extract into `DIR` (created if missing); '*' in it stands for the archive's name")
 	fl.StringVar(&f.overwrite, "overwrite", "", "existing files: ask, all, skip, rename (the new file as NAME_1.EXT, -aou), rename-existing (the old one, -aot) or never (default: ask on a terminal, else never)")
-	fl.StringVar(&f.links, "links", "safe", "links: safe (refuse those leaving the destination), skip, unsafe")
+	fl.StringVar(&f.links, "links", "safe", "links: safe (refuse those leaving the destination), skip, unsafe, or copy (write the target file's contents, under safe's rules)")
 	fl.BoolVar(&f.keepBroken, "keep-broken", false, "keep files whose checksum failed (unrar -kb)")
 	fl.StringVar(&f.symlinks, "symlinks", "", "accepted for 7-Zip's -snl; links are always extracted as links")
 	fl.MarkHidden("symlinks")
@@ -231,8 +231,10 @@ func linkMode(s string) (extract.LinkPolicy, error) {
 		return extract.LinksSkip, nil
 	case "unsafe":
 		return extract.LinksUnsafe, nil
+	case "copy":
+		return extract.LinksCopy, nil
 	}
-	return 0, usagef("--links must be safe, skip or unsafe, not %q", s)
+	return 0, usagef("--links must be safe, skip, unsafe or copy, not %q", s)
 }
 
 // ask asks on the terminal whether to overwrite path. Ctrl-C while it

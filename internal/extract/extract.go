@@ -77,6 +77,11 @@ const (
 	LinksSkip
 	// LinksUnsafe creates symbolic links as stored.
 	LinksUnsafe
+	// LinksCopy writes, instead of each symbolic link that LinksSafe
+	// would create, a copy of the file its target names (once that is
+	// extracted): for systems or users that cannot make links (Windows
+	// without the privilege). A link to a directory is skipped.
+	LinksCopy
 )
 
 // Options configure an Extractor.
@@ -162,6 +167,8 @@ type Extractor struct {
 	// capture collects the warnings of the entry the writer writes.
 	q       atomic.Pointer[queue]
 	capture *[]warning
+	// copies are the links LinksCopy writes once their targets exist.
+	copies []pendingCopy
 }
 
 // New checks the options and creates the destination directory.
@@ -913,14 +920,20 @@ func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io
 	if linkTarget == "" {
 		return x.refuse(e.Name, "empty link target")
 	}
-	if x.opts.Links == LinksSafe {
+	if x.opts.Links == LinksSafe || x.opts.Links == LinksCopy {
 		why := checkLinkTarget(rel, linkTarget)
+		if why == "" && windowsLinkRules {
+			why = windowsLinkProblem(rel, linkTarget)
+		}
 		if why == "" {
 			why = x.resolveOnDisk(rel, linkTarget)
 		}
 		if why != "" {
 			return x.refuse(e.Name, why+": "+linkTarget)
 		}
+	}
+	if x.opts.Links == LinksCopy {
+		return x.copyLink(e, key, target, linkTarget)
 	}
 	dst, err := x.resolveExisting(e.Name, target)
 	if err != nil {
@@ -932,7 +945,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io
 	// an existing file or link is replaced, never written through.
 	for i := 0; ; i++ {
 		tmp := tempname.In(filepath.Dir(dst.path))
-		err = x.createTemp(tmp, func() error { return os.Symlink(osTarget, tmp) }, func() { os.Remove(tmp) })
+		err = x.createTemp(tmp, func() error { return symlink(osTarget, tmp) }, func() { os.Remove(tmp) })
 		if err == nil {
 			if !e.ModTime.IsZero() || !e.AccessTime().IsZero() {
 				lchtimes(tmp, e.AccessTime(), e.ModTime) // best effort
@@ -1177,6 +1190,7 @@ func (x *Extractor) placeLink(e *archive.Entry, rel, tmp string, dst *placement)
 // wrapping ErrCreate.
 func (x *Extractor) Finish() error {
 	x.stopQueue(false)
+	x.finishCopies()
 	var first error
 	sort.SliceStable(x.dirs, func(i, j int) bool { return x.dirs[i].depth > x.dirs[j].depth })
 	for _, d := range x.dirs {
