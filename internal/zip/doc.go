@@ -1,7 +1,7 @@
 // Package zip reads ZIP archives (PKWARE's APPNOTE.TXT, version 6.3.10)
 // as an archive.Reader: every compression method the common tools write,
 // traditional and WinZip AES encryption, Zip64, self-extractor prefixes
-// and split sets. It writes nothing.
+// and split sets; Update writes new archives and changes existing ones.
 //
 // # Layout (APPNOTE 4.3)
 //
@@ -159,4 +159,26 @@
 // encrypted entry is opened; without one the entry fails with
 // ErrPasswordRequired. Strong encryption (flag bit 6) and central
 // directory encryption are reported as unsupported.
+//
+// # Writing
+//
+// Update (writer.go) writes an archive front to back, completing each
+// local header with its CRC and sizes through WriteAt once the data is
+// written: Store, Deflate (klauspost/compress's flate at the level; flag
+// bits 1–2 as Info-ZIP sets them), BZip2, LZMA (with an end marker, flag
+// bit 1), Zstandard (93) and XZ (95), the LZMA dictionary no larger than
+// the entry. Names that are not ASCII get the UTF-8 flag (bit 11); the
+// host is Unix (3) and the external attributes hold st_mode in their high
+// 16 bits, so directories and symbolic links (the target as stored data)
+// come back as Info-ZIP makes them; times go into the DOS fields and the
+// extended timestamp (0x5455). An entry whose expected size is unknown or
+// near 4 GiB gets Zip64 sizes in its local header; the central directory
+// uses Zip64 fields for what does not fit, and Zip64 end records when the
+// count, size or offset of the directory need them (WriteOptions.ForceZip64
+// writes them always). With a password entries are encrypted with WinZip
+// AES-256 (AE-2: no CRC, the HMAC checks the data) or, when asked for by
+// name, with ZipCrypto (flag bit 3: the check byte is the DOS time's, and
+// the CRC and sizes follow in a data descriptor). An update copies the
+// entries it keeps as they are stored — local header, data and descriptor
+// — and rebuilds their directory records from the local header's fields.
 package zip

@@ -1,0 +1,805 @@
+package zip
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/bzip2"
+	"github.com/garc-dev/garc/internal/lzma"
+	"github.com/garc-dev/garc/internal/xz"
+)
+
+// Output is where an archive is written: sequentially with Write, and
+// each local header completed with WriteAt once its entry's sizes and
+// CRC are known. *os.File and archivefile.File satisfy it.
+type Output interface {
+	io.Writer
+	WriteAt(p []byte, off int64) (int, error)
+}
+
+// Target is an Output that Update commits once the archive is complete,
+// or aborts, leaving any previous archive as it was.
+type Target interface {
+	Output
+	Commit() error
+	Abort() error
+}
+
+// WriteItem is one entry to add.
+type WriteItem struct {
+	// Name is the stored path, '/'-separated and relative.
+	Name string
+	// Type is TypeFile, TypeDir or TypeSymlink; a link's LinkTarget is
+	// stored as its data, as Info-ZIP stores it.
+	Type       archive.EntryType
+	LinkTarget string
+	// Size is the expected content size (-1 unknown); it decides
+	// whether the local header makes room for Zip64 sizes, and the
+	// update rule. The bytes read are what is stored.
+	Size int64
+	// ModTime and AccessTime go into the DOS time and the extended
+	// timestamp field (0x5455); zero values are not stored (the DOS time
+	// is then 1980-01-01).
+	ModTime, AccessTime time.Time
+	// Mode is the Unix st_mode (type and permission bits) stored in the
+	// high 16 bits of the external attributes; 0 gives 0644 or 0755.
+	Mode uint32
+	// Open returns a file's content; it is called once.
+	Open func() (io.ReadCloser, error)
+}
+
+// WriteOptions configure Update.
+type WriteOptions struct {
+	// Method is Store (or Copy), Deflate (the default), BZip2, LZMA,
+	// ZSTD (Zstandard) or XZ, in any letter case.
+	Method string
+	// Level is 0 (Store) to 9; -1 means 5.
+	Level int
+	// Password encrypts the new entries: with WinZip AES-256 (AE-2)
+	// unless Encryption is "ZipCrypto".
+	Password   string
+	Encryption string
+	// Threads compress the BZip2 and XZ blocks of an entry in parallel;
+	// the output does not depend on it.
+	Threads int
+	// ForceZip64 writes Zip64 fields and end records even where the
+	// classic ones would do (for tests of the Zip64 path).
+	ForceZip64 bool
+	// Location is the time zone of the DOS times (nil: local time, as
+	// Info-ZIP writes them).
+	Location *time.Location
+	// Progress, when set, is called with the content bytes read so far
+	// and the current entry name.
+	Progress func(done int64, name string)
+	// Name names the archive in error messages; MaxDict and Memory bound
+	// reading the base archive of an update.
+	Name    string
+	MaxDict int64
+	Memory  *archive.MemoryBudget
+	// rand is the source of salts and encryption headers (crypto/rand
+	// when nil).
+	rand io.Reader
+}
+
+// Existing is an archive being updated.
+type Existing struct {
+	R    io.ReaderAt
+	Size int64
+}
+
+// Changes say what Update does to an archive.
+type Changes struct {
+	// Add are new entries. One whose name the archive has replaces that
+	// entry when its size differs or it is newer (7-Zip's default
+	// update rule); otherwise the item is skipped.
+	Add []WriteItem
+	// Delete selects the archive's entries to remove; nil removes none.
+	Delete func(e *archive.Entry) bool
+}
+
+// WriteStats summarise a written archive.
+type WriteStats struct {
+	Files, Dirs  int   // entries in the new archive
+	Added        int   // items compressed from the inputs
+	Kept         int   // entries copied from the base archive
+	Skipped      int   // items not added because the base had them unchanged
+	Deleted      int   // base entries deleted
+	BytesIn      int64 // content bytes read
+	BytesOut     int64 // size of the archive
+	UnpackedSize int64 // total size of the entries
+}
+
+// Errors of Update.
+var (
+	// ErrNoMatch: Changes.Delete selected nothing and there is
+	// nothing to add; the archive is left as it was.
+	ErrNoMatch = errors.New("no entries matched")
+	// ErrMethod wraps an unknown method or encryption name.
+	ErrMethod = errors.New("unknown ZIP method")
+	// ErrTooLarge: an entry grew past 4 GiB while it was read, after
+	// its local header was written without room for Zip64 sizes.
+	ErrTooLarge = errors.New("entry grew beyond 4 GiB while it was compressed")
+)
+
+// zip64Threshold is the size from which an entry's local header makes
+// room for Zip64 sizes: below 4 GiB with a margin for compressed data
+// that grows.
+const zip64Threshold = 0xF0000000
+
+// needsZip64 reports whether an entry of the expected size (-1 unknown)
+// gets a Zip64 local header.
+func needsZip64(size int64) bool { return size < 0 || size >= zip64Threshold }
+
+// Versions needed to extract (APPNOTE 4.4.3.2).
+const (
+	versionStore   = 10
+	versionDeflate = 20
+	versionZip64   = 45
+	versionBZip2   = 46
+	versionAES     = 51
+	versionLZMA    = 63
+	versionMadeBy  = hostUnix<<8 | 63
+)
+
+// Method parameters of the writer.
+type methodSpec struct {
+	id      uint16
+	version uint16
+}
+
+// parseMethod returns the method named s ("" is Deflate).
+func parseMethod(s string) (methodSpec, error) {
+	switch strings.ToLower(s) {
+	case "", "deflate":
+		return methodSpec{methodDeflate, versionDeflate}, nil
+	case "store", "copy":
+		return methodSpec{methodStore, versionStore}, nil
+	case "bzip2":
+		return methodSpec{methodBZip2, versionBZip2}, nil
+	case "lzma":
+		return methodSpec{methodLZMA, versionLZMA}, nil
+	case "zstd", "zstandard":
+		return methodSpec{methodZstd, versionLZMA}, nil
+	case "xz":
+		return methodSpec{methodXZ, versionLZMA}, nil
+	}
+	return methodSpec{}, fmt.Errorf("%w %q (Store, Deflate, BZip2, LZMA, ZSTD or XZ)", ErrMethod, s)
+}
+
+// CheckOptions reports whether Update accepts the method and encryption
+// of opts, without writing anything.
+func CheckOptions(opts *WriteOptions) error {
+	if _, err := parseMethod(opts.Method); err != nil {
+		return err
+	}
+	switch strings.ToLower(opts.Encryption) {
+	case "", "aes256", "zipcrypto":
+		return nil
+	}
+	return fmt.Errorf("%w: encryption %q (AES256 or ZipCrypto)", ErrMethod, opts.Encryption)
+}
+
+// record is what the central directory needs of a written entry.
+type record struct {
+	name      string
+	flags     uint16
+	method    uint16 // as stored (99 for AES)
+	version   uint16
+	dosTime   uint16
+	dosDate   uint16
+	crc       uint32
+	csize     int64
+	usize     int64
+	offset    int64
+	external  uint32
+	zip64     bool   // sizes in a Zip64 field (the local header has one)
+	extra     []byte // central extra fields other than Zip64
+	comment   string
+	madeBy    uint16
+	isDir     bool
+	unpacked  int64
+	fromInput bool
+}
+
+// writer is one Update call.
+type writer struct {
+	ctx     context.Context
+	out     Output
+	opts    WriteOptions
+	method  methodSpec
+	level   int
+	pos     int64
+	recs    []record
+	st      WriteStats
+	done    int64
+	buf     []byte
+	flateW  *flate.Writer
+	zstdW   *zstd.Encoder
+	bzW     *bzip2.Writer
+	bzLevel int
+}
+
+// Update writes to out the archive base (nil: a new one) with the
+// changes applied: kept entries are copied as they are stored (local
+// header, data and descriptor), new ones compressed with opts. It commits
+// out when the archive is complete and aborts it on any error,
+// cancellation included.
+func Update(ctx context.Context, out Target, base *Existing, ch *Changes, opts *WriteOptions) (st *WriteStats, err error) {
+	defer func() {
+		if err != nil {
+			out.Abort()
+		}
+	}()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ch == nil {
+		ch = &Changes{}
+	}
+	w := &writer{ctx: ctx, out: out, opts: *opts}
+	if err := CheckOptions(&w.opts); err != nil {
+		return nil, err
+	}
+	w.method, _ = parseMethod(w.opts.Method)
+	w.level = w.opts.Level
+	if w.level < 0 || w.level > 9 {
+		w.level = 5
+	}
+	if w.level == 0 {
+		w.method = methodSpec{methodStore, versionStore}
+	}
+	if w.opts.Location == nil {
+		w.opts.Location = time.Local
+	}
+	if w.opts.rand == nil {
+		w.opts.rand = rand.Reader
+	}
+	defer w.closeEncoders()
+	add := ch.Add
+	if base != nil {
+		if add, err = w.copyBase(base, ch); err != nil {
+			return nil, err
+		}
+	} else if ch.Delete != nil && len(ch.Add) == 0 {
+		return nil, ErrNoMatch
+	}
+	for i := range add {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := w.addItem(&add[i]); err != nil {
+			return nil, fmt.Errorf("%s: %w", add[i].Name, err)
+		}
+	}
+	if err := w.writeDirectory(); err != nil {
+		return nil, err
+	}
+	if err := out.Commit(); err != nil {
+		return nil, err
+	}
+	w.st.BytesOut = w.pos
+	for i := range w.recs {
+		if w.recs[i].isDir {
+			w.st.Dirs++
+		} else {
+			w.st.Files++
+		}
+		w.st.UnpackedSize += w.recs[i].unpacked
+	}
+	return &w.st, nil
+}
+
+func (w *writer) closeEncoders() {
+	if w.zstdW != nil {
+		w.zstdW.Close()
+	}
+}
+
+func (w *writer) write(p []byte) error {
+	n, err := w.out.Write(p)
+	w.pos += int64(n)
+	return err
+}
+
+// dosDateTime converts t to MS-DOS date and time in loc (1980-01-01 for
+// earlier times and the zero time, 2107-12-31 for later ones).
+func dosDateTime(t time.Time, loc *time.Location) (uint16, uint16) {
+	if t.IsZero() {
+		return 0, 1<<5 | 1
+	}
+	t = t.In(loc)
+	switch {
+	case t.Year() < 1980:
+		return 0, 1<<5 | 1
+	case t.Year() > 2107:
+		return 23<<11 | 59<<5 | 29, 127<<9 | 12<<5 | 31
+	}
+	return uint16(t.Hour()<<11 | t.Minute()<<5 | t.Second()/2),
+		uint16((t.Year()-1980)<<9 | int(t.Month())<<5 | t.Day())
+}
+
+// utField returns the extended timestamp field (0x5455): the flags and
+// the times in the local header, the modification time alone in the
+// central directory. Times outside 32 bits are left out.
+func utField(mtime, atime time.Time, central bool) []byte {
+	ok := func(t time.Time) bool { return !t.IsZero() && t.Unix() >= 0 && t.Unix() <= 0xFFFFFFFF }
+	var flags byte
+	var times []byte
+	if ok(mtime) {
+		flags |= 1
+		times = binary.LittleEndian.AppendUint32(times, uint32(mtime.Unix()))
+	}
+	if ok(atime) {
+		flags |= 2
+		if !central {
+			times = binary.LittleEndian.AppendUint32(times, uint32(atime.Unix()))
+		}
+	}
+	if flags == 0 {
+		return nil
+	}
+	if central && flags&1 == 0 {
+		times = nil
+	}
+	b := binary.LittleEndian.AppendUint16(nil, extraExtTime)
+	b = binary.LittleEndian.AppendUint16(b, uint16(1+len(times)))
+	b = append(b, flags)
+	return append(b, times...)
+}
+
+// aesExtra is the WinZip AES field: AE-2, vendor "AE", AES-256, the
+// compression method.
+func aesExtra(method uint16) []byte {
+	b := []byte{0x01, 0x99, 7, 0, 2, 0, 'A', 'E', 3}
+	return binary.LittleEndian.AppendUint16(b, method)
+}
+
+// isASCII reports whether s needs no UTF-8 flag.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// addItem compresses one item after the entries written so far.
+func (w *writer) addItem(it *WriteItem) error {
+	r := record{name: it.Name, offset: w.pos, madeBy: versionMadeBy, fromInput: true}
+	mode := it.Mode
+	var data io.Reader
+	switch it.Type {
+	case archive.TypeDir:
+		r.isDir = true
+		if !strings.HasSuffix(r.name, "/") {
+			r.name += "/"
+		}
+		if mode == 0 {
+			mode = sIFDIR | 0o755
+		}
+		mode = mode&^sIFMT | sIFDIR
+	case archive.TypeSymlink:
+		if mode == 0 {
+			mode = sIFLNK | 0o777
+		}
+		mode = mode&^sIFMT | sIFLNK
+		data = strings.NewReader(it.LinkTarget)
+	default:
+		if mode == 0 {
+			mode = 0o644
+		}
+		mode = mode&^sIFMT | 0o100000
+	}
+	r.external = mode << 16
+	if r.isDir {
+		r.external |= archive.AttrDirectory
+	}
+	if !isASCII(r.name) {
+		r.flags |= flagUTF8
+	}
+	r.dosTime, r.dosDate = dosDateTime(it.ModTime, w.opts.Location)
+	method := w.method
+	if it.Type != archive.TypeFile {
+		method = methodSpec{methodStore, versionStore}
+	}
+	if r.isDir {
+		method = methodSpec{methodStore, versionDeflate} // Info-ZIP: 2.0 for directories
+	}
+	r.method, r.version = method.id, method.version
+	encrypt := w.opts.Password != "" && !r.isDir
+	aes := encrypt && !strings.EqualFold(w.opts.Encryption, "zipcrypto")
+	if encrypt && !aes {
+		r.flags |= flagEncrypted | flagDescriptor
+		r.version = max(r.version, versionDeflate)
+	}
+	if aes {
+		r.flags |= flagEncrypted
+		r.method = methodAES
+		r.version = max(r.version, versionAES)
+	}
+	if method.id == methodDeflate {
+		switch {
+		case w.level >= 8:
+			r.flags |= 2
+		case w.level == 2:
+			r.flags |= 4
+		case w.level == 1:
+			r.flags |= 6
+		}
+	}
+	if method.id == methodLZMA {
+		r.flags |= flagLZMAEOS
+	}
+	size := it.Size
+	if it.Type != archive.TypeFile {
+		size = int64(len(it.LinkTarget))
+	}
+	r.zip64 = w.opts.ForceZip64 || (!r.isDir && needsZip64(size))
+	if r.zip64 {
+		r.version = max(r.version, versionZip64)
+	}
+	local := utField(it.ModTime, it.AccessTime, false)
+	r.extra = utField(it.ModTime, it.AccessTime, true)
+	if aes {
+		local = append(local, aesExtra(method.id)...)
+		r.extra = append(r.extra, aesExtra(method.id)...)
+	}
+	var z64 []byte
+	if r.zip64 {
+		z64 = []byte{0x01, 0, 16, 0}
+		z64 = append(z64, make([]byte, 16)...)
+	}
+	hdr := w.localHeader(&r, append(z64, local...))
+	if err := w.write(hdr); err != nil {
+		return err
+	}
+	dataStart := w.pos
+	if it.Type == archive.TypeFile {
+		rc, err := it.Open()
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		data = rc
+	}
+	if data != nil {
+		if err := w.compress(&r, data, size, method.id, encrypt, aes, it.Name); err != nil {
+			return err
+		}
+	}
+	r.csize = w.pos - dataStart
+	r.unpacked = r.usize
+	if !r.zip64 && (r.csize >= 0xFFFFFFFF || r.usize >= 0xFFFFFFFF) {
+		return ErrTooLarge
+	}
+	if r.flags&flagDescriptor != 0 {
+		d := binary.LittleEndian.AppendUint32(nil, sigDescriptor)
+		d = binary.LittleEndian.AppendUint32(d, r.crc)
+		if r.zip64 {
+			d = binary.LittleEndian.AppendUint64(d, uint64(r.csize))
+			d = binary.LittleEndian.AppendUint64(d, uint64(r.usize))
+		} else {
+			d = binary.LittleEndian.AppendUint32(d, uint32(r.csize))
+			d = binary.LittleEndian.AppendUint32(d, uint32(r.usize))
+		}
+		if err := w.write(d); err != nil {
+			return err
+		}
+	} else {
+		// Complete the local header: CRC and sizes.
+		var p [12]byte
+		binary.LittleEndian.PutUint32(p[:], r.crc)
+		if r.zip64 {
+			binary.LittleEndian.PutUint32(p[4:], 0xFFFFFFFF)
+			binary.LittleEndian.PutUint32(p[8:], 0xFFFFFFFF)
+		} else {
+			binary.LittleEndian.PutUint32(p[4:], uint32(r.csize))
+			binary.LittleEndian.PutUint32(p[8:], uint32(r.usize))
+		}
+		if _, err := w.out.WriteAt(p[:], r.offset+14); err != nil {
+			return err
+		}
+		if r.zip64 {
+			var s [16]byte
+			binary.LittleEndian.PutUint64(s[:], uint64(r.usize))
+			binary.LittleEndian.PutUint64(s[8:], uint64(r.csize))
+			if _, err := w.out.WriteAt(s[:], r.offset+localLen+int64(len(r.name))+4); err != nil {
+				return err
+			}
+		}
+	}
+	if it.Type == archive.TypeFile {
+		w.st.Added++
+		w.st.BytesIn += r.usize
+	}
+	w.recs = append(w.recs, r)
+	return nil
+}
+
+// localHeader returns the local file header of r with the extra fields;
+// CRC and sizes are filled in after the data (zero with a descriptor).
+func (w *writer) localHeader(r *record, extra []byte) []byte {
+	le := binary.LittleEndian
+	b := le.AppendUint32(nil, sigLocal)
+	b = le.AppendUint16(b, r.version)
+	b = le.AppendUint16(b, r.flags)
+	b = le.AppendUint16(b, r.method)
+	b = le.AppendUint16(b, r.dosTime)
+	b = le.AppendUint16(b, r.dosDate)
+	b = append(b, make([]byte, 12)...)
+	b = le.AppendUint16(b, uint16(len(r.name)))
+	b = le.AppendUint16(b, uint16(len(extra)))
+	b = append(b, r.name...)
+	return append(b, extra...)
+}
+
+// countingWriter counts what passes to the archive.
+type countingWriter struct{ w *writer }
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.out.Write(p)
+	c.w.pos += int64(n)
+	return n, err
+}
+
+// compress reads data and writes it compressed (and encrypted) to the
+// archive, setting r's CRC and uncompressed size.
+func (w *writer) compress(r *record, data io.Reader, size int64, method uint16, encrypt, aes bool, name string) error {
+	var sink io.Writer = countingWriter{w}
+	var finish func() error
+	switch {
+	case aes:
+		a, err := newAESWriter(sink, w.opts.Password, w.opts.rand)
+		if err != nil {
+			return err
+		}
+		sink, finish = a, a.close
+	case encrypt:
+		z, err := newZipCryptoWriter(sink, w.opts.Password, byte(r.dosTime>>8), w.opts.rand)
+		if err != nil {
+			return err
+		}
+		sink = z
+	}
+	enc, err := w.encoder(sink, method, size)
+	if err != nil {
+		return err
+	}
+	if w.buf == nil {
+		w.buf = make([]byte, 256<<10)
+	}
+	crc := uint32(0)
+	var n int64
+	for {
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		k, rerr := data.Read(w.buf)
+		if k > 0 {
+			crc = crc32.Update(crc, crc32.IEEETable, w.buf[:k])
+			n += int64(k)
+			if _, err := enc.Write(w.buf[:k]); err != nil {
+				return err
+			}
+			w.done += int64(k)
+			if w.opts.Progress != nil {
+				w.opts.Progress(w.done, name)
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return rerr
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	if finish != nil {
+		if err := finish(); err != nil {
+			return err
+		}
+	}
+	r.crc, r.usize = crc, n
+	if aes {
+		r.crc = 0 // AE-2: no CRC, the authentication code checks the data
+	}
+	return nil
+}
+
+// nopWriteCloser is a WriteCloser whose Close does nothing.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// encoder returns a compressor for method writing to dst, reusing the
+// encoders of earlier entries.
+func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteCloser, error) {
+	switch method {
+	case methodStore:
+		return nopWriteCloser{dst}, nil
+	case methodDeflate:
+		if w.flateW == nil {
+			f, err := flate.NewWriter(dst, w.level)
+			if err != nil {
+				return nil, err
+			}
+			w.flateW = f
+		} else {
+			w.flateW.Reset(dst)
+		}
+		return w.flateW, nil
+	case methodBZip2:
+		level := 9
+		if w.level < 5 {
+			level = 2*w.level - 1
+		}
+		if w.bzW == nil {
+			b, err := bzip2.NewWriterThreads(dst, level, w.opts.Threads)
+			if err != nil {
+				return nil, err
+			}
+			w.bzW = b
+		} else {
+			w.bzW.Reset(dst)
+		}
+		return w.bzW, nil
+	case methodLZMA:
+		lo := w.lzmaOptions(size)
+		lo.EOSMarker = true
+		z, err := lzma.NewWriter(dst, lo)
+		if err != nil {
+			return nil, err
+		}
+		// APPNOTE 5.8.8: LZMA SDK version (9.20), properties size, properties.
+		hdr := append([]byte{9, 20, 5, 0}, z.Props()...)
+		if _, err := dst.Write(hdr); err != nil {
+			return nil, err
+		}
+		return z, nil
+	case methodZstd:
+		if w.zstdW == nil {
+			z, err := zstd.NewWriter(dst, zstd.WithEncoderLevel(zstdLevel(w.level)), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+			if err != nil {
+				return nil, err
+			}
+			w.zstdW = z
+		} else {
+			w.zstdW.Reset(dst)
+		}
+		return w.zstdW, nil
+	case methodXZ:
+		return xz.NewWriter(dst, w.lzmaOptions(size))
+	}
+	return nil, fmt.Errorf("%w %d", ErrMethod, method)
+}
+
+// lzmaOptions returns the LZMA options of the level for an entry of the
+// expected size (-1 unknown): the dictionary no larger than the power of
+// two that holds the entry, as 7-Zip reduces it, so that small entries do
+// not allocate the level's whole dictionary and match finder.
+func (w *writer) lzmaOptions(size int64) lzma.WriterOptions {
+	lo := lzma.LevelOptions(w.level)
+	if size >= 0 {
+		d := uint32(lzma.MinDictSize)
+		for int64(d) < size && d < lo.DictSize {
+			d <<= 1
+		}
+		lo.DictSize = min(d, lo.DictSize)
+	}
+	lo.Threads = max(w.opts.Threads, 1)
+	lo.Context = w.ctx
+	return lo
+}
+
+// zstdLevel maps -mx1 … -mx9 to klauspost/compress's encoder levels, as
+// the stream package does for .zst.
+func zstdLevel(level int) zstd.EncoderLevel {
+	switch {
+	case level <= 2:
+		return zstd.SpeedFastest
+	case level <= 5:
+		return zstd.SpeedDefault
+	case level <= 7:
+		return zstd.SpeedBetterCompression
+	}
+	return zstd.SpeedBestCompression
+}
+
+// writeDirectory writes the central directory and the end records.
+func (w *writer) writeDirectory() error {
+	le := binary.LittleEndian
+	cdStart := w.pos
+	var b []byte
+	for i := range w.recs {
+		r := &w.recs[i]
+		var z64 []byte
+		csize, usize, off := uint32(r.csize), uint32(r.usize), uint32(r.offset)
+		if r.zip64 || r.usize >= 0xFFFFFFFF {
+			z64, usize = le.AppendUint64(z64, uint64(r.usize)), 0xFFFFFFFF
+		}
+		if r.zip64 || r.csize >= 0xFFFFFFFF {
+			z64, csize = le.AppendUint64(z64, uint64(r.csize)), 0xFFFFFFFF
+		}
+		if w.opts.ForceZip64 || r.offset >= 0xFFFFFFFF {
+			z64, off = le.AppendUint64(z64, uint64(r.offset)), 0xFFFFFFFF
+		}
+		extra := r.extra
+		version := r.version
+		if z64 != nil {
+			extra = append(le.AppendUint16(le.AppendUint16(nil, extraZip64), uint16(len(z64))), append(z64, extra...)...)
+			version = max(version, versionZip64)
+		}
+		b = le.AppendUint32(b[:0], sigCentral)
+		b = le.AppendUint16(b, r.madeBy)
+		b = le.AppendUint16(b, version)
+		b = le.AppendUint16(b, r.flags)
+		b = le.AppendUint16(b, r.method)
+		b = le.AppendUint16(b, r.dosTime)
+		b = le.AppendUint16(b, r.dosDate)
+		b = le.AppendUint32(b, r.crc)
+		b = le.AppendUint32(b, csize)
+		b = le.AppendUint32(b, usize)
+		b = le.AppendUint16(b, uint16(len(r.name)))
+		b = le.AppendUint16(b, uint16(len(extra)))
+		b = le.AppendUint16(b, uint16(len(r.comment)))
+		b = le.AppendUint16(b, 0) // disk
+		b = le.AppendUint16(b, 0) // internal attributes
+		b = le.AppendUint32(b, r.external)
+		b = le.AppendUint32(b, off)
+		b = append(b, r.name...)
+		b = append(b, extra...)
+		b = append(b, r.comment...)
+		if err := w.write(b); err != nil {
+			return err
+		}
+	}
+	cdEnd := w.pos
+	count := int64(len(w.recs))
+	cdSize := cdEnd - cdStart
+	zip64 := w.opts.ForceZip64 || count >= 0xFFFF || cdSize >= 0xFFFFFFFF || cdStart >= 0xFFFFFFFF
+	b = b[:0]
+	if zip64 {
+		b = le.AppendUint32(b, sigEnd64)
+		b = le.AppendUint64(b, end64Len-12)
+		b = le.AppendUint16(b, versionMadeBy)
+		b = le.AppendUint16(b, versionZip64)
+		b = le.AppendUint32(b, 0) // this disk
+		b = le.AppendUint32(b, 0) // the directory's disk
+		b = le.AppendUint64(b, uint64(count))
+		b = le.AppendUint64(b, uint64(count))
+		b = le.AppendUint64(b, uint64(cdSize))
+		b = le.AppendUint64(b, uint64(cdStart))
+		b = le.AppendUint32(b, sigEnd64Locator)
+		b = le.AppendUint32(b, 0)
+		b = le.AppendUint64(b, uint64(cdEnd))
+		b = le.AppendUint32(b, 1)
+	}
+	n16 := uint16(min(count, 0xFFFF))
+	size32, off32 := uint32(min(cdSize, 0xFFFFFFFF)), uint32(min(cdStart, 0xFFFFFFFF))
+	if w.opts.ForceZip64 {
+		n16, off32 = 0xFFFF, 0xFFFFFFFF
+	}
+	b = le.AppendUint32(b, sigEnd)
+	b = le.AppendUint16(b, 0)
+	b = le.AppendUint16(b, 0)
+	b = le.AppendUint16(b, n16)
+	b = le.AppendUint16(b, n16)
+	b = le.AppendUint32(b, size32)
+	b = le.AppendUint32(b, off32)
+	b = le.AppendUint16(b, 0) // comment length
+	return w.write(b)
+}

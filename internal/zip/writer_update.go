@@ -1,0 +1,112 @@
+package zip
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// copyBase copies the entries of base that survive the changes into the
+// new archive, as they are stored, and returns the items still to add.
+func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
+	rd, err := newReader(base.R, base.Size, nil, &archive.Options{Name: w.opts.Name, MaxDict: w.opts.MaxDict, Memory: w.opts.Memory})
+	if err != nil {
+		return nil, fmt.Errorf("cannot update: %w", err)
+	}
+	if rd.cut != nil {
+		return nil, fmt.Errorf("cannot update: %w", rd.Err())
+	}
+	byName := make(map[string]int, len(ch.Add))
+	for i := range ch.Add {
+		byName[ch.Add[i].Name] = i
+	}
+	skip := make([]bool, len(ch.Add))
+	le := binary.LittleEndian
+	for i, e := range rd.entries {
+		f := &rd.files[i]
+		if ch.Delete != nil && ch.Delete(e) {
+			w.st.Deleted++
+			continue
+		}
+		if j, ok := byName[e.Name]; ok {
+			it := &ch.Add[j]
+			if it.Size != e.Size || it.ModTime.Unix() > e.ModTime.Unix() {
+				continue // replaced by the item
+			}
+			skip[j] = true
+			w.st.Skipped++
+		}
+		if err := w.ctx.Err(); err != nil {
+			return nil, err
+		}
+		var h [localLen]byte
+		if _, err := base.R.ReadAt(h[:], f.headerOff); err != nil {
+			return nil, err
+		}
+		nlen, xlen := int64(le.Uint16(h[26:])), int64(le.Uint16(h[28:]))
+		extra := make([]byte, xlen)
+		if _, err := base.R.ReadAt(extra, f.headerOff+localLen+nlen); err != nil {
+			return nil, err
+		}
+		r := record{
+			name: string(f.rawName), flags: f.flags, method: f.method, version: f.version,
+			dosTime: f.dosTime, dosDate: f.dosDate, crc: f.crc, csize: f.csize, usize: f.usize,
+			offset: w.pos, external: f.external, madeBy: uint16(f.host)<<8 | 63,
+			isDir: e.Type == archive.TypeDir, unpacked: f.usize,
+		}
+		r.extra, r.zip64 = centralExtra(extra)
+		if c := e.Comment(); c != "" && (f.flags&flagUTF8 != 0 || isASCII(c)) && len(c) <= maxCommentLen {
+			r.comment = c
+		}
+		if _, err := io.Copy(countingWriter{w}, io.NewSectionReader(base.R, f.headerOff, f.dataEnd-f.headerOff)); err != nil {
+			return nil, err
+		}
+		w.recs = append(w.recs, r)
+		w.st.Kept++
+	}
+	if ch.Delete != nil && w.st.Deleted == 0 && len(ch.Add) == 0 {
+		return nil, ErrNoMatch
+	}
+	var add []WriteItem
+	for i := range ch.Add {
+		if !skip[i] {
+			add = append(add, ch.Add[i])
+		}
+	}
+	return add, nil
+}
+
+// centralExtra derives the central directory's extra fields from a local
+// header's: without the Zip64 field (the directory writes its own; zip64
+// says the local header had one) and with the extended timestamp cut to
+// the modification time, as Info-ZIP writes it there.
+func centralExtra(local []byte) (extra []byte, zip64 bool) {
+	le := binary.LittleEndian
+	for len(local) >= 4 {
+		id, n := le.Uint16(local), int(le.Uint16(local[2:]))
+		if 4+n > len(local) {
+			break
+		}
+		field := local[:4+n]
+		local = local[4+n:]
+		switch id {
+		case extraZip64:
+			zip64 = true
+			continue
+		case extraExtTime:
+			if n >= 1 {
+				d := field[4:]
+				keep := 1
+				if d[0]&1 != 0 && n >= 5 {
+					keep = 5
+				}
+				field = le.AppendUint16(le.AppendUint16(nil, id), uint16(keep))
+				field = append(field, d[:keep]...)
+			}
+		}
+		extra = append(extra, field...)
+	}
+	return extra, zip64
+}
