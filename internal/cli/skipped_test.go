@@ -3,11 +3,15 @@ package cli
 import (
 	"archive/tar"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // writeTar writes a tar archive of hdrs (regular files get content
@@ -78,5 +82,63 @@ func TestTarDevicesSkippedWithWarning(t *testing.T) {
 	if n := strings.Count(r.stderr, "garc: "); n != 1 ||
 		!strings.Contains(r.stderr, "skipped 25 device or FIFO entries (garc does not create them): p00, p01, p02, p03, p04, p05, p06, p07, p08, p09 and 15 more\n") {
 		t.Errorf("many: stderr %q", r.stderr)
+	}
+}
+
+// TestTarDevicesListed: l, l -slt and the JSON listing show a tar's FIFO
+// and devices as 7zz does (files with the type in their mode, the device
+// numbers in -slt), though x skips them (issue 23, point 17).
+func TestTarDevicesListed(t *testing.T) {
+	dir := t.TempDir()
+	arc := writeTar(t, dir, "dev.tar", []*tar.Header{
+		{Name: "pipe", Mode: 0o644, Typeflag: tar.TypeFifo},
+		{Name: "null", Mode: 0o666, Typeflag: tar.TypeChar, Devmajor: 1, Devminor: 3},
+		{Name: "loop0", Mode: 0o660, Typeflag: tar.TypeBlock, Devmajor: 7, Devminor: 0},
+		{Name: "f.txt", Mode: 0o644, Typeflag: tar.TypeReg},
+	})
+	table := garc(t, dir, "", "l", arc)
+	table.expect(t, ExitOK, "l")
+	for _, row := range []string{".....            0            0  pipe\n", ".....            0            0  null\n",
+		".....            0            0  loop0\n", "4 files\n"} {
+		if !strings.Contains(table.stdout, row) {
+			t.Errorf("l: no %q in\n%s", row, table.stdout)
+		}
+	}
+	js := garc(t, dir, "", "l", "--format=json", arc)
+	js.expect(t, ExitOK, "l --format=json")
+	var doc struct {
+		Entries []struct {
+			Path  string `json:"path"`
+			Type  string `json:"type"`
+			Mode  string `json:"mode"`
+			Major *int   `json:"device_major"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(js.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range doc.Entries {
+		s := e.Path + " " + e.Type + " " + e.Mode
+		if e.Major != nil {
+			s += fmt.Sprintf(" %d", *e.Major)
+		}
+		got = append(got, s)
+	}
+	if want := "pipe file prw-r--r-- 0|null file crw-rw-rw- 1|loop0 file brw-rw---- 7|f.txt file -rw-r--r-- 0"; strings.Join(got, "|") != want {
+		t.Errorf("JSON entries %q, want %q", strings.Join(got, "|"), want)
+	}
+	slt := garc(t, dir, "", "l", "-slt", arc)
+	slt.expect(t, ExitOK, "l -slt")
+	bin := testenv.SevenZip(t)
+	cmd := exec.Command(bin, "l", "-slt", arc)
+	cmd.Env = append(os.Environ(), "TZ=UTC") // as garc runs
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := func(s string) string { return s[strings.Index(s, "\n----------\n"):] }
+	if zz := string(out); entries(slt.stdout) != entries(zz) {
+		t.Errorf("l -slt differs from 7zz's:\n%s\n7zz:\n%s", entries(slt.stdout), entries(zz))
 	}
 }

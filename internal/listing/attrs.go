@@ -95,12 +95,28 @@ func appendSLTAttr(b []byte, e *archive.Entry) []byte {
 	return b
 }
 
-// modeString renders a unix mode like ls -l.
+// modeString renders a unix mode like ls -l: the type letter ('-', 'd',
+// 'l', and 'p', 'c', 'b', 's' for FIFOs, devices and sockets, as 7-Zip
+// shows them) and the permissions.
 func modeString(e *archive.Entry) string { return string(appendMode(nil, e)) }
 
 // appendMode appends what modeString returns.
 func appendMode(b []byte, e *archive.Entry) []byte {
 	m := e.Mode
+	if a := e.Attributes; m&fs.ModeType == 0 && a&archive.AttrUnixExtension != 0 && a>>16 != 0 {
+		// A 7z entry keeps the file type only in the unix mode of
+		// 7-Zip's attributes, its Mode only the permissions.
+		switch a >> 16 & 0o170000 {
+		case 0o010000:
+			m |= fs.ModeNamedPipe
+		case 0o020000:
+			m |= fs.ModeDevice | fs.ModeCharDevice
+		case 0o060000:
+			m |= fs.ModeDevice
+		case 0o140000:
+			m |= fs.ModeSocket
+		}
+	}
 	start := len(b)
 	b = append(b, "----------"...)
 	s := b[start:]
@@ -109,6 +125,14 @@ func appendMode(b []byte, e *archive.Entry) []byte {
 		s[0] = 'd'
 	case e.Type == archive.TypeSymlink:
 		s[0] = 'l'
+	case m&fs.ModeNamedPipe != 0:
+		s[0] = 'p'
+	case m&fs.ModeCharDevice != 0:
+		s[0] = 'c'
+	case m&fs.ModeDevice != 0:
+		s[0] = 'b'
+	case m&fs.ModeSocket != 0:
+		s[0] = 's'
 	}
 	const rwx = "rwxrwxrwx"
 	for i := 0; i < 9; i++ {

@@ -2,9 +2,15 @@
 // its entries: 7-Zip's table (WriteTable; WriteRows for `l -ba`,
 // WriteNames for unrar's `lb`), 7-Zip's technical listing (WriteSLT) and
 // JSON Lines (JSONWriter). Every name and text that comes from an archive
-// is escaped for the terminal (internal/printable) or, in JSON, written
-// losslessly. The writers stream: they hold no more than one entry's
-// line at a time.
+// is escaped for the terminal (printable.String) or, in JSON, written
+// losslessly with the same characters escaped (printable.Unsafe: controls,
+// format characters such as U+202E, line separators); the text listings
+// also write every line through a printable.Writer, a guard that lets no
+// control or format character but the line feed through, whatever a
+// value's own escaping missed. Devices, FIFOs and sockets are entries
+// like files whose unix mode shows their type ("prw-r--r--", "crw-…",
+// "brw-…", "srw-…"), as 7-Zip shows them. The writers stream: they hold
+// no more than one entry's line at a time.
 //
 // # Table
 //

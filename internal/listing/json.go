@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/stream"
 	"github.com/garc-dev/garc/internal/tar"
 	"github.com/garc-dev/garc/internal/zip"
@@ -81,8 +83,11 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "attributes": int,            raw attributes as stored
       "windows_attributes": [string],   decoded Windows bits: "readonly", "hidden",
                                     "system", "directory", "archive", …
-      "mode": string,               unix mode as ls -l shows it ("-rw-r--r--");
-                                    omitted when no unix mode is stored
+      "mode": string,               unix mode as ls -l shows it ("-rw-r--r--";
+                                    "prw-r--r--" for a FIFO, "c…" and "b…" for
+                                    devices, "s…" for a socket, which are
+                                    of type "file"); omitted when no unix
+                                    mode is stored
       "host_os": string,            "windows", "unix" or "unknown"
       "unix_mode": string,          octal permission bits ("0755"); omitted
                                     when no unix mode is stored
@@ -122,8 +127,11 @@ An archive that cannot be opened gives {"schema_version": 1,
 "archive": {"path": string}, "error": string} (and its diagnostic on
 stderr); one whose entries could not all be read (a compressed tar cut
 short) has the entries read before the break and the "error" after them.
-Strings are UTF-8 with C0 and C1 controls, DEL, U+2028 and
-U+2029 escaped as \uXXXX. A byte that is not part of valid UTF-8 is
+Strings are UTF-8 with C0 and C1 controls, DEL, the format characters
+(Unicode category Cf: the bidirectional controls U+202A–U+202E,
+U+2066–U+2069, U+200E, U+200F and U+061C, the zero-width U+200B–U+200D,
+U+FEFF …), U+2028 and U+2029 escaped as \uXXXX (a surrogate pair above
+U+FFFF), so that a name cannot display as another. A byte that is not part of valid UTF-8 is
 written as the lone surrogate escape \udc80–\udcff (Python's
 surrogateescape error handler: os.fsencode(s) gives the stored bytes back), so two
 different stored names never list the same.`
@@ -218,8 +226,11 @@ func (j *JSONWriter) strs(k string, vs []string) {
 }
 
 // appendJSONString appends s as a JSON string. Beyond what JSON requires
-// it escapes DEL, the C1 controls and U+2028/U+2029 (so the text is safe
-// on a terminal and in JavaScript), and writes each byte that is not
+// it escapes every printable.Unsafe character as \uXXXX (a surrogate pair
+// above U+FFFF): DEL, the C1 controls, the format characters (U+202E and
+// the other bidirectional controls, zero-width characters, U+FEFF…) and
+// U+2028/U+2029, so the text is safe on a terminal and in JavaScript and
+// a name cannot display as another; and it writes each byte that is not
 // part of valid UTF-8 as the lone surrogate \udc80–\udcff, which no valid
 // UTF-8 text can produce: the form is lossless and unambiguous.
 func appendJSONString(b []byte, s string) []byte {
@@ -235,7 +246,7 @@ func appendJSONString(b []byte, s string) []byte {
 		r, size := rune(c), 1
 		if c >= 0x80 {
 			r, size = utf8.DecodeRuneInString(s[i:])
-			if !(r == utf8.RuneError && size == 1) && !(r >= 0x80 && r <= 0x9f) && r != 0x2028 && r != 0x2029 {
+			if !(r == utf8.RuneError && size == 1) && !printable.Unsafe(r) {
 				i += size
 				continue
 			}
@@ -252,14 +263,23 @@ func appendJSONString(b []byte, s string) []byte {
 			b = append(b, '\\', 't')
 		case r == utf8.RuneError && size == 1:
 			b = append(b, '\\', 'u', 'd', 'c', hexDigits[c>>4], hexDigits[c&15])
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			b = appendJSONEscape(appendJSONEscape(b, hi), lo)
 		default:
-			b = append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
+			b = appendJSONEscape(b, r)
 		}
 		i += size
 		start = i
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendJSONEscape appends the escape \uXXXX of r, at most U+FFFF.
+func appendJSONEscape(b []byte, r rune) []byte {
+	const hexDigits = "0123456789abcdef"
+	return append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 }
 
 // jsonTimeLayout is RFC 3339 with a fixed nine-digit fraction

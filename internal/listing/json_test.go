@@ -12,14 +12,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/opener"
+	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/stream"
 )
 
 // TestAppendJSONString checks the escaping of the JSON listing: valid
-// JSON, C1 controls and U+2028/9 escaped, invalid bytes as lone
+// JSON, C1 controls, format characters (bidirectional controls,
+// zero-width characters) and U+2028/9 escaped, invalid bytes as lone
 // surrogates, and different names never written the same.
 func TestAppendJSONString(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -32,6 +35,11 @@ func TestAppendJSONString(t *testing.T) {
 		{"bad\ufffd", "\"bad\ufffd\""},
 		{"тест €", `"тест €"`},
 		{"trunc\xe2\x82", `"trunc\udce2\udc82"`},
+		// Format characters: a name that displays as another.
+		{"exe\u202etxt.exe", `"exe\u202etxt.exe"`},
+		{"zw\u200b\u200d\u2066\u061c\ufeff\u00ad", `"zw\u200b\u200d\u2066\u061c\ufeff\u00ad"`},
+		{"tag\U000e0041", `"tag\udb40\udc41"`},
+		{"tag\U000e0041\xc1", `"tag\udb40\udc41\udcc1"`},
 	}
 	seen := map[string]string{}
 	for _, tc := range tests {
@@ -191,7 +199,14 @@ func decodeJSONName(t *testing.T, q string) string {
 			if err != nil {
 				t.Fatalf("bad escape in %s", q)
 			}
-			if v >= 0xdc80 && v <= 0xdcff {
+			if v >= 0xd800 && v < 0xdc00 && strings.HasPrefix(s[i+5:], `\u`) {
+				lo, err := strconv.ParseUint(s[i+7:i+11], 16, 32)
+				if err != nil || lo < 0xdc00 || lo > 0xdfff {
+					t.Fatalf("bad surrogate pair in %s", q)
+				}
+				b.WriteRune(utf16.DecodeRune(rune(v), rune(lo)))
+				i += 6
+			} else if v >= 0xdc80 && v <= 0xdcff {
 				b.WriteByte(byte(v - 0xdc00))
 			} else {
 				b.WriteRune(rune(v))
@@ -205,20 +220,21 @@ func decodeJSONName(t *testing.T, q string) string {
 }
 
 // FuzzJSONName checks the JSON form of names: valid JSON, no raw control
-// character (C0, DEL, C1), and lossless: decoding gives the stored bytes
-// back, so two different names never list the same.
+// or format character (printable.Unsafe), and lossless: decoding gives
+// the stored bytes back, so two different names never list the same.
 func FuzzJSONName(f *testing.F) {
 	f.Add("plain.txt")
 	f.Add("bad\xff\xfe\u0085\x1b[2J")
 	f.Add("\"\\\u2028\ufffd\xed\xa0\x80")
+	f.Add("exe\u202etxt\U000e0041\xdc")
 	f.Fuzz(func(t *testing.T, name string) {
 		q := string(appendJSONString(nil, name))
 		if !json.Valid([]byte(q)) {
 			t.Fatalf("%q gives invalid JSON %s", name, q)
 		}
 		for _, r := range q {
-			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
-				t.Fatalf("%q gives %s with control U+%04X", name, q, r)
+			if printable.Unsafe(r) {
+				t.Fatalf("%q gives %s with U+%04X", name, q, r)
 			}
 		}
 		if back := decodeJSONName(t, q); back != name {

@@ -77,7 +77,7 @@ func writeArchiveHeader(w io.Writer, name string, info *archive.Info, all []*arc
 		}
 	}
 	if m := sevenZipArchiveMethods(all); is7z && m != "" {
-		fmt.Fprintf(w, "Method = %s\n", m)
+		fmt.Fprintf(w, "Method = %s\n", printable.String(m))
 	} else if len(info.Methods) > 0 {
 		fmt.Fprintf(w, "Method = %s\n", printable.String(archiveMethods(info)))
 	}
@@ -151,6 +151,7 @@ func countSevenZip(info *archive.Info, all []*archive.Entry) sevenZipCounts {
 // and the sizes when a leading skippable frame makes 7-Zip walk every
 // frame); bzip2 only empty Size and Packed Size.
 func WriteSLT(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
+	w = printable.NewWriter(w) // a guard behind the escaping of each value
 	fmt.Fprintf(w, "Listing archive: %s\n\n--\n", printable.String(name))
 	writeArchiveBlock(w, name, info, all)
 	fmt.Fprintf(w, "\n----------\n")

@@ -85,7 +85,7 @@ func writeZipArchiveBlock(w io.Writer, name string, info *archive.Info, d *zip.D
 		fmt.Fprintf(w, "Comment = %s\n", appendSLTMultiLine(nil, info.Comment))
 	}
 	if c := a.Characteristics(); c != "" {
-		fmt.Fprintf(w, "Characteristics = %s\n", c)
+		fmt.Fprintf(w, "Characteristics = %s\n", printable.String(c))
 	}
 	if volume >= 0 {
 		var total int64
@@ -146,8 +146,8 @@ func writeZipSLTEntries(w io.Writer, d *zip.Details, all []*archive.Entry, want 
 			fmt.Fprintf(w, "CRC = \n")
 		}
 		fmt.Fprintf(w, "Method = %s\n", printable.String(e.Method))
-		fmt.Fprintf(w, "Characteristics = %s\n", ed.Characteristics)
-		fmt.Fprintf(w, "Host OS = %s\n", ed.HostOS)
+		fmt.Fprintf(w, "Characteristics = %s\n", printable.String(ed.Characteristics))
+		fmt.Fprintf(w, "Host OS = %s\n", printable.String(ed.HostOS))
 		fmt.Fprintf(w, "Version = %d\n", ed.Version)
 		fmt.Fprintf(w, "Volume Index = %d\n", ed.Volume)
 		fmt.Fprintf(w, "Offset = %d\n", ed.Offset)
@@ -228,7 +228,7 @@ func writeTarArchiveBlock(w io.Writer, name string, info *archive.Info, d *tar.D
 		fmt.Fprintf(w, "Headers Size = %d\n", a.headersSize)
 	}
 	fmt.Fprintf(w, "Code Page = UTF-8\n")
-	fmt.Fprintf(w, "Characteristics = %s\n", a.characteristics)
+	fmt.Fprintf(w, "Characteristics = %s\n", printable.String(a.characteristics))
 	if info.Comment != "" {
 		fmt.Fprintf(w, "Comment = %s\n", appendSLTMultiLine(nil, info.Comment))
 	}
@@ -279,7 +279,7 @@ func writeTarSLTEntries(w io.Writer, d *tar.Details, all []*archive.Entry, want 
 		}
 		fmt.Fprintf(w, "Symbolic Link = %s\n", link(archive.TypeSymlink))
 		fmt.Fprintf(w, "Hard Link = %s\n", link(archive.TypeHardlink))
-		fmt.Fprintf(w, "Characteristics = %s\n", tarEntryCharacteristics(e, ed))
+		fmt.Fprintf(w, "Characteristics = %s\n", printable.String(tarEntryCharacteristics(e, ed)))
 		fmt.Fprintf(w, "Comment = %s\n", sltValue(e.Comment()))
 		fmt.Fprintf(w, "Device Major = %s\nDevice Minor = %s\n", sltDevice(ed.DevMajor), sltDevice(ed.DevMinor))
 		fmt.Fprintln(w)

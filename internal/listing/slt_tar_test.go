@@ -88,7 +88,14 @@ func tarSamples() map[string][]byte {
 	twoGlobals.pax('x', "PaxHeaders/b", "mtime=1700000006")
 	twoGlobals.pax('g', "second_global", "comment=second")
 	twoGlobals.header("", "b", '0', "b")
-	return map[string][]byte{"pax-times.tar": times.bytes(), "global.tar": global.bytes(), "two-globals.tar": twoGlobals.bytes()}
+	// Devices and FIFOs are listed as 7-Zip lists them (issue 23).
+	var devices rawTar
+	devices.header("", "fifo", '6', "")
+	devices.header("", "chr", '3', "")
+	devices.header("", "blk", '4', "")
+	devices.header("", "file", '0', "f")
+	return map[string][]byte{"pax-times.tar": times.bytes(), "global.tar": global.bytes(), "two-globals.tar": twoGlobals.bytes(),
+		"devices.tar": devices.bytes()}
 }
 
 // TestSLTTarMatch7zz compares -slt of the tarSamples with 7zz's.
@@ -115,6 +122,15 @@ func TestSLTTarKeys(t *testing.T) {
 	time.Local = time.UTC
 	defer func() { time.Local = old }()
 	samples := tarSamples()
+	// Text from pax records that 7-Zip prints raw is escaped: BSD file
+	// flags in Characteristics, the user, the group and the records
+	// 7-Zip does not read in the Comment (issue 23).
+	const evil = "\x1b]0;t\a\u009b2J\u202e\u200b\r"
+	var hostile rawTar
+	hostile.pax('x', "PaxHeaders/h"+evil, "SCHILY.fflags=nodump"+evil, "uname=u"+evil, "gname=g"+evil, "SCHILY.xattr.user.x=v"+evil)
+	hostile.header("", "h"+evil, '0', "h")
+	samples["hostile.tar"] = hostile.bytes()
+	const escaped = `\x1b]0;t\a\u009b2J\u202e\u200b\r`
 	type keys map[string]string
 	for _, c := range []struct {
 		archive string
@@ -137,6 +153,11 @@ func TestSLTTarKeys(t *testing.T) {
 		{"global.tar", "a", keys{"Comment": "", "Characteristics": "0 POSIX ASCII"}},
 		{"two-globals.tar", "", keys{"Comment": "\n{\nsecond_global\ncomment=second\n}", "Characteristics": "POSIX PAX mtime PAX_GLOBAL_ERROR ASCII"}},
 		{"two-globals.tar", "b", keys{"Characteristics": "0 POSIX ASCII PAX:2 mtime"}},
+		{"devices.tar", "fifo", keys{"Mode": "prw-r--r--", "Size": "0", "Characteristics": "6 POSIX ASCII"}},
+		{"devices.tar", "chr", keys{"Mode": "crw-r--r--", "Characteristics": "3 POSIX ASCII"}},
+		{"devices.tar", "blk", keys{"Mode": "brw-r--r--", "Characteristics": "4 POSIX ASCII"}},
+		{"hostile.tar", "h" + escaped, keys{"Characteristics": "0 POSIX UTF8 MaxUnicode=8238 PAX SCHILY.fflags=nodump" + escaped + " PAX_unsupported_line",
+			"User": "u" + escaped, "Group": "g" + escaped, "Comment": "PaxHeaders/h" + escaped + "_SCHILY.xattr.user.x=v" + escaped + "_"}},
 	} {
 		data := samples[c.archive]
 		r, err := tar.Open(bytes.NewReader(data), int64(len(data)), 0, nil)

@@ -16,14 +16,17 @@ import (
 
 // WriteTable prints 7-Zip's table listing of the entries want selects:
 // the archive block, column titles, a row per entry as it is visited
-// (WriteRows) and the totals.
+// (WriteRows) and the totals. Like every listing it writes through a
+// printable.Writer: no control or format character reaches w, whatever
+// the archive holds.
 func WriteTable(w io.Writer, name string, info *archive.Info, all []*archive.Entry, want func(*archive.Entry) bool) {
+	w = printable.NewWriter(w)
 	writeArchiveBlock(w, name, info, all)
 	fmt.Fprintln(w)
 	const rule = "------------------- ----- ------------ ------------  ------------------------"
 	fmt.Fprintln(w, "   Date      Time    Attr         Size   Compressed  Name")
 	fmt.Fprintln(w, rule)
-	t := WriteRows(w, all, want)
+	t := writeRows(w, all, want)
 	fmt.Fprintln(w, rule)
 	summary := fmt.Sprintf("%d files", t.Files)
 	if t.Dirs > 0 {
@@ -79,7 +82,12 @@ type Totals struct {
 // WriteRows prints the table row of each entry want selects (7-Zip's
 // `l -ba` prints only these), with no allocation per row beyond names
 // that need escaping, and returns the totals.
-func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) (t Totals) {
+func WriteRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) Totals {
+	return writeRows(printable.NewWriter(w), all, want)
+}
+
+// writeRows is WriteRows writing to w, a printable.Writer.
+func writeRows(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) (t Totals) {
 	line := make([]byte, 0, 256)
 	for _, e := range all {
 		if !want(e) {
@@ -152,6 +160,7 @@ func appendPadded(b []byte, v int64, width int) []byte {
 // WriteNames prints the name of each entry want selects, one a line,
 // escaped for the terminal (unrar's lb).
 func WriteNames(w io.Writer, all []*archive.Entry, want func(*archive.Entry) bool) {
+	w = printable.NewWriter(w)
 	line := make([]byte, 0, 256)
 	for _, e := range all {
 		if want(e) {
