@@ -101,8 +101,8 @@
 // by a second goroutine while the next ones decode; the outcomes come
 // back in entry order to entryRun.done, which counts them for the summary
 // and reports failures, and Flush delivers the last ones after Extract.
-// Device and FIFO entries a tar reader leaves out (its Skipped) are named
-// in one warning per archive (exit 1).
+// Device and FIFO entries a tar reader lists but never hands out for
+// extraction (its Skipped) are named in one warning per archive (exit 1).
 //
 // # Memory
 //
