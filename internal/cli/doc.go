@@ -139,9 +139,10 @@
 // three in step). exitCodeFor maps errors to them: usage errors to 7,
 // archive.ErrWrongPassword and ErrPasswordRequired to 11 (before
 // ErrChecksum, so a wrong password that surfaces as a checksum mismatch is
-// 11), archive.ErrLimit to 8, extract.ErrCreate and archivefile.ErrWrite
-// to 9, extract.ErrRefused and ErrSkipped to 1, archive.ErrChecksum to 3,
-// no match to 10, and cancellation (SIGINT, SIGTERM, SIGHUP) to 255.
+// 11), archive.ErrLimit to 8, extract.ErrCreate, archivefile.ErrWrite and
+// a failed write to standard output (errStdout) to 9, extract.ErrRefused
+// and ErrSkipped to 1, archive.ErrChecksum to 3, no match to 10, and
+// cancellation (SIGINT, SIGTERM, SIGHUP) to 255.
 //
 // When several entries (or archives, with a wildcard) fail differently
 // the most severe code wins, in the order 255, 7, 11, 8, 9, 2, 3, 10, 1.

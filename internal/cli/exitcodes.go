@@ -20,7 +20,7 @@ const (
 	ExitChecksum    = 3   // an entry's checksum did not match
 	ExitUsage       = 7   // bad command line
 	ExitLimit       = 8   // a memory or size limit was exceeded (--max-dict)
-	ExitCreate      = 9   // an output file, directory or archive could not be written (disk full)
+	ExitCreate      = 9   // an output file, directory, archive or standard output could not be written (disk full)
 	ExitNoMatch     = 10  // no entry matched the patterns
 	ExitPassword    = 11  // wrong or missing password
 	ExitInterrupted = 255 // interrupted by SIGINT, SIGTERM or SIGHUP
@@ -34,7 +34,7 @@ const exitCodeTable = `Exit codes:
   3    checksum mismatch
   7    command-line usage error
   8    memory or size limit exceeded (raise it with --max-dict)
-  9    cannot write an output file, directory or archive (disk full)
+  9    cannot write an output file, directory, archive or standard output (disk full)
   10   no files matched the patterns
   11   wrong or missing password
   255  interrupted (Ctrl-C, SIGTERM, SIGHUP)
@@ -102,7 +102,7 @@ func exitCodeFor(err error) int {
 		return ExitPassword
 	case errors.Is(err, archive.ErrLimit):
 		return ExitLimit
-	case errors.Is(err, extract.ErrCreate), errors.Is(err, archivefile.ErrWrite):
+	case errors.Is(err, extract.ErrCreate), errors.Is(err, archivefile.ErrWrite), errors.Is(err, errStdout):
 		return ExitCreate
 	case errors.Is(err, extract.ErrRefused), errors.Is(err, extract.ErrSkipped):
 		return ExitWarning

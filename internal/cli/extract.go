@@ -758,7 +758,7 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 			return nil // reported by the copy that needs it
 		}
 		if out.err != nil {
-			return run.done(e, &stopError{fmt.Errorf("writing to standard output: %w", out.err)})
+			return run.done(e, &stopError{stdoutErr(out.err)})
 		}
 		return run.done(e, err)
 	}, nil)

@@ -523,7 +523,7 @@ func (a *app) startDiagnostics(archiveName string) func() {
 // diagnostic prefixes err with the archive and entry names unless its
 // message starts with them already.
 func diagnostic(archiveName, entry string, err error) string {
-	msg := err.Error()
+	msg := userText(err)
 	// Layers that each name the archive ("out.7z: out.7z: disk full")
 	// say it once.
 	if parts := strings.Split(msg, ": "); len(parts) > 2 {

@@ -711,7 +711,7 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 		}
 		if !errors.Is(err, fs.ErrExist) && !errors.Is(err, errors.ErrUnsupported) {
 			x.removeTemp(tmp)
-			return createErr(e.Name, err)
+			return createErr(e.Name, atFinal(err, dst.fullPath()))
 		}
 		// Something is there (or the system cannot tell): decide as
 		// for an examined target.
@@ -735,7 +735,7 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 			x.at.rename(dst.aside, dst.path)
 		}
 		x.removeTemp(tmp)
-		return createErr(e.Name, err)
+		return createErr(e.Name, atFinal(err, dst.path))
 	}
 	x.forgetTemp(tmp)
 	x.freeTemp = tmp
@@ -785,7 +785,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	}
 	f, tmp, err := x.tempFile(dst.dirPath(), createPerm)
 	if err != nil {
-		return createErr(e.Name, err)
+		return createErr(e.Name, atFinal(err, dst.fullPath()))
 	}
 	if x.buf == nil {
 		x.buf = make([]byte, 256<<10)
@@ -859,7 +859,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	}
 	if werr != nil {
 		x.removeTemp(tmp)
-		return createErr(e.Name, werr)
+		return createErr(e.Name, atFinal(werr, dst.fullPath()))
 	}
 	if rerr != nil {
 		if x.opts.KeepBroken {
@@ -969,7 +969,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io
 		x.warn(e.Name, werr)
 		return werr
 	}
-	return createErr(e.Name, err)
+	return createErr(e.Name, atFinal(err, dst.path))
 }
 
 // maxLinkHops bounds the symbolic links resolveOnDisk follows, as the
@@ -1149,7 +1149,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	}
 	f, tmp, err := x.tempFile(filepath.Dir(dst.path), perm)
 	if err != nil {
-		return createErr(e.Name, err)
+		return createErr(e.Name, atFinal(err, dst.path))
 	}
 	if x.buf == nil {
 		x.buf = make([]byte, 256<<10)
@@ -1160,7 +1160,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 	}
 	if err != nil {
 		x.removeTemp(tmp)
-		return createErr(e.Name, err)
+		return createErr(e.Name, atFinal(err, dst.path))
 	}
 	if err := x.commit(e, tmp, &dst, false); err != nil {
 		return err

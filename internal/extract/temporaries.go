@@ -2,9 +2,13 @@ package extract
 
 import (
 	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/garc-dev/garc/internal/tempname"
 )
 
 // errRemovingTemporaries refuses to create a temporary file once
@@ -107,4 +111,21 @@ func RemoveTemporaries() {
 			return
 		}
 	}
+}
+
+// atFinal makes an error about a temporary file name the file it was to
+// become, final: the user knows "dest/big.bin", not ".garc-5188413f.tmp"
+// (a full disk, a failed rename). Other errors pass unchanged.
+func atFinal(err error, final string) error {
+	switch pe := err.(type) {
+	case *fs.PathError:
+		if tempname.Is(filepath.Base(pe.Path)) {
+			return &fs.PathError{Op: pe.Op, Path: final, Err: pe.Err}
+		}
+	case *os.LinkError:
+		if tempname.Is(filepath.Base(pe.Old)) || tempname.Is(filepath.Base(pe.New)) {
+			return &fs.PathError{Op: pe.Op, Path: final, Err: pe.Err}
+		}
+	}
+	return err
 }

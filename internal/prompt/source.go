@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -79,13 +78,9 @@ func (s *Source) Resolve(f Flags) error {
 	case f.File != "":
 		file, err := os.Open(f.File)
 		if err != nil {
-			// The name is not repeated: it may be a password given
-			// to the wrong switch.
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return fmt.Errorf("--password-file: cannot open the file: %w", err)
+			// "--password-file open NAME: no such file or directory",
+			// which garc shows as "--password-file NAME: no such file".
+			return fmt.Errorf("--password-file %w", err)
 		}
 		defer file.Close()
 		v, err := firstLine(bufio.NewReader(file))
