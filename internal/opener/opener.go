@@ -100,36 +100,43 @@ func openSplit(path string, parts []string, o *archive.Options) (archive.Reader,
 	if err != nil {
 		return nil, err
 	}
+	return openJoined(path, m, m.Size(), files, parts, o)
+}
+
+// openJoined opens the archive in src (size bytes), read from the files
+// volumes (a raw split's parts, or the temporary copy of a stream) that
+// files closes: the returned Reader owns files, which is closed here when
+// opening fails. path names the archive in errors.
+func openJoined(path string, src io.ReaderAt, size int64, files io.Closer, volumes []string, o *archive.Options) (archive.Reader, error) {
 	defer func() {
 		if files != nil {
 			files.Close()
 		}
 	}()
-	size := m.Size()
-	if r, ok, err := openLeading(m, size, o); ok {
+	if r, ok, err := openLeading(src, size, o); ok {
 		if err != nil {
 			return nil, err
 		}
-		fr := &fileReader{Reader: withVolumes(r, parts), files: files}
+		fr := &fileReader{Reader: withVolumes(r, volumes), files: files}
 		files = nil // owned by fr now
 		return fr, nil
 	}
-	d, ok, err := Detect(m, size)
+	d, ok, err := Detect(src, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !ok {
-		if r, ok, err := openFallback(m, size, o); ok {
+		if r, ok, err := openFallback(src, size, o); ok {
 			if err != nil {
 				return nil, err
 			}
-			fr := &fileReader{Reader: withVolumes(r, parts), files: files}
+			fr := &fileReader{Reader: withVolumes(r, volumes), files: files}
 			files = nil
 			return fr, nil
 		}
-		return nil, notArchive(parts[0], m, size)
+		return nil, notArchive(volumes[0], src, size)
 	}
-	sec := io.NewSectionReader(m, d.Offset, size-d.Offset)
+	sec := io.NewSectionReader(src, d.Offset, size-d.Offset)
 	var r archive.Reader
 	if d.Format == archive.Format7z {
 		r, err = newSevenZip(sec, size-d.Offset, o)
@@ -141,7 +148,7 @@ func openSplit(path string, parts []string, o *archive.Options) (archive.Reader,
 	}
 	info := r.Info()
 	info.SFXOffset = d.Offset
-	info.Volumes = append([]string(nil), parts...)
+	info.Volumes = append([]string(nil), volumes...)
 	fr := &fileReader{Reader: r, files: files}
 	files = nil // owned by fr now
 	return fr, nil

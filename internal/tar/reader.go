@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
 	"unsafe"
@@ -94,7 +95,10 @@ func allZero(b []byte) bool {
 // (0 for a plain tar), and returns a Reader. A plain tar's headers are
 // read here (cheaply: data is skipped by seeking); a compressed one is not
 // read until Entries or Extract needs it, so that `x` decodes it once.
-// Errors wrap archive sentinels and name the archive (opts.Name).
+// A size below 0 says that src can only be read once, front to back (a
+// pipe): a plain tar is then read as a compressed one is, by one pass
+// that Extract or Entries makes. Errors wrap archive sentinels and name
+// the archive (opts.Name).
 func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) (*Reader, error) {
 	r := &Reader{src: src, size: size, kind: kind}
 	if opts != nil {
@@ -112,7 +116,7 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 		methods = []string{kind.String()}
 	}
 	r.info = archive.Info{Format: format, PhysicalSize: size, Methods: methods, Details: &Details{r: r}}
-	if kind == 0 {
+	if kind == 0 && size >= 0 {
 		if r.scan(); r.err != nil {
 			r.Close()
 			return nil, r.err
@@ -207,15 +211,21 @@ type pass struct {
 }
 
 func (r *Reader) newPass() (*pass, error) {
-	sec := io.NewSectionReader(r.src, 0, r.size)
+	n := r.size
+	if n < 0 {
+		n = math.MaxInt64 // read once, front to back, up to its end
+	}
+	sec := io.NewSectionReader(r.src, 0, n)
 	p := &pass{r: r, sparse: sparseMap{mem: r.mem}}
 	// The pax global header gives the archive's comment, as the pass
 	// reads it.
 	r.info.Comment, r.paxGlobalError, r.globalBytes = "", false, 0
 	if r.kind == 0 {
-		p.in.sec = sec
 		p.in.br = bufio.NewReaderSize(sec, 64<<10)
 		p.in.r = p.in.br
+		if r.size >= 0 {
+			p.in.sec = sec // data is skipped by seeking
+		}
 	} else {
 		d, _, err := stream.NewDecoder(r.kind, sec, r.opts.Limit(), r.opts.Threads)
 		if err != nil {
