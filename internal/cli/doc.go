@@ -146,8 +146,11 @@
 //
 // When several entries (or archives, with a wildcard) fail differently
 // the most severe code wins, in the order 255, 7, 11, 8, 9, 2, 3, 10, 1.
-// Diagnostics go to stderr as "garc: ARCHIVE: ENTRY: cause"; listings,
-// test summaries and -so data go to stdout.
+// Diagnostics go to stderr as "garc: ARCHIVE: ENTRY: cause" (a file
+// error as "NAME: cause", userText); listings, test summaries and -so
+// data go to stdout. Per archive, a line is printed once and the errors
+// of entries that share an earlier entry's cause are counted (repeats):
+// "garc: ARCHIVE: and 7 more files with the same error as ENTRY".
 //
 // # Listings
 //

@@ -575,6 +575,10 @@ func (a *app) extractEntries(run *entryRun, r archive.Reader, want func(*archive
 	case stop != nil:
 		a.report(run.name, "", stop)
 		return run.failed, &reportedError{stop}
+	case err != nil && a.repeats.lines[diagnostic("", "", err)]:
+		// The reader's error is an entry's, reported with it (a
+		// compressed tar cut short).
+		return run.failed, &reportedError{err}
 	}
 	return run.failed, err
 }

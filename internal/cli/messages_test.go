@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -39,5 +40,39 @@ func TestUserText(t *testing.T) {
 	}
 	if code := exitCodeFor(stdoutErr(syscall.ENOSPC)); code != ExitCreate {
 		t.Errorf("a failed write to standard output: exit %d, want %d", code, ExitCreate)
+	}
+}
+
+// TestRepeats: a line printed is not printed again; an entry's error
+// with the cause of an earlier entry's line is counted, per cause; a
+// warning is not grouped.
+func TestRepeats(t *testing.T) {
+	var r repeats
+	r.add("a.7z: f1: checksum mismatch", "f1", true)
+	r.add("a.7z: x: refused: link target leaves the destination", "x", false)
+	r.add("a.7z: g1: unsupported method", "g1", true)
+	for _, c := range []struct {
+		line, entry string
+		counted     bool
+	}{
+		{"a.7z: f2: checksum mismatch", "f2", true},
+		{"a.7z: f3: checksum mismatch", "f3", true},
+		{"a.7z: g2: unsupported method", "g2", true},
+		{"a.7z: h: corrupt data at offset 9", "h", false},
+		{"a.7z: y: refused: link target leaves the destination", "y", false},
+	} {
+		if got := r.counted(c.line, c.entry); got != c.counted {
+			t.Errorf("counted(%q) = %v, want %v", c.line, got, c.counted)
+		}
+	}
+	if !r.lines["a.7z: f1: checksum mismatch"] || r.lines["a.7z: f2: checksum mismatch"] {
+		t.Error("lines holds what was not printed, or not what was")
+	}
+	want := []string{
+		"a.7z: and 2 more files with the same error as f1",
+		"a.7z: and 1 more file with the same error as g1",
+	}
+	if got := r.summary("a.7z"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }

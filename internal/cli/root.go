@@ -71,8 +71,10 @@ type app struct {
 	// messages name a switch as the user wrote it (typedSwitch).
 	args []string
 	// shown and hidden count the diagnostics about entries of the
-	// current archive printed and held back (see maxEntryDiagnostics).
+	// current archive printed and held back (see maxEntryDiagnostics);
+	// repeats holds its lines back from repeating.
 	shown, hidden int
+	repeats       repeats
 	// stdinEnded is set when an overwrite question met the end of input.
 	stdinEnded bool
 	// retryPassword makes the next extractEntries return a wrong
@@ -482,7 +484,7 @@ func (a *app) report(archiveName, entry string, err error) {
 	if a.code == ExitInterrupted {
 		return // run says "interrupted" once
 	}
-	a.diagnose(archiveName, entry, err)
+	a.diagnose(archiveName, entry, err, true)
 }
 
 // warn prints a warning and records exit code 1.
@@ -490,33 +492,50 @@ func (a *app) warn(archiveName, entry string, err error) {
 	if !errors.Is(err, extract.ErrNotice) {
 		a.code = worse(a.code, ExitWarning)
 	}
-	a.diagnose(archiveName, entry, err)
+	a.diagnose(archiveName, entry, err, false)
 }
 
-// diagnose prints a diagnostic, or counts it when maxEntryDiagnostics
-// about entries have been printed already.
-func (a *app) diagnose(archiveName, entry string, err error) {
+// diagnose prints a diagnostic, unless the archive's diagnostics have
+// had the same line (repeats); an error (group) with the cause of an
+// earlier entry's, or any diagnostic after maxEntryDiagnostics about
+// entries, is counted instead.
+func (a *app) diagnose(archiveName, entry string, err error, group bool) {
+	line := diagnostic(archiveName, entry, err)
+	if a.repeats.lines[line] {
+		return
+	}
 	if entry != "" {
+		if group && a.repeats.counted(line, entry) {
+			return
+		}
 		if a.shown >= maxEntryDiagnostics {
 			a.hidden++
 			return
 		}
 		a.shown++
 	}
+	a.repeats.add(line, entry, group)
 	a.prog.Clear()
-	fmt.Fprintf(a.stderr, "garc: %s\n", printable.String(diagnostic(archiveName, entry, err)))
+	fmt.Fprintf(a.stderr, "garc: %s\n", printable.String(line))
 }
 
 // startDiagnostics starts counting entry diagnostics for an archive; the
-// function it returns prints how many were held back.
+// function it returns prints how many entries shared each cause shown
+// (repeats) and how many diagnostics were held back.
 func (a *app) startDiagnostics(archiveName string) func() {
-	a.shown, a.hidden = 0, 0
+	a.shown, a.hidden, a.repeats = 0, 0, repeats{}
 	return func() {
+		if a.ctx.Err() == nil {
+			for _, line := range a.repeats.summary(archiveName) {
+				a.prog.Clear()
+				fmt.Fprintf(a.stderr, "garc: %s\n", printable.String(line))
+			}
+		}
 		if a.hidden > 0 && a.ctx.Err() == nil {
 			a.prog.Clear()
 			fmt.Fprintf(a.stderr, "garc: %s: %d more warnings and errors not shown\n", printable.String(archiveName), a.hidden)
 		}
-		a.shown, a.hidden = 0, 0
+		a.shown, a.hidden, a.repeats = 0, 0, repeats{}
 	}
 }
 
