@@ -112,8 +112,9 @@ func checkLinkTarget(rel, target string) string {
 // systemd's "system-systemd\x2dcryptsetup.slice" is extracted as
 // "system-systemd_x2dcryptsetup.slice"); trailing dots and spaces become
 // '_', and reserved device names (CON, PRN, AUX, NUL,
-// COM1–COM9, LPT1–LPT9, in any case, with or without an extension) get a
-// '_' prefix. Other names are returned unchanged.
+// COM1–COM9, LPT1–LPT9, COM¹–COM³, LPT¹–LPT³, CONIN$, CONOUT$, CLOCK$,
+// in any case, with any extension: isReservedWindowsName) get a '_'
+// prefix. Other names are returned unchanged.
 func SanitizeWindowsName(component string) string {
 	if component == "" {
 		return component
@@ -143,20 +144,4 @@ func SanitizeWindowsName(component string) string {
 		s = "_" + s
 	}
 	return s
-}
-
-func isReservedWindowsName(stem string) bool {
-	switch len(stem) {
-	case 3:
-		switch strings.ToUpper(stem) {
-		case "CON", "PRN", "AUX", "NUL":
-			return true
-		}
-	case 4:
-		u := strings.ToUpper(stem)
-		if (u[:3] == "COM" || u[:3] == "LPT") && u[3] >= '1' && u[3] <= '9' {
-			return true
-		}
-	}
-	return false
 }
