@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -149,7 +150,7 @@ type picked struct {
 // patterns (hard links bring their targets): its total is then unknown,
 // and a selection that matches nothing is found by done, after Extract.
 func pick(name string, r archive.Reader, sel *selection.Selector, extracting bool) (*picked, error) {
-	if streaming(r) && !(extracting && sel.Filtered()) {
+	if streaming(r) && !(extracting && sel.Filtered() && !onePass(r)) {
 		p := &picked{total: -1, streamed: true}
 		want := wantOf(sel)
 		p.want = func(e *archive.Entry) bool {
@@ -302,6 +303,9 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 	sel, err := a.selection(patterns)
 	if err != nil {
 		return err
+	}
+	if !f.stdout {
+		a.spoolDir = cmp.Or(f.output, ".") // an archive from stdin is copied there if need be
 	}
 	_, err = a.forEachArchive(arg, func(name string) error {
 		if f.stdout {
@@ -683,7 +687,6 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 	if err != nil {
 		return true, 0, err
 	}
-	tot.compressed += r.Info().PhysicalSize
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	buf := make([]byte, copyBufferSize(p.total))
 	run := a.newEntryRun(name)
@@ -697,6 +700,7 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 		tot.size += k
 		return run.done(e, err)
 	}, nil)
+	tot.compressed += r.Info().PhysicalSize // known at the end for an archive read from a pipe
 	return true, failed, p.done(name, r, sel, err)
 }
 

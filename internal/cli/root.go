@@ -86,6 +86,13 @@ type app struct {
 	// procs is Main's one-P phase (processors.go), released when the
 	// command runs on several threads; nil outside Main.
 	procs *processorLimit
+	// stdinStream is the archive read from standard input ("-"), once
+	// opened; tty is the terminal its password prompts read; spoolDir
+	// is where x and e copy one that cannot be read as it arrives
+	// (stdin.go).
+	stdinStream *opener.Stream
+	tty         *os.File
+	spoolDir    string
 }
 
 // maxEntryDiagnostics is how many diagnostics about single entries are
@@ -141,6 +148,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func removeTemporaries() {
 	archivefile.RemoveTemporaries()
 	extract.RemoveTemporaries()
+	opener.RemoveTemporaries()
 }
 
 // interruptGrace is how long an interrupted run may take to unwind before
@@ -155,6 +163,7 @@ func runLimited(ctx context.Context, procs *processorLimit, args []string, stdin
 	a := &app{ctx: ctx, stdin: stdin, stdinB: bufio.NewReader(stdin), stdout: stdout, stderr: stderr, procs: procs}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // setMemoryLimit's, for in-process runs
 	a.args = args
+	defer a.closeStdin()
 	a.completing = len(args) > 0 && strings.HasPrefix(args[0], "__complete")
 	a.pw = &prompt.Source{Stdin: a.stdinB, Term: &prompt.Terminal{Ctx: ctx, In: stdin, Out: stderr, Clear: func() { a.prog.Clear() }}}
 	nargs := argv.Normalize(args, a.commandsFor(args))
@@ -398,6 +407,11 @@ destination (garc x archive.rar out/).
 		}
 		a.memory = archive.NewMemoryBudget(md)
 		setMemoryLimit(a.memory.Limit())
+		if !writes {
+			if err := a.stdinArchive(args); err != nil {
+				return err
+			}
+		}
 		err = a.pw.Resolve(prompt.Flags{Password: a.g.password, PasswordSet: a.g.passwordSet, File: a.g.passwordFile,
 			Stdin: a.g.passwordStdin, Ask: a.g.askPassword, NewArchive: cmd.Name() == "a"}) // a -p asks twice, at once
 		if errors.Is(err, prompt.ErrSeveralSources) {
@@ -568,9 +582,13 @@ func diagnostic(archiveName, entry string, err error) string {
 
 // openArchive opens the archive named on the command line.
 func (a *app) openArchive(name string) (archive.Reader, error) {
-	r, err := openArchive(name, a.options(name))
+	open := openArchive
+	if name == opener.StdinName {
+		open = func(_ string, o *archive.Options) (archive.Reader, error) { return a.openStdin(o) }
+	}
+	r, err := open(name, a.options(name))
 	for err != nil && a.pw.Retry(err) { // a wrong typed password is asked again
-		r, err = openArchive(name, a.options(name))
+		r, err = open(name, a.options(name))
 	}
 	if err == nil {
 		a.volumes = r.Info().Volumes

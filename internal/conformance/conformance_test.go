@@ -21,7 +21,11 @@ const (
 	knownFile       = "testdata/known-failures.tsv"
 	knownMoreFile   = "testdata/known-failures-more.tsv"
 	unknownDeadline = 10 * time.Second
-	unknownMaxDict  = 256 << 20
+	// binaryUnknownDeadline is unknownDeadline with a binary: two or three
+	// processes per unit, each a Windows process starting under Wine in
+	// the Windows lane, two units at a time.
+	binaryUnknownDeadline = 60 * time.Second
+	unknownMaxDict        = 256 << 20
 	// shortMaxOutput is the largest listed output x writes in -short mode.
 	shortMaxOutput = 256 << 20
 	// watchdog bounds a unit that ignores its context; it only stops a
@@ -229,7 +233,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 	maxDict := int64(0)
 	if kind == kindUnknown || kind == kindSafety || kind == kindError {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, unknownDeadline)
+		ctx, cancel = context.WithTimeout(ctx, deadline())
 		defer cancel()
 		maxDict = unknownMaxDict
 	}
@@ -381,7 +385,7 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 			r.extract(ctx, sb.dest)
 		}
 		if ctx.Err() != nil {
-			fail("did not finish within %v", unknownDeadline)
+			fail("did not finish within %v", deadline())
 		}
 	}
 	problems = append(problems, sb.escaped()...)
@@ -389,6 +393,14 @@ func checkUnit(root, tmp string, u *corpus.Unit) []string {
 		fail("link resolves outside the destination: %s", l)
 	}
 	return problems
+}
+
+// deadline bounds the run of a unit of the kinds that must merely end.
+func deadline() time.Duration {
+	if binaryCommand() != nil {
+		return binaryUnknownDeadline
+	}
+	return unknownDeadline
 }
 
 // newRunner returns the runner of a unit: the binary of GARC_BINARY when

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/stream"
 	"github.com/garc-dev/garc/internal/tempname"
 )
 
@@ -105,6 +106,7 @@ func (s *Stream) Open(opts *archive.Options) (archive.Reader, error) {
 			if err != nil {
 				return nil, err
 			}
+			unnamed(r, kind)
 			return &streamReader{fileReader: &fileReader{Reader: r, files: nopCloser{}}, src: src, name: s.name}, nil
 		}
 	}
@@ -112,6 +114,22 @@ func (s *Stream) Open(opts *archive.Options) (archive.Reader, error) {
 		return nil, err
 	}
 	return openSpooled(s.spool, s.spoolSize, s.name, &o)
+}
+
+// unnamed gives the content of a compressed file from a pipe whose header
+// names no file (gzip's FNAME) the name 7-Zip gives it with -si: "~", the
+// name of a file without a name, not one made from "-".
+func unnamed(r archive.Reader, kind stream.Kind) {
+	f, ok := r.(*stream.File)
+	if !ok {
+		return // a compressed tar
+	}
+	fromDash := stream.StoredName(kind, StdinName, stream.Header{})
+	for _, e := range f.Entries() {
+		if e.Name == fromDash {
+			e.Name = "~"
+		}
+	}
 }
 
 // makeSpool copies the stream, whose start src has read, into a
@@ -186,8 +204,8 @@ func (r *streamReader) Info() *archive.Info {
 // size is the stream's, that size is the bytes read so far.
 func (r *streamReader) Entries() []*archive.Entry {
 	list := r.fileReader.Entries()
-	if !r.Streaming() {
-		r.src.drain()
+	if s, ok := r.Reader.(interface{ Streaming() bool }); ok && !s.Streaming() {
+		r.src.drain() // a tar's list was read from the stream
 	}
 	for _, e := range list {
 		if e.PackedSize == math.MaxInt64 {

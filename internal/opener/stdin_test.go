@@ -72,7 +72,7 @@ func TestStreamReadsAsItArrives(t *testing.T) {
 		{"tar.bz2", compressWith(t, plain, "bzip2", "-c"), "tar.bz2", files},
 		{"tar.xz", compressWith(t, plain, "xz", "-c"), "tar.xz", files},
 		{"gzip", gzipOf(t, []byte(big), "big.txt"), "gzip", map[string]string{"big.txt": big}},
-		{"xz", compressWith(t, []byte(big), "xz", "-c"), "xz", map[string]string{"-~": big}},
+		{"xz", compressWith(t, []byte(big), "xz", "-c"), "xz", map[string]string{"~": big}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
