@@ -25,8 +25,8 @@
 // with an empty name ("", or "/" once its root is removed) is the
 // destination itself, as GNU tar reads it ("."), like "./". On Windows each path
 // component additionally passes through
-// SanitizeWindowsName (reserved device names, characters <>:"|?*\,
-// control characters, trailing dots and spaces).
+// SanitizeWindowsName (reserved device names, among them CONIN$ and COM¹,
+// characters <>:"|?*\, control characters, trailing dots and spaces).
 //
 // Path components. Before an entry is written, every directory between
 // the destination and the entry is examined with Lstat, and missing ones
@@ -115,9 +115,17 @@
 // one. A real directory is never replaced by the extractor, so with these
 // rules no chain of created links leads outside. Links are made
 // under a temporary name and renamed into place. LinksSkip skips all links
-// (ErrSkipped); LinksUnsafe creates them as stored. Where the system does
-// not allow creating links (Windows without the privilege) the entry is
-// reported as skipped.
+// (ErrSkipped); LinksUnsafe creates them as stored. LinksCopy applies
+// LinksSafe's rules and writes, instead of each link, a copy of the file
+// its target names once that is extracted (Finish writes the copies whose
+// targets come later); a link to a directory is skipped. On Windows the
+// target is also read as Windows reads it ('\' separates; a leading
+// separator — the drive's root, UNC, \\?\, \\.\, a junction's \??\ — or
+// a drive letter makes it absolute; a component of dots and spaces climbs
+// like ".."), and refused when that reading leaves the destination. Where
+// the system does not create a link (Windows without the privilege, or
+// Wine, whose CreateSymbolicLinkW reports success and makes nothing: the
+// link is looked for after creating it) the entry is reported as skipped.
 //
 // Hard links and file copies (RAR5) may only point at an entry extracted
 // earlier in this run, found by its cleaned name in a map of what was
