@@ -31,6 +31,7 @@ type extractFlags struct {
 	flat       bool
 	symlinks   string
 	stdout     bool
+	strip      int // --strip-components
 }
 
 func (a *app) extractCommand(name string, fullPaths bool) *cobra.Command {
@@ -68,6 +69,9 @@ one after the other, to standard output and nothing is created.`,
 			if f.stdout && outputSet {
 				return usagef("--stdout (-so) writes to standard output; it cannot be combined with -o")
 			}
+			if err := checkStrip(&f); err != nil {
+				return err
+			}
 			if n := len(patterns); n > 0 && !outputSet && !f.stdout && argv.TrailingDestination(patterns[n-1]) {
 				f.output, patterns = patterns[n-1], patterns[:n-1]
 			}
@@ -85,6 +89,8 @@ one after the other, to standard output and nothing is created.`,
 	fl.BoolVar(&f.stdout, "stdout", false, "write the selected files' contents to standard output (7-Zip -so)")
 	if !fullPaths {
 		fl.MarkHidden("flat") // e is always flat; accepted for unrar's -ep
+	} else {
+		fl.IntVar(&f.strip, "strip-components", 0, "remove `N` leading components from entry names, as GNU tar does: entries with N or fewer are skipped, hard link targets are stripped too, symbolic link targets are kept")
 	}
 	return cmd
 }
@@ -341,6 +347,7 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	if err != nil {
 		return err
 	}
+	p.want = stripWant(f.strip, p.want)
 	x, err := extract.New(extract.Options{
 		Dest:       outputDir(f.output, name),
 		Flat:       f.flat,
@@ -349,6 +356,8 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 		Links:      lm,
 		KeepBroken: f.keepBroken,
 		Warn:       func(entry string, err error) { a.warn(name, entry, err) },
+
+		StripComponents: f.strip,
 	})
 	if err != nil {
 		return err

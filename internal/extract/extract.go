@@ -105,6 +105,10 @@ type Options struct {
 	// Warn, when set, is called for each refused or skipped entry (except
 	// with OverwriteSkip), in addition to the error Write returns.
 	Warn func(entry string, err error)
+	// StripComponents removes that many leading components from every
+	// entry's name and from a hard link's target name (see
+	// StripComponents); an entry with no more components is skipped.
+	StripComponents int
 }
 
 // sanitizeNames applies SanitizeWindowsName to every component. Tests
@@ -270,6 +274,10 @@ func (x *Extractor) Write(e *archive.Entry, r io.Reader) error {
 func (x *Extractor) writeEntry(e *archive.Entry, r io.Reader) error {
 	if e.Anti {
 		return nil
+	}
+	e, ok, serr := x.stripped(e)
+	if !ok {
+		return serr
 	}
 	mark := len(x.createdDirs)
 	err := x.write(e, r)
