@@ -334,6 +334,10 @@ func Rewrite(a string) []string {
 			}
 		}
 		return []string{"--threads=" + v}
+	case strings.HasPrefix(lower, "-mm="): // ZIP's method
+		return []string{"--method=" + a[4:]}
+	case strings.HasPrefix(lower, "-mem="): // ZIP's encryption
+		return []string{"--encryption=" + a[5:]}
 	case strings.HasPrefix(lower, "-md="):
 		return []string{"--dict=" + a[4:]}
 	case strings.HasPrefix(lower, "-mf="):

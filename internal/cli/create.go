@@ -11,6 +11,7 @@ import (
 	"github.com/garc-dev/garc/internal/progress"
 	"github.com/garc-dev/garc/internal/selection"
 	"github.com/garc-dev/garc/internal/sevenzip"
+	"github.com/garc-dev/garc/internal/zip"
 	"github.com/spf13/cobra"
 )
 
@@ -63,6 +64,17 @@ type CreateOptions struct {
 	// Write is the archive's method, level, solid blocks, encryption and
 	// threads; its Progress is called with bytes read so far.
 	Write sevenzip.WriteOptions
+	// Zip is the method, level, encryption and threads of a ZIP archive.
+	Zip zip.WriteOptions
+	// Level (-1: the default) and Threads compress a tar or a single
+	// stream.
+	Level, Threads int
+	// Stdout writes a tar or single stream to Out instead of Archive
+	// (7-Zip -so).
+	Stdout bool
+	// Reproducible sorts the entries by name, clamps their times and
+	// normalises owners and modes (--reproducible, SOURCE_DATE_EPOCH).
+	Reproducible reproducibleOptions
 }
 
 // createFlags are the flags of `garc a`.
@@ -83,6 +95,10 @@ type createFlags struct {
 	storeMTime     bool
 	storeCTime     bool
 	storeATime     bool
+	stdout         bool
+	encryption     string
+	reproducible   bool
+	keepModes      bool
 }
 
 func (a *app) createCommand() *cobra.Command {
@@ -90,8 +106,8 @@ func (a *app) createCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "a ARCHIVE [FILES...]",
 		Aliases: []string{"add"},
-		Short:   "create a 7z archive or add files to one",
-		Long: `Create a 7z archive from files and directories (7-Zip switches in
+		Short:   "create a 7z, ZIP or tar archive or a compressed file, or add files to a 7z or ZIP archive",
+		Long: `Create an archive from files and directories (7-Zip switches in
 parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 -mf=off), --dict (-md=64m), --solid (-ms=on|off|SIZE|NUMf|e),
 --header-compression (-mhc), --encrypt-headers (-mhe=on), --password (-p),
@@ -100,10 +116,23 @@ parentheses): --level (-mx9), --method (-m0=LZMA2), --filter (-m0=BCJ,
 inputs, as in 7-Zip) and --exclude (-x!P, -xr!P, -xr-!P: 7-Zip's recursion
 rules: -x!*.log drops top-level .log files only, -xr!*.log every one).
 
-ARCHIVE is a 7z archive: a name whose extension belongs to another format
-(.zip, .tar, .gz, .rar …) is refused (exit 7) unless the file is a 7z
-archive already, and a name without extension gets .7z appended, as
-7-Zip does. RAR archives, split archives (.001, .002 …, also named by
+The format follows --type (-t7z, -tzip, -ttar, -ttar.gz …, -tgzip, -txz …)
+or else ARCHIVE's name: .zip writes ZIP (--method Deflate (default), Store,
+BZip2, LZMA, ZSTD or XZ, 7-Zip's -mm=; with a password WinZip AES-256, or
+ZipCrypto with --encryption=ZipCrypto, 7-Zip's -mem=ZipCrypto);
+.tar, .tar.gz (.tgz), .tar.bz2, .tar.xz, .tar.zst and .tar.lzma write a
+tar as a stream (to standard output with --stdout, -so), with pax headers
+where ustar cannot hold a name, size, time or id, links as links and
+sparse files sparse; .gz, .bz2, .xz, .zst and .lzma compress one file; any
+other name writes 7z: an extension of a format garc does not write (.rar,
+.cab …) is refused (exit 7) unless the file is a 7z archive already, and
+a name without extension gets the format's extension appended, as 7-Zip
+does. Only 7z and ZIP archives are updated; tar archives and compressed
+files are written whole. --reproducible (or the SOURCE_DATE_EPOCH
+variable) writes the same bytes for the same files: entries in byte order
+of their names, times clamped to SOURCE_DATE_EPOCH (or 0), no owners,
+access or change times, modes 0644/0755 unless --keep-modes. RAR
+archives, split archives (.001, .002 …, also named by
 their stem: set.7z when only set.7z.001 … exist) and self-extractors
 cannot be changed (exit 2), and --volume-size does not write over the
 parts of an existing split set. Adding to an archive whose entries are
@@ -112,7 +141,11 @@ unencrypted) or with another one is refused unless
 --allow-mixed-encryption is given.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := a.createOptions(cmd, args, &f)
+			format, err := a.outputFormat(args[0])
+			if err != nil {
+				return err
+			}
+			opts, err := a.createOptions(cmd, args, &f, format)
 			if err != nil {
 				return err
 			}
@@ -122,7 +155,16 @@ unencrypted) or with another one is refused unless
 				}
 				return nil
 			}
-			err = create(a.ctx, opts)
+			switch format.kind {
+			case outZip:
+				err = createZip(a.ctx, opts)
+			case outTar:
+				err = createTar(a.ctx, opts, format, a.stdout)
+			case outStream:
+				err = createStream(a.ctx, opts, format, a.stdout)
+			default:
+				err = create(a.ctx, opts)
+			}
 			a.prog.Finish()
 			return err
 		},
@@ -145,6 +187,10 @@ unencrypted) or with another one is refused unless
 	fl.BoolVar(&f.storeCTime, "store-ctime", false, "store the files' change times as creation times (-mtc=on)")
 	fl.BoolVar(&f.storeATime, "store-atime", false, "store access times (-mta=on)")
 	fl.BoolVar(&f.mixedEncrypt, "allow-mixed-encryption", false, "add to an archive with encrypted entries without their password (new entries unencrypted) or with another one")
+	fl.StringVar(&f.encryption, "encryption", "", "ZIP encryption with a password: AES256 (the default) or ZipCrypto (-mem=)")
+	fl.BoolVar(&f.stdout, "stdout", false, "write a tar or compressed file to standard output (-so)")
+	fl.BoolVar(&f.reproducible, "reproducible", false, "the same bytes for the same files: entries sorted by name, times clamped to $SOURCE_DATE_EPOCH (or 0), no owners, modes 0644/0755 (set by SOURCE_DATE_EPOCH too)")
+	fl.BoolVar(&f.keepModes, "keep-modes", false, "with --reproducible: keep the permission bits")
 	return cmd
 }
 
@@ -184,7 +230,7 @@ func parseSolid(s string) (sevenzip.SolidOptions, error) {
 	return m, nil
 }
 
-func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (CreateOptions, error) {
+func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags, format outFormat) (CreateOptions, error) {
 	o := CreateOptions{
 		Inputs: args[1:], Recursive: a.g.recursive,
 		StoreMTime: f.storeMTime, StoreCTime: f.storeCTime, StoreATime: f.storeATime,
@@ -195,11 +241,24 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 			Threads: a.g.threads, MixedEncryption: f.mixedEncrypt,
 			MaxDict: a.memory.Limit(), Memory: a.memory},
 	}
+	var err error
+	if o.Reproducible, err = reproducibleFrom(f.reproducible, f.keepModes); err != nil {
+		return o, err
+	}
+	if o.Reproducible.on {
+		o.StoreCTime, o.StoreATime = false, false
+	}
+	o.Stdout = f.stdout
+	if format.kind != out7z {
+		return a.otherOptions(o, args, f, format)
+	}
+	if o.Stdout {
+		return o, usagef("--stdout (-so) writes tar archives and compressed files, not 7z archives")
+	}
 	o.Archive = archiveName(args[0])
 	if err := checkForeignName(o.Archive); err != nil {
 		return o, err
 	}
-	var err error
 	o.Write.Name = o.Archive
 	w := &o.Write
 	switch {
@@ -230,43 +289,8 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	if err := sevenzip.CheckOptions(w); errors.Is(err, sevenzip.ErrMethodParam) {
 		return o, usagef("%v", err)
 	}
-	switch f.symlinks {
-	case "follow":
-		o.Symlinks = SymlinksFollow
-	case "store":
-		o.Symlinks = SymlinksStore
-	default:
-		return o, usagef("--symlinks must be follow or store")
-	}
-	if o.Includes, err = selection.ExpandListFiles(a.g.includes); err != nil {
+	if err := a.createInputs(&o, f); err != nil {
 		return o, err
-	}
-	if o.Excludes, err = selection.ExpandListFiles(a.g.excludes); err != nil {
-		return o, err
-	}
-	var inputs []string
-	for _, in := range o.Inputs {
-		if strings.HasPrefix(in, "@") && len(in) > 1 {
-			list, err := selection.ExpandListFiles([]string{in})
-			if err != nil {
-				return o, err
-			}
-			inputs = append(inputs, list...)
-		} else {
-			inputs = append(inputs, in)
-		}
-	}
-	o.Inputs = inputs
-	if o.Stdin {
-		if a.g.passwordStdin {
-			return o, usagef("--stdin and --password-stdin both need standard input")
-		}
-		o.Input = a.stdinB
-		if len(o.Inputs) > 0 {
-			return o, usagef("--stdin takes no input files")
-		}
-	} else if len(o.Inputs) == 0 && len(o.Includes) == 0 {
-		return o, usagef("a: no files to add")
 	}
 	// The password: given, or typed twice at the prompt of -p alone
 	// (prompt.Source.Resolve asked before anything was read).
@@ -279,15 +303,61 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags) (
 	return o, nil
 }
 
+// createInputs fills the inputs of `a`: the files, list files, include
+// and exclude patterns, symbolic links and standard input.
+func (a *app) createInputs(o *CreateOptions, f *createFlags) error {
+	var err error
+	switch f.symlinks {
+	case "follow":
+		o.Symlinks = SymlinksFollow
+	case "store":
+		o.Symlinks = SymlinksStore
+	default:
+		return usagef("--symlinks must be follow or store")
+	}
+	if o.Includes, err = selection.ExpandListFiles(a.g.includes); err != nil {
+		return err
+	}
+	if o.Excludes, err = selection.ExpandListFiles(a.g.excludes); err != nil {
+		return err
+	}
+	var inputs []string
+	for _, in := range o.Inputs {
+		if strings.HasPrefix(in, "@") && len(in) > 1 {
+			list, err := selection.ExpandListFiles([]string{in})
+			if err != nil {
+				return err
+			}
+			inputs = append(inputs, list...)
+		} else {
+			inputs = append(inputs, in)
+		}
+	}
+	o.Inputs = inputs
+	if o.Stdin {
+		if a.g.passwordStdin {
+			return usagef("--stdin and --password-stdin both need standard input")
+		}
+		o.Input = a.stdinB
+		if len(o.Inputs) > 0 {
+			return usagef("--stdin takes no input files")
+		}
+	} else if len(o.Inputs) == 0 && len(o.Includes) == 0 {
+		return usagef("a: no files to add")
+	}
+	return nil
+}
+
 func (a *app) deleteCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "d ARCHIVE PATTERNS...",
 		Aliases: []string{"delete"},
-		Short:   "delete entries from a 7z archive",
-		Long: `Delete the entries matching PATTERNS from a 7z archive; untouched solid
-blocks are copied as they are. A name without extension gets .7z appended,
-as 7-Zip does. RAR archives are read-only, and split archives (.001, .002 …,
-also named by their stem) and self-extractors cannot be changed.`,
+		Short:   "delete entries from a 7z or ZIP archive",
+		Long: `Delete the entries matching PATTERNS from a 7z or ZIP archive; untouched
+solid blocks and ZIP entries are copied as they are. A name without
+extension gets .7z appended, as 7-Zip does. RAR archives are read-only,
+and split archives (.001, .002 …, also named by their stem) and
+self-extractors cannot be changed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pats, err := selection.ExpandListFiles(append(args[1:], a.g.includes...))
@@ -304,6 +374,16 @@ also named by their stem) and self-extractors cannot be changed.`,
 			name := archiveName(args[0])
 			sel, err := selection.New(pats, exc, a.g.recursive)
 			if err != nil {
+				return err
+			}
+			if isZipFile(name) {
+				err := a.deleteZip(name, sel)
+				if errors.Is(err, selection.ErrNoMatch) {
+					if r, oerr := a.openArchive(name); oerr == nil {
+						defer r.Close()
+						return sel.NoMatch(name, r.Entries(), false)
+					}
+				}
 				return err
 			}
 			pw, _ := a.pw.Value()

@@ -253,6 +253,7 @@ func create(ctx context.Context, o CreateOptions) error {
 		return err
 	}
 	items = withoutArchive(items, o.Archive)
+	o.Reproducible.apply(items)
 	if len(items) == 0 {
 		if warnings > 0 {
 			return fmt.Errorf("%s: nothing to add: %w", o.Archive, selection.ErrNoMatch)

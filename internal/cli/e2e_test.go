@@ -391,5 +391,5 @@ func TestCreateSwitches(t *testing.T) {
 	garc(t, dir, "", "a", "-mx=12", "out.7z", "f.txt").expect(t, ExitUsage, "bad level")
 	garc(t, dir, "", "a", "-mhe=on", "out.7z", "f.txt").expect(t, ExitUsage, "-mhe without password")
 	garc(t, dir, "", "a", "-t7z", "out.7z").expect(t, ExitUsage, "no inputs")
-	garc(t, dir, "", "a", "-tzip", "out.zip", "f.txt").expect(t, ExitUsage, "zip")
+	garc(t, dir, "", "a", "-trar", "out.rar", "f.txt").expect(t, ExitUsage, "rar")
 }

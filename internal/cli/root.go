@@ -372,7 +372,7 @@ destination (garc x archive.rar out/).
 	stringArrayVar(pf, &a.g.includes, "include", "only entries matching `PATTERN` (repeatable; @FILE reads a list; for a: more inputs, 7-Zip -i!)")
 	stringArrayVar(pf, &a.g.excludes, "exclude", "skip entries matching `PATTERN`, from the root unless -r or a **/ prefix (7-Zip -x!, -xr!; repeatable; @FILE reads a list)")
 	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")
-	pf.StringVar(&a.g.archiveType, "type", "", "archive type (only 7z is written; reading detects the type)")
+	pf.StringVar(&a.g.archiveType, "type", "", "type of the archive a writes: 7z, zip, tar, tar.gz, tar.bz2, tar.xz, tar.zst, tar.lzma, gzip, bzip2, xz, zstd, lzma (reading detects the type)")
 	pf.MarkHidden("ask-password")
 	stringArrayVar(pf, &a.g.unsupported, argv.UnsupportedFlag, "a 7-Zip switch garc refuses")
 	pf.MarkHidden(argv.UnsupportedFlag)
@@ -387,9 +387,6 @@ destination (garc x archive.rar out/).
 		case "auto", "always", "never", "list":
 		default:
 			return usagef("--progress must be auto, always, never or list, not %q", a.g.progress)
-		}
-		if a.g.archiveType != "" && !strings.EqualFold(a.g.archiveType, "7z") && cmd.Name() == "a" {
-			return usagef("garc writes only 7z archives (-t%s)", a.g.archiveType)
 		}
 		if a.g.threads < 0 {
 			return usagef("--threads must not be negative")

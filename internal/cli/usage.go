@@ -137,7 +137,7 @@ var switchFamilies = []struct{ prefix, explanation string }{
 	{"-ao", "unknown overwrite mode; 7-Zip's are -aoa (overwrite all), -aos (skip existing), -aou (rename the extracted file), -aot (rename the existing file)"},
 	{"-bb", "unknown log level; 7-Zip's are -bb0 to -bb3 (-bb1 lists each file)"},
 	{"-bs", "unknown output stream switch; 7-Zip's are -bso, -bse and -bsp followed by 0, 1 or 2"},
-	{"-m", "unknown method switch; garc a knows -mx[0-9], -m0=METHOD, -mf=FILTER, -ms=on|off, -mhe=on, -mhc=off, -mmt[N], -md=SIZE, -mtm/-mtc/-mta, -mfb=, -mmf=, -mo=, -mmem="},
+	{"-m", "unknown method switch; garc a knows -mx[0-9], -m0=METHOD, -mf=FILTER, -ms=on|off, -mhe=on, -mhc=off, -mmt[N], -md=SIZE, -mtm/-mtc/-mta, -mfb=, -mmf=, -mo=, -mmem=, -mm=METHOD and -mem=ENCRYPTION (ZIP)"},
 	{"-s", "unknown 7-Zip -s switch; garc knows -so, -si, -snl, -slt, -snh, -sni, -ssc, -scs, -scc"},
 	{"-x", "7-Zip excludes with -x!PATTERN, -xr!PATTERN or -x@LISTFILE; unrar with -xPATTERN"},
 	{"-i", "7-Zip includes with -i!PATTERN, -ir!PATTERN or -i@LISTFILE"},

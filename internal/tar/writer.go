@@ -116,7 +116,7 @@ func (tw *Writer) WriteHeader(h *WriteHeader) error {
 		if err := checkSparse(h.Sparse, h.Size); err != nil {
 			return err
 		}
-		sparseMap, data = sparseData(h.Sparse)
+		sparseMap, data = sparseData(h.Sparse, h.Size)
 		pax["GNU.sparse.major"] = "1"
 		pax["GNU.sparse.minor"] = "0"
 		pax["GNU.sparse.name"] = name
@@ -230,8 +230,13 @@ func AlignSparse(segs []SparseSegment, size int64) []SparseSegment {
 
 // sparseData returns the pax 1.0 sparse map (the segment count, then
 // offset and length of each, one decimal number a line, padded to whole
-// blocks) and the entry's stored size: the map and the segments.
-func sparseData(segs []SparseSegment) ([]byte, int64) {
+// blocks) and the entry's stored size: the map and the segments. A file
+// that ends in a hole gets a last, empty segment at its size, as GNU tar
+// writes it, so that readers make the file as long as it was.
+func sparseData(segs []SparseSegment, size int64) ([]byte, int64) {
+	if n := len(segs); n == 0 || segs[n-1].Offset+segs[n-1].Length < size {
+		segs = append(segs[:n:n], SparseSegment{size, 0})
+	}
 	b := strconv.AppendInt(nil, int64(len(segs)), 10)
 	b = append(b, '\n')
 	var n int64

@@ -28,7 +28,7 @@ func writerCases() []writerCase {
 	t0 := time.Unix(1700000000, 0)
 	long := strings.Repeat("d/", 60) + "file.txt"   // 128 bytes: split into prefix and name
 	longer := strings.Repeat("long-dir/", 40) + "f" // beyond 255: pax path
-	sparse := "abc" + strings.Repeat("\x00", 2045) + "xyz"
+	sparse := "abc" + strings.Repeat("\x00", 2045) + "xyz" + strings.Repeat("\x00", 3000)
 	return []writerCase{
 		{h: WriteHeader{Name: "dir", Type: archive.TypeDir, Mode: 0o755, ModTime: t0}},
 		{h: WriteHeader{Name: "dir/a.txt", Type: archive.TypeFile, Mode: 0o644, Size: 5, ModTime: t0, Uname: "user", Gname: "group", UID: 1000, GID: 1000}, data: "hello"},
@@ -41,7 +41,7 @@ func writerCases() []writerCase {
 		{h: WriteHeader{Name: "future", Type: archive.TypeFile, Mode: 0o644, Size: 0, ModTime: time.Unix(1<<34, 0),
 			AccessTime: time.Unix(5, 500000000), ChangeTime: time.Unix(6, 0)}},
 		{h: WriteHeader{Name: "sparse", Type: archive.TypeFile, Mode: 0o644, Size: int64(len(sparse)), ModTime: t0,
-			Sparse: AlignSparse([]SparseSegment{{0, 3}, {2048, 3}}, 2051)}, data: sparse},
+			Sparse: AlignSparse([]SparseSegment{{0, 3}, {2048, 3}}, 5051)}, data: sparse},
 	}
 }
 
@@ -230,6 +230,9 @@ func fmtSscan(s string, n *int) (int, error) {
 // AlignSparse widens segments to blocks and joins those that touch;
 // WriteHeader refuses maps that are not aligned.
 func TestAlignSparse(t *testing.T) {
+	if AlignSparse([]SparseSegment{{0, 3}, {2048, 3}}, 5051)[1] != (SparseSegment{2048, 512}) {
+		t.Error("a segment before a final hole is not widened to its block")
+	}
 	got := AlignSparse([]SparseSegment{{3, 3}, {600, 10}, {1030, 2}, {5000, 100}}, 5050)
 	want := []SparseSegment{{0, 1536}, {4608, 442}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
