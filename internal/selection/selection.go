@@ -48,7 +48,7 @@ func newPattern(text string, recursive bool) pattern {
 	if recursive {
 		r = wildcard.Recursive
 	}
-	t := strings.ReplaceAll(text, "\\", "/")
+	t := text // '\' separates on Windows only (wildcard.NewPattern)
 	switch {
 	case strings.HasPrefix(t, anyDepth):
 		r = wildcard.Recursive
@@ -164,11 +164,12 @@ func (s *Selector) Want(e *archive.Entry) bool {
 func components(name string) []string { return appendComponents(nil, name) }
 
 // appendComponents appends the path components of an entry name to dst:
-// the name is split at '/' and '\\' after removing leading and trailing
+// the name is split at '/', the separator of archive.Entry names (a '\\'
+// is a character of the name there), after removing leading and trailing
 // separators (an empty name is one empty component). The components are
 // substrings of name, so nothing is allocated while dst has room.
 func appendComponents(dst []string, name string) []string {
-	isSep := func(c byte) bool { return c == '/' || c == '\\' }
+	isSep := func(c byte) bool { return c == '/' }
 	i, j := 0, len(name)
 	for i < j && isSep(name[i]) {
 		i++

@@ -2,7 +2,10 @@
 // archive entries (internal/cli) and input files (internal/collect).
 package wildcard
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Match matches one path component against a wildcard in which '*'
 // stands for any run of characters and '?' for one character. Like
@@ -77,9 +80,15 @@ type Pattern struct {
 	dirOnly   bool
 }
 
-// NewPattern compiles a 7-Zip wildcard with the given recursion.
+// NewPattern compiles a 7-Zip wildcard with the given recursion. '/'
+// separates its components, and on Windows '\' does too; elsewhere a
+// '\' is a character, as it is in tar names and in the names of archives
+// written there.
 func NewPattern(text string, r Recursion) Pattern {
-	t := strings.ReplaceAll(text, `\`, "/")
+	t := text
+	if filepath.Separator == '\\' {
+		t = strings.ReplaceAll(t, `\`, "/")
+	}
 	dirOnly := strings.HasSuffix(t, "/")
 	var comps []string
 	for _, c := range strings.Split(t, "/") {

@@ -1,6 +1,7 @@
 package wildcard
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,7 +50,8 @@ func TestPattern(t *testing.T) {
 		{"src/logs/", NotRecursive, "src/logs", true, true},
 		{"src/logs/", NotRecursive, "src/logs", false, false}, // directories only
 		{"src/logs/", NotRecursive, "src/logs/f", false, true},
-		{`src\*.txt`, NotRecursive, "src/a.txt", false, true},
+		{`src\*.txt`, NotRecursive, "src/a.txt", false, filepath.Separator == '\\'}, // '\' separates on Windows only
+		{`a\b`, NotRecursive, `a\b`, false, filepath.Separator != '\\'},
 		{"lo?s", RecursiveWildcards, "a/logs", true, true},
 		{"logs", RecursiveWildcards, "a/logs", true, false},
 		{"", Recursive, "a", false, false},
