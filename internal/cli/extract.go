@@ -705,7 +705,7 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 		} else {
 			tot.files++
 		}
-		k, err := io.CopyBuffer(discard, rd, buf)
+		k, err := copyContent(discard, rd, buf, countHoles{}) // holes counted, not produced
 		tot.size += k
 		return run.done(e, err)
 	}, nil)
@@ -732,6 +732,7 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	}
 	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
 	out := &stdoutWriter{w: a.stdout}
+	holes := stdoutHoles(out)
 	buf := make([]byte, copyBufferSize(p.total))
 	run := a.newEntryRun(name)
 	format := r.Info().Format
@@ -768,6 +769,14 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 			if data, err = copies.source(e); err == nil {
 				_, err = w.Write(data)
 			}
+		case archive.TypeFile:
+			// A sparse file's holes: zeros for a pipe, holes in a
+			// regular file (stdoutHoles).
+			sink := holes
+			if w != io.Writer(out) {
+				sink = countHoles{}
+			}
+			_, err = copyContent(w, rd, buf, sink)
 		default:
 			_, err = io.CopyBuffer(w, rd, buf)
 		}

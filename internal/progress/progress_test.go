@@ -2,6 +2,8 @@ package progress
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +89,58 @@ func TestProgressFollowsResize(t *testing.T) {
 		if strings.Contains(out.String(), "after finish") {
 			t.Errorf("dumb %v: drawn after finish: %q", dumb, out.String())
 		}
+	}
+}
+
+// holeReader reads "data" after a hole of 1 TiB, which SkipHole passes.
+type holeReader struct {
+	hole bool // passed
+	done bool
+}
+
+func (h *holeReader) SkipHole() (int64, error) {
+	if h.hole {
+		return 0, nil
+	}
+	h.hole = true
+	return 1 << 40, nil
+}
+
+func (h *holeReader) Read(p []byte) (int, error) {
+	if !h.hole {
+		return 0, errors.New("read inside the hole")
+	}
+	if h.done {
+		return 0, io.EOF
+	}
+	h.done = true
+	return copy(p, "data"), nil
+}
+
+// TestEntryKeepsHoleSkipping: the counting reader the display puts over
+// a sparse entry's content lets the caller skip its holes (garc's
+// progress display hid SkipHole, so x on a terminal read a 1 TiB hole
+// as zeros) and counts a hole as done.
+func TestEntryKeepsHoleSkipping(t *testing.T) {
+	clock := time.Unix(0, 0)
+	p := &Display{w: io.Discard, width: func() int { return 80 }, now: func() time.Time { return clock }, total: 1<<40 + 4, start: clock}
+	r, ok := p.Entry("sparse", &holeReader{}).(interface {
+		io.Reader
+		SkipHole() (int64, error)
+	})
+	if !ok {
+		t.Fatal("the entry's reader cannot skip holes")
+	}
+	if n, err := r.SkipHole(); n != 1<<40 || err != nil {
+		t.Fatalf("SkipHole: %d, %v", n, err)
+	}
+	if b, err := io.ReadAll(r); string(b) != "data" || err != nil {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	if p.done != 1<<40+4 {
+		t.Errorf("done %d, want %d", p.done, int64(1<<40+4))
+	}
+	if _, ok := p.Entry("plain", bytes.NewReader(nil)).(interface{ SkipHole() (int64, error) }); ok {
+		t.Error("a plain entry's reader has SkipHole")
 	}
 }
