@@ -227,7 +227,6 @@ type writer struct {
 	flateW  *flate.Writer
 	zstdW   *zstd.Encoder
 	bzW     *bzip2.Writer
-	bzLevel int
 }
 
 // Update writes to out the archive base (nil: a new one) with the
