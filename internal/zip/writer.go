@@ -214,19 +214,19 @@ type record struct {
 
 // writer is one Update call.
 type writer struct {
-	ctx     context.Context
-	out     Output
-	opts    WriteOptions
-	method  methodSpec
-	level   int
-	pos     int64
-	recs    []record
-	st      WriteStats
-	done    int64
-	buf     []byte
-	flateW  *flate.Writer
-	zstdW   *zstd.Encoder
-	bzW     *bzip2.Writer
+	ctx    context.Context
+	out    Output
+	opts   WriteOptions
+	method methodSpec
+	level  int
+	pos    int64
+	recs   []record
+	st     WriteStats
+	done   int64
+	buf    []byte
+	flateW *flate.Writer
+	zstdW  *zstd.Encoder
+	bzW    *bzip2.Writer
 }
 
 // Update writes to out the archive base (nil: a new one) with the
