@@ -53,6 +53,11 @@ func (a *app) extractCommand(name string, fullPaths bool) *cobra.Command {
 ARCHIVE may be a wildcard ('*.rar', quoted so the shell leaves it alone)
 when no file has that literal name: every matching archive is extracted
 in name order, skipping later volumes of RAR sets and .002+ splits.
+ARCHIVE '-' reads the archive from standard input: a tar (plain or
+compressed) or a compressed file as it arrives, in one pass; 7z, ZIP and
+RAR through a temporary copy in the destination, removed however the run
+ends. The password prompt then reads the terminal; --password-stdin is
+refused.
 Positional PATTERNS select entries like --include. As with unrar, a last
 positional argument ending in '/' (or '\') is the destination directory
 when -o is not given. Without -y or --overwrite, existing files are asked

@@ -328,7 +328,9 @@ and p (= x -so).
 -x!PAT, -xr!PAT ... Patterns follow 7-Zip: from the archive root unless -r
 or a **/ prefix (-xr!) lets them match at any depth.
 ARCHIVE may be a quoted wildcard ('*.rar'); x and e take unrar's trailing
-destination (garc x archive.rar out/).
+destination (garc x archive.rar out/). ARCHIVE '-' is standard input
+(curl -L URL | garc x -), and x --strip-components N drops N leading
+components of the names, as tar does.
 
 ` + exitCodeTable,
 		SilenceErrors:     true,
