@@ -73,8 +73,7 @@ type header struct {
 	fflags     string // the pax SCHILY.fflags record (BSD file flags)
 	paxCount   uint8  // pax headers 7-Zip counts (PAX:2)
 
-	sparse    []sparseEntry // the data segments of a sparse file; nil otherwise
-	isSparse  bool
+	isSparse  bool // a sparse file, its map in the pass's sparseMap
 	sparse1x0 bool // pax 1.0: the map is at the start of the data, still to be read
 }
 

@@ -349,7 +349,7 @@ func (p *pass) next() (*header, int64, error) {
 			return nil, at, err
 		}
 		if h.isSparse && !h.sparse1x0 {
-			if err := validSparse(h.sparse, h.realSize, h.size); err != nil {
+			if err := validSparse(&p.sparse, h.realSize, h.size); err != nil {
 				return nil, at, err
 			}
 		}
@@ -392,21 +392,18 @@ func (p *pass) content(h *header) (io.Reader, error) {
 	if !h.isSparse {
 		return p, nil
 	}
-	m := h.sparse
 	stored := p.remaining
 	if h.sparse1x0 {
-		var used int64
-		var err error
-		m, used, err = readSparseMap1x0(p, p.remaining, &p.sparse)
+		used, err := readSparseMap1x0(p, p.remaining, &p.sparse)
 		if err != nil {
 			return nil, err
 		}
 		stored -= used
 	}
-	if err := validSparse(m, h.realSize, stored); err != nil {
+	if err := validSparse(&p.sparse, h.realSize, stored); err != nil {
 		return nil, err
 	}
-	return &sparseReader{data: p, m: m, size: h.realSize}, nil
+	return &sparseReader{data: p, m: &p.sparse, size: h.realSize}, nil
 }
 
 // entry maps the next header onto an archive entry and records it; a

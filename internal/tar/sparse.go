@@ -16,44 +16,80 @@ const sparseEntrySize = int64(unsafe.Sizeof(sparseEntry{}))
 
 // sparseMap is the map of a sparse file as it is read: its segments in
 // the order stored, a segment that continues the previous one merged
-// into it and empty ones dropped (they carry no data). Its array is
-// charged to the run's memory budget before it is made, the old array
-// too while it is copied, so that a map of millions of entries (an old
-// GNU header's extension blocks cost 512 bytes each for 21 of them) takes
-// no memory beyond the limit; release gives the charge back.
+// into it and empty ones dropped (they carry no data). It is kept in
+// chunks of sparseChunk entries (the first grows up to that size), each
+// charged to the run's memory budget before it is made, so that a map of
+// millions of entries (an old GNU header's extension blocks cost 512
+// bytes for 21 of them) takes the memory of its entries, never copied,
+// and none beyond the limit; release gives the charge back.
 type sparseMap struct {
-	m       []sparseEntry
+	chunks  [][]sparseEntry
+	n       int   // entries
+	end     int64 // where the last segment ends
 	mem     *archive.MemoryBudget
 	charged int64
 }
 
-// add appends the segment of n bytes at off, or a *archive.LimitError
-// when the array must grow beyond what the budget has free.
+// sparseChunk is the number of entries of a full chunk (1 MiB).
+const (
+	sparseChunkBits = 16
+	sparseChunk     = 1 << sparseChunkBits
+)
+
+// len returns the number of segments.
+func (s *sparseMap) len() int { return s.n }
+
+// at returns segment i.
+func (s *sparseMap) at(i int) sparseEntry {
+	return s.chunks[i>>sparseChunkBits][i&(sparseChunk-1)]
+}
+
+// add appends the segment of n bytes at off. A segment out of order
+// (before the end of the previous one), negative or beyond the largest
+// size is an error at once, so that a map of millions of entries out of
+// order is not read to its end; a map that must grow beyond what the
+// budget has free is a *archive.LimitError.
 func (s *sparseMap) add(off, n int64) error {
-	if k := len(s.m); k > 0 && n > 0 && off >= 0 {
-		last := &s.m[k-1]
-		if last.n > 0 && last.off >= 0 && last.off <= math.MaxInt64-last.n && last.off+last.n == off && last.n <= math.MaxInt64-n {
-			last.n += n
-			return nil
-		}
+	if off < 0 || n < 0 || off > math.MaxInt64-n || off < s.end {
+		return errHeader("invalid sparse map")
 	}
-	if n == 0 && off >= 0 {
+	if n == 0 {
 		return nil
 	}
-	if len(s.m) == cap(s.m) {
-		// Growth by a quarter (at least 64 entries): the old and the
-		// new array, both charged, take at most 2.25 times the map.
-		c := cap(s.m) + max(cap(s.m)/4, 64)
-		need := int64(c) * sparseEntrySize
+	if s.n > 0 && s.end == off {
+		c := s.chunks[len(s.chunks)-1]
+		c[len(c)-1].n += n
+		s.end += n
+		return nil
+	}
+	if k := len(s.chunks) - 1; k < 0 || len(s.chunks[k]) == cap(s.chunks[k]) {
+		// A new chunk, or the first one grown by doubling from 16
+		// entries (small maps stay small; only it is ever copied).
+		size, grown := sparseChunk, 0
+		switch {
+		case k < 0:
+			size = 16
+		case k == 0 && cap(s.chunks[0]) < sparseChunk:
+			size, grown = 2*cap(s.chunks[0]), cap(s.chunks[0])
+		}
+		need := int64(size) * sparseEntrySize
 		if !s.mem.TryAcquire(need) {
 			return &archive.LimitError{What: "memory for a sparse map", Need: s.charged + need, Limit: s.mem.Limit()}
 		}
-		m := make([]sparseEntry, len(s.m), c)
-		copy(m, s.m)
-		s.mem.Release(s.charged)
-		s.m, s.charged = m, need
+		c := make([]sparseEntry, 0, size)
+		if grown > 0 {
+			s.chunks[0] = append(c, s.chunks[0]...)
+		} else {
+			s.chunks = append(s.chunks, c)
+		}
+		freed := int64(grown) * sparseEntrySize
+		s.mem.Release(freed)
+		s.charged += need - freed
 	}
-	s.m = append(s.m, sparseEntry{off, n})
+	k := len(s.chunks) - 1
+	s.chunks[k] = append(s.chunks[k], sparseEntry{off, n})
+	s.n++
+	s.end = off + n
 	return nil
 }
 
@@ -62,13 +98,13 @@ func (s *sparseMap) release() {
 	if s.charged > 0 {
 		s.mem.Release(s.charged)
 	}
-	s.m, s.charged = nil, 0
+	s.chunks, s.n, s.end, s.charged = nil, 0, 0, 0
 }
 
 // readOldGNUSparse reads the map of an old GNU sparse header (type 'S'):
 // four entries in the header block, then extension blocks of 21 entries
 // while the "is extended" byte is set. An entry with an empty offset field
-// ends the map. It sets h.sparse (the array of sm) and h.realSize.
+// ends the map, which is read into sm. It sets h.realSize.
 func readOldGNUSparse(h *header, block []byte, in io.Reader, sm *sparseMap) error {
 	done := false
 	add := func(b []byte) error {
@@ -116,7 +152,7 @@ func readOldGNUSparse(h *header, block []byte, in io.Reader, sm *sparseMap) erro
 		extended = ext[504] != 0
 	}
 	h.realSize = real
-	h.sparse, h.isSparse = sm.m, true
+	h.isSparse = true
 	return nil
 }
 
@@ -146,7 +182,6 @@ func (p *paxState) applyPAXSparse(h *header, sm *sparseMap) error {
 				return err
 			}
 		}
-		h.sparse = sm.m
 		real = rec["GNU.sparse.size"]
 	case len(p.sparse00) > 0:
 		if len(p.sparse00)%2 != 0 {
@@ -157,7 +192,6 @@ func (p *paxState) applyPAXSparse(h *header, sm *sparseMap) error {
 				return err
 			}
 		}
-		h.sparse = sm.m
 		real = rec["GNU.sparse.size"]
 	case major != "" || minor != "":
 		return &archive.UnsupportedError{What: "GNU sparse format " + major + "." + minor}
@@ -180,9 +214,10 @@ func (p *paxState) applyPAXSparse(h *header, sm *sparseMap) error {
 
 // validSparse checks that the map's segments lie in order, without
 // overlap, inside the real size, and that they add up to the data stored.
-func validSparse(m []sparseEntry, realSize, stored int64) error {
+func validSparse(m *sparseMap, realSize, stored int64) error {
 	var end, sum int64
-	for _, s := range m {
+	for i := range m.len() {
+		s := m.at(i)
 		if s.off < 0 || s.n < 0 || s.off < end || s.off > math.MaxInt64-s.n || s.off+s.n > realSize {
 			return errHeader("invalid sparse map")
 		}
@@ -198,9 +233,9 @@ func validSparse(m []sparseEntry, realSize, stored int64) error {
 // readSparseMap1x0 reads the map that starts the data of a pax 1.0 sparse
 // file: decimal numbers one per line (the count, then offset and length
 // pairs), padded with NULs to a block boundary. Lines starting with '#'
-// are passed over, as libarchive does. It returns the map (the array of
-// sm) and how many bytes of data it took.
-func readSparseMap1x0(data io.Reader, size int64, sm *sparseMap) ([]sparseEntry, int64, error) {
+// are passed over, as libarchive does. It reads the map into sm and
+// returns how many bytes of data it took.
+func readSparseMap1x0(data io.Reader, size int64, sm *sparseMap) (int64, error) {
 	var (
 		block [blockSize]byte
 		line  []byte
@@ -211,10 +246,10 @@ func readSparseMap1x0(data io.Reader, size int64, sm *sparseMap) ([]sparseEntry,
 	)
 	for count < 0 || nums < 2*count {
 		if used+blockSize > size {
-			return nil, 0, errHeader("sparse map longer than the data")
+			return 0, errHeader("sparse map longer than the data")
 		}
 		if _, err := io.ReadFull(data, block[:]); err != nil {
-			return nil, 0, truncated(err)
+			return 0, truncated(err)
 		}
 		used += blockSize
 		rest := block[:]
@@ -223,7 +258,7 @@ func readSparseMap1x0(data io.Reader, size int64, sm *sparseMap) ([]sparseEntry,
 			if i < 0 {
 				line = append(line, rest...)
 				if len(line) > 64 {
-					return nil, 0, errHeader("malformed sparse map")
+					return 0, errHeader("malformed sparse map")
 				}
 				break
 			}
@@ -236,12 +271,12 @@ func readSparseMap1x0(data io.Reader, size int64, sm *sparseMap) ([]sparseEntry,
 			v, err := strconv.ParseInt(string(line), 10, 64)
 			line = line[:0]
 			if err != nil || v < 0 {
-				return nil, 0, errHeader("malformed sparse map")
+				return 0, errHeader("malformed sparse map")
 			}
 			if count < 0 {
 				// Each entry takes at least four bytes of text.
 				if v > size/4 {
-					return nil, 0, errHeader("sparse map count larger than the data")
+					return 0, errHeader("sparse map count larger than the data")
 				}
 				count = v
 				continue
@@ -249,32 +284,40 @@ func readSparseMap1x0(data io.Reader, size int64, sm *sparseMap) ([]sparseEntry,
 			if nums++; nums%2 == 1 {
 				off = v
 			} else if err := sm.add(off, v); err != nil {
-				return nil, 0, err
+				return 0, err
 			}
 		}
 	}
-	return sm.m, used, nil
+	return used, nil
 }
 
 // sparseReader expands a sparse file: the map's segments come from data
 // in order, the holes between them read as zeros.
 type sparseReader struct {
 	data io.Reader
-	m    []sparseEntry
+	m    *sparseMap
 	i    int
 	pos  int64
 	size int64
 }
 
+// next returns the segment at or after the current position, and
+// whether there is one.
+func (s *sparseReader) next() (sparseEntry, bool) {
+	for ; s.i < s.m.len(); s.i++ {
+		if seg := s.m.at(s.i); s.pos < seg.off+seg.n {
+			return seg, true
+		}
+	}
+	return sparseEntry{}, false
+}
+
 // skipHole passes over the hole at the current position and returns its
 // length, 0 when data or the end comes next.
 func (s *sparseReader) skipHole() int64 {
-	for s.i < len(s.m) && s.pos >= s.m[s.i].off+s.m[s.i].n {
-		s.i++
-	}
 	end := s.size
-	if s.i < len(s.m) {
-		end = s.m[s.i].off
+	if seg, ok := s.next(); ok {
+		end = seg.off
 	}
 	if end <= s.pos {
 		return 0
@@ -288,12 +331,8 @@ func (s *sparseReader) Read(p []byte) (int, error) {
 	if s.pos >= s.size {
 		return 0, io.EOF
 	}
-	for s.i < len(s.m) && s.pos >= s.m[s.i].off+s.m[s.i].n {
-		s.i++
-	}
 	end := s.size
-	if s.i < len(s.m) {
-		seg := s.m[s.i]
+	if seg, ok := s.next(); ok {
 		if s.pos >= seg.off {
 			k := min(int64(len(p)), seg.off+seg.n-s.pos)
 			n, err := s.data.Read(p[:k])
