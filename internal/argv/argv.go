@@ -586,6 +586,8 @@ func compatSwitch(lower string) (out []string, ok bool) {
 		return nil, true // unrar: messages to stderr, where garc writes them anyway
 	case lower == "-bsp0":
 		return []string{"--progress=never"}, true
+	case lower == "-bsp2":
+		return []string{"--progress=on"}, true // progress on stderr, with -so too
 	case len(lower) == 5 && strings.HasPrefix(lower, "-bs") && strings.IndexByte("oep", lower[3]) >= 0 && lower[4] >= '0' && lower[4] <= '2':
 		return nil, true // 7-Zip output stream redirection (-bso0, -bse1, -bsp1 …)
 	case lower == "-bt":

@@ -55,29 +55,29 @@ func TestWildcardArchives(t *testing.T) {
 	r.expect(t, ExitOK, "t *.7z")
 	for _, want := range []string{"Testing archive: a.7z\nEverything is Ok\n", "Testing archive: b.7z\nEverything is Ok\n",
 		"\nArchives: 2\nOK archives: 2\n", "\nFolders: 6\nFiles: 10\nSize:       19232\n"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("t *.7z lacks %q:\n%s", want, r.stdout)
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("t *.7z lacks %q:\n%s", want, r.stderr)
 		}
 	}
 	// A split is tested from its first part only, whichever parts match.
 	for _, pat := range []string{"c.7z.*", "c.7z.00?", "*.00*"} {
 		r = garc(t, dir, "", "t", pat)
 		r.expect(t, ExitOK, "t "+pat)
-		if strings.Count(r.stdout, "Testing archive: ") != 1 || !strings.Contains(r.stdout, "Testing archive: c.7z.001\n") {
-			t.Errorf("t %s:\n%s", pat, r.stdout)
+		if strings.Count(r.stderr, "Testing archive: ") != 1 || !strings.Contains(r.stderr, "Testing archive: c.7z.001\n") {
+			t.Errorf("t %s:\n%s", pat, r.stderr)
 		}
 	}
 	// A RAR volume set: only the first volume is opened.
 	r = garc(t, dir, "", "t", "*.rar")
 	r.expect(t, ExitOK, "t *.rar")
-	if strings.Count(r.stdout, "Testing archive: ") != 1 || !strings.Contains(r.stdout, "Testing archive: vols.part1.rar\n") {
-		t.Errorf("t *.rar:\n%s", r.stdout)
+	if strings.Count(r.stderr, "Testing archive: ") != 1 || !strings.Contains(r.stderr, "Testing archive: vols.part1.rar\n") {
+		t.Errorf("t *.rar:\n%s", r.stderr)
 	}
 	// Everything at once, in name order.
 	r = garc(t, dir, "", "t", "*")
 	r.expect(t, ExitOK, "t *")
 	var order []string
-	for _, line := range strings.Split(r.stdout, "\n") {
+	for _, line := range strings.Split(r.stderr, "\n") {
 		if n, ok := strings.CutPrefix(line, "Testing archive: "); ok {
 			order = append(order, n)
 		}
@@ -130,8 +130,8 @@ func TestWildcardArchives(t *testing.T) {
 	writeTree(t, dir, map[string]string{"junk.7z": "not an archive at all"})
 	r = garc(t, dir, "", "t", "*.7z")
 	r.expect(t, ExitFatal, "t *.7z with junk")
-	if !strings.Contains(r.stderr, "garc: junk.7z: not an archive") || !strings.Contains(r.stdout, "Testing archive: b.7z\nEverything is Ok\n") ||
-		!strings.Contains(r.stdout, "\nArchives: 3\nOK archives: 2\nCan't open as archive: 1\n") {
+	if !strings.Contains(r.stderr, "garc: junk.7z: not an archive") || !strings.Contains(r.stderr, "Testing archive: b.7z\nEverything is Ok\n") ||
+		!strings.Contains(r.stderr, "\nArchives: 3\nOK archives: 2\nCan't open as archive: 1\n") || r.stdout != "" {
 		t.Errorf("t *.7z with junk:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 	}
 	r = garc(t, dir, "", "x", "-y", "-oout2", "*.7z")
@@ -266,8 +266,13 @@ func TestOpenErrors(t *testing.T) {
 		for _, cmd := range []string{"x", "t", "l"} {
 			r := garc(t, dir, "", cmd, tc.arg)
 			r.expect(t, ExitFatal, cmd+" "+tc.arg)
-			if cmd == "t" && r.stdout != "Testing archive: "+tc.arg+"\n" {
-				t.Errorf("t %s: stdout %q", tc.arg, r.stdout)
+			if cmd == "t" {
+				// "Testing archive: NAME" and the diagnostic, on stderr.
+				head, ok := strings.CutPrefix(r.stderr, "Testing archive: "+tc.arg+"\n")
+				if !ok || r.stdout != "" || !strings.Contains(head, tc.msg) || !strings.HasPrefix(head, "garc: ") {
+					t.Errorf("t %s: stdout %q, stderr %q", tc.arg, r.stdout, r.stderr)
+				}
+				continue
 			}
 			if !strings.Contains(r.stderr, tc.msg) || !strings.HasPrefix(r.stderr, "garc: ") {
 				t.Errorf("%s %s: message %q lacks %q", cmd, tc.arg, r.stderr, tc.msg)

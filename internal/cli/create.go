@@ -150,7 +150,7 @@ unencrypted) or with another one is refused unless
 				return err
 			}
 			opts.Progress = func(total int64) func(int64, string) {
-				if a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, total); a.prog != nil {
+				if a.prog = progress.New(a.progressMode(opts.Stdout), a.g.quiet, a.stderr, total); a.prog != nil {
 					return a.prog.Set
 				}
 				return nil
@@ -235,7 +235,7 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags, f
 		Inputs: args[1:], Recursive: a.g.recursive,
 		StoreMTime: f.storeMTime, StoreCTime: f.storeCTime, StoreATime: f.storeATime,
 		Stdin: f.stdin || f.stdinName != "", StdinName: f.stdinName, Quiet: a.g.quiet,
-		Out: a.stdout, Err: a.stderr,
+		Out: a.messages(), Err: a.messages(),
 		Write: sevenzip.WriteOptions{Level: f.level, Method: f.method, Filter: strings.Join(f.filters, "+"),
 			NoHeaderCompression: !f.headerCompress, EncryptHeaders: f.encryptHeaders,
 			Threads: a.g.threads, MixedEncryption: f.mixedEncrypt,
@@ -403,8 +403,7 @@ self-extractors cannot be changed.`,
 				return err
 			}
 			if !a.g.quiet {
-				fmt.Fprintf(a.stdout, "%d entries deleted; ", st.Deleted)
-				summary(a.stdout, st, time.Since(start))
+				summary(a.messages(), st, time.Since(start))
 			}
 			return nil
 		},

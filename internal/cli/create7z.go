@@ -204,21 +204,55 @@ func namePath(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// summary prints the closing line of `a` and `d`: what the archive holds,
-// what this run read and wrote, the archive's size as a share of its
-// content, and the time taken.
+// ratioFloor is the least content for which the summary gives the
+// archive's size as a share of it: below it the headers weigh more than
+// the compression, and a share such as 1875 % for a 16-byte file says
+// nothing.
+const ratioFloor = 64 << 10
+
+// summary prints the closing line of `a` and `d` in plain words: what the
+// run did, what the archive now holds, its size (as a share of the
+// content where that means something) and the time taken:
+//
+//	15 files and 1 folder added (111 B); archive 315 B, written in 0.08 s
+//	1 entry added or replaced (8 B compressed), 15 unchanged; now 15 files and 1 folder (112 B); archive 333 B, written in 0.05 s
+//	1 entry deleted (97 B recompressed); now 14 files and 1 folder (105 B); archive 325 B, written in 0.03 s
 func summary(w io.Writer, st *sevenzip.WriteStats, took time.Duration) {
-	ratio := 0.0
-	if st.UnpackedSize > 0 {
-		ratio = 100 * float64(st.BytesOut) / float64(st.UnpackedSize)
+	content := plural(st.Files, "file", "files")
+	if st.Dirs > 0 {
+		content += " and " + plural(st.Dirs, "folder", "folders")
 	}
-	fmt.Fprintf(w, "%d files, %d folders (%s): %s read, %s written (%.1f %%) in %.2f s",
-		st.Files, st.Dirs, progress.HumanBytes(st.UnpackedSize), progress.HumanBytes(st.BytesIn),
-		progress.HumanBytes(st.BytesOut), ratio, took.Seconds())
-	if st.Kept > 0 || st.Skipped > 0 {
-		fmt.Fprintf(w, "; %d added, %d kept, %d unchanged skipped, %d blocks copied", st.Added, st.Kept, st.Skipped, st.CopiedFolders)
+	size := "(" + progress.HumanBytes(st.UnpackedSize) + ")"
+	var b strings.Builder
+	switch {
+	case st.Deleted > 0:
+		b.WriteString(plural(st.Deleted, "entry", "entries") + " deleted")
+		if st.BytesIn > 0 {
+			fmt.Fprintf(&b, " (%s recompressed)", progress.HumanBytes(st.BytesIn))
+		}
+		fmt.Fprintf(&b, "; now %s %s", content, size)
+	case st.Kept == 0 && st.Skipped == 0:
+		fmt.Fprintf(&b, "%s added %s", content, size)
+	default:
+		if st.Added == 0 {
+			b.WriteString("nothing added or replaced")
+		} else {
+			fmt.Fprintf(&b, "%s added or replaced (%s compressed)", plural(st.Added, "entry", "entries"), progress.HumanBytes(st.BytesIn))
+		}
+		if st.Skipped > 0 {
+			fmt.Fprintf(&b, ", %d unchanged", st.Skipped)
+		}
+		if others := st.Kept - st.Skipped; others > 0 {
+			fmt.Fprintf(&b, ", %s kept", plural(others, "other entry", "other entries"))
+		}
+		fmt.Fprintf(&b, "; now %s %s", content, size)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(&b, "; archive %s", progress.HumanBytes(st.BytesOut))
+	if st.UnpackedSize >= ratioFloor {
+		fmt.Fprintf(&b, " (%.0f %% of the content)", 100*float64(st.BytesOut)/float64(st.UnpackedSize))
+	}
+	fmt.Fprintf(&b, ", written in %.2f s\n", took.Seconds())
+	io.WriteString(w, b.String())
 }
 
 // create implements `garc a`: it collects the inputs and adds them.

@@ -61,8 +61,8 @@ func TestCreate7zInterop(t *testing.T) {
 			args := append([]string{"a", "-snl", "out.7z", "src"}, sw...)
 			r := garc(t, dir, "", args...)
 			r.expect(t, ExitOK, "garc a")
-			if !strings.Contains(r.stdout, "files") || !strings.Contains(r.stdout, " written (") {
-				t.Errorf("no summary line: %q", r.stdout)
+			if !strings.Contains(r.stderr, "files") || !strings.Contains(r.stderr, " written in ") || r.stdout != "" {
+				t.Errorf("no summary line on stderr: stdout %q, stderr %q", r.stdout, r.stderr)
 			}
 			arc := "out.7z"
 			if len(sw) == 1 && strings.HasPrefix(sw[0], "-v") {

@@ -273,10 +273,10 @@ func collectFor(o *CreateOptions) ([]collect.Item, int, error) {
 	return items, warnings, nil
 }
 
-// finishCreate prints the summary of a and turns skipped inputs into the
-// warning exit code.
+// finishCreate prints the summary of a (on stderr, also when the archive
+// goes to stdout) and turns skipped inputs into the warning exit code.
 func finishCreate(o *CreateOptions, st *sevenzip.WriteStats, start time.Time, warnings int) error {
-	if !o.Quiet && o.Out != nil && !o.Stdout {
+	if !o.Quiet && o.Out != nil {
 		summary(o.Out, st, time.Since(start))
 	}
 	if warnings > 0 {
@@ -409,8 +409,7 @@ func (a *app) deleteZip(name string, sel *selection.Selector) error {
 		return err
 	}
 	if !a.g.quiet {
-		fmt.Fprintf(a.stdout, "%d entries deleted; ", st.Deleted)
-		summary(a.stdout, zipStats(st), time.Since(start))
+		summary(a.messages(), zipStats(st), time.Since(start))
 	}
 	return nil
 }

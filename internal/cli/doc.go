@@ -47,7 +47,7 @@
 //
 // # Test summary
 //
-// Unless -q is given, t prints on stdout, in 7-Zip's words, "Testing
+// Unless -q is given, t prints on stderr, in 7-Zip's words, "Testing
 // archive: NAME" and then "Everything is Ok" or "Sub items Errors: N" for
 // each archive, and at the end (for several archives) "Archives: N", "OK
 // archives: N", "Archives with Errors: N", "Can't open as archive: N",
@@ -147,8 +147,11 @@
 // When several entries (or archives, with a wildcard) fail differently
 // the most severe code wins, in the order 255, 7, 11, 8, 9, 2, 3, 10, 1.
 // Diagnostics go to stderr as "garc: ARCHIVE: ENTRY: cause" (a file
-// error as "NAME: cause", userText); listings, test summaries and -so
-// data go to stdout. Per archive, a line is printed once and the errors
+// error as "NAME: cause", userText). One rule holds for every command
+// (streams.go): stdout carries only listings and -so data; summaries,
+// notes, prompts and the progress display go to stderr, the display
+// cleared before each (messageWriter), and with -so or p there is no
+// display unless --progress=on (progressMode). Per archive, a line is printed once and the errors
 // of entries that share an earlier entry's cause are counted (repeats):
 // "garc: ARCHIVE: and 7 more files with the same error as ENTRY".
 //

@@ -267,13 +267,17 @@ func TestTest(t *testing.T) {
 	arc := makeArchive(t, dir, "s.7z")
 	r := garc(t, dir, "", "t", arc)
 	r.expect(t, ExitOK, "t")
+	// The summary is a message: stderr (issue 24, point 3).
 	for _, want := range []string{"Testing archive: " + arc + "\n", "\nEverything is Ok\n", "\nFolders: 3\n", "\nFiles: 5\n", "\nSize:       9616\n", "\nCompressed: "} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("t output lacks %q:\n%s", want, r.stdout)
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("t output lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if r := garc(t, dir, "", "t", "-q", arc); r.stdout != "" {
-		t.Errorf("t -q printed %q", r.stdout)
+	if r.stdout != "" {
+		t.Errorf("t printed on stdout: %q", r.stdout)
+	}
+	if r := garc(t, dir, "", "t", "-q", arc); r.stdout != "" || r.stderr != "" {
+		t.Errorf("t -q printed %q, %q", r.stdout, r.stderr)
 	}
 
 	// A stored, non-solid archive with one byte of content changed: the
@@ -294,8 +298,8 @@ func TestTest(t *testing.T) {
 	if !strings.Contains(r.stderr, "stored.7z: src/docs/c.txt:") || strings.Count(r.stderr, "garc: ") != 1 {
 		t.Errorf("damaged entry not reported once by name:\n%s", r.stderr)
 	}
-	if !strings.Contains(r.stdout, "\nSub items Errors: 1\n") || strings.Contains(r.stdout, "Everything is Ok") {
-		t.Errorf("summary: %q", r.stdout)
+	if !strings.Contains(r.stderr, "\nSub items Errors: 1\n") || strings.Contains(r.stderr, "Everything is Ok") {
+		t.Errorf("summary: %q", r.stderr)
 	}
 	if strings.Contains(r.stdout, "garc: ") {
 		t.Errorf("diagnostics on stdout: %q", r.stdout)

@@ -367,7 +367,7 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	if err != nil {
 		return err
 	}
-	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
+	a.prog = progress.New(a.progressMode(false), a.g.quiet, a.stderr, p.total)
 	prev := a.code
 	a.code = ExitOK
 	var sum extractSummary
@@ -412,7 +412,10 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 	err = x.Finish()
 	if !a.g.quiet {
 		a.prog.Clear()
-		sum.print(a.stderr, worse(outcome, exitCodeFor(err)) == ExitOK)
+		// The way to overwrite is named only when nobody chose to keep
+		// the files (no -y, -aos, --overwrite or answer).
+		hint := f.overwrite == "" && !a.g.yes && ow == extract.OverwriteNever
+		sum.print(a.messages(), worse(outcome, exitCodeFor(err)) == ExitOK, hint)
 	}
 	return err
 }
@@ -486,15 +489,31 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// print writes "Everything is Ok" with the counts after a clean run (as
-// 7-Zip and unrar end theirs), and how to overwrite when existing files
-// were kept.
-func (s *extractSummary) print(w io.Writer, ok bool) {
-	if ok {
-		fmt.Fprintf(w, "Everything is Ok: %d files, %d folders, %d bytes\n", s.files, s.folders, s.size)
-	}
-	if s.existing > 0 {
-		fmt.Fprintf(w, "%d existing files were kept: add -y to overwrite them, or --overwrite=rename to keep both\n", s.existing)
+// print writes the closing line of x and e: after a clean run
+// "Everything is Ok" with the counts (as 7-Zip and unrar end theirs) and
+// the existing files kept, or "Nothing extracted" when every file existed
+// and was kept (-aos); after warnings, the existing files kept and, with
+// hint, how to overwrite them.
+func (s *extractSummary) print(w io.Writer, ok, hint bool) {
+	kept := plural(s.existing, "existing file", "existing files")
+	switch {
+	case ok && s.existing > 0 && s.files == 0:
+		fmt.Fprintf(w, "Nothing extracted: %s kept\n", kept)
+	case ok:
+		fmt.Fprintf(w, "Everything is Ok: %s, %s, %s", plural(s.files, "file", "files"),
+			plural(s.folders, "folder", "folders"), plural64(s.size, "byte", "bytes"))
+		if s.existing > 0 {
+			fmt.Fprintf(w, "; %s kept", kept)
+		}
+		fmt.Fprintln(w)
+	case s.existing > 0 && hint:
+		them := "them"
+		if s.existing == 1 {
+			them = "it"
+		}
+		fmt.Fprintf(w, "%s kept: add -y to overwrite %s, or --overwrite=rename to keep both\n", kept, them)
+	case s.existing > 0:
+		fmt.Fprintf(w, "%s kept\n", kept)
 	}
 }
 
@@ -610,7 +629,7 @@ func (a *app) testCommand() *cobra.Command {
 Each failing entry is reported on stderr and testing continues with the
 next one; a checksum mismatch exits 3. ARCHIVE may be a wildcard, as for x.
 
-Unless -q is given, a summary like 7-Zip's goes to stdout: "Testing
+Unless -q is given, a summary like 7-Zip's goes to stderr: "Testing
 archive: NAME" and "Everything is Ok" or "Sub items Errors: N" per
 archive, then (for several archives) the archive counts and the totals
 Folders, Files, Size (bytes decoded) and Compressed (archive bytes).`,
@@ -639,7 +658,7 @@ func (a *app) runTestAll(arg string, patterns []string) error {
 	n, err := a.forEachArchive(arg, func(name string) error {
 		tot.archives++
 		if !a.g.quiet {
-			fmt.Fprintf(a.stdout, "Testing archive: %s\n", printable.String(name))
+			fmt.Fprintf(a.messages(), "Testing archive: %s\n", printable.String(name))
 		}
 		opened, failed, err := a.runTest(name, sel, &tot)
 		switch {
@@ -648,12 +667,12 @@ func (a *app) runTestAll(arg string, patterns []string) error {
 		case failed > 0 || err != nil:
 			tot.withErrors++
 			if failed > 0 && !a.g.quiet {
-				fmt.Fprintf(a.stdout, "Sub items Errors: %d\n", failed)
+				fmt.Fprintf(a.messages(), "Sub items Errors: %d\n", failed)
 			}
 		default:
 			tot.ok++
 			if !a.g.quiet {
-				fmt.Fprintln(a.stdout, "Everything is Ok")
+				fmt.Fprintln(a.messages(), "Everything is Ok")
 			}
 		}
 		return err
@@ -669,9 +688,10 @@ func (a *app) runTestAll(arg string, patterns []string) error {
 	return err
 }
 
-// writeTestSummary prints the totals of a test run as 7-Zip does.
+// writeTestSummary prints the totals of a test run as 7-Zip does (on
+// stderr, as every summary).
 func (a *app) writeTestSummary(t *testTotals, several bool) {
-	w := a.stdout
+	w := a.messages()
 	fmt.Fprintln(w)
 	if several {
 		fmt.Fprintf(w, "Archives: %d\nOK archives: %d\n", t.archives, t.ok)
@@ -701,7 +721,7 @@ func (a *app) runTest(name string, sel *selection.Selector, tot *testTotals) (op
 	if err != nil {
 		return true, 0, err
 	}
-	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
+	a.prog = progress.New(a.progressMode(false), a.g.quiet, a.stderr, p.total)
 	buf := make([]byte, copyBufferSize(p.total))
 	run := a.newEntryRun(name)
 	failed, err = a.extractEntries(run, r, p.want, func(e *archive.Entry, rd io.Reader) error {
@@ -735,7 +755,7 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 	if err != nil {
 		return err
 	}
-	a.prog = progress.New(a.g.progress, a.g.quiet, a.stderr, p.total)
+	a.prog = progress.New(a.progressMode(true), a.g.quiet, a.stderr, p.total)
 	out := &stdoutWriter{w: a.stdout}
 	holes := stdoutHoles(out)
 	buf := make([]byte, copyBufferSize(p.total))

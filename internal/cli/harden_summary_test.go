@@ -25,12 +25,12 @@ func TestExtractSummary(t *testing.T) {
 	}
 	r = garc(t, dir, "", "x", arc, "-o", out)
 	r.expect(t, ExitWarning, "x again")
-	if !strings.HasSuffix(r.stderr, "5 existing files were kept: add -y to overwrite them, or --overwrite=rename to keep both\n") ||
+	if !strings.HasSuffix(r.stderr, "5 existing files kept: add -y to overwrite them, or --overwrite=rename to keep both\n") ||
 		strings.Contains(r.stderr, "Everything is Ok") {
 		t.Errorf("second run: %q", r.stderr)
 	}
 	r = garc(t, dir, "", "x", "-q", arc, "-o", out)
-	if strings.Contains(r.stderr, "existing files were kept") {
+	if strings.Contains(r.stderr, "existing files kept") {
 		t.Errorf("-q printed the hint: %q", r.stderr)
 	}
 }

@@ -82,8 +82,8 @@ func TestIncompleteRarSet(t *testing.T) {
 
 	r = garc(t, dir, "", "t", "docs.part1.rar")
 	missing("t", r)
-	if !strings.Contains(r.stdout, "Sub items Errors: 1") || !strings.Contains(r.stdout, "Files: 6") {
-		t.Errorf("t: %q", r.stdout)
+	if !strings.Contains(r.stderr, "Sub items Errors: 1") || !strings.Contains(r.stderr, "Files: 6") {
+		t.Errorf("t: %q", r.stderr)
 	}
 
 	r = garc(t, dir, "", "l", "docs.part1.rar")

@@ -332,6 +332,11 @@ destination (garc x archive.rar out/). ARCHIVE '-' is standard input
 (curl -L URL | garc x -), and x --strip-components N drops N leading
 components of the names, as tar does.
 
+Standard output carries only what was asked to be seen: listings (l, lb)
+and file contents (-so, p). Summaries, messages, prompts and the progress
+display go to standard error, for every command; with -so or p there is
+no progress display unless --progress=on (7-Zip -bsp2) asks for it.
+
 ` + exitCodeTable,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
@@ -368,7 +373,7 @@ components of the names, as tar does.
 	pf.BoolVar(&a.g.askPassword, "ask-password", false, "prompt for the password on the terminal (7-Zip: -p)")
 	pf.BoolVarP(&a.g.quiet, "quiet", "q", false, "print only errors")
 	pf.BoolVarP(&a.g.yes, "yes", "y", false, "assume yes on all queries (overwrite all)")
-	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never; list prints each file instead (7-Zip -bb1, --verbose)")
+	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal and stdout carries no data: not with -so or p), on (when stderr is a terminal, with -so too; 7-Zip -bsp2), always, never; list prints each file instead (7-Zip -bb1, --verbose)")
 	pf.StringVar(&a.g.maxDict, "max-dict", "", "largest dictionary or model memory to allocate, e.g. 512m, 4g (default 4g)")
 	pf.IntVar(&a.g.threads, "threads", 0, "threads (reading: for independent blocks, 0 or 1 decodes sequentially; creating: for LZMA2 blocks and the match finder, 0 uses every CPU; the archive does not depend on it)")
 	stringArrayVar(pf, &a.g.includes, "include", "only entries matching `PATTERN` (repeatable; @FILE reads a list; for a: more inputs, 7-Zip -i!)")
@@ -386,9 +391,9 @@ components of the names, as tar does.
 			return usagef("switch %s is not supported: %s", sw, argv.Refusal(sw))
 		}
 		switch a.g.progress {
-		case "auto", "always", "never", "list":
+		case "auto", "on", "always", "never", "list":
 		default:
-			return usagef("--progress must be auto, always, never or list, not %q", a.g.progress)
+			return usagef("--progress must be auto, on, always, never or list, not %q", a.g.progress)
 		}
 		if a.g.threads < 0 {
 			return usagef("--threads must not be negative")

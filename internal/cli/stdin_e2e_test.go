@@ -91,8 +91,8 @@ func TestStdinArchive(t *testing.T) {
 		tf.expect(t, ExitOK, "t "+name)
 		tin := garc(t, dir, in, "t", "-")
 		tin.expect(t, ExitOK, "t - < "+name)
-		if withoutLines(tin.stdout, "Testing archive: ") != withoutLines(tf.stdout, "Testing archive: ") {
-			t.Errorf("t - < %s:\n%s\nwant:\n%s", name, tin.stdout, tf.stdout)
+		if withoutLines(tin.stderr, "Testing archive: ") != withoutLines(tf.stderr, "Testing archive: ") {
+			t.Errorf("t - < %s:\n%s\nwant:\n%s", name, tin.stderr, tf.stderr)
 		}
 
 		// Patterns select as they do for a file, in the one reading.

@@ -28,7 +28,7 @@ func TestStreamSizesInSummaries(t *testing.T) {
 	}
 	r := garc(t, dir, "", "x", "h.txt.gz", "-oout")
 	r.expect(t, ExitOK, "x h.txt.gz")
-	if !strings.Contains(r.stderr, "Everything is Ok: 1 files, 0 folders, 12 bytes") {
+	if !strings.Contains(r.stderr, "Everything is Ok: 1 file, 0 folders, 12 bytes") {
 		t.Errorf("x summary: %q", r.stderr)
 	}
 	r = garc(t, dir, "", "l", "h.txt.gz")
