@@ -632,7 +632,7 @@ func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteClos
 		return nopWriteCloser{dst}, nil
 	case methodDeflate:
 		if w.flateW == nil {
-			f, err := flate.NewWriter(dst, w.level)
+			f, err := flate.NewWriter(dst, deflateLevel(w.level))
 			if err != nil {
 				return nil, err
 			}
@@ -684,6 +684,22 @@ func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteClos
 		return xz.NewWriter(dst, w.lzmaOptions(size))
 	}
 	return nil, fmt.Errorf("%w %d", ErrMethod, method)
+}
+
+// deflateLevel maps -mx1 … -mx9 to klauspost/compress's flate levels,
+// chosen against 7zz -tzip on Go's net and crypto sources (20 MB, 1583
+// files): -mx1 (level 6) is smaller than 7zz's -mx1 for less CPU time;
+// from -mx5 level 9, the best flate has, about 1.5 % (-mx5) and 3 %
+// (-mx9) larger than 7zz's optimal parsing for a quarter of the CPU time
+// at -mx9, and smaller and faster than Info-ZIP's zip -9.
+func deflateLevel(mx int) int {
+	switch {
+	case mx <= 2:
+		return 6
+	case mx <= 4:
+		return 7
+	}
+	return 9
 }
 
 // lzmaOptions returns the LZMA options of the level for an entry of the
