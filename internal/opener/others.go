@@ -79,19 +79,36 @@ func openLeading(src io.ReaderAt, size int64, o *archive.Options) (r archive.Rea
 
 // openCompressed opens a compressed stream, looking into its start to
 // tell a compressed tar from a compressed file: a tar header, or an empty
-// tar (isEmptyTar), is opened as a tar.
+// tar (isEmptyTar), is opened as a tar. A stream whose start cannot be
+// decoded within the memory limit (a zstd window, an xz dictionary above
+// --max-dict) fails here with that limit, whatever it holds: listed as a
+// compressed file it would say nothing of what x then refuses.
 func openCompressed(src io.ReaderAt, size int64, kind stream.Kind, o *archive.Options) (archive.Reader, error) {
 	d, h, err := stream.NewDecoder(kind, io.NewSectionReader(src, 0, size), o.Limit(), 1)
 	if err == nil {
 		inner := make([]byte, 1024)
-		n, _ := io.ReadFull(d, inner)
+		n, rerr := io.ReadFull(d, inner)
 		isTar := tar.IsHeader(inner[:n]) || tar.IsEmpty(inner[:n]) && isEmptyTar(d, h, n)
 		d.Close()
+		if errors.Is(rerr, archive.ErrLimit) {
+			return nil, limitError(o.Name, rerr)
+		}
 		if isTar {
 			return openTar(src, size, kind, o)
 		}
 	}
 	return openStream(src, size, kind, o)
+}
+
+// limitError names the archive in err, a limit its stream exceeds.
+func limitError(name string, err error) error {
+	var ae *archive.Error
+	if errors.As(err, &ae) && ae.Archive == "" {
+		e := *ae
+		e.Archive = name
+		return &e
+	}
+	return &archive.Error{Archive: name, Offset: -1, Err: err}
 }
 
 // maxEmptyTar is the largest empty tar recognised inside a compressed

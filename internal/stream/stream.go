@@ -154,12 +154,17 @@ func NewDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 	case XZ:
 		return nopCloser{xz.NewReader(r, maxDict)}, h, nil
 	case Zstd:
-		z, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(uint64(min(maxDict, zstd.MaxWindowSize))))
+		// The decoder's own bound is a backstop: zstdCheck names the
+		// window a frame needs. Its default (zstd.MaxWindowSize, 512 MiB)
+		// is what klauspost's encoder writes, not what the format allows.
+		win := uint64(min(max(maxDict, zstdMinWindow), zstdMaxWindow))
+		chk := newZstdCheck(r, maxDict)
+		z, err := zstd.NewReader(chk, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
 		if err != nil {
 			return nil, h, zstdError(err, maxDict)
 		}
-		return &zstdDecoder{z: z, limit: maxDict}, h, nil
+		return &zstdDecoder{z: z, chk: chk, limit: maxDict}, h, nil
 	case LZMA:
 		var hdr [lzmaHeaderSize]byte
 		if _, err := io.ReadFull(r, hdr[:]); err != nil {
@@ -322,25 +327,43 @@ func (d lzmaDecoder) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// zstdMaxWindow is the largest window a zstd frame header can declare
+// (exponent 31, mantissa 7: 3.75 TiB).
+const zstdMaxWindow = 1<<41 + 7<<38
+
 type zstdDecoder struct {
 	z     *zstd.Decoder
+	chk   *zstdCheck
 	limit int64
 }
 
+// Read decodes. What zstdCheck finds comes out as soon as it is known,
+// and at the latest in place of the decoder's end or error: the check
+// has then read everything the decoder read.
 func (d *zstdDecoder) Read(p []byte) (int, error) {
 	n, err := d.z.Read(p)
+	if d.chk.found.Load() || err != nil {
+		if cerr := d.chk.finish(); cerr != nil {
+			return 0, cerr
+		}
+	}
 	if err != nil && err != io.EOF {
 		err = zstdError(err, d.limit)
 	}
 	return n, err
 }
 
-func (d *zstdDecoder) Close() error { d.z.Close(); return nil }
+// Close ends the check without finishing it and releases the decoder.
+func (d *zstdDecoder) Close() error {
+	d.chk.stop()
+	d.z.Close()
+	return nil
+}
 
 func zstdError(err error, limit int64) error {
 	switch {
 	case errors.Is(err, zstd.ErrWindowSizeExceeded), errors.Is(err, zstd.ErrDecoderSizeExceeded):
-		return fmt.Errorf("zstd: window larger than the limit %d (raise it with --max-dict): %w", limit, archive.ErrLimit)
+		return fmt.Errorf("zstd: a frame's window exceeds the limit %d (raise it with --max-dict): %w", limit, archive.ErrLimit)
 	case errors.Is(err, zstd.ErrCRCMismatch):
 		return fmt.Errorf("zstd: %w", archive.ErrChecksum)
 	}

@@ -148,9 +148,7 @@ func TestDictionaryLimit(t *testing.T) {
 // knownFailures are corpus-more units that do not behave yet, with the
 // reason. The list is to shrink to nothing; a listed unit that starts to
 // pass fails the test, so the list cannot go stale.
-var knownFailures = map[string]string{
-	"files/zstd/golden-decompression-errors__off0.bin.zst": "klauspost/compress/zstd accepts a sequence with offset 0",
-}
+var knownFailures = map[string]string{}
 
 // TestCorpusMore runs every single-stream unit of ../shared/corpus-more.
 func TestCorpusMore(t *testing.T) {

@@ -1,0 +1,284 @@
+package stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// zstdRawFrame is a zstd frame of one raw block holding p (under 8 KiB),
+// whose header declares window descriptor wd and no content size.
+func zstdRawFrame(wd byte, p []byte) []byte {
+	h := uint32(len(p))<<3 | 1 // raw, last
+	return append([]byte{0x28, 0xB5, 0x2F, 0xFD, 0x00, wd, byte(h), byte(h >> 8), byte(h >> 16)}, p...)
+}
+
+// decodeZstd decodes data as a zstd file with the limit maxDict.
+func decodeZstd(data []byte, maxDict int64) ([]byte, error) {
+	d, _, err := NewDecoder(Zstd, bytes.NewReader(data), maxDict, 1)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return io.ReadAll(d)
+}
+
+// Windows above klauspost's default of 512 MiB decode up to the limit
+// (--max-dict), however large the format lets them be; a window above the
+// limit is refused naming the window and the limit, and the advice to
+// raise the limit is given because raising it works.
+func TestZstdLargeWindows(t *testing.T) {
+	const (
+		w576 = 0x99 // 2^29 + 2^26: 576 MiB
+		w2g  = 0xA8 // 2^31
+		w375 = 0xAF // 2^31 + 7·2^28: 3.75 GiB, the largest zstd 1.5 writes is 2 GiB
+	)
+	small := zstdRawFrame(0x00, []byte("first "))
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		maxDict int64
+		need    int64 // 0: decodes
+		at      int64
+	}{
+		{"576 MiB, default limit", zstdRawFrame(w576, []byte("hello")), 0, 0, 0},
+		{"2 GiB, default limit", zstdRawFrame(w2g, []byte("hello")), 0, 0, 0},
+		{"3.75 GiB, default limit", zstdRawFrame(w375, []byte("hello")), 0, 0, 0},
+		{"3.75 GiB, limit 8 GiB", zstdRawFrame(w375, []byte("hello")), 8 << 30, 0, 0},
+		{"2 GiB, limit 1 GiB", zstdRawFrame(w2g, []byte("hello")), 1 << 30, 1 << 31, 0},
+		{"576 MiB, limit 512 MiB", zstdRawFrame(w576, []byte("hello")), 512 << 20, 576 << 20, 0},
+		{"second frame 2 GiB, limit 1 GiB", append(small, zstdRawFrame(w2g, []byte("hello"))...), 1 << 30, 1 << 31, int64(len(small))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := decodeZstd(c.data, c.maxDict)
+			if c.need == 0 {
+				if err != nil || !strings.HasSuffix(string(got), "hello") {
+					t.Fatalf("got %q, %v", got, err)
+				}
+				return
+			}
+			var le *archive.LimitError
+			var ae *archive.Error
+			if !errors.As(err, &le) || le.Need != c.need || le.Limit != c.maxDict || le.Fixed ||
+				!errors.As(err, &ae) || ae.Offset != c.at {
+				t.Fatalf("error %v, want the window %d over the limit %d at offset %d", err, c.need, c.maxDict, c.at)
+			}
+			if !strings.Contains(err.Error(), "raise it with --max-dict") {
+				t.Errorf("error %q gives no advice", err)
+			}
+		})
+	}
+}
+
+// zstdOffsetZero is a frame whose second block's one sequence has no
+// literals and Offset_Value 3 while Repeated_Offset1 is 1: offset 0. The
+// first block writes "a" and a match of offset 1 (Offset_Value 4), which
+// makes Repeated_Offset1 1. Both blocks code their one sequence with RLE
+// tables (literal length, offset and match length codes), so the bit
+// streams hold only the offsets' extra bits under the end marker.
+var zstdOffsetZero = []byte{
+	0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, // magic, no content size, 1 KiB window
+	0x44, 0x00, 0x00, // compressed block of 8 bytes
+	0x08, 'a', // raw literals: "a"
+	0x01, 0x54, 0x01, 0x02, 0x00, // one sequence; RLE codes: LL 1, OF 2, ML 0 (3)
+	0x04,             // OF extra bits 00 → Offset_Value 4 (offset 1), end marker
+	0x3D, 0x00, 0x00, // compressed block of 7 bytes, last
+	0x00,                         // no literals
+	0x01, 0x54, 0x00, 0x01, 0x00, // one sequence; RLE codes: LL 0, OF 1, ML 0
+	0x03, // OF extra bit 1 → Offset_Value 3: Repeated_Offset1 - 1 = 0
+}
+
+// zstdOffsetOne is zstdOffsetZero made valid: the first block's literals
+// are "ab" and its match has offset 2, so the second block's
+// Repeated_Offset1 - 1 is 1. It decodes to "ababaaaa".
+var zstdOffsetOne = []byte{
+	0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00,
+	0x4C, 0x00, 0x00, // compressed block of 9 bytes
+	0x10, 'a', 'b', // raw literals: "ab"
+	0x01, 0x54, 0x02, 0x02, 0x00, // LL 2, OF 2, ML 0
+	0x05, // OF extra bits 01 → Offset_Value 5 (offset 2)
+	0x3D, 0x00, 0x00,
+	0x00,
+	0x01, 0x54, 0x00, 0x01, 0x00,
+	0x03,
+}
+
+// A sequence of offset 0 is corrupt data (zstd's format description and
+// zstd since 1.5.6); klauspost/compress turns it into offset 1.
+func TestZstdOffsetZero(t *testing.T) {
+	if got, err := decodeZstd(zstdOffsetOne, 0); err != nil || string(got) != "ababaaaa" {
+		t.Fatalf("valid frame: %q, %v", got, err)
+	}
+	got, err := decodeZstd(zstdOffsetZero, 0)
+	var ae *archive.Error
+	if !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ae) || ae.Offset != 17 || !strings.Contains(err.Error(), "offset 0") {
+		t.Fatalf("frame with offset 0: %q, %v; want a format error at offset 17 (the block)", got, err)
+	}
+	// The same as a file: the error names the archive and the entry.
+	_, _, err = extractOne(t, "off0.zst", zstdOffsetZero)
+	if !errors.As(err, &ae) || ae.Archive != "off0.zst" || ae.Entry != "off0" || ae.Offset != 17 {
+		t.Fatalf("extracting: %v", err)
+	}
+	// Behind more than a chunk, which the check reads on its goroutine.
+	pad := make([]byte, 2*zstdCheckChunk)
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range pad {
+		pad[i] = byte(r.Uint32())
+	}
+	big := append(zstdOf(t, pad), zstdOffsetZero...)
+	if len(big) < zstdCheckChunk {
+		t.Fatalf("padding compressed to %d bytes", len(big))
+	}
+	if _, err = decodeZstd(big, 0); !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ae) || ae.Offset != int64(len(big)-len(zstdOffsetZero)+17) {
+		t.Fatalf("after %d bytes: %v", len(big)-len(zstdOffsetZero), err)
+	}
+}
+
+// zstdSamples returns data that exercises the encoders' table modes:
+// text of few and of many words, runs, random bytes, and all mixed.
+func zstdSamples(t testing.TB) map[string][]byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while garc reads zstd frames and checks every sequence offset")
+	var text, many, mixed bytes.Buffer
+	for text.Len() < 200<<10 {
+		text.WriteString(words[r.IntN(len(words))])
+		text.WriteByte(" \n\t,"[r.IntN(4)])
+	}
+	for many.Len() < 200<<10 {
+		n := r.IntN(12) + 1
+		for range n {
+			many.WriteByte(byte('a' + r.IntN(26)))
+		}
+		many.WriteString(strings.Repeat(" ", r.IntN(9)))
+	}
+	random := make([]byte, 64<<10)
+	for i := range random {
+		random[i] = byte(r.Uint32())
+	}
+	runs := make([]byte, 0, 150<<10)
+	for len(runs) < 150<<10 {
+		runs = append(runs, bytes.Repeat([]byte{byte(r.IntN(3))}, r.IntN(40)+1)...)
+	}
+	for i := range 40 {
+		switch i % 4 {
+		case 0:
+			mixed.Write(text.Bytes()[i*1000 : i*1000+2500])
+		case 1:
+			mixed.Write(random[i*1000 : i*1000+1500])
+		case 2:
+			mixed.Write(runs[i*1000 : i*1000+2000])
+		default:
+			mixed.Write(many.Bytes()[i*1000 : i*1000+3500])
+		}
+	}
+	mixed.Write(testenv.GoBinary(t, "gofmt", 60<<10))
+	return map[string][]byte{"text": text.Bytes(), "words": many.Bytes(), "random": random, "runs": runs, "mixed": mixed.Bytes()}
+}
+
+// The check follows the streams real encoders write through to their
+// end — every table mode, repeated tables and offsets, long windows,
+// several frames — and finds nothing in them: a block it cannot read
+// through exactly would end the checking early.
+func TestZstdCheckFollowsEncoders(t *testing.T) {
+	samples := zstdSamples(t)
+	type enc struct {
+		name string
+		slow bool // run on the mixed sample only
+		run  func([]byte) []byte
+	}
+	var encs []enc
+	for _, args := range [][]string{{"--fast=5"}, {"-1"}, {"-3"}, {"-9"}, {"-19"}, {"--long=27", "-12"}} {
+		encs = append(encs, enc{"zstd " + strings.Join(args, " "), args[0] == "-9" || args[0] == "-19" || args[0] == "--long=27", func(p []byte) []byte {
+			return tool(t, p, "zstd", append([]string{"-c", "-q", "-T1", "--no-progress"}, args...)...)
+		}})
+	}
+	for _, l := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBetterCompression, zstd.SpeedBestCompression} {
+		encs = append(encs, enc{"klauspost " + l.String(), l >= zstd.SpeedBetterCompression, func(p []byte) []byte {
+			return zstdOf(t, p, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(true))
+		}})
+	}
+	for _, e := range encs {
+		for name, data := range samples {
+			if e.slow && name != "mixed" {
+				continue
+			}
+			comp := e.run(data)
+			if name == "text" { // two frames
+				comp = append(comp, e.run(data[:50<<10])...)
+				data = append(data, data[:50<<10]...)
+			}
+			c := newZstdCheck(nil, archive.DefaultMaxDict)
+			c.feed(comp)
+			if c.err != nil || c.state != zstdMagic || len(c.buf) != 0 || c.skip != 0 {
+				t.Errorf("%s, %s: the check stopped in state %d (%d bytes pending, %d to skip): %v", e.name, name, c.state, len(c.buf), c.skip, c.err)
+				continue
+			}
+			if got, err := decodeZstd(comp, 0); err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%s, %s: decoded %d bytes, %v", e.name, name, len(got), err)
+			}
+		}
+	}
+}
+
+// Damaged streams end in an error or in data, never in a panic of the
+// check, and closing a decoder read only in part ends its goroutine.
+func TestZstdCheckDamage(t *testing.T) {
+	before := runtime.NumGoroutine()
+	data := zstdSamples(t)["mixed"]
+	comp := zstdOf(t, data, zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100 {
+		bad := bytes.Clone(comp)
+		for range 1 + r.IntN(3) {
+			bad[r.IntN(len(bad))] ^= byte(1 + r.IntN(255))
+		}
+		decodeZstd(bad, 0)
+	}
+	d, _, err := NewDecoder(Zstd, bytes.NewReader(comp), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.CopyN(io.Discard, d, int64(len(data)/2)); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	testenv.CheckGoroutines(t, before)
+}
+
+// BenchmarkZstdCheck is the check alone on 32 MiB of mixed data made by
+// zstd -3, to compare with BenchmarkExtractZstd (the decoder with it).
+func BenchmarkZstdCheck(b *testing.B) {
+	comp := tool(b, testenv.MixedData(b, 32<<20), "zstd", "-c", "-q", "-3", "-T1")
+	b.SetBytes(32 << 20)
+	cpu := testenv.StartCPU()
+	for b.Loop() {
+		c := newZstdCheck(nil, archive.DefaultMaxDict)
+		c.feed(comp)
+		if c.err != nil || c.state != zstdMagic {
+			b.Fatal(c.state, c.err)
+		}
+	}
+	cpu.Report(b, 32<<20)
+}
+
+// BenchmarkExtractZstd extracts 32 MiB of mixed data made by zstd -3, as
+// `garc x` does.
+func BenchmarkExtractZstd(b *testing.B) {
+	comp := tool(b, testenv.MixedData(b, 32<<20), "zstd", "-c", "-q", "-3", "-T1")
+	buf := make([]byte, 256<<10)
+	b.SetBytes(32 << 20)
+	cpu := testenv.StartCPU()
+	for b.Loop() {
+		extractBuffer(b, comp, Zstd, buf)
+	}
+	cpu.Report(b, 32<<20)
+}
