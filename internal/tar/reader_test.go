@@ -287,21 +287,60 @@ func FuzzReader(f *testing.F) {
 		rawHeader{name: "P", typeflag: 'x', data: paxRecord("comment", "c") + paxRecord("mtime", "1.50") + paxRecord("SCHILY.fflags", "nodump")}.bytes(),
 		rawHeader{name: "f", typeflag: '0', data: "abc"}.bytes(),
 		rawHeader{name: "G2", typeflag: 'g', data: "9 a=bcd\n"}.bytes()))
+	var segs [][2]int64
+	for i := int64(0); i < 30; i++ {
+		segs = append(segs, [2]int64{5 * i, 2})
+	}
+	f.Add(tarOf(oldGNUSparse("old", 1<<40, segs, strings.Repeat("ab", 30)), rawHeader{name: "f", typeflag: '0', data: "abc"}.bytes()))
+	f.Add(tarOf(
+		rawHeader{name: "./PaxHeaders.1/f", typeflag: 'X', data: paxRecord("path", "s") + paxRecord("mtime", "1.5")}.bytes(),
+		rawHeader{name: "P1", typeflag: 'x', data: paxRecord("GNU.sparse.map", "0,1,5,2") + paxRecord("GNU.sparse.size", "8")}.bytes(),
+		rawHeader{name: "P2", typeflag: 'x', data: paxRecord("path", "p")}.bytes(),
+		rawHeader{name: "", typeflag: '5'}.bytes(),
+		rawHeader{name: "sp", typeflag: '0', data: "abc"}.bytes()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 512 {
 			return
 		}
-		r, err := Open(bytes.NewReader(data), int64(len(data)), 0, &archive.Options{Name: "f", MaxDict: 1 << 20})
+		mem := archive.NewMemoryBudget(1 << 20)
+		r, err := Open(bytes.NewReader(data), int64(len(data)), 0, &archive.Options{Name: "f", MaxDict: 1 << 20, Memory: mem})
 		if err != nil {
 			if !archive.HasSentinel(err) {
 				t.Fatalf("open: error %v wraps no sentinel", err)
 			}
+			if in := mem.InUse(); in != 0 {
+				t.Fatalf("open failed and left %d bytes charged", in)
+			}
 			return
 		}
 		err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
-			// A sparse file may declare any size in a few bytes:
-			// read at most 16 MiB of it.
-			n, err := io.Copy(io.Discard, io.LimitReader(rd, 16<<20))
+			// A sparse file may declare any size in a few bytes: its
+			// holes are skipped and at most 16 MiB of it read.
+			var n int64
+			var err error
+			if hs, ok := rd.(archive.HoleSkipper); ok && e.IsSparse() {
+				buf := make([]byte, 64<<10)
+				for read := 0; read < 16<<20; {
+					h, err := hs.SkipHole()
+					if err != nil {
+						return nil
+					}
+					k, err := rd.Read(buf)
+					n += h + int64(k)
+					read += k
+					if err == io.EOF {
+						if n != e.Size {
+							t.Fatalf("%s: %d bytes with its holes, declared %d", e.Name, n, e.Size)
+						}
+						return nil
+					}
+					if err != nil {
+						return nil
+					}
+				}
+				return nil
+			}
+			n, err = io.Copy(io.Discard, io.LimitReader(rd, 16<<20))
 			if e.Type == archive.TypeFile && err == nil && n != min(e.Size, 16<<20) {
 				t.Fatalf("%s: %d bytes, declared %d", e.Name, n, e.Size)
 			}
@@ -309,6 +348,10 @@ func FuzzReader(f *testing.F) {
 		})
 		if err != nil && !archive.HasSentinel(err) {
 			t.Fatalf("extract: error %v wraps no sentinel", err)
+		}
+		r.Close()
+		if in := mem.InUse(); in != 0 {
+			t.Fatalf("%d bytes still charged after Close", in)
 		}
 	})
 }
