@@ -64,7 +64,7 @@ func NewWriter(w io.Writer, k Kind, o WriterOptions) (io.WriteCloser, error) {
 		// least two, or the option is off: --threads 1 runs them on
 		// one processor).
 		return zstd.NewWriter(w, zstd.WithEncoderLevel(ZstdLevel(o.Level)), zstd.WithEncoderConcurrency(max(o.Threads, 2)),
-			zstd.WithConcurrentBlocks(true), zstd.WithEncoderCRC(true))
+			zstd.WithConcurrentBlocks(true), zstd.WithEncoderCRC(true), zstd.WithWindowSize(zstdWindow(o.Level)))
 	case LZMA:
 		return newLZMAWriter(w, &o)
 	}
@@ -84,6 +84,17 @@ func ZstdLevel(level int) zstd.EncoderLevel {
 		return zstd.SpeedBetterCompression
 	}
 	return zstd.SpeedBestCompression
+}
+
+// zstdWindow is the window of -mx1 … -mx9: 2 MiB up to -mx5, as zstd -3
+// has it, 8 MiB above. Concurrent jobs are four windows long and about
+// three per thread are held at once, so the window bounds the memory
+// (about 80 MiB at -mx5 with two threads, whatever the input's size).
+func zstdWindow(level int) int {
+	if level <= 5 {
+		return 2 << 20
+	}
+	return 8 << 20
 }
 
 // lzmaWriter writes LZMA Utils' .lzma: a 13-byte header (properties,
