@@ -35,6 +35,10 @@ func binaryCommand() []string {
 // deadline of its own; it only stops a hung run.
 const binaryDeadline = 2 * time.Minute
 
+// silentTries is how often a run of the binary that fails without any
+// output is made.
+const silentTries = 3
+
 // binaryRunner runs l, t and x as child processes of the command cmd
 // (the binary and the words before it, such as "wine").
 type binaryRunner struct {
@@ -90,12 +94,24 @@ func (b *binaryRunner) run(ctx context.Context, args ...string) (stdout, stderr 
 		full = append(full, "--max-dict="+strconv.FormatInt(b.maxDict, 10))
 	}
 	full = append(full, args[1:]...)
-	cmd := exec.CommandContext(ctx, b.cmd[0], append(b.cmd[1:], full...)...)
-	cmd.Stdin = nil // not a terminal: no question is asked
-	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	rerr := cmd.Run()
+	var rerr error
+	for try := 1; ; try++ {
+		cmd := exec.CommandContext(ctx, b.cmd[0], append(b.cmd[1:], full...)...)
+		cmd.Stdin = nil // not a terminal: no question is asked
+		cmd.WaitDelay = 5 * time.Second
+		out.Reset()
+		errb.Reset()
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		rerr = cmd.Run()
+		// garc never fails without saying why on standard error: a
+		// silent failure is the command around it (Wine's loader, once
+		// in a few thousand starts under load), tried again at most
+		// twice. A garc that did fail silently still fails the unit.
+		if rerr == nil || out.Len() > 0 || errb.Len() > 0 || ctx.Err() != nil || try == silentTries {
+			break
+		}
+	}
 	if ctx.Err() != nil {
 		return out.String(), errb.String(), fmt.Errorf("garc %s: %w", strings.Join(full, " "), ctx.Err())
 	}

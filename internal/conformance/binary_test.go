@@ -1,14 +1,17 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
 )
 
 // TestParseDiagnostics: the binary's warnings about refused entries give
@@ -101,6 +104,38 @@ func TestKnownDifferences(t *testing.T) {
 		os.WriteFile(p, []byte(text), 0o644)
 		if _, err := KnownDifferences(p); err == nil {
 			t.Errorf("case %d: %q accepted", i, text)
+		}
+	}
+}
+
+// A run that fails without a word is the command around garc (Wine's
+// loader): it is made again, at most silentTries times in all; a silent
+// failure that stays is still a failure.
+func TestBinaryRunSilentFailure(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands for the binary")
+	}
+	dir := t.TempDir()
+	count := filepath.Join(dir, "count")
+	script := filepath.Join(dir, "fake")
+	// Fails silently while fewer than $1 runs have been made.
+	os.WriteFile(script, []byte("#!/bin/sh\necho x >>"+count+"\n[ $(wc -l <"+count+") -ge \"$1\" ] || exit 1\necho listed\n"), 0o755)
+	for _, c := range []struct {
+		need    string
+		wantErr bool
+		runs    int
+	}{
+		{"1", false, 1},
+		{"3", false, 3},
+		{"4", true, 3},
+	} {
+		os.Remove(count)
+		b := &binaryRunner{cmd: []string{script, c.need}, u: &corpus.Unit{}}
+		out, _, err := b.run(context.Background(), "l", "x.7z")
+		data, _ := os.ReadFile(count)
+		runs := strings.Count(string(data), "\n")
+		if (err != nil) != c.wantErr || runs != c.runs || !c.wantErr && out != "listed\n" {
+			t.Errorf("needing %s runs: %q, %v after %d runs", c.need, out, err, runs)
 		}
 	}
 }
