@@ -41,9 +41,9 @@
 // FCOMMENT and FHCRC, trailer CRC-32 and ISIZE checked per member, the
 // input required to end after a trailer) around internal/deflate64 in
 // plain Deflate mode, the decoder ZIP uses: about 17 % less CPU than
-// klauspost/compress's gzip on a 32 MiB .tar.gz, and garc no longer links
-// klauspost's flate, whose init built 42 KB of encoder tables at every
-// start. zstd uses github.com/klauspost/compress (the standard library has
+// klauspost/compress's gzip on a 32 MiB .tar.gz (klauspost's flate is
+// linked for writing, its init building 42 KB of encoder tables at every
+// start). zstd uses github.com/klauspost/compress (the standard library has
 // none), with its window bound raised from its default of 512 MiB to
 // --max-dict (up to the 3.75 TiB a frame header can declare), and read
 // beside it by zstdCheck (zstdcheck.go), which names the window of a
