@@ -126,3 +126,16 @@ func copying(fds string) bool {
 	}
 	return false
 }
+
+// TestStdinTerminal: '-' with a terminal as standard input is a usage
+// error, as tar refuses to read an archive from a terminal; nothing waits
+// for input.
+func TestStdinTerminal(t *testing.T) {
+	r := startPTY(t, t.TempDir(), false, "x", "-")
+	if code := r.wait(t); code != ExitUsage {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitUsage, r.output())
+	}
+	if !strings.Contains(r.output(), "standard input is a terminal") {
+		t.Errorf("the refusal does not say why:\n%s", r.output())
+	}
+}
