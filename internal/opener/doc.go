@@ -66,6 +66,24 @@
 // NAME.partN.rar with N > 1. An empty file and a directory are reported
 // by Open as such (both wrap archive.ErrNotArchive).
 //
+// # Standard input
+//
+// A Stream (stdin.go) is an archive arriving on a pipe, "-" on the
+// command line (StdinName). Its first kilobyte is read to tell the
+// format. A tar, plain or compressed, and a single compressed file are
+// read as they arrive, through an io.ReaderAt that serves one reading
+// front to back: the start, kept while the format is recognised (and
+// while a compressed tar is told from a compressed file by decoding its
+// first kilobyte; at most 16 MiB), is read once more from offset 0 and
+// then let go, and a second reading fails with ErrReadOnce; the tar
+// reader gets size -1 (tar.Open), so that it reads a plain tar in one
+// pass too. After an archive read well, up to 1 MiB that follows it in
+// the stream is read and dropped, so that the writer of the pipe is not
+// cut off. Every other format is copied to a temporary file (package
+// tempname's name, in the destination's directory) that is unlinked as
+// soon as it is made where the system allows it, and opened as a file
+// is, as often as needed.
+//
 // VolumeSetStem gives, from the name alone, what the files of a set
 // share (a.7z.001 → a.7z; b.part1.rar, x.rar, x.r00 → b, x), so that the
 // command layer keeps no volume naming rules of its own.

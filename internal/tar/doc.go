@@ -61,7 +61,9 @@
 // `x` and `t` decode it once; Entries reads it on first use otherwise (one
 // decoding pass) and reports a broken stream through Err, since it has no
 // error result; Extract after Entries reads it again and checks that the
-// archive did not change between the readings.
+// archive did not change between the readings. A plain tar opened with
+// size -1 (a pipe, which can be read once) is read as a compressed one
+// is, by the one pass of Extract or Entries, data skipped by reading.
 //
 // # Writing
 //
