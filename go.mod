@@ -5,6 +5,8 @@ go 1.26.0
 require (
 	github.com/klauspost/compress v1.20.4
 	github.com/nwaples/rardecode/v2 v2.4.6
+	github.com/rivo/uniseg v0.4.7
+	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/ulikunitz/xz v0.5.17
@@ -13,4 +15,7 @@ require (
 	golang.org/x/term v0.48.0
 )
 
-require github.com/inconshreveable/mousetrap v1.1.0 // indirect
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+)

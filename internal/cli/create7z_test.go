@@ -135,8 +135,8 @@ func TestUpdateAndDelete7z(t *testing.T) {
 	want["a.txt"], want["new.txt"] = "changed", "new"
 	r := garc(t, dir, "", "a", "-snl", "out.7z", "src")
 	r.expect(t, ExitOK, "garc a (update)")
-	if !strings.Contains(r.stdout, "kept") {
-		t.Errorf("update summary: %q", r.stdout)
+	if !strings.Contains(r.stderr, "2 entries added or replaced") || r.stdout != "" {
+		t.Errorf("update summary: %q, stdout %q", r.stderr, r.stdout)
 	}
 	sevenZipTestArchive(t, dir, "out.7z")
 	sevenZip(t, dir, "x", "-snl", "-o1", "out.7z")

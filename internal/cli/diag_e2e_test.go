@@ -20,7 +20,7 @@ func TestDiagnosticForm(t *testing.T) {
 	}{
 		{[]string{"x", "-oout", "a.7z", "a.txt"}, ExitNoMatch, noMatch},
 		{[]string{"x", "-so", "a.7z", "a.txt"}, ExitNoMatch, noMatch},
-		{[]string{"t", "a.7z", "a.txt"}, ExitNoMatch, noMatch},
+		{[]string{"t", "a.7z", "a.txt"}, ExitNoMatch, "Testing archive: a.7z\n" + noMatch},
 		{[]string{"l", "a.7z", "a.txt"}, ExitNoMatch, noMatch},
 		{[]string{"d", "a.7z", "a.txt"}, ExitNoMatch, noMatch},
 		{[]string{"x", "-oout", "a.7z", "out"}, ExitNoMatch,

@@ -681,8 +681,9 @@ func (a *app) runTestAll(arg string, patterns []string) error {
 		return err
 	}
 	// Totals follow every run that tested something; a single archive
-	// that could not be opened has only its diagnostic.
-	if !a.g.quiet && (n > 1 || n == 1 && tot.cannotOpen == 0) {
+	// that could not be opened, or in which the patterns matched
+	// nothing, has only its diagnostic.
+	if !a.g.quiet && (n > 1 || n == 1 && tot.cannotOpen == 0 && !errors.Is(err, selection.ErrNoMatch)) {
 		a.writeTestSummary(&tot, n > 1)
 	}
 	return err

@@ -392,7 +392,7 @@ func TestHostileTextEscaped(t *testing.T) {
 			checkShows(t, "lb", names.stdout, f.name)
 			run("l", "-ba", arc)
 			test := run("t", arc)
-			checkShows(t, "t", test.stdout, arc)
+			checkShows(t, "t", test.stderr, arc)
 			run("t", "-bb1", arc)
 			// The progress display's own sequences (carriage return,
 			// erase to the end of the line) are its; a name shows
@@ -434,5 +434,5 @@ func TestHostileTextEscaped(t *testing.T) {
 	// and the test summary name them escaped.
 	r := garc(t, dir, "", "t", "*.zip")
 	checkClean(t, "t *.zip", r.stdout+r.stderr)
-	checkShows(t, "t *.zip", r.stdout, arcName(".zip"))
+	checkShows(t, "t *.zip", r.stderr, arcName(".zip"))
 }

@@ -46,7 +46,7 @@ func TestMessagesNameWhatTheUserKnows(t *testing.T) {
 	}{
 		{[]string{"x", "nonexist.7z"}, ExitFatal, "garc: nonexist.7z: no such file\n"},
 		{[]string{"l", "nonexist.7z"}, ExitFatal, "garc: nonexist.7z: no such file\n"},
-		{[]string{"t", "nonexist.7z"}, ExitFatal, "garc: nonexist.7z: no such file\n"},
+		{[]string{"t", "nonexist.7z"}, ExitFatal, "Testing archive: nonexist.7z\ngarc: nonexist.7z: no such file\n"},
 		{[]string{"t", "--password-file", "/nonexistent", "a.7z"}, ExitFatal, "garc: --password-file /nonexistent: no such file\n"},
 	} {
 		r := garc(t, dir, "", append(c.args, "-bd")...)

@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,9 @@ import (
 func TestProgressNameEscaped(t *testing.T) {
 	name := "dir/evil\x1b]0;t\a\u009b2J\u202etxt.exe\u200b\ufeff\u2028\xff"
 	for _, ascii := range []bool{false, true} {
-		p := &Display{ascii: ascii, total: 1 << 20, done: 1 << 19, name: name}
+		clock := time.Unix(0, 0)
+		p := testDisplay(io.Discard, nil, &clock, ascii, false, 1<<20)
+		p.done, p.name = 1<<19, name
 		got := p.render(200, 7*time.Second)
 		for _, r := range got {
 			if printable.Unsafe(r) {

@@ -10,17 +10,21 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rivo/uniseg"
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/garc-dev/garc/internal/printable"
 )
 
 // Display draws a one-line progress display on stderr: a bar with the
-// percentage, bytes done, speed, time left and the current entry's name.
-// It fits the terminal's width, measured at every redraw so that it
-// follows resizes; it writes no escape sequence when TERM=dumb (only
-// carriage returns and spaces) and only ASCII when the locale is not
-// UTF-8. A nil *Display draws nothing.
+// percentage, bytes done and total, speed, time left and the current
+// entry's name, rendered by github.com/schollz/progressbar/v3 and written
+// by the Display (see the package documentation for the split). It fits
+// the terminal's width, measured at every redraw so that it follows
+// resizes; it writes no escape sequence when TERM=dumb (only carriage
+// returns and spaces) and only ASCII when the locale is not UTF-8. A nil
+// *Display draws nothing.
 type Display struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -28,6 +32,11 @@ type Display struct {
 	now   func() time.Time
 	ascii bool // the locale is not UTF-8
 	dumb  bool // TERM=dumb: no escape sequences
+
+	// full renders the line with the bytes done and total and the
+	// speed, lean without them; each renders into io.Discard, and draw
+	// writes the richest line that fits.
+	full, lean *progressbar.ProgressBar
 
 	total int64 // -1: unknown
 	done  int64
@@ -45,6 +54,10 @@ type Display struct {
 
 // redrawInterval is the shortest time between two redraws.
 const redrawInterval = 100 * time.Millisecond
+
+// minName is the fewest columns the entry's name is shortened to; with
+// less room it is left out.
+const minName = 16
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w any) bool {
@@ -64,19 +77,56 @@ func New(mode string, quiet bool, stderr io.Writer, total int64) *Display {
 	case mode == "auto" && !isTerminal(stderr):
 		return nil
 	}
-	p := &Display{
-		w:     stderr,
-		width: func() int { return terminalWidth(stderr) },
-		now:   time.Now,
-		ascii: !utf8Locale(),
-		dumb:  os.Getenv("TERM") == "dumb",
-		total: total,
-	}
-	p.start = p.now()
+	p := newDisplay(stderr, func() int { return terminalWidth(stderr) }, time.Now, !utf8Locale(), os.Getenv("TERM") == "dumb", total)
 	p.mu.Lock()
 	p.draw()
 	p.mu.Unlock()
 	return p
+}
+
+// newDisplay returns a display writing to w on a terminal width() columns
+// wide, with the clock now.
+func newDisplay(w io.Writer, width func() int, now func() time.Time, ascii, dumb bool, total int64) *Display {
+	p := &Display{w: w, width: width, now: now, ascii: ascii, dumb: dumb, total: total}
+	p.full, p.lean = p.newBar(true), p.newBar(false)
+	p.start = p.now()
+	return p
+}
+
+// newBar returns a progress bar rendering into io.Discard, with the bytes
+// and speed (count) or without. The entry's name is its description, at
+// the end of the line; the options render and draw change per redraw
+// are applied there.
+func (p *Display) newBar(count bool) *progressbar.ProgressBar {
+	theme := progressbar.Theme{Saucer: "█", SaucerPadding: "░", BarStart: "[", BarEnd: "]"}
+	if p.ascii {
+		theme = progressbar.Theme{Saucer: "#", SaucerPadding: "-", BarStart: "[", BarEnd: "]"}
+	}
+	limit := p.total
+	if limit <= 0 {
+		limit = -1 // unknown: a spinner instead of the bar
+	}
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(io.Discard),
+		progressbar.OptionSetTheme(theme),
+		progressbar.OptionUseANSICodes(false), // draw writes the line
+		progressbar.OptionUseIECUnits(true),
+		progressbar.OptionShowBytes(count),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSpinnerType(9), // | / - \ in ASCII
+		// No spinner interval yet: with one, NewOptions64 starts a
+		// goroutine that renders on its own, concurrently with the
+		// options render changes. The interval is set just after.
+		progressbar.OptionSetSpinnerChangeInterval(0),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(false),
+	}
+	if count {
+		opts = append(opts, progressbar.OptionShowCount())
+	}
+	b := progressbar.NewOptions64(limit, opts...)
+	progressbar.OptionSetSpinnerChangeInterval(redrawInterval)(b) // the spinner turns with time
+	return b
 }
 
 // terminalWidth returns the columns of the terminal w is, or $COLUMNS, or
@@ -178,7 +228,9 @@ func (p *Display) Finish() {
 	p.mu.Unlock()
 }
 
-// erase clears the line the display is on.
+// erase clears the line the display is on: spaces over the line drawn
+// with TERM=dumb, else the escape sequence that erases to the end of the
+// line.
 func (p *Display) erase() {
 	if p.shown == 0 {
 		return
@@ -198,12 +250,13 @@ func (p *Display) maybeDraw() {
 	}
 }
 
-// draw writes the display over the current line.
+// draw writes the display over the current line, measuring the terminal
+// first: the last column is left free (it would wrap on some terminals).
 func (p *Display) draw() {
 	now := p.now()
 	p.drawn = now
-	line := p.render(p.width()-1, now.Sub(p.start)) // the last column would wrap on some terminals
-	n := utf8.RuneCountInString(line)
+	line := p.render(p.width()-1, now.Sub(p.start))
+	n := uniseg.StringWidth(line)
 	if p.dumb {
 		pad := ""
 		if n < p.shown {
@@ -216,83 +269,111 @@ func (p *Display) draw() {
 	p.shown = max(n, 1)
 }
 
-// render returns the display for width columns after elapsed time:
-// "[####------]  42% 12.3 MiB/29.1 MiB 5.2 MiB/s ETA 0:03 dir/name". The
-// parts that do not fit are left out, least useful first (speed, sizes,
-// time left), and the name is shortened from the left; with an unknown
-// total there is no bar, percentage or time left.
+// render returns the display for width columns after elapsed time: the
+// library's line for the richest layout that fits, with the entry's name
+// shortened from the left to the room left (at least minName columns,
+// else without it). The layouts, richest first: bar, percentage, bytes
+// done and total, speed and elapsed:left time; the same without the
+// bytes and speed; bar and percentage. With an unknown total a spinner
+// stands for the bar and percentage, and the times are the elapsed time
+// only. The time left is shown from the first second on.
 func (p *Display) render(width int, elapsed time.Duration) string {
 	if width < 1 {
 		return ""
 	}
-	var pct, sizes, speed, eta string
-	sizes = HumanBytes(p.done)
-	if secs := elapsed.Seconds(); secs >= 1 && p.done > 0 {
-		rate := float64(p.done) / secs
-		speed = HumanBytes(int64(rate)) + "/s"
-		if p.total > 0 && p.done < p.total {
-			eta = "ETA " + clock(time.Duration(float64(p.total-p.done)/rate*float64(time.Second)))
-		}
-	}
 	known := p.total > 0
+	shown := p.done
 	if known {
-		pct = fmt.Sprintf("%3d%%", int(p.fraction()*100))
-		sizes += "/" + HumanBytes(p.total)
+		// The library stops rendering once at its maximum: the last
+		// byte waits until the layout is chosen (finish).
+		shown = min(shown, p.total-1)
 	}
+	p.full.Set64(shown)
+	p.lean.Set64(shown)
+	timed := elapsed >= time.Second && p.done > 0
+	type layout struct {
+		b     *progressbar.ProgressBar
+		timed bool
+	}
+	layouts := []layout{{p.full, timed}, {p.lean, timed}, {p.lean, false}}
+	barWidth := min(30, max(width/4, 5))
 	name := p.displayName()
-	layouts := [][]string{
-		{pct, sizes, speed, eta},
-		{pct, sizes, eta},
-		{pct, eta},
-		{pct},
-	}
-	if !known {
-		layouts = [][]string{{sizes, speed}, {sizes}}
-	}
-	barWidth := 0
-	if known {
-		barWidth = min(30, max(width/4, 5))
-	}
-	// The first layout that leaves the name 16 columns, else the first
-	// that fits at all, without the name.
 	for _, withName := range []bool{name != "", false} {
-		for _, fields := range layouts {
-			head := joinNonEmpty(fields)
-			n := utf8.RuneCountInString(head)
-			if barWidth > 0 {
-				n += barWidth + 3 // "[", "]" and a space
+		for _, l := range layouts {
+			desc := ""
+			if withName {
+				desc = name
 			}
-			room := width - n - 1
-			if n > width || withName && room < 16 {
+			line := p.renderWith(l.b, barWidth, l.timed, desc)
+			n := uniseg.StringWidth(line)
+			// The name gets the room the rest leaves; the speed may
+			// change its width between two renders: a second try.
+			for try := 0; try < 2 && n > width && withName; try++ {
+				room := width - (n - uniseg.StringWidth(desc))
+				if room < minName {
+					break
+				}
+				desc = p.shorten(name, room)
+				line = p.renderWith(l.b, barWidth, l.timed, desc)
+				n = uniseg.StringWidth(line)
+			}
+			if n > width {
 				continue
 			}
-			var b strings.Builder
-			if barWidth > 0 {
-				b.WriteString(p.bar(barWidth))
-				b.WriteByte(' ')
+			if known && p.done >= p.total {
+				// The last byte: the library's own closing line, in
+				// the layout chosen.
+				l.b.Set64(p.done)
+				if last := visible(l.b.String(), l.b.State().Description); uniseg.StringWidth(last) <= width {
+					return last
+				}
+				break
 			}
-			b.WriteString(head)
-			if withName {
-				b.WriteByte(' ')
-				b.WriteString(p.shorten(name, room))
-			}
-			return b.String()
+			return line
 		}
 	}
-	// Narrower than the bar: the percentage or the size alone.
-	s := strings.TrimSpace(pct)
-	if s == "" {
-		s = sizes
+	// Narrower than the shortest layout: the percentage or the bytes
+	// alone.
+	s := HumanBytes(p.done)
+	if known {
+		s = fmt.Sprintf("%d%%", min(100*p.done/p.total, 100))
 	}
 	return p.shorten(s, width)
 }
 
-// fraction is the part done, 0 to 1.
-func (p *Display) fraction() float64 {
-	if p.total <= 0 {
-		return 0
+// renderWith has the library render b with a bar of barWidth cells, the
+// times (elapsed and left, or with an unknown total elapsed) when timed,
+// and desc at the end; it returns the line as it shows. The options are
+// set on the bar already made (the library has no setters; an Option is
+// a function of the bar, and no goroutine of the library renders it
+// meanwhile: see newBar).
+func (p *Display) renderWith(b *progressbar.ProgressBar, barWidth int, timed bool, desc string) string {
+	progressbar.OptionSetWidth(barWidth)(b)
+	progressbar.OptionSetDescription(desc)(b)
+	if p.total > 0 {
+		progressbar.OptionSetPredictTime(timed)(b)
+	} else {
+		progressbar.OptionSetElapsedTime(timed)(b)
 	}
-	return min(float64(p.done)/float64(p.total), 1)
+	b.RenderBlank()
+	return visible(b.String(), desc)
+}
+
+// visible returns a line the library rendered, ending in desc, as it
+// shows on the terminal: without its carriage return, the padding of the
+// percentage to four digits (" 42%", "100%" stay aligned), the trailing
+// space, and the double space an empty part leaves before desc.
+func visible(s, desc string) string {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "\r"), " ")
+	s = strings.TrimRight(s, " ")
+	head, ok := strings.CutSuffix(s, desc)
+	if !ok {
+		return s
+	}
+	for strings.Contains(head, "  ") {
+		head = strings.ReplaceAll(head, "  ", " ")
+	}
+	return head + desc
 }
 
 // displayName is the current entry's name as it can be shown: escaped,
@@ -310,47 +391,31 @@ func (p *Display) displayName() string {
 	}, name)
 }
 
-// joinNonEmpty joins the non-empty strings with spaces.
-func joinNonEmpty(parts []string) string {
-	var b strings.Builder
-	for _, s := range parts {
-		if s == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
-}
-
-// bar returns the bar between brackets, width cells inside.
-func (p *Display) bar(width int) string {
-	full, empty := "█", "░"
-	if p.ascii {
-		full, empty = "#", "-"
-	}
-	n := int(float64(width) * p.fraction())
-	return "[" + strings.Repeat(full, n) + strings.Repeat(empty, width-n) + "]"
-}
-
 // shorten keeps the end of s after an ellipsis when s is wider than
 // width columns.
 func (p *Display) shorten(s string, width int) string {
-	rs := []rune(s)
-	if len(rs) <= width {
+	if uniseg.StringWidth(s) <= width {
 		return s
 	}
 	ell := "…"
 	if p.ascii {
 		ell = "..."
 	}
-	keep := width - utf8.RuneCountInString(ell)
+	keep := width - uniseg.StringWidth(ell)
 	if keep <= 0 {
-		return string(rs[len(rs)-width:])
+		ell, keep = "", width
 	}
-	return ell + string(rs[len(rs)-keep:])
+	rs := []rune(s)
+	i, used := len(rs), 0
+	for i > 0 {
+		w := uniseg.StringWidth(string(rs[i-1]))
+		if used+w > keep {
+			break
+		}
+		used += w
+		i--
+	}
+	return ell + string(rs[i:])
 }
 
 // HumanBytes formats n with binary units: 512 B, 1.5 KiB, 23.4 MiB.
@@ -365,15 +430,6 @@ func HumanBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
-
-// clock formats a duration as m:ss or h:mm:ss.
-func clock(d time.Duration) string {
-	s := int64(d.Round(time.Second) / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
 type countingReader struct {

@@ -8,24 +8,41 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
+// testDisplay is a display on a terminal of cols() columns with the
+// clock *clock, drawing into out.
+func testDisplay(out io.Writer, cols func() int, clock *time.Time, ascii, dumb bool, total int64) *Display {
+	return newDisplay(out, cols, func() time.Time { return *clock }, ascii, dumb, total)
+}
+
+// TestProgressRenderFits renders every layout at every width from 1 to
+// 200 columns, with long, wide, hostile and no names, known, unknown and
+// tiny totals: the line never exceeds the width, is ASCII outside UTF-8
+// and carries no escape sequence.
 func TestProgressRenderFits(t *testing.T) {
 	names := []string{"", "a.txt", strings.Repeat("long/", 40) + "name.bin", "caf\u00e9/\u65e5\u672c\u8a9e.txt", "bad\x1b[2Jname"}
+	clock := time.Unix(0, 0)
 	for _, ascii := range []bool{false, true} {
-		for _, total := range []int64{-1, 0, 1 << 30} {
+		for _, total := range []int64{-1, 0, 8, 1 << 30} {
 			for _, name := range names {
+				p := testDisplay(io.Discard, nil, &clock, ascii, false, total)
+				p.done, p.name = min(123<<20, max(total-1, 123<<20)), name
+				if total == 8 {
+					p.done = 8 // the last byte: the library's closing line
+				}
 				for width := 1; width <= 200; width++ {
-					p := &Display{ascii: ascii, total: total, done: 123 << 20, name: name}
 					got := p.render(width, 7*time.Second)
-					if n := utf8.RuneCountInString(got); n > width {
+					if n := uniseg.StringWidth(got); n > width {
 						t.Fatalf("width %d, total %d, name %q: %d columns: %q", width, total, name, n, got)
 					}
 					if ascii && strings.IndexFunc(got, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 {
 						t.Fatalf("ASCII display has %q", got)
 					}
 					if strings.ContainsRune(got, 0x1b) {
-						t.Fatalf("escape sequence from the name: %q", got)
+						t.Fatalf("escape sequence in the line: %q", got)
 					}
 				}
 			}
@@ -33,26 +50,47 @@ func TestProgressRenderFits(t *testing.T) {
 	}
 }
 
+// TestProgressRenderContent checks what the library draws for garc: the
+// percentage, bar, bytes done and total, speed and time left, then the
+// entry's name; narrower, the bytes and speed go first and the name
+// stays; an unknown total has a spinner instead of bar and percentage.
 func TestProgressRenderContent(t *testing.T) {
-	p := &Display{total: 100 << 20, done: 25 << 20, name: "dir/file.bin"}
+	clock := time.Unix(0, 0)
+	p := testDisplay(io.Discard, nil, &clock, false, false, 100<<20)
+	p.done, p.name = 25<<20, "dir/file.bin"
 	got := p.render(120, 10*time.Second)
-	for _, want := range []string{" 25%", "25.0 MiB/100.0 MiB", "2.5 MiB/s", "ETA 0:30", "dir/file.bin", "[███████░"} {
+	for _, want := range []string{" 25% [███████░", "░] (25/100 MiB, ", "/s) [", "s:", "s] dir/file.bin"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("render = %q, lacks %q", got, want)
 		}
 	}
-	// Narrow: the name and percentage stay, the speed goes first.
+	if got := p.render(120, 0); strings.Contains(got, "s:") {
+		t.Errorf("time left before the first second: %q", got)
+	}
+	// Narrow: the name, percentage and time left stay, the bytes and
+	// speed go first.
 	got = p.render(50, 10*time.Second)
-	if !strings.Contains(got, "25%") || strings.Contains(got, "/s") || !strings.Contains(got, "file.bin") {
+	if !strings.Contains(got, "25%") || strings.Contains(got, "/s") || !strings.Contains(got, "s:") || !strings.HasSuffix(got, "dir/file.bin") {
 		t.Errorf("render(50) = %q", got)
 	}
-	p.ascii = true
+	// A long name is shortened from the left.
+	p.name = strings.Repeat("d/", 60) + "end.bin"
+	if got := p.render(80, 10*time.Second); !strings.Contains(got, "] …d/d/") || !strings.HasSuffix(got, "d/end.bin") || uniseg.StringWidth(got) < 78 || uniseg.StringWidth(got) > 80 {
+		t.Errorf("long name: %q", got)
+	}
+	p = testDisplay(io.Discard, nil, &clock, true, false, 100<<20)
+	p.done = 25 << 20
 	if got := p.render(120, 10*time.Second); !strings.Contains(got, "[#######-") {
 		t.Errorf("ASCII bar: %q", got)
 	}
-	// Unknown total (no percentage or time left).
-	p = &Display{total: -1, done: 3 << 20, name: "x"}
-	if got := p.render(80, 2*time.Second); got != "3.0 MiB 1.5 MiB/s x" {
+	p.done = 100 << 20
+	if got := p.render(120, 10*time.Second); !strings.HasPrefix(got, "100% [####") {
+		t.Errorf("done: %q", got)
+	}
+	// Unknown total: a spinner, the bytes and speed, the time taken.
+	p = testDisplay(io.Discard, nil, &clock, false, false, -1)
+	p.done, p.name = 3<<20, "x"
+	if got := p.render(80, 2*time.Second); !strings.HasPrefix(got, "| (3.0 MiB, ") || !strings.HasSuffix(got, "s] x") {
 		t.Errorf("unknown total: %q", got)
 	}
 }
@@ -64,8 +102,8 @@ func TestProgressFollowsResize(t *testing.T) {
 		var out bytes.Buffer
 		cols := 100
 		clock := time.Unix(0, 0)
-		p := &Display{w: &out, width: func() int { return cols }, now: func() time.Time { return clock },
-			dumb: dumb, total: 1 << 20, start: clock, name: strings.Repeat("n", 200)}
+		p := testDisplay(&out, func() int { return cols }, &clock, false, dumb, 1<<20)
+		p.name = strings.Repeat("n", 200)
 		p.draw()
 		cols = 40
 		clock = clock.Add(time.Second)
@@ -77,7 +115,7 @@ func TestProgressFollowsResize(t *testing.T) {
 			t.Fatalf("dumb %v: output %q", dumb, out.String())
 		}
 		if n := utf8.RuneCountInString(strings.TrimSuffix(lines[1], "\x1b[K")); n != 99 {
-			t.Errorf("dumb %v: first line %d columns, want 99", dumb, n)
+			t.Errorf("dumb %v: first line %d columns, want 99: %q", dumb, n, lines[1])
 		}
 		second := strings.TrimRight(strings.TrimSuffix(lines[2], "\x1b[K"), " ")
 		if n := utf8.RuneCountInString(second); n > 39 || !strings.Contains(second, "50%") {
@@ -123,7 +161,7 @@ func (h *holeReader) Read(p []byte) (int, error) {
 // as zeros) and counts a hole as done.
 func TestEntryKeepsHoleSkipping(t *testing.T) {
 	clock := time.Unix(0, 0)
-	p := &Display{w: io.Discard, width: func() int { return 80 }, now: func() time.Time { return clock }, total: 1<<40 + 4, start: clock}
+	p := testDisplay(io.Discard, func() int { return 80 }, &clock, false, false, 1<<40+4)
 	r, ok := p.Entry("sparse", &holeReader{}).(interface {
 		io.Reader
 		SkipHole() (int64, error)
