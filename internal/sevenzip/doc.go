@@ -22,7 +22,9 @@
 // streams), UnpackInfo (folders: small graphs of coders joined by bind pairs,
 // with the unpacked size of every coder output) and SubStreamsInfo (how a
 // folder's output is cut into files, with their CRCs). FilesInfo lists every
-// entry with a set of optional property vectors: names (UTF-16LE), empty
+// entry with a set of optional property vectors: names (UTF-16LE, decoded
+// with an unpaired surrogate in WTF-8, as 7-Zip writes it on Unix, so that
+// names differing there stay distinct; written back the same way), empty
 // streams (directories and empty files), empty files, anti-items, times
 // (Windows FILETIME), attributes (Windows bits, plus a unix mode in the high
 // 16 bits when bit 0x8000 is set) and a few rarely used ones.

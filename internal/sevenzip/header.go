@@ -1349,8 +1349,9 @@ func (r *byteReader) readFilesInfo(h *header) error {
 
 // decodeNames splits n zero-terminated UTF-16LE strings and hands each to
 // set with its index. The names are decoded into one arena of the exact
-// size, which they share: one allocation for all of them (unpaired
-// surrogates become U+FFFD, as with utf16.Decode).
+// size, which they share: one allocation for all of them. Unpaired
+// surrogates become WTF-8 (appendSurrogate), so that names differing only
+// there stay distinct.
 func decodeNames(b []byte, n int, set func(i int, name string)) error {
 	if len(b)%2 != 0 {
 		return fmt.Errorf("names of odd length: %w", errHeader)
@@ -1370,7 +1371,7 @@ func decodeNames(b []byte, n int, set func(i int, name string)) error {
 			size += 4
 			i += 2
 		case utf16.IsSurrogate(c):
-			size += 3 // an unpaired surrogate becomes U+FFFD (utf8.RuneLen says -1 for it)
+			size += 3 // an unpaired surrogate in WTF-8 (utf8.RuneLen says -1 for it)
 		default:
 			size += utf8.RuneLen(c)
 		}
@@ -1399,11 +1400,65 @@ func decodeNames(b []byte, n int, set func(i int, name string)) error {
 			c = utf16.DecodeRune(c, rune(binary.LittleEndian.Uint16(b[i+2:])))
 			i += 2
 		case utf16.IsSurrogate(c):
-			c = utf8.RuneError
+			arena = appendSurrogate(arena, c)
+			continue
 		}
 		arena = utf8.AppendRune(arena, c)
 	}
 	return nil
+}
+
+// appendSurrogate appends an unpaired UTF-16 surrogate (U+D800–U+DFFF) in
+// WTF-8, the three bytes UTF-8's scheme gives the code point (U+D800 is
+// ED A0 80), which valid UTF-8 never holds: a name in which Windows or
+// 7-Zip keeps such a unit (NTFS names are any 16-bit units) is then
+// distinct from every other one, instead of colliding with the name that
+// has U+FFFD there. It is what 7-Zip writes for it on Unix, and what Go
+// turns back into the unit on Windows (syscall's WTF-16 encoding), so the
+// file extracted there has the archive's name; nameUTF16 encodes it back
+// for the archives garc writes.
+func appendSurrogate(b []byte, c rune) []byte {
+	return append(b, 0xE0|byte(c>>12), 0x80|byte(c>>6)&0x3F, 0x80|byte(c)&0x3F)
+}
+
+// decodeUTF16 decodes UTF-16 units as decodeNames decodes a name.
+func decodeUTF16(u []uint16) string {
+	b := make([]byte, 0, 3*len(u))
+	for i := 0; i < len(u); i++ {
+		c := rune(u[i])
+		switch {
+		case utf16.IsSurrogate(c) && c < 0xDC00 && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] < 0xE000:
+			c = utf16.DecodeRune(c, rune(u[i+1]))
+			i++
+		case utf16.IsSurrogate(c):
+			b = appendSurrogate(b, c)
+			continue
+		}
+		b = utf8.AppendRune(b, c)
+	}
+	return string(b)
+}
+
+// appendNameUTF16 appends name in UTF-16LE, as 7z headers store names:
+// the reverse of decodeNames, a WTF-8 surrogate (ED A0–BF 80–BF) giving
+// its unit back; other bytes that are not UTF-8 become U+FFFD.
+func appendNameUTF16(b []byte, name string) []byte {
+	for i := 0; i < len(name); {
+		if c := name[i]; c == 0xED && i+2 < len(name) && name[i+1]&0xE0 == 0xA0 && name[i+2]&0xC0 == 0x80 {
+			u := 0xD000 | uint16(name[i+1]&0x3F)<<6 | uint16(name[i+2]&0x3F)
+			b = binary.LittleEndian.AppendUint16(b, u)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(name[i:])
+		i += size
+		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+			b = binary.LittleEndian.AppendUint16(b, uint16(r1))
+			r = r2
+		}
+		b = binary.LittleEndian.AppendUint16(b, uint16(r))
+	}
+	return b
 }
 
 // surrogatePair reports whether b[i:] starts with a high surrogate

@@ -2,13 +2,18 @@ package sevenzip
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
+	"maps"
+	"strings"
 	"sync"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -128,14 +133,36 @@ func TestOpenManyEntriesAllocs(t *testing.T) {
 	}
 }
 
-// TestDecodeNames checks the name arena against utf16.Decode, including
-// surrogate pairs and unpaired surrogates (names made only of those once
-// measured a negative arena size, a panic FuzzHeader found).
+// wtf8 is the reference decoding of a 7z name: surrogate pairs as their
+// code point, unpaired surrogates in WTF-8 (three bytes ED A0–BF 80–BF).
+func wtf8(u []uint16) string {
+	var b []byte
+	for i := 0; i < len(u); i++ {
+		c := rune(u[i])
+		if c >= 0xD800 && c < 0xDC00 && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] < 0xE000 {
+			c = 0x10000 + (c-0xD800)<<10 + rune(u[i+1]-0xDC00)
+			i++
+		} else if c >= 0xD800 && c < 0xE000 {
+			b = append(b, 0xED, 0x80|byte(c>>6&0x3F), 0x80|byte(c&0x3F))
+			continue
+		}
+		b = utf8.AppendRune(b, c)
+	}
+	return string(b)
+}
+
+// TestDecodeNames checks the name arena against wtf8, including surrogate
+// pairs and unpaired surrogates (names made only of those once measured a
+// negative arena size, a panic FuzzHeader found), and that the writer's
+// encoding (appendNameUTF16) gives every name's units back: the mapping
+// is reversible, so names that differ in the archive differ on disk
+// (issue 23, point 8: a\uD800 and a\uFFFD were both "a\uFFFD").
 func TestDecodeNames(t *testing.T) {
 	for _, names := range [][][]uint16{
 		{{'a'}, {}, utf16.Encode([]rune("dir/😀é")), {0xD800, 'x'}, {'y', 0xDC00}, {0xD83D}},
 		{{0xDC00}},
 		{{0xD800, 0xD800}, {0xDFFF}},
+		{{'a', 0xD800}, {'a', 0xFFFD}, {'a', 0xDC00, 0xD800}, {'a', 0xD800, 0xDC00}, {0xDBFF, 0xDBFF, 0xDFFF}},
 	} {
 		var b []byte
 		for _, n := range names {
@@ -148,14 +175,80 @@ func TestDecodeNames(t *testing.T) {
 		if err := decodeNames(b, len(names), func(i int, name string) { got[i] = name }); err != nil {
 			t.Fatal(err)
 		}
+		seen := map[string]int{}
 		for i, n := range names {
-			if want := string(utf16.Decode(n)); got[i] != want {
+			if want := wtf8(n); got[i] != want {
 				t.Errorf("name %d: %q, want %q", i, got[i], want)
 			}
+			if got[i] != decodeUTF16(n) {
+				t.Errorf("name %d: decodeUTF16 gives %q, decodeNames %q", i, decodeUTF16(n), got[i])
+			}
+			back := appendNameUTF16(nil, got[i])
+			var want []byte
+			for _, c := range n {
+				want = binary.LittleEndian.AppendUint16(want, c)
+			}
+			if !bytes.Equal(back, want) {
+				t.Errorf("name %d %q encodes to % x, want % x", i, got[i], back, want)
+			}
+			if j, dup := seen[got[i]]; dup {
+				t.Errorf("names %d and %d both decode to %q", j, i, got[i])
+			}
+			seen[got[i]] = i
 		}
 		if err := decodeNames(b, len(names)+1, func(int, string) {}); !errors.Is(err, archive.ErrFormat) {
 			t.Errorf("one name too many: %v", err)
 		}
+	}
+	// Bytes that are not UTF-8 and not a surrogate's WTF-8 are written as
+	// U+FFFD, as before.
+	if got := appendNameUTF16(nil, "a\xff\xed\x9f"); !bytes.Equal(got, []byte{'a', 0, 0xFD, 0xFF, 0xFD, 0xFF, 0xFD, 0xFF}) {
+		t.Errorf("invalid bytes encode to % x", got)
+	}
+}
+
+// Two entries whose names differ only in an unpaired surrogate and U+FFFD
+// there extract as two entries (7zz writes a\xed\xa0\x80 and
+// a\xef\xbf\xbd on Unix), and garc writes the surrogate back when it
+// writes the name.
+func TestSurrogateNamesDistinct(t *testing.T) {
+	one, two := []byte("one"), []byte("two")
+	content := append(bytes.Clone(one), two...)
+	crc := func(p []byte) []byte { return binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(p)) }
+	names := []byte{0, 'a', 0, 0x00, 0xD8, 0, 0, 'a', 0, 0xFD, 0xFF, 0, 0}
+	hdr := []byte{idHeader, idMainStreamsInfo,
+		idPackInfo, 0, 1, idSize, byte(len(content)), idEnd,
+		idUnpackInfo, idFolder, 1, 0, 1, 0x01, 0x00, idCodersUnpackSize, byte(len(content)), idEnd,
+		idSubStreamsInfo, idNumUnpackStream, 2, idSize, byte(len(one)), idCRC, 1}
+	hdr = append(append(append(hdr, crc(one)...), crc(two)...), idEnd, idEnd, idFilesInfo, 2, idName, byte(len(names)))
+	hdr = append(append(hdr, names...), idEnd, idEnd)
+	data := buildArchive(content, hdr)
+	rd, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := extractToMap(rd)
+	want := map[string]string{"a\xed\xa0\x80": "one", "a\uFFFD": "two"}
+	if err != nil || !maps.Equal(got, want) {
+		t.Fatalf("extracted %q, %v; want %q", got, err, want)
+	}
+	// Written back by Update, the names read the same: the header holds
+	// the surrogate again, not three U+FFFD.
+	var out memTarget
+	var items []WriteItem
+	for name, data := range want {
+		items = append(items, WriteItem{Name: name, Type: archive.TypeFile, Size: int64(len(data)),
+			Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }})
+	}
+	if _, err := Update(context.Background(), &out, nil, &Changes{Add: items}, &WriteOptions{Level: 0}); err != nil {
+		t.Fatal(err)
+	}
+	rd, err = NewReader(bytes.NewReader(out.b), int64(len(out.b)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := extractToMap(rd); err != nil || !maps.Equal(got, want) {
+		t.Fatalf("written and read back: %q, %v", got, err)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf16"
 	"unsafe"
 
 	"github.com/garc-dev/garc/internal/aes"
@@ -1103,7 +1102,7 @@ func parseReparse(b []byte) (string, bool, error) {
 		for i := range u {
 			u[i] = binary.LittleEndian.Uint16(path[off+2*i:])
 		}
-		return string(utf16.Decode(u)), true
+		return decodeUTF16(u), true
 	}
 	s, ok := get(prOff, prLen)
 	if !ok || s == "" {

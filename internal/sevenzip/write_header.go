@@ -9,8 +9,6 @@ import (
 	"io"
 	"slices"
 	"time"
-	"unicode"
-	"unicode/utf16"
 
 	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/lzma"
@@ -275,14 +273,7 @@ func (w *headerWriter) filesInfo(files []fileInfo) {
 	sub.b = slices.Grow(sub.b[:0], namesSize(files))
 	sub.byte(0)
 	for i := range files {
-		for _, r := range files[i].name {
-			if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
-				sub.b = binary.LittleEndian.AppendUint16(sub.b, uint16(r1))
-				r = r2
-			}
-			sub.b = binary.LittleEndian.AppendUint16(sub.b, uint16(r))
-		}
-		sub.b = append(sub.b, 0, 0)
+		sub.b = append(appendNameUTF16(sub.b, files[i].name), 0, 0)
 	}
 	w.property(idName, sub.b)
 	timeProp := func(id byte, has func(*fileInfo) (bool, uint64)) {
