@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -249,22 +251,25 @@ func linkMode(s string) (extract.LinkPolicy, error) {
 	return 0, usagef("--links must be safe, skip, unsafe or copy, not %q", s)
 }
 
-// ask asks on the terminal whether to overwrite path. Ctrl-C while it
-// waits ends the run (exit 255). At the end of input the file and every
-// later one are skipped with a warning (exit 1).
-func (a *app) ask(path string) (overwrite, all bool, err error) {
+// ask asks on the terminal what to do with the existing file at path
+// that entry e would replace: it shows both files' sizes and times, as
+// 7-Zip does, and offers to rename the new file. Ctrl-C while it waits
+// ends the run (exit 255). At the end of input the file and every later
+// one are skipped with a warning (exit 1).
+func (a *app) ask(path string, e *archive.Entry) (extract.Answer, error) {
 	noAnswer := fmt.Errorf("%w: file exists (no answer to the overwrite question)", extract.ErrSkipped)
 	if a.stdinEnded {
 		a.warn("", path, noAnswer)
-		return false, false, nil
+		return extract.AnswerKeep, nil
 	}
 	a.prog.Clear()
 	type answer struct {
 		line string
 		err  error
 	}
+	question := overwriteQuestion(path, e)
 	for {
-		fmt.Fprintf(a.stderr, "garc: %s exists. Overwrite? [y]es, [n]o, [A]lways, [N]ever, [q]uit: ", printable.String(path))
+		io.WriteString(a.stderr, question)
 		ch := make(chan answer, 1)
 		go func() {
 			line, err := a.stdinB.ReadString('\n')
@@ -275,7 +280,7 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 		case ans = <-ch:
 		case <-a.ctx.Done():
 			fmt.Fprintln(a.stderr)
-			return false, false, errInterrupted
+			return extract.AnswerKeep, errInterrupted
 		}
 		if ans.err != nil && ans.line == "" {
 			// End of input (Ctrl-D): skip with a warning, as when
@@ -283,21 +288,58 @@ func (a *app) ask(path string) (overwrite, all bool, err error) {
 			fmt.Fprintln(a.stderr)
 			a.stdinEnded = true
 			a.warn("", path, noAnswer)
-			return false, false, nil
+			return extract.AnswerKeep, nil
 		}
 		switch strings.TrimSpace(ans.line) {
 		case "y", "Y", "yes":
-			return true, false, nil
+			return extract.AnswerReplace, nil
 		case "n", "no":
-			return false, false, nil
+			return extract.AnswerKeep, nil
 		case "A", "a", "always":
-			return true, true, nil
-		case "N", "never", "s":
-			return false, true, nil
+			return extract.AnswerReplaceAll, nil
+		case "N", "never", "s", "S":
+			return extract.AnswerKeepAll, nil
+		case "r", "rename":
+			return extract.AnswerRename, nil
+		case "R", "u", "U": // 7-Zip's (u) auto rename all
+			return extract.AnswerRenameAll, nil
 		case "q", "Q", "quit":
-			return false, false, errInterrupted
+			return extract.AnswerKeep, errInterrupted
 		}
 	}
+}
+
+// overwriteQuestion is the question ask prints about the existing file
+// at path and the entry e:
+//
+//	garc: out/src/a.txt exists
+//	  on disk:         10 bytes, modified 2026-12-06 13:00:00
+//	  in the archive:  5 bytes, modified 2026-12-01 09:00:00 (src/a.txt)
+//	Overwrite? [y]es, [n]o, [A]lways, [N]ever, [r]ename the new file, [R]ename all, [q]uit:
+func overwriteQuestion(path string, e *archive.Entry) string {
+	disk := "cannot be examined"
+	if fi, err := os.Lstat(path); err == nil {
+		disk = fileFacts(fi.Size(), fi.ModTime())
+	}
+	return fmt.Sprintf("garc: %s exists\n  on disk:         %s\n  in the archive:  %s (%s)\n"+
+		"Overwrite? [y]es, [n]o, [A]lways, [N]ever, [r]ename the new file, [R]ename all, [q]uit: ",
+		printable.String(path), disk, fileFacts(e.Size, e.ModTime), printable.String(e.Name))
+}
+
+// fileFacts describes a file's size (-1: unknown) and modification time
+// (zero: not stored) for the overwrite question.
+func fileFacts(size int64, mtime time.Time) string {
+	s := "size unknown"
+	if size >= 0 {
+		s = plural64(size, "byte", "bytes")
+		if size >= 1024 {
+			s += " (" + progress.HumanBytes(size) + ")"
+		}
+	}
+	if mtime.IsZero() {
+		return s + ", no time stored"
+	}
+	return s + ", modified " + mtime.Local().Format("2006-01-02 15:04:05")
 }
 
 // runExtractAll checks the flags once and extracts every archive the

@@ -250,7 +250,8 @@ func TestOverwriteQuestion(t *testing.T) {
 	// "n" keeps the file.
 	edit()
 	r := startPTY(t, dir, false, "x", arc, "-o", "out", "src/a.txt")
-	r.waitFor(t, "a.txt exists. Overwrite?")
+	r.waitFor(t, "a.txt exists\r\n")
+	r.waitFor(t, "[q]uit: ")
 	r.master.Write([]byte("n\r"))
 	if code := r.wait(t); code != ExitOK && code != ExitWarning {
 		t.Fatalf(`"n": exit %d\n%s`, code, r.output())
@@ -262,7 +263,7 @@ func TestOverwriteQuestion(t *testing.T) {
 	// "A" at the first question replaces everything without asking again.
 	edit()
 	r = startPTY(t, dir, false, "x", arc, "-o", "out")
-	r.waitFor(t, "exists. Overwrite?")
+	r.waitFor(t, "[q]uit: ")
 	r.master.Write([]byte("A\r"))
 	if code := r.wait(t); code != ExitOK {
 		t.Fatalf(`"A": exit %d\n%s`, code, r.output())
@@ -276,7 +277,8 @@ func TestOverwriteQuestion(t *testing.T) {
 
 	// "y" replaces it.
 	r = startPTY(t, dir, false, "x", arc, "-o", "out", "src/a.txt")
-	r.waitFor(t, "a.txt exists. Overwrite?")
+	r.waitFor(t, "a.txt exists\r\n")
+	r.waitFor(t, "[q]uit: ")
 	r.master.Write([]byte("y\r"))
 	if code := r.wait(t); code != ExitOK {
 		t.Fatalf(`"y": exit %d\n%s`, code, r.output())
@@ -289,7 +291,8 @@ func TestOverwriteQuestion(t *testing.T) {
 	for _, key := range []string{"q\r", "\x03", "SIGTERM"} {
 		edit()
 		r = startPTY(t, dir, false, "x", arc, "-o", "out", "src/a.txt")
-		r.waitFor(t, "a.txt exists. Overwrite?")
+		r.waitFor(t, "a.txt exists\r\n")
+		r.waitFor(t, "[q]uit: ")
 		if key == "SIGTERM" {
 			r.cmd.Process.Signal(syscall.SIGTERM)
 		} else {

@@ -54,7 +54,9 @@
 // files are left alone unless Options.Overwrite says otherwise
 // (OverwriteAll; OverwriteRename writes "name_1.ext", and
 // OverwriteRenameExisting moves the existing file to "name_1.ext" once the
-// new content is verified, as 7-Zip's -aou and -aot; OverwriteAsk); by
+// new content is verified, as 7-Zip's -aou and -aot; OverwriteAsk lets
+// Options.Ask, which is given the existing path and the entry, keep,
+// replace or rename it, for this file or all later ones); by
 // default the entry is reported as skipped (ErrSkipped, together with
 // ErrExists).
 //

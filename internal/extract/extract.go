@@ -65,6 +65,26 @@ const (
 	OverwriteRenameExisting
 )
 
+// Answer is Options.Ask's decision about an existing file.
+type Answer int
+
+// Answers to Options.Ask.
+const (
+	// AnswerKeep keeps the existing file (the entry is skipped, ErrExists).
+	AnswerKeep Answer = iota
+	// AnswerReplace replaces it.
+	AnswerReplace
+	// AnswerRename writes the entry under the first free name
+	// "name_1.ext", as OverwriteRename does.
+	AnswerRename
+	// AnswerKeepAll, AnswerReplaceAll and AnswerRenameAll decide for this
+	// file and every later one without asking again (OverwriteSkip,
+	// OverwriteAll, OverwriteRename).
+	AnswerKeepAll
+	AnswerReplaceAll
+	AnswerRenameAll
+)
+
 // LinkPolicy says how symbolic links are extracted.
 type LinkPolicy int
 
@@ -94,9 +114,10 @@ type Options struct {
 	Flat bool
 	// Overwrite decides about existing files.
 	Overwrite OverwriteMode
-	// Ask is consulted with OverwriteAsk: overwrite says whether to replace
-	// path, all applies the answer to every later file, err aborts.
-	Ask func(path string) (overwrite bool, all bool, err error)
+	// Ask is consulted with OverwriteAsk about the existing file at path
+	// that entry e would replace; its Answer keeps, replaces or renames
+	// (for this file or every later one), and an error aborts.
+	Ask func(path string, e *archive.Entry) (Answer, error)
 	// Links is the symbolic link policy.
 	Links LinkPolicy
 	// KeepBroken keeps the partial output of an entry whose content failed
@@ -552,7 +573,8 @@ type placement struct {
 // where to write (target, or a renamed one) or an error. An existing file
 // or symbolic link at that path is later replaced by rename (or renamed
 // aside), never opened.
-func (x *Extractor) resolveExisting(name, target string) (placement, error) {
+func (x *Extractor) resolveExisting(e *archive.Entry, target string) (placement, error) {
+	name := e.Name
 	typ, err := x.at.lstatType(target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return placement{path: target, atTarget: true, fresh: true}, nil
@@ -565,21 +587,21 @@ func (x *Extractor) resolveExisting(name, target string) (placement, error) {
 	}
 	mode := x.mode
 	if mode == OverwriteAsk {
-		ok, all, err := x.opts.Ask(target)
+		ans, err := x.opts.Ask(target, e)
 		if err != nil {
 			return placement{}, err
 		}
-		if all {
-			if ok {
-				x.mode = OverwriteAll
-			} else {
-				x.mode = OverwriteSkip
-			}
+		switch ans {
+		case AnswerReplace, AnswerReplaceAll:
+			mode = OverwriteAll
+		case AnswerRename, AnswerRenameAll:
+			mode = OverwriteRename
+		default:
+			mode = OverwriteSkip // kept quietly: the user said so
 		}
-		if ok {
-			return placement{path: target, atTarget: true}, nil
+		if ans >= AnswerKeepAll {
+			x.mode = mode
 		}
-		return placement{}, existsErr(name)
 	}
 	switch mode {
 	case OverwriteAll:
@@ -723,7 +745,7 @@ func (x *Extractor) place(e *archive.Entry, tmp string, dst *placement) error {
 		}
 		// Something is there (or the system cannot tell): decide as
 		// for an examined target.
-		d, err := x.resolveExisting(e.Name, dst.fullPath())
+		d, err := x.resolveExisting(e, dst.fullPath())
 		if err != nil {
 			x.removeTemp(tmp)
 			return err
@@ -779,7 +801,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 		dst = placement{dir: dir, base: path.Base(osRel), atTarget: true, fresh: true, noReplace: true}
 	} else {
 		var err error
-		if dst, err = x.resolveExisting(e.Name, filepath.Join(dir, path.Base(osRel))); err != nil {
+		if dst, err = x.resolveExisting(e, filepath.Join(dir, path.Base(osRel))); err != nil {
 			return err
 		}
 	}
@@ -943,7 +965,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io
 	if x.opts.Links == LinksCopy {
 		return x.copyLink(e, key, target, linkTarget)
 	}
-	dst, err := x.resolveExisting(e.Name, target)
+	dst, err := x.resolveExisting(e, target)
 	if err != nil {
 		return err
 	}
@@ -1135,7 +1157,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		x.recordWritten(rel, &placement{path: target, atTarget: true})
 		return nil
 	}
-	dst, err := x.resolveExisting(e.Name, target)
+	dst, err := x.resolveExisting(e, target)
 	if err != nil {
 		return err
 	}

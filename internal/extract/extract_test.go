@@ -513,23 +513,26 @@ func TestOverwriteModes(t *testing.T) {
 	})
 	t.Run("ask", func(t *testing.T) {
 		type answer struct {
-			ok, all bool
-			err     error
+			a   Answer
+			err error
 		}
 		var answers []answer
 		var asked []string
-		f := newFixture(t, Options{Overwrite: OverwriteAsk, Ask: func(p string) (bool, bool, error) {
+		f := newFixture(t, Options{Overwrite: OverwriteAsk, Ask: func(p string, e *archive.Entry) (Answer, error) {
+			if filepath.Base(p) != e.Name {
+				t.Errorf("asked about %s for the entry %s", p, e.Name)
+			}
 			asked = append(asked, filepath.Base(p))
 			a := answers[0]
 			answers = answers[1:]
-			return a.ok, a.all, a.err
+			return a.a, a.err
 		}})
-		for _, n := range []string{"1", "2", "3", "4", "5"} {
+		for _, n := range []string{"1", "2", "3", "4", "5", "6", "7", "8"} {
 			os.WriteFile(filepath.Join(f.dest, n), []byte("old"), 0o644)
 		}
 		stop := errors.New("stop")
-		answers = []answer{{false, false, nil}, {true, false, nil}, {false, false, stop}, {true, true, nil}}
-		if err := f.write(fileEntry("1"), "new"); !errors.Is(err, ErrSkipped) || f.read("1") != "old" {
+		answers = []answer{{AnswerKeep, nil}, {AnswerReplace, nil}, {AnswerKeep, stop}, {AnswerRename, nil}, {AnswerReplaceAll, nil}}
+		if err := f.write(fileEntry("1"), "new"); !errors.Is(err, ErrExists) || f.read("1") != "old" {
 			t.Fatalf("1: %v", err)
 		}
 		if err := f.write(fileEntry("2"), "new"); err != nil || f.read("2") != "new" {
@@ -538,17 +541,42 @@ func TestOverwriteModes(t *testing.T) {
 		if err := f.write(fileEntry("3"), "new"); !errors.Is(err, stop) || f.read("3") != "old" {
 			t.Fatalf("3: %v", err)
 		}
-		if err := f.write(fileEntry("4"), "new"); err != nil || f.read("4") != "new" {
+		// Rename: the new file beside the old one, as -aou names it.
+		if err := f.write(fileEntry("4"), "new"); err != nil || f.read("4") != "old" || f.read("4_1") != "new" {
 			t.Fatalf("4: %v", err)
 		}
-		// "all" was answered: 5 is overwritten without asking.
-		if err := f.write(fileEntry("5"), "new"); err != nil || f.read("5") != "new" || len(asked) != 4 {
-			t.Fatalf("5: %v, asked %v", err, asked)
+		if err := f.write(fileEntry("5"), "new"); err != nil || f.read("5") != "new" {
+			t.Fatalf("5: %v", err)
 		}
-		if err := f.write(fileEntry("fresh"), "new"); err != nil || len(asked) != 4 {
+		// "all" was answered: 6 is overwritten without asking.
+		if err := f.write(fileEntry("6"), "new"); err != nil || f.read("6") != "new" || len(asked) != 5 {
+			t.Fatalf("6: %v, asked %v", err, asked)
+		}
+		if err := f.write(fileEntry("fresh"), "new"); err != nil || len(asked) != 5 {
 			t.Fatal("asked about a new file")
 		}
 	})
+	for _, tc := range []struct {
+		all  Answer
+		want string // 8's content and what is beside it
+	}{{AnswerKeepAll, "old"}, {AnswerRenameAll, "old new"}} {
+		asked := 0
+		f := newFixture(t, Options{Overwrite: OverwriteAsk, Ask: func(string, *archive.Entry) (Answer, error) {
+			asked++
+			return tc.all, nil
+		}})
+		for _, n := range []string{"7", "8"} {
+			os.WriteFile(filepath.Join(f.dest, n), []byte("old"), 0o644)
+			f.write(fileEntry(n), "new")
+		}
+		got := f.read("8")
+		if b, err := os.ReadFile(filepath.Join(f.dest, "8_1")); err == nil {
+			got += " " + string(b)
+		}
+		if got != tc.want || asked != 1 {
+			t.Errorf("answer %d: 8 holds %q, want %q; asked %d times", tc.all, got, tc.want, asked)
+		}
+	}
 	if _, err := New(Options{Dest: t.TempDir(), Overwrite: OverwriteAsk}); err == nil {
 		t.Fatal("OverwriteAsk without Ask accepted")
 	}

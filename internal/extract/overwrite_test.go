@@ -146,7 +146,7 @@ func TestErrExists(t *testing.T) {
 	}{
 		{"never", Options{}},
 		{"skip", Options{Overwrite: OverwriteSkip}},
-		{"ask-no", Options{Overwrite: OverwriteAsk, Ask: func(string) (bool, bool, error) { return false, false, nil }}},
+		{"ask-no", Options{Overwrite: OverwriteAsk, Ask: func(string, *archive.Entry) (Answer, error) { return AnswerKeep, nil }}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t, c.opts)
