@@ -86,16 +86,20 @@ fi
 `
 
 // flagValues are the fixed value sets that complete, by flag name; a
-// flag with the name on any command completes them.
-var flagValues = map[string][]string{
-	"overwrite": {"ask", "all", "skip", "rename", "rename-existing", "never"},
-	"format":    {"table", "slt", "json"},
-	"links":     {"safe", "skip", "unsafe"},
-	"progress":  {"auto", "always", "never", "list"},
-	"method":    {"LZMA2", "LZMA", "PPMd", "BZip2", "Deflate", "Copy"},
-	"level":     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"},
-	"symlinks":  {"follow", "store"},
-	"solid":     {"on", "off", "e"},
+// flag with the name on any command completes them. A slice, not a map:
+// it is static data, built by no process that does not complete.
+var flagValues = []struct {
+	name   string
+	values []string
+}{
+	{"overwrite", []string{"ask", "all", "skip", "rename", "rename-existing", "never"}},
+	{"format", []string{"table", "slt", "json"}},
+	{"links", []string{"safe", "skip", "unsafe", "copy"}},
+	{"progress", []string{"auto", "on", "always", "never", "list"}},
+	{"method", []string{"LZMA2", "LZMA", "PPMd", "BZip2", "Deflate", "Copy"}},
+	{"level", []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}},
+	{"symlinks", []string{"follow", "store"}},
+	{"solid", []string{"on", "off", "e"}},
 }
 
 // setUpCompletion adds cobra's completion command to root, whose
@@ -120,11 +124,11 @@ func setUpCompletion(root *cobra.Command, completing bool) {
 		}
 	}
 	for _, c := range append([]*cobra.Command{root}, root.Commands()...) {
-		for name, values := range flagValues {
-			if c.LocalNonPersistentFlags().Lookup(name) == nil && !(c == root && c.PersistentFlags().Lookup(name) != nil) {
+		for _, fv := range flagValues {
+			if c.LocalNonPersistentFlags().Lookup(fv.name) == nil && !(c == root && c.PersistentFlags().Lookup(fv.name) != nil) {
 				continue
 			}
-			c.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+			c.RegisterFlagCompletionFunc(fv.name, cobra.FixedCompletions(fv.values, cobra.ShellCompDirectiveNoFileComp))
 		}
 	}
 	if completing {
