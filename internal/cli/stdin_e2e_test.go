@@ -182,3 +182,34 @@ func TestStdinErrors(t *testing.T) {
 		t.Errorf("the directory holds %v", names)
 	}
 }
+
+// TestStdinZIPModesAndLinks pipes a ZIP whose unix modes and symbolic
+// link live in its central directory only (Info-ZIP's zip -y): read
+// through its temporary copy, x - makes the same link and the same
+// executable file as x of the file.
+func TestStdinZIPModesAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"p/run.sh": "#!/bin/sh\n", "p/data.txt": "data\n"})
+	os.Chmod(filepath.Join(dir, "p/run.sh"), 0o755)
+	if err := os.Symlink("data.txt", filepath.Join(dir, "p/link")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(testenv.Tool(t, "zip"), "-q", "-r", "-y", "p.zip", "p")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("zip: %v\n%s", err, out)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "p.zip"))
+	garc(t, dir, "", "x", "p.zip", "-o", "file").expect(t, ExitOK, "x p.zip")
+	garc(t, dir, string(data), "x", "-", "-o", "pipe").expect(t, ExitOK, "x - < p.zip")
+	for _, name := range []string{"p/run.sh", "p/data.txt", "p/link"} {
+		a, err1 := os.Lstat(filepath.Join(dir, "file", name))
+		b, err2 := os.Lstat(filepath.Join(dir, "pipe", name))
+		if err1 != nil || err2 != nil || a.Mode() != b.Mode() {
+			t.Errorf("%s: from the file %v (%v), from the pipe %v (%v)", name, a.Mode(), err1, b.Mode(), err2)
+		}
+	}
+	if target, _ := os.Readlink(filepath.Join(dir, "pipe/p/link")); target != "data.txt" {
+		t.Errorf("the link from the pipe points to %q", target)
+	}
+}
