@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -78,6 +79,12 @@ func (s *Source) Resolve(f Flags) error {
 	case f.File != "":
 		file, err := os.Open(f.File)
 		if err != nil {
+			var pe *fs.PathError
+			if !strings.ContainsAny(f.File, `/\`) && errors.As(err, &pe) {
+				// A bare word may be the password typed in the file
+				// name's place: the message does not repeat it.
+				return fmt.Errorf("--password-file (a name without a directory, not repeated: it may be a password): %w", pe.Err)
+			}
 			// "--password-file open NAME: no such file or directory",
 			// which garc shows as "--password-file NAME: no such file".
 			return fmt.Errorf("--password-file %w", err)
