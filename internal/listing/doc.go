@@ -19,7 +19,10 @@
 // comment), the column titles, a row per entry (date, time, 7-Zip's
 // attribute letters DRHSA, size, compressed size, name, and "-> TARGET"
 // for a symbolic link, "=> TARGET" for a hard link or file copy) and the
-// totals, as `7zz l` prints them.
+// totals, as `7zz l` prints them. A symbolic link whose target, stored as
+// its data, was not decoded for the listing (TargetOmitted: beyond the 2
+// MiB decoded per archive) shows "-> ?"; the JSON listing marks it
+// "link_target_omitted" and counts them in "link_targets_omitted".
 //
 // # Technical listing
 //

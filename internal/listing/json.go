@@ -45,6 +45,8 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "methods": [string],          an xz or .lzma file's: 7-Zip's Method words
                                     ("LZMA2:23", "CRC64"), as -slt shows them
       "comment": string,            omitted when empty
+      "link_targets_omitted": int,  the symbolic links marked "link_target_omitted";
+                                    omitted when 0
       The archive figures of -slt, each omitted where -slt has none:
       "headers_size": int,          7z: bytes that are not packed streams;
                                     uncompressed tar: header blocks and padding;
@@ -73,6 +75,12 @@ const SchemaDoc = `One line of JSON per archive (JSON Lines), written as the ent
       "path": string,               stored path, '/' separated
       "type": string,               "file", "dir", "symlink", "hardlink" or "copy"
       "link_target": string,        symlink target / linked entry; omitted when empty
+      "link_target_omitted": bool,  a symbolic link whose target, stored as its
+                                    data (7z, ZIP, RAR 1.5-4.x), was not decoded
+                                    for the listing (beyond the 2 MiB garc decodes
+                                    per archive to list targets, over 4 KiB, or
+                                    encrypted); l --link-targets=all decodes them;
+                                    omitted when false
       "size": int | null,           unpacked size; null when unknown (a zstd
                                     file's: its frames' content sizes (*))
       "packed_size": int,
@@ -321,6 +329,9 @@ func (j *JSONWriter) BeginArchive(name string, info *archive.Info, all ...*archi
 	j.int("physical_size", info.PhysicalSize)
 	j.archiveMethods(info)
 	j.optStr("comment", info.Comment)
+	if n := CountTargetsOmitted(all, nil); n > 0 {
+		j.int("link_targets_omitted", int64(n))
+	}
 	j.archiveDetails(info, all)
 	j.close('}')
 	j.open("entries", '[')
@@ -465,6 +476,9 @@ func (j *JSONWriter) Entry(e *archive.Entry) error {
 	j.str("path", e.Name)
 	j.str("type", e.Type.String())
 	j.optStr("link_target", e.LinkTarget)
+	if TargetOmitted(e) {
+		j.bool("link_target_omitted", true)
+	}
 	if size := jsonSize(e, j.details); size >= 0 {
 		j.int("size", size)
 	} else {

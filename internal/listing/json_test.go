@@ -64,7 +64,9 @@ func TestJSONSchemaDoc(t *testing.T) {
 	var b bytes.Buffer
 	j := NewJSONWriter(&b)
 	full := &archive.Info{Format: archive.Format7z, Volumes: []string{"v"}, Methods: []string{"m"}, Comment: "c"}
-	j.BeginArchive("a.7z", full)
+	omitted := &archive.Entry{Name: "o", Type: archive.TypeSymlink, Size: 5}
+	j.BeginArchive("a.7z", full, omitted)
+	j.Entry(omitted)
 	j.Entry(&archive.Entry{
 		Name: "n", Type: archive.TypeSymlink, LinkTarget: "t", Size: 1, Method: "m",
 		ModTime: time.Unix(1, 0), Attributes: archive.AttrReadOnly, HasUnixMode: true, Mode: 0o644,

@@ -93,7 +93,8 @@ func TestAttrString(t *testing.T) {
 
 // Directories and empty files show a packed size of 0 as in 7-Zip; a
 // file inside a solid block beyond its first is left blank; a link whose
-// target is not known without decoding shows no arrow.
+// target was not decoded for the listing is marked "-> ?" (issue 24,
+// point 14), not shown as if it had no target.
 func TestTablePackedColumn(t *testing.T) {
 	entries := []*archive.Entry{
 		{Name: "d", Type: archive.TypeDir},
@@ -109,7 +110,7 @@ func TestTablePackedColumn(t *testing.T) {
                     .....            0            0  empty
                     .....            2            6  first
                     .....            3               second
-                    .....            1            5  link
+                    .....            1            5  link -> ?
                     .....            0            0  tarlink -> first
 `
 	if b.String() != want {
