@@ -601,6 +601,9 @@ func (a *app) openArchive(name string) (archive.Reader, error) {
 			fmt.Fprintf(a.stderr, "garc: %s: a later volume: the set is read from its first volume, %s\n", printable.String(name), printable.String(v[0]))
 		}
 		a.warnPartsAfterEnd(name, r)
+		for _, w := range opener.OpenWarnings(r) {
+			a.warn(name, "", w)
+		}
 	}
 	return r, err
 }

@@ -32,7 +32,16 @@
 // or when it decodes to nothing but whole zero blocks, at most 64 KiB (an
 // empty tar, as "tar czf e.tar.gz -T /dev/null" writes it: GNU tar and
 // bsdtar extract nothing, where 7-Zip extracts the 10 KiB e.tar); a gzip
-// header naming a file other than a .tar keeps such zeros a file.
+// header naming a file other than a .tar keeps such zeros a file. When
+// the file's name does not say tar (data.xz, not x.tar.xz or x.tgz, nor
+// a gzip header naming x.tar), the tar's headers and what follows them
+// are read through when it is opened (tarinside.go): a tar that breaks
+// off, is cut short or is followed by other data than zeros, in a stream
+// that decodes whole, makes the file one compressed file, as 7-Zip reads
+// it, with a warning (OpenWarnings) naming where the tar ended; under a
+// tar name, and from a pipe, the same is a damaged tar (an error).
+// A limit the stream's start exceeds (a zstd window, an xz dictionary
+// above --max-dict) fails the opening, whatever the stream holds.
 //
 // 7z archives are opened with sevenzip.NewReader on a section of the file
 // that starts at the signature (Info.SFXOffset records the stub's length).

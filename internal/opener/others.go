@@ -79,7 +79,8 @@ func openLeading(src io.ReaderAt, size int64, o *archive.Options) (r archive.Rea
 
 // openCompressed opens a compressed stream, looking into its start to
 // tell a compressed tar from a compressed file: a tar header, or an empty
-// tar (isEmptyTar), is opened as a tar. A stream whose start cannot be
+// tar (isEmptyTar), is opened as a tar, read through first when the name
+// does not say tar (checkTar, tarinside.go). A stream whose start cannot be
 // decoded within the memory limit (a zstd window, an xz dictionary above
 // --max-dict) fails here with that limit, whatever it holds: listed as a
 // compressed file it would say nothing of what x then refuses.
@@ -94,7 +95,11 @@ func openCompressed(src io.ReaderAt, size int64, kind stream.Kind, o *archive.Op
 			return nil, limitError(o.Name, rerr)
 		}
 		if isTar {
-			return openTar(src, size, kind, o)
+			r, err := openTar(src, size, kind, o)
+			if _, once := src.(*onePass); err != nil || once || tarNamed(kind, o.Name, h) {
+				return r, err
+			}
+			return checkTar(src, size, kind, r, o)
 		}
 	}
 	return openStream(src, size, kind, o)

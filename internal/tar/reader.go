@@ -56,6 +56,12 @@ type Reader struct {
 	complete bool  // entries lists the whole archive
 	err      error // what ended the reading of the headers early
 
+	// toEnd asks scan to read on after the archive's end to the end of
+	// the input (ReadToEnd); trailing and trailingErr are what it found.
+	toEnd       bool
+	trailing    int64
+	trailingErr error
+
 	// paxGlobalError says a pax global header was malformed, repeated or
 	// not the first header of its entry (7-Zip's PAX_GLOBAL_ERROR).
 	paxGlobalError bool
@@ -100,7 +106,7 @@ func allZero(b []byte) bool {
 // that Extract or Entries makes. Errors wrap archive sentinels and name
 // the archive (opts.Name).
 func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) (*Reader, error) {
-	r := &Reader{src: src, size: size, kind: kind}
+	r := &Reader{src: src, size: size, kind: kind, trailing: -1}
 	if opts != nil {
 		r.opts = *opts
 	}
@@ -450,6 +456,9 @@ func (r *Reader) scan() {
 		h, at, err := p.next()
 		if err == io.EOF {
 			r.complete = true
+			if r.toEnd {
+				r.trailing, r.trailingErr = p.rest()
+			}
 			return
 		}
 		if err != nil {
@@ -459,6 +468,42 @@ func (r *Reader) scan() {
 		if _, err := r.entry(h, at); err != nil {
 			r.err = err
 			return
+		}
+	}
+}
+
+// ReadToEnd makes Entries, when it reads the headers, go on after the
+// archive's end to the end of its input, for Trailing.
+func (r *Reader) ReadToEnd() { r.toEnd = true }
+
+// Trailing returns what follows the archive's end in its input, as
+// Entries read it after ReadToEnd: the offset (in the decompressed tar,
+// for a compressed one) of the first byte that is not zero, -1 when there
+// is none, and the error that ended the reading (a damaged stream).
+func (r *Reader) Trailing() (int64, error) { return r.trailing, r.trailingErr }
+
+// rest reads the input after the end of the archive to its end and
+// returns the offset of its first byte that is not zero (-1 when none)
+// and the error that ended it.
+func (p *pass) rest() (int64, error) {
+	first := int64(-1)
+	buf := make([]byte, 64<<10)
+	for {
+		at := p.in.n
+		n, err := p.in.Read(buf)
+		if first < 0 && !allZero(buf[:n]) {
+			for i, c := range buf[:n] {
+				if c != 0 {
+					first = at + int64(i)
+					break
+				}
+			}
+		}
+		if err == io.EOF {
+			return first, nil
+		}
+		if err != nil {
+			return first, err
 		}
 	}
 }
