@@ -41,11 +41,12 @@ func tarNamed(k stream.Kind, name string, h stream.Header) bool {
 }
 
 // checkTar reads the headers of r, a compressed tar in src whose name
-// does not say tar, and on to the end of the stream, and returns the
-// reader to use: r when they read through to an end followed by nothing
-// but zeros (or fail for another reason than their format, or in a
-// damaged stream), else, when the compressed stream decodes whole, the
-// stream as one file with the warning that it is not a tar.
+// does not say tar, and on to the end of the stream (tar.Reader's
+// ReadToEnd: one decoding), and returns the reader to use: r when they
+// read through to an end followed by nothing but zeros (or fail for
+// another reason than their format, or in a damaged stream), else, when
+// the compressed stream decodes whole, the stream as one file with the
+// warning that it is not a tar.
 func checkTar(src io.ReaderAt, size int64, kind stream.Kind, r *tar.Reader, o *archive.Options) (archive.Reader, error) {
 	r.ReadToEnd()
 	r.Entries()
@@ -57,7 +58,7 @@ func checkTar(src io.ReaderAt, size int64, kind stream.Kind, r *tar.Reader, o *a
 		return r, nil // a whole tar, or a damaged stream after it: as a .tar.* is read
 	case terr == nil:
 		why = fmt.Sprintf("the tar ends before offset %d of the decompressed data, where other data follows", after)
-	case !errors.Is(terr, archive.ErrFormat) || decodes(src, size, kind, o) != nil:
+	case !errors.Is(terr, archive.ErrFormat) || rerr != nil:
 		return r, nil // a limit, or the stream is damaged: the tar's error says where
 	default:
 		why = terr.Error()
@@ -72,18 +73,6 @@ func checkTar(src io.ReaderAt, size int64, kind stream.Kind, r *tar.Reader, o *a
 		return r, nil
 	}
 	return &notTar{File: f, warning: fmt.Errorf("its content begins like a tar but is not one (%s): read as one %s file", why, kind)}, nil
-}
-
-// decodes decodes the whole stream, to tell a damaged tar in a whole
-// stream from a damaged stream.
-func decodes(src io.ReaderAt, size int64, kind stream.Kind, o *archive.Options) error {
-	d, _, err := stream.NewDecoder(kind, io.NewSectionReader(src, 0, size), o.Limit(), o.Threads)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	_, err = io.Copy(io.Discard, d)
-	return err
 }
 
 // notTar is a compressed file read as one file after the tar its content

@@ -463,6 +463,9 @@ func (r *Reader) scan() {
 		}
 		if err != nil {
 			r.err = r.wrap("", at, headerError(err))
+			if r.toEnd {
+				_, r.trailingErr = p.rest() // is the rest of the input whole?
+			}
 			return
 		}
 		if _, err := r.entry(h, at); err != nil {
@@ -479,7 +482,9 @@ func (r *Reader) ReadToEnd() { r.toEnd = true }
 // Trailing returns what follows the archive's end in its input, as
 // Entries read it after ReadToEnd: the offset (in the decompressed tar,
 // for a compressed one) of the first byte that is not zero, -1 when there
-// is none, and the error that ended the reading (a damaged stream).
+// is none, and the error that ended the reading (a damaged stream). After
+// a header that did not parse (Err), the offset is -1 and the error is
+// that of the reading of the rest of the input, from that header on.
 func (r *Reader) Trailing() (int64, error) { return r.trailing, r.trailingErr }
 
 // rest reads the input after the end of the archive to its end and
