@@ -249,7 +249,11 @@ func summary(w io.Writer, st *sevenzip.WriteStats, took time.Duration) {
 	}
 	fmt.Fprintf(&b, "; archive %s", progress.HumanBytes(st.BytesOut))
 	if st.UnpackedSize >= ratioFloor {
-		fmt.Fprintf(&b, " (%.0f %% of the content)", 100*float64(st.BytesOut)/float64(st.UnpackedSize))
+		if pct := 100 * float64(st.BytesOut) / float64(st.UnpackedSize); pct < 0.5 {
+			b.WriteString(" (under 1 % of the content)")
+		} else {
+			fmt.Fprintf(&b, " (%.0f %% of the content)", pct)
+		}
 	}
 	fmt.Fprintf(&b, ", written in %.2f s\n", took.Seconds())
 	io.WriteString(w, b.String())

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,53 @@ func TestOutputStreamRule(t *testing.T) {
 		if tc.stderr == "" && r.stderr != "" || !strings.Contains(r.stderr, tc.stderr) {
 			t.Errorf("%v: stderr %q, want %q", tc.args, r.stderr, tc.stderr)
 		}
+	}
+}
+
+// TestSummaryWords runs a, d and x and reads their closing lines (issue
+// 24, points 11 and 12): nouns in their number, no share of the content
+// for a tiny input ("(1875.0 %)" before), an update said in plain words
+// ("2 added, 14 kept, 13 unchanged skipped" before), and with -aos, -y
+// -aos or --overwrite=skip neither "Everything is Ok: 0 files" nor the
+// advice to add -y.
+func TestSummaryWords(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"one.txt": "sixteen bytes!!\n"})
+	r := garc(t, dir, "", "a", "one.7z", "one.txt")
+	r.expect(t, ExitOK, "a one.7z")
+	if !strings.HasPrefix(r.stderr, "1 file added (16 B); archive ") || strings.Contains(r.stderr, "%") {
+		t.Errorf("a of one small file: %q", r.stderr)
+	}
+	writeTree(t, dir, map[string]string{"src/a.txt": "a", "src/b.txt": "b", "src/c.txt": "c"})
+	garc(t, dir, "", "a", "t.7z", "src").expect(t, ExitOK, "a t.7z")
+	writeTree(t, dir, map[string]string{"src/b.txt": "changed"})
+	r = garc(t, dir, "", "a", "t.7z", "src/b.txt")
+	r.expect(t, ExitOK, "a t.7z src/b.txt")
+	if !strings.HasPrefix(r.stderr, "1 entry added or replaced (9 B compressed), 3 other entries kept; now 3 files and 1 folder (9 B); archive ") {
+		t.Errorf("update: %q", r.stderr)
+	}
+	r = garc(t, dir, "", "d", "t.7z", "src/a.txt")
+	r.expect(t, ExitOK, "d")
+	if !strings.HasPrefix(r.stderr, "1 entry deleted") || !strings.Contains(r.stderr, "; now 2 files and 1 folder (8 B); archive ") {
+		t.Errorf("d: %q", r.stderr)
+	}
+
+	garc(t, dir, "", "x", "t.7z", "-oout").expect(t, ExitOK, "x")
+	for _, args := range [][]string{{"-aos"}, {"-y", "-aos"}, {"--overwrite=skip"}} {
+		r = garc(t, dir, "", append(append([]string{"x"}, args...), "t.7z", "-oout")...)
+		r.expect(t, ExitOK, fmt.Sprint("x ", args))
+		if r.stderr != "Nothing extracted: 2 existing files kept\n" {
+			t.Errorf("x %v: %q", args, r.stderr)
+		}
+	}
+	r = garc(t, dir, "", "x", "t.7z", "-oout")
+	r.expect(t, ExitWarning, "x again")
+	if !strings.HasSuffix(r.stderr, "\n2 existing files kept: add -y to overwrite them, or --overwrite=rename to keep both\n") {
+		t.Errorf("x again: %q", r.stderr)
+	}
+	r = garc(t, dir, "", "x", "-y", "t.7z", "-oout")
+	r.expect(t, ExitOK, "x -y")
+	if r.stderr != "Everything is Ok: 2 files, 1 folder, 8 bytes\n" {
+		t.Errorf("x -y: %q", r.stderr)
 	}
 }

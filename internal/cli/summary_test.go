@@ -31,6 +31,8 @@ func TestCreateSummary(t *testing.T) {
 			"1 entry deleted (97 B recompressed); now 14 files and 1 folder (105 B); archive 326 B, written in 1.50 s\n"},
 		{sevenzip.WriteStats{Files: 1, Kept: 1, Deleted: 2, BytesOut: 2 << 20, UnpackedSize: 4 << 20, CopiedFolders: 1},
 			"2 entries deleted; now 1 file (4.0 MiB); archive 2.0 MiB (50 % of the content), written in 1.50 s\n"},
+		{sevenzip.WriteStats{Files: 1, Added: 1, BytesIn: 512 << 10, BytesOut: 339, UnpackedSize: 512 << 10},
+			"1 file added (512.0 KiB); archive 339 B (under 1 % of the content), written in 1.50 s\n"},
 	} {
 		var b bytes.Buffer
 		summary(&b, &tc.st, took)
