@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -285,7 +286,10 @@ func utf16le(s string) []byte {
 // TestSevenZipNames extracts names that leave the destination, absolute
 // names and backslash names: the escaping ones are refused by name
 // (exit 1), the absolute one lands inside the destination, nothing
-// outside changes.
+// outside changes. The archive is written on Unix (its entries carry a
+// Unix mode), so a '\' is a character of the name there, as 7zz reads
+// it: "..\..\up4.txt" is one file inside the destination (a 7z entry
+// with Windows attributes only is TestBackslashByAttributes' case).
 func TestSevenZipNames(t *testing.T) {
 	s := newSandbox(t)
 	abs := filepath.Join(s.Outside, "abs.txt")
@@ -304,9 +308,14 @@ func TestSevenZipNames(t *testing.T) {
 	if r.code != 1 {
 		t.Errorf("exit code %d, want 1 (entries refused)\n%s", r.code, r.stderr)
 	}
-	for _, n := range []string{"../up1.txt", "../../up2.txt", "sub/../../../up3.txt", `..\..\up4.txt`} {
+	for _, n := range []string{"../up1.txt", "../../up2.txt", "sub/../../../up3.txt"} {
 		if !strings.Contains(r.stderr, n) {
 			t.Errorf("stderr does not name the refused entry %q:\n%s", n, r.stderr)
+		}
+	}
+	if runtime.GOOS != "windows" {
+		if b, err := os.ReadFile(filepath.Join(s.Dest, `..\..\up4.txt`)); err != nil || string(b) != "pwned4" {
+			t.Errorf(`..\..\up4.txt is not one file inside the destination: %q, %v`, b, err)
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(s.Dest, "ok.txt")); err != nil || string(b) != "fine" {
