@@ -417,15 +417,19 @@ func (c *zstdCheck) block(b []byte, at int64) bool {
 // ok=false when the stream is not read through exactly.
 func (c *zstdCheck) sequences(s []byte, nseq int) (bad int, ok bool) {
 	// The stream is read backwards through a 64-bit container holding
-	// buf[end-8:end], of which the top used bits are consumed; buf is
-	// the stream behind 8 zero bytes, so the container never reaches
-	// before buf, and a stream read too far ends with fewer than 0 bits
-	// left. A read of n bits is val<<used>>1>>(63-n), which is 0 for
-	// n = 0; shifts are masked to 63, as used stays below 64 in a stream
-	// read within its bounds.
-	buf := append(append(c.scratch[:0], 0, 0, 0, 0, 0, 0, 0, 0), s...)
-	c.scratch = buf
-	end, floor := len(buf), min(len(buf), 16)
+	// buf[end-8:end], of which the top used bits are consumed. buf is
+	// the stream, or for a stream of less than 8 bytes the stream behind
+	// pad = 8 zero bytes; the container never reaches before buf (floor),
+	// and a stream read too far ends with fewer than 0 bits left. A read
+	// of n bits is val<<used>>1>>(63-n), which is 0 for n = 0; shifts
+	// are masked to 63, as used stays below 64 in a stream read within
+	// its bounds.
+	buf, pad := s, 0
+	if len(s) < 8 {
+		buf = append(append(c.scratch[:0], 0, 0, 0, 0, 0, 0, 0, 0), s...)
+		c.scratch, pad = buf, 8
+	}
+	end, floor := len(buf), min(len(buf), pad+8)
 	used := uint64(9 - bits.Len8(s[len(s)-1])) // the zero bits and the end marker
 	val := binary.LittleEndian.Uint64(buf[end-8:])
 	ll, of, ml := &c.ll.e, &c.of.e, &c.ml.e
@@ -439,7 +443,7 @@ func (c *zstdCheck) sequences(s []byte, nseq int) (bad int, ok bool) {
 	r0, r1, r2 := uint64(c.reps[0]), uint64(c.reps[1]), uint64(c.reps[2])
 	bad = -1
 	for i := nseq; ; i-- {
-		if used > 32 { // an offset reads up to 31 bits
+		{ // an offset reads up to 31 bits
 			k := min(int(used>>3), end-floor)
 			end -= k
 			used -= uint64(k) << 3
@@ -487,7 +491,7 @@ func (c *zstdCheck) sequences(s []byte, nseq int) (bad int, ok bool) {
 		ofS = uint64(oe.base) + val<<(used&63)>>1>>((63-nb)&63)
 		used += nb
 	}
-	if (end-8)*8 != int(used) {
+	if (end-pad)*8 != int(used) {
 		return -1, false
 	}
 	c.reps = [3]uint32{uint32(r0), uint32(r1), uint32(r2)}
