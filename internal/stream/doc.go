@@ -53,9 +53,10 @@
 // decoder copies as offset 1. The check decodes each compressed block's
 // FSE tables and sequence bit stream for the offsets, on its own
 // goroutine once a stream passes 256 KiB, beside the decoder: it costs
-// from a third of the decoder's CPU time (zstd -19 of text) to as much
-// again (zstd -3 of source code, a sequence every 17 bytes). bzip2, xz
-// and .lzma use garc's own decoders.
+// from a third of the decoder's CPU time (zstd -19 of text) to two thirds
+// of it (zstd -3 of source code and binaries, a sequence every 17 bytes),
+// which a second processor takes. bzip2, xz and .lzma use garc's own
+// decoders.
 //
 // # Writing
 //
