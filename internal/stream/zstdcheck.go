@@ -296,7 +296,11 @@ func (c *zstdCheck) frame(h zstdFrameHeader, at int64) {
 		wd := h.windowDescriptor
 		window = uint64(8+wd&7) << (wd>>3 + 10 - 3)
 	}
-	if window > uint64(c.limit) {
+	switch {
+	case window > zstdMaxWindow: // a single segment's content size
+		c.fail(&archive.Error{Offset: at, Err: &archive.LimitError{What: "zstd window size", Need: int64(min(window, 1<<63-1)), Limit: zstdMaxWindow, Fixed: true}})
+		return
+	case window > uint64(c.limit):
 		c.fail(&archive.Error{Offset: at, Err: &archive.LimitError{What: "zstd window size", Need: int64(window), Limit: c.limit}})
 		return
 	}

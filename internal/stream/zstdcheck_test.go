@@ -57,6 +57,9 @@ func TestZstdLargeWindows(t *testing.T) {
 		{"2 GiB, limit 1 GiB", zstdRawFrame(w2g, []byte("hello")), 1 << 30, 1 << 31, 0},
 		{"576 MiB, limit 512 MiB", zstdRawFrame(w576, []byte("hello")), 512 << 20, 576 << 20, 0},
 		{"second frame 2 GiB, limit 1 GiB", append(small, zstdRawFrame(w2g, []byte("hello"))...), 1 << 30, 1 << 31, int64(len(small))},
+		// A single segment declaring 4 TiB of content needs a window
+		// the decoder cannot have, whatever --max-dict says: no advice.
+		{"single segment of 4 TiB, limit 8 TiB", []byte{0x28, 0xB5, 0x2F, 0xFD, 0xE0, 0, 0, 0, 0, 0, 4, 0, 0, 0x29, 0, 0, 'h', 'e', 'l', 'l', 'o'}, 8 << 40, 4 << 40, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := decodeZstd(c.data, c.maxDict)
@@ -68,12 +71,17 @@ func TestZstdLargeWindows(t *testing.T) {
 			}
 			var le *archive.LimitError
 			var ae *archive.Error
-			if !errors.As(err, &le) || le.Need != c.need || le.Limit != c.maxDict || le.Fixed ||
-				!errors.As(err, &ae) || ae.Offset != c.at {
-				t.Fatalf("error %v, want the window %d over the limit %d at offset %d", err, c.need, c.maxDict, c.at)
+			fixed := c.need > zstdMaxWindow
+			limit := c.maxDict
+			if fixed {
+				limit = zstdMaxWindow
 			}
-			if !strings.Contains(err.Error(), "raise it with --max-dict") {
-				t.Errorf("error %q gives no advice", err)
+			if !errors.As(err, &le) || le.Need != c.need || le.Limit != limit || le.Fixed != fixed ||
+				!errors.As(err, &ae) || ae.Offset != c.at {
+				t.Fatalf("error %v, want the window %d over the limit %d at offset %d", err, c.need, limit, c.at)
+			}
+			if advice := strings.Contains(err.Error(), "raise it with --max-dict"); advice == fixed {
+				t.Errorf("error %q: advice %v where raising --max-dict helps %v", err, advice, !fixed)
 			}
 		})
 	}
