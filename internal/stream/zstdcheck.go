@@ -279,9 +279,10 @@ func (c *zstdCheck) step(u []byte, at int64) {
 	case zstdBlock:
 		if !c.block(u, at-3) {
 			c.end()
-			return
 		}
-		c.next()
+		if c.state != zstdDone {
+			c.next()
+		}
 	}
 }
 
@@ -346,8 +347,6 @@ func (c *zstdCheck) block(b []byte, at int64) bool {
 	b = b[n:]
 	nseq, h := int(b[0]), 1
 	switch {
-	case nseq == 0:
-		return true // no sequences: tables and offsets stay
 	case nseq == 255:
 		if len(b) < 3 {
 			return false
@@ -358,6 +357,9 @@ func (c *zstdCheck) block(b []byte, at int64) bool {
 			return false
 		}
 		nseq, h = (nseq-128)<<8+int(b[1]), 2
+	}
+	if nseq == 0 {
+		return true // no sequences (in any of the three forms): tables and offsets stay
 	}
 	if len(b) < h+1 {
 		return false

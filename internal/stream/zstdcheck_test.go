@@ -136,6 +136,18 @@ func TestZstdOffsetZero(t *testing.T) {
 	if !errors.As(err, &ae) || ae.Archive != "off0.zst" || ae.Entry != "off0" || ae.Offset != 17 {
 		t.Fatalf("extracting: %v", err)
 	}
+	// Behind a block of no sequences whose count takes two bytes (80 00,
+	// as zstd's golden zeroSeq_2B.zst has it), which the check follows.
+	zeroSeq2B := []byte{0x24, 0x00, 0x00, 0x08, 'a', 0x80, 0x00}
+	withZero := append(append(bytes.Clone(zstdOffsetZero[:6]), zeroSeq2B...), zstdOffsetZero[6:]...)
+	if _, err = decodeZstd(withZero, 0); !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ae) || ae.Offset != 17+int64(len(zeroSeq2B)) {
+		t.Fatalf("after a block of no sequences: %v", err)
+	}
+	// The first of two is reported, and the check stops there.
+	twice := append(bytes.Clone(zstdOffsetZero), zstdOffsetZero...)
+	if _, err = decodeZstd(twice, 0); !errors.As(err, &ae) || ae.Offset != 17 {
+		t.Fatalf("two frames with offset 0: %v", err)
+	}
 	// Behind more than a chunk, which the check reads on its goroutine.
 	pad := make([]byte, 2*zstdCheckChunk)
 	r := rand.New(rand.NewPCG(5, 6))
