@@ -35,9 +35,10 @@
 //
 // With GARC_BINARY set to a command (e.g. "wine /tmp/garc.exe", the
 // Windows lane of .ci/windows), the same checks drive that garc binary
-// instead: l --format=json for the names, t, and x -y --links=safe, whose
-// warnings name the refused entries; exit codes 8 and 11 stand for the
-// limit and password errors. Units then run two at a time. The output
+// instead: l --format=json for the names, x -y --links=safe, whose
+// warnings name the refused entries and which checks every checksum, and
+// t for the units that are not extracted; exit codes 8 and 11 stand for
+// the limit and password errors. Units then run two at a time. The output
 // tree is compared on this side.
 //
 // GARC_KNOWN_DIFFERENCES names a platform's list of expected differences

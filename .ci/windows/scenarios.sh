@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# End-to-end scenarios of garc.exe under Wine, most of them differential:
+# the same command is run with the Linux build and the Windows build, and
+# the exit codes, outputs and extracted trees must agree. Where Windows
+# (or Wine) differs on purpose, the scenario states the Windows
+# expectation and README.md, section "Windows", says why.
+#
+# usage: scenarios.sh GARC_EXE GARC_LINUX   (Wine's environment set up by
+# lane.sh: WINEPREFIX, WINEDLLOVERRIDES with the bcryptprimitives shim)
+set -uo pipefail
+exe=$(realpath "$1")
+lin=$(realpath "$2")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+corpus="$root/../shared/corpus/files"
+more="$root/../shared/corpus-more/files"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() {
+  failed=$((failed + 1))
+  echo "FAIL $1: $2"
+  [ -s "$T/err" ] && sed 's/^/     stderr: /' "$T/err" | head -5
+  return 0
+}
+
+# w and l run garc.exe (under Wine) and the Linux garc with the
+# subcommand first and --progress=never; rc is the exit code, out and err
+# hold the output.
+w() { local c=$1; shift; wine "$exe" "$c" --progress=never "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+l() { local c=$1; shift; "$lin" "$c" --progress=never "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+
+# same NAME ARCHIVE [ARGS…]: extract with both builds into fresh
+# directories; exit codes and trees (contents, names, link counts aside)
+# must be equal.
+same() {
+  local name=$1 arc=$2; shift 2
+  rm -rf "$T/lx" "$T/wx"
+  l x "$arc" -o "$T/lx" "$@"; local lrc=$rc
+  w x "$arc" -o "$T/wx" "$@"; local wrc=$rc
+  if [ "$lrc" != "$wrc" ]; then bad "$name" "exit $wrc under Wine, $lrc on Linux"; return; fi
+  if ! diff -r "$T/lx" "$T/wx" >"$T/diff" 2>&1; then bad "$name" "trees differ: $(head -3 "$T/diff")"; return; fi
+  ok "$name (exit $wrc)"
+}
+
+echo "== sources"
+mkdir -p src/d/e
+printf 'hello\n' >src/d/f.txt
+head -c 300000 /dev/urandom >src/d/e/random.bin
+printf 'zzz\n' >src/z.txt
+tar -C src -czf plain.tgz d z.txt
+
+w --version
+if [ "$rc" = 0 ] && grep -q garc "$T/out"; then ok "--version"; else bad "--version" "exit $rc"; fi
+
+echo "== extraction, differential (Linux build vs garc.exe)"
+same "x 7z (testdata/sample.7z)" "$root/testdata/sample.7z"
+same "x RAR5, dirs and non-ASCII names" "$corpus/sharpcompress/Archives__Rar5.comment.rar"
+same "x RAR5 solid volume set" "$corpus/sharpcompress/Archives__Rar.multi.solid.part01.rar"
+same "x RAR4" "$corpus/sharpcompress/Archives__Rar.rar"
+same "x ZIP" "$more/go/archive__zip__testdata__crc32-not-streamed.zip"
+same "x tar.gz" plain.tgz
+same "x with a pattern" "$root/testdata/sample.7z" '*.txt' -r
+
+echo "== listing and testing"
+for arc in "$root/testdata/sample.7z" "$corpus/sharpcompress/Archives__Rar5.comment.rar" plain.tgz; do
+  l l --format=json "$arc"; cp "$T/out" "$T/l.json"; lrc=$rc
+  w l --format=json "$arc"
+  if [ "$rc" = "$lrc" ] && cmp -s "$T/out" "$T/l.json"; then ok "l --format=json $(basename "$arc")"; else bad "l --format=json $(basename "$arc")" "exit $rc/$lrc or output differs"; fi
+done
+w t "$root/testdata/sample.7z"
+if [ "$rc" = 0 ]; then ok "t sample.7z"; else bad "t sample.7z" "exit $rc"; fi
+cp "$root/testdata/sample.7z" corrupt.7z
+size=$(stat -c %s corrupt.7z)
+printf '\xff\xff\xff\xff' | dd of=corrupt.7z bs=1 seek=$((size / 2)) conv=notrunc status=none
+l t corrupt.7z; lrc=$rc
+w t corrupt.7z
+if [ "$rc" = "$lrc" ] && [ "$rc" -ge 2 ]; then ok "t corrupt.7z (exit $rc)"; else bad "t corrupt.7z" "exit $rc under Wine, $lrc on Linux"; fi
+w x missing.7z -o out
+if [ "$rc" = 2 ]; then ok "x of a missing archive (exit 2)"; else bad "x of a missing archive" "exit $rc"; fi
+w x --no-such-flag
+if [ "$rc" = 7 ]; then ok "usage error (exit 7)"; else bad "usage error" "exit $rc"; fi
+
+echo "== --stdout writes bytes unchanged (no text mode)"
+l x --stdout "$root/testdata/sample.7z"; cp "$T/out" lin.out
+w x --stdout "$root/testdata/sample.7z"
+if [ "$rc" = 0 ] && cmp -s "$T/out" lin.out; then ok "x --stdout"; else bad "x --stdout" "exit $rc or bytes differ"; fi
+
+echo "== creating 7z with garc.exe"
+w a made.7z src
+if [ "$rc" = 0 ] && 7zz t made.7z >/dev/null 2>&1; then ok "a (7zz tests it)"; else bad "a" "exit $rc or 7zz t failed"; fi
+rm -rf back && l x made.7z -o back
+if [ "$rc" = 0 ] && diff -r src back/src >/dev/null; then ok "a round trip"; else bad "a round trip" "exit $rc or tree differs"; fi
+w a enc.7z src --password=secret --encrypt-headers
+if [ "$rc" = 0 ] && 7zz t -psecret enc.7z >/dev/null 2>&1; then ok "a --encrypt-headers (7zz tests it)"; else bad "a --encrypt-headers" "exit $rc"; fi
+w t enc.7z --password=wrong
+if [ "$rc" = 11 ]; then ok "t with a wrong password (exit 11)"; else bad "t with a wrong password" "exit $rc"; fi
+
+echo "== unsafe names and links"
+python3 - <<'EOF'
+import zipfile
+with zipfile.ZipFile("trav.zip", "w") as z:
+    z.writestr("ok.txt", "ok\n")
+    z.writestr("../evil.txt", "evil\n")
+    z.writestr("..\\evil2.txt", "evil\n")
+    z.writestr("C:\\Windows\\evil3.txt", "evil\n")
+EOF
+# A name that leaves the destination is refused (exit 1), one with a
+# drive letter lands inside; "..\evil2.txt" from a Unix host is one name,
+# mapped to a Windows name. Nothing may appear beside travw/out.
+rm -rf travw && mkdir -p travw && w x trav.zip -o travw/out
+if [ "$rc" = 1 ] && grep -q 'evil.txt: refused' "$T/err" && [ -f travw/out/ok.txt ] &&
+  [ "$(ls -A travw)" = out ] && [ "$(find travw/out -type f | wc -l)" = 3 ] && [ ! -e evil.txt ]; then
+  ok "x refuses '..', keeps C:\\ names inside (exit 1)"
+else
+  bad "traversal" "exit $rc; $(find travw | tr '\n' ' ')"
+fi
+
+mkdir -p lk/d
+printf 'target\n' >lk/d/t.txt
+ln -s t.txt lk/d/link
+ln lk/d/t.txt lk/d/hard
+ln -s ../../outside lk/d/esc
+tar -C lk -cf links.tar d
+# Wine deviation: CreateSymbolicLinkW reports success and makes nothing
+# (README "Windows"); garc checks and warns (exit 1), as on a Windows
+# without the privilege, and writes everything else.
+rm -rf lw && w x links.tar -o lw
+if [ "$rc" = 1 ] && grep -q 'd/link: skipped: cannot create symbolic link' "$T/err" && grep -q 'd/esc: refused' "$T/err" &&
+  [ -f lw/d/t.txt ] && [ -f lw/d/hard ] && [ ! -e lw/d/link ] && [ ! -e lw/d/esc ]; then
+  ok "x symlink that cannot be created: warning, exit 1, the rest written"
+else
+  bad "x symlink that cannot be created" "exit $rc; $(find lw | tr '\n' ' ')"
+fi
+if [ "$(stat -c %i lw/d/t.txt)" = "$(stat -c %i lw/d/hard)" ]; then ok "x hard link (CreateHardLink)"; else bad "x hard link" "not the same file"; fi
+same "x --links=copy" links.tar --links=copy
+if [ -f "$T/wx/d/link" ] && [ "$(cat "$T/wx/d/link")" = target ]; then ok "--links=copy writes the target's contents"; else bad "--links=copy" "$(ls -l "$T/wx/d")"; fi
+same "x --links=skip" links.tar --links=skip
+
+echo "== Windows names (internal/extract's windowsNameCases, as files)"
+# name → what garc.exe writes (SanitizeWindowsName); the Linux build
+# keeps each name as it is.
+python3 - <<'PY'
+import io, tarfile
+cases = {
+    "CONIN$": "_CONIN$", "conout$.log": "_conout$.log", "Clock$": "_Clock$",
+    "COM\u00b9": "_COM\u00b9", "com\u00b2.txt": "_com\u00b2.txt", "LPT\u00b3.tar.gz": "_LPT\u00b3.tar.gz",
+    "nul.txt": "_nul.txt", "Prn.Tar.Gz": "_Prn.Tar.Gz", "aux .c": "_aux .c", "COM0": "COM0",
+    "dots...": "dots___", "space ": "space_", "file.txt:stream": "file.txt_stream",
+    'a<b>c:d"e|f?g*h': "a_b_c_d_e_f_g_h", "ctl\x01\x1f.txt": "ctl__.txt",
+}
+long = "d123456789/" * 25 + "file.txt"  # 283 characters: Go passes the \\?\ form
+with tarfile.open("names.tar", "w", format=tarfile.PAX_FORMAT) as t:
+    for name in list(cases) + [long]:
+        data = name.encode()
+        info = tarfile.TarInfo(name)
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+with open("names.expected", "w", encoding="utf-8") as f:
+    for name, out in cases.items():
+        f.write(out + "\t" + name.encode().hex() + "\n")
+PY
+rm -rf nw && w x names.tar -o nw
+names_ok=1
+while IFS=$'\t' read -r out hex; do
+  if [ ! -f "nw/$out" ] || [ "$(od -An -tx1 "nw/$out" | tr -d ' \n')" != "$hex" ]; then
+    names_ok=0
+    echo "     missing or wrong: $out"
+  fi
+done <names.expected
+long=$(printf 'd123456789/%.0s' $(seq 25))file.txt
+if [ "$rc" = 0 ] && [ "$names_ok" = 1 ] && [ "$(cat "nw/$long")" = "$long" ] &&
+  [ "$(find nw -maxdepth 1 -type f | wc -l)" = "$(wc -l <names.expected)" ]; then
+  ok "x maps reserved, forbidden and trailing-dot names; writes a 283-character path"
+else
+  bad "Windows names" "exit $rc; $(ls -A nw | tr '\n' ' ')"
+fi
+
+echo "== overwrite"
+rm -rf ow && mkdir -p ow && printf 'mine\n' >ow/z.txt
+w x plain.tgz -o ow z.txt
+if [ "$rc" = 1 ] && [ "$(cat ow/z.txt)" = mine ]; then ok "existing file kept without -y (exit 1)"; else bad "overwrite" "exit $rc"; fi
+w x plain.tgz -o ow -y z.txt
+if [ "$rc" = 0 ] && [ "$(cat ow/z.txt)" = zzz ]; then ok "-y overwrites"; else bad "-y" "exit $rc"; fi
+
+echo "scenarios: $passed passed, $failed failed"
+[ "$failed" = 0 ]
