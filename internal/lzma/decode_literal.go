@@ -329,3 +329,61 @@ func decodeMatchedLiteral(probs *[matchedLiteralProbs]uint16, match uint32, rng,
 
 	return sym & 0xFF, rng, code, ip
 }
+
+// decodeByteBranchy decodes the same symbol as decodeByte with a branch on
+// every bit: faster where the bits are predictable (see run).
+func decodeByteBranchy(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	sym := uint32(1)
+	for sym < 0x100 {
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		p := probs[sym&0xFF]
+		bound := (rng >> probBits) * uint32(p)
+		if code < bound {
+			rng = bound
+			probs[sym&0xFF] = p + (probOne-p)>>moveBits
+			sym <<= 1
+		} else {
+			rng -= bound
+			code -= bound
+			probs[sym&0xFF] = p - p>>moveBits
+			sym = sym<<1 | 1
+		}
+	}
+	return sym & 0xFF, rng, code, ip
+}
+
+// decodeMatchedLiteralBranchy decodes the same symbol as
+// decodeMatchedLiteral with a branch on every bit.
+func decodeMatchedLiteralBranchy(probs *[matchedLiteralProbs]uint16, match uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	sym := uint32(1)
+	offs := uint32(0x100)
+	for sym < 0x100 {
+		match <<= 1
+		bit := offs
+		offs &= match
+		i := (offs + bit + sym) & 0x3FF
+		if rng < rangeTop {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		p := probs[i]
+		bound := (rng >> probBits) * uint32(p)
+		if code < bound {
+			rng = bound
+			probs[i] = p + (probOne-p)>>moveBits
+			sym <<= 1
+			offs ^= bit
+		} else {
+			rng -= bound
+			code -= bound
+			probs[i] = p - p>>moveBits
+			sym = sym<<1 | 1
+		}
+	}
+	return sym & 0xFF, rng, code, ip
+}

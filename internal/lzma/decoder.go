@@ -57,7 +57,12 @@ func locate(err error, off int64) error {
 // position. When the owner has flushed the buffer up to its end, wrap
 // grows it or, at its full length, starts pos again at 0.
 type decoder struct {
-	probs []uint16
+	// hdr holds every probability but the literal coders', at the
+	// offsets of consts.go; being part of the struct, it is addressed
+	// from d without a register of its own. lit holds the literal
+	// coders (the probabilities from offLiteral on).
+	hdr [offLiteral]uint16
+	lit []uint16
 
 	lc, lp, pb     uint
 	lpMask, pbMask int
@@ -77,7 +82,17 @@ type decoder struct {
 	in        []byte
 	ip        int
 
+	// run's limits on d.pos and d.ip, kept here rather than in
+	// registers.
+	limit, inLimit int
+
 	eos bool // end marker decoded
+
+	// Literal statistics (see litSample): the input consumed by the
+	// literals decoded since the last choice, their number, and the
+	// choice.
+	litIn, litN int
+	branchy     bool
 }
 
 // setProps installs lc/lp/pb, growing the probability array if needed.
@@ -85,23 +100,25 @@ func (d *decoder) setProps(lc, lp, pb uint) {
 	d.lc, d.lp, d.pb = lc, lp, pb
 	d.lpMask = 1<<lp - 1
 	d.pbMask = 1<<pb - 1
-	n := numProbs(lc + lp)
+	n := numProbs(lc+lp) - offLiteral
 	// Spare capacity past the last literal coder lets
 	// decodeMatchedLiteral view each coder as matchedLiteralProbs entries.
-	if cap(d.probs) < n+matchedLiteralProbs-literalCoderSize {
-		d.probs = make([]uint16, n, n+matchedLiteralProbs-literalCoderSize)
+	if cap(d.lit) < n+matchedLiteralProbs-literalCoderSize {
+		d.lit = make([]uint16, n, n+matchedLiteralProbs-literalCoderSize)
 	}
-	d.probs = d.probs[:n]
+	d.lit = d.lit[:n]
 }
 
 // resetState puts the model into its initial state.
 func (d *decoder) resetState() {
 	// Doubling copies: memmove is several times faster than a loop of
 	// 16-bit stores.
-	if p := d.probs; len(p) > 0 {
-		p[0] = probInit
-		for n := 1; n < len(p); n *= 2 {
-			copy(p[n:], p[:n])
+	for _, p := range [][]uint16{d.hdr[:], d.lit} {
+		if len(p) > 0 {
+			p[0] = probInit
+			for n := 1; n < len(p); n *= 2 {
+				copy(p[n:], p[:n])
+			}
 		}
 	}
 	d.state = 0
@@ -160,7 +177,7 @@ func (d *decoder) bit(p *uint16) uint32 {
 // it is only called where the stream must end. d.in must hold
 // maxSymbolInput readable bytes at d.ip.
 func (d *decoder) endMarkerNext() bool {
-	probs := d.probs
+	probs := d.hdr[:]
 	posState := d.pos & d.pbMask
 	if d.bit(&probs[offIsMatch+int(d.state)<<4+posState]) == 0 {
 		return false // a literal
@@ -264,14 +281,20 @@ func decodeLenTail(probs []uint16, posState int, rng, code uint32, in []byte, ip
 // position reaches inLimit (checked before each symbol), or an end marker
 // is decoded (d.eos). The caller guarantees maxSymbolInput readable bytes
 // of d.in beyond inLimit.
+//
+// The loop keeps in local variables only what every symbol changes (the
+// range coder, the position, the state and rep0) and reads everything
+// else from d, so that the compiler keeps those in registers instead of
+// spilling them: the probabilities other than the literals' are an array
+// inside d, the limits are fields of d. The bits that select the kind of
+// symbol and the low length tree are decoded with branches, which cost
+// nothing when predicted (docs/PERFORMANCE.md, "Decoding of predictable
+// data").
 func (d *decoder) run(limit, inLimit int) error {
-	dict := d.dict
-	dictLen := len(dict)
-	if limit > dictLen {
+	if limit > len(d.dict) {
 		return errCorrupt
 	}
 	pos := d.pos
-	full := d.full
 
 	// Finish a match interrupted by the previous limit.
 	if d.pendLen > 0 {
@@ -279,7 +302,7 @@ func (d *decoder) run(limit, inLimit int) error {
 		if n > limit-pos {
 			n = limit - pos
 		}
-		pos = copyMatch(dict, pos, int(d.rep0)+1, n)
+		pos = copyMatch(d.dict, pos, int(d.rep0)+1, n)
 		d.pendLen -= n
 		d.pos = pos
 		if d.pendLen > 0 {
@@ -287,238 +310,291 @@ func (d *decoder) run(limit, inLimit int) error {
 		}
 	}
 
-	probs := d.probs
-	in := d.in
+	d.limit, d.inLimit = limit, inLimit
 	ip := d.ip
 	rng, code := d.rng, d.code
 	state := d.state
-	rep0, rep1, rep2, rep3 := d.rep0, d.rep1, d.rep2, d.rep3
-	pbMask, lpMask := d.pbMask, d.lpMask
-	lc := d.lc
-	litShift := 8 - lc
+	rep0 := d.rep0
 	var err error
 
-	for pos < limit && ip < inLimit {
-		posState := pos & pbMask
-		i := offIsMatch + int(state)<<4 + posState
+	for pos < d.limit && ip < d.inLimit {
 		if rng < rangeTop {
 			rng <<= 8
-			code = code<<8 | uint32(in[ip])
+			code = code<<8 | uint32(d.in[ip])
 			ip++
 		}
-		p := probs[i]
+		i := offIsMatch + int(state)<<4 + pos&d.pbMask
+		p := d.hdr[i]
 		bound := (rng >> probBits) * uint32(p)
 		if code < bound {
 			rng = bound
-			probs[i] = p + (probOne-p)>>moveBits
+			d.hdr[i] = p + (probOne-p)>>moveBits
 			// Literal.
-			prev := 0
+			dict := d.dict
+			var prev int
 			if pos > 0 {
 				prev = int(dict[pos-1])
-			} else if full {
-				prev = int(dict[dictLen-1])
+			} else if d.full {
+				prev = int(dict[len(dict)-1])
 			}
-			base := offLiteral + literalCoderSize*(((pos&lpMask)<<lc)+prev>>litShift)
+			lc := d.lc
+			base := literalCoderSize * (((pos & d.lpMask) << lc) + prev>>(8-lc))
 			var sym uint32
-			if afterLiteral(state) {
-				sym, rng, code, ip = decodeByte((*[0x100]uint16)(probs[base:base+0x100]), rng, code, in, ip)
+			ip0 := ip
+			if state < numLitStates {
+				probs := (*[0x100]uint16)(d.lit[base : base+0x100])
+				if d.branchy {
+					sym, rng, code, ip = decodeByteBranchy(probs, rng, code, d.in, ip)
+				} else {
+					sym, rng, code, ip = decodeByte(probs, rng, code, d.in, ip)
+				}
 			} else {
 				src := pos - int(rep0) - 1
 				if src < 0 {
-					src += dictLen
+					src += len(dict)
 				}
-				sym, rng, code, ip = decodeMatchedLiteral((*[matchedLiteralProbs]uint16)(probs[base:base+matchedLiteralProbs]), uint32(dict[src]), rng, code, in, ip)
+				probs := (*[matchedLiteralProbs]uint16)(d.lit[base : base+matchedLiteralProbs])
+				if d.branchy {
+					sym, rng, code, ip = decodeMatchedLiteralBranchy(probs, uint32(dict[src]), rng, code, d.in, ip)
+				} else {
+					sym, rng, code, ip = decodeMatchedLiteral(probs, uint32(dict[src]), rng, code, d.in, ip)
+				}
 			}
-			dict[pos] = byte(sym)
+			d.litIn += ip - ip0
+			d.litN++
+			d.dict[pos] = byte(sym)
 			pos++
-			state = stateAfterLit(state)
+			state = uint32(nextStateLit[state&15])
 			continue
 		}
 		rng -= bound
 		code -= bound
-		probs[i] = p - p>>moveBits
+		d.hdr[i] = p - p>>moveBits
 
-		// isRep
-		i = offIsRep + int(state)
 		if rng < rangeTop {
 			rng <<= 8
-			code = code<<8 | uint32(in[ip])
+			code = code<<8 | uint32(d.in[ip])
 			ip++
 		}
-		p = probs[i]
+		i = offIsRep + int(state)
+		p = d.hdr[i]
 		bound = (rng >> probBits) * uint32(p)
-		var length uint32
-		lenOff := offLenRep
-		simple := code < bound
-		if simple {
+		var lenOff int // the length coder: offLenMatch for a simple match
+		if code < bound {
 			rng = bound
-			probs[i] = p + (probOne-p)>>moveBits
+			d.hdr[i] = p + (probOne-p)>>moveBits
 			lenOff = offLenMatch
 		} else {
 			rng -= bound
 			code -= bound
-			probs[i] = p - p>>moveBits
-			// isRepG0
-			i = offIsRepG0 + int(state)
+			d.hdr[i] = p - p>>moveBits
+			if pos == 0 && !d.full {
+				// Every distance decoded is checked, so the reps
+				// are valid once the window holds a byte.
+				err = errDistance
+				break
+			}
 			if rng < rangeTop {
 				rng <<= 8
-				code = code<<8 | uint32(in[ip])
+				code = code<<8 | uint32(d.in[ip])
 				ip++
 			}
-			p = probs[i]
+			i = offIsRepG0 + int(state)
+			p = d.hdr[i]
 			bound = (rng >> probBits) * uint32(p)
 			if code < bound {
 				rng = bound
-				probs[i] = p + (probOne-p)>>moveBits
-				// isRep0Long
-				i = offIsRep0Long + int(state)<<4 + posState
+				d.hdr[i] = p + (probOne-p)>>moveBits
 				if rng < rangeTop {
 					rng <<= 8
-					code = code<<8 | uint32(in[ip])
+					code = code<<8 | uint32(d.in[ip])
 					ip++
 				}
-				p = probs[i]
+				i = offIsRep0Long + int(state)<<4 + pos&d.pbMask
+				p = d.hdr[i]
 				bound = (rng >> probBits) * uint32(p)
 				if code < bound {
 					rng = bound
-					probs[i] = p + (probOne-p)>>moveBits
+					d.hdr[i] = p + (probOne-p)>>moveBits
 					// Short rep: one byte at distance rep0.
-					if !full && uint(rep0) >= uint(pos) || uint(rep0) >= uint(dictLen) {
-						err = errDistance
-						break
-					}
+					dict := d.dict
 					src := pos - int(rep0) - 1
 					if src < 0 {
-						src += dictLen
+						src += len(dict)
 					}
 					dict[pos] = dict[src]
 					pos++
-					state = stateAfterShortRep(state)
+					state = uint32(nextStateShortRep[state&15])
 					continue
 				}
 				rng -= bound
 				code -= bound
-				probs[i] = p - p>>moveBits
+				d.hdr[i] = p - p>>moveBits
 			} else {
 				rng -= bound
 				code -= bound
-				probs[i] = p - p>>moveBits
-				var dist uint32
-				// isRepG1
-				i = offIsRepG1 + int(state)
+				d.hdr[i] = p - p>>moveBits
 				if rng < rangeTop {
 					rng <<= 8
-					code = code<<8 | uint32(in[ip])
+					code = code<<8 | uint32(d.in[ip])
 					ip++
 				}
-				p = probs[i]
+				i = offIsRepG1 + int(state)
+				p = d.hdr[i]
 				bound = (rng >> probBits) * uint32(p)
+				var dist uint32
 				if code < bound {
 					rng = bound
-					probs[i] = p + (probOne-p)>>moveBits
-					dist = rep1
+					d.hdr[i] = p + (probOne-p)>>moveBits
+					dist = d.rep1
 				} else {
 					rng -= bound
 					code -= bound
-					probs[i] = p - p>>moveBits
-					// isRepG2
-					i = offIsRepG2 + int(state)
+					d.hdr[i] = p - p>>moveBits
 					if rng < rangeTop {
 						rng <<= 8
-						code = code<<8 | uint32(in[ip])
+						code = code<<8 | uint32(d.in[ip])
 						ip++
 					}
-					p = probs[i]
+					i = offIsRepG2 + int(state)
+					p = d.hdr[i]
 					bound = (rng >> probBits) * uint32(p)
 					if code < bound {
 						rng = bound
-						probs[i] = p + (probOne-p)>>moveBits
-						dist = rep2
+						d.hdr[i] = p + (probOne-p)>>moveBits
+						dist = d.rep2
 					} else {
 						rng -= bound
 						code -= bound
-						probs[i] = p - p>>moveBits
-						dist = rep3
-						rep3 = rep2
+						d.hdr[i] = p - p>>moveBits
+						dist = d.rep3
+						d.rep3 = d.rep2
 					}
-					rep2 = rep1
+					d.rep2 = d.rep1
 				}
-				rep1 = rep0
+				d.rep1 = rep0
 				rep0 = dist
 			}
-			state = stateAfterRep(state)
+			state = uint32(nextStateRep[state&15])
+			lenOff = offLenRep
 		}
 
 		// Length: the choice bit and the low 3-bit tree inline.
-		lcd := probs[lenOff : lenOff+lenCoderLen]
 		if rng < rangeTop {
 			rng <<= 8
-			code = code<<8 | uint32(in[ip])
+			code = code<<8 | uint32(d.in[ip])
 			ip++
 		}
-		p = lcd[lenChoice]
+		p = d.hdr[lenOff+lenChoice]
 		bound = (rng >> probBits) * uint32(p)
+		var length uint32
 		if code < bound {
 			rng = bound
-			lcd[lenChoice] = p + (probOne-p)>>moveBits
-			lo := lcd[lenLow+posState*lenLowSyms : lenLow+posState*lenLowSyms+lenLowSyms]
-			sym := uint32(1)
-			for sym < lenLowSyms {
-				if rng < rangeTop {
-					rng <<= 8
-					code = code<<8 | uint32(in[ip])
-					ip++
-				}
-				p := uint32(lo[sym&7])
-				bound := (rng >> probBits) * p
-				m := uint32((int64(code) - int64(bound)) >> 63)
-				rng = bound&m | (rng-bound)&^m
-				code -= bound &^ m
-				p0 := p + (probOne-p)>>moveBits
-				p1 := p - p>>moveBits
-				lo[sym&7] = uint16(p1 ^ (p0^p1)&m)
-				sym = sym<<1 | ^m&1
+			d.hdr[lenOff+lenChoice] = p + (probOne-p)>>moveBits
+			lo := lenOff + lenLow + pos&d.pbMask*lenLowSyms
+			if rng < rangeTop {
+				rng <<= 8
+				code = code<<8 | uint32(d.in[ip])
+				ip++
 			}
-			length = sym - lenLowSyms
+			p = d.hdr[lo+1]
+			bound = (rng >> probBits) * uint32(p)
+			sym := 2
+			if code < bound {
+				rng = bound
+				d.hdr[lo+1] = p + (probOne-p)>>moveBits
+			} else {
+				rng -= bound
+				code -= bound
+				d.hdr[lo+1] = p - p>>moveBits
+				sym = 3
+			}
+			if rng < rangeTop {
+				rng <<= 8
+				code = code<<8 | uint32(d.in[ip])
+				ip++
+			}
+			p = d.hdr[lo+sym]
+			bound = (rng >> probBits) * uint32(p)
+			if code < bound {
+				rng = bound
+				d.hdr[lo+sym] = p + (probOne-p)>>moveBits
+				sym <<= 1
+			} else {
+				rng -= bound
+				code -= bound
+				d.hdr[lo+sym] = p - p>>moveBits
+				sym = sym<<1 | 1
+			}
+			if rng < rangeTop {
+				rng <<= 8
+				code = code<<8 | uint32(d.in[ip])
+				ip++
+			}
+			p = d.hdr[lo+sym]
+			bound = (rng >> probBits) * uint32(p)
+			if code < bound {
+				rng = bound
+				d.hdr[lo+sym] = p + (probOne-p)>>moveBits
+				sym <<= 1
+			} else {
+				rng -= bound
+				code -= bound
+				d.hdr[lo+sym] = p - p>>moveBits
+				sym = sym<<1 | 1
+			}
+			length = uint32(sym) - lenLowSyms
 		} else {
 			rng -= bound
 			code -= bound
-			lcd[lenChoice] = p - p>>moveBits
-			length, rng, code, ip = decodeLenTail(lcd, posState, rng, code, in, ip)
+			d.hdr[lenOff+lenChoice] = p - p>>moveBits
+			length, rng, code, ip = decodeLenTail(d.hdr[lenOff:lenOff+lenCoderLen], pos&d.pbMask, rng, code, d.in, ip)
 		}
 
-		if simple {
+		if lenOff == offLenMatch {
 			var dist uint32
-			dist, rng, code, ip = decodeDistance(probs, length, rng, code, in, ip)
-			if dist == 0xFFFFFFFF {
-				d.eos = true
+			dist, rng, code, ip = decodeDistance(d.hdr[:], length, rng, code, d.in, ip)
+			if uint(dist) >= uint(pos) && (!d.full || uint(dist) >= uint(len(d.dict)) || dist == 0xFFFFFFFF) {
+				if dist == 0xFFFFFFFF {
+					d.eos = true
+				} else {
+					err = errDistance
+				}
 				break
 			}
-			rep3, rep2, rep1, rep0 = rep2, rep1, rep0, dist
-			state = stateAfterMatch(state)
+			d.rep3, d.rep2, d.rep1, rep0 = d.rep2, d.rep1, rep0, dist
+			state = uint32(nextStateMatch[state&15])
 		}
 
 		// Copy the match.
-		if full {
-			if uint(rep0) >= uint(dictLen) {
-				err = errDistance
-				break
-			}
-		} else if uint(rep0) >= uint(pos) {
-			err = errDistance
-			break
-		}
 		n := int(length) + minMatchLen
-		if n > limit-pos {
-			d.pendLen = n - (limit - pos)
-			n = limit - pos
+		if n > d.limit-pos {
+			d.pendLen = n - (d.limit - pos)
+			n = d.limit - pos
 		}
-		if src := pos - int(rep0) - 1; src >= 0 && n <= 16 && rep0 >= 7 && pos+16 <= dictLen {
-			// Short, not wrapping, distance at least 8: the common
-			// case, copied as two words whatever the length (see
-			// windowSlack for the bytes written past the match).
-			binary.LittleEndian.PutUint64(dict[pos:], binary.LittleEndian.Uint64(dict[src:]))
-			binary.LittleEndian.PutUint64(dict[pos+8:], binary.LittleEndian.Uint64(dict[src+8:]))
+		dict := d.dict
+		src := pos - int(rep0) - 1
+		if src < 0 {
+			src += len(dict)
+		}
+		if last := uint(len(dict) - 16); n <= 16 && uint(pos) <= last && uint(src) <= last {
+			// A short match whose source and destination do not
+			// wrap: the common case, copied 16 bytes whatever its
+			// length (see windowSlack for the bytes written past the
+			// match).
+			to, from := (*[16]byte)(dict[pos:pos+16]), (*[16]byte)(dict[src:src+16])
+			if rep0 >= 7 {
+				// Two words; the second may read bytes the first
+				// wrote.
+				binary.LittleEndian.PutUint64(to[:8], binary.LittleEndian.Uint64(from[:8]))
+				binary.LittleEndian.PutUint64(to[8:], binary.LittleEndian.Uint64(from[8:]))
+			} else {
+				// A distance below 8: byte by byte, each byte
+				// read after the one rep0+1 before it is written.
+				for k := range n {
+					to[k&15] = from[k&15]
+				}
+			}
 			pos += n
 		} else {
 			pos = copyMatch(dict, pos, int(rep0)+1, n)
@@ -528,9 +604,35 @@ func (d *decoder) run(limit, inLimit int) error {
 	d.ip = ip
 	d.rng, d.code = rng, code
 	d.state = state
-	d.rep0, d.rep1, d.rep2, d.rep3 = rep0, rep1, rep2, rep3
+	d.rep0 = rep0
+	if d.litN >= litSample {
+		d.branchy = 2*8*d.litIn < branchyLitHalfBits*d.litN
+		d.litIn, d.litN = 0, 0
+	}
 	return err
 }
+
+// The literal decoders are chosen by the information in the literals:
+// branches cost nothing when predicted and a pipeline flush when not, so
+// they win where a literal carries a bit or two (numbers, repetitive
+// text) and lose to the branch-free decoders on varied data (about 6 bits
+// a literal on mixed data). Every litSample literals run measures the
+// input they took and decodes the next ones with branches if that was
+// below branchyLitHalfBits/2 bits a literal (docs/PERFORMANCE.md, "Decoding of
+// predictable data").
+const (
+	litSample          = 1 << 12
+	branchyLitHalfBits = 5 // 2.5 bits
+)
+
+// State transitions after a literal, a simple match, a rep match and a
+// short rep, as tables indexed by the state (their last entries unused).
+var (
+	nextStateLit      = [16]uint8{0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 4, 5}
+	nextStateMatch    = [16]uint8{7, 7, 7, 7, 7, 7, 7, 10, 10, 10, 10, 10}
+	nextStateRep      = [16]uint8{8, 8, 8, 8, 8, 8, 8, 11, 11, 11, 11, 11}
+	nextStateShortRep = [16]uint8{9, 9, 9, 9, 9, 9, 9, 11, 11, 11, 11, 11}
+)
 
 // copyMatch copies n bytes from distance dist back to dict[pos:] and
 // returns the new position. pos+n must not exceed len(dict); dist must not
