@@ -302,3 +302,26 @@ func BenchmarkExtractZstd(b *testing.B) {
 	}
 	cpu.Report(b, 32<<20)
 }
+
+// FuzzZstdCheck feeds the offset check hostile frames whole and a byte at
+// a time: it must not panic, and both ways must reach the same verdict at
+// the same offset.
+func FuzzZstdCheck(f *testing.F) {
+	f.Add(zstdOf(f, []byte("fuzz fuzz fuzz fuzz"), zstd.WithEncoderLevel(zstd.SpeedBetterCompression)))
+	f.Add(zstdRawFrame(0x00, []byte("raw")))
+	f.Add(zstdOf(f, bytes.Repeat([]byte("0123456789abcdef"), 300)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole := newZstdCheck(nil, archive.DefaultMaxDict)
+		whole.feed(data)
+		bytewise := newZstdCheck(nil, archive.DefaultMaxDict)
+		for i := range data {
+			bytewise.feed(data[i : i+1])
+		}
+		if (whole.err == nil) != (bytewise.err == nil) || whole.state != bytewise.state {
+			t.Fatalf("whole: %v %v; a byte at a time: %v %v", whole.state, whole.err, bytewise.state, bytewise.err)
+		}
+		if whole.err != nil && whole.err.Error() != bytewise.err.Error() {
+			t.Fatalf("whole: %v; a byte at a time: %v", whole.err, bytewise.err)
+		}
+	})
+}
