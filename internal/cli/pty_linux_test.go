@@ -62,6 +62,22 @@ type ptyRun struct {
 	stdout bytes.Buffer // stdout when it is a pipe
 }
 
+// collect keeps what the terminal receives in r.out until its master
+// side ends, then closes r.done.
+func (r *ptyRun) collect() {
+	defer close(r.done)
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.master.Read(buf)
+		r.mu.Lock()
+		r.out.Write(buf[:n])
+		r.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
 func startPTY(t *testing.T, dir string, separateStdout bool, args ...string) *ptyRun {
 	t.Helper()
 	return startPTYWith(t, dir, separateStdout, 0, nil, args...)
@@ -90,19 +106,7 @@ func startPTYWith(t *testing.T, dir string, separateStdout bool, cols int, env [
 		t.Fatal(err)
 	}
 	slave.Close()
-	go func() {
-		defer close(r.done)
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			r.mu.Lock()
-			r.out.Write(buf[:n])
-			r.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go r.collect()
 	t.Cleanup(func() {
 		r.cmd.Process.Kill()
 		master.Close()

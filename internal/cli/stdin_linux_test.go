@@ -39,19 +39,7 @@ func TestStdinPasswordFromTerminal(t *testing.T) {
 	}
 	slave.Close()
 	r := &ptyRun{cmd: cmd, master: master, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			r.mu.Lock()
-			r.out.Write(buf[:n])
-			r.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go r.collect()
 	t.Cleanup(func() { cmd.Process.Kill() })
 	r.waitFor(t, "Enter password for -")
 	master.Write([]byte("topsecret\r"))
