@@ -66,6 +66,7 @@ func TestCompressBlockCancel(t *testing.T) {
 	}{{1, 1}, {3, 1}, {5, 1}, {9, 1}, {9, 2}} {
 		t.Run(fmt.Sprintf("mx%d/mt%d", tc.level, tc.threads), func(t *testing.T) {
 			o := LevelOptions(tc.level)
+			o.DictSize = min(o.DictSize, 4<<20) // the data's size: tables of 256 MiB would only cost memory
 			o.Threads = tc.threads
 			ctx := newPollCtx(4)
 			o.Context = ctx
@@ -94,6 +95,7 @@ func TestCompressBlockCancel(t *testing.T) {
 func TestPreloadCancel(t *testing.T) {
 	data := testData("text", 3<<20, 8)
 	o := LevelOptions(9)
+	o.DictSize = 4 << 20 // the data's size: tables of 256 MiB would only cost memory
 	ctx := newPollCtx(3)
 	o.Context = ctx
 	if err := o.normalize(); err != nil {

@@ -100,7 +100,11 @@ const (
 	AlgorithmOptimal        // price-based optimal parsing
 )
 
-// LevelOptions returns 7-Zip's -mx0..9 settings for LZMA/LZMA2.
+// LevelOptions returns 7-Zip's -mx0..9 settings for LZMA/LZMA2, those of
+// its current versions on 64-bit systems (Get_Lzma_DicSize since 7-Zip
+// 23): a dictionary of 2^(2·level+16) bytes up to level 4 (256 KiB, 1, 4
+// and 16 MiB), 2^(level+20) at levels 5 to 8 (32 to 256 MiB) and 256 MiB
+// at level 9. Level 0 has level 1's dictionary.
 func LevelOptions(level int) WriterOptions {
 	if level < 0 {
 		level = 0
@@ -110,17 +114,12 @@ func LevelOptions(level int) WriterOptions {
 	}
 	o := WriterOptions{Level: level, LC: 3, LP: 0, PB: 2, Threads: 1}
 	switch {
-	case level <= 3:
-		o.DictSize = 1 << (level*2 + 16)
-		if level == 0 {
-			o.DictSize = 1 << 18
-		}
-	case level <= 6:
-		o.DictSize = 1 << (level + 19)
-	case level == 7:
-		o.DictSize = 1 << 25
+	case level <= 4:
+		o.DictSize = 1 << (max(level, 1)*2 + 16)
+	case level <= 8:
+		o.DictSize = 1 << (level + 20)
 	default:
-		o.DictSize = 1 << 26
+		o.DictSize = 1 << 28
 	}
 	if level < 7 {
 		o.FastBytes = 32

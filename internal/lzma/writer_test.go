@@ -286,3 +286,32 @@ func TestWriter2OutBufferRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelDictSizes checks the dictionary and block sizes of the levels
+// against those of 7-Zip 23 and later on 64-bit systems
+// (Get_Lzma_DicSize, and blocks of 4 dictionaries between 1 MiB and 256
+// MiB, here at least 2 MiB).
+func TestLevelDictSizes(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		level int
+		dict  uint32
+		block int64
+	}{
+		{0, 256 << 10, 2 * mib},
+		{1, 256 << 10, 2 * mib},
+		{2, 1 * mib, 4 * mib},
+		{3, 4 * mib, 16 * mib},
+		{4, 16 * mib, 64 * mib},
+		{5, 32 * mib, 128 * mib},
+		{6, 64 * mib, 256 * mib},
+		{7, 128 * mib, 256 * mib},
+		{8, 256 * mib, 256 * mib},
+		{9, 256 * mib, 256 * mib},
+	} {
+		o := LevelOptions(tc.level)
+		if o.DictSize != tc.dict || o.BlockSize != tc.block {
+			t.Errorf("level %d: dictionary %d, block %d; want %d, %d", tc.level, o.DictSize, o.BlockSize, tc.dict, tc.block)
+		}
+	}
+}
