@@ -83,13 +83,19 @@ func (w *writer) solidLimit() int64 {
 
 // parallelLimit is the largest folder compressGroups compresses into
 // memory on a goroutine of its own. LZMA and LZMA2 folders up to their
-// dictionary, PPMd folders up to the model memory (their arenas are
-// reduced to the folder size); larger ones go straight to the output,
-// LZMA2 with its own block parallelism. Deflate folders are always small
-// enough to buffer (16 MiB by default, at most 64 MiB held per folder).
+// dictionary divided by the thread count, so that the encoders running at
+// once (their dictionaries reduced to their folders) hold the tables of
+// one encoder of the whole dictionary, as 7-Zip's one encoder at a time
+// does; PPMd folders up to the model memory (their arenas are reduced to
+// the folder size); larger ones go straight to the output, LZMA2 with its
+// own block parallelism. Deflate folders are always small enough to
+// buffer (16 MiB by default, at most 64 MiB held per folder).
 func (w *writer) parallelLimit() int64 {
-	if w.method == writeDeflate {
+	switch w.method {
+	case writeDeflate:
 		return min(w.solidLimit()+1, 64<<20)
+	case writeLZMA, writeLZMA2:
+		return w.windowSize() / int64(max(w.opts.Threads, 1))
 	}
 	return w.windowSize()
 }
