@@ -46,14 +46,25 @@
 // in memory with spare bytes after it, so the hot loop decodes whole
 // symbols with the range, code and input position in local variables and
 // checks the input bound once per symbol; a symbol reads at most 49 bytes.
-// Unmatched and matched literals, distance slots and the four aligned
-// distance bits are decoded by unrolled, branch-free bit trees that load
-// both children of a node while its bit is decoded, which takes the
-// probability load off the dependency chain. Short matches (up to 16
-// bytes at a distance of 8 or more) are copied as two 8-byte words, the
-// window keeping 16 spare bytes beyond the dictionary for what such a copy
-// writes past the match; longer ones go through copy(), doubling the
-// source for overlapping short distances. Output is returned from the window through Read or
+// Only what every symbol changes lives in locals (range coder, position,
+// state, rep0): the probabilities other than the literals' are an array
+// inside the decoder, addressed from it without a register of their own,
+// and the limits and older reps are fields, so that the compiler keeps
+// the range coder in registers. The bits choosing the kind of symbol and
+// the low length tree are decoded with branches, which cost nothing when
+// predicted; distance slots and the four aligned bits by unrolled,
+// branch-free bit trees that load both children of a node while its bit
+// is decoded. Literals are decoded either way, chosen every 4,096
+// literals by the input they took: with branches below 2.5 bits a literal
+// (numbers, repetitive text), branch-free above (varied data, where the
+// bits are close to random). Rep distances are valid once a byte is
+// decoded (every decoded distance is checked), so only a rep before the
+// first byte is refused. Short matches (up to 16 bytes whose source and
+// destination do not wrap) are copied as two 8-byte words at a distance
+// of 8 or more and byte by byte below, the window keeping 16 spare bytes
+// beyond the dictionary for what such a copy writes past the match;
+// longer ones go through copy(), doubling the source for overlapping
+// short distances. Output is returned from the window through Read or
 // written from it directly by WriteTo.
 //
 // A new decoder does not allocate its whole dictionary at once: the
