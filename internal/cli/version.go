@@ -23,10 +23,17 @@ var (
 
 // buildInfo returns the version, commit and date of this binary.
 func buildInfo() (version, commit, date string) {
-	version, commit, date = Version, Commit, Date
-	bi, ok := debug.ReadBuildInfo()
-	if ok {
-		if version == "" && bi.Main.Version != "" {
+	bi, _ := debug.ReadBuildInfo()
+	return describeBuild(bi, Version, Commit, Date)
+}
+
+// describeBuild returns the version, commit and date of a build: those
+// set by -ldflags where given, else the module version (set by `go
+// install …@v1.2.3`, or a pseudo-version made from the VCS stamp by a
+// `go build` in a checkout) and the VCS stamp of bi, which may be nil.
+func describeBuild(bi *debug.BuildInfo, version, commit, date string) (string, string, string) {
+	if bi != nil {
+		if version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			version = bi.Main.Version
 		}
 		vcs := map[string]string{}
