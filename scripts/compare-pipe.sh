@@ -13,7 +13,8 @@
 # all processes of the pipeline) and garc's peak RSS.
 # Usage: scripts/compare-pipe.sh [SIZE_BYTES] [RUNS] [ROWS]
 # ROWS: a comma-separated list of tree.zst,tree.gz,mixed.zst,mixed.gz
-# (default all). GARC=path uses an existing binary.
+# (default all). GARC=path uses an existing binary; GARC_ARGS adds
+# options to garc's command line (e.g. "--threads 2").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-268435456}
@@ -83,8 +84,8 @@ row() { # name, reference pipeline, garc pipeline
 }
 o="$work/out"
 for t in tree mixed; do
-  row "$t.zst" "cat $work/$t.tar.zst | zstd -dc | tar -C $o -xf -" "cat $work/$t.tar.zst | $garc x -q -o $o -"
-  row "$t.gz" "cat $work/$t.tar.gz | gzip -dc | tar -C $o -xf -" "cat $work/$t.tar.gz | $garc x -q -o $o -"
+  row "$t.zst" "cat $work/$t.tar.zst | zstd -dc | tar -C $o -xf -" "cat $work/$t.tar.zst | $garc x -q ${GARC_ARGS:-} -o $o -"
+  row "$t.gz" "cat $work/$t.tar.gz | gzip -dc | tar -C $o -xf -" "cat $work/$t.tar.gz | $garc x -q ${GARC_ARGS:-} -o $o -"
 done
 echo
 echo "medians of $runs alternating runs; wall g/r = garc's median wall time / the reference's (≤ 1.05 meets issue 24's target)."

@@ -136,8 +136,18 @@ type Decoder interface {
 
 // NewDecoder returns a decoder for a stream of kind k read from r, and
 // what its header says. maxDict bounds the window or dictionary (0: the
-// archive default); threads > 1 lets bzip2 decode blocks in parallel.
+// archive default); threads > 1 lets bzip2 decode blocks in parallel and
+// runs the decoder ahead of the reader on a goroutine of its own
+// (readahead.go).
 func NewDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Header, error) {
+	d, h, err := newDecoder(k, r, maxDict, threads)
+	if err == nil && threads > 1 {
+		d = newReadAhead(d)
+	}
+	return d, h, err
+}
+
+func newDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Header, error) {
 	if maxDict <= 0 {
 		maxDict = archive.DefaultMaxDict
 	}

@@ -1,0 +1,137 @@
+package stream
+
+import (
+	"sync"
+)
+
+// Read-ahead: with several threads, NewDecoder runs the decoder on a
+// goroutine of its own that decodes into a ring of buffers ahead of the
+// reader, so that while one processor decodes a .tar.zst, .tar.gz or
+// .tar.xz the other creates the files (GNU tar gets the same from its
+// decompressor process). readAheadBufs buffers of readAheadSize bytes
+// are in flight at most; they come from a pool shared by all readers.
+const (
+	readAheadSize = 1 << 20
+	readAheadBufs = 4
+)
+
+var readAheadPool = sync.Pool{New: func() any { return new([readAheadSize]byte) }}
+
+// raChunk is one filled buffer, or the decoder's final error (io.EOF
+// included) after the data before it.
+type raChunk struct {
+	buf *[readAheadSize]byte
+	n   int
+	err error
+}
+
+// readAhead is a Decoder that reads src on its own goroutine, started at
+// the first Read (so that a decoder opened only for its header decodes
+// nothing). It passes src's data and then src's error unchanged.
+type readAhead struct {
+	src     Decoder
+	full    chan raChunk              // filled by the goroutine, in order
+	free    chan *[readAheadSize]byte // buffers the reader is done with
+	quit    chan struct{}             // closed by Close
+	done    chan struct{}             // closed when the goroutine has returned
+	cur     raChunk                   // the chunk being read from
+	pos     int                       // read position in cur
+	err     error                     // sticky: src's final error
+	started bool
+	closed  bool
+}
+
+// newReadAhead returns src read ahead on a goroutine.
+func newReadAhead(src Decoder) *readAhead {
+	return &readAhead{src: src}
+}
+
+func (r *readAhead) start() {
+	r.started = true
+	r.full = make(chan raChunk, readAheadBufs)
+	r.free = make(chan *[readAheadSize]byte, readAheadBufs)
+	r.quit = make(chan struct{})
+	r.done = make(chan struct{})
+	for range readAheadBufs {
+		r.free <- readAheadPool.Get().(*[readAheadSize]byte)
+	}
+	go r.run()
+}
+
+// run fills free buffers from src and hands them over in order until src
+// ends or fails, or Close asks it to stop.
+func (r *readAhead) run() {
+	defer close(r.done)
+	for {
+		var buf *[readAheadSize]byte
+		select {
+		case buf = <-r.free:
+		case <-r.quit:
+			return
+		}
+		n := 0
+		var err error
+		for n < len(buf) && err == nil {
+			var k int
+			k, err = r.src.Read(buf[n:])
+			n += k
+		}
+		select {
+		case r.full <- raChunk{buf: buf, n: n, err: err}:
+		case <-r.quit:
+			readAheadPool.Put(buf)
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Read returns the decoded data in order, then the decoder's error.
+func (r *readAhead) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if !r.started {
+		r.start()
+	}
+	for r.pos == r.cur.n {
+		if r.err != nil {
+			return 0, r.err
+		}
+		if r.cur.buf != nil {
+			r.free <- r.cur.buf
+			r.cur.buf = nil
+		}
+		r.cur = <-r.full
+		r.pos = 0
+		r.err = r.cur.err
+	}
+	n := copy(p, r.cur.buf[r.pos:r.cur.n])
+	r.pos += n
+	return n, nil
+}
+
+// Close stops the goroutine, waiting for the decoder call it may be in,
+// returns the buffers to the pool and closes the decoder.
+func (r *readAhead) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.started {
+		close(r.quit)
+		<-r.done
+		if r.cur.buf != nil {
+			readAheadPool.Put(r.cur.buf)
+		}
+		for len(r.full) > 0 {
+			readAheadPool.Put((<-r.full).buf)
+		}
+		for len(r.free) > 0 {
+			readAheadPool.Put(<-r.free)
+		}
+	}
+	return r.src.Close()
+}

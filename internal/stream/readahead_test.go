@@ -1,0 +1,161 @@
+package stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/archive"
+)
+
+// readSmall reads r to its end in reads of odd sizes, returning the data
+// and the error that ended it (nil for io.EOF).
+func readSmall(r io.Reader) ([]byte, error) {
+	var out bytes.Buffer
+	buf := make([]byte, 70001)
+	for i := 0; ; i++ {
+		n, err := r.Read(buf[:1+i*7919%len(buf)])
+		out.Write(buf[:n])
+		if err == io.EOF {
+			return out.Bytes(), nil
+		}
+		if err != nil {
+			return out.Bytes(), err
+		}
+	}
+}
+
+// TestReadAheadSameAsDirect decodes every kind, whole and damaged in the
+// middle, with threads 1 (no read-ahead) and 2 (read-ahead): the same
+// bytes and the same error come out.
+func TestReadAheadSameAsDirect(t *testing.T) {
+	data := make([]byte, 3<<19+12345)
+	x := uint32(1)
+	for i := range data {
+		x = x*1664525 + 1013904223
+		data[i] = "garc  reads\n"[x>>28%12]
+	}
+	cases := []struct {
+		name string
+		kind Kind
+		comp []byte
+	}{
+		{"gz", Gzip, tool(t, data, "gzip", "-c", "-n")},
+		{"bz2", Bzip2, tool(t, data, "bzip2", "-c")},
+		{"xz", XZ, tool(t, data, "xz", "-c")},
+		{"zst", Zstd, tool(t, data, "zstd", "-c", "-q", "--check")},
+	}
+	for _, c := range cases {
+		damaged := bytes.Clone(c.comp)
+		for i := len(damaged) / 2; i < len(damaged)/2+64; i++ {
+			damaged[i] ^= 0x55
+		}
+		for _, in := range []struct {
+			name string
+			comp []byte
+		}{{"whole", c.comp}, {"damaged", damaged}, {"cut", c.comp[:len(c.comp)*2/3]}} {
+			t.Run(c.name+"/"+in.name, func(t *testing.T) {
+				var outs [2][]byte
+				var errs [2]error
+				for i, threads := range []int{1, 2} {
+					d, _, err := NewDecoder(c.kind, bytes.NewReader(in.comp), 0, threads)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := d.(*readAhead); ok != (threads > 1) {
+						t.Fatalf("threads %d: read-ahead %v", threads, ok)
+					}
+					outs[i], errs[i] = readSmall(d)
+					d.Close()
+				}
+				if in.name == "whole" && (errs[0] != nil || !bytes.Equal(outs[0], data)) {
+					t.Fatalf("direct decoding: %d bytes, %v", len(outs[0]), errs[0])
+				}
+				if in.name != "whole" && errs[0] == nil {
+					t.Fatal("damage not reported")
+				}
+				if !bytes.Equal(outs[0], outs[1]) {
+					t.Errorf("read-ahead gave %d bytes, direct %d (or different ones)", len(outs[1]), len(outs[0]))
+				}
+				if (errs[0] == nil) != (errs[1] == nil) || errs[0] != nil && errs[0].Error() != errs[1].Error() {
+					t.Errorf("read-ahead error %v, direct %v", errs[1], errs[0])
+				}
+			})
+		}
+	}
+}
+
+// failingDecoder gives n bytes and then err, counting its Reads and
+// whether it was closed.
+type failingDecoder struct {
+	n      int
+	err    error
+	reads  int
+	closed bool
+}
+
+func (f *failingDecoder) Read(p []byte) (int, error) {
+	f.reads++
+	if f.n == 0 {
+		return 0, f.err
+	}
+	k := min(len(p), f.n, 100000)
+	clear(p[:k])
+	f.n -= k
+	return k, nil
+}
+
+func (f *failingDecoder) Close() error { f.closed = true; return nil }
+
+// TestReadAheadError: the data before a decoder's error comes out, then
+// the error itself (errors.Is holds), and it stays.
+func TestReadAheadError(t *testing.T) {
+	src := &failingDecoder{n: 5<<20 + 3, err: archive.ErrChecksum}
+	r := newReadAhead(src)
+	got, err := readSmall(r)
+	if len(got) != 5<<20+3 || !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if _, err := r.Read(make([]byte, 10)); !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("second read: %v", err)
+	}
+	r.Close()
+	if !src.closed {
+		t.Fatal("decoder not closed")
+	}
+}
+
+// TestReadAheadEarlyClose: closing after a few bytes of a long stream
+// stops the goroutine (Close returns only after it has) and closes the
+// decoder; the goroutine has read at most the ring's worth and one
+// buffer more. A decoder opened and closed without a Read starts none.
+func TestReadAheadEarlyClose(t *testing.T) {
+	src := &failingDecoder{n: 1 << 40, err: io.EOF}
+	r := newReadAhead(src)
+	if _, err := io.ReadFull(r, make([]byte, 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-r.done:
+	default:
+		t.Fatal("goroutine still running after Close")
+	}
+	if !src.closed {
+		t.Fatal("decoder not closed")
+	}
+	if read := int64(1<<40) - int64(src.n); read > (readAheadBufs+1)*readAheadSize {
+		t.Fatalf("read %d bytes ahead", read)
+	}
+	r.Close() // a second Close does nothing
+
+	idle := &failingDecoder{n: 10, err: io.EOF}
+	r = newReadAhead(idle)
+	r.Close()
+	if idle.reads != 0 || r.done != nil || !idle.closed {
+		t.Fatalf("%d reads, goroutine %v, closed %v", idle.reads, r.done != nil, idle.closed)
+	}
+}
