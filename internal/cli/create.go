@@ -352,9 +352,10 @@ func (a *app) deleteCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "d ARCHIVE PATTERNS...",
 		Aliases: []string{"delete"},
-		Short:   "delete entries from a 7z or ZIP archive",
-		Long: `Delete the entries matching PATTERNS from a 7z or ZIP archive; untouched
-solid blocks and ZIP entries are copied as they are. A name without
+		Short:   "delete entries from a 7z, ZIP or tar archive",
+		Long: `Delete the entries matching PATTERNS from a 7z, ZIP or tar archive; untouched
+solid blocks, ZIP entries and tar members are copied as they are (a
+compressed tar is compressed again with its method). A name without
 extension gets .7z appended, as 7-Zip does. RAR archives are read-only,
 and split archives (.001, .002 …, also named by their stem) and
 self-extractors cannot be changed.`,
@@ -374,6 +375,16 @@ self-extractors cannot be changed.`,
 			name := archiveName(args[0])
 			sel, err := selection.New(pats, exc, a.g.recursive)
 			if err != nil {
+				return err
+			}
+			if f, ferr := a.outputFormat(name); ferr == nil && f.kind == outTar {
+				err := a.deleteTar(name, f, sel)
+				if errors.Is(err, selection.ErrNoMatch) {
+					if r, oerr := a.openArchive(name); oerr == nil {
+						defer r.Close()
+						return sel.NoMatch(name, r.Entries(), false)
+					}
+				}
 				return err
 			}
 			if isZipFile(name) {

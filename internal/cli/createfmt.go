@@ -429,16 +429,22 @@ func (s *streamOutput) Write(p []byte) (int, error) {
 }
 
 // openStreamOutput starts writing a tar or single stream: to stdout, or
-// to a new file at o.Archive, which must not exist (tar archives and
-// compressed files are written whole, not updated).
+// to a new file at o.Archive, which must not exist (compressed files are
+// written whole, not updated; createTar updates an existing tar).
 func openStreamOutput(o *CreateOptions, stdout io.Writer) (*streamOutput, error) {
 	if o.Stdout {
 		return &streamOutput{bw: bufio.NewWriterSize(stdout, 256<<10)}, nil
 	}
 	if _, err := os.Lstat(o.Archive); err == nil {
-		return nil, fmt.Errorf("%s exists: garc writes tar archives and compressed files whole and does not update them (remove it first): %w", o.Archive, archive.ErrUnsupported)
+		return nil, fmt.Errorf("%s exists: garc writes compressed files whole and does not update them (remove it first): %w", o.Archive, archive.ErrUnsupported)
 	}
-	f, err := archivefile.Create(o.Archive, 0)
+	return createStreamOutput(o.Archive)
+}
+
+// createStreamOutput starts writing a tar or single stream to a temporary
+// file renamed to path by finish.
+func createStreamOutput(path string) (*streamOutput, error) {
+	f, err := archivefile.Create(path, 0)
 	if err != nil {
 		if !errors.Is(err, archivefile.ErrWrite) {
 			err = fmt.Errorf("%w: %w", err, extract.ErrCreate)
@@ -559,16 +565,31 @@ func createStream(ctx context.Context, o CreateOptions, f outFormat, stdout io.W
 }
 
 // createTar implements `garc a` of a tar archive, plain or compressed,
-// written as a stream in constant memory.
+// written as a stream in constant memory. An existing archive (not with
+// -so) is updated: see tarBase.
 func createTar(ctx context.Context, o CreateOptions, f outFormat, stdout io.Writer) error {
 	items, warnings, err := collectFor(&o)
 	if err != nil {
 		return err
 	}
-	if len(items) == 0 {
+	var base *tarBase
+	if !o.Stdout {
+		if base, err = openTarBase(o.Archive, f); err != nil {
+			return err
+		}
+	}
+	if base != nil {
+		defer base.close()
+	}
+	if len(items) == 0 && base == nil {
 		return noInputs(&o, warnings)
 	}
-	out, err := openStreamOutput(&o, stdout)
+	var out *streamOutput
+	if base != nil {
+		out, err = createStreamOutput(o.Archive)
+	} else {
+		out, err = openStreamOutput(&o, stdout)
+	}
 	if err != nil {
 		return err
 	}
@@ -584,10 +605,20 @@ func createTar(ctx context.Context, o CreateOptions, f outFormat, stdout io.Writ
 			return err
 		}
 		tw := tar.NewWriter(cw)
+		var skip []bool
+		if base != nil {
+			if skip, err = base.copyTo(ctx, tw, o.Archive, items, nil, st, &archive.Options{MaxDict: o.Write.MaxDict, Memory: o.Write.Memory, Threads: o.Threads}); err != nil {
+				cw.Close()
+				return err
+			}
+		}
 		links := map[fileKey]string{}
 		owners := &ownerNames{}
 		var done int64
 		for i := range items {
+			if skip != nil && skip[i] {
+				continue
+			}
 			if err := ctx.Err(); err != nil {
 				cw.Close()
 				return err
@@ -607,7 +638,7 @@ func createTar(ctx context.Context, o CreateOptions, f outFormat, stdout io.Writ
 				st.UnpackedSize += max(items[i].Size, 0)
 			}
 		}
-		st.Added, st.BytesIn = len(items), done
+		st.Added, st.BytesIn = len(items)-st.Skipped, done
 		if err := tw.Close(); err != nil {
 			cw.Close()
 			return err
@@ -659,7 +690,7 @@ func writeTarItem(ctx context.Context, tw *tar.Writer, it *collect.Item, o *Crea
 		return 0, tw.WriteHeader(&h)
 	}
 	if it.Size < 0 {
-		return 0, fmt.Errorf("tar needs the size of standard input before its content: %w", archive.ErrUnsupported)
+		return 0, writeTarStdin(ctx, tw, &h, it, o, done, prog)
 	}
 	var rc io.ReadCloser
 	if info.ok && info.sparse {
@@ -744,8 +775,6 @@ func (a *app) otherOptions(o CreateOptions, args []string, f *createFlags, forma
 		return o, usagef("tar archives and compressed files cannot be encrypted: write a 7z or ZIP archive")
 	case f.volumeSize != "":
 		return o, usagef("--volume-size splits 7z archives only")
-	case format.kind == outTar && o.Stdin:
-		return o, usagef("--stdin adds a file to 7z and ZIP archives and compressed files; tar needs sizes before the data")
 	}
 	if format.kind == outZip {
 		o.Zip = zip.WriteOptions{Method: f.method, Level: f.level, Password: pw, Threads: o.Threads,

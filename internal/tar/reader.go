@@ -176,11 +176,17 @@ type input struct {
 	sec *io.SectionReader // plain tar; nil when compressed
 	dec stream.Decoder    // compressed tar
 	n   int64
+	// raw, when not nil, collects the bytes read (the header blocks of
+	// a member that Writer.CopyMembers copies as they are).
+	raw *[]byte
 }
 
 func (in *input) Read(p []byte) (int, error) {
 	n, err := in.r.Read(p)
 	in.n += int64(n)
+	if in.raw != nil {
+		*in.raw = append(*in.raw, p[:n]...)
+	}
 	return n, err
 }
 
