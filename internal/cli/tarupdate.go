@@ -171,12 +171,6 @@ func (a *app) deleteTar(name string, f outFormat, sel *selection.Selector) error
 	return nil
 }
 
-// tarFormatOf returns the tar format a name says (.tar, .tgz, .tar.zst …).
-func tarFormatOf(name string) (outFormat, bool) {
-	f := nameFormat(name)
-	return f, f.kind == outTar
-}
-
 // spoolStdin copies standard input, which a tar needs the size of before
 // its content, into a temporary file in dir, removed at once where the
 // system allows (Unix) and by closeSpoolFile elsewhere, so that memory
