@@ -10,4 +10,5 @@ var (
 	newSevenZip = sevenzip.NewReader
 	openRAR     = rar.OpenFile
 	newRAR      = rar.NewReader
+	streamRAR   = rar.NewStream
 )

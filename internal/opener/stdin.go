@@ -94,6 +94,15 @@ func (s *Stream) Open(opts *archive.Options) (archive.Reader, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s: %w (empty input)", s.name, archive.ErrNotArchive)
 	}
+	if d, ok := detectAtStart(head); ok && d.Format != archive.Format7z {
+		// RAR, read as it arrives (an SFX stub is copied, below).
+		r, err := streamRAR(io.NewSectionReader(src, 0, math.MaxInt64), &o)
+		src.replay()
+		if err != nil {
+			return nil, err
+		}
+		return &streamReader{fileReader: &fileReader{Reader: r, files: nopCloser{}}, src: src, name: s.name}, nil
+	}
 	if _, at7zOrRAR := detectAtStart(head); !at7zOrRAR {
 		if format, kind, ok := leadingFormat(head); ok && format != "zip" {
 			var r archive.Reader

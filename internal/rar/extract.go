@@ -75,61 +75,73 @@ func (r *reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 		if !decode[i] {
 			continue
 		}
-		if !f.hasData() {
-			if err := fn(&f.e, eofReader); err != nil {
-				return err
-			}
-			continue
-		}
-		if f.usesDecoder() && !f.solid {
-			broken[f.algo] = nil // a new stream
-		}
-		if f.usesDecoder() && broken[f.algo] != nil {
-			if !wanted[i] {
-				continue
-			}
-			if cerr := fn(&f.e, errReader{r.errf(f.e.Name, -1, broken[f.algo])}); cerr != nil {
-				return cerr
-			}
-			continue
-		}
-		err := r.openContent(ctx, &cr, f)
-		if !wanted[i] {
-			if err == nil {
-				_, err = io.Copy(io.Discard, &cr)
-			}
-			broken[f.algo] = brokenStream(f, err)
-			continue
-		}
-		var rd io.Reader = &cr
-		if err != nil {
-			rd = errReader{err}
-		} else if f.linkData {
-			target, lerr := io.ReadAll(io.LimitReader(&cr, maxLinkTarget+1))
-			switch {
-			case lerr != nil:
-				rd = errReader{lerr}
-			case len(target) > maxLinkTarget:
-				rd = errReader{r.errf(f.e.Name, -1, fmt.Errorf("%w: symlink target too long", archive.ErrFormat))}
-			default:
-				f.e.LinkTarget = string(target)
-				rd = eofReader
-			}
-		}
-		if cerr := fn(&f.e, rd); cerr != nil {
-			return cerr
-		}
-		if drain[i] {
-			if err == nil {
-				_, err = io.Copy(io.Discard, &cr)
-			}
-			broken[f.algo] = brokenStream(f, err)
+		if err := r.extractOne(ctx, &cr, f, wanted[i], drain[i], &broken, fn); err != nil {
+			return err
 		}
 	}
 	if r.missing != nil {
 		return r.missing
 	}
 	return r.tailErr
+}
+
+// extractOne decodes f, an entry Extract decodes, handing its content to
+// fn when wanted and otherwise decoding it to nothing (a solid stream's
+// predecessor of a wanted entry); with drain, what fn left of a wanted
+// entry is decoded too, for a later entry that continues its solid
+// stream. broken holds, per decoder family, the failure of an entry
+// decoded only for the entries continuing its stream, which fail with
+// that cause instead of decoding garbage. Only fn's error is returned:
+// the entry's own failure goes to fn through its reader.
+func (r *reader) extractOne(ctx context.Context, cr *contentReader, f *fileInfo, wanted, drain bool, broken *[numAlgos]error, fn archive.ExtractFunc) error {
+	if !f.hasData() {
+		if !wanted {
+			return nil
+		}
+		return fn(&f.e, eofReader)
+	}
+	if f.usesDecoder() && !f.solid {
+		broken[f.algo] = nil // a new stream
+	}
+	if f.usesDecoder() && broken[f.algo] != nil {
+		if !wanted {
+			return nil
+		}
+		return fn(&f.e, errReader{r.errf(f.e.Name, -1, broken[f.algo])})
+	}
+	err := r.openContent(ctx, cr, f)
+	if !wanted {
+		if err == nil {
+			_, err = io.Copy(io.Discard, cr)
+		}
+		broken[f.algo] = brokenStream(f, err)
+		return nil
+	}
+	var rd io.Reader = cr
+	if err != nil {
+		rd = errReader{err}
+	} else if f.linkData {
+		target, lerr := io.ReadAll(io.LimitReader(cr, maxLinkTarget+1))
+		switch {
+		case lerr != nil:
+			rd = errReader{lerr}
+		case len(target) > maxLinkTarget:
+			rd = errReader{r.errf(f.e.Name, -1, fmt.Errorf("%w: symlink target too long", archive.ErrFormat))}
+		default:
+			f.e.LinkTarget = string(target)
+			rd = eofReader
+		}
+	}
+	if cerr := fn(&f.e, rd); cerr != nil {
+		return cerr
+	}
+	if drain {
+		if err == nil {
+			_, err = io.Copy(io.Discard, cr)
+		}
+		broken[f.algo] = brokenStream(f, err)
+	}
+	return nil
 }
 
 // dictNeed is the dictionary an entry needs, checked against the limit

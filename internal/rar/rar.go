@@ -158,6 +158,14 @@ type reader struct {
 	// extracting, whether an Extract runs (Entries then leaves them).
 	linksListed, extracting bool
 
+	// seq is the stream a Stream reads (its only volume), nil for
+	// files; yield hands each entry to the Stream's reading as its header
+	// is read (nil for files); volNumber is the volume's number from a
+	// RAR5 main header (0 for the first), which names the next volume.
+	seq       *seqSource
+	yield     func(*fileInfo) bool
+	volNumber int64
+
 	// minWindow is, per decoder family, the largest window the entries
 	// of the running Extract need (lzcore.Params.MinWindow).
 	minWindow [numAlgos]int64

@@ -57,7 +57,7 @@ func (r *reader) parseRAR14(vol int, off int64) (volResult, error) {
 	}
 	pos := off + hs
 	first := true
-	for pos+21 <= size {
+	for r.avail(vol, pos, 21) {
 		r.hdr.begin(vol, pos)
 		fh, err := r.hdr.bytes(ra, size, vol, pos, 21)
 		if err != nil {

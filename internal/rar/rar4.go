@@ -198,8 +198,8 @@ func (r *reader) parseRAR4(vol int, off int64) (volResult, error) {
 	firstFile := true
 	var blk block4
 	b := &blk
-	for pos < r.sizes[vol] {
-		if r.sizes[vol]-pos < 7 && !encrypted {
+	for r.avail(vol, pos, 1) {
+		if n := r.sizes[vol] - pos; n >= 0 && n < 7 && !encrypted {
 			break // trailing garbage shorter than a block
 		}
 		if err := r.readBlock4(vol, pos, encrypted, b); err != nil {

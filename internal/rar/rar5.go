@@ -148,7 +148,7 @@ func (r *reader) parseRAR5(vol int, off int64) (volResult, error) {
 	sawMain := false
 	var hdr header5
 	h := &hdr
-	for pos < r.sizes[vol] {
+	for r.avail(vol, pos, 1) {
 		if err := r.readHeader5(vol, pos, key, h); err != nil {
 			if errors.Is(err, archive.ErrPasswordRequired) || errors.Is(err, archive.ErrWrongPassword) || errors.Is(err, archive.ErrLimit) {
 				return res, r.errf("", pos, err)
@@ -194,7 +194,11 @@ func (r *reader) parseRAR5(vol int, off int64) (volResult, error) {
 			b := &h.body
 			fl := b.vint()
 			if fl&0x2 != 0 {
-				if n := b.vint(); n > 0 {
+				n := b.vint()
+				if vol == 0 {
+					r.volNumber = int64(n)
+				}
+				if n > 0 {
 					res.notFirst = true
 				} else if vol == 0 {
 					res.first = true

@@ -83,16 +83,17 @@ func (r *reader) openVolumes(ra io.ReaderAt, size, off int64, path string, open 
 			return r.errf("", -1, fmt.Errorf("%w: %s is not the first volume, and the first volume %s is missing", archive.ErrFormat,
 				filepath.Base(cur), filepath.Base(first)))
 		}
-		if !res.volume || open == nil || cur == "" {
-			break
-		}
 		more := res.more
 		if !res.hasEnd {
 			// Old archives without an end block: continue while the last
 			// entry is split.
 			more = len(r.files) > 0 && r.files[len(r.files)-1].e.SplitAfter
 		}
-		if !more {
+		if res.volume && more && r.seq != nil && r.missing == nil {
+			// A volume read from a stream: the next one cannot follow.
+			r.missing = r.streamNextVolume(res.first)
+		}
+		if !res.volume || open == nil || cur == "" || !more {
 			break
 		}
 		next, f, nsize, closer, err := r.findNextVolume(cur, res.newNaming, open)
@@ -339,7 +340,7 @@ func (r *reader) addPiece(f *fileInfo) error {
 	if err := r.entryMem.charge(entryCost(f)); err != nil {
 		return err
 	}
-	if f.e.SplitBefore && len(r.files) > 0 {
+	if f.e.SplitBefore && len(r.files) > 0 && r.yield == nil {
 		prev := r.files[len(r.files)-1]
 		if prev.e.SplitAfter && prev.e.Name == f.e.Name {
 			prev.parts = append(prev.parts, f.parts...)
@@ -360,6 +361,9 @@ func (r *reader) addPiece(f *fileInfo) error {
 		return fmt.Errorf("%w: more than %d entries", archive.ErrFormat, maxEntries)
 	}
 	r.files = append(r.files, f)
+	if r.yield != nil {
+		return r.yieldEntry(f)
+	}
 	return nil
 }
 
@@ -371,6 +375,7 @@ func (r *reader) finish() {
 		r.files = slices.Clone(r.files)
 	}
 	r.entries = make([]*archive.Entry, len(r.files))
+	r.info.Methods = nil // a Stream finishes twice
 	seen := map[string]bool{}
 	for i, f := range r.files {
 		f.e.Index = int32(i)
