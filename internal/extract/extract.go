@@ -144,6 +144,7 @@ type dirRecord struct {
 	setMode bool // the directory was created by this run
 	mtime   time.Time
 	atime   time.Time
+	meta    windowsMeta // attributes and creation time, set on Windows
 }
 
 // Extractor writes archive entries below a destination directory under the
@@ -520,6 +521,7 @@ func (x *Extractor) writeDir(e *archive.Entry, osRel, target string) error {
 		setMode: x.created[target],
 		mtime:   e.ModTime,
 		atime:   e.AccessTime(),
+		meta:    metaOf(e),
 	})
 	return nil
 }
@@ -715,11 +717,13 @@ func (x *Extractor) removeTemp(p string) {
 }
 
 // commit moves a finished temporary file into place at dst and sets its
-// times unless timesSet says they are.
+// times unless timesSet says they are, and on Windows its attributes and
+// creation time (applyWindowsMeta).
 func (x *Extractor) commit(e *archive.Entry, tmp string, dst *placement, timesSet bool) error {
 	if !timesSet {
 		x.setTimes(tmp, e)
 	}
+	applyWindowsMeta(tmp, metaOf(e))
 	return x.place(e, tmp, dst)
 }
 
@@ -970,7 +974,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io
 		return err
 	}
 	dst.key = rel
-	osTarget := filepath.FromSlash(linkTargetPath(linkTarget))
+	osTarget := filepath.FromSlash(mapLinkTarget(linkTargetPath(linkTarget)))
 	// Create under a temporary name, then rename over the final name, so
 	// an existing file or link is replaced, never written through.
 	for i := 0; ; i++ {
@@ -993,7 +997,7 @@ func (x *Extractor) writeSymlink(e *archive.Entry, key, rel, target string, r io
 			break
 		}
 	}
-	if runtime.GOOS == "windows" {
+	if runtime.GOOS == "windows" && !errors.Is(err, errRemovingTemporaries) {
 		// Creating symbolic links needs a privilege or developer mode.
 		werr := fmt.Errorf("%s: %w: cannot create symbolic link: %w", e.Name, ErrSkipped, err)
 		x.warn(e.Name, werr)
@@ -1192,6 +1196,10 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		x.removeTemp(tmp)
 		return createErr(e.Name, atFinal(err, dst.path))
 	}
+	if runtime.GOOS == "windows" && perm&0o200 == 0 {
+		// Created writable (createFile), made read-only once complete.
+		os.Chmod(tmp, perm)
+	}
 	if err := x.commit(e, tmp, &dst, false); err != nil {
 		return err
 	}
@@ -1243,6 +1251,9 @@ func (x *Extractor) Finish() error {
 				first = createErr(x.relPath(d.path), err)
 			}
 		}
+		// Last, after the directory's contents: a read-only
+		// directory's attribute among them.
+		applyWindowsMeta(d.path, d.meta)
 	}
 	x.dirs = x.dirs[:0]
 	x.removeTemps()

@@ -35,9 +35,13 @@ type outFile struct {
 	path string
 }
 
-// create makes the new file p with O_EXCL.
+// create makes the new file p with O_EXCL (createFile) and records it
+// open in pending, for RemoveTemporaries to close before it removes it.
 func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	f, err := createFile(p, perm)
+	if err == nil {
+		pending.open(p, f)
+	}
 	return outFile{File: f, path: p}, err
 }
 
@@ -58,8 +62,9 @@ func (o outFile) setSize(size int64) error { return o.Truncate(size) }
 // setTimes is left to the path-based dirHandle.setTimes here.
 func (outFile) setTimes(atime, mtime time.Time) error { return errors.ErrUnsupported }
 
-// rename renames oldpath to newpath, replacing a file or link there.
-func (*dirHandle) rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+// rename renames oldpath to newpath, replacing a file or link there
+// (replaceFile).
+func (*dirHandle) rename(oldpath, newpath string) error { return replaceFile(oldpath, newpath) }
 
 // lstatType returns the type bits of the file at p, not following a link.
 func (*dirHandle) lstatType(p string) (fs.FileMode, error) {
@@ -68,4 +73,15 @@ func (*dirHandle) lstatType(p string) (fs.FileMode, error) {
 		return 0, err
 	}
 	return fi.Mode().Type(), nil
+}
+
+// open records f, the open temporary file p, for removeOf to close; a p
+// no longer pending (removed meanwhile) is left alone.
+func (t *temporaries) open(p string, f *os.File) {
+	t.mu.Lock()
+	if tmp, ok := t.paths[p]; ok {
+		tmp.f = f
+		t.paths[p] = tmp
+	}
+	t.mu.Unlock()
 }

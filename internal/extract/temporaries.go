@@ -18,7 +18,18 @@ var errRemovingTemporaries = errors.New("the process is exiting: no new temporar
 // pending is the process-wide registry of temporary files that
 // Extractors have created (or are creating) and not yet renamed into
 // place or removed, for RemoveTemporaries.
-var pending = temporaries{paths: make(map[string]*Extractor)}
+var pending = temporaries{paths: make(map[string]temporary)}
+
+// temporary is a pending temporary file: the Extractor that made it and,
+// where package os writes it (not on Unix, whose writers hold a bare
+// descriptor and where an open file is removed like any other), the open
+// file, which removeOf closes before removing the file: Windows does not
+// delete an open file, except one opened for deletion too, which
+// createFile does there for a writer caught inside a system call.
+type temporary struct {
+	x *Extractor
+	f *os.File
+}
 
 // temporaries maps each pending temporary path to the Extractor that made
 // it. A path is registered before the file is created, so that
@@ -27,7 +38,7 @@ var pending = temporaries{paths: make(map[string]*Extractor)}
 // flight, whose files RemoveTemporaries waits for.
 type temporaries struct {
 	mu       sync.Mutex
-	paths    map[string]*Extractor
+	paths    map[string]temporary
 	creating int
 	closed   bool // RemoveTemporaries ran: no new temporary files
 }
@@ -40,7 +51,7 @@ func (t *temporaries) begin(x *Extractor, p string) error {
 	if t.closed {
 		return errRemovingTemporaries
 	}
-	t.paths[p] = x
+	t.paths[p] = temporary{x: x}
 	t.creating++
 	return nil
 }
@@ -77,8 +88,12 @@ func (t *temporaries) done(p string) {
 func (t *temporaries) removeOf(x *Extractor) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for p, owner := range t.paths {
-		if x == nil || owner == x {
+	for p, tmp := range t.paths {
+		if x == nil || tmp.x == x {
+			if tmp.f != nil {
+				// A writer still at work fails on its next write.
+				tmp.f.Close()
+			}
 			os.Remove(p)
 			delete(t.paths, p)
 		}
