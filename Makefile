@@ -19,7 +19,7 @@ MANDIR    ?= man
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$(go env GOPATH)/bin/staticcheck)
 DEADCODE    ?= $(shell command -v deadcode 2>/dev/null || echo $$(go env GOPATH)/bin/deadcode)
 
-.PHONY: help build man completions test test-short bench fuzz lint vet fmt conformance compare release clean cross
+.PHONY: help build man completions test test-short bench bench-matrix fuzz lint vet fmt conformance compare release clean cross
 
 help:
 	@echo "build        build ./bin/garc (version, commit and date stamped)"
@@ -27,6 +27,7 @@ help:
 	@echo "completions  write bash, zsh, fish and powershell completions to completions/"
 	@echo "test         run every test (the command CI runs)"
 	@echo "bench        run the benchmarks (BENCHTIME=$(BENCHTIME))"
+	@echo "bench-matrix garc against 7zz and each format's tools on eight data classes (BENCH_SIZE, BENCH_DIR)"
 	@echo "fuzz         run every Fuzz target for FUZZTIME=$(FUZZTIME)"
 	@echo "lint         gofmt check, go vet, staticcheck, and deadcode from ./cmd/garc"
 	@echo "conformance  run the shared-corpus conformance harness and print the per-format table"
@@ -58,6 +59,11 @@ test-short:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# garc against 7zz and each format's own tools: data classes × operations,
+# a markdown table on stdout and in $BENCH_DIR/matrix.md (scripts/bench-matrix).
+bench-matrix:
+	./scripts/bench-matrix
 
 # Every Fuzz target, one after the other, each for FUZZTIME.
 fuzz:
