@@ -5,8 +5,8 @@ import (
 )
 
 // blockBuf holds one block's buffers, sized for the largest block size
-// seen so far. The single-threaded Reader has one; NewReaderThreads keeps
-// one per block in flight.
+// seen so far. The sequential Reader has one; in parallel mode each
+// worker has its own (parallel.go).
 type blockBuf struct {
 	tt     []uint32 // BWT last column with successor links
 	lf     []uint32 // the same with predecessor links
@@ -17,7 +17,6 @@ type blockBuf struct {
 	origPtr    int
 	randomised bool
 	wantCRC    uint32
-	done       chan struct{} // parallel mode: unBWT finished
 }
 
 // ensure sizes the buffers for blocks of up to size bytes.

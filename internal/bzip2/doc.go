@@ -46,12 +46,23 @@
 //
 // # Concurrency
 //
-// NewReaderThreads overlaps the two halves of the work: the goroutine
-// calling Read parses blocks (bit reading, Huffman, move-to-front) in
-// order and hands each to a new goroutine for the inverse BWT, keeping at
-// most the given number of blocks in flight, each with its own buffers;
-// the output stage (RLE1 and CRC) takes the blocks back in order, so the
-// output, and where an error surfaces, are the same as with one thread.
+// NewReaderThreads decodes blocks in parallel, as lbzip2 and pbzip2 do
+// (parallel.go): the goroutine calling Read searches a window of the
+// input for the 48-bit block magic at every bit offset and starts a
+// worker per candidate, up to the given number at once, that decodes the
+// block there (Huffman stage, move-to-front, inverse BWT) into buffers of
+// its own. A magic can occur by chance inside a block's data, so the
+// reading goroutine follows the true chain itself: a block's end, as its
+// worker found it, is where the next block magic or end-of-stream marker
+// must be (it checks the combined CRC there and reads the next stream's
+// header); candidates elsewhere are dropped. The output stage (RLE1 and
+// the block CRC) runs in order on the reading goroutine. On anything
+// unexpected at a true position (a worker's error, a block over its
+// stream's level, a bad stream CRC or header, no candidate decodable
+// within 3 MiB) the rest of the input goes to the sequential decoder,
+// started at that bit position, so the output, and where and which error
+// surfaces, are the same as with one thread. Memory: the workers' blocks
+// (about 8 MB each at level 9) and a window of the input (a few MB).
 //
 // # Encoder
 //

@@ -61,13 +61,11 @@ type Reader struct {
 	inStream  bool   // between a stream header and its end marker
 	streamCRC uint32 // combined CRC of the blocks so far
 
-	// Blocks: the one being output, and in parallel mode those read and
-	// being undone by other goroutines (in order), and spare ones.
-	cur      *blockBuf
-	threads  int
-	queue    []*blockBuf
-	spare    []*blockBuf
-	parseErr error // parallel mode: where reading stopped, after queue
+	// The block being output, and in parallel mode (threads > 1) the
+	// workers' state (parallel.go).
+	cur     *blockBuf
+	threads int
+	par     *parallel
 
 	// Output state of the current block.
 	inBlock    bool
@@ -87,13 +85,17 @@ func NewReader(r io.Reader) *Reader {
 	return NewReaderThreads(r, 1)
 }
 
-// NewReaderThreads is NewReader with the inverse BWT of up to threads
-// blocks done concurrently while the next block's Huffman stage is
-// decoded. The output is the same for any threads; memory grows by about
-// 8 MB per thread at the largest block size. threads < 2 means one
+// NewReaderThreads is NewReader with up to threads blocks decoded at once
+// on goroutines of their own (parallel.go); the output, its checksums
+// and the errors, with their offsets, are the same for any threads.
+// Memory grows by about 8 MB per thread at the largest block size, and a
+// window of the input of a few megabytes. threads < 2 means one
 // goroutine.
 func NewReaderThreads(r io.Reader, threads int) *Reader {
 	z := &Reader{threads: max(threads, 1)}
+	if z.threads > 1 {
+		z.par = new(parallel)
+	}
 	z.Reset(r)
 	return z
 }
@@ -101,29 +103,16 @@ func NewReaderThreads(r io.Reader, threads int) *Reader {
 // Reset discards the Reader's state and makes it decompress r, keeping its
 // buffers. It always returns nil; header errors surface from Read.
 func (z *Reader) Reset(r io.Reader) error {
-	z.drain()
+	if z.par != nil {
+		z.par.reset(r)
+	}
 	z.br.reset(r)
 	z.streams = 0
 	z.inStream = false
 	z.inBlock = false
 	z.rpos, z.rend, z.repeat = 0, 0, 0
 	z.err = nil
-	z.parseErr = nil
 	return nil
-}
-
-// drain waits for the blocks other goroutines are undoing and makes all
-// buffers spare.
-func (z *Reader) drain() {
-	for _, b := range z.queue {
-		<-b.done
-		z.spare = append(z.spare, b)
-	}
-	z.queue = z.queue[:0]
-	if z.cur != nil && z.threads > 1 {
-		z.spare = append(z.spare, z.cur)
-		z.cur = nil
-	}
 }
 
 // Read decompresses into p. It returns io.EOF after the last stream.
@@ -183,51 +172,18 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 // nextBlock makes the next block current for output. It returns io.EOF at
 // the end of the input after a complete stream.
 func (z *Reader) nextBlock() error {
-	if z.threads <= 1 {
-		if z.cur == nil {
-			z.cur = new(blockBuf)
-		}
-		if err := z.readNext(z.cur); err != nil {
-			return err
-		}
-		z.cur.unBWT()
-		z.startOutput()
-		return nil
+	if z.par != nil && !z.par.seq {
+		return z.nextBlockParallel()
 	}
-	if z.cur != nil {
-		z.spare = append(z.spare, z.cur)
-		z.cur = nil
+	if z.cur == nil {
+		z.cur = new(blockBuf)
 	}
-	for len(z.queue) < z.threads && z.parseErr == nil {
-		var b *blockBuf
-		if k := len(z.spare); k > 0 {
-			b = z.spare[k-1]
-			z.spare = z.spare[:k-1]
-		} else {
-			b = &blockBuf{done: make(chan struct{}, 1)}
-		}
-		if err := z.readNext(b); err != nil {
-			z.parseErr = err
-			z.spare = append(z.spare, b)
-			break
-		}
-		go b.unBWTAsync()
-		z.queue = append(z.queue, b)
+	if err := z.readNext(z.cur); err != nil {
+		return err
 	}
-	if len(z.queue) == 0 {
-		return z.parseErr
-	}
-	z.cur = z.queue[0]
-	copy(z.queue, z.queue[1:])
-	z.queue = z.queue[:len(z.queue)-1]
-	<-z.cur.done
+	z.cur.unBWT()
 	z.startOutput()
 	return nil
-}
-
-func (b *blockBuf) unBWTAsync() {
-	b.unBWT()
-	b.done <- struct{}{}
 }
 
 // startOutput starts the output of z.cur.

@@ -1,0 +1,354 @@
+package bzip2
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"slices"
+)
+
+// Parallel decoding (NewReaderThreads with threads > 1), as lbzip2 and
+// pbzip2 do it: blocks are bit-aligned and their lengths are not stored,
+// but every block starts with the 48-bit magic 0x314159265359. The
+// goroutine calling Read keeps a window of the input, searches it for
+// that magic at every bit offset, and starts a worker goroutine per
+// candidate (at most threads at once) that decodes the block there —
+// Huffman stage, move-to-front and inverse BWT — into buffers of its
+// own. The magic can also occur by chance inside a block's data, so a
+// candidate is only a guess: the reading goroutine follows the true
+// chain of positions itself. It knows where the first block starts (after
+// the stream header), a worker's result says where its block ended, and
+// there the next block's magic, or the end-of-stream marker (whose
+// combined CRC it checks, then the next stream's header), must follow;
+// results of candidates at other positions are dropped. The output stage
+// (the initial run-length stage and the block CRC) runs on the reading
+// goroutine, in order, with the same code as sequential decoding.
+//
+// Anything unexpected at a true position — a worker's error, a block
+// longer than its stream's level allows, a wrong stream CRC or header,
+// a block no candidate covers within parMaxSpan bytes — hands the rest
+// of the input to the sequential decoder, started at that bit position
+// with the stream's state, so errors, their offsets and the output are
+// exactly those of sequential decoding. Blocks found by the magic but
+// decoded wrongly cannot pass: their end must be where the next true
+// position is read, and the block CRC is checked on output.
+
+const (
+	// parMaxSpan is the input a worker may read for one block: a level 9
+	// block of 900 000 symbols of at most 20 bits, its tables and its
+	// selectors fit.
+	parMaxSpan = 3 << 20
+	// parReadSize is the least room the window makes for one read of
+	// the input.
+	parReadSize = 256 << 10
+	// parMaxBlock is the largest block of any level; workers do not know
+	// their stream's level, which the reading goroutine checks.
+	parMaxBlock = 9 * 100000
+)
+
+// parJob is one candidate block being decoded by a worker.
+type parJob struct {
+	z      Reader // the worker's bit reader and Huffman tables
+	blk    *blockBuf
+	pos    int64 // bit offset of the magic in the input
+	end    int64 // bit offset after the block's last symbol
+	data   []byte
+	offset int64 // input offset of data[0]
+	err    error
+	done   chan struct{}
+}
+
+// run decodes the block at j.pos from j.data.
+func (j *parJob) run() {
+	defer func() { j.done <- struct{}{} }()
+	z := &j.z
+	start := j.pos/8 - j.offset
+	z.br.reset(bytes.NewReader(j.data[start:]))
+	z.blockSize = parMaxBlock
+	j.err = nil
+	if k := uint(j.pos % 8); k > 0 {
+		if _, j.err = z.br.readBits(k); j.err != nil {
+			return
+		}
+	}
+	// The magic was checked by the search; the CRC follows it.
+	if _, j.err = z.br.readBits(24); j.err != nil {
+		return
+	}
+	if _, j.err = z.br.readBits(24); j.err != nil {
+		return
+	}
+	var crc uint32
+	if crc, j.err = z.br.readBits(32); j.err != nil {
+		return
+	}
+	if j.err = z.readBlock(j.blk); j.err != nil {
+		return
+	}
+	j.blk.wantCRC = crc
+	j.blk.unBWT()
+	used := (z.br.base+int64(z.br.pos))*8 - int64(z.br.n)
+	j.end = (j.offset+start)*8 + used
+}
+
+// parallel is the reading goroutine's state of parallel decoding.
+type parallel struct {
+	r       io.Reader
+	win     []byte // input from offset base; bytes below len(win) are never written again
+	base    int64
+	eof     bool  // r is exhausted
+	rerr    error // r's error other than io.EOF
+	scanned int64 // the magic was searched for below this offset (its first byte)
+	cands   []int64
+	pos     int64 // bit offset of the next block or end-of-stream marker
+	jobs    []*parJob
+	free    []*parJob
+	seq     bool // handed over to sequential decoding
+}
+
+func (p *parallel) reset(r io.Reader) {
+	p.stop()
+	p.r = r
+	p.win = p.win[:0]
+	p.base, p.scanned, p.pos = 0, 0, 0
+	p.eof, p.rerr, p.seq = false, nil, false
+	p.cands = p.cands[:0]
+}
+
+// stop waits for the workers and keeps their jobs for reuse.
+func (p *parallel) stop() {
+	for _, j := range p.jobs {
+		<-j.done
+		p.free = append(p.free, j)
+	}
+	p.jobs = p.jobs[:0]
+}
+
+// avail returns the input offset up to which the window holds data.
+func (p *parallel) avail() int64 { return p.base + int64(len(p.win)) }
+
+// fill reads input until the window holds data below off, or the input
+// ends. It never moves bytes a worker may be reading: a full window is
+// replaced by a new one holding the data from the current position on.
+func (p *parallel) fill(off int64) {
+	for p.avail() < off && !p.eof {
+		if cap(p.win)-len(p.win) < parReadSize {
+			keep := min(p.pos/8, p.scanned) - p.base
+			live := p.win[keep:]
+			nw := make([]byte, len(live), max(2*len(live), len(live)+parReadSize, 1<<20))
+			copy(nw, live)
+			p.win, p.base = nw, p.base+keep
+		}
+		n, err := p.r.Read(p.win[len(p.win):cap(p.win)])
+		p.win = p.win[:len(p.win)+n]
+		if err != nil {
+			p.eof = true
+			if err != io.EOF {
+				p.rerr = err
+			}
+		}
+	}
+}
+
+// magicPatterns[s] are the four bytes after the first byte of a block
+// magic starting at bit s of that byte: they lie wholly inside the
+// magic for every s.
+var magicPatterns = func() (pats [8][4]byte) {
+	for s := range 8 {
+		w := uint64(blockMagic) << (16 - s)
+		binary.BigEndian.PutUint32(pats[s][:], uint32(w>>24))
+	}
+	return pats
+}()
+
+// scan searches the window from p.scanned up to what it holds for block
+// magics, appending their bit offsets to p.cands in order.
+func (p *parallel) scan() {
+	end := p.avail() - 8 // a magic is checked on the 8 bytes from its first
+	if p.eof {
+		end = p.avail() - 6
+	}
+	if end <= p.scanned {
+		return
+	}
+	from := len(p.cands)
+	buf := p.win[p.scanned-p.base:]
+	n := int(end - p.scanned)
+	for s := range 8 {
+		pat := magicPatterns[s][:]
+		for i := 1; i+4 <= len(buf); {
+			k := bytes.Index(buf[i:], pat)
+			if k < 0 || i+k-1 >= n {
+				break
+			}
+			at := i + k - 1
+			i = at + 2
+			var w [8]byte
+			copy(w[:], buf[at:])
+			if binary.BigEndian.Uint64(w[:])>>(16-s)&(1<<48-1) == blockMagic {
+				p.cands = append(p.cands, (p.scanned+int64(at))*8+int64(s))
+			}
+		}
+	}
+	slices.Sort(p.cands[from:])
+	p.scanned = end
+}
+
+// dispatch starts workers on the candidates after the last started job
+// (at least at the current position) until threads are running or the
+// window has no further candidate within parMaxSpan of the last job.
+func (p *parallel) dispatch(threads int) {
+	for len(p.jobs) < threads {
+		after := p.pos - 1
+		if k := len(p.jobs); k > 0 {
+			after = p.jobs[k-1].pos
+		}
+		p.scanned = max(p.scanned, after/8+1) // nothing to find before
+		i := 0
+		for i < len(p.cands) && p.cands[i] <= after {
+			i++
+		}
+		p.cands = p.cands[i:]
+		if len(p.cands) == 0 {
+			if p.scanned >= after/8+parMaxSpan || p.eof && p.scanned >= p.avail()-6 {
+				return
+			}
+			p.fill(p.scanned + parReadSize + 8)
+			p.scan()
+			continue
+		}
+		p.jobs = append(p.jobs, p.start(p.cands[0]))
+	}
+}
+
+// start starts a worker on a block at bit offset pos and returns its job.
+func (p *parallel) start(pos int64) *parJob {
+	var j *parJob
+	if k := len(p.free); k > 0 {
+		j = p.free[k-1]
+		p.free = p.free[:k-1]
+	} else {
+		j = &parJob{done: make(chan struct{}, 1)}
+	}
+	if j.blk == nil {
+		j.blk = new(blockBuf)
+	}
+	p.fill(pos/8 + parMaxSpan)
+	j.pos = pos
+	j.offset = pos / 8
+	j.data = p.win[pos/8-p.base : min(p.avail(), pos/8+parMaxSpan)-p.base]
+	go j.run()
+	return j
+}
+
+// peek returns the k (≤ 57) bits at bit offset pos, and whether the input
+// holds them.
+func (p *parallel) peek(pos int64, k uint) (uint64, bool) {
+	p.fill(pos/8 + 8)
+	if (pos+int64(k)+7)/8 > p.avail() {
+		return 0, false
+	}
+	var w [8]byte
+	copy(w[:], p.win[pos/8-p.base:])
+	v := binary.BigEndian.Uint64(w[:]) << (pos % 8)
+	return v >> (64 - k), true
+}
+
+// nextBlockParallel makes the block at the current position current for
+// output. On anything it does not expect it hands the input over to the
+// sequential decoder (handOver) and lets it read on.
+func (z *Reader) nextBlockParallel() error {
+	p := z.par
+	for {
+		if !z.inStream {
+			p.fill(p.pos/8 + 1)
+			if z.streams > 0 && p.pos/8 == p.avail() && p.eof && p.rerr == nil {
+				return io.EOF
+			}
+			v, ok := p.peek(p.pos, 32)
+			level := int(v&0xff) - '0'
+			if !ok || v>>8 != 'B'<<16|'Z'<<8|'h' || level < 1 || level > 9 {
+				return z.handOver()
+			}
+			z.blockSize = level * 100000
+			z.streams++
+			z.inStream = true
+			z.streamCRC = 0
+			p.pos += 32
+		}
+		m, ok := p.peek(p.pos, 48)
+		if !ok {
+			return z.handOver()
+		}
+		if m == endMagic {
+			crc, ok := p.peek(p.pos+48, 32)
+			if !ok || uint32(crc) != z.streamCRC {
+				return z.handOver()
+			}
+			p.pos = (p.pos + 80 + 7) &^ 7
+			z.inStream = false
+			continue
+		}
+		if m != blockMagic {
+			return z.handOver()
+		}
+		// Drop the candidates before the position (magics inside data),
+		// and start the one at it if the search has not.
+		for len(p.jobs) > 0 && p.jobs[0].pos < p.pos {
+			j := p.jobs[0]
+			<-j.done
+			p.jobs = p.jobs[1:]
+			p.free = append(p.free, j)
+		}
+		if len(p.jobs) == 0 || p.jobs[0].pos != p.pos {
+			p.jobs = slices.Insert(p.jobs, 0, p.start(p.pos))
+		}
+		p.dispatch(z.threads)
+		j := p.jobs[0]
+		<-j.done
+		p.jobs = p.jobs[1:]
+		if j.err != nil || j.blk.n > z.blockSize {
+			p.free = append(p.free, j)
+			return z.handOver()
+		}
+		z.streamCRC = (z.streamCRC<<1 | z.streamCRC>>31) ^ j.blk.wantCRC
+		p.pos = j.end
+		z.cur, j.blk = j.blk, z.cur
+		p.free = append(p.free, j)
+		p.dispatch(z.threads)
+		z.startOutput()
+		return nil
+	}
+}
+
+// handOver stops the workers and continues with sequential decoding from
+// the current position: z.br reads the window from there and then the
+// rest of the input, counting offsets from the input's start.
+func (z *Reader) handOver() error {
+	p := z.par
+	p.stop()
+	p.seq = true
+	var rest io.Reader = bytes.NewReader(p.win[p.pos/8-p.base:])
+	switch {
+	case p.rerr != nil:
+		rest = io.MultiReader(rest, errReader{p.rerr})
+	case !p.eof:
+		rest = io.MultiReader(rest, p.r)
+	}
+	z.br.reset(rest)
+	z.br.base = p.pos / 8
+	if k := uint(p.pos % 8); k > 0 {
+		if _, err := z.br.readBits(k); err != nil {
+			return err
+		}
+	}
+	if z.cur == nil {
+		z.cur = new(blockBuf)
+	}
+	return z.nextBlock()
+}
+
+// errReader returns err from every Read.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
