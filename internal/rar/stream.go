@@ -96,14 +96,15 @@ func (r *reader) yieldEntry(f *fileInfo) error {
 
 // streamNextVolume is the error of a volume set read from a stream: the
 // next volume cannot come through it. The volume is named by its number
-// when the headers give it (RAR5 numbers its volumes; a first volume is
-// followed by the second).
+// when the headers give it (RAR5 numbers its volumes) or when this volume
+// is the first (its flag says so, or its first entry does not continue
+// one from before).
 func (r *reader) streamNextVolume(first bool) error {
 	vol := "the next volume"
 	switch {
 	case r.volNumber > 0:
 		vol = fmt.Sprintf("volume %d", r.volNumber+2)
-	case first || r.info.Format == archive.FormatRAR5:
+	case first || r.info.Format == archive.FormatRAR5 || len(r.files) > 0 && !r.files[0].e.SplitBefore:
 		vol = "volume 2"
 	}
 	mv := &missingVolumeError{volume: vol,
@@ -112,19 +113,22 @@ func (r *reader) streamNextVolume(first bool) error {
 }
 
 // avail reports whether the headers go on at pos of volume vol: whether n
-// bytes are there or, pos lying past the end, the next header read is to
-// report the truncation. For a stream it reads them first, so that the
-// end of the stream, found there, gives the volume its size.
+// bytes are there. For a stream it reads them first, so that the end of
+// the stream, found there, gives the volume its size; a stream that ends
+// before pos, within the data of the header before, ends the headers with
+// that damage (tailErr, reported after the entries before it).
 func (r *reader) avail(vol int, pos, n int64) bool {
 	if s := r.seq; s != nil && vol == 0 && r.sizes[0] == math.MaxInt64 {
 		var b [32]byte
 		s.ReadAt(b[:min(n, int64(len(b)))], pos)
 		if s.err == io.EOF {
 			r.sizes[0] = s.end
+			if pos > s.end && r.tailErr == nil {
+				r.tailErr = r.errf("", s.end, fmt.Errorf("%w: the archive ends within the data of the header before offset %d", archive.ErrFormat, pos))
+			}
 		}
 	}
-	size := r.sizes[vol]
-	return pos+n <= size || pos > size
+	return pos+n <= r.sizes[vol]
 }
 
 // Info describes the archive; its physical size is what has been read of

@@ -161,8 +161,11 @@ func (r *reader) cutEntryError(name string) error {
 	if !errors.As(r.missing, &mv) {
 		return nil
 	}
-	return r.errf(name, -1, &missingVolumeError{volume: mv.volume,
-		msg: fmt.Sprintf("continues in volume %s, which is missing", mv.volume)})
+	msg := fmt.Sprintf("continues in volume %s, which is missing", mv.volume)
+	if r.seq != nil {
+		msg = fmt.Sprintf("continues in %s, which cannot come through a pipe", mv.volume)
+	}
+	return r.errf(name, -1, &missingVolumeError{volume: mv.volume, msg: msg})
 }
 
 // findNextVolume opens the volume after cur, trying the naming scheme the
