@@ -16,6 +16,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/bzip2"
+	"github.com/garc-dev/garc/internal/deflate"
 	"github.com/garc-dev/garc/internal/lzma"
 	"github.com/garc-dev/garc/internal/xz"
 )
@@ -225,6 +226,7 @@ type writer struct {
 	done   int64
 	buf    []byte
 	flateW *flate.Writer
+	optW   *deflate.Writer
 	zstdW  *zstd.Encoder
 	bzW    *bzip2.Writer
 }
@@ -631,6 +633,18 @@ func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteClos
 	case methodStore:
 		return nopWriteCloser{dst}, nil
 	case methodDeflate:
+		if w.level >= deflate.MinLevel {
+			if w.optW == nil {
+				d, err := deflate.NewWriter(dst, w.level)
+				if err != nil {
+					return nil, err
+				}
+				w.optW = d
+			} else {
+				w.optW.Reset(dst)
+			}
+			return w.optW, nil
+		}
 		if w.flateW == nil {
 			f, err := flate.NewWriter(dst, deflateLevel(w.level))
 			if err != nil {
@@ -686,20 +700,17 @@ func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteClos
 	return nil, fmt.Errorf("%w %d", ErrMethod, method)
 }
 
-// deflateLevel maps -mx1 … -mx9 to klauspost/compress's flate levels,
+// deflateLevel maps -mx1 … -mx4 to klauspost/compress's flate levels,
 // chosen against 7zz -tzip on Go's net and crypto sources (20 MB, 1583
-// files): -mx1 (level 6) is smaller than 7zz's -mx1 for less CPU time;
-// from -mx5 level 9, the best flate has, about 1.5 % (-mx5) and 3 %
-// (-mx9) larger than 7zz's optimal parsing for a quarter of the CPU time
-// at -mx9, and smaller and faster than Info-ZIP's zip -9.
+// files): -mx1 (level 6) is smaller than 7zz's -mx1 for less CPU time.
+// From -mx5 on, garc's own encoder (internal/deflate) parses optimally,
+// which klauspost's levels do not: its level 9 stays 1.5 % (-mx5) to 3 %
+// (-mx9) larger than 7zz's output.
 func deflateLevel(mx int) int {
-	switch {
-	case mx <= 2:
+	if mx <= 2 {
 		return 6
-	case mx <= 4:
-		return 7
 	}
-	return 9
+	return 7
 }
 
 // lzmaOptions returns the LZMA options of the level for an entry of the

@@ -16,7 +16,10 @@ import (
 	"testing"
 	"time"
 
+	kflate "github.com/klauspost/compress/flate"
+
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/deflate"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -313,4 +316,60 @@ func TestWriterInterop(t *testing.T) {
 		}
 	}
 	run(arc{name: "(python)"}, py, append([]string{"-c", "import sys, zipfile\nfor n in sys.argv[1:]:\n  z = zipfile.ZipFile(n)\n  bad = z.testzip()\n  assert bad is None, (n, bad)"}, pyArcs...)...)
+}
+
+// From -mx5 on, Deflate entries come from garc's optimal-parsing encoder:
+// the entry's data is that encoder's output, smaller than
+// klauspost/compress's best level, and Go's archive/zip reads it back.
+func TestWriterDeflateLevels(t *testing.T) {
+	var text strings.Builder
+	for i := 0; text.Len() < 200_000; i++ {
+		fmt.Fprintf(&text, "entry %d: the quick brown fox %x jumps over %d lazy dogs\n", i, i*i, i%97)
+	}
+	data := text.String()
+	items := []WriteItem{{Name: "t.txt", Type: archive.TypeFile, Size: int64(len(data)), ModTime: time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC), Mode: 0o100644,
+		Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}}
+	var kz bytes.Buffer
+	kw, err := kflate.NewWriter(&kz, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kw.Write([]byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := kw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []int{5, 9} {
+		arc := writeZip(t, items, WriteOptions{Level: level})
+		var own bytes.Buffer
+		dw, err := deflate.NewWriter(&own, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dw.Write([]byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if err := dw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(arc, own.Bytes()) {
+			t.Errorf("-mx%d: the entry is not internal/deflate's output", level)
+		}
+		if own.Len() >= kz.Len() {
+			t.Errorf("-mx%d: %d bytes, klauspost level 9 %d", level, own.Len(), kz.Len())
+		}
+		zr, err := stdzip.NewReader(bytes.NewReader(arc), int64(len(arc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := zr.File[0].Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc)
+		if err != nil || string(got) != data {
+			t.Errorf("-mx%d: archive/zip reads %d bytes, %v", level, len(got), err)
+		}
+	}
 }

@@ -1,0 +1,52 @@
+// Package deflate is garc's Deflate encoder (RFC 1951) for the levels
+// where size matters more than speed (ZIP -mx5 … -mx9); faster levels use
+// klauspost/compress's flate. It writes raw Deflate, without a zlib or
+// gzip wrapper.
+//
+// # The format
+//
+// A Deflate stream is a sequence of blocks, the last one flagged. Each
+// block is stored (raw bytes behind a length), or a sequence of symbols
+// coded with Huffman codes: literals (a byte), matches (a length of 3 to
+// 258 bytes and a distance of 1 to 32768 bytes back into the output) and
+// an end of block. Lengths and distances are sent as a symbol for a range
+// plus extra bits for the place in it. A block with fixed codes uses the
+// codes of the RFC; a dynamic block starts with its own code lengths,
+// themselves run-length coded and Huffman coded. Codes are canonical and
+// at most 15 bits long (7 for the code length code), and bits are packed
+// least significant first.
+//
+// # How this encoder chooses its symbols
+//
+// Input is gathered in chunks of 256 KiB and kept for a window of 32 KiB
+// behind them. For every position of a chunk a binary-tree match finder
+// (matchfinder.go) lists the matches worth considering: the trees, one per
+// 3-byte hash, order the window's positions by the bytes that follow
+// them, so one walk from the root finds matches of increasing length,
+// each at the nearest distance the walk met. A match at least the level's
+// "nice" length is taken whole, and the positions inside it are only
+// added to the trees.
+//
+// The parse is then a shortest path over the chunk (parse.go): every
+// position is reached from an earlier one by a literal or by one of that
+// position's matches at any length up to its longest, and each step costs
+// the bits its symbols would take. Those costs are only known once the
+// codes are, and the codes depend on the parse, so the parse is repeated:
+// the first prices the symbols by the statistics of the previous chunk
+// (or by the fixed codes), and each further pass by the symbol
+// frequencies of the pass before (a symbol costs -log2 of its share).
+// Higher levels visit more candidates, take long matches whole later and
+// parse more times; the smallest parse is kept.
+//
+// The chosen symbols are then cut into blocks (writer.go): a run of
+// symbols is halved when the two halves, each with its own codes, cost
+// less than one block, recursively, the costs computed from per-segment
+// symbol counts. Each block is sent dynamic, fixed or stored, whichever is
+// smallest. The code lengths come from a plain Huffman construction, or
+// from package-merge when that would exceed the length limit
+// (huffman.go).
+//
+// The output depends only on the input bytes and the level, not on how
+// the input was split into Write calls. Memory is a few MiB (the chunk,
+// its matches and the parse's arrays) whatever the input size.
+package deflate

@@ -1,0 +1,310 @@
+package deflate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ErrLevel reports a compression level outside MinLevel…MaxLevel.
+var ErrLevel = errors.New("deflate: unsupported level")
+
+// ErrClosed reports a Write after Close.
+var ErrClosed = errors.New("deflate: write after close")
+
+// The levels this encoder implements.
+const (
+	MinLevel = 5
+	MaxLevel = 9
+)
+
+// chunkSize is how much input is parsed at a time.
+const chunkSize = 1 << 18
+
+// params are a level's settings.
+type params struct {
+	nice   int // a match this long is taken whole, without looking inside
+	depth  int // candidates the match finder visits per position
+	passes int // parses per chunk, each priced by the previous one
+}
+
+var levels = [MaxLevel + 1]params{
+	5: {nice: 32, depth: 24, passes: 1},
+	6: {nice: 48, depth: 32, passes: 2},
+	7: {nice: 64, depth: 48, passes: 3},
+	8: {nice: 96, depth: 64, passes: 5},
+	9: {nice: 128, depth: 96, passes: 8},
+}
+
+// Writer compresses to raw Deflate (RFC 1951) what is written to it. It
+// buffers a chunk of input at a time; Close writes the rest and the final
+// block.
+type Writer struct {
+	w     io.Writer
+	nice  int
+	p     params
+	buf   []byte // window history, then the chunk being gathered
+	base  int    // first byte of buf not yet compressed
+	mf    *finder
+	midx  []int32  // per chunk position: first of its matches in mbuf
+	mbuf  []uint32 // the chunk's matches
+	cost  []uint32
+	from  []uint32
+	syms  []uint32
+	best  []uint32
+	hb    huffBuilder
+	bw    bitWriter
+	pr    prices
+	seen  bool // pr holds the statistics of an earlier chunk
+	split []int
+	segs  []segment
+	err   error
+	done  bool
+}
+
+// NewWriter returns a Writer compressing at level (MinLevel…MaxLevel) to
+// w.
+func NewWriter(w io.Writer, level int) (*Writer, error) {
+	if level < MinLevel || level > MaxLevel {
+		return nil, fmt.Errorf("%w %d", ErrLevel, level)
+	}
+	p := levels[level]
+	e := &Writer{
+		w:    w,
+		nice: p.nice,
+		p:    p,
+		buf:  make([]byte, 0, 2*windowSize+chunkSize),
+		mf:   newFinder(p.depth),
+		midx: make([]int32, chunkSize+1),
+		cost: make([]uint32, chunkSize+1),
+		from: make([]uint32, chunkSize+1),
+	}
+	return e, nil
+}
+
+// Reset discards the Writer's state and makes it compress to w, as a new
+// Writer of the same level would.
+func (e *Writer) Reset(w io.Writer) {
+	e.w = w
+	e.buf = e.buf[:0]
+	e.base = 0
+	e.mf.reset()
+	e.seen = false
+	e.err = nil
+	e.done = false
+	e.bw = bitWriter{out: e.bw.out[:0]}
+}
+
+// Write compresses p; the output is written a chunk at a time.
+func (e *Writer) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	if e.done {
+		return 0, ErrClosed
+	}
+	total := len(p)
+	for len(p) > 0 {
+		limit := e.base + chunkSize
+		if len(e.buf) == limit {
+			if err := e.compress(false); err != nil {
+				return total - len(p), err
+			}
+			limit = e.base + chunkSize
+		}
+		n := copy(e.buf[len(e.buf):limit], p)
+		e.buf = e.buf[:len(e.buf)+n]
+		p = p[n:]
+	}
+	return total, nil
+}
+
+// Close compresses what is left, writes the final block and flushes. It
+// does not close the underlying writer.
+func (e *Writer) Close() error {
+	if e.err != nil || e.done {
+		return e.err
+	}
+	e.done = true
+	return e.compress(true)
+}
+
+// compress codes the gathered chunk. Unless final, the last maxMatch
+// bytes stay pending: positions are only added to the match finder with
+// their full lookahead, since a string cut short by the end of the buffer
+// would be filed among the others by its prefix alone and break the order
+// of the tree once the following bytes arrive. The input before the next
+// chunk is kept as history, at least a window of it.
+func (e *Writer) compress(final bool) error {
+	end := len(e.buf)
+	n := end - e.base
+	if !final {
+		n -= maxMatch
+	}
+	e.findMatches(n, end)
+	// Parse the chunk passes times, each pass priced by the statistics of
+	// the one before, and keep the smallest.
+	passes := e.p.passes
+	if !e.seen {
+		e.pr.setFixed()
+		passes++
+	}
+	bestBits := -1
+	var c code
+	for range passes {
+		e.syms = e.parse(0, n, &e.pr, e.syms[:0])
+		var h histogram
+		h.add(e.syms)
+		bits, _ := e.blockCost(&h, n, &c)
+		if bestBits < 0 || bits < bestBits {
+			bestBits = bits
+			e.best, e.syms = e.syms, e.best
+		}
+		e.pr.setFrom(&h)
+	}
+	e.seen = true
+	e.emit(e.best, e.buf[e.base:e.base+n], final)
+	if _, err := e.w.Write(e.bw.out); err != nil {
+		e.err = err
+		return err
+	}
+	e.bw.out = e.bw.out[:0]
+	e.base += n
+	// Drop whole windows of old input, so that positions keep their
+	// slots in the match finder's cyclic array.
+	if drop := (e.base - windowSize) &^ (windowSize - 1); drop > 0 {
+		copy(e.buf, e.buf[drop:end])
+		e.buf = e.buf[:end-drop]
+		e.base -= drop
+		e.mf.slide(int32(drop))
+	}
+	return nil
+}
+
+// findMatches runs the match finder over the n positions from buf[base],
+// with lookahead up to end, and stores every position's matches.
+func (e *Writer) findMatches(n, end int) {
+	e.mbuf = e.mbuf[:0]
+	for i := 0; i < n; {
+		pos := e.base + i
+		limit := min(maxMatch, end-pos)
+		e.midx[i] = int32(len(e.mbuf))
+		i++
+		if limit < minMatch {
+			continue
+		}
+		k := len(e.mbuf)
+		e.mbuf = e.mf.find(e.buf, int32(pos), limit, e.mbuf, true)
+		if len(e.mbuf) == k {
+			continue
+		}
+		l := int(e.mbuf[len(e.mbuf)-1] >> 16)
+		if l < e.nice {
+			continue
+		}
+		// A long match is taken whole: the positions inside it are only
+		// added to the trees.
+		for j := 1; j < l && i < n; j++ {
+			e.midx[i] = int32(len(e.mbuf))
+			p := pos + j
+			if lim := min(maxMatch, end-p); lim >= minMatch {
+				e.mf.find(e.buf, int32(p), lim, nil, false)
+			}
+			i++
+		}
+	}
+	e.midx[n] = int32(len(e.mbuf))
+}
+
+// segment is a run of segSyms symbols of the chunk (the last one
+// shorter), the unit of block splitting.
+type segment struct {
+	h histogram
+	n int // input bytes
+}
+
+const (
+	segSyms    = 1 << 10
+	splitDepth = 7
+)
+
+// emit writes the symbols of the chunk raw as blocks, split where that
+// makes the output smaller.
+func (e *Writer) emit(syms []uint32, raw []byte, final bool) {
+	e.segs = e.segs[:0]
+	for a := 0; a < len(syms) || a == 0; a += segSyms {
+		part := syms[a:min(a+segSyms, len(syms))]
+		var sg segment
+		sg.h.add(part)
+		sg.n = inputLen(part)
+		e.segs = append(e.segs, sg)
+	}
+	e.split = e.split[:0]
+	e.splitAt(0, len(e.segs), 0)
+	e.split = append(e.split, len(e.segs))
+	var c code
+	in, start := 0, 0
+	for k, stop := range e.split {
+		h, n := e.sum(start, stop)
+		_, kind := e.blockCost(&h, n, &c)
+		part := syms[start*segSyms : min(stop*segSyms, len(syms))]
+		e.bw.writeBlock(part, raw[in:in+n], kind, &c, final && k == len(e.split)-1)
+		in += n
+		start = stop
+	}
+	if final {
+		e.bw.align()
+	}
+}
+
+// sum returns the histogram and input size of segments a…b.
+func (e *Writer) sum(a, b int) (histogram, int) {
+	h := e.segs[a].h
+	n := e.segs[a].n
+	for _, sg := range e.segs[a+1 : b] {
+		for i, f := range sg.h.lit {
+			h.lit[i] += f
+		}
+		for i, f := range sg.h.dist {
+			h.dist[i] += f
+		}
+		n += sg.n
+	}
+	return h, n
+}
+
+// inputLen is the number of input bytes syms stand for.
+func inputLen(syms []uint32) int {
+	n := 0
+	for _, s := range syms {
+		if s < 1<<16 {
+			n++
+		} else {
+			n += int(s >> 16)
+		}
+	}
+	return n
+}
+
+// splitAt appends to e.split the inner block boundaries chosen for
+// segments a…b: the run is cut in two where the halves cost least as two
+// blocks, if that beats one block, recursively.
+func (e *Writer) splitAt(a, b, depth int) {
+	if depth >= splitDepth || b-a < 2 {
+		return
+	}
+	var c code
+	h, n := e.sum(a, b)
+	whole, _ := e.blockCost(&h, n, &c)
+	mid := (a + b) / 2
+	hl, nl := e.sum(a, mid)
+	left, _ := e.blockCost(&hl, nl, &c)
+	hr, nr := e.sum(mid, b)
+	right, _ := e.blockCost(&hr, nr, &c)
+	if left+right >= whole {
+		return
+	}
+	e.splitAt(a, mid, depth+1)
+	e.split = append(e.split, mid)
+	e.splitAt(mid, b, depth+1)
+}

@@ -1,0 +1,303 @@
+package deflate
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// compress returns data compressed at level in one Write.
+func compress(t testing.TB, data []byte, level int) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	w, err := NewWriter(&out, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// inflate decodes raw Deflate with Go's compress/flate.
+func inflate(t testing.TB, z []byte) []byte {
+	t.Helper()
+	got, err := io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+	if err != nil {
+		t.Fatalf("compress/flate: %v", err)
+	}
+	return got
+}
+
+// inputs are the round-trip cases: empty, tiny, text, runs, incompressible
+// data (stored blocks), and data longer than a chunk, so that matches
+// cross chunks and the window slides.
+func inputs() map[string][]byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, 100_000)
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	var text strings.Builder
+	for i := 0; text.Len() < 330_000; i++ {
+		text.WriteString("func f")
+		text.WriteString(strings.Repeat("x", i%7))
+		text.WriteString("(a, b int) int { return a*b + ")
+		text.WriteByte(byte('0' + i%10))
+		text.WriteString(" }\n")
+		if i%50 == 0 {
+			text.Write(random[i%1000 : i%1000+300])
+		}
+	}
+	mixed := append([]byte(text.String()[:300_000]), random...)
+	mixed = append(mixed, make([]byte, 100_000)...)
+	mixed = append(mixed, text.String()[:100_000]...)
+	return map[string][]byte{
+		"empty":  {},
+		"one":    {'a'},
+		"two":    []byte("ab"),
+		"short":  []byte("hello, hello, hello world"),
+		"zeros":  make([]byte, 300_000),
+		"random": random,
+		"text":   []byte(text.String()),
+		"mixed":  mixed,
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for name, data := range inputs() {
+		for level := MinLevel; level <= MaxLevel; level++ {
+			z := compress(t, data, level)
+			if got := inflate(t, z); !bytes.Equal(got, data) {
+				t.Errorf("%s level %d: decoded %d bytes, want %d (differ)", name, level, len(got), len(data))
+			}
+			// Stored blocks bound the output whatever the input.
+			if limit := len(data) + 5*(len(data)/0xffff+1) + 8; len(z) > limit {
+				t.Errorf("%s level %d: %d bytes from %d, more than stored (%d)", name, level, len(z), len(data), limit)
+			}
+		}
+	}
+}
+
+// TestCompresses checks that the parse finds the redundancy: text and
+// zeros shrink far below what a literal-only coding would give.
+func TestCompresses(t *testing.T) {
+	in := inputs()
+	for _, tc := range []struct {
+		name string
+		max  int // bytes
+	}{
+		{"zeros", 1200},
+		{"text", 40_000},
+	} {
+		if z := compress(t, in[tc.name], 9); len(z) > tc.max {
+			t.Errorf("%s: %d bytes, want at most %d", tc.name, len(z), tc.max)
+		}
+	}
+}
+
+// TestSmallWrites writes byte by byte and in odd pieces: the output
+// decodes to the same data (the chunking depends only on the total).
+func TestSmallWrites(t *testing.T) {
+	data := inputs()["mixed"]
+	var out bytes.Buffer
+	w, err := NewWriter(&out, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := data; len(p) > 0; {
+		n := min(len(p), 1+len(p)%4099)
+		if _, err := w.Write(p[:n]); err != nil {
+			t.Fatal(err)
+		}
+		p = p[n:]
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), compress(t, data, 6)) {
+		t.Error("output depends on how the input was written")
+	}
+	if !bytes.Equal(inflate(t, out.Bytes()), data) {
+		t.Error("round trip differs")
+	}
+}
+
+// TestReset checks that a reset Writer gives the same bytes as a new one.
+func TestReset(t *testing.T) {
+	in := inputs()
+	var a bytes.Buffer
+	w, err := NewWriter(&a, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(in["text"]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w.Reset(&b)
+	if _, err := w.Write(in["mixed"]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), compress(t, in["mixed"], 5)) {
+		t.Error("reset writer differs from a new one")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, level := range []int{-1, 0, 4, 10} {
+		if _, err := NewWriter(io.Discard, level); !errors.Is(err, ErrLevel) {
+			t.Errorf("level %d: %v, want ErrLevel", level, err)
+		}
+	}
+	w, err := NewWriter(io.Discard, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("x")); !errors.Is(err, ErrClosed) {
+		t.Errorf("write after close: %v, want ErrClosed", err)
+	}
+	boom := errors.New("boom")
+	w, err = NewWriter(failWriter{boom}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(make([]byte, 1<<20)); !errors.Is(err, boom) {
+		t.Errorf("failing output: Write gave %v", err)
+	}
+	if err := w.Close(); !errors.Is(err, boom) {
+		t.Errorf("failing output: Close gave %v", err)
+	}
+}
+
+type failWriter struct{ err error }
+
+func (f failWriter) Write([]byte) (int, error) { return 0, f.err }
+
+// TestZlib decodes the output with zlib (through Python), a second
+// decoder besides Go's: the streams of levels 5 and 9, each preceded by
+// its length, in one run of python3.
+func TestZlib(t *testing.T) {
+	py := testenv.Tool(t, "python3")
+	data := inputs()["mixed"]
+	var in bytes.Buffer
+	for _, level := range []int{5, 9} {
+		z := compress(t, data, level)
+		in.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(z))))
+		in.Write(z)
+	}
+	const script = `import sys, zlib, struct
+d = sys.stdin.buffer.read()
+while d:
+    n, = struct.unpack("<I", d[:4])
+    sys.stdout.buffer.write(zlib.decompress(d[4:4+n], -15))
+    d = d[4+n:]
+`
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = &in
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("zlib: %v", err)
+	}
+	if want := append(bytes.Clone(data), data...); !bytes.Equal(got, want) {
+		t.Errorf("zlib decodes %d bytes, want %d", len(got), len(want))
+	}
+}
+
+// TestCodeLengths checks the length-limited codes: complete (Kraft sum
+// exactly one) and no longer than the limit, for skewed (Fibonacci)
+// frequencies whose plain Huffman code would be deeper than the limit.
+func TestCodeLengths(t *testing.T) {
+	fib := make([]uint32, 40)
+	fib[0], fib[1] = 1, 1
+	for i := 2; i < len(fib); i++ {
+		fib[i] = fib[i-1] + fib[i-2]
+	}
+	cases := map[string]struct {
+		freq  []uint32
+		limit int
+	}{
+		"fibonacci 15": {fib, 15},
+		"fibonacci 7":  {fib[:19], 7},
+		"one symbol":   {[]uint32{0, 0, 5, 0}, 15},
+		"none":         {[]uint32{0, 0, 0}, 15},
+		"flat":         {[]uint32{3, 3, 3, 3, 3}, 15},
+	}
+	var hb huffBuilder
+	for name, tc := range cases {
+		lens := make([]uint8, len(tc.freq))
+		hb.lengths(tc.freq, lens, tc.limit)
+		sum, used := 0.0, 0
+		for s, l := range lens {
+			if int(l) > tc.limit {
+				t.Errorf("%s: symbol %d has length %d", name, s, l)
+			}
+			if l > 0 {
+				sum += 1 / float64(uint(1)<<l)
+				used++
+			}
+			if tc.freq[s] > 0 && l == 0 {
+				t.Errorf("%s: symbol %d has no code", name, s)
+			}
+		}
+		if sum != 1 || used < 2 {
+			t.Errorf("%s: Kraft sum %v over %d codes, want 1 over at least 2", name, sum, used)
+		}
+	}
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	f.Add([]byte("hello, hello, hello world"), uint8(0))
+	f.Add(bytes.Repeat([]byte("ab"), 300), uint8(4))
+	f.Fuzz(func(t *testing.T, data []byte, l uint8) {
+		level := MinLevel + int(l)%(MaxLevel-MinLevel+1)
+		if got := inflate(t, compress(t, data, level)); !bytes.Equal(got, data) {
+			t.Fatalf("level %d: round trip differs", level)
+		}
+	})
+}
+
+func BenchmarkWriter(b *testing.B) {
+	data := testenv.MixedData(b, 4<<20)
+	for _, level := range []int{5, 9} {
+		b.Run(string(rune('0'+level)), func(b *testing.B) {
+			w, err := NewWriter(io.Discard, level)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			cpu := testenv.StartCPU()
+			for b.Loop() {
+				w.Reset(io.Discard)
+				if _, err := w.Write(data); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.Report(b, int64(len(data)))
+		})
+	}
+}
