@@ -55,9 +55,7 @@ func NewWriter(w io.Writer, k Kind, o WriterOptions) (io.WriteCloser, error) {
 		}
 		return bzip2.NewWriterThreads(w, level, o.Threads)
 	case XZ:
-		lo := lzma.LevelOptions(o.Level)
-		lo.Threads = o.Threads
-		return xz.NewWriter(w, lo)
+		return xz.NewWriter(w, xzOptions(&o))
 	case Zstd:
 		// Concurrent blocks split the input into jobs by size alone, so
 		// the stream is the same for any number of goroutines (at
@@ -95,6 +93,20 @@ func zstdWindow(level int) int {
 		return 2 << 20
 	}
 	return 8 << 20
+}
+
+// xzOptions are the LZMA2 options of an .xz stream at o.Level: 7-Zip's
+// (lzma.LevelOptions), but from -mx6 with xz's nice length of 64 (xz -6
+// and above), where 7-Zip takes 64 only from -mx7: on 17.5 MB of Go
+// sources it makes the stream 0.9 % smaller, 0.994× xz -6's size, for 6 %
+// more CPU time (still under xz's).
+func xzOptions(o *WriterOptions) lzma.WriterOptions {
+	lo := lzma.LevelOptions(o.Level)
+	lo.Threads = o.Threads
+	if o.Level >= 6 {
+		lo.FastBytes = max(lo.FastBytes, 64)
+	}
+	return lo
 }
 
 // lzmaWriter writes LZMA Utils' .lzma: a 13-byte header (properties,

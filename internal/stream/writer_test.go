@@ -3,7 +3,11 @@ package stream
 import (
 	"bytes"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,5 +103,74 @@ func TestLZMAWriterSize(t *testing.T) {
 		if err == nil {
 			t.Errorf("%d bytes under a header of 10: no error", n)
 		}
+	}
+}
+
+// goSources is up to n bytes of the Go distribution's own sources (the
+// runtime's .go files), the source text of the size targets.
+func goSources(t *testing.T, n int) []byte {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "runtime", "*.go"))
+	var b []byte
+	for _, f := range files {
+		d, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, d...)
+		if len(b) >= n {
+			return b[:n]
+		}
+	}
+	if len(b) < n/2 {
+		t.Skip("no Go sources beside the toolchain")
+	}
+	return b
+}
+
+// .xz at -mx6 is no larger than xz -6 writes on source text (issue 26,
+// point 7: size ≤ 1.0×).
+func TestXZSizeAgainstXZ(t *testing.T) {
+	data := goSources(t, 1<<20)
+	own := compress(t, XZ, data, WriterOptions{Level: 6, Threads: 2})
+	cmd := exec.Command(testenv.Tool(t, "xz"), "-6", "-c")
+	cmd.Stdin = bytes.NewReader(data)
+	ref, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(own) > len(ref) {
+		t.Errorf("%d bytes of Go sources: %d bytes at -mx6, xz -6 %d (%.4f×)", len(data), len(own), len(ref), float64(len(own))/float64(len(ref)))
+	}
+}
+
+// A single .xz beyond one block is cut into the level's blocks (2 MiB at
+// -mx1), the same bytes for one, two and three threads, and xz lists
+// them as blocks of one stream.
+func TestXZBlocksThreads(t *testing.T) {
+	data := writerSample(5<<20 + 3)
+	one := compress(t, XZ, data, WriterOptions{Level: 1, Threads: 1})
+	for _, threads := range []int{2, 3} {
+		if got := compress(t, XZ, data, WriterOptions{Level: 1, Threads: threads}); !bytes.Equal(got, one) {
+			t.Errorf("%d threads: other bytes than one thread", threads)
+		}
+	}
+	f := filepath.Join(t.TempDir(), "x.xz")
+	if err := os.WriteFile(f, one, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(testenv.Tool(t, "xz"), "--robot", "--list", f).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// file <TAB> streams <TAB> blocks <TAB> …
+	var fields []string
+	for l := range strings.Lines(string(out)) {
+		if strings.HasPrefix(l, "file\t") {
+			fields = strings.Split(l, "\t")
+		}
+	}
+	if len(fields) < 3 || fields[1] != "1" || fields[2] != "3" {
+		t.Errorf("xz --list: %q, want 1 stream of 3 blocks", fields)
 	}
 }

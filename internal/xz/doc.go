@@ -45,7 +45,11 @@
 // UncompressedSize reads a whole file's size from its indexes, backwards
 // through an io.ReaderAt, for listings.
 //
-// Writer writes one stream of one LZMA2 block with a CRC-64 check, the
-// sizes in the index only (the data is streamed), for `garc a` of .xz,
-// .tar.xz and ZIP's XZ method.
+// Writer writes one stream of independent LZMA2 blocks with CRC-64
+// checks, for `garc a` of .xz, .tar.xz and ZIP's XZ method: blocks of
+// four dictionaries (from 2 MiB to 256 MiB, BlockSize), each starting with
+// a fresh dictionary, their headers recording both sizes as `xz -T`
+// writes them, so that a reader can split the stream and decode its blocks
+// in parallel. The boundaries depend on the level, never on the threads,
+// so the file is the same bytes for any thread count.
 package xz

@@ -1,6 +1,7 @@
 package xz
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -9,57 +10,117 @@ import (
 	"github.com/garc-dev/garc/internal/lzma"
 )
 
-// Writer compresses into one .xz stream of one block: the LZMA2 filter
-// alone and a CRC-64 check, as `xz` and 7-Zip write it. The block header
-// records no sizes (the data is streamed); the index gives them. The
-// LZMA2 encoder compresses its blocks on opts.Threads goroutines and its
-// output, so the file, does not depend on their number.
+// Writer compresses into one .xz stream of independent blocks, each the
+// LZMA2 filter alone with a CRC-64 check, as `xz -T` writes them: every
+// block holds BlockSize bytes of input (the last one the rest), starts
+// with a fresh dictionary, and its header records its compressed and
+// uncompressed sizes, so that a reader can find the blocks and decode
+// them in parallel. The block size depends on the options (the level's
+// dictionary), never on the threads: blocks are compressed on up to
+// opts.Threads goroutines and the file does not depend on their number.
 type Writer struct {
-	w      io.Writer
-	enc    *lzma.Writer2
-	cw     countWriter
-	crc    uint64
-	usize  int64
-	closed bool
-	err    error
+	w     io.Writer
+	opts  lzma.WriterOptions
+	block int64 // input bytes per block
+	// One block at a time (one, or a binary-tree finder's two threads):
+	// enc codes the current block as its input arrives.
+	enc *blockCoder
+	// Several blocks at once: the block being filled, the blocks being
+	// compressed (oldest first) and the idle coders.
+	fill  *blockJob
+	queue []*blockJob
+	idle  chan *blockCoder
+	spare [][]byte
+	// records are the index's (unpadded size, uncompressed size) pairs.
+	records []uint64
+	blocks  int // blocks begun
+	started bool
+	closed  bool
+	err     error
 }
 
-// countWriter counts the bytes the encoder writes.
-type countWriter struct {
-	w io.Writer
-	n int64
+// blockCoder compresses the blocks of a Writer one after another.
+type blockCoder struct {
+	enc *lzma.Writer2
+	out bytes.Buffer // the block's LZMA2 stream
+	crc uint64
+	n   int64
 }
 
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+// blockJob is one block compressed on its own goroutine.
+type blockJob struct {
+	in   []byte
+	c    *blockCoder
+	err  error
+	done chan struct{}
 }
 
-// NewWriter writes the stream header and block header to w and returns a
-// Writer whose LZMA2 encoder has the options opts (zero fields from
-// opts.Level's preset, see lzma.LevelOptions).
+// BlockSize is the input size of the blocks that a Writer with options o
+// writes: o.BlockSize when set, otherwise four times the dictionary
+// between 2 MiB and 256 MiB, as 7-Zip sizes its LZMA2 blocks (-mx5, 32
+// MiB of dictionary: 128 MiB; -mx1: 2 MiB).
+func BlockSize(o lzma.WriterOptions) int64 {
+	if o.BlockSize > 0 {
+		return o.BlockSize
+	}
+	d := int64(o.DictSize)
+	if d == 0 {
+		d = int64(lzma.LevelOptions(o.Level).DictSize)
+	}
+	return min(max(4*d, 2<<20), 256<<20)
+}
+
+// NewWriter writes the stream header to w and returns a Writer whose
+// LZMA2 encoders have the options opts (zero fields from opts.Level's
+// preset, see lzma.LevelOptions). With a binary-tree match finder (the
+// levels from 5) each block is compressed on two threads (the encoder's
+// parallel finder) and opts.Threads/2 blocks (rounded up) at once; with a
+// hash chain each block on one thread, opts.Threads at once.
 func NewWriter(w io.Writer, opts lzma.WriterOptions) (*Writer, error) {
-	x := &Writer{w: w}
-	x.cw.w = w
-	enc, err := lzma.NewWriter2(&x.cw, opts)
+	x := &Writer{w: w, opts: opts, block: BlockSize(opts)}
+	threads := max(opts.Threads, 1)
+	mf := opts.MatchFinder
+	if mf == "" {
+		mf = lzma.LevelOptions(opts.Level).MatchFinder
+	}
+	kind, err := lzma.ParseMatchFinder(mf)
 	if err != nil {
 		return nil, err
 	}
-	x.enc = enc
+	per, coders := 1, threads
+	if kind == lzma.BT4 || kind == lzma.BT5 {
+		per, coders = min(threads, 2), (threads+1)/2
+	}
+	x.opts.BlockSize = x.block // one LZMA2 block per xz block
+	newCoder := func(t int) (*blockCoder, error) {
+		o := x.opts
+		o.Threads = t
+		c := &blockCoder{}
+		enc, err := lzma.NewWriter2(&c.out, o)
+		c.enc = enc
+		return c, err
+	}
+	if coders == 1 {
+		if x.enc, err = newCoder(per); err != nil {
+			return nil, err
+		}
+	} else {
+		x.idle = make(chan *blockCoder, coders)
+		for i := range coders {
+			// With an odd thread count the last coder has one.
+			c, err := newCoder(min(per, threads-i*per))
+			if err != nil {
+				return nil, err
+			}
+			x.idle <- c
+		}
+	}
 	flags := []byte{0, checkCRC64}
 	hdr := append([]byte{0xFD, '7', 'z', 'X', 'Z', 0}, flags...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, crc32.ChecksumIEEE(flags))
-	// Block header: size byte, flags (one filter, no sizes), the LZMA2
-	// filter (ID 0x21, one property byte), padding to a multiple of
-	// four, CRC-32.
-	bh := []byte{0, 0x00, 0x21, 0x01, enc.Props(), 0, 0, 0}
-	bh[0] = byte((len(bh)+4)/4 - 1)
-	bh = binary.LittleEndian.AppendUint32(bh, crc32.ChecksumIEEE(bh))
-	if _, err := w.Write(append(hdr, bh...)); err != nil {
+	if _, err := w.Write(hdr); err != nil {
 		return nil, err
 	}
-	x.cw.n = int64(len(bh)) // the unpadded size counts the block header
 	return x, nil
 }
 
@@ -74,45 +135,199 @@ func (x *Writer) Write(p []byte) (int, error) {
 	if x.err != nil {
 		return 0, x.err
 	}
-	n, err := x.enc.Write(p)
-	x.crc = crc64Update(x.crc, p[:n])
-	x.usize += int64(n)
-	if err != nil {
-		x.err = err
+	n := len(p)
+	for len(p) > 0 {
+		if x.enc != nil {
+			c := x.enc
+			if !x.started {
+				c.start()
+				x.started = true
+				x.blocks++
+			}
+			k := int(min(int64(len(p)), x.block-c.n))
+			if err := c.write(p[:k]); err != nil {
+				x.err = err
+				return n - len(p), err
+			}
+			p = p[k:]
+			if c.n == x.block {
+				x.started = false
+				if x.err = c.finish(); x.err == nil {
+					x.err = x.writeBlock(c)
+				}
+			}
+		} else {
+			if x.fill == nil {
+				x.fill = &blockJob{in: x.buffer()}
+				x.blocks++
+			}
+			f := x.fill
+			k := int(min(int64(len(p)), x.block-int64(len(f.in))))
+			f.in = append(f.in, p[:k]...)
+			p = p[k:]
+			if int64(len(f.in)) == x.block {
+				x.err = x.submit()
+			}
+		}
+		if x.err != nil {
+			return n - len(p), x.err
+		}
 	}
-	return n, err
+	return n, nil
 }
 
-// Close ends the block and writes the index and the stream footer. It
-// does not close the underlying writer.
+// buffer returns an empty input buffer for a block, a spare one when
+// there is one.
+func (x *Writer) buffer() []byte {
+	if n := len(x.spare); n > 0 {
+		b := x.spare[n-1]
+		x.spare = x.spare[:n-1]
+		return b[:0]
+	}
+	// Grown by append up to the block size: a short stream takes what
+	// it needs.
+	return nil
+}
+
+// submit starts compressing the filled block on an idle coder, first
+// writing the oldest blocks until one is idle.
+func (x *Writer) submit() error {
+	j := x.fill
+	x.fill = nil
+	for len(x.idle) == 0 {
+		if err := x.retire(); err != nil {
+			x.spare = append(x.spare, j.in)
+			return err
+		}
+	}
+	j.c = <-x.idle
+	j.done = make(chan struct{})
+	x.queue = append(x.queue, j)
+	go func() {
+		defer close(j.done)
+		c := j.c
+		c.start()
+		if j.err = c.write(j.in); j.err == nil {
+			j.err = c.finish()
+		}
+	}()
+	return nil
+}
+
+// retire waits for the oldest block in flight, writes it and makes its
+// coder idle. On an error it waits for every block in flight.
+func (x *Writer) retire() error {
+	j := x.queue[0]
+	x.queue = x.queue[1:]
+	<-j.done
+	err := j.err
+	if err == nil {
+		err = x.writeBlock(j.c)
+	}
+	x.spare = append(x.spare, j.in)
+	x.idle <- j.c
+	if err != nil {
+		for _, k := range x.queue {
+			<-k.done
+			x.idle <- k.c
+		}
+		x.queue = nil
+	}
+	return err
+}
+
+// start begins a block.
+func (c *blockCoder) start() {
+	c.out.Reset()
+	c.enc.Reset(&c.out)
+	c.crc, c.n = 0, 0
+}
+
+// write compresses p into the block.
+func (c *blockCoder) write(p []byte) error {
+	_, err := c.enc.Write(p)
+	c.crc = crc64Update(c.crc, p)
+	c.n += int64(len(p))
+	return err
+}
+
+// finish ends the block's LZMA2 stream.
+func (c *blockCoder) finish() error { return c.enc.Close() }
+
+// writeBlock writes a compressed block: its header with both sizes, the
+// LZMA2 stream, padding and the CRC-64, and records it for the index.
+func (x *Writer) writeBlock(c *blockCoder) error {
+	// Size byte, flags (one filter; compressed and uncompressed sizes
+	// present), the sizes, the LZMA2 filter (ID 0x21, one property
+	// byte), padding to a multiple of four, CRC-32.
+	bh := []byte{0, 0xC0}
+	bh = binary.AppendUvarint(bh, uint64(c.out.Len()))
+	bh = binary.AppendUvarint(bh, uint64(c.n))
+	bh = append(bh, 0x21, 0x01, c.enc.Props())
+	for len(bh)%4 != 0 {
+		bh = append(bh, 0)
+	}
+	bh[0] = byte(len(bh) / 4) // (header size including the CRC)/4 - 1
+	bh = binary.LittleEndian.AppendUint32(bh, crc32.ChecksumIEEE(bh))
+	var tail []byte
+	tail = append(tail, make([]byte, (4-c.out.Len()%4)%4)...)
+	tail = binary.LittleEndian.AppendUint64(tail, c.crc)
+	for _, b := range [][]byte{bh, c.out.Bytes(), tail} {
+		if _, err := x.w.Write(b); err != nil {
+			return err
+		}
+	}
+	x.records = append(x.records, uint64(len(bh)+c.out.Len()+8), uint64(c.n))
+	return nil
+}
+
+// Close ends the last block and writes the index and the stream footer.
+// It does not close the underlying writer. An empty input gives one
+// empty block (xz writes none, but 7-Zip reports data after the end of
+// a ZIP entry's stream of no blocks).
 func (x *Writer) Close() error {
 	if x.closed {
 		return x.err
 	}
 	x.closed = true
+	if x.err == nil && x.blocks == 0 {
+		if x.enc != nil {
+			x.enc.start()
+			x.started = true
+		} else {
+			x.fill = &blockJob{}
+		}
+	}
+	if x.err == nil {
+		switch {
+		case x.enc != nil && x.started:
+			if x.err = x.enc.finish(); x.err == nil {
+				x.err = x.writeBlock(x.enc)
+			}
+		case x.fill != nil:
+			x.err = x.submit()
+		}
+	}
+	for len(x.queue) > 0 {
+		if err := x.retire(); err != nil && x.err == nil {
+			x.err = err
+		}
+	}
 	if x.err != nil {
-		x.enc.Close()
 		return x.err
 	}
-	if err := x.enc.Close(); err != nil {
-		x.err = err
-		return err
+	idx := []byte{0}
+	idx = binary.AppendUvarint(idx, uint64(len(x.records)/2))
+	for _, r := range x.records {
+		idx = binary.AppendUvarint(idx, r)
 	}
-	unpadded := x.cw.n + 8
-	var tail []byte
-	tail = append(tail, make([]byte, (4-x.cw.n%4)%4)...)
-	tail = binary.LittleEndian.AppendUint64(tail, x.crc)
-	idx := []byte{0, 1}
-	idx = binary.AppendUvarint(idx, uint64(unpadded))
-	idx = binary.AppendUvarint(idx, uint64(x.usize))
 	for len(idx)%4 != 0 {
 		idx = append(idx, 0)
 	}
 	idx = binary.LittleEndian.AppendUint32(idx, crc32.ChecksumIEEE(idx))
-	tail = append(tail, idx...)
 	foot := binary.LittleEndian.AppendUint32(nil, uint32(len(idx)/4-1))
 	foot = append(foot, 0, checkCRC64)
-	tail = binary.LittleEndian.AppendUint32(tail, crc32.ChecksumIEEE(foot))
+	tail := binary.LittleEndian.AppendUint32(idx, crc32.ChecksumIEEE(foot))
 	tail = append(tail, foot...)
 	tail = append(tail, 'Y', 'Z')
 	if _, err := x.w.Write(tail); err != nil {

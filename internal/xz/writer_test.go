@@ -2,6 +2,7 @@ package xz
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"os/exec"
 	"testing"
@@ -10,39 +11,112 @@ import (
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
+func writeXZ(t *testing.T, data []byte, o lzma.WriterOptions) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Uneven writes cross the block boundaries.
+	for rest := data; len(rest) > 0; {
+		n := min(len(rest), 300007)
+		if _, err := w.Write(rest[:n]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[n:]
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// xzBlock is what a block header says of its block.
+type xzBlock struct{ packed, unpacked int64 }
+
+// blocksOf walks a one-stream .xz file's blocks by their headers alone,
+// as a parallel reader finds them, and fails unless every header records
+// both sizes.
+func blocksOf(t *testing.T, f []byte) []xzBlock {
+	t.Helper()
+	var bs []xzBlock
+	p := 12
+	for f[p] != 0 { // a zero size byte starts the index
+		hsize := (int(f[p]) + 1) * 4
+		h := f[p : p+hsize]
+		if h[1]&0xC0 != 0xC0 {
+			t.Fatalf("block at %d: header flags %#x record no sizes", p, h[1])
+		}
+		packed, n1 := binary.Uvarint(h[2:])
+		unpacked, n2 := binary.Uvarint(h[2+n1:])
+		if n1 <= 0 || n2 <= 0 {
+			t.Fatalf("block at %d: bad sizes", p)
+		}
+		bs = append(bs, xzBlock{int64(packed), int64(unpacked)})
+		p += hsize + int(packed+3)&^3 + 8
+	}
+	return bs
+}
+
 // Writer's streams are read back by Reader and by the xz tool, for empty
-// and non-empty input, and are the same for one and two threads.
+// and non-empty input, are cut into blocks of BlockSize bytes whose
+// headers record both sizes, and are the same bytes for one, two and
+// three threads, with hash-chain (one block per thread) and binary-tree
+// (two threads per block) finders.
 func TestWriterRoundTrip(t *testing.T) {
-	for _, n := range []int{0, 1, 3, 70000, 3 << 20} {
-		data := sample(n, uint64(n))
-		var outs [][]byte
-		for _, threads := range []int{1, 2} {
-			var buf bytes.Buffer
-			w, err := NewWriter(&buf, lzma.WriterOptions{Level: 1, Threads: threads, BlockSize: 1 << 20})
-			if err != nil {
-				t.Fatal(err)
+	const block = 256 << 10
+	xz := testenv.Tool(t, "xz")
+	for _, mf := range []string{"hc5", "bt4"} {
+		for _, n := range []int{0, 1, 70000, block, 3*block + 12345} {
+			data := sample(n, uint64(n))
+			var outs [][]byte
+			for _, threads := range []int{1, 2, 3} {
+				o := lzma.WriterOptions{Level: 1, DictSize: 64 << 10, MatchFinder: mf, Threads: threads, BlockSize: block}
+				outs = append(outs, writeXZ(t, data, o))
+				got, err := io.ReadAll(NewReader(bytes.NewReader(outs[len(outs)-1]), 1<<30))
+				if err != nil || !bytes.Equal(got, data) {
+					t.Fatalf("%s, %d bytes: read back %d bytes, %v", mf, n, len(got), err)
+				}
 			}
-			if _, err := w.Write(data); err != nil {
-				t.Fatal(err)
+			for i := range outs[1:] {
+				if !bytes.Equal(outs[0], outs[i+1]) {
+					t.Errorf("%s, %d bytes: output depends on the threads", mf, n)
+				}
 			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
+			bs := blocksOf(t, outs[0])
+			if want := max((n+block-1)/block, 1); len(bs) != want { // an empty block for no input
+				t.Errorf("%s, %d bytes: %d blocks, want %d", mf, n, len(bs), want)
 			}
-			got, err := io.ReadAll(NewReader(bytes.NewReader(buf.Bytes()), 1<<30))
+			for i, b := range bs {
+				if want := int64(max(min(block, n-i*block), 0)); b.unpacked != want {
+					t.Errorf("%s, %d bytes: block %d holds %d bytes, want %d", mf, n, i, b.unpacked, want)
+				}
+			}
+			cmd := exec.Command(xz, "-dc")
+			cmd.Stdin = bytes.NewReader(outs[0])
+			got, err := cmd.Output()
 			if err != nil || !bytes.Equal(got, data) {
-				t.Fatalf("%d bytes: read back %d bytes, %v", n, len(got), err)
+				t.Errorf("%s, %d bytes: xz -dc: %v", mf, n, err)
 			}
-			outs = append(outs, buf.Bytes())
 		}
-		if !bytes.Equal(outs[0], outs[1]) {
-			t.Errorf("%d bytes: output depends on the threads", n)
-		}
-		xz := testenv.Tool(t, "xz")
-		cmd := exec.Command(xz, "-dc")
-		cmd.Stdin = bytes.NewReader(outs[0])
-		got, err := cmd.Output()
-		if err != nil || !bytes.Equal(got, data) {
-			t.Errorf("%d bytes: xz -dc: %v", n, err)
+	}
+}
+
+// The block size follows the level's dictionary (four of it, from 2 MiB
+// to 256 MiB), never the threads.
+func TestBlockSize(t *testing.T) {
+	for _, c := range []struct {
+		level int
+		want  int64
+	}{{1, 2 << 20}, {3, 16 << 20}, {5, 128 << 20}, {6, 256 << 20}, {9, 256 << 20}} {
+		o := lzma.LevelOptions(c.level)
+		o.BlockSize = 0
+		for _, threads := range []int{1, 4} {
+			o.Threads = threads
+			if got := BlockSize(o); got != c.want {
+				t.Errorf("-mx%d, %d threads: blocks of %d bytes, want %d", c.level, threads, got, c.want)
+			}
 		}
 	}
 }
