@@ -830,6 +830,12 @@ func (a *app) extractToStdout(name string, sel *selection.Selector) error {
 				_, err = io.WriteString(w, stdoutLinkData(format, e))
 			}
 		case archive.TypeCopy:
+			if copies == nil && p.streamed && onePass(r) {
+				// Read as it arrives: the content it repeats is gone.
+				err = fmt.Errorf("a copy of %s, which the pipe brought before it: with -so, read the archive from a file: %w",
+					e.LinkTarget, archive.ErrUnsupported)
+				break
+			}
 			if copies == nil {
 				return nil
 			}

@@ -204,3 +204,24 @@ func TestStdinRARTruncated(t *testing.T) {
 		t.Errorf("the error does not name the archive and the offset:\n%s", r.stderr)
 	}
 }
+
+// TestStdinRARCopyToStdout: a RAR5 file copy repeats the content of an
+// earlier entry, which x - writes as a copy of the file it made; with -so
+// from a pipe that content is gone, and each copy fails naming its source
+// (exit 2) after the source's own content was written.
+func TestStdinRARCopyToStdout(t *testing.T) {
+	root := testenv.CorpusRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "files/rarfile/files__rar5-dups.rar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := garc(t, t.TempDir(), string(data), "x", "-so", "-")
+	r.expect(t, ExitFatal, "x -so - of file copies")
+	if len(r.stdout) != 2048 {
+		t.Errorf("stdout has %d bytes, want stest1.txt's 2048", len(r.stdout))
+	}
+	if !strings.Contains(r.stderr, "garc: -: stest2.txt: a copy of stest1.txt, which the pipe brought before it") {
+		t.Errorf("the error does not name the copy and its source:\n%s", r.stderr)
+	}
+}
+

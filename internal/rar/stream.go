@@ -266,7 +266,7 @@ var _ archive.Reader = (*Stream)(nil)
 // that start before its end: the reader's windows read up to maxWindow
 // bytes ahead of what they serve, and the next header or entry starts
 // within them.
-const seqKeep = 4 * maxWindow
+const seqKeep = 2 * maxWindow
 
 // seqSource is an io.ReaderAt over a stream read once, front to back:
 // reads may start up to seqKeep bytes before the end of what was read
