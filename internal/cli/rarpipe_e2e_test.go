@@ -224,4 +224,3 @@ func TestStdinRARCopyToStdout(t *testing.T) {
 		t.Errorf("the error does not name the copy and its source:\n%s", r.stderr)
 	}
 }
-
