@@ -432,6 +432,9 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 			return run.done(e, werr)
 		})
 	}, x.Flush)
+	if err == nil {
+		a.revise(name, r, x)
+	}
 	if a.ctx.Err() == nil && !errors.Is(err, errInterrupted) {
 		a.warnSkipped(name, r, sel)
 	}

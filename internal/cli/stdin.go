@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/prompt"
 )
@@ -83,4 +85,22 @@ func existingDir(dir string) string {
 func onePass(r archive.Reader) bool {
 	o, ok := r.(interface{ OnePass() bool })
 	return ok && o.OnePass()
+}
+
+// revise applies to the files extracted from r what the archive said
+// about them only after they were written (a ZIP read from a pipe: modes
+// and symbolic links from its central directory, see
+// extract.Extractor.Revise). Refused and skipped links were reported by
+// the extractor's Warn.
+func (a *app) revise(name string, r archive.Reader, x *extract.Extractor) {
+	rv, ok := r.(interface{ Revisions() []*archive.Entry })
+	if !ok {
+		return
+	}
+	for _, e := range rv.Revisions() {
+		err := x.Revise(e)
+		if err != nil && !errors.Is(err, extract.ErrRefused) && !errors.Is(err, extract.ErrSkipped) {
+			a.report(name, e.Name, err)
+		}
+	}
 }

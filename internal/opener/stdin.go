@@ -13,6 +13,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/stream"
 	"github.com/garc-dev/garc/internal/tempname"
+	"github.com/garc-dev/garc/internal/zip"
 )
 
 // StdinName is the archive name that stands for standard input, as in
@@ -98,6 +99,15 @@ func (s *Stream) Open(opts *archive.Options) (archive.Reader, error) {
 		// RAR, read as it arrives (an SFX stub is copied, below).
 		r, err := streamRAR(io.NewSectionReader(src, 0, math.MaxInt64), &o)
 		src.replay()
+		if err != nil {
+			return nil, err
+		}
+		return &streamReader{fileReader: &fileReader{Reader: r, files: nopCloser{}}, src: src, name: s.name}, nil
+	}
+	if zip.StreamStart(head) {
+		// ZIP, read as it arrives from its local headers; its central
+		// directory is checked when it arrives (zip.StreamReader).
+		r, err := zip.NewStreamReader(io.MultiReader(src.recorded(), &arriving{src: src}), &o)
 		if err != nil {
 			return nil, err
 		}
@@ -233,6 +243,27 @@ func (r *streamReader) Extract(ctx context.Context, want func(*archive.Entry) bo
 		r.src.drain()
 	}
 	return err
+}
+
+// arriving reads the rest of the stream after the start src kept, each
+// read returning what has arrived (onePass fills its buffer), and counts
+// it in src.pos.
+type arriving struct{ src *onePass }
+
+func (a *arriving) Read(p []byte) (int, error) {
+	n, err := a.src.r.Read(p)
+	a.src.pos += int64(n)
+	return n, err
+}
+
+// Revisions passes on what the format learnt about entries after Extract
+// handed them out (see zip.StreamReader.Revisions), for the extractor to
+// apply.
+func (r *streamReader) Revisions() []*archive.Entry {
+	if rv, ok := r.Reader.(interface{ Revisions() []*archive.Entry }); ok {
+		return rv.Revisions()
+	}
+	return nil
 }
 
 // OnePass reports that the archive can be read only once: a caller that

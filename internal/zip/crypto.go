@@ -111,6 +111,7 @@ type aesReader struct {
 	ksPos   int
 	ksLen   int
 	wantMAC [aesMACLen]byte
+	tail    *tailReader // holds wantMAC at the end of a stream (newAESStream)
 }
 
 // newAESReader derives the keys from the password and the salt at the
@@ -122,11 +123,27 @@ func newAESReader(src io.ReaderAt, dataLen int64, password string, strength byte
 		return nil, &archive.UnsupportedError{What: fmt.Sprintf("WinZip AES key strength %d", strength)}
 	}
 	saltLen := aesSaltLen(strength)
-	keyLen := 8 * (int(strength) + 1)
 	head := make([]byte, saltLen+aesPVLen)
 	if _, err := src.ReadAt(head, 0); err != nil {
 		return nil, fmt.Errorf("AES header: %w", archive.ErrFormat)
 	}
+	ar, err := newAESKeys(head, password, strength)
+	if err != nil {
+		return nil, err
+	}
+	ar.r = io.NewSectionReader(src, int64(saltLen+aesPVLen), dataLen)
+	if _, err := src.ReadAt(ar.wantMAC[:], int64(saltLen+aesPVLen)+dataLen); err != nil {
+		return nil, fmt.Errorf("AES authentication code: %w", archive.ErrFormat)
+	}
+	return ar, nil
+}
+
+// newAESKeys derives the keys from the password and head (the salt and
+// the password verification value) and checks the verification value;
+// the ciphertext reader is left to the caller.
+func newAESKeys(head []byte, password string, strength byte) (*aesReader, error) {
+	saltLen := aesSaltLen(strength)
+	keyLen := 8 * (int(strength) + 1)
 	dk, err := pbkdf2.Key(sha1.New, password, head[:saltLen], aesIterations, 2*keyLen+aesPVLen)
 	if err != nil {
 		return nil, err
@@ -138,15 +155,64 @@ func newAESReader(src io.ReaderAt, dataLen int64, password string, strength byte
 	if err != nil {
 		return nil, err
 	}
-	ar := &aesReader{
-		r:     io.NewSectionReader(src, int64(saltLen+aesPVLen), dataLen),
-		block: block,
-		mac:   hmac.New(sha1.New, dk[keyLen:2*keyLen]),
+	return &aesReader{block: block, mac: hmac.New(sha1.New, dk[keyLen:2*keyLen])}, nil
+}
+
+// newAESStream reads the salt and password verification value at the
+// start of src, an entry's stored data as it arrives, and returns a
+// reader over the plaintext that follows; the authentication code is the
+// last 10 bytes of src, held back until its end.
+func newAESStream(src io.Reader, password string, strength byte) (*aesReader, error) {
+	if strength < 1 || strength > 3 {
+		return nil, &archive.UnsupportedError{What: fmt.Sprintf("WinZip AES key strength %d", strength)}
 	}
-	if _, err := src.ReadAt(ar.wantMAC[:], int64(saltLen+aesPVLen)+dataLen); err != nil {
-		return nil, fmt.Errorf("AES authentication code: %w", archive.ErrFormat)
+	head := make([]byte, aesSaltLen(strength)+aesPVLen)
+	if _, err := io.ReadFull(src, head); err != nil {
+		return nil, fmt.Errorf("AES header: %w", archive.ErrFormat)
 	}
+	ar, err := newAESKeys(head, password, strength)
+	if err != nil {
+		return nil, err
+	}
+	ar.tail = &tailReader{r: src, keep: aesMACLen}
+	ar.r = ar.tail
 	return ar, nil
+}
+
+// tailReader reads r except its last keep bytes, which it holds.
+type tailReader struct {
+	r    io.Reader
+	keep int
+	buf  []byte // bytes read from r not yet given out
+	end  bool   // r has ended: buf is the tail
+	err  error
+}
+
+func (t *tailReader) Read(p []byte) (int, error) {
+	if t.buf == nil {
+		t.buf = make([]byte, 0, 32<<10)
+	}
+	for !t.end && len(t.buf) <= t.keep {
+		n, err := t.r.Read(t.buf[len(t.buf):cap(t.buf)])
+		t.buf = t.buf[:len(t.buf)+n]
+		if err == io.EOF {
+			t.end = true
+		} else if err != nil {
+			t.err = err
+			return 0, err
+		}
+	}
+	if len(t.buf) <= t.keep {
+		return 0, io.EOF
+	}
+	n := copy(p, t.buf[:len(t.buf)-t.keep])
+	t.buf = t.buf[:copy(t.buf, t.buf[n:])]
+	return n, nil
+}
+
+// held returns the last keep bytes once r has ended.
+func (t *tailReader) held() ([]byte, bool) {
+	return t.buf, t.end && len(t.buf) == t.keep
 }
 
 // aesOverhead is the bytes WinZip AES adds to the compressed data.
@@ -183,6 +249,13 @@ func (a *aesReader) refill() {
 func (a *aesReader) verify() error {
 	if _, err := io.Copy(a.mac, a.r); err != nil {
 		return err
+	}
+	if a.tail != nil {
+		mac, ok := a.tail.held()
+		if !ok {
+			return fmt.Errorf("AES authentication code cut short: %w", archive.ErrFormat)
+		}
+		copy(a.wantMAC[:], mac)
 	}
 	if !hmac.Equal(a.mac.Sum(nil)[:aesMACLen], a.wantMAC[:]) {
 		return fmt.Errorf("%w? AES authentication code: %w", archive.ErrWrongPassword, archive.ErrChecksum)
