@@ -86,7 +86,9 @@
 // first kilobyte; at most 16 MiB), is read once more from offset 0 and
 // then let go, and a second reading fails with ErrReadOnce; the tar
 // reader gets size -1 (tar.Open), so that it reads a plain tar in one
-// pass too. After an archive read well, up to 1 MiB that follows it in
+// pass too. A RAR whose signature starts the stream is read as it
+// arrives by rar.NewStream, over the same front-to-back reading; a RAR
+// self-extractor is copied. After an archive read well, up to 1 MiB that follows it in
 // the stream is read and dropped, so that the writer of the pipe is not
 // cut off. Every other format is copied to a temporary file (package
 // tempname's name, in the destination's directory) that is unlinked as

@@ -61,6 +61,17 @@
 // CRC32 or BLAKE2sp is checked when its stream ends (for split entries the
 // checksum in the last piece covers the whole file).
 //
+// NewStream reads an archive front to back from an io.Reader (standard
+// input), single volume: the parsers run as a coroutine that hands over
+// each entry as its header is read, and the entry's data is decoded, or
+// skipped, before the next header is read, through an io.ReaderAt over
+// the stream that keeps its last 512 KiB for the windows' read-ahead
+// (stream.go). Memory does not grow with the entries' sizes; the entry
+// list is built as the stream is read. Unwanted entries of a solid
+// archive are decoded to nothing (a later entry may continue them); an
+// entry continued in the next volume fails with ErrMissingVolume naming
+// it, which cannot come through the stream.
+//
 // # Encryption
 //
 // RAR5 data and headers use AES-256-CBC with PBKDF2-HMAC-SHA256 keys

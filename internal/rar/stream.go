@@ -50,7 +50,6 @@ type Stream struct {
 
 	pending *fileInfo // read by NewStream, not yet handed out
 	used    bool      // a reading has started
-	done    bool      // the whole archive has been read
 	err     error     // what ended the reading early
 }
 
@@ -148,9 +147,6 @@ func (s *Stream) physicalSize() {
 // callbacks alone should not call Entries first.
 func (s *Stream) Streaming() bool { return !s.used }
 
-// OnePass reports that the archive can be read only once.
-func (s *Stream) OnePass() bool { return true }
-
 // Err returns what ended the reading early (a damaged or truncated
 // header, a missing volume), which Entries has no result for; nil when
 // the archive was read to its end.
@@ -244,7 +240,6 @@ func (s *Stream) read(ctx context.Context, listing bool, want func(*archive.Entr
 			return err
 		}
 	}
-	s.done = true
 	if s.parseErr != nil && !errors.Is(s.parseErr, errStopped) {
 		return s.parseErr
 	}
