@@ -353,6 +353,9 @@ type Reader2 struct {
 	needDict  bool  // the next chunk must reset the dictionary
 	needProps bool  // the next LZMA chunk must set properties
 	chunkOff  int64 // input offset of the current chunk's header
+
+	props byte       // the dictionary-size property given to Reset
+	par   *parallel2 // segment-parallel decoding, nil without SetThreads
 }
 
 // NewReader2 returns a Reader2 decoding the LZMA2 stream r. props is the
@@ -386,6 +389,10 @@ func (z *Reader2) Reset(r io.Reader, props byte, size int64) error {
 	z.needProps = true
 	z.d.eos = false
 	z.d.pendLen = 0
+	z.props = props
+	if z.par != nil {
+		z.par.restart(size)
+	}
 	return nil
 }
 
@@ -559,9 +566,25 @@ func (z *Reader2) decode() error {
 }
 
 // Read implements io.Reader.
-func (z *Reader2) Read(p []byte) (int, error) { return readWindow(&z.d, &z.flushed, &z.err, z.fill, p) }
+func (z *Reader2) Read(p []byte) (int, error) {
+	if z.par != nil && z.par.on {
+		if n, ok, err := z.parRead(p); ok {
+			return n, err
+		}
+	}
+	return readWindow(&z.d, &z.flushed, &z.err, z.fill, p)
+}
 
 // WriteTo implements io.WriterTo, writing straight from the window.
 func (z *Reader2) WriteTo(w io.Writer) (int64, error) {
-	return writeWindow(&z.d, &z.flushed, &z.err, z.fill, w)
+	var n int64
+	if z.par != nil && z.par.on {
+		m, ok, err := z.parWriteTo(w)
+		if ok {
+			return m, err
+		}
+		n = m
+	}
+	m, err := writeWindow(&z.d, &z.flushed, &z.err, z.fill, w)
+	return n + m, err
 }

@@ -1,0 +1,384 @@
+package lzma
+
+import (
+	"bytes"
+	"io"
+)
+
+// Segment-parallel LZMA2 decoding.
+//
+// A chunk that resets the dictionary (control byte 1, or an LZMA chunk
+// with reset bits 3) starts a segment that no later byte of the stream
+// refers back past: it can be decoded by a fresh decoder on its own. Every
+// chunk header gives its packed size, so the segments are found without
+// decoding. 7-Zip's multithreaded encoder resets the dictionary at each of
+// its blocks (4 dictionaries, at least 1 MiB), XZ Utils at each block.
+//
+// With SetThreads(n > 1) Reader2 reads whole segments ahead (at most n+1,
+// each at most maxSegment unpacked bytes), has them decoded on up to n
+// goroutines into buffers of their unpacked size, and returns the buffers
+// in order. Anything the walk does not expect (a stream of one segment, a
+// segment above maxSegment, the end byte, a bad control byte, truncated
+// input) and any error of a segment's decoder hand the rest of the stream,
+// from the start of that segment, to the sequential decoder: its output
+// and its error, offset included, are those of a sequential run.
+
+// maxSegment is the largest segment (unpacked bytes) decoded in parallel.
+// With n threads at most n+1 segments are held, packed and unpacked, and n
+// decoders with windows of at most maxSegment: 256 MiB for two threads.
+const maxSegment = 32 << 20
+
+// segment is one run of chunks from a dictionary reset to the next.
+type segment struct {
+	start  int64  // input offset of its first chunk header
+	left   int64  // the stream's unpacked bytes still due at its start, -1 if unknown
+	packed []byte // its chunks, headers included
+	size   int    // unpacked bytes
+	out    []byte // decoded bytes, out[:size] once done without error
+	off    int    // bytes of out already returned
+	err    error
+	done   chan struct{}
+}
+
+// parallel2 is Reader2's parallel state.
+type parallel2 struct {
+	threads int
+	on      bool       // segments are decoded in parallel
+	started bool       // the walk has begun
+	queue   []*segment // in stream order; queue[0] is being returned
+	ended   bool       // the walk reached the declared size: nothing follows the queue
+	tail    io.Reader  // when set, the sequential decoder takes over from tailAt once the queue is empty
+	tailAt  int64
+	tailLen int64 // the stream's unpacked bytes still due at tailAt, -1 if unknown
+	left    int64 // unpacked bytes still due after the walked segments, -1 if unknown
+
+	decoders chan *Reader2 // free decoders (nil until first needed); its capacity bounds the goroutines decoding
+	freeOut  [][]byte
+	freePack [][]byte
+	segments int // segments handed to the goroutines since the last restart
+}
+
+// SetThreads lets z decode the segments between dictionary resets on up to
+// n goroutines; n <= 1 keeps the sequential decoder. Call it after
+// NewReader2 or Reset, before the first Read; Reset keeps the setting.
+func (z *Reader2) SetThreads(n int) {
+	if n <= 1 {
+		if z.par != nil {
+			z.par.drain()
+			z.par.on = false
+		}
+		return
+	}
+	if z.par == nil || z.par.threads != n {
+		if z.par != nil {
+			z.par.drain()
+		}
+		z.par = &parallel2{threads: n, decoders: make(chan *Reader2, n)}
+		for range n {
+			z.par.decoders <- nil
+		}
+	}
+	z.par.restart(z.size)
+}
+
+// restart prepares p for a new stream of size bytes (-1 unknown).
+func (p *parallel2) restart(size int64) {
+	p.drain()
+	p.on = true
+	p.started = false
+	p.ended = false
+	p.tail = nil
+	p.left = size
+	p.segments = 0
+}
+
+// drain waits for the segments still being decoded and forgets the queue.
+func (p *parallel2) drain() {
+	for _, s := range p.queue {
+		<-s.done
+	}
+	clear(p.queue)
+	p.queue = p.queue[:0]
+}
+
+// parRead serves Read while segments are decoded in parallel. ok is false
+// once the sequential decoder has taken over.
+func (z *Reader2) parRead(b []byte) (n int, ok bool, err error) {
+	s, ok, err := z.parHead()
+	if !ok || s == nil {
+		return 0, ok, err
+	}
+	n = copy(b, s.out[s.off:s.size])
+	s.off += n
+	return n, true, nil
+}
+
+// parWriteTo serves WriteTo while segments are decoded in parallel.
+func (z *Reader2) parWriteTo(w io.Writer) (total int64, ok bool, err error) {
+	for {
+		s, ok, err := z.parHead()
+		if !ok || s == nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return total, ok, err
+		}
+		n, err := w.Write(s.out[s.off:s.size])
+		s.off += n
+		total += int64(n)
+		if err != nil {
+			return total, true, err
+		}
+	}
+}
+
+// parHead returns the segment whose bytes come next, with bytes left,
+// after waiting for it to be decoded. A nil segment comes with the error
+// to return (io.EOF at the end); ok false means the sequential decoder has
+// taken over.
+func (z *Reader2) parHead() (*segment, bool, error) {
+	p := z.par
+	if !p.started {
+		p.started = true
+		if !z.walk(true) {
+			z.takeOver()
+			return nil, false, nil
+		}
+	}
+	for {
+		if len(p.queue) > 0 && p.queue[0].off == p.queue[0].size {
+			z.release(p.queue[0])
+		}
+		z.walkAhead()
+		if len(p.queue) == 0 {
+			if p.tail != nil {
+				z.takeOver()
+				return nil, false, nil
+			}
+			return nil, true, io.EOF
+		}
+		s := p.queue[0]
+		<-s.done
+		if s.err != nil {
+			// Decode this segment and all that follows sequentially:
+			// same output, same error.
+			z.failOver()
+			return nil, false, nil
+		}
+		if s.off < s.size {
+			return s, true, nil
+		}
+	}
+}
+
+// release returns the head segment's buffers and removes it.
+func (z *Reader2) release(s *segment) {
+	p := z.par
+	p.freeOut = append(p.freeOut, s.out[:0])
+	p.freePack = append(p.freePack, s.packed[:0])
+	copy(p.queue, p.queue[1:])
+	p.queue[len(p.queue)-1] = nil
+	p.queue = p.queue[:len(p.queue)-1]
+}
+
+// walkAhead reads segments while fewer than threads+1 are held.
+func (z *Reader2) walkAhead() {
+	p := z.par
+	for len(p.queue) <= p.threads && !p.ended && p.tail == nil {
+		if !z.walk(false) {
+			return
+		}
+	}
+}
+
+// walk reads the next segment from z.in and starts its decoding. It
+// gives up (false, with p.tail set to the input from the segment's start)
+// on anything unexpected, and at the first segment of the stream unless a
+// second segment follows it.
+func (z *Reader2) walk(first bool) bool {
+	p := z.par
+	in := &z.in
+	start := in.offset(in.rp)
+	var buf []byte
+	if k := len(p.freePack); k > 0 {
+		buf, p.freePack = p.freePack[k-1], p.freePack[:k-1]
+	}
+	size := 0
+	final := false
+	giveUp := func() bool {
+		p.tail = &concatReader{parts: []io.Reader{bytes.NewReader(buf), bytes.NewReader(bytes.Clone(in.buf[in.rp:in.wp])), &restReader{in.r, in.eof, in.err}}}
+		p.tailAt, p.tailLen = start, p.left
+		return false
+	}
+	for !final {
+		if in.ensure(1) < 1 {
+			return giveUp()
+		}
+		c := in.buf[in.rp]
+		reset := c == 1 || c >= 0xE0
+		if size == 0 && !reset {
+			return giveUp()
+		}
+		if size > 0 && reset {
+			break
+		}
+		var hdr, packed, unpacked int
+		switch {
+		case c == 1 || c == 2:
+			hdr = 3
+		case c >= 0x80:
+			hdr = 5
+			if c >= 0xC0 {
+				hdr = 6
+			}
+		default:
+			// The end byte or a bad control byte.
+			return giveUp()
+		}
+		if in.ensure(hdr) < hdr {
+			return giveUp()
+		}
+		h := in.buf[in.rp : in.rp+hdr]
+		if c < 0x80 {
+			unpacked = int(h[1])<<8 | int(h[2]) + 1
+			packed = unpacked
+		} else {
+			unpacked = int(c&0x1F)<<16 | int(h[1])<<8 | int(h[2]) + 1
+			packed = int(h[3])<<8 | int(h[4]) + 1
+		}
+		if size+unpacked > maxSegment {
+			return giveUp()
+		}
+		if p.left >= 0 && int64(size+unpacked) >= p.left {
+			// This chunk reaches the declared size; nothing after it is read.
+			unpacked = int(p.left) - size
+			final = true
+		}
+		if in.ensure(hdr+packed) < hdr+packed {
+			return giveUp()
+		}
+		buf = append(buf, in.buf[in.rp:in.rp+hdr+packed]...)
+		in.rp += hdr + packed
+		size += unpacked
+	}
+	if first && final {
+		return giveUp()
+	}
+	s := &segment{start: start, left: p.left, packed: buf, size: size, done: make(chan struct{})}
+	if k := len(p.freeOut); k > 0 {
+		s.out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
+	}
+	if cap(s.out) < size {
+		s.out = make([]byte, size)
+	}
+	s.out = s.out[:size]
+	if p.left >= 0 {
+		p.left -= int64(size)
+	}
+	p.ended = final
+	p.queue = append(p.queue, s)
+	p.segments++
+	go p.decode(s, z.props, z.maxDict)
+	return true
+}
+
+// decode decodes s on a free decoder.
+func (p *parallel2) decode(s *segment, props byte, maxDict int64) {
+	defer close(s.done)
+	d := <-p.decoders
+	defer func() { p.decoders <- d }()
+	if d == nil {
+		d = &Reader2{maxDict: maxDict}
+	}
+	if s.err = d.Reset(bytes.NewReader(s.packed), props, int64(s.size)); s.err != nil {
+		return
+	}
+	_, s.err = io.ReadFull(d, s.out)
+}
+
+// failOver hands the stream, from the head segment on, to the sequential
+// decoder after the head segment's decoder failed.
+func (z *Reader2) failOver() {
+	p := z.par
+	s := p.queue[0]
+	parts := make([]io.Reader, 0, len(p.queue)+2)
+	for _, q := range p.queue {
+		parts = append(parts, bytes.NewReader(q.packed))
+	}
+	if t, ok := p.tail.(*concatReader); ok {
+		parts = append(parts, t.parts...)
+	} else {
+		in := &z.in
+		parts = append(parts, bytes.NewReader(bytes.Clone(in.buf[in.rp:in.wp])), &restReader{in.r, in.eof, in.err})
+	}
+	p.tail = &concatReader{parts: parts}
+	p.tailAt, p.tailLen = s.start, s.left
+	p.drain() // the later segments' buffers now belong to the tail
+	z.takeOver()
+}
+
+// takeOver switches z to the sequential decoder, on p.tail (or the input
+// as it is, when the walk gave up at the first segment of the stream).
+func (z *Reader2) takeOver() {
+	p := z.par
+	p.on = false
+	if p.tail == nil {
+		return
+	}
+	z.in.reset(p.tail)
+	z.in.base = p.tailAt
+	z.remaining = p.tailLen
+	z.kind = 0
+	z.chunkLeft = 0
+	z.needDict = true
+	z.needProps = true
+	z.d.eos = false
+	z.d.pendLen = 0
+	z.flushed = z.d.pos
+	p.tail = nil
+}
+
+// restReader continues an input after what inBuffer held, repeating the
+// end or the error inBuffer saw.
+type restReader struct {
+	r   io.Reader
+	eof bool
+	err error
+}
+
+func (r *restReader) Read(b []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.eof {
+		return 0, io.EOF
+	}
+	return r.r.Read(b)
+}
+
+// concatReader reads its parts one after the other, filling each Read
+// from as many of them as it can, as a single reader holding all of them
+// would: the bytes the sequential decoder has buffered when it fails, and
+// so the offset it reports, are those of a sequential run.
+type concatReader struct {
+	parts []io.Reader // the last one is the rest of the input
+}
+
+func (c *concatReader) Read(b []byte) (int, error) {
+	n := 0
+	for n < len(b) && len(c.parts) > 0 {
+		m, err := c.parts[0].Read(b[n:])
+		n += m
+		if err == io.EOF && len(c.parts) > 1 {
+			c.parts = c.parts[1:]
+			continue
+		}
+		if err != nil || len(c.parts) == 1 {
+			if n > 0 && err == io.EOF {
+				err = nil
+			}
+			return n, err
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,231 @@
+package lzma
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"testing"
+)
+
+// multiSegment returns an LZMA2 stream of data whose dictionary is reset
+// every seg bytes (as 7-Zip's multithreaded encoder does at its blocks),
+// made by joining separately compressed streams without their end bytes,
+// and its property byte.
+func multiSegment(tb testing.TB, data []byte, seg int, level int) ([]byte, byte) {
+	tb.Helper()
+	opts := LevelOptions(level)
+	opts.DictSize = 1 << 16
+	opts.BlockSize = 1 << 20
+	var out bytes.Buffer
+	var prop byte
+	for i := 0; i < len(data) || i == 0; i += seg {
+		var b bytes.Buffer
+		w, err := NewWriter2(&b, opts)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := w.Write(data[i:min(i+seg, len(data))]); err != nil {
+			tb.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			tb.Fatal(err)
+		}
+		prop = w.Props()
+		s := b.Bytes()
+		out.Write(s[:len(s)-1]) // without the end byte
+	}
+	out.WriteByte(0)
+	return out.Bytes(), prop
+}
+
+// decodeAll decodes stream with threads (1: sequential) through Read with
+// a small buffer, or WriteTo, and returns the output, whether segments
+// were decoded in parallel and the error (nil at the end).
+func decodeAll(tb testing.TB, stream []byte, prop byte, size int64, threads int, writeTo bool) ([]byte, bool, error) {
+	tb.Helper()
+	z, err := NewReader2(bytes.NewReader(stream), prop, size, 1<<24)
+	if err != nil {
+		return nil, false, err
+	}
+	z.SetThreads(threads)
+	var out bytes.Buffer
+	if writeTo {
+		_, err = z.WriteTo(&out)
+	} else {
+		buf := make([]byte, 3000)
+		for {
+			n, rerr := z.Read(buf)
+			out.Write(buf[:n])
+			if rerr != nil {
+				if rerr != io.EOF {
+					err = rerr
+				}
+				break
+			}
+		}
+	}
+	par := z.par != nil && z.par.segments > 0
+	z.SetThreads(1) // waits for the segments still decoding
+	return out.Bytes(), par, err
+}
+
+func TestParallel2MatchesSequential(t *testing.T) {
+	for _, tc := range []struct {
+		kind          string
+		n, seg, level int
+		wantPar       bool
+	}{
+		{"text", 1 << 20, 100 << 10, 1, true},
+		{"mixed", 900 << 10, 64 << 10, 5, true},
+		{"random", 300 << 10, 70 << 10, 1, true}, // uncompressed chunks
+		{"zero", 2 << 20, 512 << 10, 1, true},
+		{"text", 200 << 10, 1 << 20, 1, false}, // one segment: sequential
+		{"text", 0, 1 << 20, 1, false},
+	} {
+		data := testData(tc.kind, tc.n, 7)
+		stream, prop := multiSegment(t, data, tc.seg, tc.level)
+		for _, size := range []int64{int64(len(data)), -1} {
+			for _, threads := range []int{2, 3} {
+				for _, wt := range []bool{false, true} {
+					name := fmt.Sprintf("%s/%d/seg%d/size%d/t%d/writeTo=%v", tc.kind, tc.n, tc.seg, size, threads, wt)
+					got, par, err := decodeAll(t, stream, prop, size, threads, wt)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if !bytes.Equal(got, data) {
+						t.Fatalf("%s: output differs (%d bytes, want %d)", name, len(got), len(data))
+					}
+					if par != tc.wantPar {
+						t.Errorf("%s: segments decoded in parallel = %v, want %v", name, par, tc.wantPar)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParallel2DamageAsSequential: damaged, truncated or mis-sized
+// streams give the parallel reader the sequential reader's output and
+// error, offset included.
+func TestParallel2DamageAsSequential(t *testing.T) {
+	data := testData("mixed", 600<<10, 3)
+	stream, prop := multiSegment(t, data, 64<<10, 1)
+	n := int64(len(data))
+	flip := func(at int) []byte {
+		b := bytes.Clone(stream)
+		b[at] ^= 0x55
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		stream []byte
+		size   int64
+	}{
+		{"flip-middle", flip(len(stream) / 2), n},
+		{"flip-third", flip(len(stream) / 3), -1},
+		{"flip-last", flip(len(stream) - 40), n},
+		{"truncated", stream[:len(stream)*2/3], n},
+		{"truncated-unknown-size", stream[:len(stream)*2/3], -1},
+		{"no-end-byte", stream[:len(stream)-1], -1},
+		{"size-short", stream, n - 100_000},
+		{"size-long", stream, n + 5},
+		{"trailing-garbage", append(bytes.Clone(stream[:len(stream)-1]), 0x07, 0), -1},
+	} {
+		wantOut, _, wantErr := decodeAll(t, tc.stream, prop, tc.size, 1, false)
+		for _, wt := range []bool{false, true} {
+			got, _, err := decodeAll(t, tc.stream, prop, tc.size, 2, wt)
+			if !bytes.Equal(got, wantOut) {
+				t.Errorf("%s writeTo=%v: %d bytes out, sequential %d", tc.name, wt, len(got), len(wantOut))
+			}
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("%s writeTo=%v: error %v, sequential %v", tc.name, wt, err, wantErr)
+			}
+			var ce, wce *CorruptInputError
+			if errors.As(wantErr, &wce) && (!errors.As(err, &ce) || ce.Offset != wce.Offset) {
+				t.Errorf("%s writeTo=%v: error %v, want offset %d", tc.name, wt, err, wce.Offset)
+			}
+		}
+	}
+}
+
+// TestParallel2NoLeak: a reader abandoned after a few bytes and then
+// Reset leaves no goroutine behind.
+func TestParallel2NoLeak(t *testing.T) {
+	data := testData("text", 1<<20, 5)
+	stream, prop := multiSegment(t, data, 64<<10, 1)
+	before := runtime.NumGoroutine()
+	z, err := NewReader2(bytes.NewReader(stream), prop, -1, 1<<24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z.SetThreads(2)
+	buf := make([]byte, 1000)
+	if _, err := io.ReadFull(z, buf); err != nil {
+		t.Fatal(err)
+	}
+	if len(z.par.queue) < 2 {
+		t.Fatalf("%d segments in flight, want the read-ahead", len(z.par.queue))
+	}
+	if err := z.Reset(bytes.NewReader(stream), prop, -1); err != nil {
+		t.Fatal(err)
+	}
+	if got := runtime.NumGoroutine(); got != before {
+		t.Errorf("%d goroutines after Reset, %d before", got, before)
+	}
+	// The reset reader decodes the stream again in full.
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("after Reset: %d bytes, %v", len(got), err)
+	}
+	z.SetThreads(1)
+	if got := runtime.NumGoroutine(); got != before {
+		t.Errorf("%d goroutines at the end, %d before", got, before)
+	}
+}
+
+func FuzzParallel2(f *testing.F) {
+	data := testData("mixed", 100<<10, 9)
+	stream, prop := multiSegment(f, data, 16<<10, 1)
+	f.Add(stream, uint32(0), byte(0), int64(len(data)))
+	f.Add(stream, uint32(len(stream)/2), byte(0x40), int64(-1))
+	f.Add(stream[:len(stream)/2], uint32(3), byte(0), int64(len(data)))
+	f.Fuzz(func(t *testing.T, s []byte, at uint32, x byte, size int64) {
+		if len(s) > 0 {
+			s = bytes.Clone(s)
+			s[int(at)%len(s)] ^= x
+		}
+		if size < -1 || size > 4<<20 {
+			size = -1
+		}
+		wantOut, _, wantErr := decodeAll(t, s, prop, size, 1, false)
+		got, _, err := decodeAll(t, s, prop, size, 2, false)
+		if !bytes.Equal(got, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("parallel: %d bytes, %v; sequential: %d bytes, %v", len(got), err, len(wantOut), wantErr)
+		}
+	})
+}
+
+func BenchmarkParallel2(b *testing.B) {
+	data := testData("text", 8<<20, 1)
+	stream, prop := multiSegment(b, data, 1<<20, 1)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			z, err := NewReader2(bytes.NewReader(stream), prop, int64(len(data)), 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if err := z.Reset(bytes.NewReader(stream), prop, int64(len(data))); err != nil {
+					b.Fatal(err)
+				}
+				z.SetThreads(threads)
+				if _, err := z.WriteTo(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
