@@ -90,6 +90,9 @@ type Reader struct {
 	totalOut    int64
 	hdr         [1024]byte
 	readRecords [32]byte
+
+	par       *parBlocks // block-parallel decoding, nil without SetThreads
+	blockOnly bool       // a block decoder of par: io.EOF at the end of the block
 }
 
 // NewReader returns a Reader decompressing r. maxDict bounds the LZMA2
@@ -104,6 +107,10 @@ func NewReader(r io.Reader, maxDict int64) *Reader {
 func (z *Reader) Reset(r io.Reader, maxDict int64) {
 	if maxDict <= 0 {
 		maxDict = archive.DefaultMaxDict
+	}
+	if z.par != nil {
+		z.par.drain()
+		z.par.blocks = 0
 	}
 	z.in.reset(r)
 	if maxDict != z.maxDict {
@@ -152,6 +159,15 @@ func (z *Reader) Read(p []byte) (int, error) {
 				return n, nil
 			}
 			continue
+		}
+		if z.par != nil && z.inBlock {
+			if n, ok := z.parRead(p); ok {
+				return n, nil
+			}
+		}
+		if z.blockOnly {
+			z.err = io.EOF
+			break
 		}
 		z.err = z.next()
 	}
@@ -223,22 +239,28 @@ func (z *Reader) startStream() error {
 	}
 	z.flags = [2]byte{b[6], b[7]}
 	z.check = b[7] & 0x0F
-	switch z.check {
-	case checkNone:
-		z.sum = nil
-	case checkCRC32:
-		z.sum = crc32.NewIEEE()
-	case checkCRC64:
-		z.sum = &crc64Digest{}
-	case checkSHA256:
-		z.sum = sha256.New()
-	default:
+	z.sum = newCheck(z.check)
+	if z.sum == nil && z.check != checkNone {
 		return z.unsupported(start+7, "check type %d", z.check)
 	}
 	z.streams++
 	z.inBlock = true
 	z.blocks = 0
 	z.records.Reset()
+	return nil
+}
+
+// newCheck returns a hash for a check type, nil for none or an
+// unsupported one.
+func newCheck(check byte) hash.Hash {
+	switch check {
+	case checkCRC32:
+		return crc32.NewIEEE()
+	case checkCRC64:
+		return &crc64Digest{}
+	case checkSHA256:
+		return sha256.New()
+	}
 	return nil
 }
 
@@ -556,10 +578,12 @@ func (z *Reader) decodeError(err error) error {
 // input is the buffered source with a count of consumed bytes.
 type input struct {
 	br  *bufio.Reader
+	src io.Reader // what br reads: the input, or bytes put back in front of it
 	off int64
 }
 
 func (in *input) reset(r io.Reader) {
+	in.src = r
 	if in.br == nil {
 		in.br = bufio.NewReaderSize(r, 64<<10)
 	} else {

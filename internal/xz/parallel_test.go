@@ -1,0 +1,198 @@
+package xz
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"testing"
+)
+
+// readXZ decodes comp with threads (1: sequential), through Read with
+// an odd buffer size, and returns the output, how many blocks were decoded
+// in parallel and the error (nil at the end).
+func readXZ(comp []byte, threads int) ([]byte, int, error) {
+	z := NewReader(bytes.NewReader(comp), 1<<24)
+	z.SetThreads(threads)
+	var out bytes.Buffer
+	buf := make([]byte, 5000)
+	var err error
+	for {
+		n, rerr := z.Read(buf)
+		out.Write(buf[:n])
+		if rerr != nil {
+			if rerr != io.EOF {
+				err = rerr
+			}
+			break
+		}
+	}
+	blocks := 0
+	if z.par != nil {
+		blocks = z.par.blocks
+	}
+	z.SetThreads(1) // waits for the blocks still decoding
+	return out.Bytes(), blocks, err
+}
+
+func TestParallelMatchesSequential(t *testing.T) {
+	data := sample(1<<20, 4)
+	small := sample(100<<10, 5)
+	multiStream := append(xzCompress(t, small, "-1", "-T2", "--block-size=32KiB"), make([]byte, 8)...)
+	multiStream = append(multiStream, xzCompress(t, small, "-1", "-T1", "--block-size=40KiB", "-C", "sha256")...)
+	for _, tc := range []struct {
+		name    string
+		comp    []byte
+		want    []byte
+		wantPar bool
+	}{
+		{"T2-blocks", xzCompress(t, data, "-1", "-T2", "--block-size=128KiB"), data, true},
+		{"T1-blocks", xzCompress(t, data, "-1", "-T1", "--block-size=100KiB", "-C", "crc32"), data, true},
+		{"x86-delta-blocks", xzCompress(t, data, "-T2", "--block-size=200KiB", "--x86", "--delta=dist=4", "--lzma2=preset=1", "-C", "none"), data, true},
+		{"multi-stream", multiStream, append(bytes.Clone(small), small...), true},
+		{"one-block", xzCompress(t, data, "-1", "-T1"), data, true},
+		{"empty", xzCompress(t, nil, "-T2"), nil, false},
+	} {
+		for _, threads := range []int{2, 3} {
+			got, blocks, err := readXZ(tc.comp, threads)
+			if err != nil {
+				t.Fatalf("%s threads=%d: %v", tc.name, threads, err)
+			}
+			if !bytes.Equal(got, tc.want) {
+				t.Fatalf("%s threads=%d: output differs (%d bytes, want %d)", tc.name, threads, len(got), len(tc.want))
+			}
+			if (blocks > 0) != tc.wantPar {
+				t.Errorf("%s threads=%d: %d blocks decoded in parallel", tc.name, threads, blocks)
+			}
+		}
+	}
+}
+
+// TestParallelLargeBlockSequential: a block above maxParBlock is decoded by
+// the sequential path, the smaller blocks around it in parallel, whether
+// its header gives its size (-T2) or not (-T1).
+func TestParallelLargeBlockSequential(t *testing.T) {
+	defer func(n int64) { maxParBlock = n }(maxParBlock)
+	maxParBlock = 256 << 10
+	data := sample(600<<10, 3)
+	for _, args := range [][]string{{"-1", "-T2", "--block-size=400KiB"}, {"-1", "-T1", "--block-size=400KiB"}} {
+		comp := append(xzCompress(t, data[:200<<10], "-1", "-T2", "--block-size=64KiB"), xzCompress(t, data, args...)...)
+		got, blocks, err := readXZ(comp, 2)
+		if err != nil || !bytes.Equal(got, append(bytes.Clone(data[:200<<10]), data...)) {
+			t.Fatalf("%v: %d bytes, %v", args, len(got), err)
+		}
+		// 4 blocks of the first stream, the last 200 KiB of the second.
+		if blocks != 5 {
+			t.Errorf("%v: %d blocks decoded in parallel, want 5", args, blocks)
+		}
+	}
+}
+
+// TestParallelDamageAsSequential: damage in a middle block gives the
+// output and the error, offset included, of the sequential reader.
+func TestParallelDamageAsSequential(t *testing.T) {
+	data := sample(1<<20, 6)
+	comp := xzCompress(t, data, "-1", "-T2", "--block-size=64KiB")
+	flip := func(at int, x byte) []byte {
+		b := bytes.Clone(comp)
+		b[at] ^= x
+		return b
+	}
+	cases := []struct {
+		name string
+		comp []byte
+	}{
+		{"truncated", comp[:len(comp)/2]},
+		{"truncated-in-header", comp[:len(comp)-len(comp)/3]},
+	}
+	for _, at := range []int{len(comp) / 2, len(comp) / 3, len(comp) / 4, len(comp) - 200} {
+		for _, x := range []byte{0x01, 0xFF} {
+			cases = append(cases, struct {
+				name string
+				comp []byte
+			}{fmt.Sprintf("flip-%d-%#x", at, x), flip(at, x)})
+		}
+	}
+	for _, tc := range cases {
+		wantOut, _, wantErr := readXZ(tc.comp, 1)
+		got, _, err := readXZ(tc.comp, 2)
+		if wantErr == nil {
+			t.Errorf("%s: sequential reader saw no damage", tc.name)
+		}
+		if !bytes.Equal(got, wantOut) {
+			t.Errorf("%s: %d bytes out, sequential %d", tc.name, len(got), len(wantOut))
+		}
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: error %v, sequential %v", tc.name, err, wantErr)
+		}
+	}
+}
+
+// TestParallelNoLeak: a reader abandoned mid-file and Reset leaves no
+// goroutine behind and then decodes the file again.
+func TestParallelNoLeak(t *testing.T) {
+	data := sample(512<<10, 8)
+	comp := xzCompress(t, data, "-1", "-T2", "--block-size=32KiB")
+	before := runtime.NumGoroutine()
+	z := NewReader(bytes.NewReader(comp), 0)
+	z.SetThreads(2)
+	if _, err := io.ReadFull(z, make([]byte, 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if len(z.par.queue) < 2 {
+		t.Fatalf("%d blocks read ahead", len(z.par.queue))
+	}
+	z.Reset(bytes.NewReader(comp), 0)
+	if got := runtime.NumGoroutine(); got != before {
+		t.Errorf("%d goroutines after Reset, %d before", got, before)
+	}
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("after Reset: %d bytes, %v", len(got), err)
+	}
+	if z.InputOffset() != int64(len(comp)) {
+		t.Errorf("consumed %d of %d bytes", z.InputOffset(), len(comp))
+	}
+	z.SetThreads(1)
+	if got := runtime.NumGoroutine(); got != before {
+		t.Errorf("%d goroutines at the end, %d before", got, before)
+	}
+}
+
+func FuzzParallelReader(f *testing.F) {
+	comp := xzCompress(f, sample(200<<10, 2), "-1", "-T2", "--block-size=16KiB")
+	f.Add(comp, uint32(len(comp)/2), byte(1), uint32(len(comp)))
+	f.Add(comp, uint32(100), byte(0x80), uint32(len(comp)*2/3))
+	f.Fuzz(func(t *testing.T, in []byte, at uint32, x byte, cut uint32) {
+		if len(in) > 0 {
+			in = bytes.Clone(in)
+			in[int(at)%len(in)] ^= x
+			in = in[:int(cut)%(len(in)+1)]
+		}
+		wantOut, _, wantErr := readXZ(in, 1)
+		got, _, err := readXZ(in, 2)
+		if !bytes.Equal(got, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("parallel: %d bytes, %v; sequential: %d bytes, %v", len(got), err, len(wantOut), wantErr)
+		}
+	})
+}
+
+// BenchmarkParallelReader decodes an .xz file of 1 MiB blocks with one
+// and two threads.
+func BenchmarkParallelReader(b *testing.B) {
+	data := sample(16<<20, 1)
+	comp := xzCompress(b, data, "-T2", "--block-size=1MiB")
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			z := NewReader(bytes.NewReader(comp), 0)
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				z.Reset(bytes.NewReader(comp), 0)
+				z.SetThreads(threads)
+				if n, err := io.Copy(io.Discard, z); err != nil || n != int64(len(data)) {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
+}
