@@ -126,12 +126,16 @@ func newLZMA2Decoder(in []io.Reader, props []byte, size int64, d *decodeContext)
 		if err := z.Reset(in[0], props[0], size); err != nil {
 			return nil, err
 		}
+		z.SetThreads(d.opts.Threads)
 		return z, nil
 	}
 	z, err := lzma.NewReader2(in[0], props[0], size, d.opts.Limit())
 	if err != nil {
 		return nil, err
 	}
+	// Segments between dictionary resets (7-Zip's multithreaded blocks)
+	// are decoded on up to Threads goroutines.
+	z.SetThreads(d.opts.Threads)
 	d.keep(poolLZMA2, z, need, true)
 	return z, nil
 }

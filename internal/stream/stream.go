@@ -162,7 +162,9 @@ func newDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 	case Bzip2:
 		return nopCloser{errorMapper{bzip2.NewReaderThreads(r, max(threads, 1)), "bzip2"}}, h, nil
 	case XZ:
-		return nopCloser{xz.NewReader(r, maxDict)}, h, nil
+		z := xz.NewReader(r, maxDict)
+		z.SetThreads(threads)
+		return nopCloser{z}, h, nil
 	case Zstd:
 		// The decoder's own bound is a backstop: zstdCheck names the
 		// window a frame needs. Its default (zstd.MaxWindowSize, 512 MiB)
