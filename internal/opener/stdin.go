@@ -35,11 +35,12 @@ const maxSniff = 16 << 20
 // Stream is an archive that arrives as a stream that cannot seek, such as
 // standard input. The formats that can be read front to back are read as
 // they arrive, in constant memory: a tar, plain or in any of the
-// compressions of internal/stream, and a single compressed file. Their
-// Reader is read once: the first reading (Entries for a listing, Extract
-// otherwise) consumes the stream, and a second one fails with
-// ErrReadOnce. Every other format (7z, which needs its end header, RAR,
-// ZIP, self-extractors, empty tars) is first copied to a temporary file
+// compressions of internal/stream, a single compressed file, a RAR
+// (rar.Stream) and a ZIP (zip.StreamReader). Their Reader is read once:
+// the first reading (Entries for a listing, Extract otherwise) consumes
+// the stream, and a second one fails with ErrReadOnce. Every other
+// format (7z, which needs its end header, self-extractors, empty tars)
+// is first copied to a temporary file
 // in the spool directory and opened from there as a file is, so that it
 // can be opened again (a password asked for again). On Unix the
 // temporary file is removed as soon as it is created, so nothing is left
