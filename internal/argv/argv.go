@@ -63,6 +63,8 @@ func exactSwitch(a string) ([]string, bool) {
 		return []string{"--ask-password", "--encrypt-headers"}, true
 	case "-snl":
 		return []string{"--symlinks=store"}, true
+	case "-snz": // 7-Zip: propagate the Zone.Identifier stream (garc's default)
+		return []string{"--mark-of-web=on"}, true
 	case "-si":
 		return []string{"--stdin"}, true
 	case "-mhe":

@@ -111,6 +111,7 @@ func TestNormalizeArgs(t *testing.T) {
 		{"x -inul a.rar", "x -q a.rar"},
 		{"x -ep a.rar", "x --flat a.rar"},
 		{"x -snl a.7z", "x --symlinks=store a.7z"},
+		{"x -snz a.7z", "x --mark-of-web=on a.7z"},
 		{"x -unknown a.7z", "x -unknown a.7z"},
 		{"x -so a.7z", "x --stdout a.7z"},
 		{"x -SO a.7z", "x --stdout a.7z"},

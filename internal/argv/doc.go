@@ -31,6 +31,7 @@
 //	-md=64m -mf=off     --dict=64m / --filter=off
 //	-v100m              --volume-size=100m
 //	-snl                --symlinks=store
+//	-snz                --mark-of-web=on
 //	-si, -siNAME        --stdin, --stdin-name=NAME
 //	-hpSECRET (unrar)   --password=SECRET --encrypt-headers
 //	-t7z                --type=7z

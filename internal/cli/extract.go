@@ -33,7 +33,8 @@ type extractFlags struct {
 	flat       bool
 	symlinks   string
 	stdout     bool
-	strip      int // --strip-components
+	strip      int    // --strip-components
+	markOfWeb  string // --mark-of-web: on or off
 }
 
 func (a *app) extractCommand(name string, fullPaths bool) *cobra.Command {
@@ -94,6 +95,7 @@ one after the other, to standard output and nothing is created.`,
 	fl.MarkHidden("symlinks")
 	fl.BoolVar(&f.flat, "flat", false, "drop stored paths, like the e command (unrar -ep)")
 	fl.BoolVar(&f.stdout, "stdout", false, "write the selected files' contents to standard output (7-Zip -so)")
+	fl.StringVar(&f.markOfWeb, "mark-of-web", "on", "on Windows, give every extracted file the archive's Zone.Identifier stream (Mark of the Web) when it has one from the Internet zone (7-Zip -snz): on or off")
 	if !fullPaths {
 		fl.MarkHidden("flat") // e is always flat; accepted for unrar's -ep
 	} else {
@@ -237,6 +239,16 @@ func (a *app) overwriteMode(f *extractFlags) (extract.OverwriteMode, error) {
 	return 0, usagef("--overwrite must be ask, all, skip, rename, rename-existing or never, not %q", v)
 }
 
+// markOfWeb returns the Zone.Identifier stream the files extracted from
+// the archive name get (extract.ArchiveZone): none with --mark-of-web=off
+// or for an archive read from standard input, which has no stream.
+func markOfWeb(name string, f *extractFlags) []byte {
+	if f.markOfWeb == "off" || name == opener.StdinName {
+		return nil
+	}
+	return extract.ArchiveZone(name)
+}
+
 func linkMode(s string) (extract.LinkPolicy, error) {
 	switch s {
 	case "safe":
@@ -353,6 +365,9 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 	if err != nil {
 		return err
 	}
+	if f.markOfWeb != "on" && f.markOfWeb != "off" {
+		return usagef("--mark-of-web must be on or off, not %q", f.markOfWeb)
+	}
 	sel, err := a.selection(patterns)
 	if err != nil {
 		return err
@@ -405,6 +420,7 @@ func (a *app) extractArchive(name string, sel *selection.Selector, f *extractFla
 		Warn:       func(entry string, err error) { a.warn(name, entry, err) },
 
 		StripComponents: f.strip,
+		ZoneIdentifier:  markOfWeb(name, f),
 	})
 	if err != nil {
 		return err

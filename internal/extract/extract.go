@@ -130,6 +130,12 @@ type Options struct {
 	// entry's name and from a hard link's target name (see
 	// StripComponents); an entry with no more components is skipped.
 	StripComponents int
+	// ZoneIdentifier, when not empty, is the Mark of the Web every
+	// regular file gets as its Zone.Identifier alternate data stream
+	// (ArchiveZone gives the archive's own), on Windows and where the
+	// destination's volume keeps such streams (namedStreams); elsewhere
+	// it is ignored.
+	ZoneIdentifier []byte
 }
 
 // sanitizeNames applies SanitizeWindowsName to every component. Tests
@@ -195,6 +201,9 @@ type Extractor struct {
 	capture *[]warning
 	// copies are the links LinksCopy writes once their targets exist.
 	copies []pendingCopy
+	// zone is the Zone.Identifier stream written with every file (nil:
+	// none): Options.ZoneIdentifier where the destination can hold it.
+	zone []byte
 }
 
 // New checks the options and creates the destination directory.
@@ -226,6 +235,9 @@ func New(opts Options) (*Extractor, error) {
 		createdDirs: missing,
 		verified:    make(map[string]bool),
 		at:          newDirHandle(),
+	}
+	if len(opts.ZoneIdentifier) > 0 && namedStreams(abs) {
+		x.zone = opts.ZoneIdentifier
 	}
 	// Finish and Rollback release the directory descriptor; this covers
 	// an Extractor dropped after Abort.
@@ -895,6 +907,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 		x.removeTemp(tmp)
 		return createErr(e.Name, atFinal(werr, dst.fullPath()))
 	}
+	x.markOfWeb(tmp)
 	if rerr != nil {
 		if x.opts.KeepBroken {
 			if err := x.commit(e, tmp, &dst, timesSet); err != nil {
@@ -914,6 +927,17 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	}
 	x.recordWritten(rel, &dst)
 	return nil
+}
+
+// markOfWeb gives the complete temporary file tmp the Zone.Identifier
+// stream of Options.ZoneIdentifier, if any: before its times and
+// attributes are set (a stream written later would change its
+// modification time, and a read-only file takes none). Best effort, as
+// 7-Zip's: the file stays when the stream cannot be written.
+func (x *Extractor) markOfWeb(tmp string) {
+	if x.zone != nil {
+		writeZone(tmp, x.zone)
+	}
 }
 
 // allZero reports whether b holds only zero bytes.
@@ -1196,6 +1220,7 @@ func (x *Extractor) writeLink(e *archive.Entry, rel, target string) error {
 		x.removeTemp(tmp)
 		return createErr(e.Name, atFinal(err, dst.path))
 	}
+	x.markOfWeb(tmp)
 	if runtime.GOOS == "windows" && perm&0o200 == 0 {
 		// Created writable (createFile), made read-only once complete.
 		os.Chmod(tmp, perm)

@@ -22,8 +22,10 @@ import (
 // entry's name, rendered by github.com/schollz/progressbar/v3 and written
 // by the Display (see the package documentation for the split). It fits
 // the terminal's width, measured at every redraw so that it follows
-// resizes; it writes no escape sequence when TERM=dumb (only carriage
-// returns and spaces) and only ASCII when the locale is not UTF-8. A nil
+// resizes; it writes no escape sequence when TERM=dumb or on a Windows
+// console that has no virtual-terminal processing (only carriage returns
+// and spaces; escapesWork switches it on where it can), and only ASCII
+// when the locale is not UTF-8 (always on Windows). A nil
 // *Display draws nothing.
 type Display struct {
 	mu    sync.Mutex
@@ -77,7 +79,10 @@ func New(mode string, quiet bool, stderr io.Writer, total int64) *Display {
 	case mode == "auto" && !isTerminal(stderr):
 		return nil
 	}
-	p := newDisplay(stderr, func() int { return terminalWidth(stderr) }, time.Now, !utf8Locale(), os.Getenv("TERM") == "dumb", total)
+	// Plain text (no escape sequences) for TERM=dumb and for a Windows
+	// console without virtual-terminal processing (escapesWork).
+	dumb := os.Getenv("TERM") == "dumb" || !escapesWork(stderr)
+	p := newDisplay(stderr, func() int { return terminalWidth(stderr) }, time.Now, !utf8Locale(), dumb, total)
 	p.mu.Lock()
 	p.draw()
 	p.mu.Unlock()
