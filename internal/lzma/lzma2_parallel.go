@@ -26,7 +26,8 @@ import (
 // maxSegment is the largest segment (unpacked bytes) decoded in parallel.
 // With n threads at most n+1 segments are held, packed and unpacked, and n
 // decoders with windows of at most maxSegment: 256 MiB for two threads.
-const maxSegment = 32 << 20
+// A variable so that tests can lower it.
+var maxSegment = 32 << 20
 
 // segment is one run of chunks from a dictionary reset to the next.
 type segment struct {

@@ -77,10 +77,10 @@ func TestParallel2MatchesSequential(t *testing.T) {
 		n, seg, level int
 		wantPar       bool
 	}{
-		{"text", 1 << 20, 100 << 10, 1, true},
+		{"text", 512 << 10, 100 << 10, 1, true},
 		{"mixed", 900 << 10, 64 << 10, 5, true},
 		{"random", 300 << 10, 70 << 10, 1, true}, // uncompressed chunks
-		{"zero", 2 << 20, 512 << 10, 1, true},
+		{"zero", 1 << 20, 256 << 10, 1, true},
 		{"text", 200 << 10, 1 << 20, 1, false}, // one segment: sequential
 		{"text", 0, 1 << 20, 1, false},
 	} {
@@ -102,6 +102,31 @@ func TestParallel2MatchesSequential(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestParallel2LargeSegment: from a segment above maxSegment on, the
+// stream is decoded sequentially, the segments before it in parallel.
+func TestParallel2LargeSegment(t *testing.T) {
+	defer func(n int) { maxSegment = n }(maxSegment)
+	maxSegment = 200 << 10
+	data := testData("text", 800<<10, 2)
+	small, prop := multiSegment(t, data[:300<<10], 100<<10, 1)
+	large, _ := multiSegment(t, data[300<<10:], 500<<10, 1)
+	stream := append(small[:len(small)-1], large...)
+	for _, size := range []int64{int64(len(data)), -1} {
+		z, err := NewReader2(bytes.NewReader(stream), prop, size, 1<<24)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z.SetThreads(2)
+		got, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("size %d: %d bytes, %v", size, len(got), err)
+		}
+		if z.par.segments != 3 || z.par.on {
+			t.Errorf("size %d: %d segments in parallel (want 3), parallel at the end %v", size, z.par.segments, z.par.on)
 		}
 	}
 }

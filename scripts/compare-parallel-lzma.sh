@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# compare-parallel-lzma.sh: parallel LZMA2 and xz decoding (issue 27,
+# point 4) against the anchors, in alternating runs so that the load of a
+# shared machine hits all commands alike. For each row it prints the
+# median of RUNS runs of CPU time (user+sys), wall time, wall/CPU (≤ 0.6
+# is the issue's target on multi-block inputs) and peak RSS:
+#   DATA.mx1.t  garc t x.7z (--threads 1 and 2)  vs  7zz t   (7zz a -mx1 -mmt2: 1 MiB blocks)
+#   DATA.mx5.t  the same of 7zz a -mx5 -mmt2 (128 MiB blocks)
+#   DATA.xz.t   garc t x.xz (--threads 1 and 2)  vs  xz -t -T2, 7zz t   (xz -T2 -6: 24 MiB blocks)
+# DATA: numbers (`seq 1 15000000`, 124 MB) and mixed (the standard mixed
+# data, ../shared/tools/mixed-data SIZE). The load average is printed
+# before and after.
+# Usage: scripts/compare-parallel-lzma.sh [SIZE_BYTES] [RUNS] [ROWS]
+# ROWS: comma-separated row names (default all). GARC=path uses an
+# existing binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-100000000}
+runs=${2:-3}
+rows=${3:-numbers.mx1.t,numbers.mx5.t,numbers.xz.t,mixed.mx1.t,mixed.mx5.t,mixed.xz.t}
+want() { [[ ",$rows," == *",$1,"* ]]; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/garc-parlz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+for t in xz 7zz go seq /usr/bin/time; do
+  command -v "$t" >/dev/null || { echo "$t is missing" >&2; exit 1; }
+done
+garc=${GARC:-}
+if [ -z "$garc" ]; then
+  go build -o "$work/garc" ./cmd/garc
+  garc=$work/garc
+fi
+gen=../shared/tools/mixed-data
+[ -x "$gen" ] || { echo "$gen is missing" >&2; exit 1; }
+for d in numbers mixed; do
+  want $d.mx1.t || want $d.mx5.t || want $d.xz.t || continue
+  if [ $d = numbers ]; then seq 1 15000000 > "$work/$d"; else "$gen" "$size" > "$work/$d"; fi
+  if want $d.mx1.t; then 7zz a -bd -mx1 -mmt2 "$work/$d.mx1.7z" "$work/$d" >/dev/null; fi
+  if want $d.mx5.t; then 7zz a -bd -mx5 -mmt2 "$work/$d.mx5.7z" "$work/$d" >/dev/null; fi
+  if want $d.xz.t; then xz -T2 -6 -c "$work/$d" > "$work/$d.xz"; fi
+  rm -f "$work/$d"
+done
+ls -l "$work" | sed 1d
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# measure CMD: "cpu wall rss_kib" of one run.
+measure() {
+  /usr/bin/time -f '%U %S %e %M' -o "$work/time" bash -c "$1" >/dev/null 2>"$work/err" || {
+    echo "failed: $1" >&2; cat "$work/err" >&2; exit 1; }
+  awk '{ printf "%.2f %.2f %d", $1 + $2, $3, $4 }' "$work/time"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+# row NAME LABEL1 CMD1 LABEL2 CMD2 ...: the commands alternate, RUNS rounds.
+row() {
+  local name=$1; shift
+  want "$name" || return 0
+  local -a labels=() cmds=()
+  while [ $# -gt 0 ]; do labels+=("$1"); cmds+=("$2"); shift 2; done
+  declare -A cpu wall rss
+  local i k m
+  for ((i = 0; i < runs; i++)); do
+    for k in "${!cmds[@]}"; do
+      m=$(measure "${cmds[$k]}")
+      cpu[$k]+="${m%% *} "; m=${m#* }
+      wall[$k]+="${m%% *} "; rss[$k]+="${m#* } "
+    done
+  done
+  echo
+  printf '%-14s %-22s %8s %8s %8s %9s\n' "$name" "" "cpu s" "wall s" "wall/cpu" "RSS MiB"
+  for k in "${!cmds[@]}"; do
+    local c w r
+    c=$(tr ' ' '\n' <<<"${cpu[$k]}" | grep . | median)
+    w=$(tr ' ' '\n' <<<"${wall[$k]}" | grep . | median)
+    r=$(tr ' ' '\n' <<<"${rss[$k]}" | grep . | median)
+    awk -v l="${labels[$k]}" -v c="$c" -v w="$w" -v r="$r" 'BEGIN {
+      printf "%-14s %-22s %8.2f %8.2f %8.2f %9.1f\n", "", l, c, w, w / c, r / 1024 }'
+  done
+}
+for d in numbers mixed; do
+  for m in mx1 mx5; do
+    row $d.$m.t "garc t --threads 1" "$garc t --threads 1 $work/$d.$m.7z" \
+      "garc t --threads 2" "$garc t --threads 2 $work/$d.$m.7z" \
+      "7zz t" "7zz t $work/$d.$m.7z"
+  done
+  row $d.xz.t "garc t --threads 1" "$garc t --threads 1 $work/$d.xz" \
+    "garc t --threads 2" "$garc t --threads 2 $work/$d.xz" \
+    "xz -t -T2" "xz -t -T2 $work/$d.xz" \
+    "7zz t" "7zz t $work/$d.xz"
+done
+echo
+echo "medians of $runs alternating runs; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
