@@ -338,3 +338,48 @@ func FuzzStream(f *testing.F) {
 		streamAgrees(t, data)
 	})
 }
+
+// TestSeqSource reads a stream through a seqSource as the reader's
+// windows do: back within the kept bytes, forward past bytes never asked
+// for, across the end; a read before the kept bytes fails (unsupported)
+// instead of returning wrong bytes.
+func TestSeqSource(t *testing.T) {
+	data := make([]byte, 3*seqKeep+12345)
+	for i := range data {
+		data[i] = byte(i * 7 / 5)
+	}
+	s := &seqSource{r: iotest.HalfReader(bytes.NewReader(data))}
+	read := func(off int64, n int) ([]byte, error) {
+		p := make([]byte, n)
+		k, err := s.ReadAt(p, off)
+		return p[:k], err
+	}
+	for _, c := range []struct {
+		off  int64
+		n    int
+		want int // bytes read
+		err  error
+	}{
+		{0, 100, 100, nil},
+		{10, 50, 50, nil},                                   // within what was read
+		{5000, maxWindow, maxWindow, nil},                   // forward, skipping
+		{6000, 2000, 2000, nil},                             // back, kept
+		{int64(2 * seqKeep), seqKeep + 1, seqKeep + 1, nil}, // larger than what is kept
+		{int64(3*seqKeep + 1 - 10), 10, 10, nil},            // its end is kept
+		{100, 10, 0, errBehind},                             // long gone
+		{int64(len(data)) - 5, 10, 5, io.EOF},               // the end
+		{int64(len(data)) - 5, 5, 5, nil},                   // kept after the end
+		{int64(len(data)) + 5, 5, 0, io.EOF},
+	} {
+		got, err := read(c.off, c.n)
+		if len(got) != c.want || !errors.Is(err, c.err) && err != c.err {
+			t.Fatalf("ReadAt(%d, %d): %d bytes, %v; want %d, %v", c.n, c.off, len(got), err, c.want, c.err)
+		}
+		if len(got) > 0 && !bytes.Equal(got, data[c.off:c.off+int64(len(got))]) {
+			t.Fatalf("ReadAt(%d, %d): wrong bytes", c.n, c.off)
+		}
+		if c.err == errBehind && !errors.Is(err, archive.ErrUnsupported) {
+			t.Fatalf("a read behind: %v does not wrap ErrUnsupported", err)
+		}
+	}
+}
