@@ -36,7 +36,11 @@
 // dictionary reset, and 0x80|… an LZMA chunk whose bits 5–6 say whether
 // it resets nothing, the state, the state and the properties, or
 // everything including the dictionary. Each LZMA chunk restarts the range
-// coder, so chunks can be located without decoding.
+// coder, so chunks can be located without decoding. Reader2.SetThreads
+// uses that: the segments from one dictionary reset to the next (7-Zip's
+// multithreaded encoder resets at each block) are read ahead, at most n+1
+// of at most 32 MiB, and decoded on up to n goroutines
+// (lzma2_parallel.go); anything else goes to the sequential decoder.
 //
 // # Decoder
 //

@@ -37,7 +37,13 @@
 // limit before it is allocated.
 //
 // The Reader is a streaming io.Reader: it reads its input once, front to
-// back, and never seeks, so it can sit under a tar reader.
+// back, and never seeks, so it can sit under a tar reader. With
+// SetThreads(n > 1) it reads up to n+1 blocks of at most 32 MiB ahead,
+// finding each one's end from its header and LZMA2 chunk headers (the
+// sizes in the block header are not needed), decodes them on up to n
+// goroutines and returns them in order (parallel.go); larger blocks, and
+// any block whose decoding fails, are read again by the sequential path,
+// so output and errors are those of one thread.
 //
 // The CRC-64 check is computed by carry-less multiplication (PCLMULQDQ)
 // on amd64 CPUs that have it, folding 64 bytes a step (crc64_amd64.s), and
