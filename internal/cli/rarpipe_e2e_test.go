@@ -12,8 +12,9 @@ import (
 
 // rarPipeUnits are corpus RARs piped into garc: RAR 1.5, 2.x, 2.9 and 5,
 // solid and not, encrypted data and encrypted headers (-hp, RAR 2.9 and
-// RAR5), comments, symbolic links (RAR 2.9 and 5) and RAR5 file copies.
-// The second field is the password.
+// RAR5), comments, symbolic links (RAR 2.9 and 5), RAR5 file copies, and
+// a RAR5 self-extractor (which is copied to a temporary file first). The
+// second field is the password.
 var rarPipeUnits = [][2]string{
 	{"files/sharpcompress/Archives__Rar15.rar", ""},
 	{"files/sharpcompress/Archives__Rar2.rar", ""},
@@ -26,6 +27,7 @@ var rarPipeUnits = [][2]string{
 	{"files/libarchive/test_read_format_rar_unicode.rar", ""},
 	{"files/libarchive/test_read_format_rar5_symlink.rar", ""},
 	{"files/rarfile/files__rar5-dups.rar", ""},
+	{"files/libarchive/test_read_format_rar5_sfx.exe", ""}, // copied, then read
 }
 
 // TestStdinRAR pipes RARs into x, e, l and t with "-": each does what it
