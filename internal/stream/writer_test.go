@@ -174,3 +174,64 @@ func TestXZBlocksThreads(t *testing.T) {
 		t.Errorf("xz --list: %q, want 1 stream of 3 blocks", fields)
 	}
 }
+
+// A zstd stream beyond one frame is cut into frames of four windows,
+// the same bytes for one, two and three threads, read back by NewDecoder
+// and zstd.
+func TestZstdFramesThreads(t *testing.T) {
+	data := bytes.Repeat(writerSample(1<<20+7), zstdFrames*zstdWindow>>20+1)
+	one := compress(t, Zstd, data, WriterOptions{Level: 1, Threads: 1})
+	for _, threads := range []int{2, 3} {
+		if got := compress(t, Zstd, data, WriterOptions{Level: 1, Threads: threads}); !bytes.Equal(got, one) {
+			t.Errorf("%d threads: other bytes than one thread", threads)
+		}
+	}
+	d, _, err := NewDecoder(Zstd, bytes.NewReader(one), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(d); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("decoded %d bytes, %v", len(got), err)
+	}
+	cmd := exec.Command(testenv.Tool(t, "zstd"), "-dc")
+	cmd.Stdin = bytes.NewReader(one)
+	if got, err := cmd.Output(); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("zstd -dc: %v", err)
+	}
+}
+
+// The compressed writers allocate the same whatever the input's size: a
+// zstd or gzip stream of nine frames or blocks allocates no more than one
+// of three (what a writer holds is bounded by the threads, not the input;
+// issue 26, point 8).
+func TestWriterMemoryBounded(t *testing.T) {
+	chunk := writerSample(1 << 20)
+	alloc := func(k Kind, size int) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		w, err := NewWriter(io.Discard, k, WriterOptions{Level: 1, Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n < size; n += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for _, c := range []struct {
+		k     Kind
+		block int
+	}{{Zstd, zstdFrames * zstdWindow}, {Gzip, gzipBlock}} {
+		small, big := alloc(c.k, 3*c.block), alloc(c.k, 9*c.block)
+		if big > small+4<<20 {
+			t.Errorf("%v: %d bytes allocated for 3 blocks, %d for 9", c.k, small, big)
+		}
+	}
+}
