@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // streamSentinels are the error classes a Stream must report as the
@@ -380,6 +382,48 @@ func TestSeqSource(t *testing.T) {
 		}
 		if c.err == errBehind && !errors.Is(err, archive.ErrUnsupported) {
 			t.Fatalf("a read behind: %v does not wrap ErrUnsupported", err)
+		}
+	}
+}
+
+// TestStreamReadError cuts the stream of corpus RARs (RAR 2.9, solid RAR5
+// with -hp headers) at several points with a read error instead of the
+// end: the reading ends, and the error reaches the caller (in Extract's
+// result or the entry being read), never taken for the end of the archive.
+func TestStreamReadError(t *testing.T) {
+	root := testenv.CorpusRoot(t)
+	errBoom := errors.New("boom")
+	for _, c := range [][2]string{
+		{"files/sharpcompress/Archives__Rar.solid.rar", ""},
+		{"files/rarfile/files__rar5-hpsw.rar", "password"},
+		{"files/sharpcompress/Archives__Rar15.rar", ""},
+	} {
+		data, err := os.ReadFile(filepath.Join(root, c[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw := c[1]
+		opts := &archive.Options{Password: func() (string, error) { return pw, nil }}
+		for i := 1; i < 8; i++ {
+			n := len(data) * i / 8
+			src := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errBoom))
+			s, err := NewStream(src, opts)
+			if err == nil {
+				var entryErr error
+				err = s.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+					if _, rerr := io.Copy(io.Discard, rd); rerr != nil && entryErr == nil {
+						entryErr = rerr
+					}
+					return nil
+				})
+				s.Close()
+				if err == nil {
+					err = entryErr
+				}
+			}
+			if !errors.Is(err, errBoom) {
+				t.Errorf("%s cut at %d: %v, want the read error", c[0], n, err)
+			}
 		}
 	}
 }
