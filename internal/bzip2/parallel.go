@@ -54,6 +54,7 @@ type parJob struct {
 	end    int64 // bit offset after the block's last symbol
 	data   []byte
 	offset int64 // input offset of data[0]
+	gen    int   // generation of the window holding data
 	err    error
 	done   chan struct{}
 }
@@ -95,6 +96,8 @@ func (j *parJob) run() {
 type parallel struct {
 	r       io.Reader
 	win     []byte // input from offset base; bytes below len(win) are never written again
+	gen     int    // win's generation (each new window has the next)
+	spare   []window
 	base    int64
 	eof     bool  // r is exhausted
 	rerr    error // r's error other than io.EOF
@@ -135,9 +138,14 @@ func (p *parallel) fill(off int64) {
 		if cap(p.win)-len(p.win) < parReadSize {
 			keep := min(p.pos/8, p.scanned) - p.base
 			live := p.win[keep:]
-			nw := make([]byte, len(live), max(2*len(live), len(live)+parReadSize, 1<<20))
-			copy(nw, live)
+			nw := p.spareWindow(len(live) + parReadSize)
+			if nw == nil {
+				nw = make([]byte, 0, max(2*len(live), len(live)+parReadSize, 1<<20))
+			}
+			nw = append(nw, live...)
+			p.spare = append(p.spare, window{p.win[:0], p.gen})
 			p.win, p.base = nw, p.base+keep
+			p.gen++
 		}
 		n, err := p.r.Read(p.win[len(p.win):cap(p.win)])
 		p.win = p.win[:len(p.win)+n]
@@ -148,6 +156,31 @@ func (p *parallel) fill(off int64) {
 			}
 		}
 	}
+}
+
+// window is a buffer the window used before, and its generation.
+type window struct {
+	buf []byte
+	gen int
+}
+
+// spareWindow returns an earlier window's buffer of at least size bytes
+// that no job in flight reads, or nil; it keeps two others at most.
+func (p *parallel) spareWindow(size int) []byte {
+	var found []byte
+	for i := 0; i < len(p.spare); i++ {
+		w := p.spare[i]
+		if found != nil || cap(w.buf) < size || slices.ContainsFunc(p.jobs, func(j *parJob) bool { return j.gen == w.gen }) {
+			continue
+		}
+		found = w.buf
+		p.spare = slices.Delete(p.spare, i, i+1)
+		i--
+	}
+	if len(p.spare) > 2 {
+		p.spare = slices.Delete(p.spare, 0, len(p.spare)-2)
+	}
+	return found
 }
 
 // magicPatterns[s] are the four bytes after the first byte of a block
@@ -237,6 +270,7 @@ func (p *parallel) start(pos int64) *parJob {
 	j.pos = pos
 	j.offset = pos / 8
 	j.data = p.win[pos/8-p.base : min(p.avail(), pos/8+parMaxSpan)-p.base]
+	j.gen = p.gen
 	go j.run()
 	return j
 }

@@ -257,3 +257,18 @@ func FuzzParallel(f *testing.F) {
 		sameAsSequential(t, comp, 2, 3)
 	})
 }
+
+// BenchmarkScan measures the search for block magics alone, per byte of
+// compressed input.
+func BenchmarkScan(b *testing.B) {
+	_, comp := benchInput(b)
+	b.SetBytes(int64(len(comp)))
+	for b.Loop() {
+		p := &parallel{r: bytes.NewReader(comp)}
+		for !p.eof {
+			p.fill(p.avail() + parReadSize)
+			p.scan()
+			p.pos = p.scanned * 8 // let the window drop what was searched
+		}
+	}
+}
