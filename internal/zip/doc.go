@@ -36,6 +36,19 @@
 // and unzip fail on such a file; a whole central directory followed by a
 // damaged end record is accepted.
 //
+// # From a pipe
+//
+// StreamReader reads an archive as it arrives, front to back in constant
+// memory (garc x - and the other commands on standard input): entries from
+// their local headers, handed out as their data passes; an entry with flag
+// bit 3 ends at the data descriptor whose signature is followed by a
+// compressed size equal to the bytes passed and then by the next record's
+// signature (libarchive's rule for stored data; here for every method, and
+// without requiring the CRC, so that a damaged entry is a CRC error and
+// the reading goes on). The central directory is then checked against
+// what was read, and what only it says (Unix modes, symbolic links, the
+// host system) is returned as revisions for the extractor to apply.
+//
 // # Prefixes and split sets
 //
 // Offsets in the directory are relative to the start of the archive,

@@ -485,8 +485,18 @@ func (d *descScan) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	// Look at what p can take and a descriptor beyond it, no more (a
+	// scan of the whole buffer for each small read would cost its size
+	// every time), and without waiting for more than has arrived once
+	// a descriptor's length is there.
 	br := d.s.br
-	b, perr := br.Peek(max(br.Buffered(), descLook))
+	want := min(len(p)+descLook, br.Size())
+	if n := br.Buffered(); n >= descLook {
+		want = min(want, n)
+	} else {
+		want = descLook
+	}
+	b, perr := br.Peek(want)
 	eof := false
 	switch perr {
 	case nil, bufio.ErrBufferFull:
@@ -535,6 +545,9 @@ func (d *descScan) Read(p []byte) (int, error) {
 // when it ends the data (passed being the bytes before it not yet
 // counted), 0 when it does not.
 func (d *descScan) match(c, passed []byte) int {
+	if len(c) < 20 {
+		return 0 // the stream ends: no descriptor and next signature here
+	}
 	le := binary.LittleEndian
 	at := d.n + int64(len(passed))
 	crc := le.Uint32(c[4:])
