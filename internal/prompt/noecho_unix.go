@@ -2,11 +2,10 @@
 
 package prompt
 
-import (
-	"io"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
+// endKey is what ends input on the terminal, for the prompts' hints.
+const endKey = "Ctrl-D"
 
 // readNoEcho reads one line from the terminal fd with echo off, as
 // term.ReadPassword does, except that end of input (Ctrl-D on an empty
@@ -25,28 +24,12 @@ func readNoEcho(fd int) ([]byte, error) {
 		return nil, err
 	}
 	defer unix.IoctlSetTermios(fd, ioctlSetTermios, old)
-	var line []byte
-	var b [1]byte
-	for {
-		n, err := unix.Read(fd, b[:])
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return nil, err
-		case n == 0:
-			if len(line) > 0 {
-				return line, nil
+	return readLine(func(b []byte) (int, error) {
+		for {
+			n, err := unix.Read(fd, b)
+			if err != unix.EINTR {
+				return n, err
 			}
-			return nil, io.EOF
-		case b[0] == '\n':
-			return line, nil
-		case b[0] == '\b' || b[0] == 0x7f:
-			if len(line) > 0 {
-				line = line[:len(line)-1]
-			}
-		default:
-			line = append(line, b[0])
 		}
-	}
+	}, 0)
 }

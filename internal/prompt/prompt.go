@@ -37,7 +37,8 @@ func IsTerminal(r io.Reader) (int, bool) {
 }
 
 // Password asks for a password until one is typed: an empty one is refused
-// and asked for again, up to Tries times. End of input (Ctrl-D)
+// and asked for again, up to Tries times. End of input (Ctrl-D; Ctrl-Z
+// and Enter on a Windows console)
 // gives up at once.
 func (p *Terminal) Password(msg string) (string, error) {
 	for range Tries {
@@ -45,7 +46,7 @@ func (p *Terminal) Password(msg string) (string, error) {
 		if err != nil || v != "" {
 			return v, err
 		}
-		fmt.Fprintln(p.Out, "garc: empty password refused (Ctrl-D gives up)")
+		fmt.Fprintln(p.Out, "garc: empty password refused ("+endKey+" gives up)")
 	}
 	return "", fmt.Errorf("no password typed in %d tries: %w", Tries, archive.ErrPasswordRequired)
 }
@@ -61,7 +62,7 @@ func (p *Terminal) NewPassword() (string, error) {
 			return "", err
 		}
 		if p1 == "" {
-			fmt.Fprintln(p.Out, "garc: empty password refused (Ctrl-D gives up)")
+			fmt.Fprintln(p.Out, "garc: empty password refused ("+endKey+" gives up)")
 			continue
 		}
 		p2, err := p.readLine("Verify password: ")
