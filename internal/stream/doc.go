@@ -56,10 +56,12 @@
 // from a third of the decoder's CPU time (zstd -19 of text) to two thirds
 // of it (zstd -3 of source code and binaries, a sequence every 17 bytes),
 // which a second processor takes. bzip2, xz and .lzma use garc's own
-// decoders. klauspost's decoder with WithDecoderConcurrency(2) was
-// measured beside it and gave no gain on two processors the check
-// already shares, so it decodes on one goroutine; garc's own zstd writer
-// and zstd -T2 write one frame, so frames are not decoded in parallel.
+// decoders. zstd decodes on one goroutine: klauspost's
+// WithDecoderConcurrency(2) took as much CPU time or more (t of 177 MB:
+// 0.70–0.77 s against 0.64–0.73 s) for no wall time gain that could be
+// measured on the shared machine, whose second processor the check
+// already uses; garc's own zstd writer and zstd -T2 write one frame, so
+// frames are not decoded in parallel (pzstd's files would allow it).
 //
 // With threads > 1, NewDecoder's decoder runs ahead of its reader on a
 // goroutine of its own (readahead.go: four 1 MiB buffers from a pool,
