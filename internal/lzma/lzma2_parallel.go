@@ -35,7 +35,7 @@ type segment struct {
 	left   int64  // the stream's unpacked bytes still due at its start, -1 if unknown
 	packed []byte // its chunks, headers included
 	size   int    // unpacked bytes
-	out    []byte // decoded bytes, out[:size] once done without error
+	out    []byte // the decoder's window: the decoded bytes are out[:size]
 	off    int    // bytes of out already returned
 	err    error
 	done   chan struct{}
@@ -269,10 +269,10 @@ func (z *Reader2) walk(first bool) bool {
 	if k := len(p.freeOut); k > 0 {
 		s.out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
 	}
-	if cap(s.out) < size {
-		s.out = make([]byte, size)
+	if n := int(windowSize(uint32(size), int64(size))) + windowSlack; cap(s.out) < n {
+		s.out = make([]byte, n)
 	}
-	s.out = s.out[:size]
+	s.out = s.out[:cap(s.out)]
 	if p.left >= 0 {
 		p.left -= int64(size)
 	}
@@ -291,10 +291,30 @@ func (p *parallel2) decode(s *segment, props byte, maxDict int64) {
 	if d == nil {
 		d = &Reader2{maxDict: maxDict}
 	}
+	// The decoder's window is the segment's buffer, as long as the
+	// segment: the output is decoded in place, never copied.
+	d.d.dict = s.out
+	defer func() { d.d.dict = nil }()
 	if s.err = d.Reset(bytes.NewReader(s.packed), props, int64(s.size)); s.err != nil {
 		return
 	}
-	_, s.err = io.ReadFull(d, s.out)
+	if s.err = d.d.allocWindow(windowSize(uint32(s.size), int64(s.size)), d.maxDict); s.err != nil {
+		return
+	}
+	for {
+		err := d.fill()
+		d.flushed = d.d.pos
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			s.err = err
+			return
+		}
+	}
+	if d.d.pos != s.size || &d.d.dict[0] != &s.out[0] {
+		s.err = errCorrupt // cannot happen: Reset asked for exactly size bytes
+	}
 }
 
 // failOver hands the stream, from the head segment on, to the sequential

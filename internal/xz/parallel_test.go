@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // readXZ decodes comp with threads (1: sequential), through Read with
@@ -178,7 +180,8 @@ func FuzzParallelReader(f *testing.F) {
 }
 
 // BenchmarkParallelReader decodes an .xz file of 1 MiB blocks with one
-// and two threads.
+// and two threads; cpu-ns/op against ns/op gives the parallel path's
+// overhead and wall/CPU.
 func BenchmarkParallelReader(b *testing.B) {
 	data := sample(16<<20, 1)
 	comp := xzCompress(b, data, "-T2", "--block-size=1MiB")
@@ -186,6 +189,7 @@ func BenchmarkParallelReader(b *testing.B) {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			z := NewReader(bytes.NewReader(comp), 0)
 			b.SetBytes(int64(len(data)))
+			cpu := testenv.StartCPU()
 			for b.Loop() {
 				z.Reset(bytes.NewReader(comp), 0)
 				z.SetThreads(threads)
@@ -193,6 +197,7 @@ func BenchmarkParallelReader(b *testing.B) {
 					b.Fatal(n, err)
 				}
 			}
+			cpu.Report(b, int64(len(data)))
 		})
 	}
 }
