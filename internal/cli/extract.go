@@ -391,7 +391,7 @@ func (a *app) runExtractAll(arg string, patterns []string, f *extractFlags) erro
 func (a *app) runExtract(name string, sel *selection.Selector, f *extractFlags, ow extract.OverwriteMode, lm extract.LinkPolicy) error {
 	for {
 		err := a.extractArchive(name, sel, f, ow, lm)
-		if !a.pw.Retry(err) {
+		if a.stdinConsumed() || !a.pw.Retry(err) {
 			return err
 		}
 	}

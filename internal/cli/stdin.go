@@ -51,6 +51,13 @@ func (a *app) openStdin(opts *archive.Options) (archive.Reader, error) {
 	return a.stdinStream.Open(opts)
 }
 
+// stdinConsumed reports whether the archive on standard input was read as
+// it arrived (a tar, ZIP or RAR): it cannot be read again, so a wrong
+// password typed at the prompt ends the run instead of being asked again.
+func (a *app) stdinConsumed() bool {
+	return a.stdinStream != nil && a.stdinStream.Consumed()
+}
+
 // closeStdin removes the temporary copy of an archive read from standard
 // input and closes the terminal opened for its prompts.
 func (a *app) closeStdin() {

@@ -348,14 +348,38 @@ func TestZIPPipePassword(t *testing.T) {
 // TestZIPPipePasswordFromTerminal pipes an encrypted ZIP into garc whose
 // controlling terminal is a pseudo-terminal: the password is read there,
 // never from the piped data, and the archive is still read as it
-// arrives.
+// arrives. A wrong password, which cannot be asked for again (the data is
+// gone), ends the run with exit 11 and leaves nothing.
 func TestZIPPipePasswordFromTerminal(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"p/a.txt": "secret text\n"})
 	data := runZip(t, dir, "-qr", "-P", "topsecret", "-", "p")
+	if r := zipPipePTY(t, dir, data, "out", "topsecret"); r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "out/p/a.txt")); string(b) != "secret text\n" {
+		t.Errorf("extracted %q", b)
+	}
+	r := zipPipePTY(t, dir, data, "bad", "nope")
+	if r.code != ExitPassword || strings.Count(r.out, "Enter password") != 1 {
+		t.Errorf("wrong password: exit %d\n%s", r.code, r.out)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "bad")); len(ents) != 0 {
+		t.Errorf("a wrong password left %d entries", len(ents))
+	}
+}
+
+// zipPipePTY runs x - -o out with data on standard input and a
+// pseudo-terminal as the controlling terminal, answering the password
+// prompt with password.
+func zipPipePTY(t *testing.T, dir string, data []byte, out, password string) (res struct {
+	code int
+	out  string
+}) {
+	t.Helper()
 	master, slave := openPTY(t)
 	defer master.Close()
-	cmd := exec.Command(garcBin, "x", "-", "-o", "out")
+	cmd := exec.Command(garcBin, "x", "-", "-o", out)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TZ=UTC", "TERM=dumb")
 	cmd.Stdin = bytes.NewReader(data)
@@ -369,13 +393,10 @@ func TestZIPPipePasswordFromTerminal(t *testing.T) {
 	go r.collect()
 	t.Cleanup(func() { cmd.Process.Kill() })
 	r.waitFor(t, "Enter password for -")
-	master.Write([]byte("topsecret\r"))
-	if code := r.wait(t); code != ExitOK {
-		t.Fatalf("exit %d\n%s", code, r.output())
-	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "out/p/a.txt")); string(b) != "secret text\n" {
-		t.Errorf("extracted %q", b)
-	}
+	master.Write([]byte(password + "\r"))
+	res.code = r.wait(t)
+	res.out = r.output()
+	return res
 }
 
 // compareBsdtar extracts data with bsdtar -xf - into bsd and compares the

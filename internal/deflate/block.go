@@ -32,8 +32,9 @@ type code struct {
 	cl       [numCodeLen]uint8
 	clCode   [numCodeLen]uint16
 	hclen    int
-	rle      []uint16 // code length symbols, extra bits value << 5 | symbol
-	header   int      // bits of the header after BFINAL and BTYPE
+	rle      [numLitLen + numDist]uint16 // code length symbols, extra bits value << 5 | symbol
+	nrle     int
+	header   int // bits of the header after BFINAL and BTYPE
 }
 
 // build computes the code of histogram h (whose EOB count the caller has
@@ -53,10 +54,11 @@ func (c *code) build(hb *huffBuilder, h *histogram) {
 	var all [numLitLen + numDist]uint8
 	n := copy(all[:], c.lit[:c.hlit])
 	n += copy(all[n:], c.dist[:c.hdist])
-	c.rle = c.rle[:0]
+	c.nrle = 0
 	var clFreq [numCodeLen]uint32
 	emit := func(sym, extra uint16) {
-		c.rle = append(c.rle, extra<<5|sym)
+		c.rle[c.nrle] = extra<<5 | sym
+		c.nrle++
 		clFreq[sym]++
 	}
 	for i := 0; i < n; {
@@ -95,7 +97,7 @@ func (c *code) build(hb *huffBuilder, h *histogram) {
 		c.hclen--
 	}
 	c.header = 5 + 5 + 4 + 3*c.hclen
-	for _, r := range c.rle {
+	for _, r := range c.rle[:c.nrle] {
 		sym := r & 31
 		c.header += int(c.cl[sym])
 		switch sym {
@@ -248,7 +250,7 @@ func (b *bitWriter) writeBlock(syms []uint32, raw []byte, kind blockKind, c *cod
 		for _, s := range codeLenOrder[:c.hclen] {
 			b.bits(uint32(c.cl[s]), 3)
 		}
-		for _, r := range c.rle {
+		for _, r := range c.rle[:c.nrle] {
 			sym := r & 31
 			b.bits(uint32(c.clCode[sym]), uint(c.cl[sym]))
 			switch sym {

@@ -39,12 +39,20 @@
 // parse more times; the smallest parse is kept.
 //
 // The chosen symbols are then cut into blocks (writer.go): a run of
-// symbols is halved when the two halves, each with its own codes, cost
-// less than one block, recursively, the costs computed from per-segment
-// symbol counts. Each block is sent dynamic, fixed or stored, whichever is
-// smallest. The code lengths come from a plain Huffman construction, or
-// from package-merge when that would exceed the length limit
-// (huffman.go).
+// symbols is cut in two, at the best of a few evenly spaced points, when
+// the two parts, each with its own codes, cost less than one block, and
+// so on recursively; the costs come from per-segment symbol counts. Each
+// block is then parsed again (once, or twice at the higher levels) priced
+// by its own statistics, since its codes are what its symbols will cost,
+// and the cheaper parse is kept. A block is sent dynamic, fixed or stored,
+// whichever is smallest. The code lengths come from a plain Huffman
+// construction, or from package-merge when that would exceed the length
+// limit (huffman.go).
+//
+// At -mx5 and -mx6 the positions inside a long match are left out of the
+// match finder's trees (the same strings are there where the match copies
+// from), which costs a little size and saves much time on repetitive
+// input.
 //
 // The output depends only on the input bytes and the level, not on how
 // the input was split into Write calls. Memory is a few MiB (the chunk,

@@ -10,6 +10,7 @@ import (
 // allocates nothing once warmed up.
 type huffBuilder struct {
 	syms   []int32  // symbols with a non-zero frequency, by frequency
+	keys   []uint64 // sort keys of syms
 	weight []uint64 // Huffman tree: leaves, then inner nodes
 	parent []int32
 	depth  []uint8
@@ -45,17 +46,16 @@ func (h *huffBuilder) lengths(freq []uint32, lens []uint8, limit int) {
 			h.syms = append(h.syms, int32(s))
 		}
 	}
+	// Sort by weight, then symbol: keys weight<<16 | symbol.
+	h.keys = h.keys[:0]
+	for _, s := range h.syms {
+		h.keys = append(h.keys, max(uint64(freq[s]), 1)<<16|uint64(s))
+	}
+	slices.Sort(h.keys)
+	for i, k := range h.keys {
+		h.syms[i] = int32(k & 0xffff)
+	}
 	weight := func(s int32) uint64 { return max(uint64(freq[s]), 1) }
-	slices.SortFunc(h.syms, func(a, b int32) int {
-		wa, wb := weight(a), weight(b)
-		switch {
-		case wa < wb:
-			return -1
-		case wa > wb:
-			return 1
-		}
-		return int(a - b)
-	})
 	n := len(h.syms)
 	if n == 2 {
 		lens[h.syms[0]], lens[h.syms[1]] = 1, 1

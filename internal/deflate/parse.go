@@ -32,8 +32,8 @@ func (p *prices) setFixed() {
 // priced as if it had occurred half a time.
 func (p *prices) setFrom(h *histogram) {
 	var litCost [numLitLen]uint32
-	entropy(h.lit[:], litCost[:])
 	var distCost [numDist]uint32
+	entropy(h.lit[:], litCost[:])
 	entropy(h.dist[:], distCost[:])
 	copy(p.lit[:], litCost[:256])
 	for l := minMatch; l <= maxMatch; l++ {
@@ -104,10 +104,15 @@ func (e *Writer) parse(a, b int, p *prices, out []uint32) []uint32 {
 			} else if l >= nice && k == len(ms)-1 {
 				lo = l
 			}
-			for j := lo; j <= l; j++ {
-				if v := dc + p.len[j]; v < cost[i+j] {
-					cost[i+j] = v
-					from[i+j] = uint32(j)<<16 | d
+			if lo <= l {
+				cs := cost[i+lo : i+l+1]
+				lp := p.len[lo : l+1]
+				lp = lp[:len(cs)]
+				for k, pl := range lp {
+					if v := dc + pl; v < cs[k] {
+						cs[k] = v
+						from[i+lo+k] = uint32(lo+k)<<16 | d
+					}
 				}
 			}
 			if clipped {

@@ -23,43 +23,48 @@ const chunkSize = 1 << 18
 
 // params are a level's settings.
 type params struct {
-	nice   int // a match this long is taken whole, without looking inside
-	depth  int // candidates the match finder visits per position
-	passes int // parses per chunk, each priced by the previous one
+	nice   int  // a match this long is taken whole, without looking inside
+	depth  int  // candidates the match finder visits per position
+	passes int  // parses per chunk, each priced by the previous one
+	tries  int  // cut points tried when halving a run of blocks
+	blocks int  // parses of each block priced by its own statistics
+	skip   bool // positions inside a long match stay out of the trees
 }
 
 var levels = [MaxLevel + 1]params{
-	5: {nice: 32, depth: 24, passes: 1},
-	6: {nice: 48, depth: 32, passes: 2},
-	7: {nice: 64, depth: 48, passes: 3},
-	8: {nice: 96, depth: 64, passes: 5},
-	9: {nice: 128, depth: 96, passes: 8},
+	5: {nice: 32, depth: 16, passes: 1, tries: 4, blocks: 1, skip: true},
+	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
+	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
+	8: {nice: 96, depth: 64, passes: 4, tries: 16, blocks: 2},
+	9: {nice: 128, depth: 96, passes: 6, tries: 16, blocks: 2},
 }
 
 // Writer compresses to raw Deflate (RFC 1951) what is written to it. It
 // buffers a chunk of input at a time; Close writes the rest and the final
 // block.
 type Writer struct {
-	w     io.Writer
-	nice  int
-	p     params
-	buf   []byte // window history, then the chunk being gathered
-	base  int    // first byte of buf not yet compressed
-	mf    *finder
-	midx  []int32  // per chunk position: first of its matches in mbuf
-	mbuf  []uint32 // the chunk's matches
-	cost  []uint32
-	from  []uint32
-	syms  []uint32
-	best  []uint32
-	hb    huffBuilder
-	bw    bitWriter
-	pr    prices
-	seen  bool // pr holds the statistics of an earlier chunk
-	split []int
-	segs  []segment
-	err   error
-	done  bool
+	w       io.Writer
+	nice    int
+	p       params
+	buf     []byte // window history, then the chunk being gathered
+	base    int    // first byte of buf not yet compressed
+	mf      *finder
+	midx    []int32  // per chunk position: first of its matches in mbuf
+	mbuf    []uint32 // the chunk's matches
+	cost    []uint32
+	from    []uint32
+	syms    []uint32
+	best    []uint32
+	hb      huffBuilder
+	bw      bitWriter
+	pr      prices
+	seen    bool // pr holds the statistics of an earlier chunk
+	split   []int
+	segs    []segment
+	blk     []uint32
+	blkBest []uint32
+	err     error
+	done    bool
 }
 
 // NewWriter returns a Writer compressing at level (MinLevel…MaxLevel) to
@@ -203,11 +208,12 @@ func (e *Writer) findMatches(n, end int) {
 			continue
 		}
 		// A long match is taken whole: the positions inside it are only
-		// added to the trees.
+		// added to the trees, or at the fastest level left out (the
+		// same strings are in the trees where the match copies from).
 		for j := 1; j < l && i < n; j++ {
 			e.midx[i] = int32(len(e.mbuf))
 			p := pos + j
-			if lim := min(maxMatch, end-p); lim >= minMatch {
+			if lim := min(maxMatch, end-p); lim >= minMatch && !e.p.skip {
 				e.mf.find(e.buf, int32(p), lim, nil, false)
 			}
 			i++
@@ -246,8 +252,23 @@ func (e *Writer) emit(syms []uint32, raw []byte, final bool) {
 	in, start := 0, 0
 	for k, stop := range e.split {
 		h, n := e.sum(start, stop)
-		_, kind := e.blockCost(&h, n, &c)
+		bits, kind := e.blockCost(&h, n, &c)
 		part := syms[start*segSyms : min(stop*segSyms, len(syms))]
+		// Parse the block again priced by its own statistics.
+		for range e.p.blocks {
+			var pr prices
+			pr.setFrom(&h)
+			e.blk = e.parse(in, in+n, &pr, e.blk[:0])
+			var h2 histogram
+			h2.add(e.blk)
+			var c2 code
+			bits2, kind2 := e.blockCost(&h2, n, &c2)
+			if bits2 >= bits {
+				break
+			}
+			bits, kind, c, h = bits2, kind2, c2, h2
+			part, e.blk, e.blkBest = e.blk, e.blkBest, e.blk
+		}
 		e.bw.writeBlock(part, raw[in:in+n], kind, &c, final && k == len(e.split)-1)
 		in += n
 		start = stop
@@ -296,12 +317,19 @@ func (e *Writer) splitAt(a, b, depth int) {
 	var c code
 	h, n := e.sum(a, b)
 	whole, _ := e.blockCost(&h, n, &c)
-	mid := (a + b) / 2
-	hl, nl := e.sum(a, mid)
-	left, _ := e.blockCost(&hl, nl, &c)
-	hr, nr := e.sum(mid, b)
-	right, _ := e.blockCost(&hr, nr, &c)
-	if left+right >= whole {
+	mid, best := 0, whole
+	steps := min(e.p.tries, b-a)
+	for k := 1; k < steps; k++ {
+		m := a + (b-a)*k/steps
+		hl, nl := e.sum(a, m)
+		left, _ := e.blockCost(&hl, nl, &c)
+		hr, nr := e.sum(m, b)
+		right, _ := e.blockCost(&hr, nr, &c)
+		if left+right < best {
+			mid, best = m, left+right
+		}
+	}
+	if mid == 0 {
 		return
 	}
 	e.splitAt(a, mid, depth+1)

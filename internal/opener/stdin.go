@@ -173,6 +173,10 @@ func (s *Stream) makeSpool(src *onePass) error {
 	return nil
 }
 
+// Consumed reports whether the archive was read as it arrived: it cannot
+// be opened again, so a password typed wrong cannot be asked for again.
+func (s *Stream) Consumed() bool { return s.read && s.spool == nil }
+
 // Close removes the temporary copy, if one was made.
 func (s *Stream) Close() error {
 	if s.spool == nil {
