@@ -75,6 +75,13 @@ if [ -n "$other" ] || [ "$ran" -lt 16 ]; then
 fi
 echo "extract Windows tests under Wine: $ran run, none failed but for Wine's TempDir cleanup"
 
+echo "== windows lane: internal/progress's console test, built for Windows, under Wine"
+# The switch of a Windows console to virtual-terminal processing (or to
+# plain text); these tests make no temporary directory, so they pass whole.
+GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -c -o "$work/progress.test.exe" ./internal/progress
+wine "$work/progress.test.exe" -test.v -test.count=1 -test.run '^(TestVTMode|TestEscapesWorkOnPipe)$' >"$work/progress-tests.log" 2>&1 ||
+  { cat "$work/progress-tests.log"; echo "internal/progress's Windows tests failed under Wine" >&2; exit 1; }
+
 echo "== windows lane: conformance over both corpora (garc.exe under Wine)"
 GARC_BINARY="wine $work/garc.exe" \
   GARC_KNOWN_DIFFERENCES="$PWD/$lane/expected-differences.tsv" \
