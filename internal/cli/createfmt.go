@@ -475,7 +475,8 @@ func compressor(out io.Writer, f outFormat, o *CreateOptions, name string, size 
 	if f.comp == 0 {
 		return nopCloser{out}, nil
 	}
-	so := stream.WriterOptions{Level: o.Level, Threads: o.Threads, Size: size}
+	so := stream.WriterOptions{Level: o.Level, Threads: o.Threads, Size: size, MaxMemory: o.Write.MaxDict,
+		Notice: func(s string) { fmt.Fprintf(errWriter(o.Err), "garc: %s\n", s) }}
 	if f.kind == outStream {
 		so.Name = name
 		if o.StoreMTime {

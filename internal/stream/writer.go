@@ -33,6 +33,16 @@ type WriterOptions struct {
 	// Size is the content's size for the .lzma header, -1 when unknown
 	// (the stream then ends with an end marker).
 	Size int64
+	// MaxMemory, when positive, bounds the memory of the .xz and .lzma
+	// encoders (--max-dict, xz.WriterMemory): when the level's would
+	// exceed it, fewer blocks are compressed at once (the output stays
+	// the same), then the dictionary is halved until it fits, and
+	// Notice, when not nil, is told so; when even a 64 KiB dictionary
+	// does not fit NewWriter fails with an archive.LimitError. The
+	// windows of gzip (32 KiB) and zstd (4 MiB, frames of 16 MiB per
+	// thread) and bzip2's blocks are small and fixed.
+	MaxMemory int64
+	Notice    func(string)
 }
 
 // ErrSize is wrapped when a .lzma stream's content differs from the size
@@ -56,7 +66,11 @@ func NewWriter(w io.Writer, k Kind, o WriterOptions) (io.WriteCloser, error) {
 		}
 		return bzip2.NewWriterThreads(w, level, o.Threads)
 	case XZ:
-		return xz.NewWriter(w, xzOptions(&o))
+		lo := xzOptions(&o)
+		if err := fitMemory(&lo, &o, xz.WriterMemory); err != nil {
+			return nil, err
+		}
+		return xz.NewWriter(w, lo)
 	case Zstd:
 		return newZstdWriter(w, &o), nil
 	case LZMA:
@@ -176,6 +190,46 @@ func xzOptions(o *WriterOptions) lzma.WriterOptions {
 	return lo
 }
 
+// minFitDict is the smallest dictionary fitMemory goes down to.
+const minFitDict = 64 << 10
+
+// fitMemory makes the encoder options lo, whose memory mem estimates, fit
+// o.MaxMemory: first with fewer threads (their blocks or finder threads),
+// which leaves the output as it is, then with a dictionary halved until
+// it fits (blocks following it), which Notice is told. It returns an
+// archive.LimitError when not even minFitDict fits.
+func fitMemory(lo *lzma.WriterOptions, o *WriterOptions, mem func(lzma.WriterOptions) int64) error {
+	limit := o.MaxMemory
+	if limit <= 0 || mem(*lo) <= limit {
+		return nil
+	}
+	for lo.Threads > 1 && mem(*lo) > limit {
+		lo.Threads--
+	}
+	from := lo.DictSize
+	for mem(*lo) > limit && lo.DictSize > minFitDict {
+		lo.DictSize /= 2
+		lo.BlockSize = 0 // four dictionaries again
+	}
+	if need := mem(*lo); need > limit {
+		return &archive.LimitError{What: "compression memory", Need: need, Limit: limit}
+	}
+	if lo.DictSize != from && o.Notice != nil {
+		o.Notice(fmt.Sprintf("-mx%d: dictionary of %d KiB instead of %d KiB, so that the encoder's memory (about %d MiB) stays within --max-dict %d MiB",
+			lo.Level, lo.DictSize>>10, from>>10, mem(*lo)>>20, limit>>20))
+	}
+	return nil
+}
+
+// lzmaMemory estimates the memory of an LZMA (not LZMA2) encoder: the
+// finder's tables as xz.WriterMemory counts them and a window of the
+// dictionary (as one block of that size).
+func lzmaMemory(lo lzma.WriterOptions) int64 {
+	lo.Threads = 1
+	lo.BlockSize = int64(max(lo.DictSize, minFitDict))
+	return xz.WriterMemory(lo)
+}
+
 // lzmaWriter writes LZMA Utils' .lzma: a 13-byte header (properties,
 // dictionary size, content size or all ones) and the LZMA stream, with an
 // end marker when the size is unknown.
@@ -189,6 +243,9 @@ func newLZMAWriter(w io.Writer, o *WriterOptions) (*lzmaWriter, error) {
 	lo := lzma.LevelOptions(o.Level)
 	lo.Threads = o.Threads
 	lo.EOSMarker = o.Size < 0
+	if err := fitMemory(&lo, o, lzmaMemory); err != nil {
+		return nil, err
+	}
 	z, err := lzma.NewWriter(w, lo)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -11,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/lzma"
 	"github.com/garc-dev/garc/internal/testenv"
+	"github.com/garc-dev/garc/internal/xz"
 )
 
 // writerSample is compressible data with some noise, n bytes.
@@ -232,6 +236,81 @@ func TestWriterMemoryBounded(t *testing.T) {
 		small, big := alloc(c.k, 3*c.block), alloc(c.k, 9*c.block)
 		if big > small+4<<20 {
 			t.Errorf("%v: %d bytes allocated for 3 blocks, %d for 9", c.k, small, big)
+		}
+	}
+}
+
+// --max-dict bounds the .xz and .lzma encoders: fewer threads first
+// (the same bytes), then a halved dictionary with a notice, and a limit
+// below the smallest encoder is refused with archive.ErrLimit.
+func TestWriterMaxMemory(t *testing.T) {
+	data := writerSample(300 << 10)
+	var notes []string
+	note := func(s string) { notes = append(notes, s) }
+	for _, k := range []Kind{XZ, LZMA} {
+		notes = nil
+		o := WriterOptions{Level: 6, Threads: 2, Size: -1, MaxMemory: 64 << 20, Notice: note}
+		one := compress(t, k, data, o)
+		if len(notes) != 1 || !strings.Contains(notes[0], "instead of 65536 KiB") {
+			t.Errorf("%v at -mx6 under 64 MiB: notices %q", k, notes)
+		}
+		d, _, err := NewDecoder(k, bytes.NewReader(one), 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(d); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%v: decoded %d bytes, %v", k, len(got), err)
+		}
+		o.MaxMemory = 2 << 20
+		if _, err := NewWriter(io.Discard, k, o); !errors.Is(err, archive.ErrLimit) {
+			t.Errorf("%v under 2 MiB: %v, want ErrLimit", k, err)
+		}
+	}
+	// -mx3 (a hash chain, a block per thread) with room for one block:
+	// one thread, the same bytes, no notice.
+	o := WriterOptions{Level: 3, Threads: 2}
+	lo := xzOptions(&o)
+	lo.Threads = 1
+	notes = nil
+	limited := compress(t, XZ, data, WriterOptions{Level: 3, Threads: 2, MaxMemory: xz.WriterMemory(lo), Notice: note})
+	if !bytes.Equal(limited, compress(t, XZ, data, o)) || len(notes) != 0 {
+		t.Errorf("-mx3 with room for one thread: other bytes or notices %q", notes)
+	}
+}
+
+// xz.WriterMemory, which --max-dict is checked against, covers what a
+// Writer holds on an input of several blocks: a hash chain on one and
+// two threads (a block per thread), a binary tree on two (one block).
+func TestXZWriterMemoryModel(t *testing.T) {
+	chunk := writerSample(1 << 20)
+	for _, c := range []struct {
+		mf      string
+		threads int
+	}{{"hc5", 1}, {"hc5", 2}, {"bt4", 2}} {
+		{
+			mf, threads := c.mf, c.threads
+			lo := lzma.WriterOptions{Level: 3, DictSize: 256 << 10, MatchFinder: mf, Threads: threads}
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			base, peak := ms.HeapInuse, ms.HeapInuse
+			w, err := xz.NewWriter(io.Discard, lo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 3 * xz.BlockSize(lo) >> 20 {
+				if _, err := w.Write(chunk); err != nil {
+					t.Fatal(err)
+				}
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if used, model := int64(peak-base), xz.WriterMemory(lo); used > model {
+				t.Errorf("%s, %d threads: %d bytes in use, the model says %d", mf, threads, used, model)
+			}
 		}
 	}
 }

@@ -184,9 +184,9 @@ func (x *Writer) buffer() []byte {
 		x.spare = x.spare[:n-1]
 		return b[:0]
 	}
-	// Grown by append up to the block size: a short stream takes what
-	// it needs.
-	return nil
+	// The block's size at once, so that no smaller buffers are left
+	// behind; the pages a short stream does not fill are never touched.
+	return make([]byte, 0, x.block)
 }
 
 // submit starts compressing the filled block on an idle coder, first
