@@ -326,3 +326,27 @@ func TestStreamReaderInfoZIP(t *testing.T) {
 		})
 	}
 }
+
+// An archive that starts with the marker of a spanned or split archive of
+// one part (PK\x07\x08, or PK00 as PKZIP writes it) is read after the
+// marker, its offsets counting it or not.
+func TestStreamReaderSpanMarker(t *testing.T) {
+	items, files := testItems()
+	b := writeZip(t, items[:3], WriteOptions{Method: "Deflate"})
+	for _, marker := range []string{"PK\x07\x08", "PK00"} {
+		data := append([]byte(marker), b...)
+		if !StreamStart(data) {
+			t.Fatalf("%q: StreamStart false", marker)
+		}
+		got, entries, s, err := readStream(t, data, "")
+		if err != nil {
+			t.Fatalf("%q: %v", marker, err)
+		}
+		if len(entries) != 3 || got["dir/a.txt"] != files["dir/a.txt"] || s.Info().SFXOffset != 4 {
+			t.Errorf("%q: %d entries, a.txt %d bytes, prefix %d", marker, len(entries), len(got["dir/a.txt"]), s.Info().SFXOffset)
+		}
+	}
+	if StreamStart([]byte("PK\x07\x08MZ\x90\x00")) || StreamStart([]byte("MZ\x90\x00PK\x03\x04")) {
+		t.Error("StreamStart takes what is no local header")
+	}
+}
