@@ -213,8 +213,8 @@ func TestParallel2NoLeak(t *testing.T) {
 }
 
 func FuzzParallel2(f *testing.F) {
-	data := testData("mixed", 100<<10, 9)
-	stream, prop := multiSegment(f, data, 16<<10, 1)
+	data := testData("mixed", 24<<10, 9)
+	stream, prop := multiSegment(f, data, 4<<10, 1)
 	f.Add(stream, uint32(0), byte(0), int64(len(data)))
 	f.Add(stream, uint32(len(stream)/2), byte(0x40), int64(-1))
 	f.Add(stream[:len(stream)/2], uint32(3), byte(0), int64(len(data)))

@@ -162,7 +162,7 @@ func TestParallelNoLeak(t *testing.T) {
 }
 
 func FuzzParallelReader(f *testing.F) {
-	comp := xzCompress(f, sample(200<<10, 2), "-1", "-T2", "--block-size=16KiB")
+	comp := xzCompress(f, sample(24<<10, 2), "-1", "-T2", "--block-size=4KiB")
 	f.Add(comp, uint32(len(comp)/2), byte(1), uint32(len(comp)))
 	f.Add(comp, uint32(100), byte(0x80), uint32(len(comp)*2/3))
 	f.Fuzz(func(t *testing.T, in []byte, at uint32, x byte, cut uint32) {
