@@ -23,11 +23,15 @@ import (
 // from the start of that segment, to the sequential decoder: its output
 // and its error, offset included, are those of a sequential run.
 
-// maxSegment is the largest segment (unpacked bytes) decoded in parallel.
-// With n threads at most n+1 segments are held, packed and unpacked, and n
-// decoders with windows of at most maxSegment: 256 MiB for two threads.
-// A variable so that tests can lower it.
+// maxSegment is the largest segment (unpacked bytes) decoded in parallel,
+// a variable so that tests can lower it. A segment is decoded in place
+// (the decoder's window is its buffer), so the memory held is that of the
+// segments read ahead, packed and unpacked: at most n+1 of them with n
+// threads, and no more than maxHeld bytes once one is held.
 var maxSegment = 32 << 20
+
+// maxHeld bounds the bytes of the segments read ahead (see maxSegment).
+const maxHeld = 192 << 20
 
 // segment is one run of chunks from a dictionary reset to the next.
 type segment struct {
@@ -182,10 +186,19 @@ func (z *Reader2) release(s *segment) {
 	p.queue = p.queue[:len(p.queue)-1]
 }
 
+// held returns the bytes of the segments queued.
+func (p *parallel2) held() int {
+	n := 0
+	for _, s := range p.queue {
+		n += cap(s.out) + cap(s.packed)
+	}
+	return n
+}
+
 // walkAhead reads segments while fewer than threads+1 are held.
 func (z *Reader2) walkAhead() {
 	p := z.par
-	for len(p.queue) <= p.threads && !p.ended && p.tail == nil {
+	for len(p.queue) <= p.threads && !p.ended && p.tail == nil && p.held() < maxHeld-2*maxSegment {
 		if !z.walk(false) {
 			return
 		}

@@ -26,11 +26,14 @@ import (
 // fails is read again, from its header, by the sequential path: same
 // output, same error.
 
-// maxParBlock bounds the unpacked size of a block decoded in parallel.
-// With n threads at most n+1 blocks are held, packed and unpacked, with n
-// LZMA2 windows of at most the block size: 256 MiB for two threads. A
-// variable so that tests can lower it.
+// maxParBlock bounds the unpacked size of a block decoded in parallel, a
+// variable so that tests can lower it. With n threads at most n+1 blocks
+// are held, packed and unpacked, and no more than maxHeld bytes once one
+// is held, beside n LZMA2 windows of at most the block size.
 var maxParBlock int64 = 32 << 20
+
+// maxHeld bounds the bytes of the blocks read ahead.
+const maxHeld = 160 << 20
 
 // errBlockEnd marks a block decoded in parallel whose data do not end
 // where the walk found their end; the sequential path reports why.
@@ -139,11 +142,20 @@ func (z *Reader) finishJob() {
 	p.queue = p.queue[:len(p.queue)-1]
 }
 
+// held returns the bytes of the blocks queued.
+func (p *parBlocks) held() int64 {
+	var n int64
+	for _, j := range p.queue {
+		n += int64(cap(j.out) + cap(j.raw))
+	}
+	return n
+}
+
 // walkBlocks reads whole blocks ahead while fewer than threads+1 are
 // queued and the input is inside a stream, before its index.
 func (z *Reader) walkBlocks() {
 	p := z.par
-	for z.inBlock && len(p.queue) <= p.threads {
+	for z.inBlock && len(p.queue) <= p.threads && p.held() < maxHeld-2*maxParBlock {
 		if !z.walkBlock() {
 			return
 		}
