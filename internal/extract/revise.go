@@ -23,8 +23,9 @@ import (
 // with; an entry that was not written in this run (skipped, refused,
 // failed) is left alone.
 //
-//   - A regular file gets e's permission bits, set through a descriptor
-//     of the file written (never through a link put in its place).
+//   - A regular file gets e's permission bits less the umask, as at
+//     creation, set through a descriptor of the file written (never
+//     through a link put in its place).
 //   - A directory gets them when Finish sets directory modes.
 //   - A symbolic link (TypeSymlink) is the file written, whose content is
 //     its target: the file is read without following a link and must
@@ -70,7 +71,8 @@ func (x *Extractor) Revise(e *archive.Entry) error {
 	defer f.Close()
 	switch e.Type {
 	case archive.TypeFile:
-		if err := f.Chmod(filePerm(e)); err != nil {
+		// The bits pass through the umask, as at creation.
+		if err := f.Chmod(filePerm(e) &^ processUmask()); err != nil {
 			return fmt.Errorf("%s: %w: %w", e.Name, ErrCreate, err)
 		}
 		return nil

@@ -39,7 +39,8 @@ func TestRevise(t *testing.T) {
 		{"absolute link, unsafe links", LinksUnsafe, link("d/l", "/etc/passwd"), "/etc/passwd", true, nil, "/etc/passwd", 0},
 		{"links skipped", LinksSkip, link("d/l", "../f"), "../f", true, ErrSkipped, "", 0},
 		{"content changed", LinksSafe, link("d/l", "../f"), "../g", true, ErrCreate, "", 0o644},
-		{"mode", LinksSafe, &archive.Entry{Name: "d/l", Type: archive.TypeFile, Mode: 0o750, HasUnixMode: true}, "x", true, nil, "", 0o750},
+		{"mode", LinksSafe, &archive.Entry{Name: "d/l", Type: archive.TypeFile, Mode: 0o750, HasUnixMode: true}, "x", true, nil, "", 0o750 &^ processUmask()},
+		{"mode through the umask", LinksSafe, &archive.Entry{Name: "d/l", Type: archive.TypeFile, Mode: 0o666, HasUnixMode: true}, "x", true, nil, "", 0o666 &^ processUmask()},
 		{"not written", LinksSafe, link("d/l", "../f"), "", false, nil, "", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -892,6 +892,12 @@ func (s *StreamReader) compare(base int64) error {
 		differ := func(what string, local, central any) error {
 			return rd.wrap(e.Name, l.headerOff, fmt.Errorf("the central directory disagrees with what was read: %s %v in the local header, %v in the central directory: %w", what, local, central, archive.ErrFormat))
 		}
+		if string(l.rawName) != string(f.rawName) && (l.unicodeX || f.unicodeX) {
+			// A writer that recodes names stored other bytes in the
+			// two headers: the local header's name stands, as
+			// NewReader takes it.
+			e.Name = le.Name
+		}
 		switch {
 		case string(l.rawName) != string(f.rawName) && !l.unicodeX && !f.unicodeX:
 			return differ("name", fmt.Sprintf("%q", l.rawName), fmt.Sprintf("%q", f.rawName))
