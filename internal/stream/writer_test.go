@@ -114,7 +114,7 @@ func TestLZMAWriterSize(t *testing.T) {
 // runtime's .go files), the source text of the size targets.
 func goSources(t *testing.T, n int) []byte {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "runtime", "*.go"))
+	files, _ := filepath.Glob(filepath.Join(testenv.GOROOT(t), "src", "runtime", "*.go"))
 	var b []byte
 	for _, f := range files {
 		d, err := os.ReadFile(f)
@@ -127,7 +127,7 @@ func goSources(t *testing.T, n int) []byte {
 		}
 	}
 	if len(b) < n/2 {
-		t.Skip("no Go sources beside the toolchain")
+		testenv.Missing(t, "the Go runtime's sources")
 	}
 	return b
 }
@@ -287,30 +287,27 @@ func TestXZWriterMemoryModel(t *testing.T) {
 		mf      string
 		threads int
 	}{{"hc5", 1}, {"hc5", 2}, {"bt4", 2}} {
-		{
-			mf, threads := c.mf, c.threads
-			lo := lzma.WriterOptions{Level: 3, DictSize: 256 << 10, MatchFinder: mf, Threads: threads}
-			var ms runtime.MemStats
-			runtime.GC()
+		lo := lzma.WriterOptions{Level: 3, DictSize: 256 << 10, MatchFinder: c.mf, Threads: c.threads}
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		base, peak := ms.HeapInuse, ms.HeapInuse
+		w, err := xz.NewWriter(io.Discard, lo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 * xz.BlockSize(lo) >> 20 {
+			if _, err := w.Write(chunk); err != nil {
+				t.Fatal(err)
+			}
 			runtime.ReadMemStats(&ms)
-			base, peak := ms.HeapInuse, ms.HeapInuse
-			w, err := xz.NewWriter(io.Discard, lo)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 3 * xz.BlockSize(lo) >> 20 {
-				if _, err := w.Write(chunk); err != nil {
-					t.Fatal(err)
-				}
-				runtime.ReadMemStats(&ms)
-				peak = max(peak, ms.HeapInuse)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if used, model := int64(peak-base), xz.WriterMemory(lo); used > model {
-				t.Errorf("%s, %d threads: %d bytes in use, the model says %d", mf, threads, used, model)
-			}
+			peak = max(peak, ms.HeapInuse)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if used, model := int64(peak-base), xz.WriterMemory(lo); used > model {
+			t.Errorf("%s, %d threads: %d bytes in use, the model says %d", c.mf, c.threads, used, model)
 		}
 	}
 }
