@@ -350,3 +350,27 @@ func TestStreamReaderSpanMarker(t *testing.T) {
 		t.Error("StreamStart takes what is no local header")
 	}
 }
+
+// Names recoded between the two headers (the Unicode Path field is
+// there) are the local header's from a pipe too, as NewReader takes them.
+func TestStreamReaderRecodedLocalName(t *testing.T) {
+	data := []byte("x")
+	matching := stored("File 2 - \x94.txt", data)
+	matching.localName = "File 2 - xx.txt"
+	matching.localExtra = unicodePathExtra("File 2 - xx.txt", "File 2 - ö.txt")
+	stale := stored("File 4 - \x86.txt", data)
+	stale.localName = "File 4 - xx.txt"
+	stale.cdExtra = unicodePathExtra("File 4 - \x86.txt", "File 4 - å.txt")
+	stale.localExtra = stale.cdExtra
+	got, entries, _, err := readStream(t, rawZip([]rawEntry{matching, stale}, nil), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	if n := strings.Join(names, "|"); n != "File 2 - ö.txt|File 4 - xx.txt" || got["File 4 - xx.txt"] != "x" {
+		t.Fatalf("names %q, contents %v", n, got)
+	}
+}
