@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"testing"
 
+	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -199,5 +201,35 @@ func BenchmarkParallelReader(b *testing.B) {
 			}
 			cpu.Report(b, int64(len(data)))
 		})
+	}
+}
+
+// TestParallelCorpus: every .xz of the shared corpus (XZ Utils' good and
+// bad test files among them) decodes with two threads to the output and
+// error of one.
+func TestParallelCorpus(t *testing.T) {
+	root := testenv.MoreCorpusRoot(t)
+	units, err := corpus.Units(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, u := range units {
+		if u.Format != "xz" {
+			continue
+		}
+		comp, err := os.ReadFile(u.Path(root))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		wantOut, _, wantErr := readXZ(comp, 1)
+		got, _, err := readXZ(comp, 2)
+		if !bytes.Equal(got, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: threads 2: %d bytes, %v; one thread: %d bytes, %v", u.Unit, len(got), err, len(wantOut), wantErr)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no xz units in the corpus index")
 	}
 }
