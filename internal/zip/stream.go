@@ -159,7 +159,8 @@ func (s *StreamReader) Entries() []*archive.Entry {
 // Revisions returns, once the archive was read through, the entries that
 // Extract handed out as regular files (or directories) with the default
 // mode and that the central directory describes otherwise: symbolic
-// links, whose content was the target, and entries with a Unix mode. The
+// links, whose content was the target, and entries with a Unix mode or
+// DOS attributes (read-only). The
 // entries are the directory's, with the names Extract gave.
 func (s *StreamReader) Revisions() []*archive.Entry { return s.revised }
 
@@ -916,8 +917,8 @@ func (s *StreamReader) compare(base int64) error {
 		}
 		switch {
 		case e.Type == le.Type:
-			if e.HostOS == archive.HostUnix && e.Mode != le.Mode {
-				s.revised = append(s.revised, e)
+			if e.Mode != le.Mode || e.Attributes != le.Attributes {
+				s.revised = append(s.revised, e) // a Unix mode, a read-only attribute
 			}
 		case e.Type == archive.TypeSymlink && le.Type == archive.TypeFile:
 			if b, ok := s.small[j]; ok {

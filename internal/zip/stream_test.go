@@ -1,6 +1,7 @@
 package zip
 
 import (
+	stdzip "archive/zip"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -372,5 +373,32 @@ func TestStreamReaderRecodedLocalName(t *testing.T) {
 	}
 	if n := strings.Join(names, "|"); n != "File 2 - ö.txt|File 4 - xx.txt" || got["File 4 - xx.txt"] != "x" {
 		t.Fatalf("names %q, contents %v", n, got)
+	}
+}
+
+// A read-only DOS attribute, in the central directory only, is a
+// revision from a pipe, as a Unix mode is.
+func TestStreamReaderReadOnlyAttribute(t *testing.T) {
+	var buf bytes.Buffer
+	w := stdzip.NewWriter(&buf)
+	for _, ro := range []bool{false, true} {
+		h := &stdzip.FileHeader{Name: fmt.Sprintf("ro-%v", ro), Method: stdzip.Store, CreatorVersion: 20}
+		if ro {
+			h.ExternalAttrs = archive.AttrReadOnly
+		}
+		fw, err := w.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte("data"))
+	}
+	w.Close()
+	_, _, s, err := readStream(t, buf.Bytes(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := s.Revisions()
+	if len(rev) != 1 || rev[0].Name != "ro-true" || rev[0].Attributes&archive.AttrReadOnly == 0 {
+		t.Fatalf("revisions %v", rev)
 	}
 }
