@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -376,7 +377,7 @@ no progress display unless --progress=on (7-Zip -bsp2) asks for it.
 	pf.BoolVarP(&a.g.yes, "yes", "y", false, "assume yes on all queries (overwrite all)")
 	pf.StringVar(&a.g.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal and stdout carries no data: not with -so or p), on (when stderr is a terminal, with -so too; 7-Zip -bsp2), always, never; list prints each file instead (7-Zip -bb1, --verbose)")
 	pf.StringVar(&a.g.maxDict, "max-dict", "", "largest dictionary or model memory to allocate, e.g. 512m, 4g (default 4g)")
-	pf.IntVar(&a.g.threads, "threads", 0, "threads (reading: for independent blocks, 0 or 1 decodes sequentially; creating: for LZMA2 blocks and the match finder, 0 uses every CPU; the archive does not depend on it)")
+	pf.IntVar(&a.g.threads, "threads", 0, "threads, 0 for every CPU (reading: independent blocks decoded in parallel and streams decoded ahead of the files, 1 decodes sequentially; creating: blocks and the match finder; the archive does not depend on it)")
 	stringArrayVar(pf, &a.g.includes, "include", "only entries matching `PATTERN` (repeatable; @FILE reads a list; for a: more inputs, 7-Zip -i!)")
 	stringArrayVar(pf, &a.g.excludes, "exclude", "skip entries matching `PATTERN`, from the root unless -r or a **/ prefix (7-Zip -x!, -xr!; repeatable; @FILE reads a list)")
 	pf.BoolVarP(&a.g.recursive, "recursive", "r", false, "let patterns match at any depth (7-Zip -r)")
@@ -438,8 +439,18 @@ func (a *app) options(name string) *archive.Options {
 		Password: a.pw.ForArchive(name),
 		MaxDict:  md,
 		Memory:   a.memory,
-		Threads:  a.g.threads,
+		Threads:  readThreads(a.g.threads),
 	}
+}
+
+// readThreads is the number of threads that read an archive: --threads,
+// or with 0 every CPU, as 7-Zip decodes LZMA2 blocks on every core by
+// default. One decodes sequentially.
+func readThreads(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.NumCPU()
 }
 
 // memoryHeadroom is what the process may use beyond --max-dict (the
