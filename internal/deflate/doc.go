@@ -18,7 +18,7 @@
 //
 // # How this encoder chooses its symbols
 //
-// Input is gathered in chunks of 256 KiB and kept for a window of 32 KiB
+// Input is gathered in chunks of 128 KiB and kept for a window of 32 KiB
 // behind them. For every position of a chunk a binary-tree match finder
 // (matchfinder.go) lists the matches worth considering: the trees, one per
 // 3-byte hash, order the window's positions by the bytes that follow

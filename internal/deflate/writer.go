@@ -19,7 +19,7 @@ const (
 )
 
 // chunkSize is how much input is parsed at a time.
-const chunkSize = 1 << 18
+const chunkSize = 1 << 17
 
 // params are a level's settings.
 type params struct {
