@@ -2,6 +2,7 @@ package lzma
 
 import (
 	"bytes"
+	"errors"
 	"io"
 )
 
@@ -39,7 +40,7 @@ type segment struct {
 	left   int64  // the stream's unpacked bytes still due at its start, -1 if unknown
 	packed []byte // its chunks, headers included
 	size   int    // unpacked bytes
-	out    []byte // the decoder's window: the decoded bytes are out[:size]
+	out    []byte // the decoded bytes, decoded in place (DecodeInto)
 	off    int    // bytes of out already returned
 	err    error
 	done   chan struct{}
@@ -190,7 +191,7 @@ func (z *Reader2) release(s *segment) {
 func (p *parallel2) held() int {
 	n := 0
 	for _, s := range p.queue {
-		n += cap(s.out) + cap(s.packed)
+		n += s.size + cap(s.packed) // s.out belongs to its goroutine until done
 	}
 	return n
 }
@@ -282,10 +283,6 @@ func (z *Reader2) walk(first bool) bool {
 	if k := len(p.freeOut); k > 0 {
 		s.out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
 	}
-	if n := int(windowSize(uint32(size), int64(size))) + windowSlack; cap(s.out) < n {
-		s.out = make([]byte, n)
-	}
-	s.out = s.out[:cap(s.out)]
 	if p.left >= 0 {
 		p.left -= int64(size)
 	}
@@ -304,31 +301,51 @@ func (p *parallel2) decode(s *segment, props byte, maxDict int64) {
 	if d == nil {
 		d = &Reader2{maxDict: maxDict}
 	}
-	// The decoder's window is the segment's buffer, as long as the
-	// segment: the output is decoded in place, never copied.
-	d.d.dict = s.out
-	defer func() { d.d.dict = nil }()
 	if s.err = d.Reset(bytes.NewReader(s.packed), props, int64(s.size)); s.err != nil {
 		return
 	}
-	if s.err = d.d.allocWindow(windowSize(uint32(s.size), int64(s.size)), d.maxDict); s.err != nil {
-		return
+	s.out, s.err = d.DecodeInto(s.out)
+}
+
+// DecodeInto decodes the rest of the stream z was Reset to, whose size
+// must have been given, into buf's storage, as z's window for the time of
+// the call (grown when buf's capacity is too small), and returns the
+// decoded bytes: output decoded in place, never copied.
+func (z *Reader2) DecodeInto(buf []byte) ([]byte, error) {
+	if z.size < 0 || z.size > int64(maxInt) || z.par != nil && z.par.on {
+		return nil, errDecodeInto
+	}
+	size := int(z.size)
+	w := windowSize(uint32(min(z.size, 1<<32-1)), z.size)
+	if n := int(w) + windowSlack; cap(buf) < n {
+		buf = hugeBytes(n) // fewer page faults for a buffer filled at once
+	}
+	old := z.d.dict
+	z.d.dict = buf[:cap(buf)]
+	defer func() { z.d.dict = old }()
+	if err := z.d.allocWindow(w, z.maxDict); err != nil {
+		return nil, err
 	}
 	for {
-		err := d.fill()
-		d.flushed = d.d.pos
+		err := z.fill()
+		z.flushed = z.d.pos
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			s.err = err
-			return
+			return nil, err
 		}
 	}
-	if d.d.pos != s.size || &d.d.dict[0] != &s.out[0] {
-		s.err = errCorrupt // cannot happen: Reset asked for exactly size bytes
+	if z.d.pos != size {
+		return nil, errDecodeInto // cannot happen: the stream was Reset to size bytes
 	}
+	return z.d.dict[:size], nil
 }
+
+// errDecodeInto is DecodeInto's answer for a stream of unknown size.
+var errDecodeInto = errors.New("lzma: DecodeInto needs the unpacked size and no threads")
+
+const maxInt = int(^uint(0) >> 1)
 
 // failOver hands the stream, from the head segment on, to the sequential
 // decoder after the head segment's decoder failed.

@@ -43,7 +43,8 @@ var errBlockEnd = errors.New("xz: block data end elsewhere than walked")
 type readJob struct {
 	start    int64  // input offset of its header
 	raw      []byte // header, data, padding and check
-	out      []byte // its uncompressed data once decoded
+	size     int    // unpacked bytes
+	out      []byte // its uncompressed data once decoded (out[:size])
 	off      int    // bytes of out already returned
 	unpadded int64  // header + compressed data + check, for the index
 	err      error
@@ -94,7 +95,7 @@ func (p *parBlocks) drain() {
 func (z *Reader) parRead(b []byte) (n int, ok bool) {
 	p := z.par
 	for {
-		if len(p.queue) > 0 && p.queue[0].off == len(p.queue[0].out) {
+		if len(p.queue) > 0 && p.queue[0].off == p.queue[0].size {
 			z.finishJob()
 		}
 		z.walkBlocks()
@@ -113,11 +114,11 @@ func (z *Reader) parRead(b []byte) (n int, ok bool) {
 			z.in.unread(raws)
 			return 0, false
 		}
-		if j.off < len(j.out) {
+		if j.off < j.size {
 			if len(b) == 0 {
 				return 0, true
 			}
-			n = copy(b, j.out[j.off:])
+			n = copy(b, j.out[j.off:j.size])
 			j.off += n
 			z.totalOut += int64(n)
 			return n, true
@@ -133,7 +134,7 @@ func (z *Reader) finishJob() {
 	z.blocks++
 	var rec [16]byte
 	binary.LittleEndian.PutUint64(rec[:8], uint64(j.unpadded))
-	binary.LittleEndian.PutUint64(rec[8:], uint64(len(j.out)))
+	binary.LittleEndian.PutUint64(rec[8:], uint64(j.size))
 	z.records.Write(rec[:])
 	p.freeOut = append(p.freeOut, j.out[:0])
 	p.freeRaw = append(p.freeRaw, j.raw[:0])
@@ -146,7 +147,7 @@ func (z *Reader) finishJob() {
 func (p *parBlocks) held() int64 {
 	var n int64
 	for _, j := range p.queue {
-		n += int64(cap(j.out) + cap(j.raw))
+		n += int64(j.size + cap(j.raw)) // j.out belongs to its goroutine until done
 	}
 	return n
 }
@@ -258,14 +259,10 @@ func (z *Reader) walkBlock() bool {
 	if !read(int((4-comp%4)%4) + cs) {
 		return giveUp()
 	}
-	j := &readJob{start: at, raw: raw, unpadded: int64(size) + comp + int64(cs), done: make(chan struct{})}
+	j := &readJob{start: at, raw: raw, size: int(uncomp), unpadded: int64(size) + comp + int64(cs), done: make(chan struct{})}
 	if k := len(p.freeOut); k > 0 {
 		j.out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
 	}
-	if int64(cap(j.out)) < uncomp {
-		j.out = make([]byte, uncomp)
-	}
-	j.out = j.out[:uncomp]
 	p.queue = append(p.queue, j)
 	p.blocks++
 	go p.decode(j, z.maxDict, z.check, z.flags)
@@ -285,6 +282,7 @@ func (p *parBlocks) decode(j *readJob, maxDict int64, check byte, flags [2]byte)
 	sub.inBlock = true
 	sub.flags, sub.check = flags, check
 	sub.sum = newCheck(check)
+	sub.blockSize = int64(j.size)
 	b, err := sub.in.readByte()
 	if err == nil {
 		err = sub.startBlock(j.start, b)
@@ -293,12 +291,35 @@ func (p *parBlocks) decode(j *readJob, maxDict int64, check byte, flags [2]byte)
 		j.err = err
 		return
 	}
+	end := j.start + int64(len(j.raw))
+	if sub.out == io.Reader(sub.lz) {
+		// No filters: decode in place into j.out, then check.
+		out, err := sub.lz.DecodeInto(j.out)
+		if err != nil {
+			j.err = err
+			return
+		}
+		j.out = out
+		if sub.sum != nil {
+			sub.sum.Write(out)
+		}
+		sub.uncompressed = int64(len(out))
+		sub.out = nil
+		if err := sub.endBlock(); err != nil || sub.in.off != end {
+			j.err = errBlockEnd
+		}
+		return
+	}
+	if cap(j.out) < j.size {
+		j.out = make([]byte, j.size)
+	}
+	j.out = j.out[:j.size]
 	if _, err := io.ReadFull(sub, j.out); err != nil {
 		j.err = err
 		return
 	}
 	var one [1]byte
-	if n, err := sub.Read(one[:]); n != 0 || err != io.EOF || sub.in.off != j.start+int64(len(j.raw)) {
+	if n, err := sub.Read(one[:]); n != 0 || err != io.EOF || sub.in.off != end {
 		j.err = errBlockEnd
 	}
 }

@@ -93,6 +93,7 @@ type Reader struct {
 
 	par       *parBlocks // block-parallel decoding, nil without SetThreads
 	blockOnly bool       // a block decoder of par: io.EOF at the end of the block
+	blockSize int64      // in a block decoder, the unpacked size the walk found
 }
 
 // NewReader returns a Reader decompressing r. maxDict bounds the LZMA2
@@ -340,13 +341,17 @@ func (z *Reader) startBlock(at int64, b byte) error {
 		return &archive.Error{Offset: last.at, Err: err}
 	}
 	z.frame.reset(&z.in, z.declaredComp)
+	unpacked := z.declaredUncomp
+	if z.blockOnly {
+		unpacked = z.blockSize
+	}
 	if z.lz == nil {
-		lz, err := lzma.NewReader2(&z.frame, last.props[0], z.declaredUncomp, z.maxDict)
+		lz, err := lzma.NewReader2(&z.frame, last.props[0], unpacked, z.maxDict)
 		if err != nil {
 			return &archive.Error{Offset: last.at, Err: err}
 		}
 		z.lz = lz
-	} else if err := z.lz.Reset(&z.frame, last.props[0], z.declaredUncomp); err != nil {
+	} else if err := z.lz.Reset(&z.frame, last.props[0], unpacked); err != nil {
 		return &archive.Error{Offset: last.at, Err: err}
 	}
 	var out io.Reader = z.lz
