@@ -33,7 +33,8 @@ gen=../shared/tools/mixed-data
 [ -x "$gen" ] || { echo "$gen is missing" >&2; exit 1; }
 for d in numbers mixed; do
   want $d.mx1.t || want $d.mx5.t || want $d.xz.t || continue
-  if [ $d = numbers ]; then seq 1 15000000 > "$work/$d"; else "$gen" "$size" > "$work/$d"; fi
+  # The mixed data goes behind one byte so that it does not begin like a tar.
+  if [ $d = numbers ]; then seq 1 15000000 > "$work/$d"; else { printf x; "$gen" "$size"; } > "$work/$d"; fi
   if want $d.mx1.t; then 7zz a -bd -mx1 -mmt2 "$work/$d.mx1.7z" "$work/$d" >/dev/null; fi
   if want $d.mx5.t; then 7zz a -bd -mx5 -mmt2 "$work/$d.mx5.7z" "$work/$d" >/dev/null; fi
   if want $d.xz.t; then xz -T2 -6 -c "$work/$d" > "$work/$d.xz"; fi
