@@ -268,6 +268,9 @@ func (s *StreamReader) readLocal(off int64) (file, *archive.Entry, error) {
 	if err != nil {
 		return file{}, nil, &archive.Error{Archive: s.rd.opts.Name, Offset: off, Err: err}
 	}
+	if le.Uint32(h[18:]) == 0xFFFFFFFF && le.Uint32(h[22:]) != 0xFFFFFFFF {
+		s.zip64CompressedOnly(&f, vb[nlen:], le.Uint32(h[22:]))
+	}
 	if f.csize < 0 || f.usize < 0 {
 		return file{}, nil, s.rd.wrap("", off, corrupt(off, "Zip64 size above 2^63"))
 	}
@@ -292,6 +295,44 @@ func (s *StreamReader) readLocal(off int64) (file, *archive.Entry, error) {
 		e.Size, e.PackedSize = -1, -1
 	}
 	return f, e, nil
+}
+
+// zip64CompressedOnly reads, in a local header whose compressed size
+// alone is all ones, the Zip64 field as holding that size alone (the
+// central directory's form, which SharpCompress writes in local headers
+// too: zip64.compressedonly) rather than both sizes as APPNOTE has it,
+// when the data of that length is followed by a record signature and the
+// data of the length APPNOTE's form gives is not. The file reader takes
+// the central directory's sizes and tolerates the local ones; a pipe has
+// only these. The look is bounded by the read buffer.
+func (s *StreamReader) zip64CompressedOnly(f *file, extra []byte, usize32 uint32) {
+	le := binary.LittleEndian
+	var d []byte
+	for b := extra; len(b) >= 4; {
+		n := int(le.Uint16(b[2:]))
+		if n > len(b)-4 {
+			return
+		}
+		if le.Uint16(b) == extraZip64 {
+			d = b[4 : 4+n]
+			break
+		}
+		b = b[4+n:]
+	}
+	if len(d) < 8 || f.flags&flagDescriptor != 0 {
+		return
+	}
+	alt := int64(le.Uint64(d))
+	endsThere := func(n int64) bool {
+		if n < 0 || n > int64(s.br.Size())-4 {
+			return false
+		}
+		b, err := s.br.Peek(int(n) + 4)
+		return err == nil && isRecordSig(le.Uint32(b[n:]))
+	}
+	if alt != f.csize && !endsThere(f.csize) && endsThere(alt) {
+		f.csize, f.usize = alt, int64(usize32)
+	}
 }
 
 // hasExtra reports whether the extra field block b has a field id.

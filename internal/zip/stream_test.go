@@ -402,3 +402,27 @@ func TestStreamReaderReadOnlyAttribute(t *testing.T) {
 		t.Fatalf("revisions %v", rev)
 	}
 }
+
+// Real archives of the corpus that the file reader reads are read from a
+// pipe too, to the same content.
+func TestStreamReaderCorpusUnits(t *testing.T) {
+	root := corpusMoreRoot(t)
+	for _, unit := range []string{
+		"files/sharpcompress/Archives__Zip.zip64.compressedonly.zip",
+	} {
+		t.Run(filepath.Base(unit), func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(root, unit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := readZip(t, b, "")
+			got, _, _, err := readStream(t, b, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("from a pipe %q, from the file %q", got, want)
+			}
+		})
+	}
+}
