@@ -838,6 +838,9 @@ func (s *StreamReader) readCentral() error {
 	if err != nil {
 		return rd.wrap("", s.pos(), err)
 	}
+	if end == nil {
+		return s.compare(0)
+	}
 	if n := uint64(len(rd.files)); n != end.count && n&0xFFFF != end.count&0xFFFF {
 		return rd.wrap("", cdStart, corrupt(cdStart, "central directory holds %d records, the end record says %d", n, end.count))
 	}
@@ -855,7 +858,8 @@ func (s *StreamReader) readCentral() error {
 }
 
 // readEnd reads the Zip64 end record and locator, if present, and the
-// end record with its comment.
+// end record with its comment; nil, nil when what follows the central
+// directory is not one of them.
 func (s *StreamReader) readEnd() (*endRecord, error) {
 	le := binary.LittleEndian
 	e := &endRecord{pos64: -1}
@@ -902,7 +906,12 @@ func (s *StreamReader) readEnd() (*endRecord, error) {
 			}
 			return e, nil
 		default:
-			return nil, corrupt(off, "no end of central directory record after the central directory")
+			// Not an end record (libarchive's extra_padding: a central
+			// record declaring a byte more than it holds swallows the
+			// end record's first byte). The file reader then finds no
+			// end record and reads the entries from the local
+			// headers, without an error; nil says the same here.
+			return nil, nil
 		}
 	}
 }

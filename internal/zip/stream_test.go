@@ -409,6 +409,7 @@ func TestStreamReaderCorpusUnits(t *testing.T) {
 	root := corpusMoreRoot(t)
 	for _, unit := range []string{
 		"files/sharpcompress/Archives__Zip.zip64.compressedonly.zip",
+		"files/libarchive/test_read_format_zip_extra_padding.zip",
 	} {
 		t.Run(filepath.Base(unit), func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(root, unit))
