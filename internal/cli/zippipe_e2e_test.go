@@ -424,3 +424,33 @@ func compareBsdtar(t *testing.T, bsdtar string, data []byte, bsd, pipe string) {
 		}
 	}
 }
+
+// TestZIPPipeCorpusUnits: real archives that x reads from the file (a
+// directory marked only by its DOS attribute, a local Zip64 field holding
+// the compressed size alone, a central record swallowing the end
+// record's signature) give from a pipe the tree and exit code x of the
+// file gives.
+func TestZIPPipeCorpusUnits(t *testing.T) {
+	root := testenv.MoreCorpusRoot(t)
+	dir := t.TempDir()
+	for i, unit := range []string{
+		"files/libarchive/test_read_format_zip_msdos.zip",
+		"files/sharpcompress/Archives__Zip.zip64.compressedonly.zip",
+		"files/libarchive/test_read_format_zip_extra_padding.zip",
+	} {
+		t.Run(filepath.Base(unit), func(t *testing.T) {
+			src := filepath.Join(root, unit)
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file, pipe := filepath.Join(dir, "file"+strconv.Itoa(i)), filepath.Join(dir, "pipe"+strconv.Itoa(i))
+			garc(t, dir, "", "x", src, "-o", file).expect(t, ExitOK, "x "+unit)
+			garc(t, dir, string(data), "x", "-", "-o", pipe).expect(t, ExitOK, "x - < "+unit)
+			want := modeTree(t, file)
+			if got := modeTree(t, pipe); !reflect.DeepEqual(got, want) {
+				t.Errorf("x - < %s:\n%v\nwant\n%v", unit, got, want)
+			}
+		})
+	}
+}

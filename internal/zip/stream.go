@@ -10,6 +10,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -56,6 +58,14 @@ func StreamStart(head []byte) bool {
 // otherwise (a link, a mode), for the extractor to fix. A name the
 // directory decodes otherwise is an error.
 //
+// An empty stored entry whose name does not end in '/' may be a
+// directory marked only by its DOS attribute in the central directory.
+// Extract holds it back: a later entry under its name hands it out as a
+// directory first, a later entry of the same name as an empty file
+// first, and the rest are handed out, as the central directory describes
+// them, once it has been read (as empty files, from the local headers,
+// when the reading fails before).
+//
 // The stream is read once: a second Extract, or Entries after an Extract
 // that ended early, fails with ErrStreamConsumed.
 type StreamReader struct {
@@ -67,6 +77,12 @@ type StreamReader struct {
 	locals    []file           // what the local headers (and descriptors) said, in stream order
 	localView []*archive.Entry // the entries handed out, in stream order
 	revised   []*archive.Entry
+
+	// pending holds the stream indexes of the empty entries Extract
+	// holds back; central, once the directory was read, their
+	// directory entries.
+	pending []int
+	central map[int]*archive.Entry
 
 	// small holds the content of small entries read by a listing
 	// (Entries before Extract), by stream index, for the targets of
@@ -187,11 +203,70 @@ func (s *StreamReader) run(ctx context.Context, want func(*archive.Entry) bool, 
 		err = s.readCentral()
 	}
 	if err != nil {
+		// The entries held back, as the local headers describe them.
+		for _, j := range s.pending {
+			if fn == nil {
+				break
+			}
+			if ferr := fn(s.localView[j], eofReader{}); ferr != nil {
+				break
+			}
+		}
+		s.pending = nil
 		s.err = s.rd.wrap("", -1, err)
 		return s.err
 	}
+	for _, j := range s.pending {
+		if e := s.central[j]; want == nil || want(e) {
+			if err := fn(e, eofReader{}); err != nil {
+				s.pending = nil
+				return err
+			}
+		}
+	}
+	s.pending = nil
 	s.complete = true
 	return nil
+}
+
+// holdBack reports whether Extract holds back entry i: an empty stored
+// entry (by its local header, or a data descriptor right after it) of a
+// name without a final '/', which the central directory may say is a
+// directory.
+func (s *StreamReader) holdBack(i int, raw rawData) bool {
+	f, e := &s.locals[i], s.localView[i]
+	if e.Type != archive.TypeFile || f.flags&flagEncrypted != 0 || f.method != methodStore || strings.HasSuffix(e.Name, "/") {
+		return false
+	}
+	if d, ok := raw.(*descScan); ok {
+		return d.empty()
+	}
+	return f.csize == 0 && f.usize == 0
+}
+
+// settle hands out the entries held back that a new entry of this name
+// decides: one the name is under, as a directory (the parent it needs),
+// one of the same name, as the empty file it was (before the new entry
+// replaces it).
+func (s *StreamReader) settle(name string, fn archive.ExtractFunc) error {
+	keep := s.pending[:0]
+	var err error
+	for _, j := range s.pending {
+		e := s.localView[j]
+		switch {
+		case err != nil:
+		case strings.HasPrefix(name, e.Name+"/"):
+			e.Type = archive.TypeDir
+			err = fn(e, eofReader{})
+			continue
+		case name == e.Name:
+			err = fn(e, eofReader{})
+			continue
+		}
+		keep = append(keep, j)
+	}
+	s.pending = keep
+	return err
 }
 
 // walk reads the local entries up to the central directory.
@@ -361,8 +436,15 @@ func (s *StreamReader) entry(ctx context.Context, i int, want func(*archive.Entr
 	} else {
 		raw = &knownData{s: s, left: f.csize}
 	}
+	if fn != nil && len(s.pending) > 0 {
+		if err := s.settle(e.Name, fn); err != nil {
+			return err
+		}
+	}
 	if fn != nil && (want == nil || want(e)) {
-		if err := s.hand(ctx, e, f, raw, fn); err != nil {
+		if s.holdBack(i, raw) {
+			s.pending = append(s.pending, i)
+		} else if err := s.hand(ctx, e, f, raw, fn); err != nil {
 			return err
 		}
 	} else if fn == nil {
@@ -607,6 +689,28 @@ func (d *descScan) match(c, passed []byte) int {
 		return take(at, int64(le.Uint32(c[12:])), 16)
 	}
 	return 0
+}
+
+// empty reports whether the data ends before its first byte: a data
+// descriptor of zero sizes is there, which it then reads.
+func (d *descScan) empty() bool {
+	if d.done || d.err != nil || d.n != 0 {
+		return false
+	}
+	b, err := d.s.br.Peek(descLook)
+	if err != nil && err != io.EOF {
+		return false
+	}
+	if !bytes.HasPrefix(b, descSig) {
+		return false
+	}
+	n := d.match(b, nil)
+	if n == 0 {
+		return false
+	}
+	d.s.br.Discard(n)
+	d.done = true
+	return true
 }
 
 func (d *descScan) finish() error {
@@ -938,6 +1042,14 @@ func (s *StreamReader) compare(base int64) error {
 		}
 		seen[j] = true
 		l, le := &s.locals[j], s.localView[j]
+		if slices.Contains(s.pending, j) {
+			// Not handed out yet: it will be as e.
+			if s.central == nil {
+				s.central = make(map[int]*archive.Entry)
+			}
+			s.central[j] = e
+			le = &archive.Entry{Name: le.Name, Type: e.Type, Mode: e.Mode, Attributes: e.Attributes}
+		}
 		f.headerOff, f.dataOff = l.headerOff, l.dataOff
 		f.dataEnd = l.dataOff + l.csize
 		differ := func(what string, local, central any) error {

@@ -410,6 +410,7 @@ func TestStreamReaderCorpusUnits(t *testing.T) {
 	for _, unit := range []string{
 		"files/sharpcompress/Archives__Zip.zip64.compressedonly.zip",
 		"files/libarchive/test_read_format_zip_extra_padding.zip",
+		"files/libarchive/test_read_format_zip_msdos.zip",
 	} {
 		t.Run(filepath.Base(unit), func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(root, unit))
@@ -425,5 +426,53 @@ func TestStreamReaderCorpusUnits(t *testing.T) {
 				t.Fatalf("from a pipe %q, from the file %q", got, want)
 			}
 		})
+	}
+}
+
+// An empty entry that the central directory alone marks as a directory
+// (its DOS attribute, no final '/': libarchive's msdos.zip) is handed
+// out as a directory: before a later entry under it, or once the
+// directory was read; an empty file as one, before a later entry of its
+// name.
+func TestStreamReaderDOSDirectory(t *testing.T) {
+	var buf bytes.Buffer
+	w := stdzip.NewWriter(&buf)
+	for _, it := range []struct {
+		name, data string
+		attrs      uint32
+	}{
+		{"abc", "", 0},
+		{"def", "", archive.AttrDirectory},
+		{"def/foo", "foo", 0},
+		{"ghi", "", archive.AttrDirectory},
+		{"same", "", 0},
+		{"same", "two", 0},
+	} {
+		fw, err := w.CreateHeader(&stdzip.FileHeader{Name: it.name, Method: stdzip.Store, CreatorVersion: 20, ExternalAttrs: it.attrs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(it.data))
+	}
+	w.Close()
+	s, err := NewStreamReader(iotest.HalfReader(bytes.NewReader(buf.Bytes())), &archive.Options{Name: "s.zip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = s.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+		d, err := io.ReadAll(r)
+		got = append(got, fmt.Sprintf("%s %s %q", e.Name, e.Type, d))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`def dir ""`, `def/foo file "foo"`, `same file ""`, `same file "two"`,
+		`abc file ""`, `ghi dir ""`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("handed out\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
