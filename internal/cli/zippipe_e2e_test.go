@@ -428,7 +428,8 @@ func compareBsdtar(t *testing.T, bsdtar string, data []byte, bsd, pipe string) {
 // TestZIPPipeCorpusUnits: real archives that x reads from the file (a
 // directory marked only by its DOS attribute, a local Zip64 field holding
 // the compressed size alone, a central record swallowing the end
-// record's signature) give from a pipe the tree and exit code x of the
+// record's signature, data descriptors without their signature, PPMd
+// with data descriptors) give from a pipe the tree and exit code x of the
 // file gives.
 func TestZIPPipeCorpusUnits(t *testing.T) {
 	root := testenv.MoreCorpusRoot(t)
@@ -437,6 +438,8 @@ func TestZIPPipeCorpusUnits(t *testing.T) {
 		"files/libarchive/test_read_format_zip_msdos.zip",
 		"files/sharpcompress/Archives__Zip.zip64.compressedonly.zip",
 		"files/libarchive/test_read_format_zip_extra_padding.zip",
+		"files/libarchive/test_read_format_zip_with_invalid_traditional_eocd.zip",
+		"files/sharpcompress/Archives__Zip.ppmd.dd.zip",
 	} {
 		t.Run(filepath.Base(unit), func(t *testing.T) {
 			src := filepath.Join(root, unit)

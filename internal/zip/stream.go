@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/ppmd"
 )
 
 // StreamStart reports whether head, the first bytes of a stream, is a ZIP
@@ -580,15 +581,20 @@ func isRecordSig(v uint32) bool {
 // descriptor: it ends where a descriptor signature is followed by a
 // compressed size equal to the bytes passed, and then by the next
 // record's signature, and, for stored data, by a size equal to the
-// compressed one. The CRC is not required to match (libarchive requires
+// compressed one. A descriptor written without its signature (APPNOTE
+// 4.3.9.3) is found back from the next record's signature: its
+// compressed size equals the bytes passed and, of stored data, its size
+// does too and its CRC is the data's (the end is found from the data's
+// bytes, not from the decoder's end, for every method). Otherwise the CRC is not required to match (libarchive requires
 // it of stored data): a damaged entry is then reported with a CRC error
 // and the entries after it are read, as from a file; the central
 // directory check catches a descriptor found in the wrong place.
 type descScan struct {
 	s      *StreamReader
 	f      *file
-	n      int64 // data bytes passed
-	stored bool  // the data is the content: the two sizes are equal
+	n      int64  // data bytes passed
+	stored bool   // the data is the content: the two sizes are equal
+	crc    uint32 // of the stored data passed
 	done   bool
 	err    error
 }
@@ -636,7 +642,9 @@ func (d *descScan) Read(p []byte) (int, error) {
 	}
 	safe := len(b)
 	if !eof {
-		safe = len(b) - 3 // a signature may start in the last three bytes
+		// A signature may start in the last three bytes, and a
+		// descriptor without one in the last bareLook-1.
+		safe = max(len(b)-bareLook+1, 0)
 	}
 	for from := 0; ; {
 		k := bytes.Index(b[from:], descSig)
@@ -659,10 +667,76 @@ func (d *descScan) Read(p []byte) (int, error) {
 		}
 		from = i + 1
 	}
+	// A descriptor without its signature, ending before safe: looked
+	// for back from the record signatures that follow it.
+	for from := 0; ; {
+		k := bytes.Index(b[from:], []byte("PK"))
+		if k < 0 {
+			break
+		}
+		j := from + k
+		from = j + 1
+		if j+4 > len(b) || !isRecordSig(binary.LittleEndian.Uint32(b[j:])) {
+			continue
+		}
+		if j-bareLook+4 >= safe {
+			break
+		}
+		i, n := d.matchBare(b, j)
+		if n == 0 {
+			continue
+		}
+		if i == 0 {
+			br.Discard(n)
+			d.done = true
+			return 0, io.EOF
+		}
+		safe = i
+		break
+	}
 	m := copy(p, b[:safe])
 	d.n += int64(m)
+	if d.stored {
+		d.crc = crc32.Update(d.crc, crc32.IEEETable, p[:m])
+	}
 	br.Discard(m)
 	return m, nil
+}
+
+// bareLook is how far ahead of the end of the data the scan must see to
+// find a descriptor without its signature: 8-byte sizes and the next
+// signature.
+const bareLook = 20 + 4
+
+// matchBare looks for a data descriptor without its signature ending the
+// data right before the record signature at b[j:] (b following the data
+// passed): its compressed size (8 or 4 bytes, as Zip64 or not) is the
+// bytes passed; of stored data, the size is too and the CRC is the
+// data's. It returns where the descriptor starts and its length, or 0,
+// 0.
+func (d *descScan) matchBare(b []byte, j int) (int, int) {
+	le := binary.LittleEndian
+	for _, n := range []int{20, 12} {
+		i := j - n
+		if i < 0 {
+			continue
+		}
+		at := d.n + int64(i)
+		c := b[i:j]
+		var csize, usize int64
+		if n == 20 {
+			csize, usize = int64(le.Uint64(c[4:])), int64(le.Uint64(c[12:]))
+		} else {
+			csize, usize = int64(le.Uint32(c[4:])), int64(le.Uint32(c[8:]))
+		}
+		crc := le.Uint32(c)
+		if csize != at || (d.stored && (usize != at || crc32.Update(d.crc, crc32.IEEETable, b[:i]) != crc)) {
+			continue
+		}
+		d.f.crc, d.f.csize, d.f.usize = crc, csize, usize
+		return i, n
+	}
+	return 0, 0
 }
 
 // match returns the length of the data descriptor at the start of c
@@ -784,7 +858,7 @@ func (s *StreamReader) open(ctx context.Context, e *archive.Entry, f *file, raw 
 	}
 	if descriptor {
 		switch f.realMethod {
-		case methodStore, methodDeflate, methodDeflate64, methodBZip2, methodLZMA, methodZstd, methodXZ:
+		case methodStore, methodDeflate, methodDeflate64, methodBZip2, methodLZMA, methodZstd, methodXZ, methodPPMd:
 		default:
 			return nil, &archive.UnsupportedError{What: "ZIP method " + methodName(f.realMethod) + " with the sizes after the data (read it from a file)"}
 		}
@@ -796,6 +870,13 @@ func (s *StreamReader) open(ctx context.Context, e *archive.Entry, f *file, raw 
 	if descriptor {
 		g.usize = -1 // LZMA: up to its end marker
 		g.flags |= flagLZMAEOS
+		if f.realMethod == methodPPMd {
+			// Up to its end marker (streamEntry.Read), which the
+			// data must have: without it the decoder runs into the
+			// descriptor's end of the data (an error) or past the
+			// content (a size or CRC error).
+			g.usize = math.MaxInt64
+		}
 	}
 	dec, err := rd.newDecoder(&g, src, dataLen)
 	if err != nil {
@@ -837,6 +918,9 @@ func (se *streamEntry) Read(p []byte) (int, error) {
 		p = p[:se.f.usize-se.n+1] // one byte more shows a stream too long
 	}
 	n, err := se.dec.Read(p)
+	if descriptor && se.f.realMethod == methodPPMd && errors.Is(err, ppmd.ErrEndMarker) {
+		err = io.EOF // the end of data of no declared size
+	}
 	se.n += int64(n)
 	if se.checkCRC {
 		se.crc = crc32.Update(se.crc, crc32.IEEETable, p[:n])

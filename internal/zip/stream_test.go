@@ -27,6 +27,13 @@ import (
 // follow.
 func withDescriptors(t testing.TB, b []byte, zip64 bool) []byte {
 	t.Helper()
+	return withDescriptorsSig(t, b, zip64, true)
+}
+
+// withDescriptorsSig is withDescriptors, the descriptors without their
+// signature when sig is false (APPNOTE 4.3.9.3 allows it).
+func withDescriptorsSig(t testing.TB, b []byte, zip64, sig bool) []byte {
+	t.Helper()
 	r, err := newReader(bytes.NewReader(b), int64(len(b)), nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +51,9 @@ func withDescriptors(t testing.TB, b []byte, zip64 bool) []byte {
 		le.PutUint32(h[22:], 0)
 		out = append(out, h...)
 		out = append(out, b[f.dataOff:f.dataOff+f.csize]...)
-		out = le.AppendUint32(out, sigDescriptor)
+		if sig {
+			out = le.AppendUint32(out, sigDescriptor)
+		}
 		out = le.AppendUint32(out, f.crc)
 		if zip64 {
 			out = le.AppendUint64(out, uint64(f.csize))
@@ -120,6 +129,9 @@ func TestStreamReaderMatchesFileReader(t *testing.T) {
 			variant{m, plain, ""},
 			variant{m + " descriptor", withDescriptors(t, plain, false), ""},
 			variant{m + " zip64 descriptor", withDescriptors(t, plain, true), ""},
+			variant{m + " descriptor without signature", withDescriptorsSig(t, plain, false, false), ""},
+			variant{m + " zip64 descriptor without signature", withDescriptorsSig(t, plain, true, false), ""},
+			variant{m + " AES descriptor without signature", withDescriptorsSig(t, aes, false, false), "pw"},
 			variant{m + " zip64", z64, ""},
 			variant{m + " AES", aes, "pw"},
 			variant{m + " AES descriptor", withDescriptors(t, aes, false), "pw"},
@@ -411,6 +423,8 @@ func TestStreamReaderCorpusUnits(t *testing.T) {
 		"files/sharpcompress/Archives__Zip.zip64.compressedonly.zip",
 		"files/libarchive/test_read_format_zip_extra_padding.zip",
 		"files/libarchive/test_read_format_zip_msdos.zip",
+		"files/libarchive/test_read_format_zip_with_invalid_traditional_eocd.zip",
+		"files/sharpcompress/Archives__Zip.ppmd.dd.zip",
 	} {
 		t.Run(filepath.Base(unit), func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(root, unit))
