@@ -5,6 +5,9 @@ import "math"
 // Prices are in sixteenths of a bit.
 const priceScale = 16
 
+// unseenBits is the most a symbol absent from the statistics costs.
+const unseenBits = 4
+
 // prices are the estimated costs of the symbols the parser may choose.
 type prices struct {
 	lit  [256]uint32
@@ -29,7 +32,7 @@ func (p *prices) setFixed() {
 
 // setFrom prices each symbol at its information content in the histogram
 // h, -log2 of its frequency's share; a symbol that did not occur is
-// priced as if it had occurred half a time.
+// priced as if it had occurred half a time, at most unseenBits.
 func (p *prices) setFrom(h *histogram) {
 	var litCost [numLitLen]uint32
 	var distCost [numDist]uint32
@@ -55,7 +58,10 @@ func entropy(freq []uint32, cost []uint32) {
 	}
 	lt := math.Log2(total)
 	for s, f := range freq {
-		v := lt + 1 // log2(total / 0.5)
+		// A symbol that did not occur is priced low, so that the next
+		// parse tries it: priced as rare, matches the statistics have not
+		// seen (new distances, say) would never be chosen again.
+		v := min(lt+1, unseenBits)
 		if f > 0 {
 			v = lt - math.Log2(float64(f))
 		}
