@@ -20,7 +20,14 @@ import (
 // SetThreads(n > 1) the Reader reads up to n+1 whole blocks ahead, each of
 // at most maxParBlock unpacked bytes, has them decoded on up to n
 // goroutines into buffers of their size, and returns the buffers in order,
-// adding each block's index record as the sequential path does. A block the
+// adding each block's index record as the sequential path does. A buffer
+// whose bytes have all been returned is kept for a later block: the pages
+// of a fresh buffer cost a first-touch fault each, which for blocks of
+// tens of MiB is most of what decoding in parallel costs beside the
+// sequential decoder, whose window is reused. For the same reason, the
+// (n+1)-th block, which only keeps a goroutine busy while the reader
+// returns the first, is read ahead only while the queued blocks are small
+// (spareHeld). A block the
 // walk does not expect (larger than maxParBlock, sizes that differ from its
 // header, a bad chunk header, truncated input) and any block whose decoder
 // fails is read again, from its header, by the sequential path: same
@@ -35,6 +42,13 @@ var maxParBlock int64 = 32 << 20
 // maxHeld bounds the bytes of the blocks read ahead.
 const maxHeld = 160 << 20
 
+// spareHeld bounds the bytes of the n blocks queued (n threads) below which
+// one more is read ahead: above it, 3 blocks of 24 MiB (xz -6 -T2) instead
+// of 2 cost some 25 % more CPU in first-touch faults for the little time a
+// goroutine would otherwise wait while the reader returns the first block.
+// A variable so that tests can lower it.
+var spareHeld int64 = 16 << 20
+
 // errBlockEnd marks a block decoded in parallel whose data do not end
 // where the walk found their end; the sequential path reports why.
 var errBlockEnd = errors.New("xz: block data end elsewhere than walked")
@@ -45,6 +59,7 @@ type readJob struct {
 	raw      []byte // header, data, padding and check
 	size     int    // unpacked bytes
 	out      []byte // its uncompressed data once decoded (out[:size])
+	given    int    // the capacity of out when handed to the decoder
 	off      int    // bytes of out already returned
 	unpadded int64  // header + compressed data + check, for the index
 	err      error
@@ -59,6 +74,7 @@ type parBlocks struct {
 	freeOut [][]byte
 	freeRaw [][]byte
 	blocks  int // blocks handed to the goroutines since Reset
+	fresh   int // output buffers allocated by the goroutines for the blocks returned, since SetThreads
 }
 
 // SetThreads lets z decode up to n blocks at once; n <= 1 keeps the
@@ -80,10 +96,14 @@ func (z *Reader) SetThreads(n int) {
 	}
 }
 
-// drain waits for the blocks being decoded and forgets the queue.
+// drain waits for the blocks being decoded and forgets the queue, keeping
+// their output buffers (their packed bytes may have been handed to unread).
 func (p *parBlocks) drain() {
 	for _, j := range p.queue {
 		<-j.done
+		if cap(j.out) > 0 {
+			p.freeOut = append(p.freeOut, j.out[:0])
+		}
 	}
 	clear(p.queue)
 	p.queue = p.queue[:0]
@@ -136,6 +156,9 @@ func (z *Reader) finishJob() {
 	binary.LittleEndian.PutUint64(rec[:8], uint64(j.unpadded))
 	binary.LittleEndian.PutUint64(rec[8:], uint64(j.size))
 	z.records.Write(rec[:])
+	if cap(j.out) != j.given {
+		p.fresh++
+	}
 	p.freeOut = append(p.freeOut, j.out[:0])
 	p.freeRaw = append(p.freeRaw, j.raw[:0])
 	copy(p.queue, p.queue[1:])
@@ -152,15 +175,22 @@ func (p *parBlocks) held() int64 {
 	return n
 }
 
-// walkBlocks reads whole blocks ahead while fewer than threads+1 are
-// queued and the input is inside a stream, before its index.
+// walkBlocks reads whole blocks ahead while the input is inside a stream,
+// before its index, and fewer than threads are queued, or threads holding
+// less than spareHeld.
 func (z *Reader) walkBlocks() {
 	p := z.par
-	for z.inBlock && len(p.queue) <= p.threads && p.held() < maxHeld-2*maxParBlock {
+	for z.inBlock && p.room() {
 		if !z.walkBlock() {
 			return
 		}
 	}
+}
+
+// room reports whether one more block may be read ahead.
+func (p *parBlocks) room() bool {
+	n, held := len(p.queue), p.held()
+	return held < maxHeld-2*maxParBlock && (n < p.threads || n == p.threads && held < spareHeld)
 }
 
 // walkBlock reads the block that starts at the input into a buffer and
@@ -263,6 +293,7 @@ func (z *Reader) walkBlock() bool {
 	if k := len(p.freeOut); k > 0 {
 		j.out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
 	}
+	j.given = cap(j.out)
 	p.queue = append(p.queue, j)
 	p.blocks++
 	go p.decode(j, z.maxDict, z.check, z.flags)

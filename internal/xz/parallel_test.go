@@ -163,6 +163,43 @@ func TestParallelNoLeak(t *testing.T) {
 	}
 }
 
+// TestParallelBuffersReused: the output buffers of the blocks returned are
+// reused for later blocks, at most threads+1 of them allocated over a
+// stream of many blocks, and threads when the blocks queued hold spareHeld
+// bytes or more.
+func TestParallelBuffersReused(t *testing.T) {
+	defer func(n int64) { spareHeld = n }(spareHeld)
+	data := sample(1<<20, 9)
+	for _, tc := range []struct {
+		args      []string
+		threads   int
+		spareHeld int64
+		maxFresh  int
+	}{
+		{[]string{"-1", "-T2", "--block-size=64KiB"}, 2, 16 << 20, 3},
+		{[]string{"-1", "-T2", "--block-size=64KiB"}, 3, 16 << 20, 4},
+		{[]string{"-1", "-T2", "--block-size=64KiB"}, 2, 100 << 10, 2},
+		{[]string{"-T2", "--block-size=64KiB", "--delta=dist=2", "--lzma2=preset=1"}, 2, 16 << 20, 3},
+	} {
+		spareHeld = tc.spareHeld
+		comp := xzCompress(t, data, tc.args...)
+		z := NewReader(bytes.NewReader(comp), 0)
+		z.SetThreads(tc.threads)
+		got, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%v: %d bytes, %v", tc.args, len(got), err)
+		}
+		if z.par.blocks != 16 {
+			t.Errorf("%v: %d blocks decoded in parallel, want 16", tc.args, z.par.blocks)
+		}
+		if z.par.fresh < 1 || z.par.fresh > tc.maxFresh {
+			t.Errorf("%v threads=%d spareHeld=%d: %d output buffers allocated for 16 blocks, want 1 to %d",
+				tc.args, tc.threads, tc.spareHeld, z.par.fresh, tc.maxFresh)
+		}
+		z.SetThreads(1)
+	}
+}
+
 func FuzzParallelReader(f *testing.F) {
 	comp := xzCompress(f, sample(24<<10, 2), "-1", "-T2", "--block-size=4KiB")
 	f.Add(comp, uint32(len(comp)/2), byte(1), uint32(len(comp)))
