@@ -10,7 +10,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -80,9 +79,10 @@ type StreamReader struct {
 	revised   []*archive.Entry
 
 	// pending holds the stream indexes of the empty entries Extract
-	// holds back; central, once the directory was read, their
-	// directory entries.
+	// held back, in stream order, held those still held by name;
+	// central, once the directory was read, their directory entries.
 	pending []int
+	held    map[string]int
 	central map[int]*archive.Entry
 
 	// small holds the content of small entries read by a listing
@@ -206,28 +206,39 @@ func (s *StreamReader) run(ctx context.Context, want func(*archive.Entry) bool, 
 	if err != nil {
 		// The entries held back, as the local headers describe them.
 		for _, j := range s.pending {
-			if fn == nil {
-				break
+			if !s.isHeld(j) {
+				continue
 			}
 			if ferr := fn(s.localView[j], eofReader{}); ferr != nil {
 				break
 			}
 		}
-		s.pending = nil
+		s.pending, s.held = nil, nil
 		s.err = s.rd.wrap("", -1, err)
 		return s.err
 	}
-	for _, j := range s.pending {
+	pending := s.pending
+	s.pending = nil
+	for _, j := range pending {
+		if !s.isHeld(j) {
+			continue
+		}
 		if e := s.central[j]; want == nil || want(e) {
 			if err := fn(e, eofReader{}); err != nil {
-				s.pending = nil
+				s.held = nil
 				return err
 			}
 		}
 	}
-	s.pending = nil
+	s.held = nil
 	s.complete = true
 	return nil
+}
+
+// isHeld reports whether entry j is held back still.
+func (s *StreamReader) isHeld(j int) bool {
+	k, ok := s.held[s.localView[j].Name]
+	return ok && k == j
 }
 
 // holdBack reports whether Extract holds back entry i: an empty stored
@@ -248,26 +259,35 @@ func (s *StreamReader) holdBack(i int, raw rawData) bool {
 // settle hands out the entries held back that a new entry of this name
 // decides: one the name is under, as a directory (the parent it needs),
 // one of the same name, as the empty file it was (before the new entry
-// replaces it).
+// replaces it). It looks up the name's parents, not every entry held.
 func (s *StreamReader) settle(name string, fn archive.ExtractFunc) error {
-	keep := s.pending[:0]
-	var err error
-	for _, j := range s.pending {
-		e := s.localView[j]
-		switch {
-		case err != nil:
-		case strings.HasPrefix(name, e.Name+"/"):
-			e.Type = archive.TypeDir
-			err = fn(e, eofReader{})
-			continue
-		case name == e.Name:
-			err = fn(e, eofReader{})
+	for i := 0; i < len(name); i++ {
+		if name[i] != '/' {
 			continue
 		}
-		keep = append(keep, j)
+		if j, ok := s.held[name[:i]]; ok {
+			delete(s.held, name[:i])
+			e := s.localView[j]
+			e.Type = archive.TypeDir
+			if err := fn(e, eofReader{}); err != nil {
+				return err
+			}
+		}
 	}
-	s.pending = keep
-	return err
+	if j, ok := s.held[name]; ok {
+		delete(s.held, name)
+		return fn(s.localView[j], eofReader{})
+	}
+	return nil
+}
+
+// hold holds entry i back.
+func (s *StreamReader) hold(i int) {
+	if s.held == nil {
+		s.held = make(map[string]int)
+	}
+	s.pending = append(s.pending, i)
+	s.held[s.localView[i].Name] = i
 }
 
 // walk reads the local entries up to the central directory.
@@ -437,14 +457,14 @@ func (s *StreamReader) entry(ctx context.Context, i int, want func(*archive.Entr
 	} else {
 		raw = &knownData{s: s, left: f.csize}
 	}
-	if fn != nil && len(s.pending) > 0 {
+	if fn != nil && len(s.held) > 0 {
 		if err := s.settle(e.Name, fn); err != nil {
 			return err
 		}
 	}
 	if fn != nil && (want == nil || want(e)) {
 		if s.holdBack(i, raw) {
-			s.pending = append(s.pending, i)
+			s.hold(i)
 		} else if err := s.hand(ctx, e, f, raw, fn); err != nil {
 			return err
 		}
@@ -1126,7 +1146,7 @@ func (s *StreamReader) compare(base int64) error {
 		}
 		seen[j] = true
 		l, le := &s.locals[j], s.localView[j]
-		if slices.Contains(s.pending, j) {
+		if s.isHeld(j) {
 			// Not handed out yet: it will be as e.
 			if s.central == nil {
 				s.central = make(map[int]*archive.Entry)
