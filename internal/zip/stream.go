@@ -1047,7 +1047,7 @@ func (s *StreamReader) readCentral() error {
 		return rd.wrap("", s.pos(), err)
 	}
 	if end == nil {
-		return s.compare(0)
+		return s.compare(0, 0)
 	}
 	if n := uint64(len(rd.files)); n != end.count && n&0xFFFF != end.count&0xFFFF {
 		return rd.wrap("", cdStart, corrupt(cdStart, "central directory holds %d records, the end record says %d", n, end.count))
@@ -1062,7 +1062,7 @@ func (s *StreamReader) readCentral() error {
 		base = 0
 	}
 	rd.info.SFXOffset = base
-	return s.compare(base)
+	return s.compare(base, end.cdDisk)
 }
 
 // readEnd reads the Zip64 end record and locator, if present, and the
@@ -1084,6 +1084,7 @@ func (s *StreamReader) readEnd() (*endRecord, error) {
 				return nil, s.cutShort(err, "Zip64 end record cut short")
 			}
 			e.pos64 = off
+			e.cdDisk = le.Uint32(r[20:])
 			e.count = le.Uint64(r[32:])
 			e.cdSize = le.Uint64(r[40:])
 			e.cdOffset = le.Uint64(r[48:])
@@ -1103,6 +1104,7 @@ func (s *StreamReader) readEnd() (*endRecord, error) {
 				return nil, s.cutShort(err, "end record cut short")
 			}
 			if e.pos64 < 0 {
+				e.cdDisk = uint32(le.Uint16(r[6:]))
 				e.count = uint64(le.Uint16(r[10:]))
 				e.cdSize = uint64(le.Uint32(r[12:]))
 				e.cdOffset = uint64(le.Uint32(r[16:]))
@@ -1126,23 +1128,41 @@ func (s *StreamReader) readEnd() (*endRecord, error) {
 
 // compare checks the central directory (rd.files, rd.entries) against
 // the local entries read, base being the stream offset of the archive's
-// start, and notes the revisions.
-func (s *StreamReader) compare(base int64) error {
+// start (of part cdDisk, where the directory starts, when that is not
+// the first: a split set's parts concatenated), and notes the revisions.
+func (s *StreamReader) compare(base int64, cdDisk uint32) error {
 	rd := s.rd
 	at := make(map[int64]int, len(s.locals))
 	for i := range s.locals {
 		at[s.locals[i].headerOff] = i
 	}
 	seen := make([]bool, len(s.locals))
+	// The parts of a split set, concatenated (cat a.z01 a.zip): the
+	// offsets count from the start of their part, which is where the
+	// first entry a record names on it lies less its offset, taken to
+	// be the local header after the last one matched (the records
+	// follow the stream's order as writers make them).
+	diskBase := map[uint32]int64{0: base}
+	if cdDisk != 0 {
+		// base is the start of the part the directory starts on.
+		diskBase = map[uint32]int64{0: 0, cdDisk: base}
+	}
+	next := 0
 	for i := range rd.files {
 		f := &rd.files[i]
 		e := rd.entries[i]
-		j, ok := at[base+f.localOff]
-		if !ok || f.disk != 0 {
-			return rd.wrap(e.Name, base+f.localOff, fmt.Errorf("entry only in the central directory: no local header was read at offset %d: %w", base+f.localOff, archive.ErrFormat))
+		db, ok := diskBase[f.disk]
+		if !ok && next < len(s.locals) {
+			db = s.locals[next].headerOff - f.localOff
+			diskBase[f.disk] = db
 		}
+		j, ok := at[db+f.localOff]
+		if !ok {
+			return rd.wrap(e.Name, db+f.localOff, fmt.Errorf("entry only in the central directory: no local header was read at offset %d: %w", db+f.localOff, archive.ErrFormat))
+		}
+		next = j + 1
 		if seen[j] {
-			return rd.wrap(e.Name, base+f.localOff, fmt.Errorf("two central directory records name the local header at offset %d: %w", base+f.localOff, archive.ErrFormat))
+			return rd.wrap(e.Name, db+f.localOff, fmt.Errorf("two central directory records name the local header at offset %d: %w", db+f.localOff, archive.ErrFormat))
 		}
 		seen[j] = true
 		l, le := &s.locals[j], s.localView[j]

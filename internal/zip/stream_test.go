@@ -17,6 +17,7 @@ import (
 	"testing/iotest"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/corpus"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -412,6 +413,45 @@ func TestStreamReaderReadOnlyAttribute(t *testing.T) {
 	rev := s.Revisions()
 	if len(rev) != 1 || rev[0].Name != "ro-true" || rev[0].Attributes&archive.AttrReadOnly == 0 {
 		t.Fatalf("revisions %v", rev)
+	}
+}
+
+// A PKWARE split set's parts concatenated (cat a.z01 a.zip) are read
+// from a pipe to what the file reader reads of the set: the central
+// directory's offsets count from the start of their part.
+func TestStreamReaderSplitConcatenated(t *testing.T) {
+	root := corpusMoreRoot(t)
+	var all []byte
+	for _, part := range []string{"Archives__Infozip.nocomp.multi.z01", "Archives__Infozip.nocomp.multi.zip"} {
+		b, err := os.ReadFile(filepath.Join(root, "files/sharpcompress", part))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	got, _, _, err := readStream(t, all, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file reader reads the parts as a split set.
+	u := &corpus.Unit{Unit: "files/sharpcompress/Archives__Infozip.nocomp.multi.zip", Kind: "zip-split",
+		Members: []string{"files/sharpcompress/Archives__Infozip.nocomp.multi.z01", "files/sharpcompress/Archives__Infozip.nocomp.multi.zip"}}
+	rd, err := openUnit(root, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	want := map[string]string{}
+	err = rd.Extract(context.Background(), nil, func(e *archive.Entry, r io.Reader) error {
+		d, err := io.ReadAll(r)
+		want[e.Name] = string(d)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("from a pipe %d entries, from the files %d, or their contents differ", len(got), len(want))
 	}
 }
 
