@@ -43,8 +43,8 @@ func TestDescribeBuild(t *testing.T) {
 	}
 }
 
-// TestVersionPlainBuild builds garc with a plain `go build` (VCS stamping
-// on, as Go does by default) and checks that --version reports the
+// TestVersionPlainBuild builds garc with a plain `go build` in a clone of
+// the checkout (VCS stamping on, as Go does by default) and checks that --version reports the
 // module's pseudo-version and the checkout's revision.
 func TestVersionPlainBuild(t *testing.T) {
 	gitBin := testenv.Tool(t, "git")
@@ -58,9 +58,19 @@ func TestVersionPlainBuild(t *testing.T) {
 		testenv.Missing(t, "a git checkout (go build stamps the revision from it)")
 	}
 	short := strings.TrimSpace(string(rev))
+	// Go stamps a build only in a checkout it recognises, which a git
+	// worktree (.git is a file there) is not: build in a clone of HEAD,
+	// sharing the checkout's objects.
+	clone := filepath.Join(t.TempDir(), "src")
+	if out, err := exec.Command(gitBin, "clone", "-q", "--shared", root, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(gitBin, "-C", clone, "checkout", "-q", "--detach", short).CombinedOutput(); err != nil {
+		t.Fatalf("git checkout: %v\n%s", err, out)
+	}
 	bin := filepath.Join(t.TempDir(), "garc")
 	cmd := exec.Command(goBin, "build", "-o", bin, "./cmd/garc")
-	cmd.Dir = root
+	cmd.Dir = clone
 	cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=true")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
