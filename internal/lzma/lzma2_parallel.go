@@ -18,7 +18,10 @@ import (
 // With SetThreads(n > 1) Reader2 reads whole segments ahead (at most n+1,
 // each at most maxSegment unpacked bytes), has them decoded on up to n
 // goroutines into buffers of their unpacked size, and returns the buffers
-// in order. Anything the walk does not expect (a stream of one segment, a
+// in order, keeping each buffer for a later segment once its bytes have
+// been returned (a fresh buffer's pages cost a first-touch fault each);
+// the (n+1)-th segment is read ahead only while the n queued are small
+// (spareHeld). Anything the walk does not expect (a stream of one segment, a
 // segment above maxSegment, the end byte, a bad control byte, truncated
 // input) and any error of a segment's decoder hand the rest of the stream,
 // from the start of that segment, to the sequential decoder: its output
@@ -34,6 +37,13 @@ var maxSegment = 32 << 20
 // maxHeld bounds the bytes of the segments read ahead (see maxSegment).
 const maxHeld = 192 << 20
 
+// spareHeld bounds the bytes of the n segments queued (n threads) below
+// which one more is read ahead: it only keeps a goroutine busy while the
+// reader returns the first, and for large segments its buffer's first-touch
+// faults cost more CPU than that gains. A variable so that tests can lower
+// it.
+var spareHeld = 16 << 20
+
 // segment is one run of chunks from a dictionary reset to the next.
 type segment struct {
 	start  int64  // input offset of its first chunk header
@@ -41,6 +51,7 @@ type segment struct {
 	packed []byte // its chunks, headers included
 	size   int    // unpacked bytes
 	out    []byte // the decoded bytes, decoded in place (DecodeInto)
+	given  int    // the capacity of out when handed to the decoder
 	off    int    // bytes of out already returned
 	err    error
 	done   chan struct{}
@@ -62,6 +73,7 @@ type parallel2 struct {
 	freeOut  [][]byte
 	freePack [][]byte
 	segments int // segments handed to the goroutines since the last restart
+	fresh    int // output buffers allocated by the goroutines for the segments returned, since SetThreads
 }
 
 // SetThreads lets z decode the segments between dictionary resets on up to
@@ -98,10 +110,15 @@ func (p *parallel2) restart(size int64) {
 	p.segments = 0
 }
 
-// drain waits for the segments still being decoded and forgets the queue.
+// drain waits for the segments still being decoded and forgets the
+// queue, keeping their output buffers (their packed bytes may have been
+// handed to the tail).
 func (p *parallel2) drain() {
 	for _, s := range p.queue {
 		<-s.done
+		if cap(s.out) > 0 {
+			p.freeOut = append(p.freeOut, s.out[:0])
+		}
 	}
 	clear(p.queue)
 	p.queue = p.queue[:0]
@@ -180,6 +197,9 @@ func (z *Reader2) parHead() (*segment, bool, error) {
 // release returns the head segment's buffers and removes it.
 func (z *Reader2) release(s *segment) {
 	p := z.par
+	if cap(s.out) != s.given {
+		p.fresh++
+	}
 	p.freeOut = append(p.freeOut, s.out[:0])
 	p.freePack = append(p.freePack, s.packed[:0])
 	copy(p.queue, p.queue[1:])
@@ -196,14 +216,21 @@ func (p *parallel2) held() int {
 	return n
 }
 
-// walkAhead reads segments while fewer than threads+1 are held.
+// walkAhead reads segments while fewer than threads are queued, or
+// threads holding less than spareHeld.
 func (z *Reader2) walkAhead() {
 	p := z.par
-	for len(p.queue) <= p.threads && !p.ended && p.tail == nil && p.held() < maxHeld-2*maxSegment {
+	for !p.ended && p.tail == nil && p.room() {
 		if !z.walk(false) {
 			return
 		}
 	}
+}
+
+// room reports whether one more segment may be read ahead.
+func (p *parallel2) room() bool {
+	n, held := len(p.queue), p.held()
+	return held < maxHeld-2*maxSegment && (n < p.threads || n == p.threads && held < spareHeld)
 }
 
 // walk reads the next segment from z.in and starts its decoding. It
@@ -283,6 +310,7 @@ func (z *Reader2) walk(first bool) bool {
 	if k := len(p.freeOut); k > 0 {
 		s.out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
 	}
+	s.given = cap(s.out)
 	if p.left >= 0 {
 		p.left -= int64(size)
 	}

@@ -108,6 +108,49 @@ func TestParallel2MatchesSequential(t *testing.T) {
 	}
 }
 
+// TestParallel2BuffersReused: the output buffers of the segments returned
+// are reused for later segments, at most threads+1 of them allocated over
+// a stream of many segments, and threads when the segments queued hold
+// spareHeld bytes or more.
+func TestParallel2BuffersReused(t *testing.T) {
+	defer func(n int) { spareHeld = n }(spareHeld)
+	data := testData("text", 1<<20, 4)
+	stream, prop := multiSegment(t, data, 64<<10, 1)
+	for _, tc := range []struct {
+		threads, spareHeld, maxFresh int
+	}{
+		{2, 16 << 20, 3},
+		{3, 16 << 20, 4},
+		{2, 100 << 10, 2},
+	} {
+		spareHeld = tc.spareHeld
+		for _, size := range []int64{int64(len(data)), -1} {
+			z, err := NewReader2(bytes.NewReader(stream), prop, size, 1<<24)
+			if err != nil {
+				t.Fatal(err)
+			}
+			z.SetThreads(tc.threads)
+			got, err := io.ReadAll(z)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%+v size %d: %d bytes, %v", tc, size, len(got), err)
+			}
+			// Of unknown size, the last segment, up to the end byte, is
+			// decoded sequentially.
+			want := 16
+			if size < 0 {
+				want = 15
+			}
+			if z.par.segments != want {
+				t.Errorf("%+v size %d: %d segments decoded in parallel, want %d", tc, size, z.par.segments, want)
+			}
+			if z.par.fresh < 1 || z.par.fresh > tc.maxFresh {
+				t.Errorf("%+v size %d: %d output buffers allocated for %d segments, want 1 to %d", tc, size, z.par.fresh, want, tc.maxFresh)
+			}
+			z.SetThreads(1)
+		}
+	}
+}
+
 // TestParallel2LargeSegment: from a segment above maxSegment on, the
 // stream is decoded sequentially, the segments before it in parallel.
 func TestParallel2LargeSegment(t *testing.T) {

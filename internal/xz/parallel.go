@@ -44,7 +44,7 @@ const maxHeld = 160 << 20
 
 // spareHeld bounds the bytes of the n blocks queued (n threads) below which
 // one more is read ahead: above it, 3 blocks of 24 MiB (xz -6 -T2) instead
-// of 2 cost some 25 % more CPU in first-touch faults for the little time a
+// of 2 cost up to 15 % more CPU in first-touch faults for the little time a
 // goroutine would otherwise wait while the reader returns the first block.
 // A variable so that tests can lower it.
 var spareHeld int64 = 16 << 20
