@@ -157,7 +157,7 @@ unencrypted) or with another one is refused unless
 			}
 			switch format.kind {
 			case outZip:
-				err = createZip(a.ctx, opts)
+				err = createZip(a.ctx, opts, a.stdout)
 			case outTar:
 				err = createTar(a.ctx, opts, format, a.stdout)
 			case outStream:
@@ -253,7 +253,7 @@ func (a *app) createOptions(cmd *cobra.Command, args []string, f *createFlags, f
 		return a.otherOptions(o, args, f, format)
 	}
 	if o.Stdout {
-		return o, usagef("--stdout (-so) writes tar archives and compressed files, not 7z archives")
+		return o, usagef("--stdout (-so) writes ZIP and tar archives and compressed files, not 7z archives")
 	}
 	o.Archive = archiveName(args[0])
 	if err := checkForeignName(o.Archive); err != nil {

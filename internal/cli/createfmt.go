@@ -293,14 +293,15 @@ func noInputs(o *CreateOptions, warnings int) error {
 	return usagef("%s: nothing to add", o.Archive)
 }
 
-// createZip implements `garc a` of a ZIP archive.
-func createZip(ctx context.Context, o CreateOptions) error {
+// createZip implements `garc a` of a ZIP archive: written to stdout with
+// -so (entries with data descriptors), else a new one or an update.
+func createZip(ctx context.Context, o CreateOptions, stdout io.Writer) error {
 	items, warnings, err := collectFor(&o)
 	if err != nil {
 		return err
 	}
 	if len(items) == 0 {
-		if _, serr := os.Stat(o.Archive); serr != nil {
+		if _, serr := os.Stat(o.Archive); serr != nil || o.Stdout {
 			return noInputs(&o, warnings)
 		}
 	}
@@ -321,12 +322,38 @@ func createZip(ctx context.Context, o CreateOptions) error {
 		}
 	}
 	start := time.Now()
-	st, err := updateZip(ctx, o.Archive, &zip.Changes{Add: add}, &zo)
+	var st *zip.WriteStats
+	if o.Stdout {
+		zo.Name, zo.Streamed = o.Archive, true
+		st, err = zip.Update(ctx, &pipeTarget{bw: bufio.NewWriterSize(stdout, 256<<10)}, nil, &zip.Changes{Add: add}, &zo)
+		if err != nil {
+			err = namePath(o.Archive, err)
+		}
+	} else {
+		st, err = updateZip(ctx, o.Archive, &zip.Changes{Add: add}, &zo)
+	}
 	if err != nil {
 		return err
 	}
 	return finishCreate(&o, zipStats(st), start, warnings)
 }
+
+// pipeTarget is standard output as the target of a ZIP archive written
+// with data descriptors (zip.WriteOptions.Streamed), which never writes
+// back into it.
+type pipeTarget struct{ bw *bufio.Writer }
+
+func (p *pipeTarget) Write(b []byte) (int, error) { return p.bw.Write(b) }
+
+func (p *pipeTarget) WriteAt([]byte, int64) (int, error) {
+	return 0, errors.New("internal error: a ZIP archive written to a pipe was written back into")
+}
+
+func (p *pipeTarget) Commit() error { return p.bw.Flush() }
+
+// Abort flushes what was written: the bytes are gone down the pipe
+// already, and the reader sees the archive end where it failed.
+func (p *pipeTarget) Abort() error { return p.bw.Flush() }
 
 // zipStats converts a ZIP update's statistics for summary.
 func zipStats(st *zip.WriteStats) *sevenzip.WriteStats {
@@ -754,8 +781,8 @@ func (a *app) otherOptions(o CreateOptions, args []string, f *createFlags, forma
 	if !strings.Contains(filepath.Base(o.Archive), ".") {
 		o.Archive += format.ext()
 	}
-	if o.Stdout && (format.kind == outZip || format.kind == out7z) {
-		return o, usagef("--stdout (-so) writes tar archives and compressed files, not ZIP archives")
+	if o.Stdout && format.kind == out7z {
+		return o, usagef("--stdout (-so) writes ZIP and tar archives and compressed files, not 7z archives")
 	}
 	if f.level < -1 || f.level > 9 {
 		return o, usagef("%s: the level must be 0 to 9", typedSwitch(a.args, "--level"))

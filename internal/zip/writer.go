@@ -77,6 +77,12 @@ type WriteOptions struct {
 	// ForceZip64 writes Zip64 fields and end records even where the
 	// classic ones would do (for tests of the Zip64 path).
 	ForceZip64 bool
+	// Streamed writes an archive that is never written back into: every
+	// entry with content ends with a data descriptor giving its CRC and
+	// sizes (Zip64 sizes where the entry's are), as Info-ZIP's `zip -`
+	// does, and the Output's WriteAt is not called, so that it can be a
+	// pipe (-so).
+	Streamed bool
 	// Location is the time zone of the DOS times (nil: local time, as
 	// Info-ZIP writes them).
 	Location *time.Location
@@ -425,6 +431,10 @@ func (w *writer) addItem(it *WriteItem) error {
 		r.flags |= flagEncrypted | flagDescriptor
 		r.version = max(r.version, versionDeflate)
 	}
+	if w.opts.Streamed && !r.isDir {
+		r.flags |= flagDescriptor
+		r.version = max(r.version, versionDeflate) // descriptors came with 2.0
+	}
 	if aes {
 		r.flags |= flagEncrypted
 		r.method = methodAES
@@ -498,7 +508,7 @@ func (w *writer) addItem(it *WriteItem) error {
 		if err := w.write(d); err != nil {
 			return err
 		}
-	} else {
+	} else if !w.opts.Streamed { // streamed: a directory, whose zeros are right
 		// Complete the local header: CRC and sizes.
 		var p [12]byte
 		binary.LittleEndian.PutUint32(p[:], r.crc)
