@@ -150,7 +150,6 @@ func removeTemporaries() {
 	archivefile.RemoveTemporaries()
 	extract.RemoveTemporaries()
 	opener.RemoveTemporaries()
-	removeStdinSpools()
 }
 
 // interruptGrace is how long an interrupted run may take to unwind before

@@ -8,16 +8,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/collect"
+	"github.com/garc-dev/garc/internal/opener"
 	"github.com/garc-dev/garc/internal/selection"
 	"github.com/garc-dev/garc/internal/sevenzip"
 	"github.com/garc-dev/garc/internal/stream"
 	"github.com/garc-dev/garc/internal/tar"
-	"github.com/garc-dev/garc/internal/tempname"
 )
 
 // tarBase is an existing tar archive that `a` updates or `d` changes: it
@@ -171,77 +170,6 @@ func (a *app) deleteTar(name string, f outFormat, sel *selection.Selector) error
 	return nil
 }
 
-// spoolStdin copies standard input, which a tar needs the size of before
-// its content, into a temporary file in dir, removed at once where the
-// system allows (Unix) and by closeSpoolFile elsewhere, so that memory
-// stays constant and nothing is left behind. The file is returned at its
-// start with the input's size.
-func spoolStdin(r io.Reader, dir string) (*os.File, int64, error) {
-	f, err := createSpoolFile(dir)
-	if err != nil {
-		return nil, 0, err
-	}
-	n, err := io.Copy(f, r)
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		closeSpoolFile(f)
-		return nil, 0, err
-	}
-	return f, n, nil
-}
-
-// stdinSpools names the copies of standard input that exist under their
-// names (where an open file cannot be removed), for removeStdinSpools.
-var stdinSpools = struct {
-	sync.Mutex
-	paths map[*os.File]string
-}{paths: map[*os.File]string{}}
-
-// createSpoolFile creates the temporary copy of standard input in dir
-// (the system's temporary directory when empty) and removes its name.
-func createSpoolFile(dir string) (*os.File, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	f, p, err := tempname.Create(dir, os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if os.Remove(p) != nil {
-		stdinSpools.Lock()
-		stdinSpools.paths[f] = p
-		stdinSpools.Unlock()
-	}
-	return f, nil
-}
-
-// closeSpoolFile closes a copy of standard input and removes it if its
-// name still exists.
-func closeSpoolFile(f *os.File) {
-	f.Close()
-	stdinSpools.Lock()
-	p, ok := stdinSpools.paths[f]
-	delete(stdinSpools.paths, f)
-	stdinSpools.Unlock()
-	if ok {
-		os.Remove(p)
-	}
-}
-
-// removeStdinSpools closes and removes the copies of standard input that
-// still exist (an interrupted run).
-func removeStdinSpools() {
-	stdinSpools.Lock()
-	defer stdinSpools.Unlock()
-	for f, p := range stdinSpools.paths {
-		f.Close()
-		os.Remove(p)
-		delete(stdinSpools.paths, f)
-	}
-}
-
 // writeTarStdin writes standard input as the tar entry h: its content is
 // first copied into a temporary file beside the archive (in the system's
 // temporary directory with -so), since a tar header gives the size.
@@ -255,15 +183,15 @@ func writeTarStdin(ctx context.Context, tw *tar.Writer, h *tar.WriteHeader, it *
 	if !o.Stdout {
 		dir = filepath.Dir(o.Archive)
 	}
-	f, n, err := spoolStdin(&progressReader{r: rc, ctx: ctx, done: done, name: it.Name, fn: prog}, dir)
+	sp, err := opener.NewSpool(&progressReader{r: rc, ctx: ctx, done: done, name: it.Name, fn: prog}, dir)
 	if err != nil {
 		return fmt.Errorf("copying standard input to a temporary file: %w", err)
 	}
-	defer closeSpoolFile(f)
-	h.Size, it.Size = n, n
+	defer sp.Close()
+	h.Size, it.Size = sp.Size, sp.Size
 	if err := tw.WriteHeader(h); err != nil {
 		return err
 	}
-	_, err = io.CopyN(tw, f, n)
+	_, err = io.CopyN(tw, sp, sp.Size)
 	return err
 }

@@ -51,10 +51,8 @@ type Stream struct {
 	name     string // the display name
 	spoolDir string // where a temporary copy goes ("" for os.TempDir)
 
-	spool     *os.File // the temporary copy, once made
-	spoolPath string   // its name while it exists (not on Unix)
-	spoolSize int64
-	read      bool // handed to a reader that reads it as it arrives
+	spool *Spool // the temporary copy, once made
+	read  bool   // handed to a reader that reads it as it arrives
 }
 
 // NewStream returns a Stream over r, named name in messages, which
@@ -80,7 +78,7 @@ func (s *Stream) Open(opts *archive.Options) (archive.Reader, error) {
 		o.Name = s.name
 	}
 	if s.spool != nil {
-		return openSpooled(s.spool, s.spoolSize, s.name, &o)
+		return openSpooled(s.spool.File, s.spool.Size, s.name, &o)
 	}
 	if s.read {
 		return nil, fmt.Errorf("%s: %w", s.name, ErrReadOnce)
@@ -133,7 +131,7 @@ func (s *Stream) Open(opts *archive.Options) (archive.Reader, error) {
 	if err := s.makeSpool(src); err != nil {
 		return nil, err
 	}
-	return openSpooled(s.spool, s.spoolSize, s.name, &o)
+	return openSpooled(s.spool.File, s.spool.Size, s.name, &o)
 }
 
 // unnamed gives the content of a compressed file from a pipe whose header
@@ -158,18 +156,15 @@ func (s *Stream) makeSpool(src *onePass) error {
 	if src.err != nil && src.err != io.EOF {
 		return fmt.Errorf("%s: %w", s.name, src.err)
 	}
-	f, p, err := createSpool(s.spoolDir)
+	sp, err := createSpool(s.spoolDir)
 	if err != nil {
 		return fmt.Errorf("%s: a temporary copy of the archive (7z, RAR and ZIP need one to be read from a pipe): %w", s.name, err)
 	}
-	s.spool, s.spoolPath = f, p
-	buf := make([]byte, 1<<20)
-	n, err := io.CopyBuffer(f, io.MultiReader(src.recorded(), s.r), buf)
-	s.spoolSize = n
-	if err != nil {
-		s.Close()
+	if err := sp.fill(io.MultiReader(src.recorded(), s.r)); err != nil {
+		sp.Close()
 		return fmt.Errorf("%s: a temporary copy of the archive: %w", s.name, err)
 	}
+	s.spool = sp
 	return nil
 }
 
@@ -184,13 +179,6 @@ func (s *Stream) Close() error {
 	}
 	err := s.spool.Close()
 	s.spool = nil
-	if s.spoolPath != "" {
-		if rerr := os.Remove(s.spoolPath); err == nil {
-			err = rerr
-		}
-		spools.done(s.spoolPath)
-		s.spoolPath = ""
-	}
 	return err
 }
 
@@ -394,21 +382,70 @@ func (k *keptReader) Read(p []byte) (int, error) {
 // createSpool creates the temporary copy in dir (the system's temporary
 // directory for ""), with a name of package tempname. Where the system
 // allows it (Unix), the name is removed at once, the open file staying
-// readable, and path is ""; elsewhere the name is kept for Close and
-// RemoveTemporaries.
-func createSpool(dir string) (f *os.File, path string, err error) {
+// readable; elsewhere the name is kept for Close and RemoveTemporaries.
+func createSpool(dir string) (*Spool, error) {
 	if dir == "" {
 		dir = os.TempDir()
 	}
 	f, p, err := tempname.Create(dir, os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if os.Remove(p) == nil {
-		return f, "", nil
+		return &Spool{File: f}, nil
 	}
 	spools.add(p)
-	return f, p, nil
+	return &Spool{File: f, path: p}, nil
+}
+
+// Spool is a temporary copy of a stream that must be read more than
+// once or whose size is needed first. On Unix its name is removed as
+// soon as it is created, so that nothing is left behind whatever ends the
+// process; elsewhere Close and RemoveTemporaries remove it.
+type Spool struct {
+	*os.File
+	// Size is the number of bytes copied.
+	Size int64
+	path string // its name while it exists (not on Unix)
+}
+
+// NewSpool copies r into a temporary file in dir (the system's temporary
+// directory when "") and returns it at its start.
+func NewSpool(r io.Reader, dir string) (*Spool, error) {
+	sp, err := createSpool(dir)
+	if err != nil {
+		return nil, err
+	}
+	err = sp.fill(r)
+	if err == nil {
+		_, err = sp.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		sp.Close()
+		return nil, err
+	}
+	return sp, nil
+}
+
+// fill copies r into the spool.
+func (sp *Spool) fill(r io.Reader) error {
+	buf := make([]byte, 1<<20)
+	n, err := io.CopyBuffer(sp.File, r, buf)
+	sp.Size = n
+	return err
+}
+
+// Close closes the temporary copy and removes its name if it has one.
+func (sp *Spool) Close() error {
+	err := sp.File.Close()
+	if sp.path != "" {
+		if rerr := os.Remove(sp.path); err == nil {
+			err = rerr
+		}
+		spools.done(sp.path)
+		sp.path = ""
+	}
+	return err
 }
 
 // spools names the temporary copies that exist under their names, for
