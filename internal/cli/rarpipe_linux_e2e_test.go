@@ -37,19 +37,7 @@ func TestStdinRARHalfWritten(t *testing.T) {
 	tmp := filepath.Join(dir, "tmp")
 	os.Mkdir(tmp, 0o755)
 
-	cmd := exec.Command(garcBin, "x", "-", "-o", "out")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	w, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
+	cmd, w, stderr := startPiped(t, dir, []string{"TMPDIR=" + tmp}, "x", "-", "-o", "out")
 	// The first 2,000,000 bytes hold the whole of Braid/766728.tr11dtp
 	// (4,034,596 bytes unpacked, its data ending at 1,013,162) and part
 	// of the next entry's data.

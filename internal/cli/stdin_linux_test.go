@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,18 +64,7 @@ func TestStdinInterruptWhileCopying(t *testing.T) {
 	arc := makeArchive(t, dir, "a.7z")
 	data, _ := os.ReadFile(arc)
 	os.Mkdir(filepath.Join(dir, "out"), 0o755)
-	cmd := exec.Command(garcBin, "x", "-", "-o", "out")
-	cmd.Dir = dir
-	w, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
+	cmd, w, stderr := startPiped(t, dir, nil, "x", "-", "-o", "out")
 	w.Write(data[:len(data)/2]) // the rest never comes
 	// Wait until the copy exists (as an open file without a name).
 	// The deadline only stops a hung test; it is not a timing assertion.
@@ -91,7 +81,7 @@ func TestStdinInterruptWhileCopying(t *testing.T) {
 		t.Errorf("the copy has a name in the destination: %v", ents)
 	}
 	cmd.Process.Signal(os.Interrupt)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	w.Close()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
@@ -100,6 +90,27 @@ func TestStdinInterruptWhileCopying(t *testing.T) {
 	if ents, _ := os.ReadDir(filepath.Join(dir, "out")); len(ents) != 0 {
 		t.Errorf("left %v in the destination", ents)
 	}
+}
+
+// startPiped starts garc in dir with args, env added to its environment
+// and a pipe as its standard input, which the test writes in parts; the
+// process is killed when the test ends, if still running.
+func startPiped(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, io.WriteCloser, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(garcBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, w, stderr
 }
 
 // copying reports whether the process whose descriptors are listed in

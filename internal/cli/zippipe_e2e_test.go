@@ -182,19 +182,7 @@ func TestZIPPipeReadsAsItArrives(t *testing.T) {
 	tmp := filepath.Join(dir, "tmp")
 	os.Mkdir(tmp, 0o755)
 	os.Mkdir(filepath.Join(dir, "out"), 0o755)
-	cmd := exec.Command(garcBin, "x", "-", "-o", "out")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	w, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
+	cmd, w, stderr := startPiped(t, dir, []string{"TMPDIR=" + tmp}, "x", "-", "-o", "out")
 	half := len(noise) / 2 // into noise.bin's data
 	if _, err := w.Write(data[:half]); err != nil {
 		t.Fatal(err)
