@@ -77,10 +77,8 @@ func openTarBase(path string, f outFormat) (*tarBase, error) {
 func (b *tarBase) close() { b.f.Close() }
 
 // copyTo copies the members that stay into tw: those del does not
-// select, and those no item replaces. An item replaces the member of its
-// name when their sizes differ or the item is newer (7-Zip's default
-// update rule, as for 7z and ZIP); otherwise the member is kept and the
-// item marked in skip. It counts kept, skipped and deleted members in st.
+// select, and those no item replaces (archive.UpdateReplaces, as for 7z
+// and ZIP); an item that replaces nothing is marked in skip. It counts kept, skipped and deleted members in st.
 func (b *tarBase) copyTo(ctx context.Context, tw *tar.Writer, name string, items []collect.Item, del func(*archive.Entry) bool, st *sevenzip.WriteStats, opts *archive.Options) (skip []bool, err error) {
 	byName := make(map[string]int, len(items))
 	for i := range items {
@@ -96,7 +94,7 @@ func (b *tarBase) copyTo(ctx context.Context, tw *tar.Writer, name string, items
 		}
 		if j, ok := byName[e.Name]; ok {
 			it := &items[j]
-			if it.Size != e.Size || it.ModTime.Unix() > e.ModTime.Unix() {
+			if archive.UpdateReplaces(it.Type, it.Size, it.ModTime, e, time.Second) {
 				return false // replaced by the item
 			}
 			skip[j] = true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -303,27 +304,14 @@ func folderFilter(f *folder) filterKind {
 	return filterNone
 }
 
-// changed applies 7-Zip's default update rule: a newer modification time
-// or a different size means the item replaces the archived entry.
+// changed applies 7-Zip's default update rule (archive.UpdateReplaces)
+// at 7z's time precision, 100 ns.
 func changed(it *WriteItem, e *archive.Entry) bool {
-	if it.Type == archive.TypeDir && e.Type == archive.TypeDir {
-		return false
-	}
-	if (it.Type == archive.TypeDir) != (e.Type == archive.TypeDir) {
-		return true
-	}
 	size := it.Size
 	if it.Type == archive.TypeSymlink {
 		size = int64(len(it.LinkTarget))
 	}
-	if size != e.Size {
-		return true
-	}
-	if e.ModTime.IsZero() {
-		return true
-	}
-	// Compare at FILETIME precision (100 ns), as stored.
-	return timeToFiletime(it.ModTime) > timeToFiletime(e.ModTime)
+	return archive.UpdateReplaces(it.Type, size, it.ModTime, e, 100*time.Nanosecond)
 }
 
 // copyBaseFolders copies the packed streams of wholly kept folders and

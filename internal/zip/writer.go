@@ -108,8 +108,8 @@ type Existing struct {
 // Changes say what Update does to an archive.
 type Changes struct {
 	// Add are new entries. One whose name the archive has replaces that
-	// entry when its size differs or it is newer (7-Zip's default
-	// update rule); otherwise the item is skipped.
+	// entry by 7-Zip's default update rule (archive.UpdateReplaces, at a
+	// second's precision); otherwise the item is skipped.
 	Add []WriteItem
 	// Delete selects the archive's entries to remove; nil removes none.
 	Delete func(e *archive.Entry) bool

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -32,7 +33,7 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 		}
 		if j, ok := byName[e.Name]; ok {
 			it := &ch.Add[j]
-			if it.Size != e.Size || it.ModTime.Unix() > e.ModTime.Unix() {
+			if archive.UpdateReplaces(it.Type, it.Size, it.ModTime, e, time.Second) {
 				continue // replaced by the item
 			}
 			skip[j] = true
