@@ -394,7 +394,7 @@ func createSpool(dir string) (*Spool, error) {
 	if os.Remove(p) == nil {
 		return &Spool{File: f}, nil
 	}
-	spools.add(p)
+	spools.add(p, f)
 	return &Spool{File: f, path: p}, nil
 }
 
@@ -448,18 +448,18 @@ func (sp *Spool) Close() error {
 	return err
 }
 
-// spools names the temporary copies that exist under their names, for
-// RemoveTemporaries.
-var spools = spoolSet{paths: map[string]bool{}}
+// spools names the temporary copies that exist under their names, with
+// their open files, for RemoveTemporaries.
+var spools = spoolSet{paths: map[string]*os.File{}}
 
 type spoolSet struct {
 	mu    sync.Mutex
-	paths map[string]bool
+	paths map[string]*os.File
 }
 
-func (s *spoolSet) add(p string) {
+func (s *spoolSet) add(p string, f *os.File) {
 	s.mu.Lock()
-	s.paths[p] = true
+	s.paths[p] = f
 	s.mu.Unlock()
 }
 
@@ -469,14 +469,16 @@ func (s *spoolSet) done(p string) {
 	s.mu.Unlock()
 }
 
-// RemoveTemporaries removes the temporary copies of streams that still
-// have a name, for a process that exits without unwinding (an
-// interrupted run). On Unix there are none: a copy loses its name as
-// soon as it is made.
+// RemoveTemporaries closes and removes the temporary copies of streams
+// that still have a name, for a process that exits without unwinding (an
+// interrupted run). The file is closed first because Windows does not
+// remove a file that is open. On Unix there are none: a copy loses its
+// name as soon as it is made.
 func RemoveTemporaries() {
 	spools.mu.Lock()
 	defer spools.mu.Unlock()
-	for p := range spools.paths {
+	for p, f := range spools.paths {
+		f.Close()
 		os.Remove(p)
 		delete(spools.paths, p)
 	}

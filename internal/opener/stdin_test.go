@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -207,5 +208,27 @@ func TestOnePassReads(t *testing.T) {
 	}
 	if n, err := s.ReadAt(b, 20); n != 0 || err != io.EOF {
 		t.Errorf("at the end: %d %v", n, err)
+	}
+}
+
+// TestRemoveTemporariesClosesSpool: a temporary copy that still has a name
+// (as on Windows, where an open file cannot lose it) is closed before its
+// name is removed, so that the removal works there too.
+func TestRemoveTemporariesClosesSpool(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.CreateTemp(dir, "spool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spools.add(f.Name(), f)
+	RemoveTemporaries()
+	if _, err := f.Write([]byte{1}); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("write after RemoveTemporaries: %v, want %v", err, os.ErrClosed)
+	}
+	if _, err := os.Lstat(f.Name()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the copy is still there: %v", err)
+	}
+	if len(spools.paths) != 0 {
+		t.Errorf("spools still names %v", spools.paths)
 	}
 }
