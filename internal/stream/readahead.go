@@ -39,12 +39,6 @@ type readAhead struct {
 	err     error                     // sticky: src's final error
 	started bool
 	closed  bool
-
-	mu       sync.Mutex
-	inSrc    bool  // the goroutine is in a call of src.Read
-	quitting bool  // Close ran: the goroutine releases everything and returns
-	released bool  // the buffers are back in the pool and src is closed
-	closeErr error // src.Close's result
 }
 
 // newReadAhead returns src read ahead on a goroutine.
@@ -65,18 +59,9 @@ func (r *readAhead) start() {
 }
 
 // run fills free buffers from src and hands them over in order until src
-// ends or fails, or Close asks it to stop. When Close has run, run
-// returns every buffer to the pool and closes src before it returns.
+// ends or fails, or Close asks it to stop.
 func (r *readAhead) run() {
 	defer close(r.done)
-	defer func() {
-		r.mu.Lock()
-		quitting := r.quitting
-		r.mu.Unlock()
-		if quitting {
-			r.release()
-		}
-	}()
 	for {
 		var buf *[readAheadSize]byte
 		select {
@@ -87,14 +72,9 @@ func (r *readAhead) run() {
 		n := 0
 		var err error
 		for n < len(buf) && err == nil {
-			if !r.enterSrc() {
-				readAheadPool.Put(buf)
-				return
-			}
 			var k int
 			k, err = r.src.Read(buf[n:])
 			n += k
-			r.leaveSrc()
 		}
 		select {
 		case r.full <- raChunk{buf: buf, n: n, err: err}:
@@ -106,39 +86,6 @@ func (r *readAhead) run() {
 			return
 		}
 	}
-}
-
-// enterSrc marks the goroutine as inside src.Read, unless Close has run.
-func (r *readAhead) enterSrc() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.inSrc = !r.quitting
-	return r.inSrc
-}
-
-func (r *readAhead) leaveSrc() {
-	r.mu.Lock()
-	r.inSrc = false
-	r.mu.Unlock()
-}
-
-// release returns the buffers still queued to the pool and closes src,
-// once: after Close, by the goroutine on its way out or by Close when the
-// goroutine has returned.
-func (r *readAhead) release() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.released {
-		return
-	}
-	r.released = true
-	for len(r.full) > 0 {
-		readAheadPool.Put((<-r.full).buf)
-	}
-	for len(r.free) > 0 {
-		readAheadPool.Put(<-r.free)
-	}
-	r.closeErr = r.src.Close()
 }
 
 // Read returns the decoded data in order, then the decoder's error.
@@ -166,32 +113,25 @@ func (r *readAhead) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close stops the goroutine and closes the decoder. When the goroutine is
-// inside a decoder call, which a stalled pipe can hold for as long as it
-// stalls, Close does not wait for it: the goroutine returns the buffers
-// and closes the decoder when that call returns, and Close returns nil.
-// Otherwise Close waits for it and returns the decoder's Close error.
+// Close stops the goroutine, waiting for the decoder call it may be in,
+// returns the buffers to the pool and closes the decoder.
 func (r *readAhead) Close() error {
 	if r.closed {
 		return nil
 	}
 	r.closed = true
-	if !r.started {
-		return r.src.Close()
+	if r.started {
+		close(r.quit)
+		<-r.done
+		if r.cur.buf != nil {
+			readAheadPool.Put(r.cur.buf)
+		}
+		for len(r.full) > 0 {
+			readAheadPool.Put((<-r.full).buf)
+		}
+		for len(r.free) > 0 {
+			readAheadPool.Put(<-r.free)
+		}
 	}
-	if r.cur.buf != nil {
-		readAheadPool.Put(r.cur.buf)
-		r.cur.buf = nil
-	}
-	r.mu.Lock()
-	r.quitting = true
-	busy := r.inSrc
-	r.mu.Unlock()
-	close(r.quit)
-	if busy {
-		return nil
-	}
-	<-r.done
-	r.release()
-	return r.closeErr
+	return r.src.Close()
 }

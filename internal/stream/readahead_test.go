@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -160,96 +158,4 @@ func TestReadAheadEarlyClose(t *testing.T) {
 	if idle.reads != 0 || r.done != nil || !idle.closed {
 		t.Fatalf("%d reads, goroutine %v, closed %v", idle.reads, r.done != nil, idle.closed)
 	}
-}
-
-// stallingDecoder hands out one byte per Read until stall is set, then
-// blocks in Read until release is closed, as a decoder reading a pipe
-// whose writer stalls.
-type stallingDecoder struct {
-	reads   chan struct{} // a value per Read entered while stalling
-	release chan struct{}
-	closed  chan struct{}
-	stall   atomic.Bool
-}
-
-func (d *stallingDecoder) Read(p []byte) (int, error) {
-	if d.stall.Load() {
-		d.reads <- struct{}{}
-		<-d.release
-	}
-	p[0] = 'g'
-	return 1, nil
-}
-
-func (d *stallingDecoder) Close() error {
-	close(d.closed)
-	return nil
-}
-
-// TestReadAheadCloseDuringStall: Close returns while the goroutine is
-// inside a decoder call that does not return (a stalled pipe), and the
-// decoder is closed by the goroutine once that call returns.
-func TestReadAheadCloseDuringStall(t *testing.T) {
-	d := &stallingDecoder{reads: make(chan struct{}, 1), release: make(chan struct{}), closed: make(chan struct{})}
-	r := newReadAhead(d)
-	d.stall.Store(true)
-	go func() {
-		var b [1]byte
-		r.Read(b[:]) // blocks: the goroutine is stalled in its first buffer
-	}()
-	<-d.reads // the goroutine is inside src.Read now
-	// Reading and closing share no goroutine in real use; here the reader
-	// goroutine above is blocked waiting for a chunk, which is what the
-	// caller's Close interrupts in an early-stopped run.
-	returned := make(chan error, 1)
-	go func() { returned <- r.Close() }()
-	select {
-	case err := <-returned:
-		if err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Close waited for the stalled decoder call")
-	}
-	select {
-	case <-d.closed:
-		t.Fatal("the decoder was closed while a call of it was in progress")
-	default:
-	}
-	close(d.release)
-	<-d.closed // closed by the goroutine once its call returned
-	<-r.done
-}
-
-// TestReadAheadCloseAfterEnd: a read-ahead whose decoder has ended is
-// closed by Close itself, with the decoder's Close error.
-func TestReadAheadCloseAfterEnd(t *testing.T) {
-	d := &stallingDecoder{closed: make(chan struct{})}
-	r := newReadAhead(&limitedDecoder{d, 3})
-	out, err := io.ReadAll(r)
-	if err != nil || string(out) != "ggg" {
-		t.Fatalf("read %q, %v", out, err)
-	}
-	if err := r.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
-	select {
-	case <-d.closed:
-	default:
-		t.Fatal("Close did not close the decoder")
-	}
-}
-
-// limitedDecoder ends its decoder after n bytes.
-type limitedDecoder struct {
-	*stallingDecoder
-	n int
-}
-
-func (l *limitedDecoder) Read(p []byte) (int, error) {
-	if l.n == 0 {
-		return 0, io.EOF
-	}
-	l.n--
-	return l.stallingDecoder.Read(p[:1])
 }
