@@ -1,6 +1,0 @@
-//go:build !linux
-
-package extract
-
-// disableNoReplace does nothing: only Linux uses RENAME_NOREPLACE.
-func disableNoReplace(*Extractor) {}
