@@ -2,16 +2,19 @@ package bzip2
 
 import (
 	"encoding/binary"
+	"slices"
 )
 
 // blockBuf holds one block's buffers, sized for the largest block size
 // seen so far. The sequential Reader has one; in parallel mode each
 // worker has its own (parallel.go).
 type blockBuf struct {
-	tt     []uint32 // BWT last column with successor links
-	lf     []uint32 // the same with predecessor links
-	pre    []byte   // the block's text before the RLE1 stage
-	counts [256]int32
+	tt      []uint32 // BWT last column with successor links
+	scratch []byte   // lanes regions of the block size for walkLanes
+	pre     []byte   // the block's text before the RLE1 stage
+	counts  [256]int32
+	cuts    []uint32  // walkLanes' segment starts, in increasing order
+	segs    []segment // walkLanes' segments, one per cut
 
 	n          int // bytes in the block
 	origPtr    int
@@ -23,7 +26,7 @@ type blockBuf struct {
 func (b *blockBuf) ensure(size int) {
 	if cap(b.tt) < size {
 		b.tt = make([]uint32, size)
-		b.lf = make([]uint32, size)
+		b.scratch = make([]byte, lanes*size)
 		b.pre = make([]byte, size)
 	}
 	b.tt = b.tt[:cap(b.tt)]
@@ -158,11 +161,10 @@ func (blk *blockBuf) unBWT() {
 
 	// Inverse BWT: blk.counts holds the number of each byte value; turn it
 	// into the start of each value's range in the sorted first column.
-	// Then link every position i of the last column both ways: tt[j]
-	// gets i as successor and lf[i] gets j as predecessor, where j is i's
-	// row in the first column (the LF mapping). Both carry the byte in
-	// their low 8 bits.
-	tt, lf := blk.tt[:n], blk.lf[:n]
+	// Then link every position i of the last column to its successor:
+	// tt[j] gets i in its bits 8 and up, where j is i's row in the first
+	// column (the LF mapping); the byte stays in the low 8 bits.
+	tt := blk.tt[:n]
 	sum := int32(0)
 	for i := range blk.counts {
 		c := blk.counts[i]
@@ -175,32 +177,185 @@ func (blk *blockBuf) unBWT() {
 		j := counts[b]
 		counts[b]++
 		tt[j] |= uint32(i) << 8
-		lf[i] = uint32(j)<<8 | uint32(b)
 	}
 
-	// The links form one cycle through all n positions; the text starts
-	// at tt[origPtr]'s successor and ends at origPtr. Walking forward
-	// from the start and backward from the end at once gives two
-	// independent chains of cache misses instead of one.
+	// The links form one cycle through all n positions (in a valid
+	// block); the text starts at tt[origPtr]'s successor.
 	pre := blk.pre[:n]
-	fwd := tt[origPtr] >> 8
-	bwd := uint32(origPtr)
-	lo, hi := 0, n-1
-	for lo < hi {
-		t := tt[fwd]
-		u := lf[bwd]
-		fwd = t >> 8
-		bwd = u >> 8
-		pre[lo] = byte(t)
-		pre[hi] = byte(u)
-		lo++
-		hi--
-	}
-	if lo == hi {
-		pre[lo] = byte(tt[fwd])
+	start := tt[origPtr] >> 8
+	if n < lanesMinBlock || !blk.walkLanes(start) {
+		walk(pre, tt, start)
 	}
 	if blk.randomised {
 		derandomise(pre)
+	}
+}
+
+// walk follows the cycle from start through len(pre) positions of tt,
+// writing their bytes to pre. Flag bits left by walkLanes are ignored.
+func walk(pre []byte, tt []uint32, start uint32) {
+	cur := start
+	for k := range pre {
+		t := tt[cur]
+		pre[k] = byte(t)
+		cur = t >> 8 & laneIndexMask
+	}
+}
+
+const (
+	// lanes is the number of walks through the cycle that walkLanes
+	// interleaves: each step of each is a cache miss, and independent
+	// misses overlap.
+	lanes = 4
+	// laneSegment is the mean length of a segment of the cycle.
+	laneSegment = 4096
+	// lanesMinBlock is the smallest block walked in lanes; smaller ones
+	// fit in the cache.
+	lanesMinBlock = 1 << 15
+	// laneFlag marks the positions of tt where a segment starts.
+	laneFlag = 1 << 31
+	// laneIndexMask keeps the position of a link shifted down by 8.
+	laneIndexMask = 1<<23 - 1
+	// laneIdle is the position of a lane that has nothing left to walk.
+	laneIdle = ^uint32(0)
+)
+
+// segment is a part of the cycle walked by one lane: the bytes of the
+// positions from a marked one up to the next marked one (excluded), stored
+// at off in the lane's region of blk.scratch.
+type segment struct {
+	lane     int32
+	off, len int32
+	next     int32 // the segment that follows in the cycle
+}
+
+// walkLanes writes the text of a block whose tt links are built into
+// blk.pre, by cutting the cycle at a number of positions — start and
+// evenly spaced ones, marked with laneFlag in tt — and walking lanes of the
+// resulting segments at once, each lane writing its segments one after
+// the other into its own region of blk.scratch, which is n bytes long, so
+// that it holds whatever share it gets. The segments are then copied to
+// pre in their order on the cycle, from the one at start. It reports
+// false, leaving pre to walk, when the segments from start do not cover
+// the block (the links form several cycles: corrupt input).
+func (blk *blockBuf) walkLanes(start uint32) bool {
+	n := blk.n
+	tt := blk.tt[:n]
+	cuts := blk.cuts[:0]
+	segs := n / laneSegment
+	for i := range segs {
+		p := uint32(i * n / segs)
+		if start > p && (i+1 == segs || start < uint32((i+1)*n/segs)) {
+			cuts = append(cuts, p, start)
+			continue
+		}
+		cuts = append(cuts, p)
+	}
+	blk.cuts = cuts
+	for _, p := range cuts {
+		tt[p] |= laneFlag
+	}
+	if cap(blk.segs) < len(cuts) {
+		blk.segs = make([]segment, len(cuts))
+	}
+	seg := blk.segs[:len(cuts)]
+	scratch := blk.scratch[:lanes*n]
+	cutOf := func(p uint32) int32 {
+		i, _ := slices.BinarySearch(cuts, p)
+		return int32(i)
+	}
+
+	// Lane k walks from cur[k], writing at out[k] in region k, segment
+	// id[k]; next is the next segment to hand out.
+	var cur [lanes]uint32
+	var out, id [lanes]int32
+	next := int32(0)
+	// begin starts lane k on the next segment: its first position is
+	// marked, so it is stepped here rather than by the loops below.
+	begin := func(k int) bool {
+		if int(next) == len(cuts) {
+			return false
+		}
+		s := next
+		next++
+		seg[s] = segment{lane: int32(k), off: out[k]}
+		id[k] = s
+		t := tt[cuts[s]]
+		scratch[k*n+int(out[k])] = byte(t)
+		out[k]++
+		cur[k] = t >> 8 & laneIndexMask
+		return true
+	}
+	// end closes lane k's segment at the marked position cur[k].
+	end := func(k int) {
+		s := &seg[id[k]]
+		s.len = out[k] - s.off
+		s.next = cutOf(cur[k])
+	}
+	idle := false
+	for k := range lanes {
+		if !begin(k) {
+			cur[k], idle = laneIdle, true
+		}
+	}
+	r0, r1, r2, r3 := scratch[:n], scratch[n:2*n], scratch[2*n:3*n], scratch[3*n:]
+	c0, c1, c2, c3 := cur[0], cur[1], cur[2], cur[3]
+	o0, o1, o2, o3 := out[0], out[1], out[2], out[3]
+	for !idle {
+		t0, t1, t2, t3 := tt[c0], tt[c1], tt[c2], tt[c3]
+		if (t0|t1|t2|t3)&laneFlag == 0 {
+			r0[o0], r1[o1], r2[o2], r3[o3] = byte(t0), byte(t1), byte(t2), byte(t3)
+			o0, o1, o2, o3 = o0+1, o1+1, o2+1, o3+1
+			c0, c1, c2, c3 = t0>>8, t1>>8, t2>>8, t3>>8
+			continue
+		}
+		cur = [lanes]uint32{c0, c1, c2, c3}
+		out = [lanes]int32{o0, o1, o2, o3}
+		for k := range lanes {
+			t := tt[cur[k]]
+			if t&laneFlag == 0 {
+				scratch[k*n+int(out[k])] = byte(t)
+				out[k]++
+				cur[k] = t >> 8
+				continue
+			}
+			end(k)
+			if !begin(k) {
+				cur[k], idle = laneIdle, true
+			}
+		}
+		c0, c1, c2, c3 = cur[0], cur[1], cur[2], cur[3]
+		o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
+	}
+	// No segment is left to hand out: finish the lanes still walking one
+	// after the other.
+	for k := range lanes {
+		if cur[k] == laneIdle {
+			continue
+		}
+		for {
+			t := tt[cur[k]]
+			if t&laneFlag != 0 {
+				end(k)
+				break
+			}
+			scratch[k*n+int(out[k])] = byte(t)
+			out[k]++
+			cur[k] = t >> 8
+		}
+	}
+
+	// Copy the segments in cycle order.
+	pre := blk.pre[:n]
+	first := cutOf(start)
+	w := 0
+	for s := first; ; {
+		g := seg[s]
+		base := int(g.lane) * n
+		w += copy(pre[w:], scratch[base+int(g.off):base+int(g.off+g.len)])
+		if s = g.next; s == first || w == n {
+			return s == first && w == n
+		}
 	}
 }
 

@@ -28,9 +28,16 @@
 // longer codes), move-to-front and run expansion, which together leave the
 // BWT's last column in the low bytes of one uint32 array ("tt"); a counting
 // pass then links each position to its successor in the upper 24 bits of
-// the same array; finally the output loop follows that chain and undoes the
-// initial run-length stage (four equal bytes followed by a repeat count
-// 0..255) on the fly, and the CRC is computed over the produced bytes.
+// the same array; the chain is then followed to write the text before the
+// run-length stage. Each step of that walk is a cache miss, so blocks of
+// 32 KiB and more are cut into segments of about 4 096 positions (at
+// evenly spaced positions, flagged in tt's top bit) that four lanes walk
+// at once, each writing its segments into its own region of a scratch
+// buffer, and the segments are then copied in cycle order (links that form
+// several cycles, which only corrupt input gives, fall back to one plain
+// walk). Finally the output loop undoes the initial run-length stage (four
+// equal bytes followed by a repeat count 0..255) on the fly, and the CRC
+// is computed over the produced bytes.
 //
 // # Hostile input
 //
