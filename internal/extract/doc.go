@@ -37,20 +37,37 @@
 // it is the user's choice. Windows junctions and other reparse points count
 // as links. A directory found real is not examined again in the same run:
 // nothing the extractor does can turn a directory into a link, because
-// files and links are renamed into place and rename fails on a directory.
+// files are created with O_EXCL, which fails on any existing name, and
+// files and links are otherwise renamed into place, which fails on a
+// directory.
 //
-// Files. Content goes to a new temporary file (".garc-XXXXXXXX.tmp",
-// created with O_EXCL and, where available, O_NOFOLLOW) in the target
-// directory; the name of the temporary file renamed into place just
-// before in the same directory is taken again, O_EXCL deciding whether
-// it is still free (else a random name is made). Only when the content reader ends with io.EOF, meaning the
-// format verified the checksum, is the temporary file renamed to the final
-// name. rename replaces an existing file or symbolic link at that name
-// rather than writing through it. On any error the temporary file is
-// removed, unless Options.KeepBroken asks to keep the partial file under
-// its final name; Abort removes temporary files on interruption, and
-// RemoveTemporaries those of every Extractor of the process, from any
-// goroutine, for a process that must exit at once. Existing
+// Files. A file whose name does not exist yet is created at its final
+// name with O_EXCL and, where available, O_NOFOLLOW (on Windows
+// CREATE_NEW, not following a reparse point): O_EXCL fails on any name
+// that exists, a symbolic link included, which is never followed. Until
+// its content is complete the new file counts as a temporary file: when
+// the content reader fails (a checksum error in the middle of the file,
+// a decoding error) or writing fails, it is removed again, so that the
+// name holds nothing, as before the run; Abort and RemoveTemporaries
+// remove it too, and an entry whose file they removed fails. When the
+// name exists (O_EXCL decides, so an archive holding a name twice and a
+// file that appears meanwhile are both caught), the overwrite policy
+// applies, and content goes to a new temporary file
+// (".garc-XXXXXXXX.tmp", created with O_EXCL and O_NOFOLLOW) in the
+// target directory; the name of the temporary file renamed into place
+// just before in the same directory is taken again, O_EXCL deciding
+// whether it is still free (else a random name is made). Only when the
+// content reader ends with io.EOF, meaning the format verified the
+// checksum, is the temporary file renamed to the final name, so an
+// existing file is replaced whole or not at all; rename replaces an
+// existing file or symbolic link at that name rather than writing through
+// it. On any error the temporary file is removed, unless
+// Options.KeepBroken asks to keep the partial file under its final name
+// (a new file then stays where it is); Abort removes temporary files on
+// interruption, and RemoveTemporaries those of every Extractor of the
+// process, from any goroutine, for a process that must exit at once.
+// While it is written, a new file is visible under its final name with
+// part of its content, as with tar. Existing
 // files are left alone unless Options.Overwrite says otherwise
 // (OverwriteAll; OverwriteRename writes "name_1.ext", and
 // OverwriteRenameExisting moves the existing file to "name_1.ext" once the
@@ -63,13 +80,11 @@
 // Output files are written through raw descriptors rather than os.File
 // (no registration with the runtime poller), and on Linux created,
 // examined and renamed relative to cached descriptors of their
-// directories (the last 32 used).
-// In a directory this run created, a new file's name is not examined
-// beforehand: it is renamed into place with RENAME_NOREPLACE, which fails
-// if anything appeared there (the overwrite policy is then applied as
-// usual), and its times are set on the open descriptor. A small file
-// costs five system calls: openat, write, futimens, close, renameat2,
-// and no allocation. What the run placed is recorded in
+// directories (the last 32 used). A new file's name is not examined
+// beforehand (O_EXCL does it), and its times are set on the open
+// descriptor: a small new file costs four system calls on Linux, openat,
+// write, futimens, close (GNU tar makes six as root: it adds fchown and
+// fchmod), and no allocation. What the run placed is recorded in
 // compact records for Rollback; the map of written names that hard
 // links and copies look up is built from them at the first such entry.
 //
@@ -77,7 +92,7 @@
 // decodes the next entries: it reads an entry's content (up to 64 KiB)
 // into memory, where the format verifies its checksum, and queues it; the
 // writer goroutine applies exactly Write's rules to the queued entries,
-// in order (a temporary file renamed into place, and so on). Outcomes and warnings come back to the caller in entry order
+// in order (a new file created at its name, and so on). Outcomes and warnings come back to the caller in entry order
 // through a callback. At most four batches of 64 entries or 1 MiB are
 // queued.
 //

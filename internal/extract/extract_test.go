@@ -3,6 +3,7 @@ package extract
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -259,6 +260,15 @@ func TestExistingSymlinkReplaced(t *testing.T) {
 		victim := filepath.Join(f.outside, "victim")
 		os.WriteFile(victim, []byte("orig"), 0o644)
 		os.Symlink(victim, filepath.Join(f.dest, "f"))
+		// A dangling link is not followed either (O_CREAT alone would
+		// create the file it names).
+		os.Symlink(filepath.Join(f.outside, "absent"), filepath.Join(f.dest, "g"))
+		if err := f.write(fileEntry("g"), "new"); mode == OverwriteNever && !errors.Is(err, ErrSkipped) || mode == OverwriteAll && err != nil {
+			t.Fatalf("mode %d, dangling link: %v", mode, err)
+		}
+		if _, err := os.Lstat(filepath.Join(f.outside, "absent")); err == nil {
+			t.Fatal("created through a dangling link")
+		}
 		err := f.write(fileEntry("f"), "new")
 		if mode == OverwriteNever {
 			if !errors.Is(err, ErrSkipped) {
@@ -624,20 +634,87 @@ func TestChecksumFailure(t *testing.T) {
 	}
 }
 
+// TestAbortRemovesTemps: Abort during an entry's content removes what
+// the entry has written: a new file at its final name, or the temporary
+// file that was to replace an existing one (which stays as it was).
 func TestAbortRemovesTemps(t *testing.T) {
-	f := newFixture(t, Options{})
-	var seen []string
-	r := readerFunc(func(p []byte) (int, error) {
-		seen = f.temps()
-		f.x.Abort()
-		return 0, errors.New("interrupted")
-	})
-	err := f.x.Write(fileEntry("big"), r)
-	if err == nil || len(seen) != 1 {
-		t.Fatalf("err %v, temps during write %v", err, seen)
+	for _, existing := range []bool{false, true} {
+		t.Run(fmt.Sprint("existing ", existing), func(t *testing.T) {
+			f := newFixture(t, Options{Overwrite: OverwriteAll})
+			if existing {
+				os.WriteFile(filepath.Join(f.dest, "big"), []byte("old"), 0o644)
+			}
+			var seen []string
+			r := readerFunc(func(p []byte) (int, error) {
+				seen = f.temps()
+				f.x.Abort()
+				return 0, errors.New("interrupted")
+			})
+			err := f.x.Write(fileEntry("big"), r)
+			want := 0
+			if existing {
+				want = 1
+			}
+			if err == nil || len(seen) != want {
+				t.Fatalf("err %v, temps during write %v", err, seen)
+			}
+			if tmp := f.temps(); len(tmp) != 0 {
+				t.Fatalf("left behind: %v", tmp)
+			}
+			if existing && f.read("big") != "old" {
+				t.Fatal("the existing file was changed")
+			}
+			if !existing && f.exists("big") {
+				t.Fatal("the new file was left")
+			}
+		})
 	}
-	if tmp := f.temps(); len(tmp) != 0 || f.exists("big") {
-		t.Fatalf("left behind: %v", tmp)
+}
+
+// TestNewFileWrittenInPlace: a new file is written at its final name
+// (no temporary file, no rename: issue 24), while an existing file is
+// replaced whole: it keeps its old content until the new one is
+// complete. A content error in the middle of a new file removes it.
+func TestNewFileWrittenInPlace(t *testing.T) {
+	for _, existing := range []bool{false, true} {
+		t.Run(fmt.Sprint("existing ", existing), func(t *testing.T) {
+			f := newFixture(t, Options{Overwrite: OverwriteAll})
+			if existing {
+				os.MkdirAll(filepath.Join(f.dest, "d"), 0o755)
+				os.WriteFile(filepath.Join(f.dest, "d", "f"), []byte("old"), 0o644)
+			}
+			var temps []string
+			var during string
+			sent := false
+			r := readerFunc(func(p []byte) (int, error) {
+				if !sent {
+					sent = true
+					return copy(p, "new "), nil
+				}
+				temps = f.temps()
+				during = f.read("d/f")
+				return copy(p, "content"), io.EOF
+			})
+			if err := f.x.Write(fileEntry("d/f"), r); err != nil {
+				t.Fatal(err)
+			}
+			if got := f.read("d/f"); got != "new content" {
+				t.Fatalf("d/f holds %q", got)
+			}
+			if existing {
+				if len(temps) != 1 || during != "old" {
+					t.Fatalf("while writing over an existing file: temporary files %v, it held %q", temps, during)
+				}
+			} else if len(temps) != 0 || during != "new " {
+				t.Fatalf("while writing a new file: temporary files %v, it held %q", temps, during)
+			}
+			if err := f.x.Write(fileEntry("d/g"), &failingReader{data: "partial"}); !errors.Is(err, archive.ErrChecksum) {
+				t.Fatalf("failing entry: %v", err)
+			}
+			if f.exists("d/g") || len(f.temps()) != 0 {
+				t.Fatalf("a failed new file left: %v", tree(t, f.dest))
+			}
+		})
 	}
 }
 

@@ -15,10 +15,11 @@ import (
 // and os.Rename stats the new name first. For archives of many small
 // files those calls were half of the per-file system calls (issue 13).
 
-// outFile is a temporary output file open for writing.
+// outFile is an output file open for writing: a temporary file, or a
+// new file at its final name.
 type outFile struct {
-	fd   int
-	path string
+	fd  int
+	key tempKey // its name, made into a path only for an error
 }
 
 // Write writes all of b.
@@ -30,10 +31,10 @@ func (o outFile) Write(b []byte) (int, error) {
 			continue
 		}
 		if err != nil {
-			return n, &fs.PathError{Op: "write", Path: o.path, Err: err}
+			return n, &fs.PathError{Op: "write", Path: o.key.path(), Err: err}
 		}
 		if k == 0 {
-			return n, &fs.PathError{Op: "write", Path: o.path, Err: unix.EIO}
+			return n, &fs.PathError{Op: "write", Path: o.key.path(), Err: unix.EIO}
 		}
 		n += k
 	}
@@ -44,7 +45,7 @@ func (o outFile) Write(b []byte) (int, error) {
 // where the file system makes one.
 func (o outFile) skip(n int64) error {
 	if _, err := unix.Seek(o.fd, n, io.SeekCurrent); err != nil {
-		return &fs.PathError{Op: "seek", Path: o.path, Err: err}
+		return &fs.PathError{Op: "seek", Path: o.key.path(), Err: err}
 	}
 	return nil
 }
@@ -57,7 +58,7 @@ func (o outFile) setSize(size int64) error {
 			continue
 		}
 		if err != nil {
-			return &fs.PathError{Op: "truncate", Path: o.path, Err: err}
+			return &fs.PathError{Op: "truncate", Path: o.key.path(), Err: err}
 		}
 		return nil
 	}
@@ -66,7 +67,7 @@ func (o outFile) setSize(size int64) error {
 // Close closes the descriptor.
 func (o outFile) Close() error {
 	if err := unix.Close(o.fd); err != nil && err != unix.EINTR {
-		return &fs.PathError{Op: "close", Path: o.path, Err: err}
+		return &fs.PathError{Op: "close", Path: o.key.path(), Err: err}
 	}
 	return nil
 }

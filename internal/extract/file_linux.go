@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"errors"
 	"io/fs"
 	"math"
 	"os"
@@ -31,9 +30,6 @@ type dirHandle struct {
 	open map[string]int
 	ring []string
 	next int
-	// noReplaceUnsupported: renameat2 with RENAME_NOREPLACE failed with
-	// EINVAL or ENOSYS (a file system or kernel without it).
-	noReplaceUnsupported bool
 	// names holds the NUL-terminated names of the system call being made
 	// (x/sys/unix would allocate them for every call).
 	names []byte
@@ -61,12 +57,32 @@ func (h *dirHandle) at(p string) (int, string) {
 	if dir == "" {
 		dir = "/"
 	}
+	if fd, ok := h.dirFD(dir); ok {
+		return fd, name
+	}
+	return unix.AT_FDCWD, p
+}
+
+// atKey is at for the file k names.
+func (h *dirHandle) atKey(k tempKey) (int, string) {
+	if k.dir == "" {
+		return h.at(k.name)
+	}
+	if fd, ok := h.dirFD(k.dir); ok {
+		return fd, k.name
+	}
+	return unix.AT_FDCWD, k.path()
+}
+
+// dirFD returns a descriptor of the directory dir, from the cache or
+// opened now; ok is false when it cannot be opened.
+func (h *dirHandle) dirFD(dir string) (int, bool) {
 	if h.fd >= 0 && dir == h.dir {
-		return h.fd, name
+		return h.fd, true
 	}
 	if fd, ok := h.open[dir]; ok {
 		h.fd, h.dir = fd, dir
-		return fd, name
+		return fd, true
 	}
 	for {
 		fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
@@ -74,11 +90,11 @@ func (h *dirHandle) at(p string) (int, string) {
 			continue
 		}
 		if err != nil {
-			return unix.AT_FDCWD, p
+			return -1, false
 		}
 		h.remember(dir, fd)
 		h.fd, h.dir = fd, dir
-		return fd, name
+		return fd, true
 	}
 }
 
@@ -113,12 +129,14 @@ func (h *dirHandle) close() {
 	h.fd, h.dir = -1, ""
 }
 
-// create makes the new file p with O_EXCL and O_NOFOLLOW.
-func (h *dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
-	dfd, name := h.at(p)
+// create makes the new file k names with O_EXCL and O_NOFOLLOW. A name
+// that exists (a file, a directory, a link, which is not followed) fails
+// with an error wrapping fs.ErrExist.
+func (h *dirHandle) create(k tempKey, perm fs.FileMode) (outFile, error) {
+	dfd, name := h.atKey(k)
 	cname, _, ok := h.cNames(name, "")
 	if !ok {
-		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: unix.EINVAL}
+		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: k.path(), Err: unix.EINVAL}
 	}
 	const flags = unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	for {
@@ -126,11 +144,11 @@ func (h *dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
 		fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(dfd), uintptr(cname), flags, uintptr(perm), 0, 0)
 		switch errno {
 		case 0:
-			return outFile{fd: int(fd), path: p}, nil
+			return outFile{fd: int(fd), key: k}, nil
 		case unix.EINTR:
 			continue
 		}
-		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: errno}
+		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: k.path(), Err: errno}
 	}
 }
 
@@ -157,45 +175,6 @@ func (h *dirHandle) rename(oldpath, newpath string) error {
 			return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err}
 		}
 		return nil
-	}
-}
-
-// renameNoReplace renames oldpath to name in dir (oldpath's directory)
-// unless something exists there, in one system call: the error wraps
-// fs.ErrExist when something is there (a file, link or directory,
-// which stays untouched), errors.ErrUnsupported when the file system
-// cannot do it (the caller then examines the name and renames).
-func (h *dirHandle) renameNoReplace(oldpath, dir, name string) error {
-	if h.noReplaceUnsupported || filepath.Dir(oldpath) != dir {
-		return errors.ErrUnsupported
-	}
-	dfd, oldname := h.at(oldpath)
-	newname := name
-	if dfd == unix.AT_FDCWD {
-		oldname, newname = oldpath, filepath.Join(dir, name)
-	}
-	cold, cnew, ok := h.cNames(oldname, newname)
-	if !ok {
-		return &os.LinkError{Op: "rename", Old: oldpath, New: filepath.Join(dir, name), Err: unix.EINVAL}
-	}
-	for {
-		// renameat2(2), as unix.Renameat2 makes it, without its copies
-		// of the names.
-		var err error
-		if _, _, errno := unix.Syscall6(unix.SYS_RENAMEAT2, uintptr(dfd), uintptr(cold), uintptr(dfd), uintptr(cnew),
-			unix.RENAME_NOREPLACE, 0); errno != 0 {
-			err = errno
-		}
-		switch err {
-		case nil:
-			return nil
-		case unix.EINTR:
-			continue
-		case unix.EINVAL, unix.ENOSYS:
-			h.noReplaceUnsupported = true
-			return errors.ErrUnsupported
-		}
-		return &os.LinkError{Op: "rename", Old: oldpath, New: filepath.Join(dir, name), Err: err}
 	}
 }
 

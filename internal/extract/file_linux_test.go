@@ -14,10 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// disableNoReplace makes x behave as on a file system without
-// RENAME_NOREPLACE: every name is examined before its rename.
-func disableNoReplace(x *Extractor) { x.at.noReplaceUnsupported = true }
-
 // The directory descriptors kept open are bounded, however many
 // directories the entries go round, and Finish closes them.
 func TestDirectoryDescriptorsBounded(t *testing.T) {

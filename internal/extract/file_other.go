@@ -29,25 +29,22 @@ func (*dirHandle) setTimes(p string, atime, mtime time.Time) error {
 // p; a zero time is left unchanged.
 func setPathTimes(p string, atime, mtime time.Time) error { return chtimesRange(p, atime, mtime) }
 
-// outFile is a temporary output file open for writing.
+// outFile is an output file open for writing: a temporary file, or a
+// new file at its final name.
 type outFile struct {
 	*os.File
-	path string
 }
 
-// create makes the new file p with O_EXCL (createFile) and records it
-// open in pending, for RemoveTemporaries to close before it removes it.
-func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
-	f, err := createFile(p, perm)
+// create makes the new file k names with O_EXCL (createFile) and records
+// it open in pending, for RemoveTemporaries to close before it removes
+// it.
+func (*dirHandle) create(k tempKey, perm fs.FileMode) (outFile, error) {
+	f, err := createFile(k.path(), perm)
 	if err == nil {
-		pending.open(p, f)
+		pending.open(k, f)
 	}
-	return outFile{File: f, path: p}, err
+	return outFile{File: f}, err
 }
-
-// renameNoReplace is not done here: the caller examines the name and
-// renames.
-func (*dirHandle) renameNoReplace(oldpath, dir, name string) error { return errors.ErrUnsupported }
 
 // skip moves the file offset n bytes on without writing them: a hole
 // where the file system makes one.
@@ -77,7 +74,7 @@ func (*dirHandle) lstatType(p string) (fs.FileMode, error) {
 
 // open records f, the open temporary file p, for removeOf to close; a p
 // no longer pending (removed meanwhile) is left alone.
-func (t *temporaries) open(p string, f *os.File) {
+func (t *temporaries) open(p tempKey, f *os.File) {
 	t.mu.Lock()
 	if tmp, ok := t.paths[p]; ok {
 		tmp.f = f

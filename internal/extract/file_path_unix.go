@@ -30,23 +30,20 @@ func (*dirHandle) setTimes(p string, atime, mtime time.Time) error {
 // p; a zero time is left unchanged.
 func setPathTimes(p string, atime, mtime time.Time) error { return chtimesRange(p, atime, mtime) }
 
-// create makes the new file p with O_EXCL and O_NOFOLLOW.
-func (*dirHandle) create(p string, perm fs.FileMode) (outFile, error) {
+// create makes the new file k names with O_EXCL and O_NOFOLLOW.
+func (*dirHandle) create(k tempKey, perm fs.FileMode) (outFile, error) {
+	p := k.path()
 	for {
 		fd, err := unix.Open(p, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
 		switch {
 		case err == nil:
-			return outFile{fd: fd, path: p}, nil
+			return outFile{fd: fd, key: k}, nil
 		case err == unix.EINTR:
 			continue
 		}
 		return outFile{fd: -1}, &fs.PathError{Op: "open", Path: p, Err: err}
 	}
 }
-
-// renameNoReplace is not done here: the caller examines the name and
-// renames.
-func (*dirHandle) renameNoReplace(oldpath, dir, name string) error { return errors.ErrUnsupported }
 
 // setTimes is left to the path-based dirHandle.setTimes here.
 func (outFile) setTimes(atime, mtime time.Time) error { return errors.ErrUnsupported }

@@ -82,16 +82,25 @@ func TestRecordList(t *testing.T) {
 }
 
 // TestReusedTemporaryName: the temporary name of the file placed last is
-// taken again for the next file in its directory. Something put at that
-// name meanwhile (a link to a file outside) is neither written through
-// nor replaced: O_EXCL fails and a fresh name is made.
+// taken again for the next file in its directory (files replacing
+// existing ones: a new file needs none). Something put at that name
+// meanwhile (a link to a file outside) is neither written through nor
+// replaced: O_EXCL fails and a fresh name is made.
 func TestReusedTemporaryName(t *testing.T) {
 	dir := t.TempDir()
 	outside := filepath.Join(dir, "outside.txt")
 	if err := os.WriteFile(outside, []byte("outside"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x, err := New(Options{Dest: filepath.Join(dir, "dest")})
+	if err := os.MkdirAll(filepath.Join(dir, "dest", "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, "dest", "d", name), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := New(Options{Dest: filepath.Join(dir, "dest"), Overwrite: OverwriteAll})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,23 @@ var errRemovingTemporaries = errors.New("the process is exiting: no new temporar
 
 // pending is the process-wide registry of temporary files that
 // Extractors have created (or are creating) and not yet renamed into
-// place or removed, for RemoveTemporaries.
-var pending = temporaries{paths: make(map[string]temporary)}
+// place or removed, for RemoveTemporaries. A new file written directly
+// at its final name counts as a temporary file until its content is
+// complete and verified.
+var pending = temporaries{paths: make(map[tempKey]temporary)}
+
+// tempKey names a pending file: the path name when dir is empty (a
+// temporary name), else name in the directory dir (a new file at its
+// final name, whose full path is made only if it must be removed).
+type tempKey struct{ dir, name string }
+
+// path returns the file's path.
+func (k tempKey) path() string {
+	if k.dir == "" {
+		return k.name
+	}
+	return filepath.Join(k.dir, k.name)
+}
 
 // temporary is a pending temporary file: the Extractor that made it and,
 // where package os writes it (not on Unix, whose writers hold a bare
@@ -38,14 +53,14 @@ type temporary struct {
 // flight, whose files RemoveTemporaries waits for.
 type temporaries struct {
 	mu       sync.Mutex
-	paths    map[string]temporary
+	paths    map[tempKey]temporary
 	creating int
 	closed   bool // RemoveTemporaries ran: no new temporary files
 }
 
 // begin registers p, a temporary file x is about to create. It fails
 // after RemoveTemporaries.
-func (t *temporaries) begin(x *Extractor, p string) error {
+func (t *temporaries) begin(x *Extractor, p tempKey) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -60,7 +75,7 @@ func (t *temporaries) begin(x *Extractor, p string) error {
 // it failed, else it undoes the creation (closing and removing the file).
 // A p not created is forgotten. When RemoveTemporaries ran meanwhile, a
 // created p is discarded and end returns an error.
-func (t *temporaries) end(p string, discard func()) error {
+func (t *temporaries) end(p tempKey, discard func()) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.creating--
@@ -77,11 +92,15 @@ func (t *temporaries) end(p string, discard func()) error {
 	return nil
 }
 
-// done forgets p: it was renamed into place or removed.
-func (t *temporaries) done(p string) {
+// done forgets p: it was renamed into place, completed at its final
+// name, or removed. It reports whether p was still pending: false when
+// Abort or RemoveTemporaries has removed it meanwhile.
+func (t *temporaries) done(p tempKey) bool {
 	t.mu.Lock()
+	_, ok := t.paths[p]
 	delete(t.paths, p)
 	t.mu.Unlock()
+	return ok
 }
 
 // removeOf removes the temporary files of x (all of them for nil).
@@ -94,7 +113,7 @@ func (t *temporaries) removeOf(x *Extractor) {
 				// A writer still at work fails on its next write.
 				tmp.f.Close()
 			}
-			os.Remove(p)
+			os.Remove(p.path())
 			delete(t.paths, p)
 		}
 	}

@@ -68,12 +68,14 @@ func TestRemoveTemporariesDuringWrite(t *testing.T) {
 	result := make(chan error)
 	go func() { result <- f.x.Write(fileEntry("d/big.bin"), r) }()
 	<-r.started
-	if got := tempFiles(t, f.dest); len(got) != 1 {
-		t.Fatalf("temporary files while writing: %v", got)
+	// A new file is written at its final name, registered as a
+	// temporary file until it is complete.
+	if got := tempFiles(t, f.dest); len(got) != 0 || !f.exists("d/big.bin") {
+		t.Fatalf("temporary files while writing: %v, final name there: %v", got, f.exists("d/big.bin"))
 	}
 	RemoveTemporaries()
-	if got := tempFiles(t, f.dest); len(got) != 0 {
-		t.Fatalf("left after RemoveTemporaries: %v", got)
+	if got := tempFiles(t, f.dest); len(got) != 0 || f.exists("d/big.bin") {
+		t.Fatalf("left after RemoveTemporaries: %v, final name there: %v", got, f.exists("d/big.bin"))
 	}
 	close(r.release)
 	if err := <-result; !errors.Is(err, ErrCreate) {
