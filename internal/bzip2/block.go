@@ -206,7 +206,7 @@ const (
 	// lanes is the number of walks through the cycle that walkLanes
 	// interleaves: each step of each is a cache miss, and independent
 	// misses overlap.
-	lanes = 4
+	lanes = 8
 	// laneSegment is the mean length of a segment of the cycle.
 	laneSegment = 4096
 	// lanesMinBlock is the smallest block walked in lanes; smaller ones
@@ -298,19 +298,26 @@ func (blk *blockBuf) walkLanes(start uint32) bool {
 			cur[k], idle = laneIdle, true
 		}
 	}
-	r0, r1, r2, r3 := scratch[:n], scratch[n:2*n], scratch[2*n:3*n], scratch[3*n:]
+	r0, r1, r2, r3 := scratch[:n], scratch[n:2*n], scratch[2*n:3*n], scratch[3*n:4*n]
+	r4, r5, r6, r7 := scratch[4*n:5*n], scratch[5*n:6*n], scratch[6*n:7*n], scratch[7*n:]
 	c0, c1, c2, c3 := cur[0], cur[1], cur[2], cur[3]
 	o0, o1, o2, o3 := out[0], out[1], out[2], out[3]
+	c4, c5, c6, c7 := cur[4], cur[5], cur[6], cur[7]
+	o4, o5, o6, o7 := out[4], out[5], out[6], out[7]
 	for !idle {
 		t0, t1, t2, t3 := tt[c0], tt[c1], tt[c2], tt[c3]
-		if (t0|t1|t2|t3)&laneFlag == 0 {
+		t4, t5, t6, t7 := tt[c4], tt[c5], tt[c6], tt[c7]
+		if (t0|t1|t2|t3|t4|t5|t6|t7)&laneFlag == 0 {
 			r0[o0], r1[o1], r2[o2], r3[o3] = byte(t0), byte(t1), byte(t2), byte(t3)
+			r4[o4], r5[o5], r6[o6], r7[o7] = byte(t4), byte(t5), byte(t6), byte(t7)
 			o0, o1, o2, o3 = o0+1, o1+1, o2+1, o3+1
+			o4, o5, o6, o7 = o4+1, o5+1, o6+1, o7+1
 			c0, c1, c2, c3 = t0>>8, t1>>8, t2>>8, t3>>8
+			c4, c5, c6, c7 = t4>>8, t5>>8, t6>>8, t7>>8
 			continue
 		}
-		cur = [lanes]uint32{c0, c1, c2, c3}
-		out = [lanes]int32{o0, o1, o2, o3}
+		cur = [lanes]uint32{c0, c1, c2, c3, c4, c5, c6, c7}
+		out = [lanes]int32{o0, o1, o2, o3, o4, o5, o6, o7}
 		for k := range lanes {
 			t := tt[cur[k]]
 			if t&laneFlag == 0 {
@@ -326,6 +333,8 @@ func (blk *blockBuf) walkLanes(start uint32) bool {
 		}
 		c0, c1, c2, c3 = cur[0], cur[1], cur[2], cur[3]
 		o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
+		c4, c5, c6, c7 = cur[4], cur[5], cur[6], cur[7]
+		o4, o5, o6, o7 = out[4], out[5], out[6], out[7]
 	}
 	// No segment is left to hand out: finish the lanes still walking one
 	// after the other.

@@ -31,7 +31,7 @@
 // the same array; the chain is then followed to write the text before the
 // run-length stage. Each step of that walk is a cache miss, so blocks of
 // 32 KiB and more are cut into segments of about 4 096 positions (at
-// evenly spaced positions, flagged in tt's top bit) that four lanes walk
+// evenly spaced positions, flagged in tt's top bit) that eight lanes walk
 // at once, each writing its segments into its own region of a scratch
 // buffer, and the segments are then copied in cycle order (links that form
 // several cycles, which only corrupt input gives, fall back to one plain
@@ -48,7 +48,8 @@
 // origin pointer. Such faults are *CorruptInputError values with the input
 // offset, wrapping archive.ErrFormat; CRC
 // mismatches wrap archive.ErrChecksum. Buffers are allocated once per
-// Reader (the largest is the 3.6 MB tt array for level 9) and reused for
+// Reader (the largest are the 7.2 MB scratch buffer of the walk and the
+// 3.6 MB tt array for level 9) and reused for
 // every block and stream.
 //
 // # Concurrency
@@ -69,7 +70,7 @@
 // within 3 MiB) the rest of the input goes to the sequential decoder,
 // started at that bit position, so the output, and where and which error
 // surfaces, are the same as with one thread. Memory: the workers' blocks
-// (about 8 MB each at level 9) and a window of the input (a few MB).
+// (about 12 MB each at level 9) and a window of the input (a few MB).
 //
 // # Encoder
 //

@@ -88,7 +88,7 @@ func NewReader(r io.Reader) *Reader {
 // NewReaderThreads is NewReader with up to threads blocks decoded at once
 // on goroutines of their own (parallel.go); the output, its checksums
 // and the errors, with their offsets, are the same for any threads.
-// Memory grows by about 8 MB per thread at the largest block size, and a
+// Memory grows by about 12 MB per thread at the largest block size, and a
 // window of the input of a few megabytes. threads < 2 means one
 // goroutine.
 func NewReaderThreads(r io.Reader, threads int) *Reader {
