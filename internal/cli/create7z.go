@@ -335,7 +335,8 @@ func collectInputs(opts collect.Options, includes []string) ([]collect.Item, err
 		}
 	}
 	var items []collect.Item
-	seen := map[string]bool{}
+	var seen map[string]bool
+	first := true
 	for _, r := range []bool{opts.Recursive, !opts.Recursive} {
 		if len(byRecursion[r]) == 0 && (r != opts.Recursive || !opts.Stdin) {
 			continue
@@ -346,6 +347,18 @@ func collectInputs(opts collect.Options, includes []string) ([]collect.Item, err
 		got, err := collect.Collect(o)
 		if err != nil {
 			return nil, err
+		}
+		if first {
+			// Collect's names are unique: the first group is kept as
+			// it is, without a copy or a set of its names.
+			items, first = got, false
+			continue
+		}
+		if seen == nil {
+			seen = make(map[string]bool, len(items))
+			for i := range items {
+				seen[items[i].Name] = true
+			}
 		}
 		for _, it := range got {
 			if !seen[it.Name] {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -60,7 +61,22 @@ type Item struct {
 	// Attributes are Windows attributes with the unix mode in the high 16
 	// bits (archive.AttrUnixExtension set).
 	Attributes uint32
-	stdin      io.Reader
+	// Owner is what the stat of Path said beyond the above, for tar
+	// headers and hard links, so that they need no second stat.
+	Owner Owner
+	stdin io.Reader
+}
+
+// Owner is the part of a file's stat that only unix systems report:
+// owner, link count, identity and allocated blocks. OK is false where
+// the system gives none of it (and for standard input).
+type Owner struct {
+	OK       bool
+	UID, GID int
+	// Nlink is the number of hard links, Dev and Ino the file's identity.
+	Nlink, Dev, Ino uint64
+	// Blocks is the number of 512-byte blocks allocated to the file.
+	Blocks int64
 }
 
 // Open returns the item's content.
@@ -322,7 +338,7 @@ func (c *collector) excluded(name string, isDir bool) bool {
 // itemFor fills the metadata of an item from a stat result.
 func itemFor(p, name string, fi fs.FileInfo) Item {
 	it := Item{Name: name, Path: p, Size: fi.Size(), ModTime: fi.ModTime(), Attributes: Attributes(fi.Mode())}
-	it.AccessTime, it.ChangeTime = statTimes(fi)
+	it.AccessTime, it.ChangeTime, it.Owner = statOwner(fi)
 	return it
 }
 
@@ -332,6 +348,11 @@ func (c *collector) add(it Item, keep bool) {
 		return
 	}
 	c.names[it.Name] = len(c.items)
+	if len(c.items) == cap(c.items) {
+		// Doubled: append grows a large slice by a quarter, which
+		// allocates (and copies) about five times the final list.
+		c.items = slices.Grow(c.items, max(len(c.items), 64))
+	}
 	c.items = append(c.items, it)
 	c.kept = append(c.kept, keep)
 }

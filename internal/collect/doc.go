@@ -20,7 +20,10 @@
 // Every item records its size, modification, change and access times and
 // its attributes in 7-Zip's unix convention: the Windows bits (0x10
 // directory, 0x20 archive, 0x01 read-only) with the full unix st_mode in
-// the high 16 bits and the 0x8000 flag that announces it.
+// the high 16 bits and the 0x8000 flag that announces it. On unix
+// systems it also records the owner, link count, device and inode and
+// allocated blocks of the same stat (Item.Owner), which the tar writer
+// needs, so that no file is stat'ed twice.
 //
 // # Links
 //

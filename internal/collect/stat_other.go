@@ -7,6 +7,8 @@ import (
 	"time"
 )
 
-func statTimes(fi fs.FileInfo) (atime, ctime time.Time) { return time.Time{}, time.Time{} }
+func statOwner(fi fs.FileInfo) (atime, ctime time.Time, o Owner) {
+	return time.Time{}, time.Time{}, Owner{}
+}
 
 func fileID(fi fs.FileInfo) (dirID, bool) { return dirID{}, false }

@@ -8,14 +8,17 @@ import (
 	"time"
 )
 
-// statTimes returns the access and change times of a stat result.
-func statTimes(fi fs.FileInfo) (atime, ctime time.Time) {
+// statOwner returns the access and change times and the Owner of a stat
+// result.
+func statOwner(fi fs.FileInfo) (atime, ctime time.Time, o Owner) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return time.Time{}, time.Time{}
+		return time.Time{}, time.Time{}, Owner{}
 	}
 	a, c := statTimespecs(st)
-	return time.Unix(a.Unix()), time.Unix(c.Unix())
+	o = Owner{OK: true, UID: int(st.Uid), GID: int(st.Gid), Nlink: uint64(st.Nlink),
+		Dev: uint64(st.Dev), Ino: uint64(st.Ino), Blocks: int64(st.Blocks)}
+	return time.Unix(a.Unix()), time.Unix(c.Unix()), o
 }
 
 // fileID returns the device and inode of a file.

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -54,7 +53,13 @@ type Writer struct {
 	written int64
 	err     error
 	closed  bool
+	// blk is the header block WriteHeader fills: one for the Writer,
+	// not one on the heap per entry.
+	blk [blockSize]byte
 }
+
+// zeroBlock is what pads an entry's data to a whole block.
+var zeroBlock [blockSize]byte
 
 // NewWriter returns a Writer writing to w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
@@ -97,7 +102,8 @@ func (tw *Writer) WriteHeader(h *WriteHeader) error {
 	if h.Type == archive.TypeDir && !strings.HasSuffix(name, "/") {
 		name += "/"
 	}
-	var blk [blockSize]byte
+	tw.blk = [blockSize]byte{}
+	blk := &tw.blk
 	typ := byte(typeReg)
 	data := h.Size
 	switch h.Type {
@@ -348,19 +354,22 @@ func setName(blk []byte, name string) bool {
 // putString stores s in a NUL-padded field; false when it does not fit
 // or is not ASCII (the field then holds what fits).
 func putString(field []byte, s string) bool {
-	ok := len(s) <= len(field) && isASCII(s) && utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
+	if len(s) <= len(field) && isASCII(s) && strings.IndexByte(s, 0) < 0 {
+		copy(field, s)
+		return true
+	}
 	copy(field, asciiOnly(s))
-	return ok
+	return false
 }
 
 // putOctal stores v as zero-padded octal digits ending in NUL.
 func putOctal(field []byte, v int64) {
-	s := strconv.FormatInt(v, 8)
 	n := len(field) - 1
-	for len(s) < n {
-		s = "0" + s
+	u := uint64(v) // the fields' values are never negative
+	for i := n - 1; i >= 0; i-- {
+		field[i] = byte('0' + u&7)
+		u >>= 3
 	}
-	copy(field, s[len(s)-n:])
 	field[n] = 0
 }
 
@@ -382,9 +391,8 @@ func setChecksum(blk []byte) {
 	for _, c := range blk {
 		sum += int(c)
 	}
-	s := fmt.Sprintf("%06o", sum)
-	copy(blk[148:], s)
-	blk[154], blk[155] = 0, ' '
+	putOctal(blk[148:155], int64(sum))
+	blk[155] = ' '
 }
 
 // Write writes the current entry's data (for a sparse file, the bytes of
@@ -413,7 +421,7 @@ func (tw *Writer) endEntry() error {
 		return fmt.Errorf("%w (%d bytes missing)", ErrShort, tw.left)
 	}
 	if tw.pad > 0 {
-		if err := tw.write(make([]byte, tw.pad)); err != nil {
+		if err := tw.write(zeroBlock[:tw.pad]); err != nil {
 			return err
 		}
 		tw.pad = 0

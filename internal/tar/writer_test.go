@@ -245,3 +245,45 @@ func TestAlignSparse(t *testing.T) {
 		}
 	}
 }
+
+// ASCII control characters in a link target or an owner name are
+// stored as they are (ustar's fields hold any byte but NUL), not as '_'
+// with nothing in a pax record to restore them.
+func TestWriterControlCharacters(t *testing.T) {
+	cases := []writerCase{
+		{h: WriteHeader{Name: "link", Type: archive.TypeSymlink, Linkname: "a\tb\nc\x7f", Mode: 0o777, Uname: "us\ter", Gname: "gr\x01oup"}},
+		{h: WriteHeader{Name: "hard", Type: archive.TypeHardlink, Linkname: "x\ry", Mode: 0o644}},
+	}
+	tr := stdtar.NewReader(bytes.NewReader(writeCases(t, cases)))
+	for i, c := range cases {
+		h, err := tr.Next()
+		if err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		if h.Linkname != c.h.Linkname || h.Uname != c.h.Uname || h.Gname != c.h.Gname {
+			t.Errorf("entry %d: link %q, owners %q %q; want %q, %q %q", i, h.Linkname, h.Uname, h.Gname, c.h.Linkname, c.h.Uname, c.h.Gname)
+		}
+	}
+}
+
+// An entry that ustar holds (short ASCII name, owner names, small ids
+// and times) is written without allocating: no header block, octal
+// field, checksum or padding on the heap per entry, which a source tree
+// of thousands of files turned into garbage collections.
+func TestWriteHeaderAllocs(t *testing.T) {
+	tw := NewWriter(io.Discard)
+	h := WriteHeader{Name: "dir/file.go", Type: archive.TypeFile, Mode: 0o644, Size: 1000, ModTime: time.Unix(1700000000, 0),
+		UID: 1000, GID: 1000, Uname: "user", Gname: "group"}
+	data := make([]byte, h.Size)
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := tw.WriteHeader(&h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per entry, want 0", allocs)
+	}
+}
