@@ -1,5 +1,7 @@
 package deflate64
 
+import "math/bits"
+
 // Huffman decoding tables.
 //
 // Deflate codes are at most 15 bits long and sent least significant bit
@@ -17,10 +19,21 @@ package deflate64
 //	bits 4..19  symbol, or for a link the secondary table's offset in links
 //	bit  20     link flag
 //	bits 21..24 a link's secondary index width in bits
+//
+// A literal/length table can also hold pair entries (pairLiterals): where
+// the primary index bits hold two literal codes in a row, the entry gives
+// both, so the decoder writes two bytes for one lookup:
+//
+//	bits 0..3   the first code's length
+//	bits 4..11  the first literal
+//	bits 12..19 the second literal
+//	bits 21..24 the second code's length
+//	bit  25     pair flag
 
 const (
 	maxCodeLen   = 15
 	entryLink    = 1 << 20
+	entryPair    = 1 << 25
 	entryLenMask = 0xF
 )
 
@@ -48,12 +61,7 @@ func newHuffman(primaryBits uint, maxSyms int, maxLen uint) huffman {
 
 // reverseBits returns the low n bits of v in reverse order.
 func reverseBits(v uint32, n uint) uint32 {
-	var r uint32
-	for i := uint(0); i < n; i++ {
-		r = r<<1 | v&1
-		v >>= 1
-	}
-	return r
+	return uint32(bits.Reverse16(uint16(v))) >> (16 - n)
 }
 
 // build fills the table for the code lengths lens (0: symbol unused). It
@@ -61,12 +69,26 @@ func reverseBits(v uint32, n uint) uint32 {
 // than a single code of length 1 (which deflate allows for distances). An
 // all-zero lengths list builds an empty table on which every lookup fails.
 func (h *huffman) build(lens []uint8) bool {
-	var count [maxCodeLen + 1]int
-	for _, l := range lens {
-		if uint(l) > h.maxLen {
-			return false
-		}
-		count[l]++
+	// Two counters per length, for even and odd symbols, so that runs
+	// of equal lengths do not wait on one counter.
+	var count, count2 [maxCodeLen + 1]int
+	var longest uint8
+	i := 0
+	for ; i+1 < len(lens); i += 2 {
+		l0, l1 := lens[i], lens[i+1]
+		longest = max(longest, l0, l1)
+		count[l0&maxCodeLen]++
+		count2[l1&maxCodeLen]++
+	}
+	if i < len(lens) {
+		longest = max(longest, lens[i])
+		count[lens[i]&maxCodeLen]++
+	}
+	if uint(longest) > h.maxLen {
+		return false
+	}
+	for l := range count {
+		count[l] += count2[l]
 	}
 	count[0] = 0
 	// Canonical first code of each length, checking the Kraft sum.
@@ -130,20 +152,21 @@ func (h *huffman) build(lens []uint8) bool {
 			off += 1 << w
 		}
 	}
+	primary := h.primary[:pmask+1]
 	for sym, l := range lens {
 		if l == 0 {
 			continue
 		}
-		rev := reverseBits(next[l], uint(l))
-		next[l]++
+		rev := reverseBits(next[l&maxCodeLen], uint(l))
+		next[l&maxCodeLen]++
 		entry := uint32(sym)<<4 | uint32(l)
 		if uint(l) <= pbits {
 			for i := rev; i <= pmask; i += 1 << l {
-				h.primary[i] = entry
+				primary[i] = entry
 			}
 			continue
 		}
-		link := h.primary[rev&pmask]
+		link := primary[rev&pmask]
 		w := (link >> 21) & 0xF
 		base := (link >> 4) & 0xFFFF
 		sub := l - uint8(pbits)
@@ -153,4 +176,28 @@ func (h *huffman) build(lens []uint8) bool {
 		}
 	}
 	return true
+}
+
+// pairLiterals turns the primary entries of a literal/length table whose
+// index bits hold a literal code followed by a second whole literal code
+// into pair entries. Entry i's second code sits in the bits above the
+// first, i>>L1, whose entry is exact when its code fits in the remaining
+// pbits-L1 bits; indexes go downwards so that i>>L1 (<= i) is still a
+// plain entry when it is read.
+func (h *huffman) pairLiterals() {
+	p := h.primary
+	pbits := uint32(h.bits)
+	for i := len(p) - 1; i >= 0; i-- {
+		e := p[i]
+		l1 := e & entryLenMask
+		if e&entryLink != 0 || l1 == 0 || e>>4 >= 256 {
+			continue
+		}
+		e2 := p[uint32(i)>>l1]
+		l2 := e2 & entryLenMask
+		if e2&(entryLink|entryPair) != 0 || l2 == 0 || e2>>4 >= 256 || l1+l2 > pbits {
+			continue
+		}
+		p[i] = e | (e2>>4)<<12 | l2<<21 | entryPair
+	}
 }

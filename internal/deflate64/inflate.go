@@ -14,6 +14,10 @@ const (
 	windowSize = 1 << 16 // Deflate64 history; plain deflate uses 32 KiB of it
 	windowMask = windowSize - 1
 	inputSize  = 16 << 10
+	// windowSlack follows the window in memory: fastLoop's word copies
+	// may write up to 7 bytes past a match that ends at the window's
+	// end. Nothing reads those bytes.
+	windowSlack = 8
 
 	litPrimaryBits  = 10
 	distPrimaryBits = 8
@@ -76,6 +80,8 @@ type Decompressor struct {
 	lit, dist, codeLen huffman
 	lens               [numLitLen + numDist]uint8
 	litTab, distTab    *huffman // the current block's tables
+	paired             bool     // litTab has its pair entries (pairLiterals)
+	pairAt             int64    // total at which a dynamic block's lit gets them
 	err                error
 }
 
@@ -88,7 +94,7 @@ func NewReader(r io.Reader) io.ReadCloser { return New(r, true) }
 func New(r io.Reader, deflate64 bool) *Decompressor {
 	d := &Decompressor{
 		in:      make([]byte, inputSize),
-		win:     make([]byte, windowSize),
+		win:     make([]byte, windowSize+windowSlack),
 		lit:     newHuffman(litPrimaryBits, numLitLen, maxCodeLen),
 		dist:    newHuffman(distPrimaryBits, numDist, maxCodeLen),
 		codeLen: newHuffman(7, numCodeLen, 7),
@@ -134,6 +140,7 @@ func buildFixed() (lit, dist huffman) {
 	if !lit.build(lens[:]) {
 		panic("deflate64: fixed literal/length code")
 	}
+	lit.pairLiterals()
 	for i := 0; i < numDist; i++ {
 		lens[i] = 5
 	}
@@ -332,7 +339,10 @@ func (d *Decompressor) decode(h *huffman) (int, error) {
 	}
 	e := h.primary[d.bitBuf&(1<<h.bits-1)]
 	n := uint(e & entryLenMask)
-	if e&entryLink != 0 {
+	if e&entryPair != 0 {
+		// The careful path takes a pair's first literal only.
+		e &= 0xFFF
+	} else if e&entryLink != 0 {
 		w := (e >> 21) & 0xF
 		base := (e >> 4) & 0xFFFF
 		e = h.links[base+uint32(d.bitBuf>>h.bits)&(1<<w-1)]
@@ -380,6 +390,7 @@ func (d *Decompressor) blockHeader() error {
 	case 1:
 		d.state = stateHuffman
 		d.litTab, d.distTab = fixedTables()
+		d.paired = true
 		return nil
 	case 2:
 		if err := d.dynamicHeader(); err != nil {
@@ -467,6 +478,8 @@ func (d *Decompressor) dynamicHeader() error {
 	if !d.lit.build(lens[:nlit]) {
 		return d.corrupt("invalid literal/length code")
 	}
+	d.paired = false
+	d.pairAt = d.total + pairAfter
 	if !d.dist.build(lens[nlit:]) {
 		return d.corrupt("invalid distance code")
 	}
@@ -554,7 +567,11 @@ func (d *Decompressor) huffmanBlock() error {
 		if d.avail == windowSize {
 			return nil
 		}
-		if d.inEnd-d.inPos >= fastInput {
+		if d.inEnd-d.inPos >= fastInput && d.avail <= windowSize-fastRoom {
+			if !d.paired && d.total >= d.pairAt {
+				d.lit.pairLiterals()
+				d.paired = true
+			}
 			end, err := d.fastLoop(maxDist)
 			if end || err != nil {
 				return err
@@ -628,26 +645,65 @@ func (d *Decompressor) huffmanBlock() error {
 // symbol: two refills of at most 8 bytes each.
 const fastInput = 16
 
+// fastRoom is the free window room fastLoop needs: a pair of literals.
+const fastRoom = 2
+
+// pairAfter is the output of a dynamic block after which its literal
+// table gets its pair entries. Making them costs about as much as
+// decoding a kilobyte or two, which a small block (a small file's only
+// block) would not win back; a large block does many times over.
+const pairAfter = 16 << 10
+
 // fastLoop decodes symbols with the state in local variables while at
 // least fastInput bytes of input are buffered, so that the bit buffer can
-// be refilled eight bytes at a time without checks. It stops at the end of
-// the block (end = true), when the window is full, when a match did not
-// fit, or when input runs low; the caller continues with the careful path.
+// be refilled eight bytes at a time without checks, and the window has
+// fastRoom bytes free. It stops at the end of the block (end = true), when
+// the window is (nearly) full, when a match did not fit, or when input
+// runs low; the caller continues with the careful path.
+//
+// In plain Deflate, matches that fit before the window's end with 8 bytes
+// to spare are copied 8 bytes at a time; the last word may run past the
+// match into free room (history more than 32 KiB back, which Deflate
+// cannot reference, unlike Deflate64) or the slack after the window. A match closer than 8 bytes
+// repeats with its distance's period: its first bytes are copied one by
+// one up to a multiple of the distance that is at least 8, and the rest
+// word by word from that distance.
 func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 	bitBuf, nbits := d.bitBuf, d.nbits
 	in, inPos, inEnd := d.in, d.inPos, d.inEnd
 	win, wpos, avail, total := d.win, d.wpos, d.avail, d.total
 	lit, dist := d.litTab, d.distTab
+	litPrimary, distPrimary := lit.primary, dist.primary
 	litMask := uint64(1)<<lit.bits - 1
 	distMask := uint64(1)<<dist.bits - 1
-	for inEnd-inPos >= fastInput && avail < windowSize {
+	// The bytes just after a match are the oldest history, 64 KiB back,
+	// which only Deflate64 can still reference.
+	overrun := maxDist <= windowSize-8
+	// Without pair entries yet, stop where the block has given pairAfter
+	// bytes (avail and total grow together), to add them.
+	limit := windowSize - fastRoom
+	if !d.paired {
+		limit = min(limit, avail+int(d.pairAt-total))
+	}
+	for inEnd-inPos >= fastInput && avail <= limit {
 		if nbits < 32 {
 			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << nbits
 			k := (63 - nbits) >> 3
 			inPos += int(k)
 			nbits += k << 3
 		}
-		e := lit.primary[bitBuf&litMask]
+		e := litPrimary[bitBuf&litMask]
+		if e&entryPair != 0 {
+			win[wpos] = byte(e >> 4)
+			win[(wpos+1)&windowMask] = byte(e >> 12)
+			n := uint(e&entryLenMask) + uint(e>>21&0xF)
+			bitBuf >>= n
+			nbits -= n
+			wpos = (wpos + 2) & windowMask
+			avail += 2
+			total += 2
+			continue
+		}
 		n := uint(e & entryLenMask)
 		if e&entryLink != 0 {
 			w := (e >> 21) & 0xF
@@ -697,7 +753,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			inPos += int(k)
 			nbits += k << 3
 		}
-		e = dist.primary[bitBuf&distMask]
+		e = distPrimary[bitBuf&distMask]
 		n = uint(e & entryLenMask)
 		if e&entryLink != 0 {
 			w := (e >> 21) & 0xF
@@ -728,9 +784,34 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			err = d.corrupt("distance beyond the start of the stream")
 			break
 		}
-		// Short match that fits without wrapping: copy inline.
 		src := wpos - distance
-		if length <= windowSize-avail && src >= 0 && wpos+length <= windowSize {
+		if overrun && src >= 0 && wpos+length <= windowSize && length+8 <= windowSize-avail {
+			dst := win[wpos : wpos+length+8]
+			if distance < 8 {
+				// Widen the period to a multiple of distance >= 8.
+				period := distance
+				for period < 8 {
+					period += distance
+				}
+				head := min(period, length)
+				for i := 0; i < head; i++ {
+					win[wpos+i] = win[src+i]
+				}
+				for i := head; i < length; i += 8 {
+					binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(dst[i-period:]))
+				}
+			} else {
+				from := win[src : src+length+8]
+				for i := 0; i < length; i += 8 {
+					binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(from[i:]))
+				}
+			}
+			wpos = (wpos + length) & windowMask
+			avail += length
+			total += int64(length)
+			continue
+		}
+		if !overrun && src >= 0 && wpos+length <= windowSize && length <= windowSize-avail {
 			if distance >= length {
 				copy(win[wpos:wpos+length], win[src:src+length])
 			} else {

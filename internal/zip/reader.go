@@ -78,7 +78,7 @@ type file struct {
 
 // Reader is an opened ZIP archive. It implements archive.Reader.
 type Reader struct {
-	ra    io.ReaderAt
+	ra    *readCache // the archive, small reads served from a block
 	size  int64
 	opts  *archive.Options
 	info  archive.Info
@@ -183,7 +183,7 @@ func newReader(ra io.ReaderAt, size int64, partSizes []int64, opts *archive.Opti
 	if opts == nil {
 		opts = &archive.Options{}
 	}
-	rd := &Reader{ra: ra, size: size, opts: opts}
+	rd := &Reader{size: size, opts: opts}
 	if partSizes != nil {
 		rd.size = 0
 		for _, s := range partSizes {
@@ -194,6 +194,7 @@ func newReader(ra io.ReaderAt, size int64, partSizes []int64, opts *archive.Opti
 			rd.size += s
 		}
 	}
+	rd.ra = &readCache{ra: ra, size: rd.size}
 	rd.info.Format = Format
 	if err := rd.readDirectory(); err != nil {
 		return nil, rd.wrap("", -1, err)
@@ -747,5 +748,8 @@ func (rd *Reader) Entries() []*archive.Entry {
 // Close releases pooled decoders. The ReaderAt belongs to the caller.
 func (rd *Reader) Close() error {
 	rd.dec.close()
+	if rd.ra != nil {
+		rd.ra.buf, rd.ra.n = nil, 0
+	}
 	return nil
 }
