@@ -35,6 +35,19 @@ func (br *bitReader) reset(r io.Reader) {
 	br.err = nil
 }
 
+// resetBytes makes br read data, which must not change while br reads it,
+// in place: br never writes to it (fill returns at once at the end of the
+// input) and keeps no other buffer until the next resetBytes.
+func (br *bitReader) resetBytes(data []byte) {
+	br.r = nil
+	br.buf = data
+	br.pos, br.end = 0, len(data)
+	br.base = 0
+	br.bits, br.n = 0, 0
+	br.eof = true
+	br.err = nil
+}
+
 // fill tries to make at least 8 unread bytes available in buf.
 func (br *bitReader) fill() {
 	if br.eof || br.err != nil {

@@ -27,6 +27,8 @@ func (b *blockBuf) ensure(size int) {
 	if cap(b.tt) < size {
 		b.tt = make([]uint32, size)
 		b.scratch = make([]byte, lanes*size)
+	}
+	if cap(b.pre) < size {
 		b.pre = make([]byte, size)
 	}
 	b.tt = b.tt[:cap(b.tt)]

@@ -64,7 +64,7 @@ func (j *parJob) run() {
 	defer func() { j.done <- struct{}{} }()
 	z := &j.z
 	start := j.pos/8 - j.offset
-	z.br.reset(bytes.NewReader(j.data[start:]))
+	z.br.resetBytes(j.data[start:])
 	z.blockSize = parMaxBlock
 	j.err = nil
 	if k := uint(j.pos % 8); k > 0 {
@@ -347,7 +347,13 @@ func (z *Reader) nextBlockParallel() error {
 		}
 		z.streamCRC = (z.streamCRC<<1 | z.streamCRC>>31) ^ j.blk.wantCRC
 		p.pos = j.end
-		z.cur, j.blk = j.blk, z.cur
+		// Only the text moves to the output: the worker keeps its tt and
+		// scratch, which the output stage does not need.
+		if z.cur == nil {
+			z.cur = new(blockBuf)
+		}
+		z.cur.pre, j.blk.pre = j.blk.pre, z.cur.pre
+		z.cur.n, z.cur.wantCRC = j.blk.n, j.blk.wantCRC
 		p.free = append(p.free, j)
 		p.dispatch(z.threads)
 		z.startOutput()

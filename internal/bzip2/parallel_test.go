@@ -272,3 +272,31 @@ func BenchmarkScan(b *testing.B) {
 		}
 	}
 }
+
+// TestParallelBuffers: workers read their block from the input window in
+// place (no bit-reader buffer of their own, no copy), and only the text
+// of a decoded block moves to the output stage, which holds no tt or
+// scratch array of its own.
+func TestParallelBuffers(t *testing.T) {
+	text := textBytes(1000000, 41)
+	comp := compressWithTool(t, text, 1)
+	z := NewReaderThreads(bytes.NewReader(comp), 2)
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, text) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if z.par.seq {
+		t.Fatalf("handed over to sequential decoding")
+	}
+	if z.cur == nil || z.cur.tt != nil || z.cur.scratch != nil {
+		t.Fatalf("the output stage holds a tt or scratch array")
+	}
+	if len(z.par.free) == 0 {
+		t.Fatalf("no finished job")
+	}
+	for _, j := range z.par.free {
+		if j.z.br.r != nil || cap(j.z.br.buf) == inBufSize {
+			t.Fatalf("a worker reads through a buffer of its own")
+		}
+	}
+}
