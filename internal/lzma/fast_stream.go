@@ -4,17 +4,20 @@ import "errors"
 
 // Streaming the blocks of one thread
 //
-// With one thread and a hash-chain finder (the fast levels), Writer2
-// does not gather each block in a buffer of DictSize+BlockSize bytes:
-// one encoder codes the blocks one after another as the input arrives,
-// in a window of the dictionary, one chunk and some slack, which it
-// slides (blockStream). The blocks and chunks are the same as those
-// compressBlock makes, so the output is the same for any thread count:
+// When Writer2 compresses one block at a time (one thread, or two with a
+// binary-tree finder, whose second thread is the parallel finder's
+// worker), it does not gather each block in a buffer of DictSize+BlockSize
+// bytes: one encoder codes the blocks one after another as the input
+// arrives, in a window of the dictionary, one chunk and some slack, which
+// it slides (blockStream). Its memory is then the dictionary's (window
+// and finder tables), whatever the input and block sizes. The blocks and
+// chunks are the same as those compressBlock makes, so the output is the
+// same for any thread count:
 //
 //   - a block still starts with a fresh model and a chunk that restates
 //     the properties and resets the state;
-//   - the finder keeps its tables across a block boundary instead of
-//     being reset and preloaded with the dictionary before the block.
+//   - a hash-chain finder keeps its tables across a block boundary instead
+//     of being reset and preloaded with the dictionary before the block.
 //     That gives the same matches: a hash chain preloaded with the
 //     history holds every position of the last DictSize bytes, linked as
 //     in the continuous chain, and what the continuous tables hold beyond
@@ -23,18 +26,29 @@ import "errors"
 //     the last hb-1 of the previous block, which it could not hash at the
 //     block's end; they are inserted once the next block's bytes are
 //     there, as the preload inserts them;
+//   - a binary-tree finder's preload inserts only the history's last
+//     positions into the trees, so a continuous finder would find other
+//     matches: at a block boundary its tables are emptied (restart) and
+//     the history, still in the window, is preloaded as compressBlock
+//     preloads it, with no match reaching before the history (the
+//     finder's base);
+//   - the parallel finder's worker stops short of the input's end by the
+//     nice length, so that every search sees the bytes a block's buffer
+//     would give it; it is paused while the window slides and goes on
+//     from where it was with the batches it had filled;
 //   - a chunk's input stays in the window until the chunk is written, for
 //     the case that it has to be stored.
 //
 // Besides the memory (at mx1 a window of 3.3 MiB against a block buffer
-// of 8.25 MiB and the block's output), this saves re-inserting the
-// dictionary at every block (4 MiB per 16 MiB block at mx3).
+// of 8.25 MiB and the block's output; at mx5 35 MiB against 160 MiB),
+// this saves re-inserting the dictionary at every block of a hash-chain
+// level (4 MiB per 16 MiB block at mx3).
 
 // streamSlack is the window space beyond the dictionary, a chunk and the
 // parser's lookahead: how far the input moves between two slides.
 const streamSlack = 1 << 20
 
-// blockStream codes the blocks of a Writer2 with one thread as their
+// blockStream codes the blocks of a Writer2 one at a time as their
 // input arrives (see above).
 type blockStream struct {
 	z   *Writer2
@@ -60,15 +74,12 @@ func streamWindow(o *WriterOptions) int {
 }
 
 // newBlockStream returns z's blockStream, or nil when z compresses blocks
-// in buffers: with more than one thread, or with a binary-tree finder
-// (whose preload inserts only part of the history, so a continuous finder
-// would find other matches). Blocks smaller than the window (mx1's 2 MiB)
+// in buffers: when it compresses several blocks at once. Blocks smaller than the window (mx1's 2 MiB)
 // are streamed too: the window then holds a little more than a block
 // buffer and its output (3.3 MiB against 2.7 MiB at mx1), but a buffered
 // block re-inserts the dictionary before it, an eighth more insertions.
 func newBlockStream(z *Writer2) *blockStream {
-	o := &z.opts
-	if o.Threads != 1 || o.finder.binaryTree() {
+	if z.maxBlocks != 1 {
 		return nil
 	}
 	s := &blockStream{z: z}
@@ -80,6 +91,7 @@ func newBlockStream(z *Writer2) *blockStream {
 // back.
 func (s *blockStream) reset() {
 	if s.e != nil {
+		s.stopMT()
 		s.z.free <- s.e
 		s.e = nil
 	}
@@ -94,6 +106,7 @@ func (s *blockStream) write(p []byte) (int, error) {
 	for len(p) > 0 {
 		if s.filled == len(s.win) {
 			if err := s.makeRoom(); err != nil {
+				s.stopMT() // no goroutine outlives a failed stream
 				return n - len(p), err
 			}
 		}
@@ -125,6 +138,11 @@ func (s *blockStream) makeRoom() error {
 	}
 	e := s.e
 	mf := e.mf
+	if e.mt != nil {
+		// The worker reads the window: it stops while the window
+		// slides, and goes on from where it was (runMT).
+		e.mt.pause()
+	}
 	// Keep the dictionary before the next symbol and the open chunk.
 	cut := e.ep - int(e.dictSize) - 8
 	if s.chunkAt >= 0 {
@@ -144,16 +162,51 @@ func (s *blockStream) makeRoom() error {
 	e.ep -= cut
 	e.checkAt -= cut
 	mf.delta += uint32(cut)
+	mf.base -= min(mf.base, uint32(cut))
+	var sub uint32
 	if mf.delta > normalizeAt {
-		mf.normalize()
+		sub = mf.normalize()
+	}
+	if e.mt != nil && e.mt.paused {
+		e.mt.slide(cut, sub)
 	}
 	return nil
+}
+
+// runMT starts the parallel finder's worker at a block's start, or lets
+// it go on over the input that arrived: up to the end of the block when
+// complete is set, otherwise only over the positions whose search sees
+// the same bytes as in a whole block's buffer (nice bytes ahead of them).
+func (s *blockStream) runMT(complete bool) {
+	e := s.e
+	mf := e.mf
+	last := mf.end - mf.hb + 1
+	if !complete {
+		last = mf.end - mf.nice + 1
+	}
+	if e.mt == nil {
+		e.mt = newMTFinder()
+	}
+	e.mt.pause()
+	if e.mt.paused {
+		e.mt.resume(mf, last)
+	} else {
+		e.mt.start(mf, last)
+	}
+}
+
+// stopMT ends the parallel finder's worker, if there is one.
+func (s *blockStream) stopMT() {
+	if s.e != nil && s.e.mt != nil {
+		s.e.mt.stop()
+	}
 }
 
 // close codes the rest of the input and gives the encoder back.
 func (s *blockStream) close() error {
 	err := s.encode(true)
 	if s.e != nil {
+		s.stopMT()
 		s.z.free <- s.e
 		s.e = nil
 	}
@@ -189,6 +242,9 @@ func (s *blockStream) encode(final bool) error {
 		end := min(s.filled, blockEnd)
 		complete := final || s.filled >= blockEnd
 		mf.end = end
+		if z.mtOK {
+			s.runMT(complete)
+		}
 		for e.ep < end {
 			if s.chunkAt < 0 {
 				s.chunkAt = e.ep
@@ -208,9 +264,11 @@ func (s *blockStream) encode(final bool) error {
 		if !complete || e.ep >= s.filled {
 			return nil
 		}
-		// The next block: a fresh model, and the previous block's last
-		// positions, which could not be hashed at its end, go into the
-		// finder now that the bytes after them are there.
+		if mf.bt && !final && s.filled-end < lookahead {
+			// The next block's preload inserts the history's last
+			// positions with the bytes after them.
+			return nil
+		}
 		if mf.pos != end || e.haveNext {
 			panic("lzma: block stream out of step")
 		}
@@ -219,6 +277,22 @@ func (s *blockStream) encode(final bool) error {
 		e.pend = e.pend[:0]
 		e.pendIdx = 0
 		s.needProps, s.needState = true, true
+		if mf.bt {
+			// The next block: a fresh model, and a finder emptied and
+			// preloaded with the history before the block, exactly as
+			// compressBlock preloads a block's buffer.
+			s.stopMT()
+			hist := int(min(int64(z.opts.DictSize), s.blockAt))
+			mf.end = min(s.filled, int(s.blockAt+bs-s.winPos))
+			mf.restart(end - hist)
+			if err := mf.preload(end, min(hist, preloadFull), e.cancelled); err != nil {
+				return err
+			}
+			continue
+		}
+		// The next block: a fresh model, and the previous block's last
+		// positions, which could not be hashed at its end, go into the
+		// finder now that the bytes after them are there.
 		back := min(mf.hb-1, end)
 		mf.pos -= back
 		mf.cycPos = (mf.cycPos + mf.cyclic - uint32(back)) % mf.cyclic

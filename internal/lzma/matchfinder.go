@@ -24,11 +24,15 @@ type match struct {
 // longest matches with far fewer comparisons. Both look up 2- and 3-byte
 // matches in small direct tables first.
 type matchFinder struct {
-	bt       bool
-	buf      []byte // buf[:end] is valid data
-	end      int
-	pos      int    // buffer index of the next position to process
-	delta    uint32 // absolute+1 = index + delta
+	bt    bool
+	buf   []byte // buf[:end] is valid data
+	end   int
+	pos   int    // buffer index of the next position to process
+	delta uint32 // absolute+1 = index + delta
+	// base is the buffer index of the first position since the tables
+	// were emptied: no match reaches before it (0 once it is more than a
+	// dictionary behind).
+	base     uint32
 	dictSize uint32
 	cyclic   uint32 // dictSize+1
 	cycPos   uint32 // (absolute position of pos, plus one) % cyclic
@@ -79,20 +83,25 @@ type preHash struct {
 // long the stream. A variable so that tests can make it happen often.
 var normalizeAt uint32 = 1 << 30
 
-// normalize rebases stored positions so that delta becomes 1.
-func (mf *matchFinder) normalize() {
+// rebase subtracts sub from the stored positions of t, emptying those
+// not above it.
+func rebase(t []uint32, sub uint32) {
+	for i, v := range t {
+		if v > sub {
+			t[i] = v - sub
+		} else {
+			t[i] = 0
+		}
+	}
+}
+
+// normalize rebases stored positions so that delta becomes small, and
+// returns what it subtracted from them.
+func (mf *matchFinder) normalize() uint32 {
 	// Keep positions congruent modulo the cyclic size: the chain/tree
 	// slots are indexed by them.
 	sub := (mf.delta - 1) / mf.cyclic * mf.cyclic
-	fix := func(t []uint32) {
-		for i, v := range t {
-			if v > sub {
-				t[i] = v - sub
-			} else {
-				t[i] = 0
-			}
-		}
-	}
+	fix := func(t []uint32) { rebase(t, sub) }
 	fix(mf.hash2)
 	fix(mf.hash3)
 	fix(mf.hash4)
@@ -113,6 +122,7 @@ func (mf *matchFinder) normalize() {
 		mf.hcur = 0
 	}
 	mf.delta -= sub
+	return sub
 }
 
 // hashNext looks up and inserts the positions from the current one (or
@@ -225,8 +235,25 @@ func (mf *matchFinder) reset(data []byte) {
 	mf.buf = data
 	mf.end = len(data)
 	mf.pos = 0
+	mf.base = 0
 	mf.delta = 1
 	mf.cycPos = 1 % mf.cyclic
+	mf.hcur = 0
+	mf.hlimit = 0
+}
+
+// restart empties the tables, as reset does, but keeps the buffer and the
+// positions (a sliding window): the next position is the buffer index
+// pos, and no match reaches before it.
+func (mf *matchFinder) restart(pos int) {
+	clear(mf.hash2)
+	clear(mf.hash3)
+	clear(mf.hash4)
+	clear(mf.hash4b)
+	mf.tablesZero = false
+	mf.pos = pos
+	mf.base = uint32(pos)
+	mf.cycPos = (uint32(pos) + mf.delta) % mf.cyclic
 	mf.hcur = 0
 	mf.hlimit = 0
 }
@@ -300,8 +327,9 @@ func matchLenAt(p, q unsafe.Pointer, limit int) int {
 // maxDist returns the largest usable distance (1-based) at buffer index
 // pos.
 func (mf *matchFinder) maxDist(cur uint32) uint32 {
-	// cur-delta = buffer index; history is all of buf before it.
-	h := cur - mf.delta
+	// cur-delta = buffer index; history is all of buf before it from
+	// base.
+	h := cur - mf.delta - mf.base
 	if h > mf.dictSize {
 		h = mf.dictSize
 	}
@@ -525,9 +553,9 @@ func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
 	mf.btFind(mf.insertScratch[:0], pos, cur, cand, maxD, limit, limit)
 }
 
-// preload inserts the first n positions of the buffer, the history that
-// precedes a block, so that the block's matches can reach back into it.
-// A hash chain gets every position exactly (that is cheap). A binary tree
+// preload inserts the positions from the current one up to the buffer
+// index n, the history that precedes a block, so that the block's matches
+// can reach back into it. A hash chain gets every position exactly (that is cheap). A binary tree
 // gets its last full positions inserted as searching would; the earlier
 // ones only enter the hash tables, as leaves of the trees (no subtrees),
 // which costs a hash update per position instead of a tree walk: each
@@ -539,8 +567,8 @@ func (mf *matchFinder) preload(n, full int, cancelled func() error) error {
 	// pipelined finder inserts those itself.
 	mf.hlimit = n
 	defer func() { mf.hlimit = 0 }()
-	if !mf.bt || full >= n {
-		full = n
+	if !mf.bt || full >= n-mf.pos {
+		full = n - mf.pos
 	}
 	for stop := n - full; mf.pos < stop; {
 		if err := cancelled(); err != nil {

@@ -77,9 +77,23 @@ type mtFinder struct {
 	headFree chan []uint32
 	hashPos  int // buffer index of the next position to hash
 	hashEnd  int // the positions from here have no room for hashing
-	quit     chan struct{}
-	done     chan struct{}
-	running  bool
+	// last is the buffer index the worker stops before: the end of the
+	// positions with room for hashing, or, while more input is to come
+	// into a sliding window, the first position whose search could see
+	// fewer bytes than a whole block's buffer would give it.
+	last    int
+	quit    chan struct{}
+	done    chan struct{}
+	running bool
+	// A paused worker's state, taken up by resume: its next position
+	// (buffer index) and tree slot, the batch it was filling (or nil)
+	// and its chunk of candidates with the index of the next one.
+	paused bool
+	wpos   int
+	wcyc   uint32
+	wb     []match
+	wchunk []uint32
+	wci    int
 }
 
 func newMTFinder() *mtFinder {
@@ -96,10 +110,9 @@ func newMTFinder() *mtFinder {
 }
 
 // start runs the worker over mf (reset and preloaded; its position is the
-// first of the block, and nothing at or after it is hashed yet).
-func (t *mtFinder) start(mf *matchFinder) {
-	t.quit = make(chan struct{})
-	t.done = make(chan struct{})
+// first of the block, and nothing at or after it is hashed yet), up to
+// the buffer index last.
+func (t *mtFinder) start(mf *matchFinder, last int) {
 	t.full = make(chan []match, mtBatches)
 	t.free = make(chan []match, mtBatches)
 	for _, b := range t.batches {
@@ -112,10 +125,64 @@ func (t *mtFinder) start(mf *matchFinder) {
 		t.headFree <- h[:0]
 	}
 	t.hashPos, t.hashEnd = mf.pos, max(mf.pos, mf.end-mf.hb+1)
-	t.feed(mf, mf.pos+1)
+	t.wpos, t.wcyc, t.wb, t.wchunk, t.wci = mf.pos, mf.cycPos, nil, nil, 0
+	t.run(mf, last)
+}
+
+// run starts the worker from its saved state over mf's buffer up to last.
+func (t *mtFinder) run(mf *matchFinder, last int) {
+	t.quit = make(chan struct{})
+	t.done = make(chan struct{})
+	t.last = last
+	t.feed(mf, t.wpos+1)
 	wf := *mf // the worker's own position; tables and buffer shared
+	wf.pos, wf.cycPos = t.wpos, t.wcyc
 	go t.produce(&wf, t.full, t.free, t.headFull, t.headFree)
 	t.running = true
+	t.paused = false
+}
+
+// pause ends the worker, keeping its state and its batches for resume,
+// so that the buffer it reads can be slid.
+func (t *mtFinder) pause() {
+	if !t.running {
+		return
+	}
+	close(t.quit)
+	<-t.done
+	t.running = false
+	t.paused = true
+}
+
+// slide moves the paused finder's buffer indices cut bytes down, as the
+// window moved its bytes, and rebases the candidates it holds by sub (what
+// the finder's normalize subtracted, or 0).
+func (t *mtFinder) slide(cut int, sub uint32) {
+	t.hashPos -= cut
+	t.hashEnd -= cut
+	t.wpos -= cut
+	if sub == 0 {
+		return
+	}
+	rebase(t.wchunk, sub)
+	for range len(t.headFull) {
+		c := <-t.headFull
+		rebase(c, sub)
+		t.headFull <- c
+	}
+}
+
+// resume restarts a paused worker over mf's buffer, whose end has moved,
+// up to last. The batches the old worker filled stay in order before the
+// new one's.
+func (t *mtFinder) resume(mf *matchFinder, last int) {
+	old := t.full
+	t.full = make(chan []match, mtBatches)
+	for b := range old {
+		t.full <- b
+	}
+	t.hashEnd = max(t.hashPos, mf.end-mf.hb+1)
+	t.run(mf, last)
 }
 
 // feed hashes the next positions into the main table for the worker, a
@@ -163,12 +230,10 @@ func (t *mtFinder) feed(mf *matchFinder, need int) {
 func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, headFree chan []uint32) {
 	defer close(t.done)
 	defer close(full)
-	buf, son, hb, end := mf.buf, mf.son, mf.hb, mf.end
-	last := end - hb + 1 // positions from here have no list
+	buf, son, end, last := mf.buf, mf.son, mf.end, t.last
 	pos, cyc := mf.pos, mf.cycPos
-	var b []match // nil: no batch held
-	var chunk []uint32
-	ci, done := 0, 0
+	b := t.wb // nil: no batch held
+	chunk, ci, done := t.wchunk, t.wci, 0
 	send := func() bool {
 		select {
 		case full <- b:
@@ -188,12 +253,12 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			case chunk = <-headFull:
 			default:
 				if len(b) > 0 && !send() {
-					return
+					goto out
 				}
 				select {
 				case chunk = <-headFull:
 				case <-t.quit:
-					return
+					goto out
 				}
 			}
 			ci = 0
@@ -202,7 +267,7 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			select {
 			case b = <-free:
 			case <-t.quit:
-				return
+				goto out
 			}
 			b, done = b[:0], 0
 		}
@@ -235,13 +300,16 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 		}
 		if done++; done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
 			if !send() {
-				return
+				goto out
 			}
 		}
 	}
 	if len(b) > 0 {
 		send()
 	}
+out:
+	// The state a resume starts from.
+	t.wpos, t.wcyc, t.wb, t.wchunk, t.wci = pos, cyc, b, chunk, ci
 }
 
 // list returns the worker's matches for the next position with room for
@@ -318,12 +386,15 @@ func (t *mtFinder) skipOne(mf *matchFinder) {
 
 // stop ends the worker (if still running) and waits for it.
 func (t *mtFinder) stop() {
-	if !t.running {
+	if !t.running && !t.paused {
 		return
 	}
-	close(t.quit)
-	<-t.done
-	t.running = false
+	if t.running {
+		close(t.quit)
+		<-t.done
+	}
+	t.running, t.paused = false, false
+	t.wb, t.wchunk = nil, nil
 	t.cur = nil
 	t.full, t.free = nil, nil
 	t.headFull, t.headFree = nil, nil

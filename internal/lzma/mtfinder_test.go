@@ -203,7 +203,7 @@ func TestMTFinderMatchesSingle(t *testing.T) {
 		}
 		before := runtime.NumGoroutine()
 		par.mt = newMTFinder()
-		par.mt.start(par.mf)
+		par.mt.start(par.mf, par.mf.end-par.mf.hb+1)
 		if n := runtime.NumGoroutine() - before; n != 1 {
 			t.Errorf("bt%d: the parallel finder runs %d goroutines, want 1", hb, n)
 		}
@@ -264,7 +264,7 @@ func TestShortMatchHashCollision(t *testing.T) {
 		}
 		if threads == 2 {
 			e.mt = newMTFinder()
-			e.mt.start(e.mf)
+			e.mt.start(e.mf, e.mf.end-e.mf.hb+1)
 		}
 		e.skip(8)
 		if ms := e.find(nil); len(ms) != 0 {

@@ -816,7 +816,7 @@ func compressBlock(e *encoder, data []byte, hist int, spos int64, out []byte, us
 		if e.mt == nil {
 			e.mt = newMTFinder()
 		}
-		e.mt.start(e.mf)
+		e.mt.start(e.mf, e.mf.end-e.mf.hb+1)
 		defer e.mt.stop()
 	}
 	// A later block cannot know whether an earlier one got as far as an

@@ -261,7 +261,7 @@ func TestWriter2OutBufferRoom(t *testing.T) {
 	}{
 		{"mx1-threads2-mixed", 1, 2, testData("mixed", 5*block, 32)},
 		{"mx1-threads2-random", 1, 2, testData("random", 5*block, 33)},
-		{"mx5-threads2-mixed", 5, 2, testData("mixed", 3*block, 34)}, // one block at a time
+		{"mx5-threads4-mixed", 5, 4, testData("mixed", 3*block, 34)}, // two blocks at a time, on two threads each
 	} {
 		o := LevelOptions(tc.level)
 		o.DictSize, o.BlockSize, o.Threads = dict, block, tc.threads
