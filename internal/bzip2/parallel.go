@@ -38,6 +38,12 @@ const (
 	// block of 900 000 symbols of at most 20 bits, its tables and its
 	// selectors fit.
 	parMaxSpan = 3 << 20
+	// parFirstSpan is the input given to a worker before any block's
+	// length is known; later ones get twice the longest block so far
+	// (plus parReadSize), and a worker that runs out of it is started
+	// again with parMaxSpan. A block of random data at level 9 takes
+	// about 905 000 bytes.
+	parFirstSpan = 1 << 20
 	// parReadSize is the least room the window makes for one read of
 	// the input.
 	parReadSize = 256 << 10
@@ -53,6 +59,7 @@ type parJob struct {
 	pos    int64 // bit offset of the magic in the input
 	end    int64 // bit offset after the block's last symbol
 	data   []byte
+	short  bool  // data ends before parMaxSpan and the input's end
 	offset int64 // input offset of data[0]
 	gen    int   // generation of the window holding data
 	err    error
@@ -106,7 +113,8 @@ type parallel struct {
 	pos     int64 // bit offset of the next block or end-of-stream marker
 	jobs    []*parJob
 	free    []*parJob
-	seq     bool // handed over to sequential decoding
+	longest int64 // bytes of the longest block decoded so far
+	seq     bool  // handed over to sequential decoding
 }
 
 func (p *parallel) reset(r io.Reader) {
@@ -114,6 +122,7 @@ func (p *parallel) reset(r io.Reader) {
 	p.r = r
 	p.win = p.win[:0]
 	p.base, p.scanned, p.pos = 0, 0, 0
+	p.longest = 0
 	p.eof, p.rerr, p.seq = false, nil, false
 	p.cands = p.cands[:0]
 }
@@ -255,7 +264,19 @@ func (p *parallel) dispatch(threads int) {
 }
 
 // start starts a worker on a block at bit offset pos and returns its job.
+// It gives the worker the input from there up to a span that the longest
+// block so far suggests.
 func (p *parallel) start(pos int64) *parJob {
+	span := int64(parFirstSpan)
+	if p.longest > 0 {
+		span = min(2*p.longest+parReadSize, parMaxSpan)
+	}
+	return p.startSpan(pos, span)
+}
+
+// startSpan starts a worker on a block at bit offset pos with the input
+// up to span bytes from there and returns its job.
+func (p *parallel) startSpan(pos, span int64) *parJob {
 	var j *parJob
 	if k := len(p.free); k > 0 {
 		j = p.free[k-1]
@@ -266,10 +287,11 @@ func (p *parallel) start(pos int64) *parJob {
 	if j.blk == nil {
 		j.blk = new(blockBuf)
 	}
-	p.fill(pos/8 + parMaxSpan)
+	p.fill(pos/8 + span)
 	j.pos = pos
 	j.offset = pos / 8
-	j.data = p.win[pos/8-p.base : min(p.avail(), pos/8+parMaxSpan)-p.base]
+	j.data = p.win[pos/8-p.base : min(p.avail(), pos/8+span)-p.base]
+	j.short = span < parMaxSpan && int64(len(j.data)) == span
 	j.gen = p.gen
 	go j.run()
 	return j
@@ -340,12 +362,21 @@ func (z *Reader) nextBlockParallel() error {
 		p.dispatch(z.threads)
 		j := p.jobs[0]
 		<-j.done
+		if j.short && j.err == errTruncated {
+			// The block is longer than its worker's span: again with
+			// the longest a block can be.
+			p.free = append(p.free, j)
+			j = p.startSpan(p.pos, parMaxSpan)
+			p.jobs[0] = j
+			<-j.done
+		}
 		p.jobs = p.jobs[1:]
 		if j.err != nil || j.blk.n > z.blockSize {
 			p.free = append(p.free, j)
 			return z.handOver()
 		}
 		z.streamCRC = (z.streamCRC<<1 | z.streamCRC>>31) ^ j.blk.wantCRC
+		p.longest = max(p.longest, (j.end-j.pos+7)/8)
 		p.pos = j.end
 		// Only the text moves to the output: the worker keeps its tt and
 		// scratch, which the output stage does not need.

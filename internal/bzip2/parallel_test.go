@@ -300,3 +300,24 @@ func TestParallelBuffers(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelLongBlockAfterShortOnes: workers get a span of the input
+// sized by the longest block so far; a block of random data after short
+// text blocks is longer than that span, and its worker runs out of input
+// and is started again with the longest span, giving the output and the
+// errors of sequential decoding, also when that block is cut short.
+func TestParallelLongBlockAfterShortOnes(t *testing.T) {
+	comp := append(compressWithTool(t, textBytes(500000, 42), 1), compressWithTool(t, randomBytes(900000, 43), 9)...)
+	for _, threads := range []int{2, 3} {
+		z := NewReaderThreads(bytes.NewReader(comp), threads)
+		got, err := io.ReadAll(z)
+		if err != nil || len(got) != 1400000 {
+			t.Fatalf("threads %d: %d bytes, %v", threads, len(got), err)
+		}
+		if z.par.seq || z.par.longest < 900000 {
+			t.Fatalf("threads %d: handed over %v, longest block %d bytes", threads, z.par.seq, z.par.longest)
+		}
+	}
+	sameAsSequential(t, comp, 2, 3)
+	sameAsSequential(t, comp[:len(comp)-1000], 2, 3)
+}
