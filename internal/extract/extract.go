@@ -508,24 +508,27 @@ func (x *Extractor) writeDir(e *archive.Entry, osRel, target string) error {
 	if err := x.mkdirs(e.Name, path.Dir(osRel)); err != nil {
 		return err
 	}
-	fi, err := os.Lstat(target)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Mkdir(target, 0o700|dirPerm(e)); err != nil {
-			if !errors.Is(err, fs.ErrExist) {
-				return createErr(e.Name, err)
-			}
-		} else {
-			x.created[target] = true
-			x.createdDirs = append(x.createdDirs, target)
+	// mkdir first: most directories do not exist yet, and mkdir never
+	// follows a link at the name. Only what exists is examined. A
+	// directory made or found real here is verified, as mkdirs would.
+	if err := os.Mkdir(target, 0o700|dirPerm(e)); err == nil {
+		x.created[target] = true
+		x.createdDirs = append(x.createdDirs, target)
+	} else {
+		if !errors.Is(err, fs.ErrExist) {
+			return createErr(e.Name, err)
 		}
-	case err != nil:
-		return createErr(e.Name, err)
-	case fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0:
-		return x.refuse(e.Name, "a symbolic link is in the way of the directory")
-	case !fi.IsDir():
-		return createErr(e.Name, errors.New("a file is in the way of the directory"))
+		fi, err := os.Lstat(target)
+		switch {
+		case err != nil:
+			return createErr(e.Name, err)
+		case fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0:
+			return x.refuse(e.Name, "a symbolic link is in the way of the directory")
+		case !fi.IsDir():
+			return createErr(e.Name, errors.New("a file is in the way of the directory"))
+		}
 	}
+	x.verified[target] = true
 	x.dirs = append(x.dirs, dirRecord{
 		path:    target,
 		depth:   strings.Count(osRel, "/"),
@@ -1294,17 +1297,25 @@ func (x *Extractor) Finish() error {
 	var first error
 	sort.SliceStable(x.dirs, func(i, j int) bool { return x.dirs[i].depth > x.dirs[j].depth })
 	for _, d := range x.dirs {
-		fi, err := os.Lstat(d.path)
-		if err != nil || !fi.IsDir() {
-			continue // replaced meanwhile: never follow a link here
-		}
-		if d.setMode {
-			// The directory was created with the umask applied to
-			// mode|0700; keep what the umask allowed of mode.
-			want := fi.Mode().Perm() & d.mode
-			if want != fi.Mode().Perm() {
-				if err := os.Chmod(d.path, want); err != nil && first == nil {
-					first = createErr(x.relPath(d.path), err)
+		if !pathTimesNoFollow || d.setMode && d.mode&0o700 != 0o700 {
+			// Examined first, for a chmod, which follows links, or
+			// for times set through the path (not on Linux, whose
+			// utimensat does not follow a link). A directory
+			// created with mode|0700 where mode has all of 0700
+			// has, with the umask or default ACL applied, at most
+			// mode's bits: no chmod.
+			fi, err := os.Lstat(d.path)
+			if err != nil || !fi.IsDir() {
+				continue // replaced meanwhile: never follow a link here
+			}
+			if d.setMode {
+				// The directory was created with the umask applied
+				// to mode|0700; keep what the umask allowed of mode.
+				want := fi.Mode().Perm() & d.mode
+				if want != fi.Mode().Perm() {
+					if err := os.Chmod(d.path, want); err != nil && first == nil {
+						first = createErr(x.relPath(d.path), err)
+					}
 				}
 			}
 		}

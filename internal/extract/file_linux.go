@@ -245,6 +245,11 @@ func timespec(t time.Time) unix.Timespec {
 	return ts
 }
 
+// pathTimesNoFollow: setPathTimes never follows a symbolic link
+// (utimensat with AT_SYMLINK_NOFOLLOW), so Finish need not examine a
+// directory whose mode it leaves alone.
+const pathTimesNoFollow = true
+
 // setPathTimes sets the access and modification times of the file p (a
 // directory, a symbolic link itself), not following a link; a zero time
 // is left unchanged.

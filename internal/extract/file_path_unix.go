@@ -26,6 +26,10 @@ func (*dirHandle) setTimes(p string, atime, mtime time.Time) error {
 	return chtimesRange(p, atime, mtime)
 }
 
+// pathTimesNoFollow: setPathTimes follows a symbolic link here, so
+// Finish examines each directory first.
+const pathTimesNoFollow = false
+
 // setPathTimes sets the access and modification times of the directory
 // p; a zero time is left unchanged.
 func setPathTimes(p string, atime, mtime time.Time) error { return chtimesRange(p, atime, mtime) }
