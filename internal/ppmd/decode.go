@@ -22,11 +22,11 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	mem := m.mem
 	mc := m.minContext
 	// ctx is the context record: one bounds check for all its fields.
-	ctx := mem[mc : mc+unitSize : mc+unitSize]
+	ctx := unitAt(mem, mc)
 	ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
 	if ns != 1 {
 		s := binary.LittleEndian.Uint32(ctx[4:8])
-		st := mem[s : s+ns*stateSize]
+		st := statesAt(mem, s, ns)
 		summFreq := uint32(binary.LittleEndian.Uint16(ctx[2:4]))
 		if summFreq > rc.rng || summFreq == 0 {
 			return symError
@@ -81,7 +81,7 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 				} else {
 					m.foundState = fs
 				}
-				if c := binary.LittleEndian.Uint32(mem[fs+2 : fs+stateSize]); m.orderFall == 0 && c > m.text {
+				if c := binary.LittleEndian.Uint32(stateAt(mem, fs)[2:6]); m.orderFall == 0 && c > m.text {
 					m.minContext, m.maxContext = c, c
 				} else {
 					m.updateModel()
@@ -154,7 +154,7 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 	// A consistent model has at most MaxOrder suffix links above any
 	// context; the step bound only guards against a broken one.
 	mem := m.mem
-	ctx := mem[mc : mc+unitSize : mc+unitSize]
+	ctx := unitAt(mem, mc)
 	var ns uint32
 	for steps := 0; ; {
 		rc.normalize()
@@ -168,14 +168,14 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 				panic(errModelInvariant)
 			}
 			mc = suf
-			ctx = mem[mc : mc+unitSize : mc+unitSize]
+			ctx = unitAt(mem, mc)
 			ns = uint32(binary.LittleEndian.Uint16(ctx[0:2]))
 			if ns != numMasked {
 				break
 			}
 		}
 		s := binary.LittleEndian.Uint32(ctx[4:8])
-		st := mem[s : s+ns*stateSize]
+		st := statesAt(mem, s, ns)
 		hiCnt := maskedSum(st, charMask)
 		m.minContext = mc
 

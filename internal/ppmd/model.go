@@ -106,7 +106,7 @@ func (m *Model) init(order int, memSize uint32, hugePages bool) error {
 	}
 	if uint64(cap(m.mem)) < uint64(memSize) {
 		m.mem = nil // let the old arena go before allocating the new one
-		m.mem = make([]byte, memSize)
+		m.mem = newArena(memSize)
 		m.hugePages = false
 	}
 	if hugePages && !m.hugePages {
@@ -158,7 +158,7 @@ func (m *Model) restart() {
 	m.put16(mc+2, 256+1)
 	m.put32(mc+4, s)
 	m.put32(mc+8, 0)
-	st := m.mem[s : s+256*stateSize]
+	st := statesAt(m.mem, s, 256)
 	for i := 0; i < 256; i++ {
 		e := st[i*stateSize : i*stateSize+stateSize]
 		e[0] = byte(i)
@@ -194,6 +194,27 @@ func (m *Model) suffix(c uint32) uint32    { return m.get32(c + 8) }
 func (m *Model) setStats(c, v uint32)      { m.put32(c+4, v) }
 func (m *Model) setSummFreq(c, v uint32)   { m.put16(c+2, v) }
 func (m *Model) copyState(dst, src uint32) { copy(m.mem[dst:dst+stateSize], m.mem[src:src+stateSize]) }
+
+// unitAt, stateAt and statesAt return the context record (one unit), the
+// state or the n states at offset off of the arena. The offset is widened
+// to int before the end is computed: the bounds check is then a single
+// comparison, where uint32 arithmetic, which may wrap, took a second one
+// and a computed capacity.
+func unitAt(mem []byte, off uint32) []byte {
+	o := int(off)
+	return mem[o : o+unitSize : o+unitSize]
+}
+
+func stateAt(mem []byte, off uint32) []byte {
+	o := int(off)
+	return mem[o : o+stateSize : o+stateSize]
+}
+
+func statesAt(mem []byte, off, n uint32) []byte {
+	o := int(off)
+	return mem[o : o+int(n)*stateSize]
+}
+
 func b2u(b bool) uint32 {
 	if b {
 		return 1
@@ -202,8 +223,8 @@ func b2u(b bool) uint32 {
 }
 
 func (m *Model) swapStates(a, b uint32) {
-	x := m.mem[a : a+stateSize : a+stateSize]
-	y := m.mem[b : b+stateSize : b+stateSize]
+	x := stateAt(m.mem, a)
+	y := stateAt(m.mem, b)
 	x0, x1 := binary.LittleEndian.Uint32(x[0:4]), binary.LittleEndian.Uint16(x[4:6])
 	y0, y1 := binary.LittleEndian.Uint32(y[0:4]), binary.LittleEndian.Uint16(y[4:6])
 	binary.LittleEndian.PutUint32(x[0:4], y0)
@@ -220,7 +241,7 @@ func (m *Model) createSuccessors() uint32 {
 	mem := m.mem
 	c := m.minContext
 	fs := m.foundState
-	upBranch := binary.LittleEndian.Uint32(mem[fs+2 : fs+stateSize])
+	upBranch := binary.LittleEndian.Uint32(stateAt(mem, fs)[2:6])
 	fsym := mem[fs]
 	ps := &m.ps // a field: a local array would be cleared on every call
 	numPs := 0
@@ -228,27 +249,27 @@ func (m *Model) createSuccessors() uint32 {
 		ps[numPs] = fs
 		numPs++
 	}
-	ctx := mem[c : c+unitSize : c+unitSize]
+	ctx := unitAt(mem, c)
 	for {
 		suf := binary.LittleEndian.Uint32(ctx[8:12])
 		if suf == 0 {
 			break
 		}
 		c = suf
-		ctx = mem[c : c+unitSize : c+unitSize]
+		ctx = unitAt(mem, c)
 		var s uint32
 		if binary.LittleEndian.Uint16(ctx[0:2]) != 1 {
 			s = findState(mem, binary.LittleEndian.Uint32(ctx[4:8]), fsym)
 		} else {
 			s = c + 2
 		}
-		succ := binary.LittleEndian.Uint32(mem[s+2 : s+stateSize])
+		succ := binary.LittleEndian.Uint32(stateAt(mem, s)[2:6])
 		if succ != upBranch {
 			c = succ
 			if numPs == 0 {
 				return c
 			}
-			ctx = mem[c : c+unitSize : c+unitSize]
+			ctx = unitAt(mem, c)
 			break
 		}
 		if numPs >= len(ps) {
@@ -279,7 +300,7 @@ func (m *Model) createSuccessors() uint32 {
 		if c1 == 0 {
 			return 0
 		}
-		r := mem[c1 : c1+unitSize : c1+unitSize]
+		r := unitAt(mem, c1)
 		binary.LittleEndian.PutUint16(r[0:2], 1)
 		r[2] = newSym
 		r[3] = byte(newFreq)
@@ -287,7 +308,7 @@ func (m *Model) createSuccessors() uint32 {
 		binary.LittleEndian.PutUint32(r[8:12], c)
 		numPs--
 		p := ps[numPs]
-		binary.LittleEndian.PutUint32(mem[p+2:p+stateSize], c1)
+		binary.LittleEndian.PutUint32(stateAt(mem, p)[2:6], c1)
 		c = c1
 	}
 	return c
@@ -314,8 +335,8 @@ func (m *Model) updateModel() {
 	if ffreq < maxFreq/4 {
 		// Also credit the symbol in the next shorter context.
 		mc := m.minContext
-		if c := binary.LittleEndian.Uint32(mem[mc+8 : mc+unitSize]); c != 0 {
-			ctx := mem[c : c+unitSize : c+unitSize]
+		if c := binary.LittleEndian.Uint32(unitAt(mem, mc)[8:12]); c != 0 {
+			ctx := unitAt(mem, c)
 			if binary.LittleEndian.Uint16(ctx[0:2]) == 1 {
 				if ctx[3] < 32 {
 					ctx[3]++
@@ -388,7 +409,7 @@ func (m *Model) updateModel() {
 		return
 	}
 
-	mcCtx := mem[mc : mc+unitSize : mc+unitSize]
+	mcCtx := unitAt(mem, mc)
 	ns := uint32(binary.LittleEndian.Uint16(mcCtx[0:2]))
 	fsFreq := uint32(mem[fs+1])
 	s0 := uint32(binary.LittleEndian.Uint16(mcCtx[2:4])) - ns - (fsFreq - 1)
@@ -399,7 +420,7 @@ func (m *Model) updateModel() {
 		if c == 0 || steps > MaxOrder {
 			panic(errModelInvariant)
 		}
-		ctx := mem[c : c+unitSize : c+unitSize]
+		ctx := unitAt(mem, c)
 		ns1 := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
 		var sum uint32
 		if ns1 != 1 {
@@ -428,7 +449,7 @@ func (m *Model) updateModel() {
 				m.restart()
 				return
 			}
-			st := mem[s : s+stateSize : s+stateSize]
+			st := stateAt(mem, s)
 			freq := uint32(ctx[3])
 			st[0] = ctx[2]
 			copy(st[2:6], ctx[4:8])
@@ -443,7 +464,7 @@ func (m *Model) updateModel() {
 		}
 
 		s := binary.LittleEndian.Uint32(ctx[4:8]) + ns1*stateSize
-		st := mem[s : s+stateSize : s+stateSize]
+		st := stateAt(mem, s)
 		cf := 2 * (sum + 6) * fsFreq
 		sf := s0 + sum
 		st[0] = fsym
