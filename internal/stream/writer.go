@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -39,8 +38,9 @@ type WriterOptions struct {
 	// the same), then the dictionary is halved until it fits, and
 	// Notice, when not nil, is told so; when even a 64 KiB dictionary
 	// does not fit NewWriter fails with an archive.LimitError. The
-	// windows of gzip (32 KiB) and zstd (4 MiB, frames of 16 MiB per
-	// thread) and bzip2's blocks are small and fixed.
+	// windows of gzip (32 KiB) and zstd (4 MiB, with about 16 MiB of
+	// input held per thread beyond the first: zstdwriter.go) and bzip2's
+	// blocks are small and fixed.
 	MaxMemory int64
 	Notice    func(string)
 }
@@ -92,88 +92,6 @@ func ZstdLevel(level int) zstd.EncoderLevel {
 		return zstd.SpeedBetterCompression
 	}
 	return zstd.SpeedBestCompression
-}
-
-// zstdWindow is the window at every level: 4 MiB. zstd -3 has 2 MiB, but
-// klauspost/compress's encoder needs the larger window to come within 1 %
-// of zstd -3's size on mixed data (on 100 MB: 2 MiB 1.013×, 4 MiB
-// 1.009×); a larger one at the higher levels would enlarge the frames,
-// so the memory, for little (8 MiB held 240 MB at -mx6).
-const zstdWindow = 4 << 20
-
-// zstdWriter writes a zstd stream as frames of zstdFrames windows of
-// input each, every frame compressed whole (EncodeAll) with its content
-// size and checksum, up to --threads frames at once (blockPool), as
-// `zstd -T` cuts its input into jobs of four windows. Unlike zstd's jobs
-// the frames share no history (a frame starts with an empty window),
-// which costs 0.05 % of the size on 32 MiB of mixed data against
-// klauspost's concurrent blocks with their overlap, and gives what those
-// do not: memory bounded by threads+1 frames and their output whatever
-// the input's size (the concurrent blocks hand their buffers to a
-// sync.Pool, which the garbage collector empties, so they allocated more
-// the longer the input), frames that a reader can decode in parallel,
-// and the same stream for any number of threads.
-type zstdWriter struct {
-	w    io.Writer
-	pool *blockPool
-	n    int64
-	err  error
-}
-
-// zstdFrames is a frame's input size in windows.
-const zstdFrames = 4
-
-func newZstdWriter(w io.Writer, o *WriterOptions) *zstdWriter {
-	window := zstdWindow
-	newCoder := func() blockCoder {
-		// The options are valid, so NewWriter cannot fail.
-		enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(ZstdLevel(o.Level)), zstd.WithEncoderConcurrency(1),
-			zstd.WithEncoderCRC(true), zstd.WithWindowSize(window), zstd.WithZeroFrames(true))
-		return &zstdCoder{enc: enc}
-	}
-	return &zstdWriter{w: w, pool: newBlockPool(w, o.Threads, zstdFrames*window, 0, newCoder)}
-}
-
-func (z *zstdWriter) Write(p []byte) (int, error) {
-	if z.err != nil {
-		return 0, z.err
-	}
-	z.n += int64(len(p))
-	if z.err = z.pool.write(p); z.err != nil {
-		return 0, z.err
-	}
-	return len(p), nil
-}
-
-// Close writes the last frame; an empty input is one empty frame, as
-// zstd writes it.
-func (z *zstdWriter) Close() error {
-	err := z.pool.close()
-	if z.err == nil {
-		z.err = err
-	}
-	if z.err == nil && z.n == 0 {
-		c := <-z.pool.coders
-		z.pool.coders <- c
-		_, z.err = z.w.Write(c.(*zstdCoder).enc.EncodeAll(nil, nil))
-	}
-	return z.err
-}
-
-// zstdCoder compresses the frames of a zstdWriter.
-type zstdCoder struct{ enc *zstd.Encoder }
-
-// code compresses data into one frame, in place in dst's free room (made
-// as large as the frame can be, so that the encoder appends without
-// reallocating and a recycled block's buffer fits every frame); no data,
-// no frame (the last block of an input that filled the one before it).
-func (c *zstdCoder) code(dst *bytes.Buffer, _, data []byte, _ bool) error {
-	if len(data) == 0 {
-		return nil
-	}
-	dst.Grow(len(data) + len(data)>>7 + 64)
-	_, err := dst.Write(c.enc.EncodeAll(data, dst.AvailableBuffer()))
-	return err
 }
 
 // xzOptions are the LZMA2 options of an .xz stream at o.Level: 7-Zip's

@@ -1,0 +1,134 @@
+package stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/garc-dev/garc/internal/testenv"
+)
+
+// The zstd writer's buffers do not depend on the input's size (issue 26,
+// point 8): 20 MiB and seven frames make the same chunks at most, counted
+// as they are made, fewer than one frame's worth with two threads (the
+// writer before held three frames of input and three of output), one
+// chunk with one thread; and the bytes are the same for every thread
+// count.
+func TestZstdWriterMemoryFlat(t *testing.T) {
+	poolBytes := func(threads int) int64 {
+		in, out := zstdPools(threads)
+		return int64(in+out) * zstdChunk
+	}
+	if poolBytes(2) > zstdFrameSize {
+		t.Errorf("two threads may hold %d bytes, more than a frame", poolBytes(2))
+	}
+	chunk := writerSample(1<<20 + 3)
+	for _, size := range []int{20 << 20, 7 * zstdFrameSize} {
+		var one []byte
+		for _, threads := range []int{1, 2, 3} {
+			var buf bytes.Buffer
+			w, err := NewWriter(&buf, Zstd, WriterOptions{Level: 1, Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 0; n < size; n += len(chunk) {
+				if _, err := w.Write(chunk[:min(len(chunk), size-n)]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			made, bound := w.(*zstdWriter).made.Load(), poolBytes(threads)
+			if made > bound || (threads == 1 && made != zstdChunk) {
+				t.Errorf("%d MiB, %d threads: %d bytes of buffers made, bound %d", size>>20, threads, made, bound)
+			}
+			if one == nil {
+				one = buf.Bytes()
+			} else if !bytes.Equal(buf.Bytes(), one) {
+				t.Errorf("%d MiB, %d threads: other bytes than one thread", size>>20, threads)
+			}
+		}
+		d, _, err := NewDecoder(Zstd, bytes.NewReader(one), 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, d)
+		if err != nil || n != int64(size) {
+			t.Errorf("%d MiB: decoded %d bytes, %v", size>>20, n, err)
+		}
+	}
+}
+
+// A stream shorter than a chunk is one frame with its content size, so
+// that its reader needs no larger window than the file; a longer one has
+// frames without sizes, and every frame with more than a chunk.
+func TestZstdWriterFrameHeaders(t *testing.T) {
+	for _, c := range []struct {
+		size    int
+		hasSize bool
+	}{{0, true}, {5000, true}, {zstdChunk - 1, true}, {zstdChunk, false}, {zstdFrameSize + 1, false}} {
+		data := writerSample(c.size)
+		for _, threads := range []int{1, 2} {
+			comp := compress(t, Zstd, data, WriterOptions{Level: 1, Threads: threads})
+			var h zstd.Header
+			if err := h.Decode(comp); err != nil {
+				t.Fatalf("%d bytes: %v", c.size, err)
+			}
+			if h.HasFCS != c.hasSize || (h.HasFCS && h.FrameContentSize != uint64(c.size)) {
+				t.Errorf("%d bytes, %d threads: content size %v %d, want %v", c.size, threads, h.HasFCS, h.FrameContentSize, c.hasSize)
+			}
+			if c.hasSize && c.size > 1<<10 && h.WindowSize > uint64(c.size) {
+				t.Errorf("%d bytes: window %d", c.size, h.WindowSize)
+			}
+			got, err := decodeZstd(comp, 0)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%d bytes, %d threads: decoded %d bytes, %v", c.size, threads, len(got), err)
+			}
+		}
+	}
+}
+
+// failAfter accepts n bytes, then fails.
+type failAfter struct{ n int }
+
+var errFailAfter = errors.New("disk full")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errFailAfter
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// An error of the output ends the stream with that error, from Write or
+// at the latest from Close, and leaves no goroutine behind, whether the
+// frame that meets it is the oldest or waits behind others.
+func TestZstdWriterError(t *testing.T) {
+	before := runtime.NumGoroutine()
+	data := writerSample(zstdFrameSize + 5)
+	for _, threads := range []int{1, 2, 3} {
+		for _, limit := range []int{0, 100, 2 << 20} {
+			w, err := NewWriter(&failAfter{n: limit}, Zstd, WriterOptions{Level: 1, Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var werr error
+			for rest := data; len(rest) > 0 && werr == nil; {
+				k := min(len(rest), 700001)
+				_, werr = w.Write(rest[:k])
+				rest = rest[k:]
+			}
+			cerr := w.Close()
+			if !errors.Is(cerr, errFailAfter) || (werr != nil && !errors.Is(werr, errFailAfter)) {
+				t.Errorf("%d threads, failing after %d bytes: Write %v, Close %v", threads, limit, werr, cerr)
+			}
+		}
+	}
+	testenv.CheckGoroutines(t, before)
+}
