@@ -65,7 +65,7 @@ type Decompressor struct {
 	bitBuf uint64
 	nbits  uint
 
-	win   []byte
+	win   *[windowSize + windowSlack]byte
 	wpos  int   // next write position in win
 	rpos  int   // next unread position in win
 	avail int   // unread bytes in win
@@ -94,7 +94,7 @@ func NewReader(r io.Reader) io.ReadCloser { return New(r, true) }
 func New(r io.Reader, deflate64 bool) *Decompressor {
 	d := &Decompressor{
 		in:      make([]byte, inputSize),
-		win:     make([]byte, windowSize+windowSlack),
+		win:     new([windowSize + windowSlack]byte),
 		lit:     newHuffman(litPrimaryBits, numLitLen, maxCodeLen),
 		dist:    newHuffman(distPrimaryBits, numDist, maxCodeLen),
 		codeLen: newHuffman(7, numCodeLen, 7),
@@ -669,62 +669,73 @@ const pairAfter = 16 << 10
 // one up to a multiple of the distance that is at least 8, and the rest
 // word by word from that distance.
 func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
+	// Few variables stay live in the loop, so that they stay in
+	// registers: the tables' index widths are constants, the primary
+	// tables and the window are arrays (no bounds checks on masked
+	// indexes), and total is avail plus a constant.
 	bitBuf, nbits := d.bitBuf, d.nbits
-	in, inPos, inEnd := d.in, d.inPos, d.inEnd
-	win, wpos, avail, total := d.win, d.wpos, d.avail, d.total
+	in, inPos := d.in, d.inPos
+	inLast := d.inEnd - fastInput // the loop runs while inPos <= inLast
+	win, wpos, avail := d.win, d.wpos, d.avail
+	base := d.total - int64(avail) // total = base + avail
 	lit, dist := d.litTab, d.distTab
-	litPrimary, distPrimary := lit.primary, dist.primary
-	litMask := uint64(1)<<lit.bits - 1
-	distMask := uint64(1)<<dist.bits - 1
-	// The bytes just after a match are the oldest history, 64 KiB back,
-	// which only Deflate64 can still reference.
-	overrun := maxDist <= windowSize-8
+	litPrimary := (*[1 << litPrimaryBits]uint32)(lit.primary)
+	distPrimary := (*[1 << distPrimaryBits]uint32)(dist.primary)
 	// Without pair entries yet, stop where the block has given pairAfter
 	// bytes (avail and total grow together), to add them.
 	limit := windowSize - fastRoom
 	if !d.paired {
-		limit = min(limit, avail+int(d.pairAt-total))
+		limit = min(limit, avail+int(d.pairAt-d.total))
 	}
-	for inEnd-inPos >= fastInput && avail <= limit {
+	bad := "" // the corruption found, reported once the state is saved
+	for inPos <= inLast && avail <= limit {
 		if nbits < 32 {
 			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << nbits
 			k := (63 - nbits) >> 3
 			inPos += int(k)
 			nbits += k << 3
 		}
-		e := litPrimary[bitBuf&litMask]
+		e := litPrimary[bitBuf&(1<<litPrimaryBits-1)]
 		if e&entryPair != 0 {
-			win[wpos] = byte(e >> 4)
-			win[(wpos+1)&windowMask] = byte(e >> 12)
-			n := uint(e&entryLenMask) + uint(e>>21&0xF)
-			bitBuf >>= n
-			nbits -= n
-			wpos = (wpos + 2) & windowMask
-			avail += 2
-			total += 2
+			// Pairs in a row, while the buffered bits hold a whole
+			// pair (at most litPrimaryBits) and room allows.
+			for {
+				win[wpos&windowMask] = byte(e >> 4)
+				win[(wpos+1)&windowMask] = byte(e >> 12)
+				n := uint(e&entryLenMask) + uint(e>>21&0xF)
+				bitBuf >>= n
+				nbits -= n
+				wpos = (wpos + 2) & windowMask
+				avail += 2
+				if nbits < litPrimaryBits || avail > limit {
+					break
+				}
+				if e = litPrimary[bitBuf&(1<<litPrimaryBits-1)]; e&entryPair == 0 {
+					break
+				}
+			}
 			continue
 		}
 		n := uint(e & entryLenMask)
 		if e&entryLink != 0 {
 			w := (e >> 21) & 0xF
-			e = lit.links[(e>>4)&0xFFFF+uint32(bitBuf>>lit.bits)&(1<<w-1)]
+			e = lit.links[(e>>4)&0xFFFF+uint32(bitBuf>>litPrimaryBits)&(1<<w-1)]
 			n = 0
 			if e&entryLenMask != 0 {
-				n = lit.bits + uint(e&entryLenMask)
+				n = litPrimaryBits + uint(e&entryLenMask)
 			}
 		}
 		if n == 0 {
-			err = d.corrupt("invalid Huffman code")
+			bad = "invalid Huffman code"
 			break
 		}
 		bitBuf >>= n
 		nbits -= n
 		sym := int(e>>4) & 0xFFFF
 		if sym < 256 {
-			win[wpos] = byte(sym)
+			win[wpos&windowMask] = byte(sym)
 			wpos = (wpos + 1) & windowMask
 			avail++
-			total++
 			continue
 		}
 		if sym == 256 {
@@ -734,7 +745,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 		}
 		sym -= 257
 		if sym >= 29 {
-			err = d.corrupt("invalid length code")
+			bad = "invalid length code"
 			break
 		}
 		length := int(lengthBase[sym])
@@ -753,25 +764,25 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			inPos += int(k)
 			nbits += k << 3
 		}
-		e = distPrimary[bitBuf&distMask]
+		e = distPrimary[bitBuf&(1<<distPrimaryBits-1)]
 		n = uint(e & entryLenMask)
 		if e&entryLink != 0 {
 			w := (e >> 21) & 0xF
-			e = dist.links[(e>>4)&0xFFFF+uint32(bitBuf>>dist.bits)&(1<<w-1)]
+			e = dist.links[(e>>4)&0xFFFF+uint32(bitBuf>>distPrimaryBits)&(1<<w-1)]
 			n = 0
 			if e&entryLenMask != 0 {
-				n = dist.bits + uint(e&entryLenMask)
+				n = distPrimaryBits + uint(e&entryLenMask)
 			}
 		}
 		if n == 0 {
-			err = d.corrupt("invalid Huffman code")
+			bad = "invalid Huffman code"
 			break
 		}
 		bitBuf >>= n
 		nbits -= n
-		dsym := int(e>>4) & 0xFFFF
+		dsym := int(e>>4) & 31
 		if dsym >= 30 && !d.deflate64 {
-			err = d.corrupt("invalid distance code")
+			bad = "invalid distance code"
 			break
 		}
 		distance := int(distBase[dsym])
@@ -780,12 +791,14 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			bitBuf >>= x
 			nbits -= x
 		}
-		if int64(distance) > total || int64(distance) > maxDist {
-			err = d.corrupt("distance beyond the start of the stream")
+		if int64(distance) > base+int64(avail) || int64(distance) > maxDist {
+			bad = "distance beyond the start of the stream"
 			break
 		}
 		src := wpos - distance
-		if overrun && src >= 0 && wpos+length <= windowSize && length+8 <= windowSize-avail {
+		if src >= 0 && wpos+length <= windowSize && length+8 <= windowSize-avail && maxDist <= windowSize-8 {
+			// The bytes just after the match are free room, or history
+			// more than 32 KiB back that plain Deflate cannot reference.
 			dst := win[wpos : wpos+length+8]
 			if distance < 8 {
 				// Widen the period to a multiple of distance >= 8.
@@ -808,10 +821,10 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			}
 			wpos = (wpos + length) & windowMask
 			avail += length
-			total += int64(length)
 			continue
 		}
-		if !overrun && src >= 0 && wpos+length <= windowSize && length <= windowSize-avail {
+		if src >= 0 && wpos+length <= windowSize && length <= windowSize-avail {
+			// Deflate64 (exact copies), or close to the window's end.
 			if distance >= length {
 				copy(win[wpos:wpos+length], win[src:src+length])
 			} else {
@@ -821,20 +834,23 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			}
 			wpos = (wpos + length) & windowMask
 			avail += length
-			total += int64(length)
 			continue
 		}
-		d.wpos, d.avail, d.total = wpos, avail, total
+		d.wpos, d.avail, d.total = wpos, avail, base+int64(avail)
 		d.copyLen, d.copyDist = length, distance
 		full := !d.copyMatch()
-		wpos, avail, total = d.wpos, d.avail, d.total
+		wpos, avail = d.wpos, d.avail
+		base = d.total - int64(avail)
 		if full {
 			break
 		}
 	}
 	d.bitBuf, d.nbits = bitBuf, nbits
 	d.inPos = inPos
-	d.wpos, d.avail, d.total = wpos, avail, total
+	d.wpos, d.avail, d.total = wpos, avail, base+int64(avail)
+	if bad != "" {
+		err = d.corrupt(bad)
+	}
 	return end, err
 }
 

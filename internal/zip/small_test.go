@@ -66,7 +66,7 @@ func TestSmallEntriesReads(t *testing.T) {
 	if err != nil || i != len(files) {
 		t.Fatalf("%d entries, %v", i, err)
 	}
-	// The archive is about 300 KB: a few block reads per pass.
+	// The archive is about 350 KB: a few 64 KiB blocks per pass.
 	if n := cr.reads.Load(); n > 40 {
 		t.Errorf("%d reads of the archive for %d entries (%d bytes)", n, len(files), len(data))
 	}
