@@ -829,7 +829,11 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	}
 	out := tempKey{dir: dir, name: dst.base}
 	f, err := x.createNew(out, createPerm)
-	if errors.Is(err, fs.ErrExist) {
+	if err != nil && !errors.Is(err, errRemovingTemporaries) {
+		// The name exists (O_EXCL failed), or creating failed for
+		// another reason (on Windows a directory at the name may
+		// deny access): examined, it gets the overwrite policy and
+		// the error it always got.
 		d, err := x.resolveExisting(e, dst.fullPath())
 		if err != nil {
 			return err
