@@ -42,6 +42,19 @@ func newBlockEncoder(size int) *blockEncoder {
 	return &blockEncoder{block: make([]byte, 0, size)}
 }
 
+// room returns the length to allocate a buffer for when a block of n
+// bytes needs a larger one: the block size (cap(e.block)) once n is more
+// than half of it, so that blocks of slightly different lengths do not
+// replace the buffers again and again (each time leaving the old ones to
+// the garbage collector, which let the heap grow with the input); n for
+// smaller blocks, so that a short stream allocates little.
+func (e *blockEncoder) room(n int) int {
+	if size := cap(e.block); n > size/2 {
+		return max(n, size)
+	}
+	return n
+}
+
 // encode compresses e.block into e.out.
 func (e *blockEncoder) encode() {
 	origPtr := e.sortBlock()
@@ -51,6 +64,12 @@ func (e *blockEncoder) encode() {
 
 	w := &e.out
 	w.reset()
+	// Room for the block's bits: about the block size for incompressible
+	// data (the longest usual), so that the buffer is not replaced for
+	// every larger block; appends grow it for anything longer.
+	if want := e.room(len(e.block))*65/64 + 4096; cap(w.b) < want {
+		w.b = make([]byte, 0, want)
+	}
 	w.write48(blockMagic)
 	w.write(e.crc, 32)
 	w.write(0, 1) // not randomised
@@ -141,11 +160,11 @@ func (e *blockEncoder) sortBlock() int {
 	block := e.block
 	n := len(block)
 	if cap(e.text) < n+1 {
-		e.text = make([]uint16, n+1)
-		e.sa = make([]int32, n+1)
+		e.text = make([]uint16, e.room(n)+1)
+		e.sa = make([]int32, e.room(n)+1)
 	}
 	if cap(e.bwt) < n {
-		e.bwt = make([]byte, n)
+		e.bwt = make([]byte, e.room(n))
 	}
 	e.bwt = e.bwt[:n]
 	text, sa, bwt := e.text[:n+1], e.sa[:n+1], e.bwt
@@ -186,7 +205,7 @@ func (e *blockEncoder) sortBlock() int {
 	u := text[:p+1]
 	u[p] = 0
 	usa := sa[:p+1]
-	e.ws.prepare(p+1, 257)
+	e.ws.prepare(p+1, 257, e.room(n)+1)
 	saisSort(u, usa, 257, &e.ws)
 
 	// The block itself is rotation (n-r) mod n of the rotated block, that
@@ -265,7 +284,7 @@ func (e *blockEncoder) moveToFront() int {
 		}
 	}
 	if cap(e.mtfv) < len(e.bwt)+1 {
-		e.mtfv = make([]uint16, 0, len(e.bwt)+1)
+		e.mtfv = make([]uint16, 0, e.room(len(e.bwt))+1)
 	}
 	mtfv := e.mtfv[:0]
 	freq := &e.freq

@@ -24,10 +24,11 @@ type saisWork struct {
 }
 
 // prepare makes room for sorting a text of n characters over an alphabet
-// of k at the top level.
-func (ws *saisWork) prepare(n, k int) {
+// of k at the top level; when it must allocate, it makes room for texts
+// of up to room characters (at least n).
+func (ws *saisWork) prepare(n, k, room int) {
 	if need := k + n + 64; cap(ws.bkt) < need {
-		ws.bkt = make([]int32, need)
+		ws.bkt = make([]int32, k+max(n, room)+64)
 	}
 	ws.bkt = ws.bkt[:cap(ws.bkt)]
 	ws.bUsed = 0

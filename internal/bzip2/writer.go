@@ -202,6 +202,11 @@ func (z *Writer) emit(e *blockEncoder) error {
 		return z.err
 	}
 	z.combined = (z.combined<<1 | z.combined>>31) ^ e.crc
+	if want := len(e.out.b) + 16; cap(z.out.b) < want {
+		// The stream's buffer holds one block at a time: sized like
+		// the block's own, it is not replaced for every larger block.
+		z.out.b = append(make([]byte, 0, max(want, cap(e.out.b)+16)), z.out.b...)
+	}
 	z.out.appendBits(e.out.b, e.bits)
 	return z.flushOut()
 }

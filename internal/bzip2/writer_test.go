@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
@@ -382,4 +383,34 @@ func FuzzWriter(f *testing.F) {
 			t.Fatalf("two threads give a different stream")
 		}
 	})
+}
+
+// TestWriterBuffersSizedOnce: once a block of more than half the block
+// size has been encoded, the encoder's buffers have the room of a whole
+// block, so longer blocks (full ones, incompressible ones with more
+// output) allocate nothing more. Buffers sized to each block's exact
+// length were replaced whenever a block was a few bytes longer than every
+// one before, and the discarded ones let garc's heap grow with the input.
+func TestWriterBuffersSizedOnce(t *testing.T) {
+	first := randomBytes(60000, 51)
+	rest := append(textBytes(200000, 52), randomBytes(150000, 53)...)
+	z, err := NewWriterThreads(io.Discard, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z.Write(first)
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	z.Reset(io.Discard)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	z.Write(rest)
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<10 {
+		t.Fatalf("%d bytes allocated for a stream of full blocks after a 60 %% block (%d allocations)", grew, after.Mallocs-before.Mallocs)
+	}
 }
