@@ -23,9 +23,11 @@
 // (matchfinder.go) lists the matches worth considering: the trees, one per
 // 3-byte hash, order the window's positions by the bytes that follow
 // them, so one walk from the root finds matches of increasing length,
-// each at the nearest distance the walk met. A match at least the level's
-// "nice" length is taken whole, and the positions inside it are only
-// added to the trees.
+// each at the nearest distance the walk met. The trees compare strings
+// over at most the level's "nice" length, so a walk ends at the first
+// match that long; that match is then extended at its distance as far as
+// it goes (up to 258 bytes), taken whole, and the positions inside it are
+// only added to the trees.
 //
 // The parse is then a shortest path over the chunk (parse.go): every
 // position is reached from an earlier one by a literal or by one of that
@@ -42,15 +44,15 @@
 // symbols is cut in two, at the best of a few evenly spaced points, when
 // the two parts, each with its own codes, cost less than one block, and
 // so on recursively; the costs come from per-segment symbol counts. Each
-// block is then parsed again (once, or twice at the higher levels) priced
-// by its own statistics, since its codes are what its symbols will cost,
-// and the cheaper parse is kept. A block is sent dynamic, fixed or stored,
+// block is then parsed again (once at -mx6 and -mx7, twice at -mx8 and
+// -mx9, not at -mx5) priced by its own statistics, since its codes are
+// what its symbols will cost, and the cheaper parse is kept. A block is sent dynamic, fixed or stored,
 // whichever is smallest. The code lengths come from a plain Huffman
 // construction, or from package-merge when that would exceed the length
 // limit (huffman.go).
 //
-// At -mx5 and -mx6 the positions inside a long match are left out of the
-// match finder's trees (the same strings are there where the match copies
+// At -mx6 the positions inside a long match are left out of the match
+// finder's trees (the same strings are there where the match copies
 // from), which costs a little size and saves much time on repetitive
 // input.
 //

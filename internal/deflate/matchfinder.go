@@ -25,15 +25,15 @@ const (
 
 // finder is the binary-tree match finder over the encoder's buffer.
 type finder struct {
-	head  []int32 // hash → newest position with that hash
-	tree  []int32 // 2 per cyclic slot: the smaller and the larger subtree
-	depth int     // most candidates visited per position
+	head  *[1 << hashBits]int32  // hash → newest position with that hash
+	tree  *[2 * windowSize]int32 // 2 per cyclic slot: the smaller and the larger subtree
+	depth int                    // most candidates visited per position
 }
 
 func newFinder(depth int) *finder {
 	f := &finder{
-		head:  make([]int32, 1<<hashBits),
-		tree:  make([]int32, 2*windowSize),
+		head:  new([1 << hashBits]int32),
+		tree:  new([2 * windowSize]int32),
 		depth: depth,
 	}
 	f.reset()
@@ -86,23 +86,25 @@ func hash3(b []byte) uint32 {
 // (length<<16 | distance), lengths strictly increasing, the longest
 // at most limit. With record false it only inserts (a skipped position).
 func (f *finder) find(buf []byte, cur int32, limit int, out []uint32, record bool) []uint32 {
-	h := hash3(buf[cur:])
+	const slotMask = 2*windowSize - 1
+	tree := f.tree
+	src := buf[cur : int(cur)+limit]
+	h := hash3(src)
 	cand := f.head[h]
 	f.head[h] = cur
-	slot := (cur & (windowSize - 1)) * 2
-	ptrLess, ptrMore := slot, slot+1 // where the next smaller / larger node goes
+	ptrLess := uint32(cur) * 2 & slotMask // where the next smaller node goes
+	ptrMore := ptrLess + 1                // and the next larger one
 	lenLess, lenMore := 0, 0
 	best := minMatch - 1
-	src := buf[cur : int(cur)+limit]
 	for n := f.depth; ; n-- {
 		delta := cur - cand
 		if n == 0 || delta >= windowSize {
-			f.tree[ptrLess], f.tree[ptrMore] = emptyPos, emptyPos
+			tree[ptrLess&slotMask], tree[ptrMore&slotMask] = emptyPos, emptyPos
 			return out
 		}
-		pair := (cand & (windowSize - 1)) * 2
+		pair := uint32(cand) * 2 & slotMask
 		l := min(lenLess, lenMore)
-		old := buf[cand : int(cand)+limit]
+		old := buf[cand:][:len(src)]
 		if old[l] == src[l] {
 			l = matchLen(old, src, l+1)
 			if l > best {
@@ -110,21 +112,21 @@ func (f *finder) find(buf []byte, cur int32, limit int, out []uint32, record boo
 				if record {
 					out = append(out, uint32(l)<<16|uint32(delta))
 				}
-				if l == limit {
-					f.tree[ptrLess], f.tree[ptrMore] = f.tree[pair], f.tree[pair+1]
+				if l == len(src) {
+					tree[ptrLess&slotMask], tree[ptrMore&slotMask] = tree[pair], tree[(pair+1)&slotMask]
 					return out
 				}
 			}
 		}
 		if old[l] < src[l] {
-			f.tree[ptrLess] = cand
+			tree[ptrLess&slotMask] = cand
 			ptrLess = pair + 1
-			cand = f.tree[ptrLess]
+			cand = tree[ptrLess&slotMask]
 			lenLess = l
 		} else {
-			f.tree[ptrMore] = cand
+			tree[ptrMore&slotMask] = cand
 			ptrMore = pair
-			cand = f.tree[ptrMore]
+			cand = tree[pair]
 			lenMore = l
 		}
 	}

@@ -32,7 +32,7 @@ type params struct {
 }
 
 var levels = [MaxLevel + 1]params{
-	5: {nice: 32, depth: 16, passes: 1, tries: 4, blocks: 1, skip: true},
+	5: {nice: 32, depth: 16, passes: 1, tries: 4},
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
 	8: {nice: 96, depth: 64, passes: 4, tries: 16, blocks: 2},
@@ -199,13 +199,21 @@ func (e *Writer) findMatches(n, end int) {
 			continue
 		}
 		k := len(e.mbuf)
-		e.mbuf = e.mf.find(e.buf, int32(pos), limit, e.mbuf, true)
+		e.mbuf = e.mf.find(e.buf, int32(pos), min(limit, e.nice), e.mbuf, true)
 		if len(e.mbuf) == k {
 			continue
 		}
-		l := int(e.mbuf[len(e.mbuf)-1] >> 16)
+		last := &e.mbuf[len(e.mbuf)-1]
+		l := int(*last >> 16)
 		if l < e.nice {
 			continue
+		}
+		// The trees compare at most nice bytes; a match that long is
+		// extended at its distance as far as it goes.
+		if l < limit {
+			d := int(*last & 0xffff)
+			l = matchLen(e.buf[pos-d:pos-d+limit], e.buf[pos:pos+limit], l)
+			*last = uint32(l)<<16 | uint32(d)
 		}
 		// A long match is taken whole: the positions inside it are only
 		// added to the trees, or at the fastest level left out (the
@@ -213,7 +221,7 @@ func (e *Writer) findMatches(n, end int) {
 		for j := 1; j < l && i < n; j++ {
 			e.midx[i] = int32(len(e.mbuf))
 			p := pos + j
-			if lim := min(maxMatch, end-p); lim >= minMatch && !e.p.skip {
+			if lim := min(e.nice, end-p); lim >= minMatch && !e.p.skip {
 				e.mf.find(e.buf, int32(p), lim, nil, false)
 			}
 			i++

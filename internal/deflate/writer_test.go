@@ -301,3 +301,41 @@ func BenchmarkWriter(b *testing.B) {
 		})
 	}
 }
+
+// TestLongMatchExtended checks that a match reaching the level's nice
+// length, where the match finder stops comparing, is extended at its
+// distance to the longest the input allows: a 1,000-byte string repeated
+// at distance 1,000 (and at distance 3,000, further back) is found as
+// 258-byte matches at distance 1,000, not as matches of nice bytes.
+func TestLongMatchExtended(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	unit := make([]byte, 1000)
+	for i := range unit {
+		unit[i] = byte(rng.Uint32())
+	}
+	other := make([]byte, 1000)
+	for i := range other {
+		other[i] = byte(rng.Uint32())
+	}
+	data := bytes.Join([][]byte{unit, other, unit, unit, make([]byte, maxMatch)}, nil)
+	for level := MinLevel; level <= MaxLevel; level++ {
+		w, err := NewWriter(io.Discard, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.buf = append(w.buf[:0], data...)
+		n := 3000 + 10
+		w.findMatches(n, len(w.buf))
+		ms := w.mbuf[w.midx[3000]:w.midx[3001]]
+		if len(ms) == 0 {
+			t.Fatalf("level %d: no match at 3000", level)
+		}
+		if got, want := ms[len(ms)-1], uint32(maxMatch)<<16|1000; got != want {
+			t.Errorf("level %d: longest match at 3000 is %d at distance %d, want %d at 1000",
+				level, got>>16, got&0xffff, want>>16)
+		}
+		if got := inflate(t, compress(t, data, level)); !bytes.Equal(got, data) {
+			t.Errorf("level %d: round trip differs", level)
+		}
+	}
+}
