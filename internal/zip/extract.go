@@ -123,7 +123,8 @@ func (rd *Reader) open(ctx context.Context, i int) (*entryReader, error) {
 	if f.flags&flagStrong != 0 || f.flags&flagMasked != 0 {
 		return nil, &archive.UnsupportedError{What: "PKWARE strong encryption"}
 	}
-	var src io.Reader = io.NewSectionReader(rd.ra, f.dataOff, f.csize)
+	er.sec = *io.NewSectionReader(rd.ra, f.dataOff, f.csize)
+	var src io.Reader = &er.sec
 	dataLen := f.csize
 	if f.flags&flagEncrypted != 0 {
 		pw, err := rd.password()
@@ -191,6 +192,8 @@ type entryReader struct {
 	want      uint32
 	encrypted bool
 	err       error
+	sec       io.SectionReader // the compressed data
+	probe     [1]byte          // finish's read past the end
 }
 
 // fail records err, located, as the reader's final error.
@@ -253,9 +256,8 @@ func (er *entryReader) Read(p []byte) (int, error) {
 // have nothing more to give, the CRC must match and, for AES, the
 // authentication code.
 func (er *entryReader) finish() error {
-	var probe [1]byte
 	for tries := 0; ; tries++ {
-		n, err := er.src.Read(probe[:])
+		n, err := er.src.Read(er.probe[:])
 		if n > 0 {
 			return fmt.Errorf("more data than the declared size %d: %w", er.f.usize, archive.ErrFormat)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -110,6 +111,8 @@ type Reader struct {
 	zip64, fromLocals bool
 	// tail is the length of the data after the end record's comment.
 	tail int64
+	// descBuf holds the data descriptor descriptorLen reads.
+	descBuf [24]byte
 
 	// linksListed says whether Entries filled the link targets;
 	// extracting, whether an Extract runs (Entries then leaves them).
@@ -518,6 +521,13 @@ func (rd *Reader) hasSig(off int64, sig uint32, count uint64) bool {
 func (rd *Reader) parseCentral(cd []byte, cdStart int64, count uint64, maxEntries int64) error {
 	le := binary.LittleEndian
 	pos := 0
+	// Room for the records the end record announces (as many as the
+	// directory can hold, within the limit): thousands of entries then
+	// cost no regrowth of the slices, and the entries are one slab.
+	n := int(min(count, uint64(len(cd)/centralLen), uint64(max(maxEntries, 0))))
+	rd.files = slices.Grow(rd.files, n)
+	rd.entries = slices.Grow(rd.entries, n)
+	slab, first := make([]archive.Entry, n), len(rd.entries)
 	for {
 		if len(cd)-pos < 4 || le.Uint32(cd[pos:]) != sigCentral {
 			break
@@ -554,7 +564,13 @@ func (rd *Reader) parseCentral(cd []byte, cdStart int64, count uint64, maxEntrie
 		f.realMethod = f.method
 		madeBy := le.Uint16(h[4:])
 		ext := le.Uint32(h[38:])
-		e := &archive.Entry{Index: int32(len(rd.entries)), Block: -1}
+		var e *archive.Entry
+		if i := len(rd.entries) - first; i < len(slab) {
+			e = &slab[i]
+		} else {
+			e = new(archive.Entry)
+		}
+		e.Index, e.Block = int32(len(rd.entries)), -1
 		x, err := parseExtra(extra, &f, true)
 		if err != nil {
 			return &archive.Error{Offset: off, Err: err}
@@ -595,6 +611,7 @@ func (rd *Reader) parseCentral(cd []byte, cdStart int64, count uint64, maxEntrie
 func (rd *Reader) checkLocals(cdStart int64) error {
 	le := binary.LittleEndian
 	var h [localLen]byte
+	var scratch []byte
 	order := make([]int, 0, len(rd.files))
 	for i := range rd.files {
 		f := &rd.files[i]
@@ -618,7 +635,10 @@ func (rd *Reader) checkLocals(cdStart int64) error {
 		if method != f.method {
 			return rd.wrap(e.Name, hoff, fmt.Errorf("local header method %d, central directory %d: %w", method, f.method, archive.ErrFormat))
 		}
-		vb := make([]byte, nlen+xlen)
+		if cap(scratch) < nlen+xlen {
+			scratch = make([]byte, nlen+xlen)
+		}
+		vb := scratch[:nlen+xlen] // nothing keeps it past this entry
 		if err := rd.readAt(vb, hoff+localLen); err != nil {
 			return rd.wrap(e.Name, hoff, fmt.Errorf("local header: %w", archive.ErrFormat))
 		}
@@ -701,8 +721,8 @@ func localName(lf *file, lx *extraInfo, flags uint16, unixHost, dir bool) string
 // neighbouring entries look overlapped. Unreadable or unmatched
 // descriptors count as absent.
 func (rd *Reader) descriptorLen(f *file) int64 {
-	var b [24]byte
-	n, _ := rd.ra.ReadAt(b[:], f.dataEnd)
+	b := rd.descBuf[:]
+	n, _ := rd.ra.ReadAt(b, f.dataEnd)
 	d := b[:n]
 	le := binary.LittleEndian
 	off := 0

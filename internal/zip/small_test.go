@@ -111,3 +111,20 @@ func BenchmarkExtractSmallEntries(b *testing.B) {
 		}
 	}
 }
+
+// TestOpenAllocsPerEntry checks that opening an archive allocates about
+// one object per entry (its name): the entries come from one slab, the
+// slices are sized from the end record, and the local headers and data
+// descriptors are read into reused buffers.
+func TestOpenAllocsPerEntry(t *testing.T) {
+	files := smallEntries(400)
+	data := buildZip(t, files, "")
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := NewReader(bytes.NewReader(data), int64(len(data)), &archive.Options{Name: "a.zip"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if per := allocs / float64(len(files)); per > 1.5 {
+		t.Errorf("%.0f allocations to open %d entries: %.2f per entry", allocs, len(files), per)
+	}
+}
