@@ -795,8 +795,13 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			bad = "distance beyond the start of the stream"
 			break
 		}
+		// The source may lie before the window's start, at its end:
+		// the copy takes the fast paths unless it crosses the end.
 		src := wpos - distance
-		if src >= 0 && wpos+length <= windowSize && length+8 <= windowSize-avail && maxDist <= windowSize-8 {
+		if src < 0 {
+			src += windowSize
+		}
+		if src+length <= windowSize && wpos+length <= windowSize && length+8 <= windowSize-avail && maxDist <= windowSize-8 {
 			// The bytes just after the match are free room, or history
 			// more than 32 KiB back that plain Deflate cannot reference.
 			dst := win[wpos : wpos+length+8]
@@ -823,8 +828,10 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			avail += length
 			continue
 		}
-		if src >= 0 && wpos+length <= windowSize && length <= windowSize-avail {
+		if src+length <= windowSize && wpos+length <= windowSize && length <= windowSize-avail {
 			// Deflate64 (exact copies), or close to the window's end.
+			// A Deflate64 source up to 64 KiB back may lie just after
+			// wpos: the forward copies read it before overwriting it.
 			if distance >= length {
 				copy(win[wpos:wpos+length], win[src:src+length])
 			} else {
