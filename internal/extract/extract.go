@@ -147,7 +147,8 @@ type dirRecord struct {
 	path    string
 	depth   int
 	mode    fs.FileMode
-	setMode bool // the directory was created by this run
+	setMode bool        // the directory was created by this run
+	made    fs.FileMode // … with these permission bits (before the umask)
 	mtime   time.Time
 	atime   time.Time
 	meta    windowsMeta // attributes and creation time, set on Windows
@@ -534,6 +535,7 @@ func (x *Extractor) writeDir(e *archive.Entry, osRel, target string) error {
 		depth:   strings.Count(osRel, "/"),
 		mode:    dirPerm(e),
 		setMode: x.created[target],
+		made:    0o700 | dirPerm(e),
 		mtime:   e.ModTime,
 		atime:   e.AccessTime(),
 		meta:    metaOf(e),
@@ -1301,13 +1303,13 @@ func (x *Extractor) Finish() error {
 	var first error
 	sort.SliceStable(x.dirs, func(i, j int) bool { return x.dirs[i].depth > x.dirs[j].depth })
 	for _, d := range x.dirs {
-		if !pathTimesNoFollow || d.setMode && d.mode&0o700 != 0o700 {
+		if !pathTimesNoFollow || d.setMode && d.made&^d.mode != 0 {
 			// Examined first, for a chmod, which follows links, or
 			// for times set through the path (not on Linux, whose
 			// utimensat does not follow a link). A directory
-			// created with mode|0700 where mode has all of 0700
-			// has, with the umask or default ACL applied, at most
-			// mode's bits: no chmod.
+			// created with bits that mode (Revise may have changed
+			// it since) all has has, with the umask or a default
+			// ACL applied, at most mode's bits: no chmod.
 			fi, err := os.Lstat(d.path)
 			if err != nil || !fi.IsDir() {
 				continue // replaced meanwhile: never follow a link here

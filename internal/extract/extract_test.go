@@ -860,6 +860,14 @@ func TestFinishDirectoryModesAndLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A directory made with the default mode, which Revise (a ZIP read
+	// from a pipe) then narrows, gets the narrower mode.
+	if err := f.x.Write(&archive.Entry{Name: "revised", Type: archive.TypeDir, ModTime: archiveTime()}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.x.Revise(&archive.Entry{Name: "revised", Type: archive.TypeDir, Mode: 0o700 | fs.ModeDir, HasUnixMode: true}); err != nil {
+		t.Fatal(err)
+	}
 	outsideFi, err := os.Stat(f.outside)
 	if err != nil {
 		t.Fatal(err)
@@ -880,7 +888,7 @@ func TestFinishDirectoryModesAndLinks(t *testing.T) {
 	for _, d := range []struct {
 		name string
 		mode fs.FileMode
-	}{{"ro", 0o555}, {"open", 0o755}} {
+	}{{"ro", 0o555}, {"open", 0o755}, {"revised", 0o700}} {
 		fi, err := os.Lstat(filepath.Join(f.dest, d.name))
 		if err != nil {
 			t.Fatal(err)
