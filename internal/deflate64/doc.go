@@ -18,9 +18,14 @@
 //
 // The Decompressor keeps a 64-bit bit buffer refilled eight bytes at a time
 // from its own input buffer and decodes symbols with two-level lookup tables
-// (see huffman.go). Output goes into the 64 KiB circular window, from which
-// Read copies; decoding pauses when the window holds 64 KiB of unread bytes,
-// in the middle of a match or a stored block if need be, so memory is
-// bounded by the window whatever the input. Corrupt or truncated input gives
+// (see huffman.go), whose literal/length entries also give two literals at
+// once where the next bits hold two short literal codes (added to a
+// dynamic block's table once it has given 16 KiB). Output goes into the
+// 64 KiB circular window; plain Deflate's matches are copied 8 bytes at a
+// time (closer ones after widening their period to 8 bytes or more), the
+// last word overrunning into room that holds no history Deflate can
+// reference. Read copies from the window; decoding pauses when the window
+// holds 64 KiB of unread bytes, in the middle of a match or a stored block
+// if need be, so memory is bounded by the window whatever the input. Corrupt or truncated input gives
 // a *CorruptInputError with the input offset, wrapping archive.ErrFormat.
 package deflate64

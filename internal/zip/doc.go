@@ -86,6 +86,11 @@
 // records sharing one compressed stream is how "better zip bombs"
 // multiply a small file into terabytes.
 //
+// The archive is read in order, so the small reads (local headers, names,
+// data descriptors, the data of small entries) are served from one 64 KiB
+// block read ahead of them: an archive of thousands of small files takes
+// a few large reads, not several per entry.
+//
 // # Entry metadata
 //
 //   - Names: UTF-8 when flag bit 11 is set; otherwise the DOS code page,
