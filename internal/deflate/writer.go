@@ -189,45 +189,48 @@ func (e *Writer) compress(final bool) error {
 // findMatches runs the match finder over the n positions from buf[base],
 // with lookahead up to end, and stores every position's matches.
 func (e *Writer) findMatches(n, end int) {
-	e.mbuf = e.mbuf[:0]
+	buf, mf, nice, skip := e.buf[:end], e.mf, e.nice, e.p.skip
+	midx := e.midx[:n+1]
+	mbuf := e.mbuf[:0]
 	for i := 0; i < n; {
 		pos := e.base + i
 		limit := min(maxMatch, end-pos)
-		e.midx[i] = int32(len(e.mbuf))
+		midx[i] = int32(len(mbuf))
 		i++
 		if limit < minMatch {
 			continue
 		}
-		k := len(e.mbuf)
-		e.mbuf = e.mf.find(e.buf, int32(pos), min(limit, e.nice), e.mbuf, true)
-		if len(e.mbuf) == k {
+		k := len(mbuf)
+		mbuf = mf.find(buf, int32(pos), min(limit, nice), mbuf, true)
+		if len(mbuf) == k {
 			continue
 		}
-		last := &e.mbuf[len(e.mbuf)-1]
+		last := &mbuf[len(mbuf)-1]
 		l := int(*last >> 16)
-		if l < e.nice {
+		if l < nice {
 			continue
 		}
 		// The trees compare at most nice bytes; a match that long is
 		// extended at its distance as far as it goes.
 		if l < limit {
 			d := int(*last & 0xffff)
-			l = matchLen(e.buf[pos-d:pos-d+limit], e.buf[pos:pos+limit], l)
+			l = matchLen(buf[pos-d:pos-d+limit], buf[pos:pos+limit], l)
 			*last = uint32(l)<<16 | uint32(d)
 		}
 		// A long match is taken whole: the positions inside it are only
-		// added to the trees, or at the fastest level left out (the
-		// same strings are in the trees where the match copies from).
+		// added to the trees, or at -mx6 left out (the same strings are
+		// in the trees where the match copies from).
 		for j := 1; j < l && i < n; j++ {
-			e.midx[i] = int32(len(e.mbuf))
+			midx[i] = int32(len(mbuf))
 			p := pos + j
-			if lim := min(e.nice, end-p); lim >= minMatch && !e.p.skip {
-				e.mf.find(e.buf, int32(p), lim, nil, false)
+			if lim := min(nice, end-p); lim >= minMatch && !skip {
+				mf.find(buf, int32(p), lim, nil, false)
 			}
 			i++
 		}
 	}
-	e.midx[n] = int32(len(e.mbuf))
+	midx[n] = int32(len(mbuf))
+	e.mbuf = mbuf
 }
 
 // segment is a run of segSyms symbols of the chunk (the last one
