@@ -86,14 +86,17 @@ func (e *Writer) parse(a, b int, p *prices, out []uint32) []uint32 {
 		cost[i] = math.MaxUint32
 	}
 	data := e.buf[e.base+a : e.base+b]
+	data = data[:n]
 	nice := e.nice
+	mbuf := e.mbuf
+	midx := e.midx[a : b+1]
 	for i := 0; i < n; i++ {
 		c := cost[i]
 		if v := c + p.lit[data[i]]; v < cost[i+1] {
 			cost[i+1] = v
 			from[i+1] = 0
 		}
-		ms := e.mbuf[e.midx[a+i]:e.midx[a+i+1]]
+		ms := mbuf[midx[i]:midx[i+1]]
 		if len(ms) == 0 {
 			continue
 		}
@@ -102,7 +105,7 @@ func (e *Writer) parse(a, b int, p *prices, out []uint32) []uint32 {
 		for k, m := range ms {
 			l := int(m >> 16)
 			d := m & 0xffff
-			dc := c + p.dist[distCodeOf[d-1]]
+			dc := c + p.dist[distCodeOf[(d-1)&(windowSize-1)]]
 			lo := prev + 1
 			clipped := l > rest
 			if clipped {
