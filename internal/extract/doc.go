@@ -84,7 +84,11 @@
 // beforehand (O_EXCL does it), and its times are set on the open
 // descriptor: a small new file costs four system calls on Linux, openat,
 // write, futimens, close (GNU tar makes six as root: it adds fchown and
-// fchmod), and no allocation. What the run placed is recorded in
+// fchmod), and no allocation. A directory entry is made with mkdir
+// before anything is examined (mkdir fails on any existing name, a link
+// included, which is then examined), and on Linux Finish examines only
+// the directories whose mode needs a chmod (which follows links), setting
+// the others' times with utimensat, which does not. What the run placed is recorded in
 // compact records for Rollback; the map of written names that hard
 // links and copies look up is built from them at the first such entry.
 //
