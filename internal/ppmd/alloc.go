@@ -93,13 +93,13 @@ func (m *Model) put32(off, v uint32) {
 }
 
 func (m *Model) insertNode(node, indx uint32) {
-	m.put32(node, m.freeList[indx])
+	binary.LittleEndian.PutUint32(unitAt(m.mem, node)[0:4], m.freeList[indx])
 	m.freeList[indx] = node
 }
 
 func (m *Model) removeNode(indx uint32) uint32 {
 	node := m.freeList[indx]
-	m.freeList[indx] = m.get32(node)
+	m.freeList[indx] = binary.LittleEndian.Uint32(unitAt(m.mem, node)[0:4])
 	return node
 }
 

@@ -108,7 +108,7 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 		suf := binary.LittleEndian.Uint32(ctx[8:12])
 		col := m.prevSuccess +
 			uint32(m.runLength>>26)&0x20 +
-			uint32(ns2BSIndx[(m.get16(suf)-1)&255]) +
+			uint32(ns2BSIndx[(binary.LittleEndian.Uint16(unitAt(mem, suf)[0:2])-1)&255]) +
 			hiBitsFlag4(sym) +
 			hb
 		prob := &m.binSumm[(freq-1)&127][col&63]
@@ -187,7 +187,7 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 			sc = &m.dummySee
 		} else {
 			nonMasked := ns - numMasked
-			sufNS := m.get16(binary.LittleEndian.Uint32(ctx[8:12]))
+			sufNS := uint32(binary.LittleEndian.Uint16(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12]))[0:2]))
 			idx := b2u(nonMasked < sufNS-ns) +
 				2*b2u(uint32(binary.LittleEndian.Uint16(ctx[2:4])) < 11*ns) +
 				4*b2u(numMasked > nonMasked) +

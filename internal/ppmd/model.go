@@ -185,12 +185,16 @@ func (m *Model) restart() {
 
 // Record accessors.
 
-func (m *Model) successor(s uint32) uint32 { return m.get32(s + 2) }
-func (m *Model) setSuccessor(s, v uint32)  { m.put32(s+2, v) }
-func (m *Model) numStats(c uint32) uint32  { return m.get16(c) }
-func (m *Model) summFreq(c uint32) uint32  { return m.get16(c + 2) }
-func (m *Model) stats(c uint32) uint32     { return m.get32(c + 4) }
-func (m *Model) suffix(c uint32) uint32    { return m.get32(c + 8) }
+func (m *Model) successor(s uint32) uint32 { return binary.LittleEndian.Uint32(stateAt(m.mem, s)[2:6]) }
+func (m *Model) setSuccessor(s, v uint32)  { binary.LittleEndian.PutUint32(stateAt(m.mem, s)[2:6], v) }
+func (m *Model) numStats(c uint32) uint32 {
+	return uint32(binary.LittleEndian.Uint16(unitAt(m.mem, c)[0:2]))
+}
+func (m *Model) summFreq(c uint32) uint32 {
+	return uint32(binary.LittleEndian.Uint16(unitAt(m.mem, c)[2:4]))
+}
+func (m *Model) stats(c uint32) uint32     { return binary.LittleEndian.Uint32(unitAt(m.mem, c)[4:8]) }
+func (m *Model) suffix(c uint32) uint32    { return binary.LittleEndian.Uint32(unitAt(m.mem, c)[8:12]) }
 func (m *Model) setStats(c, v uint32)      { m.put32(c+4, v) }
 func (m *Model) setSummFreq(c, v uint32)   { m.put16(c+2, v) }
 func (m *Model) copyState(dst, src uint32) { copy(m.mem[dst:dst+stateSize], m.mem[src:src+stateSize]) }
