@@ -85,7 +85,7 @@
 // decoding, so memory use is exactly the size the caller accepted. On
 // Linux the arena asks for transparent huge pages, as 7-Zip's does (its
 // records are read at random across it), unless Reader7z's stream is
-// under 1/16 of its size; an arena of 4 MiB or more starts on a 2 MiB
+// under 1 MiB and under 1/16 of its size; an arena of 4 MiB or more starts on a 2 MiB
 // boundary (taking up to 2 MiB more address space, never touched), so
 // that all of it can have them.
 //

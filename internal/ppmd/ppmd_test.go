@@ -456,24 +456,29 @@ func TestCorruptInputOffset(t *testing.T) {
 }
 
 // TestHugePagesAdvice checks when Reader7z asks for huge pages: for a
-// stream of unknown size or one of at least 1/16 of the arena, not for a
-// small stream in a large arena (clearing whole 2 MiB pages would cost
-// more than it saves), and again once a later stream is large enough.
+// stream of unknown size, one of at least 1/16 of the arena or one of at
+// least 1 MiB (an mx9 arena of 192 MiB), not for a small stream in a large
+// arena (clearing whole 2 MiB pages would cost more than it saves), and
+// again once a later stream is large enough.
 func TestHugePagesAdvice(t *testing.T) {
 	const mem = 16 << 20
 	tests := []struct {
+		mem   uint32
 		sizes []int64 // streams decoded in turn with one reader
 		want  bool
 	}{
-		{[]int64{-1}, true},
-		{[]int64{mem / 16}, true},
-		{[]int64{60 << 10}, false},
-		{[]int64{60 << 10, mem}, true},
+		{mem, []int64{-1}, true},
+		{mem, []int64{mem / 16}, true},
+		{mem, []int64{60 << 10}, false},
+		{mem, []int64{60 << 10, mem}, true},
+		{192 << 20, []int64{3 << 20}, true},
+		{192 << 20, []int64{1 << 20}, true},
+		{192 << 20, []int64{1<<20 - 1}, false},
 	}
 	for _, tc := range tests {
 		d := &Reader7z{}
 		for _, size := range tc.sizes {
-			if err := d.Reset(bytes.NewReader(nil), 6, mem, size); err != nil {
+			if err := d.Reset(bytes.NewReader(nil), 6, tc.mem, size); err != nil {
 				t.Fatal(err)
 			}
 		}
