@@ -17,8 +17,13 @@ import (
 // then gives the runtime its default back (runtime.SetDefaultGOMAXPROCS,
 // which honours $GOMAXPROCS and the container's CPU limit): at once for
 // work that runs on several threads (a and d, --threads above 1), and
-// otherwise after onePDuration, so that a long extraction has its file
-// writer and the garbage collector on the second CPU again. A run of a or
+// otherwise once the process has used onePDuration of CPU time, so that a
+// long extraction has its file writer and the garbage collector on the
+// second CPU again. CPU time, not the clock: on a loaded machine a tiny
+// archive's test takes 10 ms of the clock and more while using less CPU,
+// and ending the phase then stopped the world to add the P and, with GOGC
+// back at 100, started a collection of a heap that had just passed 4 MB,
+// about a fifth of the run's CPU time (issue 27). A run of a or
 // d asked for one thread keeps the one P to its end (keepOneP).
 //
 // For the same span the garbage collector runs at GOGC onePGCPercent
@@ -35,10 +40,15 @@ import (
 // takes away.
 var ProcessorsLowered bool
 
-// onePDuration is how long a run keeps one P unless it needs more
-// earlier: longer than a tiny archive takes on a loaded machine, short
-// next to any run for which a second CPU makes a difference.
+// onePDuration is how much CPU time a run uses on one P unless it needs
+// more earlier: more than a tiny archive takes, short next to any run for
+// which a second CPU makes a difference.
 const onePDuration = 10 * time.Millisecond
+
+// cpuTime returns the CPU time the process has used (user and system, all
+// threads); ok is false where it is not known, and the one-P phase then
+// ends after onePDuration of the clock.
+var cpuTime = processCPUTime
 
 // onePGCPercent is GOGC during the one-P phase.
 const onePGCPercent = 400
@@ -51,10 +61,15 @@ type processorLimit struct {
 	// what it was before.
 	gcRaised  bool
 	gcPercent int
-	timer     *time.Timer
+	// timer ends the phase once the process has used budget of CPU
+	// time; stopped is set by stop.
+	timer   *time.Timer
+	budget  time.Duration
+	stopped bool
 }
 
-// limitProcessors sets GOMAXPROCS to 1 for at most d. It does nothing
+// limitProcessors sets GOMAXPROCS to 1 until the process has used d of
+// CPU time (cpuTime; d of the clock where that is unknown). It does nothing
 // when there is one P already.
 func limitProcessors(d time.Duration) *processorLimit {
 	if runtime.GOMAXPROCS(0) == 1 {
@@ -66,24 +81,45 @@ func limitProcessors(d time.Duration) *processorLimit {
 
 // limitedProcessors starts the one-P phase of a program that has set
 // GOMAXPROCS to 1 itself (lowered; false when it was 1 anyway) and
-// raises GOGC: the defaults come back after d or at release.
+// raises GOGC: the defaults come back once the process has used d of CPU
+// time, or at release.
 func limitedProcessors(lowered bool, d time.Duration) *processorLimit {
-	l := &processorLimit{lowered: lowered}
+	l := &processorLimit{lowered: lowered, budget: d}
 	if prev := debug.SetGCPercent(onePGCPercent); prev >= 0 && prev < onePGCPercent {
 		l.gcRaised, l.gcPercent = true, prev
 	} else {
 		debug.SetGCPercent(prev) // off, or higher already
 	}
 	if l.lowered || l.gcRaised {
-		l.timer = time.AfterFunc(d, l.release)
+		// On one P the process uses at most about d of CPU time in
+		// d of the clock: the timer looks first after d.
+		l.timer = time.AfterFunc(d, l.expire)
 	}
 	return l
+}
+
+// expire ends the phase when the process has used its budget of CPU time
+// (or that is unknown), and otherwise looks again when it may have.
+func (l *processorLimit) expire() {
+	used, ok := cpuTime()
+	if ok && used < l.budget {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if !l.stopped && (l.lowered || l.gcRaised) {
+			l.timer.Reset(max(l.budget-used, time.Millisecond))
+		}
+		return
+	}
+	l.release()
 }
 
 // stop cancels the timer of the one-P phase and leaves GOMAXPROCS and
 // GOGC as they are: Main's process exits next, and giving the P back
 // would stop the world once more for nothing (about 3 % of a tiny run).
 func (l *processorLimit) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
 	if l.timer != nil {
 		l.timer.Stop()
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -130,5 +131,49 @@ func TestLimitProcessors(t *testing.T) {
 			t.Errorf("%q: GOMAXPROCS %d after the run, want %d", tc.args, got, tc.procs)
 		}
 		l.release()
+	}
+}
+
+// TestOnePhaseCPUTime checks that the one-P phase ends when the process
+// has used its budget of CPU time, not when the clock has passed it: with
+// the CPU time held below the budget, GOMAXPROCS stays 1 and GOGC
+// onePGCPercent however often the timer looks; once the budget is used,
+// both come back.
+func TestOnePhaseCPUTime(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer runtime.SetDefaultGOMAXPROCS()
+	defer func(f func() (time.Duration, bool)) { cpuTime = f }(cpuTime)
+	runtime.SetDefaultGOMAXPROCS()
+	procs := runtime.GOMAXPROCS(0)
+	const budget = time.Millisecond
+	looks := make(chan time.Duration)
+	var used atomic.Int64 // what cpuTime reports
+	cpuTime = func() (time.Duration, bool) {
+		u := time.Duration(used.Load())
+		select {
+		case looks <- u:
+		default:
+		}
+		return u, true
+	}
+	l := limitProcessors(budget)
+	defer l.stop()
+	for range 3 { // the timer looks, finds the budget unused and looks again
+		if u := <-looks; u != 0 {
+			t.Fatalf("cpuTime reported %v, want 0", u)
+		}
+	}
+	l.mu.Lock()
+	got, gc := runtime.GOMAXPROCS(0), gcPercent()
+	l.mu.Unlock()
+	if got != 1 || gc != onePGCPercent {
+		t.Fatalf("budget unused: GOMAXPROCS %d, GOGC %d, want 1 and %d", got, gc, onePGCPercent)
+	}
+	used.Store(int64(budget))
+	for deadline := time.Now().Add(time.Minute); gcPercent() != 100 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if got, gc := runtime.GOMAXPROCS(0), gcPercent(); got != procs || gc != 100 {
+		t.Errorf("budget used: GOMAXPROCS %d, GOGC %d, want %d and 100", got, gc, procs)
 	}
 }
