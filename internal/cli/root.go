@@ -249,13 +249,14 @@ func commandToBuild(nargs []string) *commandSpec {
 // commandsFor describes the commands for argv.Normalize of args: the
 // command words, and the long flags that take a value only when args has
 // a long flag without '=' (whose value may be the next argument), since
-// they come from the flag sets of the whole tree.
+// they come from the flag sets of the whole tree. cobra's --help and
+// --version take none: they do not need the tree.
 func (a *app) commandsFor(args []string) argv.Commands {
 	for _, arg := range args {
 		if arg == "--" {
 			break
 		}
-		if strings.HasPrefix(arg, "--") && !strings.Contains(arg, "=") {
+		if strings.HasPrefix(arg, "--") && !strings.Contains(arg, "=") && arg != "--help" && arg != "--version" {
 			return commandsOf(a.referenceTree())
 		}
 	}

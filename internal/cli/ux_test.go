@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/garc-dev/garc/internal/argv"
 	"github.com/spf13/cobra"
 )
 
@@ -33,6 +35,32 @@ func TestCommandsOf(t *testing.T) {
 	for _, w := range []string{"x", "extract", "e", "l", "list", "t", "test", "a", "add", "d", "delete", "lb", "help", "completion"} {
 		if !c.Words[w] {
 			t.Errorf("command %q is not among Words", w)
+		}
+	}
+}
+
+// TestCommandsForHelpVersion checks that --help and --version alone do
+// not make commandsFor build the whole tree (they take no value), and
+// that the arguments normalize as with the whole tree's flags.
+func TestCommandsForHelpVersion(t *testing.T) {
+	a := &app{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	whole := commandsOf(testRoot())
+	for _, tc := range []struct {
+		args []string
+		tree bool // the whole tree's value flags are needed
+	}{
+		{[]string{"--version"}, false},
+		{[]string{"--help"}, false},
+		{[]string{"x", "--help", "a.7z"}, false},
+		{[]string{"--version", "--password", "s", "t", "a.7z"}, true},
+		{[]string{"x", "--output", "d", "a.7z", "--help"}, true},
+	} {
+		c := a.commandsFor(tc.args)
+		if got := c.ValueFlags != nil; got != tc.tree {
+			t.Errorf("%q: whole tree built %v, want %v", tc.args, got, tc.tree)
+		}
+		if got, want := argv.Normalize(tc.args, c), argv.Normalize(tc.args, whole); !slices.Equal(got, want) {
+			t.Errorf("%q: normalized to %q, with the whole tree %q", tc.args, got, want)
 		}
 	}
 }
