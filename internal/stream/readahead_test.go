@@ -126,14 +126,15 @@ func TestReadAheadError(t *testing.T) {
 	}
 }
 
-// TestReadAheadEarlyClose: closing after a few bytes of a long stream
+// TestReadAheadEarlyClose: closing a long stream a few bytes after the
+// goroutine started (after the readAheadDirect bytes read directly)
 // stops the goroutine (Close returns only after it has) and closes the
 // decoder; the goroutine has read at most the ring's worth and one
 // buffer more. A decoder opened and closed without a Read starts none.
 func TestReadAheadEarlyClose(t *testing.T) {
 	src := &failingDecoder{n: 1 << 40, err: io.EOF}
 	r := newReadAhead(src)
-	if _, err := io.ReadFull(r, make([]byte, 1000)); err != nil {
+	if _, err := io.ReadFull(r, make([]byte, 2*readAheadDirect)); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Close(); err != nil {
@@ -147,7 +148,7 @@ func TestReadAheadEarlyClose(t *testing.T) {
 	if !src.closed {
 		t.Fatal("decoder not closed")
 	}
-	if read := int64(1<<40) - int64(src.n); read > (readAheadBufs+1)*readAheadSize {
+	if read := int64(1<<40) - int64(src.n); read > readAheadDirect+(readAheadBufs+1)*readAheadSize {
 		t.Fatalf("read %d bytes ahead", read)
 	}
 	r.Close() // a second Close does nothing
@@ -157,5 +158,36 @@ func TestReadAheadEarlyClose(t *testing.T) {
 	r.Close()
 	if idle.reads != 0 || r.done != nil || !idle.closed {
 		t.Fatalf("%d reads, goroutine %v, closed %v", idle.reads, r.done != nil, idle.closed)
+	}
+}
+
+// TestReadAheadSmallDirect checks that a stream shorter than
+// readAheadDirect is read without the read-ahead goroutine and its
+// buffers, with the same bytes and end, and that a longer one starts it.
+func TestReadAheadSmallDirect(t *testing.T) {
+	for _, size := range []int{2, 100000, readAheadDirect + 100000} {
+		data := bytes.Repeat([]byte("garc"), size/4)
+		comp := tool(t, data, "zstd", "-c", "-q")
+		d, _, err := NewDecoder(Zstd, bytes.NewReader(comp), 0, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readSmall(d)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("size %d: %d bytes, error %v; want %d bytes, none", size, len(got), err, len(data))
+		}
+		if n, err := d.Read(make([]byte, 10)); n != 0 || err != io.EOF {
+			t.Errorf("size %d: Read after the end: %d, %v; want 0, EOF", size, n, err)
+		}
+		ra, ok := d.(*readAhead)
+		if !ok {
+			t.Fatalf("threads 2: decoder %T, want *readAhead", d)
+		}
+		if want := len(data) >= readAheadDirect; ra.started != want {
+			t.Errorf("size %d: goroutine started %v, want %v", size, ra.started, want)
+		}
+		if err := d.Close(); err != nil {
+			t.Error(err)
+		}
 	}
 }
