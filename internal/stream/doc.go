@@ -65,8 +65,9 @@
 //
 // With threads > 1, NewDecoder's decoder runs ahead of its reader on a
 // goroutine of its own (readahead.go: four 1 MiB buffers from a pool,
-// the decoder's error passed after the data before it, started at the
-// first Read, stopped and waited for by Close), so that decoding a
+// the decoder's error passed after the data before it, started once the
+// reader has read the first MiB, which it reads from the decoder itself,
+// stopped and waited for by Close), so that decoding a
 // compressed tar overlaps creating its files.
 //
 // # Writing
