@@ -231,11 +231,18 @@ var commandSpecs = []commandSpec{
 	{words: []string{"d", "delete"}, build: (*app).deleteCommand},
 }
 
+// versionSpec stands for the root alone, for a run of "garc --version":
+// cobra prints the version before any command would run.
+var versionSpec = commandSpec{words: []string{"--version"}}
+
 // commandToBuild returns the command that normalized arguments run when
-// it can be built alone, or nil.
+// it can be built alone (&versionSpec: none), or nil.
 func commandToBuild(nargs []string) *commandSpec {
 	if len(nargs) == 0 {
 		return nil
+	}
+	if len(nargs) == 1 && nargs[0] == "--version" {
+		return &versionSpec
 	}
 	for i := range commandSpecs {
 		c := &commandSpecs[i]
@@ -354,7 +361,11 @@ no progress display unless --progress=on (7-Zip -bsp2) asks for it.
 		},
 		Args: cobra.ArbitraryArgs,
 	}
-	if only != nil {
+	if only == &versionSpec {
+		// garc --version: the root prints it.
+		root.CompletionOptions.DisableDefaultCmd = true
+		root.Version = version()
+	} else if only != nil {
 		// The run executes only; cobra's completion command (with its
 		// four subcommands) is not needed.
 		root.CompletionOptions.DisableDefaultCmd = true

@@ -33,10 +33,35 @@ func TestCommandSpecs(t *testing.T) {
 			t.Errorf("command %s: built alone %v, want %v", c.Name(), got != nil, !spec.whole)
 		}
 	}
-	for _, nargs := range [][]string{nil, {"--help"}, {"help", "x"}, {"completion", "bash"}, {"man"}, {"extrct"}} {
+	for _, nargs := range [][]string{nil, {"--help"}, {"help", "x"}, {"completion", "bash"}, {"man"}, {"extrct"}, {"--version", "x"}} {
 		if commandToBuild(nargs) != nil {
 			t.Errorf("%q builds one command, want the whole tree", nargs)
 		}
+	}
+}
+
+// TestVersionBuildsRootOnly checks that "garc --version" builds the root
+// alone and prints what the whole tree prints.
+func TestVersionBuildsRootOnly(t *testing.T) {
+	spec := commandToBuild([]string{"--version"})
+	if spec != &versionSpec {
+		t.Fatalf("--version builds %v, want the root alone", spec)
+	}
+	if root := (&app{}).newRoot(spec); len(root.Commands()) != 0 || root.Version == "" {
+		t.Errorf("--version root: %d commands, version %q; want none and the version", len(root.Commands()), root.Version)
+	}
+	var out, whole strings.Builder
+	if code := run(context.Background(), []string{"--version"}, strings.NewReader(""), &out, io.Discard); code != 0 {
+		t.Fatalf("garc --version: exit %d", code)
+	}
+	root := testRoot()
+	root.SetArgs([]string{"--version"})
+	root.SetOut(&whole)
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != whole.String() || !strings.HasPrefix(out.String(), "garc version ") {
+		t.Errorf("garc --version printed %q, the whole tree %q", out.String(), whole.String())
 	}
 }
 
