@@ -55,20 +55,21 @@ bash "$lane/scenarios.sh" "$work/garc.exe" "$work/garc"
 
 echo "== windows lane: internal/extract's Windows tests, built for Windows, under Wine"
 # The link rules, --links=copy, the name mapping, attributes and creation
-# times, the Mark of the Web, and the removal of an open temporary file by
-# an interrupt's cleanup, run by Windows' own file API. Each test's TempDir cleanup fails
+# times, the Mark of the Web, a new file created under its own name
+# (CREATE_NEW) and removed by Abort, and the removal of an open temporary
+# file by an interrupt's cleanup, run by Windows' own file API. Each test's TempDir cleanup fails
 # under Wine (os.RemoveAll: "Invalid function", README "Windows"), and the
 # tests note where Wine keeps no creation time, read-only directory
 # attribute or named stream (they probe it); any other failure or message
 # fails the lane.
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -c -o "$work/extract.test.exe" ./internal/extract
 wine "$work/extract.test.exe" -test.v -test.count=1 \
-  -test.run '^(TestSanitizeWindowsName|TestSanitizeWindowsNameDevices|TestWindowsLinkProblem|TestWindowsLinkRulesRefuse|TestLinksCopy|TestWindowsNamesOnDisk|TestMetaOf|TestMapLinkTarget|TestWindowsAttributesOnDisk|TestWindowsReadOnlyDirectory|TestRemoveTemporariesDuringWrite|TestPropagateZone|TestZoneStreamRoundTrip|TestMarkOfWebExtracted)$' \
+  -test.run '^(TestSanitizeWindowsName|TestSanitizeWindowsNameDevices|TestWindowsLinkProblem|TestWindowsLinkRulesRefuse|TestLinksCopy|TestWindowsNamesOnDisk|TestMetaOf|TestMapLinkTarget|TestWindowsAttributesOnDisk|TestWindowsReadOnlyDirectory|TestRemoveTemporariesDuringWrite|TestNewFileWrittenInPlace|TestAbortRemovesTemps|TestPropagateZone|TestZoneStreamRoundTrip|TestMarkOfWebExtracted)$' \
   >"$work/extract-tests.log" 2>&1 || true
 other=$(grep -E '^[[:space:]]+[^[:space:]]+\.go:[0-9]+: |^panic|^FAIL[[:space:]]' "$work/extract-tests.log" |
   grep -vE 'testing\.go:[0-9]+: TempDir RemoveAll cleanup: .*Invalid function\.$|^FAIL$|_test\.go:[0-9]+: this file system keeps no .* \(Wine\)' || true)
 ran=$(grep -cE -- '^[[:space:]]*--- (PASS|FAIL): ' "$work/extract-tests.log" || true)
-if [ -n "$other" ] || [ "$ran" -lt 16 ]; then
+if [ -n "$other" ] || [ "$ran" -lt 18 ]; then
   cat "$work/extract-tests.log"
   echo "internal/extract's Windows tests failed under Wine (beyond the TempDir cleanup)" >&2
   exit 1
