@@ -17,8 +17,8 @@ import (
 // 5-byte hashing and rebased finder positions (with the parallel finder
 // paused across the rebase).
 func TestBlockStreamBinaryTree(t *testing.T) {
-	mixed := mixedInput(t, 3<<20+777)
-	random := testData("random", 600000, 41)
+	mixed := mixedInput(t, 1<<20+777)
+	random := testData("random", 300000, 41)
 	oldNormalize := normalizeAt
 	defer func() { normalizeAt = oldNormalize }()
 	cases := []struct {
@@ -30,12 +30,12 @@ func TestBlockStreamBinaryTree(t *testing.T) {
 		dict        uint32
 		normalizeAt uint32
 	}{
-		{name: "mixed", level: 5, data: mixed, block: 1 << 20, dict: 1 << 18},
-		{name: "mx9-small-blocks", level: 9, data: mixed[:1<<20], block: 1 << 17, dict: 1 << 15},
-		{name: "lone-block", level: 5, data: mixed[:300000]},
-		{name: "random-stored", level: 5, data: random, block: 1 << 18, dict: 1 << 16},
-		{name: "bt5", level: 7, finder: "bt5", data: mixed[:1<<20], block: 1 << 18, dict: 1 << 16},
-		{name: "normalize", level: 5, data: mixed, block: 1 << 19, dict: 1 << 16, normalizeAt: 1 << 20},
+		{name: "mixed", level: 5, data: mixed, block: 1 << 18, dict: 1 << 16},
+		{name: "mx9-small-blocks", level: 9, data: mixed[:1<<19], block: 1 << 17, dict: 1 << 15},
+		{name: "lone-block", level: 5, data: mixed[:200000]},
+		{name: "random-stored", level: 5, data: random, block: 1 << 17, dict: 1 << 16},
+		{name: "bt5", level: 7, finder: "bt5", data: mixed[:1<<19], block: 1 << 18, dict: 1 << 16},
+		{name: "normalize", level: 5, data: mixed, block: 1 << 18, dict: 1 << 15, normalizeAt: 1 << 19},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("mx%d/%s", c.level, c.name), func(t *testing.T) {
@@ -106,11 +106,11 @@ func (z *Writer2) finderBytes() (window, tables int) {
 // the dictionary implies: a tree of dictionary+1 pairs of links and
 // hash tables of at most 2^24 slots, none of it depending on the input.
 func TestBlockStreamBinaryTreeMemory(t *testing.T) {
-	data := testData("mixed", 3<<20, 42)
+	data := testData("mixed", 3<<19, 42)
 	for _, level := range []int{5, 9} {
 		for threads := 1; threads <= 2; threads++ {
 			o := LevelOptions(level)
-			o.DictSize, o.BlockSize, o.Threads = 1<<18, 1<<20, threads
+			o.DictSize, o.BlockSize, o.Threads = 1<<16, 1<<18, threads
 			var buf bytes.Buffer
 			w, err := NewWriter2(&buf, o)
 			if err != nil {
@@ -133,9 +133,10 @@ func TestBlockStreamBinaryTreeMemory(t *testing.T) {
 			if want := streamWindow(&o); window != want || w.blockBytes != want {
 				t.Errorf("mx%d mt%d: window %d bytes, block buffers %d, want a window of %d only", level, threads, window, w.blockBytes, want)
 			}
-			// 2^17 main-hash slots (the dictionary's 2^18 halved),
-			// 2^16 3-byte ones, 2^10 2-byte ones, and the tree.
-			want := 4 * (1<<17 + 1<<16 + 1<<hc2Bits + 2*(int(o.DictSize)+1))
+			// 2^16 main-hash and 3-byte slots (as many as the
+			// dictionary's positions, newMatchFinder's floor for a
+			// small one), 2^10 2-byte ones, and the tree.
+			want := 4 * (1<<16 + 1<<16 + 1<<hc2Bits + 2*(int(o.DictSize)+1))
 			if tables != want {
 				t.Errorf("mx%d mt%d: finder tables of %d bytes, want %d", level, threads, tables, want)
 			}
