@@ -52,16 +52,7 @@ func TestBlockStreamIdentical(t *testing.T) {
 	zero := testData("zero", 5<<20, 33)
 	oldNormalize := normalizeAt
 	defer func() { normalizeAt = oldNormalize }()
-	type tc struct {
-		name        string
-		level       int
-		finder      string
-		data        []byte
-		block       int64
-		dict        uint32
-		normalizeAt uint32
-	}
-	cases := []tc{
+	cases := []streamCase{
 		{name: "mixed-default", level: 1, data: mixed, block: 2 << 20},
 		{name: "mixed-small-blocks", level: 1, data: mixed[:1<<20], block: 1 << 16, dict: 1 << 15},
 		{name: "synthetic", level: 3, data: synthetic, block: 1 << 20, dict: 1 << 18},
@@ -76,20 +67,7 @@ func TestBlockStreamIdentical(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("mx%d/%s", c.level, c.name), func(t *testing.T) {
-			o := LevelOptions(c.level)
-			if c.finder != "" {
-				o.MatchFinder = c.finder
-			}
-			if c.block != 0 {
-				o.BlockSize = c.block
-			}
-			if c.dict != 0 {
-				o.DictSize = c.dict
-			}
-			normalizeAt = oldNormalize
-			if c.normalizeAt != 0 {
-				normalizeAt = c.normalizeAt
-			}
+			o := c.options(oldNormalize)
 			ref := encodeLZMA2Pieces(t, c.data, o, false, 1<<20, 1)
 			got := encodeLZMA2Pieces(t, c.data, o, true, 300000, 2)
 			if !bytes.Equal(got, ref) {
@@ -237,4 +215,36 @@ func TestBlockStreamReuse(t *testing.T) {
 			t.Fatalf("stream %d (%d bytes): %d bytes, differ from a fresh writer's %d", i, n, buf.Len(), len(want))
 		}
 	}
+}
+
+// streamCase is an input and the writer options of a test that compares a
+// streamed encoding with the block-buffered one.
+type streamCase struct {
+	name        string
+	level       int
+	finder      string // match finder, "" for the level's
+	data        []byte
+	block       int64  // block size, 0 for the level's
+	dict        uint32 // dictionary size, 0 for the level's
+	normalizeAt uint32 // finder position rebase point, 0 for normal
+}
+
+// options returns the case's writer options and sets normalizeAt for it
+// (normal: the value to restore when the case sets none).
+func (c streamCase) options(normal uint32) WriterOptions {
+	o := LevelOptions(c.level)
+	if c.finder != "" {
+		o.MatchFinder = c.finder
+	}
+	if c.block != 0 {
+		o.BlockSize = c.block
+	}
+	if c.dict != 0 {
+		o.DictSize = c.dict
+	}
+	normalizeAt = normal
+	if c.normalizeAt != 0 {
+		normalizeAt = c.normalizeAt
+	}
+	return o
 }

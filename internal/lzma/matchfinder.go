@@ -224,10 +224,7 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 // reset empties the tables and sets the buffer to data (borrowed).
 func (mf *matchFinder) reset(data []byte) {
 	if !mf.tablesZero {
-		clear(mf.hash2)
-		clear(mf.hash3)
-		clear(mf.hash4)
-		clear(mf.hash4b)
+		mf.clearHashes()
 	}
 	mf.tablesZero = false
 	// son entries are only reached through the hash tables, so they need
@@ -242,14 +239,20 @@ func (mf *matchFinder) reset(data []byte) {
 	mf.hlimit = 0
 }
 
-// restart empties the tables, as reset does, but keeps the buffer and the
-// positions (a sliding window): the next position is the buffer index
-// pos, and no match reaches before it.
-func (mf *matchFinder) restart(pos int) {
+// clearHashes empties the hash tables (the son entries are reached only
+// through them).
+func (mf *matchFinder) clearHashes() {
 	clear(mf.hash2)
 	clear(mf.hash3)
 	clear(mf.hash4)
 	clear(mf.hash4b)
+}
+
+// restart empties the tables, as reset does, but keeps the buffer and the
+// positions (a sliding window): the next position is the buffer index
+// pos, and no match reaches before it.
+func (mf *matchFinder) restart(pos int) {
+	mf.clearHashes()
 	mf.tablesZero = false
 	mf.pos = pos
 	mf.base = uint32(pos)

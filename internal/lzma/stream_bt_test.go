@@ -21,15 +21,7 @@ func TestBlockStreamBinaryTree(t *testing.T) {
 	random := testData("random", 300000, 41)
 	oldNormalize := normalizeAt
 	defer func() { normalizeAt = oldNormalize }()
-	cases := []struct {
-		name        string
-		level       int
-		finder      string
-		data        []byte
-		block       int64
-		dict        uint32
-		normalizeAt uint32
-	}{
+	cases := []streamCase{
 		{name: "mixed", level: 5, data: mixed, block: 1 << 18, dict: 1 << 16},
 		{name: "mx9-small-blocks", level: 9, data: mixed[:1<<19], block: 1 << 17, dict: 1 << 15},
 		{name: "lone-block", level: 5, data: mixed[:200000]},
@@ -39,20 +31,7 @@ func TestBlockStreamBinaryTree(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("mx%d/%s", c.level, c.name), func(t *testing.T) {
-			o := LevelOptions(c.level)
-			if c.finder != "" {
-				o.MatchFinder = c.finder
-			}
-			if c.block != 0 {
-				o.BlockSize = c.block
-			}
-			if c.dict != 0 {
-				o.DictSize = c.dict
-			}
-			normalizeAt = oldNormalize
-			if c.normalizeAt != 0 {
-				normalizeAt = c.normalizeAt
-			}
+			o := c.options(oldNormalize)
 			ref := encodeLZMA2Pieces(t, c.data, o, false, 1<<20, 1)
 			for threads := 1; threads <= 2; threads++ {
 				o.Threads = threads
