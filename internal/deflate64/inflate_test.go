@@ -334,23 +334,7 @@ func BenchmarkInflate(b *testing.B) {
 			continue
 		}
 		comp := flateCompress(b, in, 6)
-		b.Run(name+"/ours", func(b *testing.B) {
-			d := New(bytes.NewReader(comp), false)
-			src := bytes.NewReader(comp)
-			buf := make([]byte, 32<<10)
-			b.SetBytes(int64(len(in)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				src.Reset(comp)
-				d.Reset(src)
-				for {
-					if _, err := d.Read(buf); err != nil {
-						break
-					}
-				}
-			}
-		})
+		b.Run(name+"/ours", func(b *testing.B) { benchInflate(b, in, comp) })
 		b.Run(name+"/stdlib", func(b *testing.B) {
 			src := bytes.NewReader(comp)
 			r := flate.NewReader(src)
