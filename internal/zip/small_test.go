@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
-	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // smallEntries returns n Deflate entries of a few KiB of source-like text
@@ -90,26 +89,7 @@ func BenchmarkExtractSmallEntries(b *testing.B) {
 	for _, tf := range files {
 		size += int64(len(tf.data))
 	}
-	buf := make([]byte, 256<<10)
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := testenv.StartCPU()
-	defer cpu.Report(b, size)
-	for i := 0; i < b.N; i++ {
-		r, err := NewReader(f, int64(len(data)), &archive.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		err = r.Extract(context.Background(), nil, func(e *archive.Entry, rc io.Reader) error {
-			_, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{rc}, buf)
-			return err
-		})
-		r.Close()
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchExtract(b, f, int64(len(data)), size)
 }
 
 // TestOpenAllocsPerEntry checks that opening an archive allocates about
