@@ -225,6 +225,7 @@ func TestParallel2DamageAsSequential(t *testing.T) {
 func TestParallel2NoLeak(t *testing.T) {
 	data := testData("text", 1<<20, 5)
 	stream, prop := multiSegment(t, data, 64<<10, 1)
+	before := runtime.NumGoroutine()
 	z, err := NewReader2(bytes.NewReader(stream), prop, -1, 1<<24)
 	if err != nil {
 		t.Fatal(err)
@@ -240,32 +241,14 @@ func TestParallel2NoLeak(t *testing.T) {
 	if err := z.Reset(bytes.NewReader(stream), prop, -1); err != nil {
 		t.Fatal(err)
 	}
-	if got := segmentDecoders(); got != 0 {
-		t.Errorf("%d segment decoders running after Reset", got)
-	}
+	testenv.CheckGoroutines(t, before)
 	// The reset reader decodes the stream again in full.
 	got, err := io.ReadAll(z)
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("after Reset: %d bytes, %v", len(got), err)
 	}
 	z.SetThreads(1)
-	if got := segmentDecoders(); got != 0 {
-		t.Errorf("%d segment decoders running at the end", got)
-	}
-}
-
-// segmentDecoders counts the goroutines of this process decoding an
-// LZMA2 segment: the goroutines of the other tests (an encoder's match
-// finder ending in the background) do not count.
-func segmentDecoders() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return bytes.Count(buf[:n], []byte("(*parallel2).decode("))
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	testenv.CheckGoroutines(t, before)
 }
 
 func FuzzParallel2(f *testing.F) {

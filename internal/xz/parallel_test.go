@@ -147,9 +147,7 @@ func TestParallelNoLeak(t *testing.T) {
 		t.Fatalf("%d blocks read ahead", len(z.par.queue))
 	}
 	z.Reset(bytes.NewReader(comp), 0)
-	if got := runtime.NumGoroutine(); got != before {
-		t.Errorf("%d goroutines after Reset, %d before", got, before)
-	}
+	testenv.CheckGoroutines(t, before)
 	got, err := io.ReadAll(z)
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("after Reset: %d bytes, %v", len(got), err)
@@ -158,9 +156,7 @@ func TestParallelNoLeak(t *testing.T) {
 		t.Errorf("consumed %d of %d bytes", z.InputOffset(), len(comp))
 	}
 	z.SetThreads(1)
-	if got := runtime.NumGoroutine(); got != before {
-		t.Errorf("%d goroutines at the end, %d before", got, before)
-	}
+	testenv.CheckGoroutines(t, before)
 }
 
 // TestParallelBuffersReused: the output buffers of the blocks returned are
