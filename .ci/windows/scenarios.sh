@@ -280,17 +280,27 @@ if grep -q '^exit 0$' pty.out && grep -q 'Enter password for enc-pty.7z' pty.out
 else
   bad "password prompt" "$(tr -d '\033' <pty.out | tail -c 300)"
 fi
-# Ctrl-C while a file is being written: the run ends as on Linux, "garc:
-# interrupted", exit 255, and neither the temporary file nor the
-# unfinished file is left. (PPMd of random data decodes slowly enough to
-# be caught.)
+# Ctrl-C while a new file is being written (at its own name, CREATE_NEW):
+# the run ends as on Linux, "garc: interrupted", exit 255, and the
+# unfinished file is not left. (PPMd of random data decodes slowly enough
+# to be caught.)
 head -c 4000000 /dev/urandom >slow.bin && 7zz a -m0=PPMd:mem=16m:o=16 slow.7z slow.bin >/dev/null
 rm -rf cc && mkdir cc
-python3 onpty.py "glob:cc/.garc-*.tmp" '\x03' wine "$exe" x slow.7z -occ >pty.out 2>&1
+python3 onpty.py "glob:cc/slow.bin" '\x03' wine "$exe" x slow.7z -occ >pty.out 2>&1
 if grep -q '^exit 255$' pty.out && grep -q 'garc: interrupted' pty.out && [ -z "$(ls -A cc)" ]; then
   ok "Ctrl-C: interrupted, exit 255, nothing left"
 else
   bad "Ctrl-C" "$(ls -A cc | tr '\n' ' '); $(tr -d '\033' <pty.out | tail -c 300)"
+fi
+# Ctrl-C while a file replacing an existing one is written (-y: to a
+# temporary name, renamed when complete): exit 255, the temporary file is
+# removed and the existing file keeps its content.
+rm -rf cc && mkdir cc && printf 'mine\n' >cc/slow.bin
+python3 onpty.py "glob:cc/.garc-*.tmp" '\x03' wine "$exe" x -y slow.7z -occ >pty.out 2>&1
+if grep -q '^exit 255$' pty.out && [ "$(ls -A cc)" = slow.bin ] && [ "$(cat cc/slow.bin)" = mine ]; then
+  ok "Ctrl-C while replacing a file: exit 255, the existing file kept whole"
+else
+  bad "Ctrl-C while replacing" "$(ls -A cc | tr '\n' ' '); $(tr -d '\033' <pty.out | tail -c 300)"
 fi
 
 # Names on the console: Go writes them with WriteConsoleW (UTF-16), and
