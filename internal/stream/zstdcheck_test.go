@@ -163,6 +163,34 @@ func TestZstdOffsetZero(t *testing.T) {
 	}
 }
 
+// A frame with a content checksum is not decoded a second time: the
+// decoder's checksum verifies what it wrote. zstdOffsetZero with a
+// checksum over the decoder's reading of its offset 0 (as 1: seven "a")
+// decodes to that content; with the checksum of other content (what an
+// encoder meant by an offset it wrote wrongly) it is a checksum error.
+func TestZstdOffsetZeroChecksummed(t *testing.T) {
+	withSum := func(content []byte) []byte {
+		f := bytes.Clone(zstdOffsetZero)
+		f[4] |= 0x04 // Content_Checksum_flag
+		sum := zstdOf(t, content, zstd.WithEncoderCRC(true))
+		return append(f, sum[len(sum)-4:]...)
+	}
+	if got, err := decodeZstd(withSum([]byte("aaaaaaa")), 0); err != nil || string(got) != "aaaaaaa" {
+		t.Fatalf("checksum over the decoder's reading: %q, %v", got, err)
+	}
+	if got, err := decodeZstd(withSum([]byte("aaaabbb")), 0); !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("checksum over other content: %q, %v; want a checksum error", got, err)
+	}
+	// The check passes over such a frame to the next: an offset 0 in a
+	// frame without a checksum behind it is found, at its offset.
+	first := withSum([]byte("aaaaaaa"))
+	_, err := decodeZstd(append(bytes.Clone(first), zstdOffsetZero...), 0)
+	var ae *archive.Error
+	if !errors.Is(err, archive.ErrFormat) || !strings.Contains(err.Error(), "offset 0") || !errors.As(err, &ae) || ae.Offset != int64(len(first))+17 {
+		t.Fatalf("offset 0 behind a checksummed frame: %v; want a format error at offset %d", err, len(first)+17)
+	}
+}
+
 // zstdSamples returns data that exercises the encoders' table modes:
 // text of few and of many words, runs, random bytes, and all mixed.
 func zstdSamples(t testing.TB) map[string][]byte {
@@ -204,10 +232,11 @@ func zstdSamples(t testing.TB) map[string][]byte {
 	return map[string][]byte{"text": text.Bytes(), "words": many.Bytes(), "random": random, "runs": runs, "mixed": mixed.Bytes()}
 }
 
-// The check follows the streams real encoders write through to their
-// end — every table mode, repeated tables and offsets, long windows,
-// several frames — and finds nothing in them: a block it cannot read
-// through exactly would end the checking early.
+// The check follows the streams real encoders write (without a content
+// checksum, as then it decodes every block) through to their end —
+// every table mode, repeated tables and offsets, long windows, several
+// frames — and finds nothing in them: a block it cannot read through
+// exactly would end the checking early.
 func TestZstdCheckFollowsEncoders(t *testing.T) {
 	samples := zstdSamples(t)
 	type enc struct {
@@ -218,12 +247,12 @@ func TestZstdCheckFollowsEncoders(t *testing.T) {
 	var encs []enc
 	for _, args := range [][]string{{"--fast=5"}, {"-1"}, {"-3"}, {"-9"}, {"-19"}, {"--long=27", "-12"}} {
 		encs = append(encs, enc{"zstd " + strings.Join(args, " "), args[0] == "-9" || args[0] == "-19" || args[0] == "--long=27", func(p []byte) []byte {
-			return tool(t, p, "zstd", append([]string{"-c", "-q", "-T1", "--no-progress"}, args...)...)
+			return tool(t, p, "zstd", append([]string{"-c", "-q", "-T1", "--no-progress", "--no-check"}, args...)...)
 		}})
 	}
 	for _, l := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBetterCompression, zstd.SpeedBestCompression} {
 		encs = append(encs, enc{"klauspost " + l.String(), l >= zstd.SpeedBetterCompression, func(p []byte) []byte {
-			return zstdOf(t, p, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(true))
+			return zstdOf(t, p, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(false))
 		}})
 	}
 	for _, e := range encs {
@@ -254,7 +283,9 @@ func TestZstdCheckFollowsEncoders(t *testing.T) {
 func TestZstdCheckDamage(t *testing.T) {
 	before := runtime.NumGoroutine()
 	data := zstdSamples(t)["mixed"]
-	comp := zstdOf(t, data, zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
+	// Without a checksum: the check decodes every block, past the first
+	// chunk on its goroutine.
+	comp := zstdOf(t, data, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderCRC(false))
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 100 {
 		bad := bytes.Clone(comp)
@@ -275,9 +306,10 @@ func TestZstdCheckDamage(t *testing.T) {
 }
 
 // BenchmarkZstdCheck is the check alone on 32 MiB of mixed data made by
-// zstd -3, to compare with BenchmarkExtractZstd (the decoder with it).
+// zstd -3 --no-check (a frame whose blocks it decodes), to compare with
+// BenchmarkExtractZstd (the decoder with it).
 func BenchmarkZstdCheck(b *testing.B) {
-	comp := tool(b, testenv.MixedData(b, 32<<20), "zstd", "-c", "-q", "-3", "-T1")
+	comp := tool(b, testenv.MixedData(b, 32<<20), "zstd", "-c", "-q", "-3", "-T1", "--no-check")
 	b.SetBytes(32 << 20)
 	cpu := testenv.StartCPU()
 	for b.Loop() {
