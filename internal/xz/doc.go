@@ -54,8 +54,11 @@
 // Writer writes one stream of independent LZMA2 blocks with CRC-64
 // checks, for `garc a` of .xz, .tar.xz and ZIP's XZ method: blocks of
 // four dictionaries (from 2 MiB to 256 MiB, BlockSize), each starting with
-// a fresh dictionary, their headers recording both sizes as `xz -T`
-// writes them, so that a reader can split the stream and decode its blocks
-// in parallel. The boundaries depend on the level, never on the threads,
-// so the file is the same bytes for any thread count.
+// a fresh dictionary. A block of at most 4 MiB compressed has both sizes
+// in its header, as `xz -T` writes them; a longer one has none there (the
+// index has them), so that it is written as it is coded and the Writer
+// holds no more than 4 MiB of its output. garc's Reader splits the stream
+// into blocks by their LZMA2 chunk headers either way. The boundaries
+// depend on the level, never on the threads, so the file is the same
+// bytes for any thread count.
 package xz

@@ -10,13 +10,19 @@ import (
 )
 
 // Writer compresses into one .xz stream of independent blocks, each the
-// LZMA2 filter alone with a CRC-64 check, as `xz -T` writes them: every
-// block holds BlockSize bytes of input (the last one the rest), starts
-// with a fresh dictionary, and its header records its compressed and
-// uncompressed sizes, so that a reader can find the blocks and decode
-// them in parallel. The block size depends on the options (the level's
-// dictionary), never on the threads: blocks are compressed on up to
-// opts.Threads goroutines and the file does not depend on their number.
+// LZMA2 filter alone with a CRC-64 check: every block holds BlockSize
+// bytes of input (the last one the rest) and starts with a fresh
+// dictionary. A block whose compressed stream is at most keepOut bytes
+// has both sizes in its header, as `xz -T` writes them (xz decodes such
+// blocks in parallel); a longer one has none there (the index has them),
+// so that its stream goes out as it is coded instead of being held whole
+// for the header: the Writer's memory does not grow with the block's
+// output (a 128 MiB block of random data at -mx5 held 128 MiB). garc's
+// Reader finds a block's end from its LZMA2 chunk headers either way.
+// The block size depends on the options (the level's dictionary), never
+// on the threads: blocks are compressed on up to opts.Threads goroutines
+// and the file does not depend on their number (which header a block
+// gets depends only on its compressed size).
 type Writer struct {
 	w     io.Writer
 	opts  lzma.WriterOptions
@@ -41,14 +47,68 @@ type Writer struct {
 // blockCoder compresses the blocks of a Writer one after another.
 type blockCoder struct {
 	enc *lzma.Writer2
-	out pieces // the block's LZMA2 stream
+	out blockOut // the block's LZMA2 stream
 	crc uint64
 	n   int64
 }
 
+// keepOut is the most of a block's compressed stream a Writer holds for
+// the header's sizes; a variable so that tests can lower it.
+var keepOut = 4 << 20
+
+// blockOut takes a block's LZMA2 stream: it holds the stream in pieces
+// while it is at most keepOut bytes; past that, when to is set (the
+// block coded alone, in order), it writes the block's header without
+// sizes and the pieces to to, and from then on the stream straight
+// through. A block coded beside others (to nil) is held whole, and its
+// header chosen by its size when it is written (writeBlock), the same.
+type blockOut struct {
+	pieces
+	to     io.Writer
+	props  byte
+	sent   int64 // bytes of the stream written through
+	hdrLen int   // the header's length once written, 0 before
+}
+
+// Write appends p to the held stream or writes it through.
+func (b *blockOut) Write(p []byte) (int, error) {
+	if b.hdrLen > 0 {
+		n, err := b.to.Write(p)
+		b.sent += int64(n)
+		return n, err
+	}
+	b.pieces.Write(p)
+	if b.to == nil || b.pieces.Len() <= keepOut {
+		return len(p), nil
+	}
+	bh := blockHeader(b.props, -1, 0)
+	if _, err := b.to.Write(bh); err != nil {
+		return 0, err
+	}
+	b.hdrLen = len(bh)
+	for _, q := range b.bufs[:b.used] {
+		n, err := b.to.Write(q)
+		b.sent += int64(n)
+		if err != nil {
+			return 0, err
+		}
+	}
+	b.pieces.Reset()
+	return len(p), nil
+}
+
+// Len is the length of the block's stream so far.
+func (b *blockOut) Len() int64 { return b.sent + int64(b.pieces.Len()) }
+
+// Reset starts a block.
+func (b *blockOut) Reset() {
+	b.pieces.Reset()
+	b.sent, b.hdrLen = 0, 0
+}
+
 // pieces holds a block's compressed stream, which the block header's
-// sizes must precede, in pieces of pieceSize bytes kept for the next
-// block: unlike a buffer grown by doubling, it holds no more than the
+// sizes must precede (blockOut), in pieces of pieceSize bytes kept for
+// the next block: unlike a buffer grown by doubling, it holds no more than the
 // stream and a piece, and leaves nothing behind for the collector (a
 // 128 MiB block at -mx5 held up to twice its compressed size).
 type pieces struct {
@@ -136,13 +196,16 @@ func NewWriter(w io.Writer, opts lzma.WriterOptions) (*Writer, error) {
 		o.Threads = t
 		c := &blockCoder{}
 		enc, err := lzma.NewWriter2(&c.out, o)
-		c.enc = enc
+		if err == nil {
+			c.enc, c.out.props = enc, enc.Props()
+		}
 		return c, err
 	}
 	if coders == 1 {
 		if x.enc, err = newCoder(per); err != nil {
 			return nil, err
 		}
+		x.enc.out.to = w
 	} else {
 		x.idle = make(chan *blockCoder, coders)
 		for i := range coders {
@@ -293,30 +356,54 @@ func (c *blockCoder) write(p []byte) error {
 // finish ends the block's LZMA2 stream.
 func (c *blockCoder) finish() error { return c.enc.Close() }
 
-// writeBlock writes a compressed block: its header with both sizes, the
-// LZMA2 stream, padding and the CRC-64, and records it for the index.
-func (x *Writer) writeBlock(c *blockCoder) error {
-	// Size byte, flags (one filter; compressed and uncompressed sizes
-	// present), the sizes, the LZMA2 filter (ID 0x21, one property
-	// byte), padding to a multiple of four, CRC-32.
-	bh := []byte{0, 0xC0}
-	bh = binary.AppendUvarint(bh, uint64(c.out.Len()))
-	bh = binary.AppendUvarint(bh, uint64(c.n))
-	bh = append(bh, 0x21, 0x01, c.enc.Props())
+// blockHeader returns a block header for the LZMA2 filter with the
+// property byte props: with the compressed and uncompressed sizes packed
+// and n, or none when packed is negative.
+func blockHeader(props byte, packed, n int64) []byte {
+	// Size byte, flags (one filter; both sizes present or none), the
+	// sizes, the LZMA2 filter (ID 0x21, one property byte), padding to
+	// a multiple of four, CRC-32.
+	bh := []byte{0, 0}
+	if packed >= 0 {
+		bh[1] = 0xC0
+		bh = binary.AppendUvarint(bh, uint64(packed))
+		bh = binary.AppendUvarint(bh, uint64(n))
+	}
+	bh = append(bh, 0x21, 0x01, props)
 	for len(bh)%4 != 0 {
 		bh = append(bh, 0)
 	}
 	bh[0] = byte(len(bh) / 4) // (header size including the CRC)/4 - 1
-	bh = binary.LittleEndian.AppendUint32(bh, crc32.ChecksumIEEE(bh))
+	return binary.LittleEndian.AppendUint32(bh, crc32.ChecksumIEEE(bh))
+}
+
+// writeBlock writes what is left of a compressed block: its header (with
+// both sizes when its stream is at most keepOut bytes) and its stream
+// when they are held, then padding and the CRC-64, and records the block
+// for the index.
+func (x *Writer) writeBlock(c *blockCoder) error {
+	out := &c.out
+	packed := out.Len()
+	hdrLen := out.hdrLen
+	var bufs [][]byte
+	if hdrLen == 0 {
+		sizes := packed
+		if packed > int64(keepOut) {
+			sizes = -1
+		}
+		bh := blockHeader(out.props, sizes, c.n)
+		hdrLen = len(bh)
+		bufs = append(append(bufs, bh), out.bufs[:out.used]...)
+	}
 	var tail []byte
-	tail = append(tail, make([]byte, (4-c.out.Len()%4)%4)...)
+	tail = append(tail, make([]byte, (4-packed%4)%4)...)
 	tail = binary.LittleEndian.AppendUint64(tail, c.crc)
-	for _, b := range append(append([][]byte{bh}, c.out.bufs[:c.out.used]...), tail) {
+	for _, b := range append(bufs, tail) {
 		if _, err := x.w.Write(b); err != nil {
 			return err
 		}
 	}
-	x.records = append(x.records, uint64(len(bh)+c.out.Len()+8), uint64(c.n))
+	x.records = append(x.records, uint64(int64(hdrLen)+packed+8), uint64(c.n))
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"math/rand"
 	"os/exec"
 	"testing"
 
@@ -117,6 +118,111 @@ func TestBlockSize(t *testing.T) {
 			if got := BlockSize(o); got != c.want {
 				t.Errorf("-mx%d, %d threads: blocks of %d bytes, want %d", c.level, threads, got, c.want)
 			}
+		}
+	}
+}
+
+// indexRecords returns the (unpadded size, uncompressed size) records of
+// a one-stream .xz file's index, found from its footer.
+func indexRecords(t *testing.T, f []byte) [][2]uint64 {
+	t.Helper()
+	foot := f[len(f)-12:]
+	isize := (int(binary.LittleEndian.Uint32(foot[4:])) + 1) * 4
+	idx := f[len(f)-12-isize:]
+	n, k := binary.Uvarint(idx[1:])
+	p := 1 + k
+	var rs [][2]uint64
+	for range n {
+		u, k1 := binary.Uvarint(idx[p:])
+		c, k2 := binary.Uvarint(idx[p+k1:])
+		rs = append(rs, [2]uint64{u, c})
+		p += k1 + k2
+	}
+	return rs
+}
+
+// A block whose compressed stream is longer than keepOut goes out as it
+// is coded, its header without sizes (the index has them): the Writer
+// holds at most keepOut bytes and a piece of it, where it held the whole
+// stream; a shorter block keeps both sizes in its header. The headers,
+// and the file, are the same for one, two and three threads, hash-chain
+// (blocks beside each other, held whole) and binary-tree finders, and the
+// Reader (sequential and parallel) and xz read the file back.
+func TestWriterStreamsLongBlocks(t *testing.T) {
+	defer func(k int) { keepOut = k }(keepOut)
+	keepOut = 128 << 10
+	const block = 1<<20 + 1
+	xz := testenv.Tool(t, "xz")
+	data := make([]byte, 2*block+100<<10)
+	rand.New(rand.NewSource(7)).Read(data[:2*block]) // incompressible; the last block zeros
+	for _, mf := range []string{"hc5", "bt4"} {
+		var outs [][]byte
+		for _, threads := range []int{1, 2, 3} {
+			o := lzma.WriterOptions{Level: 1, DictSize: 64 << 10, MatchFinder: mf, Threads: threads, BlockSize: block}
+			var buf bytes.Buffer
+			w, err := NewWriter(&buf, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held := 0
+			for rest := data; len(rest) > 0; {
+				n := min(len(rest), 300007)
+				if _, err := w.Write(rest[:n]); err != nil {
+					t.Fatal(err)
+				}
+				rest = rest[n:]
+				if w.enc != nil {
+					h := 0
+					for _, p := range w.enc.out.bufs {
+						h += cap(p)
+					}
+					held = max(held, h)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if w.enc != nil && held > keepOut+pieceSize {
+				t.Errorf("%s, %d threads: %d bytes of a block's stream held, want at most %d", mf, threads, held, keepOut+pieceSize)
+			}
+			outs = append(outs, buf.Bytes())
+		}
+		for i := range outs[1:] {
+			if !bytes.Equal(outs[0], outs[i+1]) {
+				t.Errorf("%s: output depends on the threads", mf)
+			}
+		}
+		f := outs[0]
+		rs := indexRecords(t, f)
+		if len(rs) != 3 {
+			t.Fatalf("%s: %d index records, want 3", mf, len(rs))
+		}
+		p := 12
+		for i, r := range rs {
+			hsize := (int(f[p]) + 1) * 4
+			flags := f[p+1]
+			packed := int(r[0]) - hsize - 8
+			switch {
+			case packed > keepOut && flags&0xC0 != 0:
+				t.Errorf("%s: block %d of %d packed bytes: header flags %#x record sizes", mf, i, packed, flags)
+			case packed <= keepOut && flags&0xC0 != 0xC0:
+				t.Errorf("%s: block %d of %d packed bytes: header flags %#x record no sizes", mf, i, packed, flags)
+			}
+			if i < 2 && packed <= keepOut {
+				t.Errorf("%s: random block %d packed to %d bytes", mf, i, packed)
+			}
+			p += int(r[0]+3) &^ 3
+		}
+		for _, threads := range []int{1, 2} {
+			got, _, err := readXZ(f, threads)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%s: read back with %d threads: %d bytes, %v", mf, threads, len(got), err)
+			}
+		}
+		cmd := exec.Command(xz, "-t", "-T2")
+		cmd.Stdin = bytes.NewReader(f)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: xz -t: %v %s", mf, err, out)
 		}
 	}
 }
