@@ -109,8 +109,11 @@
 // Each block is encoded into its own bit buffer by a blockEncoder, and the
 // Writer appends those bits to the stream, so NewWriterThreads can encode
 // several blocks on separate goroutines and still emit them in order:
-// the output does not depend on the number of threads. All buffers
-// (about 15 MB per encoder at level 9) are kept across blocks and Reset.
+// the output does not depend on the number of threads. The sorting and
+// move-to-front buffers (about 11 MB at level 9) are lent to a block only
+// while it is encoded, so there is one set per thread, not per block in
+// flight; each block collected or waiting holds about 2 MB more. All
+// buffers are kept across blocks and Reset.
 //
 // The description followed is the bzip2 file format as documented by Joe
 // Tsai ("BZip2 format specification") and the behaviour of the reference

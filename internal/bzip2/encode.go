@@ -19,11 +19,10 @@ type blockEncoder struct {
 	crc   uint32 // input: the block CRC (of the data before RLE1)
 	inUse [256]bool
 
-	text []uint16 // the block twice, each byte + 1, and a 0 sentinel
-	sa   []int32
-	ws   saisWork
-	bwt  []byte
-	mtfv []uint16
+	// The sorting and move-to-front buffers, lent by the Writer for the
+	// time of encode (a Writer has one per thread, not one per block in
+	// flight).
+	*encodeWork
 
 	freq      [maxAlphabet]int32
 	selectors []uint8
@@ -36,6 +35,16 @@ type blockEncoder struct {
 	bits int // bits of out holding the block
 
 	done chan struct{} // parallel mode: encode finished
+}
+
+// encodeWork holds the largest buffers of encode, about 12 bytes per byte
+// of the block size, which a block needs only while it is being encoded.
+type encodeWork struct {
+	text []uint16 // the block rotated to its least rotation, each byte + 1, and a 0 sentinel
+	sa   []int32
+	ws   saisWork
+	bwt  []byte
+	mtfv []uint16
 }
 
 func newBlockEncoder(size int) *blockEncoder {

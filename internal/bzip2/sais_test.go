@@ -30,6 +30,7 @@ func naiveBWT(b []byte) ([]byte, int) {
 func TestSortBlock(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	e := newBlockEncoder(0)
+	e.encodeWork = new(encodeWork)
 	for iter := range 3000 {
 		n := 1 + r.IntN(60)
 		if iter%100 == 0 {

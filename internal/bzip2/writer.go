@@ -10,8 +10,9 @@ import (
 var errWriterClosed = errors.New("bzip2: write to a closed Writer")
 
 // Writer compresses data into one bzip2 stream. Its buffers are allocated
-// once (about 15 MB per block encoder at level 9) and
-// reused for every block and, after Reset, every stream.
+// once and reused for every block and, after Reset, every stream: at
+// level 9 about 11 MB of sorting buffers per thread, and 2 MB for each
+// block collected or waiting to be written (threads + 1).
 type Writer struct {
 	w        io.Writer
 	level    int
@@ -21,6 +22,11 @@ type Writer struct {
 	cur   *blockEncoder   // collecting the current block
 	queue []*blockEncoder // being encoded by other goroutines, in order
 	spare []*blockEncoder
+	// works are the encode buffers no block holds; a block takes one
+	// for encode and gives it back once encoded, so there are never more
+	// than threads of them (made counts them).
+	works []*encodeWork
+	made  int
 
 	crc      uint32 // running CRC state of the current block
 	runByte  int    // byte of the pending run, -1 for none
@@ -132,8 +138,10 @@ func (z *Writer) endBlock() error {
 	e := z.cur
 	e.crc = ^z.crc
 	z.crc = 0xffffffff
+	e.encodeWork = z.takeWork()
 	if z.threads == 1 {
 		e.encode()
+		z.giveWork(e)
 		err := z.emit(e)
 		e.block = e.block[:0]
 		clear(e.inUse[:])
@@ -156,6 +164,23 @@ func (z *Writer) endBlock() error {
 	return nil
 }
 
+// takeWork returns encode buffers no block holds.
+func (z *Writer) takeWork() *encodeWork {
+	if n := len(z.works); n > 0 {
+		w := z.works[n-1]
+		z.works = z.works[:n-1]
+		return w
+	}
+	z.made++
+	return new(encodeWork)
+}
+
+// giveWork takes back the encode buffers of e, which has been encoded.
+func (z *Writer) giveWork(e *blockEncoder) {
+	z.works = append(z.works, e.encodeWork)
+	e.encodeWork = nil
+}
+
 func (e *blockEncoder) encodeAsync() {
 	e.encode()
 	e.done <- struct{}{}
@@ -165,6 +190,7 @@ func (e *blockEncoder) encodeAsync() {
 func (z *Writer) emitOldest() error {
 	e := z.queue[0]
 	<-e.done
+	z.giveWork(e)
 	copy(z.queue, z.queue[1:])
 	z.queue = z.queue[:len(z.queue)-1]
 	err := z.emit(e)
@@ -185,6 +211,7 @@ func (z *Writer) drain(emit bool) error {
 		}
 		e := z.queue[0]
 		<-e.done
+		z.giveWork(e)
 		copy(z.queue, z.queue[1:])
 		z.queue = z.queue[:len(z.queue)-1]
 		e.block = e.block[:0]
