@@ -111,6 +111,10 @@ func RemoveTemporaries() {
 // Size returns the bytes written so far.
 func (a *File) Size() int64 { return a.size }
 
+// Stat returns the file information of the temporary file being written
+// (the last volume's), to tell it among the inputs of the archive.
+func (a *File) Stat() (fs.FileInfo, error) { return a.parts[len(a.parts)-1].Stat() }
+
 // Volumes returns the number of files written so far.
 func (a *File) Volumes() int { return len(a.parts) }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/garc-dev/garc/internal/sevenzip"
 	"github.com/garc-dev/garc/internal/zip"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // SymlinkMode says how `garc a` treats symbolic links among its inputs.
@@ -57,10 +58,13 @@ type CreateOptions struct {
 	Quiet bool
 	// Out and Err receive informational output and warnings.
 	Out, Err io.Writer
-	// Progress, when set, is called once the inputs are collected with
-	// their total size (-1 when unknown: standard input) and returns the
-	// function that receives the bytes read so far, or nil.
-	Progress func(total int64) func(done int64, name string)
+	// Progress, when set, is called before the first file is read with
+	// a function returning the inputs' total size (-1 when unknown:
+	// standard input), which it calls only when a progress bar shows it
+	// (a tar written as the inputs are walked counts them in a walk of
+	// its own), and returns the function that receives the bytes read so
+	// far, or nil.
+	Progress func(total func() int64) func(done int64, name string)
 	// Write is the archive's method, level, solid blocks, encryption and
 	// threads; its Progress is called with bytes read so far.
 	Write sevenzip.WriteOptions
@@ -149,8 +153,12 @@ unencrypted) or with another one is refused unless
 			if err != nil {
 				return err
 			}
-			opts.Progress = func(total int64) func(int64, string) {
-				if a.prog = progress.New(a.progressMode(opts.Stdout), a.g.quiet, a.stderr, total); a.prog != nil {
+			opts.Progress = func(total func() int64) func(int64, string) {
+				mode, t := a.progressMode(opts.Stdout), int64(-1)
+				if barShowsTotal(mode, a.g.quiet, a.stderr) {
+					t = total()
+				}
+				if a.prog = progress.New(mode, a.g.quiet, a.stderr, t); a.prog != nil {
 					return a.prog.Set
 				}
 				return nil
@@ -192,6 +200,20 @@ unencrypted) or with another one is refused unless
 	fl.BoolVar(&f.reproducible, "reproducible", false, "the same bytes for the same files: entries sorted by name, times clamped to $SOURCE_DATE_EPOCH (or 0), no owners, modes 0644/0755 (set by SOURCE_DATE_EPOCH too)")
 	fl.BoolVar(&f.keepModes, "keep-modes", false, "with --reproducible: keep the permission bits")
 	return cmd
+}
+
+// barShowsTotal reports whether progress.New draws a bar with the total
+// size in this mode: not with -q, --progress=never or list, nor with auto
+// when stderr is not a terminal.
+func barShowsTotal(mode string, quiet bool, stderr io.Writer) bool {
+	switch {
+	case quiet || mode == "never" || mode == "list":
+		return false
+	case mode == "auto":
+		f, ok := stderr.(interface{ Fd() uintptr })
+		return ok && term.IsTerminal(int(f.Fd()))
+	}
+	return true
 }
 
 // parseDictSize parses --dict (-md): a size, where a plain number up to

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,7 +19,6 @@ import (
 	"github.com/garc-dev/garc/internal/collect"
 	"github.com/garc-dev/garc/internal/extract"
 	"github.com/garc-dev/garc/internal/opener"
-	"github.com/garc-dev/garc/internal/printable"
 	"github.com/garc-dev/garc/internal/progress"
 	"github.com/garc-dev/garc/internal/selection"
 	"github.com/garc-dev/garc/internal/sevenzip"
@@ -261,37 +261,10 @@ func summary(w io.Writer, st *sevenzip.WriteStats, took time.Duration) {
 
 // create implements `garc a`: it collects the inputs and adds them.
 func create(ctx context.Context, o CreateOptions) error {
-	errOut := o.Err
-	if errOut == nil {
-		errOut = io.Discard
-	}
-	sel, err := selection.New(nil, o.Excludes, o.Recursive)
+	items, warnings, err := collectFor(&o)
 	if err != nil {
 		return err
 	}
-	stdinName := o.StdinName
-	if o.Stdin && stdinName == "" {
-		base := filepath.Base(o.Archive)
-		stdinName = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	warnings := 0
-	items, err := collectInputs(collect.Options{
-		Inputs: o.Inputs, Recursive: o.Recursive, Exclude: sel.Excludes(), StoreSymlinks: o.Symlinks == SymlinksStore,
-		Stdin: o.Stdin, StdinName: stdinName, Input: o.Input,
-		Warn: func(p string, err error) {
-			warnings++
-			var pe *fs.PathError
-			if errors.As(err, &pe) && pe.Path == p {
-				err = pe.Err // "lstat p: cause" says p once
-			}
-			fmt.Fprintf(errOut, "garc: %s\n", printable.String(diagnostic(o.Archive, p, err)))
-		},
-	}, o.Includes)
-	if err != nil {
-		return err
-	}
-	items = withoutArchive(items, o.Archive)
-	o.Reproducible.apply(items)
 	if len(items) == 0 {
 		if warnings > 0 {
 			return fmt.Errorf("%s: nothing to add: %w", o.Archive, selection.ErrNoMatch)
@@ -301,7 +274,7 @@ func create(ctx context.Context, o CreateOptions) error {
 		}
 	}
 	if o.Progress != nil {
-		o.Write.Progress = o.Progress(inputSize(items))
+		o.Write.Progress = o.Progress(func() int64 { return inputSize(items) })
 	}
 	start := time.Now()
 	st, err := update(ctx, o.Archive, o.VolumeSize, &sevenzip.Changes{Add: writeItems(items, &o)}, &o.Write)
@@ -317,57 +290,37 @@ func create(ctx context.Context, o CreateOptions) error {
 	return nil
 }
 
-// collectInputs collects opts.Inputs and the include patterns, which
-// are inputs of their own as in 7-Zip (`a out.7z src -i!*.log` adds src
-// and the top-level .log files): one with a recursion prefix ("**/" for
-// -ir!, "./" for -ir-!) is collected with that recursion, the others
-// with -r's.
-func collectInputs(opts collect.Options, includes []string) ([]collect.Item, error) {
-	byRecursion := map[bool][]string{opts.Recursive: opts.Inputs}
+// inputGroups adds the include patterns to the inputs of opts, as they
+// are inputs of their own in 7-Zip (`a out.7z src -i!*.log` adds src and
+// the top-level .log files): one with a recursion prefix ("**/" for
+// -ir!, "./" for -ir-!) is walked with that recursion (in opts.Others
+// when it is not -r's), the others with -r's.
+func inputGroups(opts *collect.Options, includes []string) {
+	var same, other []string
 	for _, in := range includes {
 		switch {
 		case strings.HasPrefix(in, argv.AnyDepth):
-			byRecursion[true] = append(byRecursion[true], strings.TrimPrefix(in, argv.AnyDepth))
+			in = strings.TrimPrefix(in, argv.AnyDepth)
+			if opts.Recursive {
+				same = append(same, in)
+			} else {
+				other = append(other, in)
+			}
 		case strings.HasPrefix(in, argv.RootOnly):
-			byRecursion[false] = append(byRecursion[false], strings.TrimPrefix(in, argv.RootOnly))
+			in = strings.TrimPrefix(in, argv.RootOnly)
+			if opts.Recursive {
+				other = append(other, in)
+			} else {
+				same = append(same, in)
+			}
 		default:
-			byRecursion[opts.Recursive] = append(byRecursion[opts.Recursive], in)
+			same = append(same, in)
 		}
 	}
-	var items []collect.Item
-	var seen map[string]bool
-	first := true
-	for _, r := range []bool{opts.Recursive, !opts.Recursive} {
-		if len(byRecursion[r]) == 0 && (r != opts.Recursive || !opts.Stdin) {
-			continue
-		}
-		o := opts
-		o.Inputs, o.Recursive = byRecursion[r], r
-		o.Stdin = opts.Stdin && r == opts.Recursive
-		got, err := collect.Collect(o)
-		if err != nil {
-			return nil, err
-		}
-		if first {
-			// Collect's names are unique: the first group is kept as
-			// it is, without a copy or a set of its names.
-			items, first = got, false
-			continue
-		}
-		if seen == nil {
-			seen = make(map[string]bool, len(items))
-			for i := range items {
-				seen[items[i].Name] = true
-			}
-		}
-		for _, it := range got {
-			if !seen[it.Name] {
-				seen[it.Name] = true
-				items = append(items, it)
-			}
-		}
+	if len(same) > 0 {
+		opts.Inputs = append(slices.Clip(opts.Inputs), same...)
 	}
-	return items, nil
+	opts.Others = other
 }
 
 // inputSize is the number of bytes the files to add hold, -1 when one

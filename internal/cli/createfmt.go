@@ -189,33 +189,21 @@ func reproducibleFrom(flag, keepModes bool) (reproducibleOptions, error) {
 	return r, nil
 }
 
-// apply makes collected items reproducible: in byte order of their names,
-// modification times clamped to the epoch, no access or change times,
-// and unless keepModes permission bits 0644 or 0755 (0755 for
-// directories and files with an execute bit).
-func (r *reproducibleOptions) apply(items []collect.Item) {
+// apply makes a collected item reproducible (collect's ByteOrder puts
+// the items in byte order of their names): its modification time
+// clamped to the epoch, no access or change time, and unless keepModes
+// permission bits 0644 or 0755 (0755 for directories and files with an
+// execute bit).
+func (r *reproducibleOptions) apply(it *collect.Item) {
 	if !r.on {
 		return
 	}
-	sortItems(items)
-	for i := range items {
-		it := &items[i]
-		if it.ModTime.After(r.epoch) || it.ModTime.IsZero() {
-			it.ModTime = r.epoch
-		}
-		it.AccessTime, it.ChangeTime = time.Time{}, time.Time{}
-		if !r.keepModes {
-			it.Attributes = normalModeAttributes(it.Attributes)
-		}
+	if it.ModTime.After(r.epoch) || it.ModTime.IsZero() {
+		it.ModTime = r.epoch
 	}
-}
-
-// sortItems orders items by the bytes of their names.
-func sortItems(items []collect.Item) {
-	for i := 1; i < len(items); i++ {
-		for j := i; j > 0 && items[j].Name < items[j-1].Name; j-- {
-			items[j], items[j-1] = items[j-1], items[j]
-		}
+	it.AccessTime, it.ChangeTime = time.Time{}, time.Time{}
+	if !r.keepModes {
+		it.Attributes = normalModeAttributes(it.Attributes)
 	}
 }
 
@@ -237,39 +225,55 @@ func normalModeAttributes(attr uint32) uint32 {
 // unixMode returns the st_mode of collected attributes.
 func unixMode(attr uint32) uint32 { return attr >> 16 }
 
-// collectFor collects the inputs of o as create does, reporting skipped
-// inputs on o.Err; it returns the items and the number of warnings.
-func collectFor(o *CreateOptions) ([]collect.Item, int, error) {
+// collectOptions returns the collect options of o: its inputs and
+// include patterns, exclusions and links, in byte order of the names
+// with --reproducible, skipped inputs reported on o.Err and counted in
+// warnings.
+func collectOptions(o *CreateOptions, warnings *int) (collect.Options, error) {
 	errOut := errWriter(o.Err)
 	sel, err := selection.New(nil, o.Excludes, o.Recursive)
 	if err != nil {
-		return nil, 0, err
+		return collect.Options{}, err
 	}
-	warnings := 0
 	stdinName := o.StdinName
 	if o.Stdin && stdinName == "" {
 		base := filepath.Base(o.Archive)
 		stdinName = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	items, err := collectInputs(collect.Options{
+	opts := collect.Options{
 		Inputs: o.Inputs, Recursive: o.Recursive, Exclude: sel.Excludes(), StoreSymlinks: o.Symlinks == SymlinksStore,
-		Stdin: o.Stdin, StdinName: stdinName, Input: o.Input,
+		Stdin: o.Stdin, StdinName: stdinName, Input: o.Input, ByteOrder: o.Reproducible.on,
 		Warn: func(p string, err error) {
-			warnings++
+			*warnings++
 			var pe *fs.PathError
 			if errors.As(err, &pe) && pe.Path == p {
-				err = pe.Err
+				err = pe.Err // "lstat p: cause" says p once
 			}
 			fmt.Fprintf(errOut, "garc: %s\n", printable.String(diagnostic(o.Archive, p, err)))
 		},
-	}, o.Includes)
+	}
+	inputGroups(&opts, o.Includes)
+	return opts, nil
+}
+
+// collectFor collects the inputs of o as create does, reporting skipped
+// inputs on o.Err; it returns the items and the number of warnings.
+func collectFor(o *CreateOptions) ([]collect.Item, int, error) {
+	warnings := 0
+	opts, err := collectOptions(o, &warnings)
+	if err != nil {
+		return nil, 0, err
+	}
+	items, err := collect.Collect(opts)
 	if err != nil {
 		return nil, 0, err
 	}
 	if !o.Stdout {
 		items = withoutArchive(items, o.Archive)
 	}
-	o.Reproducible.apply(items)
+	for i := range items {
+		o.Reproducible.apply(&items[i])
+	}
 	return items, warnings, nil
 }
 
@@ -307,7 +311,7 @@ func createZip(ctx context.Context, o CreateOptions, stdout io.Writer) error {
 	}
 	zo := o.Zip
 	if o.Progress != nil {
-		zo.Progress = o.Progress(inputSize(items))
+		zo.Progress = o.Progress(func() int64 { return inputSize(items) })
 	}
 	add := make([]zip.WriteItem, len(items))
 	for i := range items {
@@ -565,7 +569,7 @@ func createStream(ctx context.Context, o CreateOptions, f outFormat, stdout io.W
 	}
 	var prog func(int64, string)
 	if o.Progress != nil {
-		prog = o.Progress(it.Size)
+		prog = o.Progress(func() int64 { return it.Size })
 	}
 	start := time.Now()
 	var done int64
@@ -593,82 +597,137 @@ func createStream(ctx context.Context, o CreateOptions, f outFormat, stdout io.W
 }
 
 // createTar implements `garc a` of a tar archive, plain or compressed,
-// written as a stream in constant memory. An existing archive (not with
-// -so) is updated: see tarBase.
+// written as a stream in constant memory: the inputs are walked as the
+// entries are written (collect.Walk), and no list of them is kept. An
+// existing archive (not with -so) is updated: see updateTar.
 func createTar(ctx context.Context, o CreateOptions, f outFormat, stdout io.Writer) error {
-	items, warnings, err := collectFor(&o)
-	if err != nil {
-		return err
-	}
-	var base *tarBase
 	if !o.Stdout {
-		if base, err = openTarBase(o.Archive, f); err != nil {
+		base, err := openTarBase(o.Archive, f)
+		if err != nil {
 			return err
 		}
+		if base != nil {
+			defer base.close()
+			return updateTar(ctx, &o, f, base)
+		}
 	}
-	if base != nil {
-		defer base.close()
-	}
-	if len(items) == 0 && base == nil {
-		return noInputs(&o, warnings)
-	}
-	var out *streamOutput
-	if base != nil {
-		out, err = createStreamOutput(o.Archive)
-	} else {
-		out, err = openStreamOutput(&o, stdout)
-	}
+	warnings := 0
+	opts, err := collectOptions(&o, &warnings)
 	if err != nil {
 		return err
+	}
+	out, err := openStreamOutput(&o, stdout)
+	if err != nil {
+		return err
+	}
+	if out.file != nil {
+		// The temporary file being written may lie among the inputs.
+		if ofi, err := out.file.Stat(); err == nil {
+			opts.Skip = func(fi fs.FileInfo) bool { return os.SameFile(fi, ofi) }
+		}
 	}
 	var prog func(int64, string)
 	if o.Progress != nil {
-		prog = o.Progress(inputSize(items))
+		prog = o.Progress(func() int64 { return walkSize(opts) })
 	}
 	start := time.Now()
-	st := &sevenzip.WriteStats{}
+	ta := newTarAdder(ctx, &o, prog)
+	var walked collect.Stats
 	err = func() error {
 		cw, err := compressor(out, f, &o, "", -1, time.Time{})
 		if err != nil {
 			return err
 		}
-		tw := tar.NewWriter(cw)
-		var skip []bool
-		if base != nil {
-			if skip, err = base.copyTo(ctx, tw, o.Archive, items, nil, st, &archive.Options{MaxDict: o.Write.MaxDict, Memory: o.Write.Memory, Threads: o.Threads}); err != nil {
-				cw.Close()
-				return err
-			}
+		ta.tw = tar.NewWriter(cw)
+		walked, err = collect.Walk(opts, func(it *collect.Item) error {
+			o.Reproducible.apply(it)
+			return ta.add(it)
+		})
+		if err == nil && walked.Items == 0 {
+			err = errNothingAdded
 		}
-		links := map[fileKey]string{}
-		owners := &ownerNames{}
-		var done int64
-		buf := make([]byte, tarCopyBuffer)
+		if err == nil {
+			err = ta.tw.Close()
+		}
+		if err != nil {
+			cw.Close()
+			return err
+		}
+		return cw.Close()
+	}()
+	if err = out.finish(err); err != nil {
+		if errors.Is(err, errNothingAdded) {
+			return noInputs(&o, warnings)
+		}
+		return namePath(o.Archive, err)
+	}
+	ta.st.BytesOut = out.n
+	return finishCreate(&o, &ta.st, start, warnings+ta.warnings)
+}
+
+// errNothingAdded ends a tar written as its inputs are walked when the
+// walk found nothing to add: the output is dropped.
+var errNothingAdded = errors.New("nothing to add")
+
+// walkSize walks the inputs of opts once more, without warnings, and
+// returns the size of their files for the progress bar (-1 with standard
+// input).
+func walkSize(opts collect.Options) int64 {
+	opts.Warn = nil
+	var n int64
+	collect.Walk(opts, func(it *collect.Item) error {
+		switch {
+		case it.Type != archive.TypeFile:
+		case it.Size < 0 || n < 0:
+			n = -1
+		default:
+			n += it.Size
+		}
+		return nil
+	})
+	return n
+}
+
+// updateTar writes the tar archive o.Archive again, through a temporary
+// file renamed into place, with the members of base that stay followed
+// by the collected items: the items are listed first, for the members
+// they replace.
+func updateTar(ctx context.Context, o *CreateOptions, f outFormat, base *tarBase) error {
+	items, warnings, err := collectFor(o)
+	if err != nil {
+		return err
+	}
+	out, err := createStreamOutput(o.Archive)
+	if err != nil {
+		return err
+	}
+	var prog func(int64, string)
+	if o.Progress != nil {
+		prog = o.Progress(func() int64 { return inputSize(items) })
+	}
+	start := time.Now()
+	ta := newTarAdder(ctx, o, prog)
+	err = func() error {
+		cw, err := compressor(out, f, o, "", -1, time.Time{})
+		if err != nil {
+			return err
+		}
+		ta.tw = tar.NewWriter(cw)
+		skip, err := base.copyTo(ctx, ta.tw, o.Archive, items, nil, &ta.st, &archive.Options{MaxDict: o.Write.MaxDict, Memory: o.Write.Memory, Threads: o.Threads})
+		if err != nil {
+			cw.Close()
+			return err
+		}
 		for i := range items {
-			if skip != nil && skip[i] {
+			if skip[i] {
 				continue
 			}
-			if err := ctx.Err(); err != nil {
+			if err := ta.add(&items[i]); err != nil {
 				cw.Close()
 				return err
 			}
-			n, err := writeTarItem(ctx, tw, &items[i], &o, links, owners, &done, prog, buf)
-			if err != nil {
-				cw.Close()
-				return fmt.Errorf("%s: %w", items[i].Name, err)
-			}
-			if n < 0 {
-				warnings++
-			}
-			if items[i].Type == archive.TypeDir {
-				st.Dirs++
-			} else {
-				st.Files++
-				st.UnpackedSize += max(items[i].Size, 0)
-			}
 		}
-		st.Added, st.BytesIn = len(items)-st.Skipped, done
-		if err := tw.Close(); err != nil {
+		if err := ta.tw.Close(); err != nil {
 			cw.Close()
 			return err
 		}
@@ -677,8 +736,51 @@ func createTar(ctx context.Context, o CreateOptions, f outFormat, stdout io.Writ
 	if err = out.finish(err); err != nil {
 		return namePath(o.Archive, err)
 	}
-	st.BytesOut = out.n
-	return finishCreate(&o, st, start, warnings)
+	ta.st.BytesOut = out.n
+	return finishCreate(o, &ta.st, start, warnings+ta.warnings)
+}
+
+// tarAdder writes the new entries of a tar archive, one at a time.
+type tarAdder struct {
+	ctx    context.Context
+	o      *CreateOptions
+	tw     *tar.Writer
+	links  map[fileKey]string
+	owners *ownerNames
+	done   int64
+	prog   func(int64, string)
+	buf    []byte
+	st     sevenzip.WriteStats
+	// warnings counts the files that changed size while they were read.
+	warnings int
+}
+
+func newTarAdder(ctx context.Context, o *CreateOptions, prog func(int64, string)) *tarAdder {
+	return &tarAdder{ctx: ctx, o: o, links: map[fileKey]string{}, owners: &ownerNames{}, prog: prog,
+		buf: make([]byte, tarCopyBuffer)}
+}
+
+// add writes the entry of one item.
+func (t *tarAdder) add(it *collect.Item) error {
+	if err := t.ctx.Err(); err != nil {
+		return err
+	}
+	n, err := writeTarItem(t.ctx, t.tw, it, t.o, t.links, t.owners, &t.done, t.prog, t.buf)
+	if err != nil {
+		return fmt.Errorf("%s: %w", it.Name, err)
+	}
+	if n < 0 {
+		t.warnings++
+	}
+	if it.Type == archive.TypeDir {
+		t.st.Dirs++
+	} else {
+		t.st.Files++
+		t.st.UnpackedSize += max(it.Size, 0)
+	}
+	t.st.Added++
+	t.st.BytesIn = t.done
+	return nil
 }
 
 // fileKey identifies a file for hard links: device and inode.

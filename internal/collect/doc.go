@@ -1,11 +1,24 @@
-// Package collect turns the inputs of `garc a` into the list of entries a
-// 7z archive stores: the files and directories named on the command line
+// Package collect turns the inputs of `garc a` into the entries an
+// archive stores: the files and directories named on the command line
 // (directories with everything below them), wildcard inputs such as
 // "*.txt" (matched in their directory, or in every directory below it
 // with Recursive), filtered by a selection function and by exclusion
 // patterns with 7-Zip's -x!/-xr! rules (Options.Exclude, see
 // wildcard.Pattern: matched against stored names, an excluded directory
 // is not walked), plus standard input as one entry.
+//
+// # Walking and order
+//
+// Collect returns the list; Walk passes the same items one at a time to
+// a function as it finds them and keeps no list (a tar is written that
+// way, in memory that does not grow with the number of files): it holds
+// the entries of the directories it is in, read and sorted by name, and
+// remembers names only where a later input can give them again. Items
+// come input by input, each directory before its contents, the contents
+// sorted by name; with ByteOrder (--reproducible) in byte order of the
+// whole names, which a walk keeps by putting off the contents of a
+// directory "d" until its siblings that sort before "d/" ("d-x", "d.x")
+// are passed, and by merging the inputs' walks.
 //
 // # Names
 //
