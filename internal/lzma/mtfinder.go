@@ -13,9 +13,17 @@ package lzma
 // position into its binary tree exactly as the single-threaded finder
 // does, and writes their match lists into batches of a small ring.
 //
+// In a long match (runs of repeated bytes or strings) the worker does not
+// walk: a position whose newest candidate is at the distance of the
+// previous position's full-length match, and whose match goes on as far,
+// would stop at that first node, so it takes the node's subtrees over and
+// reports the match at once, as 7-Zip's LzFindOpt.c does (its
+// USE_LONG_MATCH_OPT).
+//
 // The consumer also keeps the direct 2- and 3-byte tables (and, with
 // 5-byte main hashing, the 4-byte one). At each position it looks them
-// up, takes the worker's next list and keeps the matches longer than the
+// up (hashing them a stretch ahead, as the single-threaded finder does,
+// so that their cache misses overlap), takes the worker's next list and keeps the matches longer than the
 // short ones, which is what the single-threaded finder returns: its tree
 // walk does not depend on the short matches, only the choice of which
 // lengths to report does. Positions the parser skips only update the
@@ -234,6 +242,9 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 	pos, cyc := mf.pos, mf.cycPos
 	b := t.wb // nil: no batch held
 	chunk, ci, done := t.wchunk, t.wci, 0
+	// run is the distance (1-based) of the previous position's match of
+	// its full limit runLimit, 0 if it had none.
+	run, runLimit := uint32(0), 0
 	send := func() bool {
 		select {
 		case full <- b:
@@ -272,27 +283,48 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			b, done = b[:0], 0
 		}
 		cur := uint32(pos) + mf.delta
-		if ci+1 < len(chunk) {
-			// The next position's first node and bytes.
-			nc, ncyc := chunk[ci+1], cyc+1
-			if ncyc == mf.cyclic {
-				ncyc = 0
+		limit := min(end-pos, mf.nice)
+		if d := run; d != 0 && cur-chunk[ci] == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
+			// A long match going on: the previous position matched
+			// its full limit at distance d, this one's newest
+			// candidate is at the same distance and the match goes
+			// on for this one's limit. Its walk would stop at that
+			// first node, report it and take over its subtrees, so
+			// that is done without the walk (a run of repeated
+			// bytes or strings costs a copy per position).
+			s := cyc - d
+			if d > cyc {
+				s += mf.cyclic
 			}
-			if d := cur + 1 - nc; d-1 < mf.maxDist(cur+1) {
-				s := ncyc - d
-				if d > ncyc {
-					s += mf.cyclic
+			son[2*cyc], son[2*cyc+1] = son[2*s], son[2*s+1]
+			b = append(b, match{len: 1}, match{uint32(limit), d - 1})
+			runLimit = limit
+		} else {
+			if ci+1 < len(chunk) {
+				// The next position's first node and bytes.
+				nc, ncyc := chunk[ci+1], cyc+1
+				if ncyc == mf.cyclic {
+					ncyc = 0
 				}
-				prefetch3(&son[2*s], &son[2*s], &buf[pos+1-int(d)])
+				if d := cur + 1 - nc; d-1 < mf.maxDist(cur+1) {
+					s := ncyc - d
+					if d > ncyc {
+						s += mf.cyclic
+					}
+					prefetch3(&son[2*s], &son[2*s], &buf[pos+1-int(d)])
+				}
+			}
+			mf.cycPos = cyc
+			hdr := len(b)
+			b = append(b, match{})
+			ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
+			b[hdr].len = uint32(len(ms))
+			b = b[:hdr+1+len(ms)]
+			run = 0
+			if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
+				run, runLimit = ms[n-1].dist+1, limit
 			}
 		}
-		mf.cycPos = cyc
-		limit := min(end-pos, mf.nice)
-		hdr := len(b)
-		b = append(b, match{})
-		ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
-		b[hdr].len = uint32(len(ms))
-		b = b[:hdr+1+len(ms)]
 		ci++
 		pos++
 		if cyc++; cyc == mf.cyclic {
@@ -334,20 +366,57 @@ func (t *mtFinder) list(mf *matchFinder) []match {
 	return s
 }
 
-// shortTables looks up and updates the direct tables at pos (which has
-// mf.hb bytes), returning their candidates.
-func shortTables(mf *matchFinder, pos int, cur uint32) (c2, c3, c4b uint32) {
-	b := mf.buf[pos : pos+mf.hb]
-	h2 := hash2of(b)
-	h3 := mf.hash3of(b)
-	c2, c3 = mf.hash2[h2], mf.hash3[h3]
-	mf.hash2[h2], mf.hash3[h3] = cur, cur
-	if mf.hb == 5 {
-		h := mf.hash4bOf(b)
-		c4b = mf.hash4b[h]
-		mf.hash4b[h] = cur
+// shortAhead looks up and updates the direct tables (2 and 3 bytes and,
+// with 5-byte main hashing, 4) for the positions from the current one (or
+// the first not yet done) up to hashAhead ahead, those with mf.hb bytes,
+// keeping their candidates in mf.ph as hashNext does. The main table is
+// feed's. Done a stretch at a time, the tables' cache misses overlap,
+// where looking each position up as it comes stalls on every one.
+func (mf *matchFinder) shortAhead() {
+	p := int(mf.hcur - mf.delta)
+	if mf.hcur < mf.delta || p < mf.pos {
+		p = mf.pos
 	}
-	return c2, c3, c4b
+	stop := min(mf.pos+hashAhead, mf.end-mf.hb+1)
+	buf := mf.buf
+	hash2, hash3 := mf.hash2, mf.hash3
+	for ; p < stop; p++ {
+		b := buf[p : p+mf.hb]
+		cur := uint32(p) + mf.delta
+		e := &mf.ph[cur&(hashAhead-1)]
+		h2 := hash2of(b)
+		h3 := mf.hash3of(b)
+		e.c2, e.c3 = hash2[h2], hash3[h3]
+		hash2[h2], hash3[h3] = cur, cur
+		// The 3-byte candidate lies tens of KiB back on average, out
+		// of the first-level cache: its byte, which shortMatches
+		// compares first, is fetched ahead too.
+		j := uint(p) - uint(cur-e.c3)
+		if mf.hb == 5 {
+			h := mf.hash4bOf(b)
+			e.c4b = mf.hash4b[h]
+			mf.hash4b[h] = cur
+			if k := uint(p) - uint(cur-e.c4b); k < uint(p) {
+				prefetch3(&e.c2, &e.c2, &buf[k])
+			}
+		}
+		if j < uint(p) {
+			prefetch3(&e.c2, &e.c2, &buf[j])
+		}
+	}
+	if p > mf.pos {
+		mf.hcur = uint32(p) + mf.delta
+	}
+}
+
+// shortTables returns the direct tables' candidates at the consumer's
+// position pos (which has mf.hb bytes), hashing ahead when needed.
+func shortTables(mf *matchFinder, cur uint32) (c2, c3, c4b uint32) {
+	if mf.hcur <= cur {
+		mf.shortAhead()
+	}
+	e := &mf.ph[cur&(hashAhead-1)]
+	return e.c2, e.c3, e.c4b
 }
 
 // consume advances mf (the consumer's finder) over its current position:
@@ -361,7 +430,7 @@ func (t *mtFinder) consume(mf *matchFinder, ms []match) ([]match, []match, int) 
 		return ms, nil, 0
 	}
 	cur := uint32(pos) + mf.delta
-	c2, c3, c4b := shortTables(mf, pos, cur)
+	c2, c3, c4b := shortTables(mf, cur)
 	limit := min(mf.end-pos, mf.nice)
 	ms, best := mf.shortMatches(ms, pos, cur, c2, c3, c4b, mf.maxDist(cur), limit)
 	tree := t.list(mf)
@@ -374,7 +443,7 @@ func (t *mtFinder) consume(mf *matchFinder, ms []match) ([]match, []match, int) 
 func (t *mtFinder) skipOne(mf *matchFinder) {
 	pos := mf.pos
 	if mf.end-pos >= mf.hb {
-		shortTables(mf, pos, uint32(pos)+mf.delta)
+		shortTables(mf, uint32(pos)+mf.delta)
 		if t.i < len(t.cur) {
 			t.i += 1 + int(t.cur[t.i].len)
 		} else {

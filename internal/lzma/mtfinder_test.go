@@ -185,8 +185,30 @@ func TestThreadsMemory(t *testing.T) {
 // and 5-byte main hashing. The pipelined finder runs one worker goroutine
 // beside the caller (7-Zip's layout); it used to run two.
 func TestMTFinderMatchesSingle(t *testing.T) {
-	data := testData("mixed", 1<<20+777, 5)[:1<<19+1<<17]
+	mixed := testData("mixed", 1<<20+777, 5)[:1<<19+1<<17]
+	// Runs of zeros, of repeated bytes and of a repeated pattern and
+	// text line, with breaks in them, ending in a run (so the limits
+	// shrink at the end): the worker's long-match path.
+	var runs []byte
+	for i := 0; len(runs) < 1<<19+1<<17; i++ {
+		runs = append(runs, make([]byte, 1000+i*937%70000)...)
+		runs = append(runs, mixed[i*4099%len(mixed):][:200+i%900]...)
+		runs = append(runs, bytes.Repeat([]byte{0xff}, 300+i%5000)...)
+		runs = append(runs, bytes.Repeat([]byte{byte(i), 1, 2, byte(i >> 3)}, 100+i%3000)...)
+		runs = append(runs, bytes.Repeat([]byte("GET /index.html 200\n"), 1+i%40)...)
+		runs = append(runs, byte(i), byte(i*7))
+	}
+	runs = append(runs[:1<<19+1<<17-5000], make([]byte, 5000)...)
 	const hist = 1 << 17
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{{"mixed", mixed}, {"runs", runs}} {
+		t.Run(tc.name, func(t *testing.T) { testMTFinderMatchesSingle(t, tc.data, hist) })
+	}
+}
+
+func testMTFinderMatchesSingle(t *testing.T, data []byte, hist int) {
 	for _, hb := range []int{4, 5} {
 		o := LevelOptions(9)
 		o.DictSize, o.MatchFinder = 1<<17, fmt.Sprintf("bt%d", hb)
