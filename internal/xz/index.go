@@ -34,6 +34,14 @@ const (
 // everything again. It reads the indexes through a small buffer, whatever
 // their declared size.
 func UncompressedSize(ra io.ReaderAt, size int64) (int64, bool) {
+	return readIndexes(ra, size, nil)
+}
+
+// readIndexes reads the indexes of the xz file held in the size bytes of
+// ra as UncompressedSize does and returns the same; each record's
+// uncompressed size is given to record, when not nil, stream by stream
+// from the last.
+func readIndexes(ra io.ReaderAt, size int64, record func(uncomp uint64)) (int64, bool) {
 	var total int64
 	end := size
 	var br *bufio.Reader
@@ -89,7 +97,7 @@ func UncompressedSize(ra io.ReaderAt, size int64) (int64, bool) {
 		} else {
 			br.Reset(sr)
 		}
-		blocks, usize, ok := parseIndex(br, indexSize)
+		blocks, usize, ok := parseIndex(br, indexSize, record)
 		if !ok || usize > uint64(1<<63-1-total) {
 			return 0, false
 		}
@@ -116,8 +124,9 @@ const streamHeaderSize = 12
 
 // parseIndex reads an index of n bytes (indicator, record count,
 // records, padding, CRC32) and returns the bytes its blocks take in the
-// stream (unpadded sizes rounded up to four) and their uncompressed size.
-func parseIndex(br *bufio.Reader, n int64) (blocks int64, usize uint64, ok bool) {
+// stream (unpadded sizes rounded up to four) and their uncompressed size,
+// giving each record's uncompressed size to record when it is not nil.
+func parseIndex(br *bufio.Reader, n int64, record func(uncomp uint64)) (blocks int64, usize uint64, ok bool) {
 	// The bytes read are checksummed in batches of len(seen).
 	var crc uint32
 	var seen [64]byte
@@ -161,6 +170,9 @@ func parseIndex(br *bufio.Reader, n int64) (blocks int64, usize uint64, ok bool)
 		}
 		blocks += int64((unpadded + 3) &^ 3)
 		usize += uncomp
+		if record != nil {
+			record(uncomp)
+		}
 		if blocks > 1<<62 || usize > 1<<62 {
 			return 0, 0, false
 		}

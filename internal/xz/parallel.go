@@ -75,6 +75,10 @@ type parBlocks struct {
 	freeRaw [][]byte
 	blocks  int // blocks handed to the goroutines since Reset
 	fresh   int // output buffers allocated by the goroutines for the blocks returned, since SetThreads
+	// decided is set once the file's first parRead has looked at its
+	// indexes (parallelWorth); off then says that no block is read ahead
+	// in this file.
+	decided, off bool
 }
 
 // SetThreads lets z decode up to n blocks at once; n <= 1 keeps the
@@ -114,6 +118,13 @@ func (p *parBlocks) drain() {
 // path goes on from z.in.
 func (z *Reader) parRead(b []byte) (n int, ok bool) {
 	p := z.par
+	if !p.decided {
+		p.decided = true
+		p.off = !z.parallelWorth()
+	}
+	if p.off {
+		return 0, false
+	}
 	for {
 		if len(p.queue) > 0 && p.queue[0].off == p.queue[0].size {
 			z.finishJob()
@@ -144,6 +155,34 @@ func (z *Reader) parRead(b []byte) (n int, ok bool) {
 			return n, true
 		}
 	}
+}
+
+// parallelWorth reports whether reading blocks ahead can pay off in
+// this file: always, unless the input is a sized io.ReaderAt (a file's
+// section) whose indexes say that fewer than two of its blocks are small
+// enough to be decoded in parallel (a single block, as xz -T1 writes, or
+// blocks above maxParBlock). Without sizes in its header such a block
+// would otherwise be read into a buffer up to maxParBlock unpacked bytes
+// before the walk gave it back to the sequential path: on one 32 MiB
+// block of random data, 32 MiB read ahead, copied again and 80 MB more
+// RSS for nothing.
+func (z *Reader) parallelWorth() bool {
+	src, ok := z.in.src.(interface {
+		io.ReaderAt
+		Size() int64
+	})
+	if !ok {
+		return true
+	}
+	small := 0
+	if _, ok := readIndexes(src, src.Size(), func(uncomp uint64) {
+		if uncomp <= uint64(maxParBlock) {
+			small++
+		}
+	}); !ok {
+		return true
+	}
+	return small >= 2
 }
 
 // finishJob records the head block, all of whose bytes have been

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/corpus"
+	"github.com/garc-dev/garc/internal/lzma"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -54,7 +56,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 		{"T1-blocks", xzCompress(t, data, "-1", "-T1", "--block-size=100KiB", "-C", "crc32"), data, true},
 		{"x86-delta-blocks", xzCompress(t, data, "-T2", "--block-size=200KiB", "--x86", "--delta=dist=4", "--lzma2=preset=1", "-C", "none"), data, true},
 		{"multi-stream", multiStream, append(bytes.Clone(small), small...), true},
-		{"one-block", xzCompress(t, data, "-1", "-T1"), data, true},
+		{"one-block", xzCompress(t, data, "-1", "-T1"), data, false}, // its index says so: sequential (TestParallelSkipsUnsplittableFiles)
 		{"empty", xzCompress(t, nil, "-T2"), nil, false},
 	} {
 		for _, threads := range []int{2, 3} {
@@ -264,5 +266,64 @@ func TestParallelCorpus(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no xz units in the corpus index")
+	}
+}
+
+// countingSection is a file section that counts the bytes Read from it.
+type countingSection struct {
+	*io.SectionReader
+	n int
+}
+
+func (c *countingSection) Read(p []byte) (int, error) {
+	n, err := c.SectionReader.Read(p)
+	c.n += n
+	return n, err
+}
+
+// A sized io.ReaderAt (a file's section) whose indexes list fewer than two
+// blocks small enough for parallel decoding is read sequentially from the
+// start: the first bytes come after one buffer of input, where walking a
+// block whose header has no sizes read it up to maxParBlock unpacked bytes
+// ahead (and gave it back). Blocks that can be decoded in parallel still
+// are, and a source that is not an io.ReaderAt is walked as before.
+func TestParallelSkipsUnsplittableFiles(t *testing.T) {
+	defer func(m int64, k int) { maxParBlock, keepOut = m, k }(maxParBlock, keepOut)
+	maxParBlock, keepOut = 512<<10, 64<<10
+	data := make([]byte, 3<<19)
+	rand.New(rand.NewSource(3)).Read(data)
+	o := lzma.WriterOptions{Level: 1, DictSize: 64 << 10, MatchFinder: "hc5", Threads: 1}
+	for _, c := range []struct {
+		name     string
+		block    int64
+		parallel bool
+	}{
+		{"one block", 2 << 20, false},
+		{"blocks above maxParBlock", 1 << 20, false},
+		{"small blocks", 128 << 10, true},
+	} {
+		o.BlockSize = c.block
+		f := writeXZ(t, data, o)
+		if f[12+1]&0xC0 != 0 && c.block > maxParBlock {
+			t.Fatalf("%s: the first block's header has sizes", c.name)
+		}
+		src := &countingSection{SectionReader: io.NewSectionReader(bytes.NewReader(f), 0, int64(len(f)))}
+		z := NewReader(src, 1<<24)
+		z.SetThreads(2)
+		var one [1]byte
+		if _, err := io.ReadFull(z, one[:]); err != nil {
+			t.Fatal(err)
+		}
+		if read := src.n; !c.parallel && read > 128<<10 {
+			t.Errorf("%s: %d bytes of input read before the first byte out, want at most %d", c.name, read, 128<<10)
+		}
+		rest, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(append(one[:], rest...), data) {
+			t.Fatalf("%s: read back %d bytes, %v", c.name, len(rest)+1, err)
+		}
+		if got := z.par.blocks > 0; got != c.parallel {
+			t.Errorf("%s: %d blocks decoded in parallel", c.name, z.par.blocks)
+		}
+		z.SetThreads(1)
 	}
 }

@@ -112,6 +112,7 @@ func (z *Reader) Reset(r io.Reader, maxDict int64) {
 	if z.par != nil {
 		z.par.drain()
 		z.par.blocks = 0
+		z.par.decided = false
 	}
 	z.in.reset(r)
 	if maxDict != z.maxDict {
