@@ -143,10 +143,11 @@ func (c *zstdCheck) Read(p []byte) (int, error) {
 }
 
 // cheap reports whether the check is where reading on is cheap: in a
-// frame with a checksum, whose blocks it passes over, or at the start,
-// before the first frame header. Called before the goroutine starts.
+// frame with a checksum, whose blocks it passes over, or before the first
+// block of a frame (the decoder reads a frame's header in small pieces).
+// Called before the goroutine starts.
 func (c *zstdCheck) cheap() bool {
-	return c.checksum || c.off == 0
+	return c.checksum || c.state < zstdBlockHead
 }
 
 // handOver gives the pending bytes to the checking goroutine, starting it

@@ -191,6 +191,33 @@ func TestZstdOffsetZeroChecksummed(t *testing.T) {
 	}
 }
 
+// The frame and block headers of a checksummed stream are walked on the
+// decoder's side, however small the pieces the decoder reads its frame
+// header in: no copy goes to a checking goroutine, which never starts.
+func TestZstdCheckChecksummedInline(t *testing.T) {
+	data := zstdSamples(t)["text"]
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 600 << 10 {
+		data = append(data, byte(r.Uint32()))
+	}
+	comp := zstdOf(t, data, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(true))
+	if len(comp) < 2*zstdCheckChunk {
+		t.Fatalf("compressed to %d bytes, want more than two chunks", len(comp))
+	}
+	d, _, err := NewDecoder(Zstd, bytes.NewReader(comp), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	got, err := io.ReadAll(d)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("decoded %d bytes, %v", len(got), err)
+	}
+	if chk := d.(*zstdDecoder).chk; chk.done != nil || cap(chk.pending) > 0 {
+		t.Errorf("the check started its goroutine (%v) or kept %d bytes for it", chk.done != nil, cap(chk.pending))
+	}
+}
+
 // zstdSamples returns data that exercises the encoders' table modes:
 // text of few and of many words, runs, random bytes, and all mixed.
 func zstdSamples(t testing.TB) map[string][]byte {
