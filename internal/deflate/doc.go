@@ -1,6 +1,5 @@
-// Package deflate is garc's Deflate encoder (RFC 1951) for the levels
-// where size matters more than speed (ZIP -mx5 … -mx9); faster levels use
-// klauspost/compress's flate. It writes raw Deflate, without a zlib or
+// Package deflate is garc's Deflate encoder (RFC 1951) for ZIP, levels 1
+// to 9 as 7-Zip's -mx1 … -mx9. It writes raw Deflate, without a zlib or
 // gzip wrapper.
 //
 // # The format
@@ -19,7 +18,15 @@
 // # How this encoder chooses its symbols
 //
 // Input is gathered in chunks of 128 KiB and kept for a window of 32 KiB
-// behind them. For every position of a chunk a binary-tree match finder
+// behind them.
+//
+// The fast levels (1 to 4, one setting as in 7-Zip) parse greedily
+// (chain.go): hash chains over 3-byte hashes, at most 32 candidates per
+// position, the longest match taken (a match of 32 bytes ends the walk
+// and is extended at its distance), the positions it covers only linked
+// into their chains. Their symbols are then cut into blocks as below.
+//
+// At levels 5 to 9, for every position of a chunk a binary-tree match finder
 // (matchfinder.go) lists the matches worth considering: the trees, one per
 // 3-byte hash, order the window's positions by the bytes that follow
 // them, so one walk from the root finds matches of increasing length,

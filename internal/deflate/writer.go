@@ -14,7 +14,7 @@ var ErrClosed = errors.New("deflate: write after close")
 
 // The levels this encoder implements.
 const (
-	MinLevel = 5
+	MinLevel = 1
 	MaxLevel = 9
 )
 
@@ -29,9 +29,15 @@ type params struct {
 	tries  int  // cut points tried when halving a run of blocks
 	blocks int  // parses of each block priced by its own statistics
 	skip   bool // positions inside a long match stay out of the trees
+	fast   bool // greedy parse over hash chains (chain.go)
 }
 
+// levels are the settings of each level; 1…4 share one, as 7-Zip's do.
 var levels = [MaxLevel + 1]params{
+	1: {nice: 32, depth: 32, tries: 2, fast: true},
+	2: {nice: 32, depth: 32, tries: 2, fast: true},
+	3: {nice: 32, depth: 32, tries: 2, fast: true},
+	4: {nice: 32, depth: 32, tries: 2, fast: true},
 	5: {nice: 32, depth: 16, passes: 1, tries: 4},
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
@@ -46,9 +52,10 @@ type Writer struct {
 	w       io.Writer
 	nice    int
 	p       params
-	buf     []byte // window history, then the chunk being gathered
-	base    int    // first byte of buf not yet compressed
-	mf      *finder
+	buf     []byte   // window history, then the chunk being gathered
+	base    int      // first byte of buf not yet compressed
+	mf      *finder  // the binary trees, or nil at the fast levels
+	ch      *chain   // the hash chains of the fast levels, or nil
 	midx    []int32  // per chunk position: first of its matches in mbuf
 	mbuf    []uint32 // the chunk's matches
 	cost    []uint32
@@ -79,11 +86,15 @@ func NewWriter(w io.Writer, level int) (*Writer, error) {
 		nice: p.nice,
 		p:    p,
 		buf:  make([]byte, 0, 2*windowSize+chunkSize),
-		mf:   newFinder(p.depth),
-		midx: make([]int32, chunkSize+1),
-		cost: make([]uint32, chunkSize+1),
-		from: make([]uint32, chunkSize+1),
 	}
+	if p.fast {
+		e.ch = newChain()
+		return e, nil
+	}
+	e.mf = newFinder(p.depth)
+	e.midx = make([]int32, chunkSize+1)
+	e.cost = make([]uint32, chunkSize+1)
+	e.from = make([]uint32, chunkSize+1)
 	return e, nil
 }
 
@@ -93,7 +104,11 @@ func (e *Writer) Reset(w io.Writer) {
 	e.w = w
 	e.buf = e.buf[:0]
 	e.base = 0
-	e.mf.reset()
+	if e.ch != nil {
+		e.ch.reset()
+	} else {
+		e.mf.reset()
+	}
 	e.seen = false
 	e.err = nil
 	e.done = false
@@ -146,6 +161,36 @@ func (e *Writer) compress(final bool) error {
 	if !final {
 		n -= maxMatch
 	}
+	if e.ch != nil {
+		e.best = e.greedy(n, end, e.best[:0])
+	} else {
+		e.parseChunk(n, end)
+	}
+	e.emit(e.best, e.buf[e.base:e.base+n], final)
+	if _, err := e.w.Write(e.bw.out); err != nil {
+		e.err = err
+		return err
+	}
+	e.bw.out = e.bw.out[:0]
+	e.base += n
+	// Drop whole windows of old input, so that positions keep their
+	// slots in the match finder's cyclic array.
+	if drop := (e.base - windowSize) &^ (windowSize - 1); drop > 0 {
+		copy(e.buf, e.buf[drop:end])
+		e.buf = e.buf[:end-drop]
+		e.base -= drop
+		if e.ch != nil {
+			e.ch.slide(int32(drop))
+		} else {
+			e.mf.slide(int32(drop))
+		}
+	}
+	return nil
+}
+
+// parseChunk finds the matches of the n positions from buf[base] and
+// leaves in e.best the smallest of the level's parses.
+func (e *Writer) parseChunk(n, end int) {
 	e.findMatches(n, end)
 	// Parse the chunk passes times, each pass priced by the statistics of
 	// the one before, and keep the smallest.
@@ -168,22 +213,6 @@ func (e *Writer) compress(final bool) error {
 		e.pr.setFrom(&h)
 	}
 	e.seen = true
-	e.emit(e.best, e.buf[e.base:e.base+n], final)
-	if _, err := e.w.Write(e.bw.out); err != nil {
-		e.err = err
-		return err
-	}
-	e.bw.out = e.bw.out[:0]
-	e.base += n
-	// Drop whole windows of old input, so that positions keep their
-	// slots in the match finder's cyclic array.
-	if drop := (e.base - windowSize) &^ (windowSize - 1); drop > 0 {
-		copy(e.buf, e.buf[drop:end])
-		e.buf = e.buf[:end-drop]
-		e.base -= drop
-		e.mf.slide(int32(drop))
-	}
-	return nil
 }
 
 // findMatches runs the match finder over the n positions from buf[base],

@@ -182,9 +182,9 @@
 //
 // Update (writer.go) writes an archive front to back, completing each
 // local header with its CRC and sizes through WriteAt once the data is
-// written: Store, Deflate (levels 1–4 klauspost/compress's flate at a level
-// chosen against 7zz's, deflateLevel; levels 5–9 garc's own optimal-parsing
-// encoder, internal/deflate; flag bits 1–2 as Info-ZIP sets them), BZip2, LZMA (with an end marker, flag
+// written: Store, Deflate (garc's own encoder, internal/deflate: greedy
+// over hash chains at levels 1–4, optimal parsing at 5–9; flag bits 1–2
+// as Info-ZIP sets them), BZip2, LZMA (with an end marker, flag
 // bit 1), Zstandard (93) and XZ (95), the LZMA dictionary no larger than
 // the entry. Names that are not ASCII get the UTF-8 flag (bit 11); the
 // host is Unix (3) and the external attributes hold st_mode in their high

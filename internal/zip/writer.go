@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -231,7 +230,6 @@ type writer struct {
 	st     WriteStats
 	done   int64
 	buf    []byte
-	flateW *flate.Writer
 	optW   *deflate.Writer
 	zstdW  *zstd.Encoder
 	bzW    *bzip2.Writer
@@ -643,28 +641,16 @@ func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteClos
 	case methodStore:
 		return nopWriteCloser{dst}, nil
 	case methodDeflate:
-		if w.level >= deflate.MinLevel {
-			if w.optW == nil {
-				d, err := deflate.NewWriter(dst, w.level)
-				if err != nil {
-					return nil, err
-				}
-				w.optW = d
-			} else {
-				w.optW.Reset(dst)
-			}
-			return w.optW, nil
-		}
-		if w.flateW == nil {
-			f, err := flate.NewWriter(dst, deflateLevel(w.level))
+		if w.optW == nil {
+			d, err := deflate.NewWriter(dst, w.level)
 			if err != nil {
 				return nil, err
 			}
-			w.flateW = f
+			w.optW = d
 		} else {
-			w.flateW.Reset(dst)
+			w.optW.Reset(dst)
 		}
-		return w.flateW, nil
+		return w.optW, nil
 	case methodBZip2:
 		level := 9
 		if w.level < 5 {
@@ -708,19 +694,6 @@ func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteClos
 		return xz.NewWriter(dst, w.lzmaOptions(size))
 	}
 	return nil, fmt.Errorf("%w %d", ErrMethod, method)
-}
-
-// deflateLevel maps -mx1 … -mx4 to klauspost/compress's flate levels,
-// chosen against 7zz -tzip on Go's net and crypto sources (20 MB, 1583
-// files): -mx1 (level 6) is smaller than 7zz's -mx1 for less CPU time.
-// From -mx5 on, garc's own encoder (internal/deflate) parses optimally,
-// which klauspost's levels do not: its level 9 stays 1.5 % (-mx5) to 3 %
-// (-mx9) larger than 7zz's output.
-func deflateLevel(mx int) int {
-	if mx <= 2 {
-		return 6
-	}
-	return 7
 }
 
 // lzmaOptions returns the LZMA options of the level for an entry of the

@@ -1,0 +1,123 @@
+package deflate
+
+import "encoding/binary"
+
+// The fast levels (-mx1 … -mx4) find matches with hash chains: for every
+// 3-byte hash the newest position, and for every position the previous
+// one with the same hash, in a cyclic array indexed by position modulo
+// the window. The parse is greedy: at each position the longest match the
+// chain walk finds (the nearest of that length) is taken, and the
+// positions it covers are only linked into their chains.
+
+// chain is the hash-chain match finder over the encoder's buffer.
+type chain struct {
+	head *[1 << hashBits]int32 // hash → newest position with that hash
+	prev *[windowSize]uint16   // cyclic slot → distance back to the previous position with its hash, 0 for none
+}
+
+func newChain() *chain {
+	c := &chain{head: new([1 << hashBits]int32), prev: new([windowSize]uint16)}
+	c.reset()
+	return c
+}
+
+func (c *chain) reset() {
+	for i := range c.head {
+		c.head[i] = emptyPos
+	}
+	clear(c.prev[:])
+}
+
+// slide moves every stored position delta bytes down, when the buffer
+// drops its first delta bytes (the links are relative).
+func (c *chain) slide(delta int32) {
+	for i, p := range c.head {
+		c.head[i] = max(p-delta, emptyPos)
+	}
+}
+
+// link makes position p the newest of hash h.
+func link(head *[1 << hashBits]int32, prev *[windowSize]uint16, h uint32, p int) {
+	d := p - int(head[h])
+	if d >= windowSize {
+		d = 0
+	}
+	prev[p&(windowSize-1)] = uint16(d)
+	head[h] = int32(p)
+}
+
+// longest links position pos of buf (which holds at least 3 bytes from
+// it) into its chain and returns the longest match the walk finds, at
+// most limit bytes (the nearest of that length), or a length below
+// minMatch. A match of nice bytes, where the walk stops comparing, is
+// extended at its distance as far as limit allows.
+func (e *Writer) longest(buf []byte, pos, limit int) (best, dist int) {
+	const slotMask = windowSize - 1
+	head, prev := e.ch.head, e.ch.prev
+	src := buf[pos : pos+limit]
+	h := hash3(src)
+	c := int(head[h])
+	link(head, prev, h, pos)
+	short := src[:min(limit, e.nice)]
+	best = minMatch - 1
+	// A candidate can only be longer if it has the current string's two
+	// bytes ending at best (its first byte checks the hash).
+	want := binary.LittleEndian.Uint16(short[best-1:])
+	first := short[0]
+	oldest := pos - windowSize // positions from here on are out of reach
+	for k := e.p.depth; k > 0; k-- {
+		if c <= oldest {
+			break
+		}
+		if binary.LittleEndian.Uint16(buf[c+best-1:]) == want && buf[c] == first {
+			if l := matchLen(buf[c:c+len(short)], short, 0); l > best {
+				best, dist = l, pos-c
+				if l == len(short) {
+					break
+				}
+				want = binary.LittleEndian.Uint16(short[best-1:])
+			}
+		}
+		d := int(prev[c&slotMask])
+		if d == 0 {
+			break
+		}
+		c -= d
+	}
+	if best == len(short) && best < limit {
+		best = matchLen(buf[pos-dist:pos-dist+limit], src, best)
+	}
+	return best, dist
+}
+
+// greedy parses the n positions from buf[base] (with lookahead up to end)
+// into symbols, appended to out: at each position the longest match the
+// chain walk finds, else a literal.
+func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
+	buf := e.buf[:end]
+	head, prev := e.ch.head, e.ch.prev
+	for i := 0; i < n; {
+		pos := e.base + i
+		limit := min(maxMatch, end-pos)
+		if limit < minMatch {
+			out = append(out, uint32(buf[pos]))
+			i++
+			continue
+		}
+		best, dist := e.longest(buf, pos, limit)
+		best = min(best, n-i) // not past the positions of this chunk
+		if best < minMatch {
+			out = append(out, uint32(buf[pos]))
+			i++
+			continue
+		}
+		out = append(out, uint32(best)<<16|uint32(dist))
+		// Link the positions the match covers into their chains.
+		stop := min(pos+best, end-minMatch+1)
+		for p := pos + 1; p < stop; p++ {
+			link(head, prev, hash3(buf[p:]), p)
+		}
+		i += best
+	}
+	return out
+}
