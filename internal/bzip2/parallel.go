@@ -285,7 +285,7 @@ func (p *parallel) startSpan(pos, span int64) *parJob {
 		j = &parJob{done: make(chan struct{}, 1)}
 	}
 	if j.blk == nil {
-		j.blk = new(blockBuf)
+		j.blk = newBlockBuf()
 	}
 	p.fill(pos/8 + span)
 	j.pos = pos
@@ -381,7 +381,7 @@ func (z *Reader) nextBlockParallel() error {
 		// Only the text moves to the output: the worker keeps its tt and
 		// scratch, which the output stage does not need.
 		if z.cur == nil {
-			z.cur = new(blockBuf)
+			z.cur = new(blockBuf) // pre only: a pooled one's tt would idle
 		}
 		z.cur.pre, j.blk.pre = j.blk.pre, z.cur.pre
 		z.cur.n, z.cur.wantCRC = j.blk.n, j.blk.wantCRC

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -726,6 +727,45 @@ func TestThreads(t *testing.T) {
 		}
 		if len(got) == 0 || !bytes.Equal(got, want[:len(got)]) {
 			t.Fatalf("threads %d: %d bytes before the error, not a prefix of the data", threads, len(got))
+		}
+	}
+}
+
+// TestCloseGivesBuffersToNextReader: a Reader that looked into the start
+// of a stream and was closed leaves its block buffers to the next Reader
+// (the opener reads the first KiB of a .bz2 to find a tar inside, then
+// opens the stream again), so the second allocates no block buffers, and
+// a closed Reader reads no more until Reset.
+func TestCloseGivesBuffersToNextReader(t *testing.T) {
+	text := textBytes(300000, 71)
+	comp := compressWithTool(t, text, 9)
+	for _, threads := range []int{1, 2} {
+		first := NewReaderThreads(bytes.NewReader(comp), 1)
+		head := make([]byte, 1024)
+		if _, err := io.ReadFull(first, head); err != nil {
+			t.Fatal(err)
+		}
+		first.Close()
+		if n, err := first.Read(head); n != 0 || !errors.Is(err, errClosed) {
+			t.Fatalf("Read after Close: %d, %v", n, err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		z := NewReaderThreads(bytes.NewReader(comp), threads)
+		if _, err := io.ReadFull(z, head); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		// One block buffer at level 9 is about 12 MB; the parallel
+		// reader's window is 1 MiB, and its second worker has one.
+		limit := uint64(2<<20) + uint64(threads-1)*13<<20
+		if got := after.TotalAlloc - before.TotalAlloc; got > limit {
+			t.Fatalf("threads %d: %d bytes allocated after a closed Reader, want at most %d", threads, got, limit)
+		}
+		z.Close()
+		z.Reset(bytes.NewReader(comp))
+		if got, err := io.ReadAll(z); err != nil || !bytes.Equal(got, text) {
+			t.Fatalf("threads %d: after Close and Reset: %d bytes, %v", threads, len(got), err)
 		}
 	}
 }

@@ -160,7 +160,8 @@ func newDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 		}
 		return z, h, nil
 	case Bzip2:
-		return nopCloser{errorMapper{bzip2.NewReaderThreads(r, max(threads, 1)), "bzip2"}}, h, nil
+		z := bzip2.NewReaderThreads(r, max(threads, 1))
+		return bzip2Decoder{errorMapper{z, "bzip2"}, z}, h, nil
 	case XZ:
 		z := xz.NewReader(r, maxDict)
 		z.SetThreads(threads)
@@ -286,6 +287,16 @@ func defaultName(k Kind, base string) string {
 }
 
 type nopCloser struct{ io.Reader }
+
+// bzip2Decoder gives the bzip2 Reader's block buffers back on Close, for
+// the next stream opened (the opener looks into a stream before it reads
+// it).
+type bzip2Decoder struct {
+	errorMapper
+	z *bzip2.Reader
+}
+
+func (d bzip2Decoder) Close() error { return d.z.Close() }
 
 func (nopCloser) Close() error { return nil }
 
