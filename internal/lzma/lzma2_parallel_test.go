@@ -300,3 +300,87 @@ func BenchmarkParallel2(b *testing.B) {
 		})
 	}
 }
+
+// TestParallel2FirstSegmentBounded: a first segment above firstWalk is
+// decoded sequentially without being read ahead (its first Read consumes
+// little more than firstWalk bytes of input, not the whole segment), the
+// walk resumes at the next dictionary reset, and damage anywhere gives the
+// sequential reader's output and error.
+func TestParallel2FirstSegmentBounded(t *testing.T) {
+	defer func(n int) { firstWalk = n }(firstWalk)
+	firstWalk = 128 << 10
+	data := testData("random", 1<<20+300<<10, 6) // stored chunks: packed ≈ unpacked
+	large, prop := multiSegment(t, data[:1<<20], 1<<20, 1)
+	small, _ := multiSegment(t, data[1<<20:], 64<<10, 1)
+	stream := append(large[:len(large)-1], small...)
+	n := int64(len(data))
+	for _, size := range []int64{n, -1} {
+		cr := &countingReader{r: bytes.NewReader(stream)}
+		z, err := NewReader2(cr, prop, size, 1<<24)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z.SetThreads(2)
+		first := make([]byte, 1)
+		if _, err := io.ReadFull(z, first); err != nil {
+			t.Fatal(err)
+		}
+		if limit := int64(firstWalk + 2*inBufSize); cr.n > limit {
+			t.Errorf("size %d: first byte read %d bytes of input, want at most %d", size, cr.n, limit)
+		}
+		rest, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(append(first, rest...), data) {
+			t.Fatalf("size %d: %d bytes, %v", size, 1+len(rest), err)
+		}
+		// 5 segments after the first; of unknown size the last one,
+		// up to the end byte, is decoded sequentially.
+		want := 5
+		if size < 0 {
+			want = 4
+		}
+		if z.par.segments != want {
+			t.Errorf("size %d: %d segments decoded in parallel, want %d", size, z.par.segments, want)
+		}
+		z.SetThreads(1)
+	}
+	flip := func(at int) []byte {
+		b := bytes.Clone(stream)
+		b[at] ^= 0x55
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		stream []byte
+		size   int64
+	}{
+		{"flip-first", flip(len(large) / 2), n},
+		{"flip-later", flip(len(large) + 100<<10), -1},
+		{"truncated-first", stream[:len(large)/2], n},
+		{"truncated-later", stream[:len(large)+100<<10], -1},
+		{"size-short", stream, n - 200<<10},
+		{"no-end-byte", stream[:len(stream)-1], -1},
+	} {
+		wantOut, _, wantErr := decodeAll(t, tc.stream, prop, tc.size, 1, false)
+		for _, wt := range []bool{false, true} {
+			got, _, err := decodeAll(t, tc.stream, prop, tc.size, 2, wt)
+			if !bytes.Equal(got, wantOut) {
+				t.Errorf("%s writeTo=%v: %d bytes out, sequential %d", tc.name, wt, len(got), len(wantOut))
+			}
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("%s writeTo=%v: error %v, sequential %v", tc.name, wt, err, wantErr)
+			}
+		}
+	}
+}
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	m, err := c.r.Read(b)
+	c.n += int64(m)
+	return m, err
+}

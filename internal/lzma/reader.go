@@ -94,7 +94,14 @@ func (d *decoder) wrap() {
 			d.dict = d.dict[:n]
 			return
 		}
-		dict := make([]byte, n)
+		var dict []byte
+		if n == d.window {
+			// The full window is read at random by the matches:
+			// huge pages spare most TLB misses and page faults.
+			dict = hugeBytes(n)
+		} else {
+			dict = make([]byte, n)
+		}
 		copy(dict, d.dict[:d.pos])
 		d.dict = dict
 		return
@@ -514,6 +521,11 @@ func (z *Reader2) decode() error {
 			return io.EOF
 		}
 		if z.kind == 0 {
+			if z.par != nil && z.par.resume && !z.needDict && z.in.ensure(1) >= 1 {
+				if c := z.in.buf[z.in.rp]; c == 1 || c >= 0xE0 {
+					return errResume
+				}
+			}
 			if err := z.startChunk(); err != nil {
 				return err
 			}
@@ -567,24 +579,36 @@ func (z *Reader2) decode() error {
 
 // Read implements io.Reader.
 func (z *Reader2) Read(p []byte) (int, error) {
-	if z.par != nil && z.par.on {
-		if n, ok, err := z.parRead(p); ok {
+	for {
+		if z.par != nil && z.par.on {
+			if n, ok, err := z.parRead(p); ok {
+				return n, err
+			}
+		}
+		n, err := readWindow(&z.d, &z.flushed, &z.err, z.fill, p)
+		if err != errResume {
 			return n, err
 		}
+		z.resumeParallel()
 	}
-	return readWindow(&z.d, &z.flushed, &z.err, z.fill, p)
 }
 
 // WriteTo implements io.WriterTo, writing straight from the window.
 func (z *Reader2) WriteTo(w io.Writer) (int64, error) {
 	var n int64
-	if z.par != nil && z.par.on {
-		m, ok, err := z.parWriteTo(w)
-		if ok {
-			return m, err
+	for {
+		if z.par != nil && z.par.on {
+			m, ok, err := z.parWriteTo(w)
+			n += m
+			if ok {
+				return n, err
+			}
 		}
-		n = m
+		m, err := writeWindow(&z.d, &z.flushed, &z.err, z.fill, w)
+		n += m
+		if err != errResume {
+			return n, err
+		}
+		z.resumeParallel()
 	}
-	m, err := writeWindow(&z.d, &z.flushed, &z.err, z.fill, w)
-	return n + m, err
 }
