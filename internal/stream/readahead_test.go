@@ -5,9 +5,38 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
+
+// readerClock is a fake clock for the read-ahead's windows: it shows the
+// reader spending consume between its Reads and the decoder decode in
+// each (it is advanced by those at each reading).
+type readerClock struct {
+	consume, decode time.Duration
+	now             time.Time
+	inRead          bool
+}
+
+func (c *readerClock) read() time.Time {
+	if c.inRead {
+		c.now = c.now.Add(c.decode)
+	} else {
+		c.now = c.now.Add(c.consume)
+	}
+	c.inRead = !c.inRead
+	return c.now
+}
+
+// readerWork makes the readAheads' clock a readerClock until the test
+// ends.
+func readerWork(t *testing.T, consume, decode time.Duration) *readerClock {
+	c := &readerClock{consume: consume, decode: decode, now: time.Now()}
+	readAheadClock = c.read
+	t.Cleanup(func() { readAheadClock = time.Now })
+	return c
+}
 
 // readSmall reads r to its end in reads of odd sizes, returning the data
 // and the error that ended it (nil for io.EOF).
@@ -28,8 +57,10 @@ func readSmall(r io.Reader) ([]byte, error) {
 
 // TestReadAheadSameAsDirect decodes every kind, whole and damaged in the
 // middle, with threads 1 (no read-ahead) and 2 (read-ahead): the same
-// bytes and the same error come out.
+// bytes and the same error come out. The reader is made to look busy,
+// so that the goroutine starts.
 func TestReadAheadSameAsDirect(t *testing.T) {
+	readerWork(t, time.Millisecond, time.Millisecond)
 	data := make([]byte, 3<<19+12345)
 	x := uint32(1)
 	for i := range data {
@@ -111,6 +142,7 @@ func (f *failingDecoder) Close() error { f.closed = true; return nil }
 // TestReadAheadError: the data before a decoder's error comes out, then
 // the error itself (errors.Is holds), and it stays.
 func TestReadAheadError(t *testing.T) {
+	readerWork(t, time.Millisecond, time.Millisecond)
 	src := &failingDecoder{n: 5<<20 + 3, err: archive.ErrChecksum}
 	r := newReadAhead(src)
 	got, err := readSmall(r)
@@ -132,6 +164,7 @@ func TestReadAheadError(t *testing.T) {
 // decoder; the goroutine has read at most the ring's worth and one
 // buffer more. A decoder opened and closed without a Read starts none.
 func TestReadAheadEarlyClose(t *testing.T) {
+	readerWork(t, time.Millisecond, time.Millisecond)
 	src := &failingDecoder{n: 1 << 40, err: io.EOF}
 	r := newReadAhead(src)
 	if _, err := io.ReadFull(r, make([]byte, 2*readAheadDirect)); err != nil {
@@ -163,8 +196,10 @@ func TestReadAheadEarlyClose(t *testing.T) {
 
 // TestReadAheadSmallDirect checks that a stream shorter than
 // readAheadDirect is read without the read-ahead goroutine and its
-// buffers, with the same bytes and end, and that a longer one starts it.
+// buffers, with the same bytes and end, and that a longer one starts it
+// (its reader busy).
 func TestReadAheadSmallDirect(t *testing.T) {
+	readerWork(t, time.Millisecond, time.Millisecond)
 	for _, size := range []int{2, 100000, readAheadDirect + 100000} {
 		data := bytes.Repeat([]byte("garc"), size/4)
 		comp := tool(t, data, "zstd", "-c", "-q")
@@ -189,5 +224,58 @@ func TestReadAheadSmallDirect(t *testing.T) {
 		if err := d.Close(); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestReadAheadOnlyForWork: the goroutine starts at the end of the first
+// window of readAheadDirect bytes in which the reader spent at least
+// 1/readAheadWorth of the decoder's time between its Reads, and never for
+// a reader that does next to nothing (garc t), which reads directly to
+// the end with the same bytes and end.
+func TestReadAheadOnlyForWork(t *testing.T) {
+	const size = 5*readAheadDirect + 12345
+	for _, c := range []struct {
+		name            string
+		consume, decode time.Duration
+		// after: the reader becomes busy after this many bytes (-1:
+		// never)
+		after   int
+		started bool
+	}{
+		{"busy reader", time.Millisecond, time.Millisecond, 0, true},
+		{"at the threshold", time.Millisecond, readAheadWorth * time.Millisecond, 0, true},
+		{"idle reader", time.Microsecond, time.Millisecond, -1, false},
+		{"below the threshold", time.Millisecond, (readAheadWorth + 1) * time.Millisecond, -1, false},
+		{"busy from the third window", time.Microsecond, time.Millisecond, 2*readAheadDirect + 1, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clock := readerWork(t, c.consume, c.decode)
+			src := &failingDecoder{n: size, err: io.EOF}
+			r := newReadAhead(src)
+			defer r.Close()
+			var got int
+			buf := make([]byte, 64<<10)
+			busy := c.after == 0
+			for {
+				if !busy && c.after > 0 && got >= c.after {
+					clock.consume, clock.decode = time.Millisecond, time.Millisecond
+					busy = true
+				}
+				n, err := r.Read(buf)
+				got += n
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got != size || r.started != c.started {
+				t.Errorf("%d bytes, goroutine started %v; want %d, %v", got, r.started, size, c.started)
+			}
+			if c.after > 0 && src.n != 0 {
+				t.Errorf("%d bytes left unread", src.n)
+			}
+		})
 	}
 }
