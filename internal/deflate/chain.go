@@ -9,14 +9,25 @@ import "encoding/binary"
 // chain walk finds (the nearest of that length) is taken, and the
 // positions it covers are only linked into their chains.
 
+// chainHashBits sizes the chains' hash table: 32K heads (128 KiB) stay
+// in the cache better than the trees' 64K, about 3 % less CPU time on
+// decimal numbers for a few bytes more in 20 MB.
+const chainHashBits = 15
+
+// chainHash is the chains' hash of the 3 bytes at the start of b.
+func chainHash(b []byte) uint32 {
+	v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+	return (v * 2654435761) >> (32 - chainHashBits)
+}
+
 // chain is the hash-chain match finder over the encoder's buffer.
 type chain struct {
-	head *[1 << hashBits]int32 // hash → newest position with that hash
-	prev *[windowSize]uint16   // cyclic slot → distance back to the previous position with its hash, 0 for none
+	head *[1 << chainHashBits]int32 // hash → newest position with that hash
+	prev *[windowSize]uint16        // cyclic slot → distance back to the previous position with its hash, 0 for none
 }
 
 func newChain() *chain {
-	c := &chain{head: new([1 << hashBits]int32), prev: new([windowSize]uint16)}
+	c := &chain{head: new([1 << chainHashBits]int32), prev: new([windowSize]uint16)}
 	c.reset()
 	return c
 }
@@ -37,7 +48,7 @@ func (c *chain) slide(delta int32) {
 }
 
 // link makes position p the newest of hash h.
-func link(head *[1 << hashBits]int32, prev *[windowSize]uint16, h uint32, p int) {
+func link(head *[1 << chainHashBits]int32, prev *[windowSize]uint16, h uint32, p int) {
 	d := p - int(head[h])
 	if d >= windowSize {
 		d = 0
@@ -55,7 +66,7 @@ func (e *Writer) longest(buf []byte, pos, limit int) (best, dist int) {
 	const slotMask = windowSize - 1
 	head, prev := e.ch.head, e.ch.prev
 	src := buf[pos : pos+limit]
-	h := hash3(src)
+	h := chainHash(src)
 	c := int(head[h])
 	link(head, prev, h, pos)
 	short := src[:min(limit, e.nice)]
@@ -65,11 +76,8 @@ func (e *Writer) longest(buf []byte, pos, limit int) (best, dist int) {
 	want := binary.LittleEndian.Uint16(short[best-1:])
 	first := short[0]
 	oldest := pos - windowSize // positions from here on are out of reach
-	for k := e.p.depth; k > 0; k-- {
-		if c <= oldest {
-			break
-		}
-		if binary.LittleEndian.Uint16(buf[c+best-1:]) == want && buf[c] == first {
+	for k := e.p.depth; k > 0 && c > oldest; k-- {
+		if at := c + best; uint16(buf[at-1])|uint16(buf[at])<<8 == want && buf[c] == first {
 			if l := matchLen(buf[c:c+len(short)], short, 0); l > best {
 				best, dist = l, pos-c
 				if l == len(short) {
@@ -115,7 +123,7 @@ func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
 		// Link the positions the match covers into their chains.
 		stop := min(pos+best, end-minMatch+1)
 		for p := pos + 1; p < stop; p++ {
-			link(head, prev, hash3(buf[p:]), p)
+			link(head, prev, chainHash(buf[p:]), p)
 		}
 		i += best
 	}
