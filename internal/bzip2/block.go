@@ -16,7 +16,9 @@ type blockBuf struct {
 	cuts    []uint32  // walkLanes' segment starts, in increasing order
 	segs    []segment // walkLanes' segments, one per cut
 
-	n          int // bytes in the block
+	n          int    // bytes in the block
+	walked     int    // bytes of pre written so far (unBWTHead, finish)
+	cursor     uint32 // the position of tt holding the byte of pre[walked]
 	origPtr    int
 	randomised bool
 	wantCRC    uint32
@@ -159,6 +161,41 @@ func (z *Reader) readBlock(blk *blockBuf) error {
 // (before the RLE1 stage) in blk.pre[:blk.n]. It touches nothing but blk,
 // so blocks can be undone concurrently.
 func (blk *blockBuf) unBWT() {
+	blk.link()
+	blk.finish()
+}
+
+// unBWTHead is unBWT for the first head bytes of the text only (all of it
+// for a small or randomised block); finish writes the rest. A reader that
+// looks only into the start of a stream (the opener's check for a tar
+// inside) then costs no walk through the whole block, about a third of
+// its decoding.
+func (blk *blockBuf) unBWTHead(head int) {
+	blk.link()
+	if blk.randomised || blk.n < lanesMinBlock || head >= blk.n {
+		blk.finish()
+		return
+	}
+	blk.cursor = walk(blk.pre[:head], blk.tt[:blk.n], blk.cursor)
+	blk.walked = head
+}
+
+// finish writes the text from pre[walked] to the end of the block.
+func (blk *blockBuf) finish() {
+	n, tt := blk.n, blk.tt[:blk.n]
+	pre := blk.pre[blk.walked:n]
+	if n < lanesMinBlock || !blk.walkLanes(blk.cursor, pre) {
+		walk(pre, tt, blk.cursor)
+	}
+	if blk.randomised {
+		derandomise(blk.pre[:n])
+	}
+	blk.walked = n
+}
+
+// link turns the last column in tt into the cycle of successor links and
+// sets cursor to the position of the text's first byte.
+func (blk *blockBuf) link() {
 	n, origPtr := blk.n, blk.origPtr
 
 	// Inverse BWT: blk.counts holds the number of each byte value; turn it
@@ -183,25 +220,21 @@ func (blk *blockBuf) unBWT() {
 
 	// The links form one cycle through all n positions (in a valid
 	// block); the text starts at tt[origPtr]'s successor.
-	pre := blk.pre[:n]
-	start := tt[origPtr] >> 8
-	if n < lanesMinBlock || !blk.walkLanes(start) {
-		walk(pre, tt, start)
-	}
-	if blk.randomised {
-		derandomise(pre)
-	}
+	blk.cursor = tt[origPtr] >> 8
+	blk.walked = 0
 }
 
 // walk follows the cycle from start through len(pre) positions of tt,
-// writing their bytes to pre. Flag bits left by walkLanes are ignored.
-func walk(pre []byte, tt []uint32, start uint32) {
+// writing their bytes to pre, and returns the position it stopped at.
+// Flag bits left by walkLanes are ignored.
+func walk(pre []byte, tt []uint32, start uint32) uint32 {
 	cur := start
 	for k := range pre {
 		t := tt[cur]
 		pre[k] = byte(t)
 		cur = t >> 8 & laneIndexMask
 	}
+	return cur
 }
 
 const (
@@ -231,8 +264,9 @@ type segment struct {
 	next     int32 // the segment that follows in the cycle
 }
 
-// walkLanes writes the text of a block whose tt links are built into
-// blk.pre, by cutting the cycle at a number of positions — start and
+// walkLanes writes the text of a block whose tt links are built, from the
+// byte at position start on, into pre (at most the block's length), by
+// cutting the cycle at a number of positions — start and
 // evenly spaced ones, marked with laneFlag in tt — and walking lanes of the
 // resulting segments at once, each lane writing its segments one after
 // the other into its own region of blk.scratch, which is n bytes long, so
@@ -240,7 +274,7 @@ type segment struct {
 // pre in their order on the cycle, from the one at start. It reports
 // false, leaving pre to walk, when the segments from start do not cover
 // the block (the links form several cycles: corrupt input).
-func (blk *blockBuf) walkLanes(start uint32) bool {
+func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 	n := blk.n
 	tt := blk.tt[:n]
 	cuts := blk.cuts[:0]
@@ -356,16 +390,19 @@ func (blk *blockBuf) walkLanes(start uint32) bool {
 		}
 	}
 
-	// Copy the segments in cycle order.
-	pre := blk.pre[:n]
+	// Copy the segments in cycle order, as far as pre goes, and check
+	// that they cover the block.
 	first := cutOf(start)
-	w := 0
+	w, covered := 0, 0
 	for s := first; ; {
 		g := seg[s]
-		base := int(g.lane) * n
-		w += copy(pre[w:], scratch[base+int(g.off):base+int(g.off+g.len)])
-		if s = g.next; s == first || w == n {
-			return s == first && w == n
+		if w < len(pre) {
+			base := int(g.lane) * n
+			w += copy(pre[w:], scratch[base+int(g.off):base+int(g.off+g.len)])
+		}
+		covered += int(g.len)
+		if s = g.next; s == first || covered >= n {
+			return s == first && covered == n
 		}
 	}
 }

@@ -35,7 +35,10 @@
 // at once, each writing its segments into its own region of a scratch
 // buffer, and the segments are then copied in cycle order (links that form
 // several cycles, which only corrupt input gives, fall back to one plain
-// walk). Finally the output loop undoes the initial run-length stage (four
+// walk). The first block after NewReader or Reset walks only its first
+// 16 KiB plainly and the rest when that has been read, so a caller that
+// reads only the start of a stream (the opener looking for a tar inside)
+// saves the walk. Finally the output loop undoes the initial run-length stage (four
 // equal bytes followed by a repeat count 0..255) on the fly, and the CRC
 // is computed over the produced bytes.
 //

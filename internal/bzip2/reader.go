@@ -13,6 +13,11 @@ const (
 	blockMagic = 0x314159265359
 	endMagic   = 0x177245385090
 	outBufSize = 256 << 10 // WriteTo's buffer
+	// lazyHead is how much of the text of the first block after
+	// NewReader or Reset is written before it is read (blockBuf.unBWTHead):
+	// the opener reads 1 KiB of a stream to find a tar inside, and the
+	// output of the rest costs a walk through the block.
+	lazyHead = 16 << 10
 )
 
 // damage is a kind of corrupt input found while decoding; the Reader
@@ -74,6 +79,7 @@ type Reader struct {
 	out       []byte // WriteTo's buffer
 
 	streams   int    // streams started so far
+	blocks    int    // blocks decoded since NewReader or Reset
 	inStream  bool   // between a stream header and its end marker
 	streamCRC uint32 // combined CRC of the blocks so far
 
@@ -148,7 +154,7 @@ func (z *Reader) Reset(r io.Reader) error {
 		z.par.reset(r)
 	}
 	z.br.reset(r)
-	z.streams = 0
+	z.streams, z.blocks = 0, 0
 	z.inStream = false
 	z.inBlock = false
 	z.rpos, z.rend, z.repeat = 0, 0, 0
@@ -165,6 +171,12 @@ func (z *Reader) Read(p []byte) (int, error) {
 			z.crc = crcUpdate(z.crc, p[n:n+k])
 			n += k
 			if z.rpos == z.rend && z.repeat == 0 {
+				if z.rend < z.cur.n {
+					// The first block's head is read: the rest.
+					z.cur.finish()
+					z.rend = z.cur.n
+					continue
+				}
 				z.inBlock = false
 				if got := ^z.crc; got != z.wantCRC {
 					z.err = fmt.Errorf("bzip2: block CRC %08x, stored %08x: %w", got, z.wantCRC, archive.ErrChecksum)
@@ -222,14 +234,19 @@ func (z *Reader) nextBlock() error {
 	if err := z.readNext(z.cur); err != nil {
 		return err
 	}
-	z.cur.unBWT()
+	if z.blocks == 0 {
+		z.cur.unBWTHead(lazyHead)
+	} else {
+		z.cur.unBWT()
+	}
 	z.startOutput()
 	return nil
 }
 
 // startOutput starts the output of z.cur.
 func (z *Reader) startOutput() {
-	z.rpos, z.rend = 0, z.cur.n
+	z.rpos, z.rend = 0, z.cur.walked
+	z.blocks++
 	z.last, z.run, z.repeat = -1, 0, 0
 	z.wantCRC = z.cur.wantCRC
 	z.crc = ^uint32(0)
@@ -361,17 +378,17 @@ func (z *Reader) emit(out []byte) int {
 			last, run = b, 1
 			continue
 		}
-		if run++; run == 4 {
+		// After four equal bytes the count follows; at the end of src
+		// (a head written by unBWTHead) run stays 4 for the next call.
+		if run++; run == 4 && i < len(src) {
 			run = 0
-			if i < len(src) {
-				k := int(src[i])
-				i++
-				fill := out[o : o+k]
-				for j := range fill {
-					fill[j] = byte(b)
-				}
-				o += k
+			k := int(src[i])
+			i++
+			fill := out[o : o+k]
+			for j := range fill {
+				fill[j] = byte(b)
 			}
+			o += k
 		}
 	}
 	for i < len(src) && o < len(out) {

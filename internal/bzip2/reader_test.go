@@ -769,3 +769,52 @@ func TestCloseGivesBuffersToNextReader(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstBlockHead: reading the first KiB of a stream writes only the
+// head of the first block's text (lazyHead bytes, no walk through the
+// whole block: the opener's look for a tar inside), and the rest follows
+// when it is read, whatever the read sizes, also when a run of four equal
+// bytes and its count byte lie on either side of the head's end.
+func TestFirstBlockHead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(81, 82))
+	for shift := -6; shift <= 6; shift++ {
+		// Filler without two equal bytes in a row passes the RLE1
+		// stage unchanged, so the run of z starts at lazyHead-4+shift
+		// of the block's text.
+		filler := make([]byte, lazyHead-4+shift)
+		for i := range filler {
+			b := byte(rng.IntN(255))
+			if i > 0 && b >= filler[i-1] {
+				b++
+			}
+			filler[i] = b
+		}
+		data := append(filler, bytes.Repeat([]byte("z"), 100)...)
+		data = append(data, textBytes(200000, uint64(90+shift))...)
+		comp := compressWithTool(t, data, 9)
+
+		z := NewReader(bytes.NewReader(comp))
+		head := make([]byte, 1024)
+		if _, err := io.ReadFull(z, head); err != nil {
+			t.Fatal(err)
+		}
+		if z.cur.walked != lazyHead || z.cur.n <= lazyHead {
+			t.Fatalf("shift %d: %d of %d bytes of the first block written after reading 1 KiB", shift, z.cur.walked, z.cur.n)
+		}
+		got := append([]byte(nil), head...)
+		buf := make([]byte, 4096)
+		for i := 0; ; i++ {
+			n, err := z.Read(buf[:1+i*37%len(buf)])
+			got = append(got, buf[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("shift %d: %v", shift, err)
+			}
+		}
+		if !bytes.Equal(got, data) {
+			t.Fatalf("shift %d: %d bytes decoded, want %d (or different ones)", shift, len(got), len(data))
+		}
+	}
+}

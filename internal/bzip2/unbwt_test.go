@@ -38,7 +38,7 @@ func TestWalkLanes(t *testing.T) {
 			blk := linkedBlock(n, [][]uint32{perm}, rng)
 			want := make([]byte, n)
 			walk(want, blk.tt[:n], start)
-			if !blk.walkLanes(start) {
+			if !blk.walkLanes(start, blk.pre[:n]) {
 				t.Fatalf("n=%d start=%d: one cycle refused", n, start)
 			}
 			if !bytes.Equal(blk.pre[:n], want) {
@@ -48,7 +48,7 @@ func TestWalkLanes(t *testing.T) {
 
 		// Two cycles: the segments from start cover only one.
 		blk := linkedBlock(n, [][]uint32{perm[:n/2], perm[n/2:]}, rng)
-		if blk.walkLanes(perm[0]) {
+		if blk.walkLanes(perm[0], blk.pre[:n]) {
 			t.Fatalf("n=%d: two cycles accepted", n)
 		}
 	}
