@@ -77,8 +77,9 @@ type parBlocks struct {
 	fresh   int // output buffers allocated by the goroutines for the blocks returned, since SetThreads
 	// decided is set once the file's first parRead has looked at its
 	// indexes (parallelWorth); off then says that no block is read ahead
-	// in this file.
-	decided, off bool
+	// in this file, as after a walk found a block above maxParBlock in a
+	// file whose indexes could not be read first (indexed false).
+	decided, off, indexed bool
 }
 
 // SetThreads lets z decode up to n blocks at once; n <= 1 keeps the
@@ -122,9 +123,6 @@ func (z *Reader) parRead(b []byte) (n int, ok bool) {
 		p.decided = true
 		p.off = !z.parallelWorth()
 	}
-	if p.off {
-		return 0, false
-	}
 	for {
 		if len(p.queue) > 0 && p.queue[0].off == p.queue[0].size {
 			z.finishJob()
@@ -167,6 +165,7 @@ func (z *Reader) parRead(b []byte) (n int, ok bool) {
 // block of random data, 32 MiB read ahead, copied again and 80 MB more
 // RSS for nothing.
 func (z *Reader) parallelWorth() bool {
+	z.par.indexed = false
 	src, ok := z.in.src.(interface {
 		io.ReaderAt
 		Size() int64
@@ -175,14 +174,12 @@ func (z *Reader) parallelWorth() bool {
 		return true
 	}
 	small := 0
-	if _, ok := readIndexes(src, src.Size(), func(uncomp uint64) {
+	_, z.par.indexed = readIndexes(src, src.Size(), func(uncomp uint64) {
 		if uncomp <= uint64(maxParBlock) {
 			small++
 		}
-	}); !ok {
-		return true
-	}
-	return small >= 2
+	})
+	return !z.par.indexed || small >= 2
 }
 
 // finishJob records the head block, all of whose bytes have been
@@ -219,7 +216,7 @@ func (p *parBlocks) held() int64 {
 // less than spareHeld.
 func (z *Reader) walkBlocks() {
 	p := z.par
-	for z.inBlock && p.room() {
+	for z.inBlock && !p.off && p.room() {
 		if !z.walkBlock() {
 			return
 		}
@@ -316,7 +313,13 @@ func (z *Reader) walkBlock() bool {
 			uncomp += int64(c&0x1F)<<16 | int64(h[1])<<8 | int64(h[2]) + 1
 			packed = int(h[3])<<8 | int(h[4]) + 1
 		}
-		if uncomp > maxParBlock || !read(packed) {
+		if uncomp > maxParBlock {
+			// Without the indexes (parallelWorth), take the next blocks
+			// to be alike, not worth walking either.
+			p.off = !p.indexed
+			return giveUp()
+		}
+		if !read(packed) {
 			return giveUp()
 		}
 	}

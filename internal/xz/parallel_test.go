@@ -327,3 +327,36 @@ func TestParallelSkipsUnsplittableFiles(t *testing.T) {
 		z.SetThreads(1)
 	}
 }
+
+// From a source that is not an io.ReaderAt (a pipe), the walk gives up on
+// the first block above maxParBlock and walks no more blocks of the file:
+// each walk read its block up to maxParBlock into a fresh buffer before
+// giving it back, which the bytes allocated beyond the sequential
+// reader's show.
+func TestParallelStopsAfterLargeBlock(t *testing.T) {
+	defer func(m int64, k int) { maxParBlock, keepOut = m, k }(maxParBlock, keepOut)
+	maxParBlock, keepOut = 256<<10, 32<<10
+	data := make([]byte, 4*(512<<10))
+	rand.New(rand.NewSource(5)).Read(data)
+	o := lzma.WriterOptions{Level: 1, DictSize: 64 << 10, MatchFinder: "hc5", Threads: 1, BlockSize: 512 << 10}
+	f := writeXZ(t, data, o)
+	allocated := func(threads int) uint64 {
+		z := NewReader(struct{ io.Reader }{bytes.NewReader(f)}, 1<<24)
+		z.SetThreads(threads)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		got, err := io.ReadAll(z)
+		runtime.ReadMemStats(&m1)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%d threads: read back %d bytes, %v", threads, len(got), err)
+		}
+		z.SetThreads(1)
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	seq, par := allocated(1), allocated(2)
+	// One walk: its buffer grown by doubling past maxParBlock, the
+	// buffered input copied when it is given back, the queue.
+	if extra := int64(par) - int64(seq); extra > 4*maxParBlock {
+		t.Errorf("walking 4 blocks above maxParBlock allocated %d bytes beyond the sequential reader's %d, want at most %d (one walk)", extra, seq, 4*maxParBlock)
+	}
+}
