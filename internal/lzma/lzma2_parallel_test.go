@@ -266,9 +266,15 @@ func FuzzParallel2(f *testing.F) {
 			size = -1
 		}
 		wantOut, _, wantErr := decodeAll(t, s, prop, size, 1, false)
-		got, _, err := decodeAll(t, s, prop, size, 2, false)
-		if !bytes.Equal(got, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
-			t.Fatalf("parallel: %d bytes, %v; sequential: %d bytes, %v", len(got), err, len(wantOut), wantErr)
+		// With the default firstWalk, and with one below the first
+		// segment: decoded sequentially up to the next reset.
+		defer func(n int) { firstWalk = n }(firstWalk)
+		for _, fw := range []int{firstWalk, 1 << 10} {
+			firstWalk = fw
+			got, _, err := decodeAll(t, s, prop, size, 2, false)
+			if !bytes.Equal(got, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("parallel (firstWalk %d): %d bytes, %v; sequential: %d bytes, %v", fw, len(got), err, len(wantOut), wantErr)
+			}
 		}
 	})
 }
