@@ -2,10 +2,13 @@ package ppmd
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/testenv"
 )
@@ -66,6 +69,10 @@ func BenchmarkReader7z(b *testing.B) {
 	text := func() []byte { return textData(4 << 20) }
 	b.Run("mixed-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "mixed-o6", "PPMd:o=6:mem=16m", mixed, 1<<16) })
 	b.Run("text-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "text-o6", "PPMd:o=6:mem=16m", text, 1<<16) })
+	numbers := func() []byte { return numbersData(4 << 20) }
+	logs := func() []byte { return logData(4 << 20) }
+	b.Run("numbers-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "numbers-o6", "PPMd:o=6:mem=16m", numbers, 1<<16) })
+	b.Run("logs-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "logs-o6", "PPMd:o=6:mem=16m", logs, 1<<16) })
 	b.Run("mixed-o32-64m", func(b *testing.B) { benchmarkReader7z(b, "mixed-o32", "PPMd:o=32:mem=64m", mixed, 1<<16) })
 	b.Run("mixed-o6-16m-1byte", func(b *testing.B) { benchmarkReader7z(b, "mixed-o6", "PPMd:o=6:mem=16m", mixed, 1) })
 }
@@ -259,4 +266,44 @@ func BenchmarkReader8(b *testing.B) {
 			b.Fatalf("%d bytes, %v; want %d", n, err, size)
 		}
 	}
+}
+
+// numbersData returns n bytes of CSV rows like those of the numbers class
+// of scripts/bench-matrix: a running id, a timestamp, an account number,
+// an amount, a quantity, a price, a currency and a rate. Most symbols
+// escape from the order-6 context to short ones: the escape path, SEE
+// and the masked searches dominate.
+func numbersData(n int) []byte {
+	r := rand.New(rand.NewPCG(3, 4))
+	currencies := []string{"EUR", "USD", "CHF", "SEK", "JPY", "GBP"}
+	var b bytes.Buffer
+	t := time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC)
+	for id := 400000; b.Len() < n; id++ {
+		t = t.Add(time.Duration(20+r.IntN(80)) * time.Second)
+		fmt.Fprintf(&b, "%d,%s,%08d,%.2f,%d,%.4f,%s,%.6f\n", id, t.Format(time.DateTime),
+			r.IntN(1e8), float64(r.IntN(8e6)-4e6)/100, r.IntN(1000),
+			float64(r.IntN(1e7))/1e4, currencies[r.IntN(len(currencies))], r.Float64())
+	}
+	return b.Bytes()[:n]
+}
+
+// logData returns n bytes of web-server log lines like those of the logs
+// class of scripts/bench-matrix: long repeated fields (the first context
+// usually holds the symbol) between varying numbers.
+func logData(n int) []byte {
+	r := rand.New(rand.NewPCG(5, 6))
+	methods := []string{"GET", "GET", "GET", "POST", "PUT", "DELETE"}
+	paths := []string{"/api/v1/users", "/api/v1/orders", "/static/app.js", "/health", "/api/v2/search"}
+	levels := []string{"INFO", "INFO", "INFO", "WARN", "ERROR"}
+	statuses := []int{200, 200, 200, 201, 304, 404, 500}
+	var b bytes.Buffer
+	t := time.Date(2025, 1, 1, 11, 0, 0, 0, time.UTC)
+	for b.Len() < n {
+		t = t.Add(time.Duration(r.IntN(40)) * time.Millisecond)
+		fmt.Fprintf(&b, "%s host-%02d app-api[%d]: %s %s 10.%d.%d.%d%s?id=%d HTTP/1.1 status=%d bytes=%d latency_ms=%.1f ua=\"Mozilla/5.0 (X11; Linux x86_64) rv:%d.0\"\n",
+			t.Format("2006-01-02T15:04:05.000Z"), r.IntN(16), 1000+r.IntN(50000), levels[r.IntN(len(levels))],
+			methods[r.IntN(len(methods))], r.IntN(256), r.IntN(256), r.IntN(256), paths[r.IntN(len(paths))],
+			r.IntN(1e6), statuses[r.IntN(len(statuses))], r.IntN(60000), float64(r.IntN(10000))/10, 100+r.IntN(30))
+	}
+	return b.Bytes()[:n]
 }
