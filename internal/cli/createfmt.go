@@ -298,15 +298,70 @@ func noInputs(o *CreateOptions, warnings int) error {
 }
 
 // createZip implements `garc a` of a ZIP archive: written to stdout with
-// -so (entries with data descriptors), else a new one or an update.
+// -so (entries with data descriptors), a new one as the inputs are
+// walked, keeping no list of them (only the central directory grows with
+// the entries), or an update of an existing one (see updateZipItems).
 func createZip(ctx context.Context, o CreateOptions, stdout io.Writer) error {
-	items, warnings, err := collectFor(&o)
+	if !o.Stdout {
+		if _, err := os.Stat(o.Archive); err == nil {
+			return updateZipItems(ctx, &o)
+		}
+	}
+	warnings := 0
+	opts, err := collectOptions(&o, &warnings)
+	if err != nil {
+		return err
+	}
+	zo := o.Zip
+	if o.Progress != nil {
+		zo.Progress = o.Progress(func() int64 { return walkSize(opts) })
+	}
+	ch := &zip.Changes{AddFrom: func(add func(*zip.WriteItem) error) error {
+		walked, err := collect.Walk(opts, func(it *collect.Item) error {
+			o.Reproducible.apply(it)
+			wi := zipItem(it, &o)
+			return add(&wi)
+		})
+		if err == nil && walked.Items == 0 {
+			err = errNothingAdded
+		}
+		return err
+	}}
+	start := time.Now()
+	var st *zip.WriteStats
+	if o.Stdout {
+		zo.Name, zo.Streamed = o.Archive, true
+		st, err = zip.Update(ctx, &pipeTarget{bw: bufio.NewWriterSize(stdout, 256<<10)}, nil, ch, &zo)
+		if err != nil {
+			err = namePath(o.Archive, err)
+		}
+	} else {
+		st, err = updateZip(ctx, o.Archive, ch, &zo, func(out *archivefile.File) {
+			// The temporary file being written may lie among the inputs.
+			if ofi, err := out.Stat(); err == nil {
+				opts.Skip = func(fi fs.FileInfo) bool { return os.SameFile(fi, ofi) }
+			}
+		})
+	}
+	if errors.Is(err, errNothingAdded) {
+		return noInputs(&o, warnings)
+	}
+	if err != nil {
+		return err
+	}
+	return finishCreate(&o, zipStats(st), start, warnings)
+}
+
+// updateZipItems adds the collected inputs to the existing ZIP archive
+// o.Archive: they are listed first, for the entries they replace.
+func updateZipItems(ctx context.Context, o *CreateOptions) error {
+	items, warnings, err := collectFor(o)
 	if err != nil {
 		return err
 	}
 	if len(items) == 0 {
-		if _, serr := os.Stat(o.Archive); serr != nil || o.Stdout {
-			return noInputs(&o, warnings)
+		if _, serr := os.Stat(o.Archive); serr != nil {
+			return noInputs(o, warnings)
 		}
 	}
 	zo := o.Zip
@@ -315,31 +370,27 @@ func createZip(ctx context.Context, o CreateOptions, stdout io.Writer) error {
 	}
 	add := make([]zip.WriteItem, len(items))
 	for i := range items {
-		it := &items[i]
-		add[i] = zip.WriteItem{Name: it.Name, Type: it.Type, LinkTarget: it.LinkTarget, Size: it.Size,
-			Mode: unixMode(it.Attributes), Open: it.Open}
-		if o.StoreMTime {
-			add[i].ModTime = it.ModTime
-		}
-		if o.StoreATime {
-			add[i].AccessTime = it.AccessTime
-		}
+		add[i] = zipItem(&items[i], o)
 	}
 	start := time.Now()
-	var st *zip.WriteStats
-	if o.Stdout {
-		zo.Name, zo.Streamed = o.Archive, true
-		st, err = zip.Update(ctx, &pipeTarget{bw: bufio.NewWriterSize(stdout, 256<<10)}, nil, &zip.Changes{Add: add}, &zo)
-		if err != nil {
-			err = namePath(o.Archive, err)
-		}
-	} else {
-		st, err = updateZip(ctx, o.Archive, &zip.Changes{Add: add}, &zo)
-	}
+	st, err := updateZip(ctx, o.Archive, &zip.Changes{Add: add}, &zo, nil)
 	if err != nil {
 		return err
 	}
-	return finishCreate(&o, zipStats(st), start, warnings)
+	return finishCreate(o, zipStats(st), start, warnings)
+}
+
+// zipItem converts a collected item for the ZIP writer.
+func zipItem(it *collect.Item, o *CreateOptions) zip.WriteItem {
+	w := zip.WriteItem{Name: it.Name, Type: it.Type, LinkTarget: it.LinkTarget, Size: it.Size,
+		Mode: unixMode(it.Attributes), Open: it.Open}
+	if o.StoreMTime {
+		w.ModTime = it.ModTime
+	}
+	if o.StoreATime {
+		w.AccessTime = it.AccessTime
+	}
+	return w
 }
 
 // pipeTarget is standard output as the target of a ZIP archive written
@@ -382,8 +433,9 @@ func isZipFile(path string) bool {
 
 // updateZip writes the ZIP archive at path through a temporary file
 // renamed into place on success, with the existing one (if any) as its
-// base.
-func updateZip(ctx context.Context, path string, ch *zip.Changes, zo *zip.WriteOptions) (*zip.WriteStats, error) {
+// base; created, when set, is called with the temporary file before
+// anything is written.
+func updateZip(ctx context.Context, path string, ch *zip.Changes, zo *zip.WriteOptions, created func(*archivefile.File)) (*zip.WriteStats, error) {
 	if err := checkSplitSet(path, 0); err != nil {
 		return nil, err
 	}
@@ -417,6 +469,9 @@ func updateZip(ctx context.Context, path string, ch *zip.Changes, zo *zip.WriteO
 		}
 		return nil, err
 	}
+	if created != nil {
+		created(out)
+	}
 	zo.Name = path
 	st, err := zip.Update(ctx, out, base, ch, zo)
 	switch {
@@ -435,7 +490,7 @@ func (a *app) deleteZip(name string, sel *selection.Selector) error {
 	start := time.Now()
 	pw, _ := a.pw.Value()
 	zo := zip.WriteOptions{Password: pw, Threads: a.g.threads, MaxDict: a.memory.Limit(), Memory: a.memory}
-	st, err := updateZip(a.ctx, name, &zip.Changes{Delete: sel.Want}, &zo)
+	st, err := updateZip(a.ctx, name, &zip.Changes{Delete: sel.Want}, &zo, nil)
 	if err != nil {
 		return err
 	}

@@ -200,4 +200,8 @@
 // the CRC and sizes follow in a data descriptor). An update copies the
 // entries it keeps as they are stored — local header, data and descriptor
 // — and rebuilds their directory records from the local header's fields.
+// Each entry's central directory header is encoded as soon as the entry
+// is written (central.go: about 100 bytes an entry, in 1 MiB blocks), and
+// new entries can come one at a time (Changes.AddFrom, a walk of the
+// inputs), so that writing a new archive keeps no other state per entry.
 package zip

@@ -110,6 +110,12 @@ type Changes struct {
 	// entry by 7-Zip's default update rule (archive.UpdateReplaces, at a
 	// second's precision); otherwise the item is skipped.
 	Add []WriteItem
+	// AddFrom, when set, gives more new entries one at a time, after Add,
+	// as it finds them (a walk of the inputs), so that no list of them
+	// is kept: it calls add with each and returns the first error add
+	// returns (or its own). Only for a new archive: Update refuses it
+	// with a base.
+	AddFrom func(add func(*WriteItem) error) error
 	// Delete selects the archive's entries to remove; nil removes none.
 	Delete func(e *archive.Entry) bool
 }
@@ -226,7 +232,7 @@ type writer struct {
 	method methodSpec
 	level  int
 	pos    int64
-	recs   []record
+	cd     centralDir
 	st     WriteStats
 	done   int64
 	buf    []byte
@@ -280,11 +286,16 @@ func Update(ctx context.Context, out Target, base *Existing, ch *Changes, opts *
 		return nil, ErrNoMatch
 	}
 	for i := range add {
-		if err := ctx.Err(); err != nil {
+		if err := w.addNew(&add[i]); err != nil {
 			return nil, err
 		}
-		if err := w.addItem(&add[i]); err != nil {
-			return nil, fmt.Errorf("%s: %w", add[i].Name, err)
+	}
+	if ch.AddFrom != nil {
+		if base != nil {
+			return nil, errors.New("zip: Changes.AddFrom adds to a new archive only")
+		}
+		if err := ch.AddFrom(w.addNew); err != nil {
+			return nil, err
 		}
 	}
 	if err := w.writeDirectory(); err != nil {
@@ -294,15 +305,19 @@ func Update(ctx context.Context, out Target, base *Existing, ch *Changes, opts *
 		return nil, err
 	}
 	w.st.BytesOut = w.pos
-	for i := range w.recs {
-		if w.recs[i].isDir {
-			w.st.Dirs++
-		} else {
-			w.st.Files++
-		}
-		w.st.UnpackedSize += w.recs[i].unpacked
-	}
+	w.st.Files, w.st.Dirs, w.st.UnpackedSize = w.cd.files, w.cd.dirs, w.cd.unpacked
 	return &w.st, nil
+}
+
+// addNew adds one new entry unless the context is done.
+func (w *writer) addNew(it *WriteItem) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if err := w.addItem(it); err != nil {
+		return fmt.Errorf("%s: %w", it.Name, err)
+	}
+	return nil
 }
 
 func (w *writer) closeEncoders() {
@@ -533,7 +548,7 @@ func (w *writer) addItem(it *WriteItem) error {
 		w.st.Added++
 		w.st.BytesIn += r.usize
 	}
-	w.recs = append(w.recs, r)
+	w.cd.add(&r, w.opts.ForceZip64)
 	return nil
 }
 
@@ -726,89 +741,4 @@ func zstdLevel(level int) zstd.EncoderLevel {
 		return zstd.SpeedBetterCompression
 	}
 	return zstd.SpeedBestCompression
-}
-
-// writeDirectory writes the central directory and the end records.
-func (w *writer) writeDirectory() error {
-	le := binary.LittleEndian
-	cdStart := w.pos
-	var b []byte
-	for i := range w.recs {
-		r := &w.recs[i]
-		var z64 []byte
-		csize, usize, off := uint32(r.csize), uint32(r.usize), uint32(r.offset)
-		if r.zip64 || r.usize >= 0xFFFFFFFF {
-			z64, usize = le.AppendUint64(z64, uint64(r.usize)), 0xFFFFFFFF
-		}
-		if r.zip64 || r.csize >= 0xFFFFFFFF {
-			z64, csize = le.AppendUint64(z64, uint64(r.csize)), 0xFFFFFFFF
-		}
-		if w.opts.ForceZip64 || r.offset >= 0xFFFFFFFF {
-			z64, off = le.AppendUint64(z64, uint64(r.offset)), 0xFFFFFFFF
-		}
-		extra := r.extra
-		version := r.version
-		if z64 != nil {
-			extra = append(le.AppendUint16(le.AppendUint16(nil, extraZip64), uint16(len(z64))), append(z64, extra...)...)
-			version = max(version, versionZip64)
-		}
-		b = le.AppendUint32(b[:0], sigCentral)
-		b = le.AppendUint16(b, r.madeBy)
-		b = le.AppendUint16(b, version)
-		b = le.AppendUint16(b, r.flags)
-		b = le.AppendUint16(b, r.method)
-		b = le.AppendUint16(b, r.dosTime)
-		b = le.AppendUint16(b, r.dosDate)
-		b = le.AppendUint32(b, r.crc)
-		b = le.AppendUint32(b, csize)
-		b = le.AppendUint32(b, usize)
-		b = le.AppendUint16(b, uint16(len(r.name)))
-		b = le.AppendUint16(b, uint16(len(extra)))
-		b = le.AppendUint16(b, uint16(len(r.comment)))
-		b = le.AppendUint16(b, 0) // disk
-		b = le.AppendUint16(b, 0) // internal attributes
-		b = le.AppendUint32(b, r.external)
-		b = le.AppendUint32(b, off)
-		b = append(b, r.name...)
-		b = append(b, extra...)
-		b = append(b, r.comment...)
-		if err := w.write(b); err != nil {
-			return err
-		}
-	}
-	cdEnd := w.pos
-	count := int64(len(w.recs))
-	cdSize := cdEnd - cdStart
-	zip64 := w.opts.ForceZip64 || count >= 0xFFFF || cdSize >= 0xFFFFFFFF || cdStart >= 0xFFFFFFFF
-	b = b[:0]
-	if zip64 {
-		b = le.AppendUint32(b, sigEnd64)
-		b = le.AppendUint64(b, end64Len-12)
-		b = le.AppendUint16(b, versionMadeBy)
-		b = le.AppendUint16(b, versionZip64)
-		b = le.AppendUint32(b, 0) // this disk
-		b = le.AppendUint32(b, 0) // the directory's disk
-		b = le.AppendUint64(b, uint64(count))
-		b = le.AppendUint64(b, uint64(count))
-		b = le.AppendUint64(b, uint64(cdSize))
-		b = le.AppendUint64(b, uint64(cdStart))
-		b = le.AppendUint32(b, sigEnd64Locator)
-		b = le.AppendUint32(b, 0)
-		b = le.AppendUint64(b, uint64(cdEnd))
-		b = le.AppendUint32(b, 1)
-	}
-	n16 := uint16(min(count, 0xFFFF))
-	size32, off32 := uint32(min(cdSize, 0xFFFFFFFF)), uint32(min(cdStart, 0xFFFFFFFF))
-	if w.opts.ForceZip64 {
-		n16, off32 = 0xFFFF, 0xFFFFFFFF
-	}
-	b = le.AppendUint32(b, sigEnd)
-	b = le.AppendUint16(b, 0)
-	b = le.AppendUint16(b, 0)
-	b = le.AppendUint16(b, n16)
-	b = le.AppendUint16(b, n16)
-	b = le.AppendUint32(b, size32)
-	b = le.AppendUint32(b, off32)
-	b = le.AppendUint16(b, 0) // comment length
-	return w.write(b)
 }

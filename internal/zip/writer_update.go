@@ -64,7 +64,7 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 		if _, err := io.Copy(countingWriter{w}, io.NewSectionReader(base.R, f.headerOff, f.dataEnd-f.headerOff)); err != nil {
 			return nil, err
 		}
-		w.recs = append(w.recs, r)
+		w.cd.add(&r, w.opts.ForceZip64)
 		w.st.Kept++
 	}
 	if ch.Delete != nil && w.st.Deleted == 0 && len(ch.Add) == 0 {
