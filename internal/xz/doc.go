@@ -43,7 +43,11 @@
 // sizes in the block header are not needed), decodes them on up to n
 // goroutines and returns them in order (parallel.go); larger blocks, and
 // any block whose decoding fails, are read again by the sequential path,
-// so output and errors are those of one thread.
+// so output and errors are those of one thread. To read no block ahead in
+// vain, a Reader whose input is a sized io.ReaderAt (a file's section)
+// first reads the indexes and decodes sequentially unless two blocks or
+// more are small enough; from other inputs it walks no more blocks of a
+// file once one was too large.
 //
 // The CRC-64 check is computed by carry-less multiplication (PCLMULQDQ)
 // on amd64 CPUs that have it, folding 64 bytes a step (crc64_amd64.s), and
