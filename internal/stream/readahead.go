@@ -32,10 +32,14 @@ type raChunk struct {
 // buffers, whose allocation and first touch were about a tenth of the
 // CPU time of a 2-byte .zst's test (issue 27).
 //
-// The goroutine starts at the end of such a window of direct reads in
-// which the reader spent at least 1/readAheadWorth of the decoder's time
-// on work of its own between its reads (creating files, for x); else the
-// next window is timed the same way. Decoding ahead costs CPU time, a
+// The goroutine starts at the end of readAheadBusy windows of direct
+// reads in a row in each of which the reader spent at least
+// 1/readAheadWorth of the decoder's time on work of its own between its
+// reads (creating files, for x); a window short of it starts the count
+// again. One window is not enough: an entry's set-up, or the processor
+// taken away from the reader on a loaded machine, fill one now and then
+// (a third of garc t's runs of a 100 MB .tar.zst started the goroutine
+// at a load average of 25). Decoding ahead costs CPU time, a
 // tenth of a zstd decoder's: a second copy of the data, which then
 // arrives from the other processor's cache, and the hand-overs. It buys
 // wall time only when the reader has work to overlap; `t` of a .tar.zst,
@@ -44,6 +48,7 @@ type raChunk struct {
 const (
 	readAheadDirect = readAheadSize
 	readAheadWorth  = 4
+	readAheadBusy   = 2
 )
 
 // readAheadClock times the windows of direct reads; tests replace it.
@@ -69,10 +74,11 @@ type readAhead struct {
 
 	// Before the goroutine starts: the bytes read directly in the
 	// current window, the time spent in src's Read and between Reads,
-	// and when the last Read returned.
+	// when the last Read returned, and the busy windows before this one.
 	direct          int
 	decode, consume time.Duration
 	last            time.Time
+	busy            int
 }
 
 // newReadAhead returns src read ahead on a goroutine.
@@ -141,11 +147,14 @@ func (r *readAhead) Read(p []byte) (int, error) {
 		r.direct += n
 		r.err = err
 		if r.direct >= readAheadDirect && err == nil {
-			if r.consume*readAheadWorth >= r.decode {
-				r.start()
-			} else {
-				r.direct, r.decode, r.consume = 0, 0, 0
+			r.busy++
+			if r.consume*readAheadWorth < r.decode {
+				r.busy = 0
 			}
+			if r.busy == readAheadBusy {
+				r.start()
+			}
+			r.direct, r.decode, r.consume = 0, 0, 0
 		}
 		return n, err
 	}

@@ -55,13 +55,14 @@ func readSmall(r io.Reader) ([]byte, error) {
 	}
 }
 
-// TestReadAheadSameAsDirect decodes every kind, whole and damaged in the
-// middle, with threads 1 (no read-ahead) and 2 (read-ahead): the same
-// bytes and the same error come out. The reader is made to look busy,
-// so that the goroutine starts.
+// TestReadAheadSameAsDirect decodes every kind, whole, damaged and cut
+// near the end, with threads 1, directly and through a read-ahead: the same
+// bytes and the same error come out. (With threads 2 NewDecoder also
+// decodes bzip2 blocks in parallel, a decoder of its own.) The reader is
+// made to look busy, so that the goroutine starts.
 func TestReadAheadSameAsDirect(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
-	data := make([]byte, 3<<19+12345)
+	data := make([]byte, (readAheadBusy+1)*readAheadDirect+3<<16+12345)
 	x := uint32(1)
 	for i := range data {
 		x = x*1664525 + 1013904223
@@ -74,31 +75,39 @@ func TestReadAheadSameAsDirect(t *testing.T) {
 	}{
 		{"gz", Gzip, tool(t, data, "gzip", "-c", "-n")},
 		{"bz2", Bzip2, tool(t, data, "bzip2", "-c")},
-		{"xz", XZ, tool(t, data, "xz", "-c")},
+		{"xz", XZ, tool(t, data, "xz", "-c", "-1")},
 		{"zst", Zstd, tool(t, data, "zstd", "-c", "-q", "--check")},
 	}
 	for _, c := range cases {
-		damaged := bytes.Clone(c.comp)
-		for i := len(damaged) / 2; i < len(damaged)/2+64; i++ {
+		damaged := bytes.Clone(c.comp) // past where the read-ahead starts
+		for i := len(damaged) * 15 / 16; i < len(damaged)*15/16+64; i++ {
 			damaged[i] ^= 0x55
 		}
 		for _, in := range []struct {
 			name string
 			comp []byte
-		}{{"whole", c.comp}, {"damaged", damaged}, {"cut", c.comp[:len(c.comp)*2/3]}} {
+		}{{"whole", c.comp}, {"damaged", damaged}, {"cut", c.comp[:len(c.comp)*15/16]}} {
 			t.Run(c.name+"/"+in.name, func(t *testing.T) {
 				var outs [2][]byte
 				var errs [2]error
-				for i, threads := range []int{1, 2} {
-					d, _, err := NewDecoder(c.kind, bytes.NewReader(in.comp), 0, threads)
+				for i := range 2 {
+					d, _, err := NewDecoder(c.kind, bytes.NewReader(in.comp), 0, 1)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if _, ok := d.(*readAhead); ok != (threads > 1) {
-						t.Fatalf("threads %d: read-ahead %v", threads, ok)
+					if _, ok := d.(*readAhead); ok {
+						t.Fatal("threads 1: read-ahead")
+					}
+					var ra *readAhead
+					if i == 1 {
+						ra = newReadAhead(d)
+						d = ra
 					}
 					outs[i], errs[i] = readSmall(d)
 					d.Close()
+					if ra != nil && !ra.started && len(outs[1]) > (readAheadBusy+1)*readAheadDirect {
+						t.Fatalf("the read-ahead did not start in %d bytes", len(outs[1]))
+					}
 				}
 				if in.name == "whole" && (errs[0] != nil || !bytes.Equal(outs[0], data)) {
 					t.Fatalf("direct decoding: %d bytes, %v", len(outs[0]), errs[0])
@@ -159,7 +168,8 @@ func TestReadAheadError(t *testing.T) {
 }
 
 // TestReadAheadEarlyClose: closing a long stream a few bytes after the
-// goroutine started (after the readAheadDirect bytes read directly)
+// goroutine started (after the readAheadBusy windows of readAheadDirect
+// bytes read directly)
 // stops the goroutine (Close returns only after it has) and closes the
 // decoder; the goroutine has read at most the ring's worth and one
 // buffer more. A decoder opened and closed without a Read starts none.
@@ -167,7 +177,7 @@ func TestReadAheadEarlyClose(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
 	src := &failingDecoder{n: 1 << 40, err: io.EOF}
 	r := newReadAhead(src)
-	if _, err := io.ReadFull(r, make([]byte, 2*readAheadDirect)); err != nil {
+	if _, err := io.ReadFull(r, make([]byte, (readAheadBusy+1)*readAheadDirect)); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Close(); err != nil {
@@ -181,7 +191,7 @@ func TestReadAheadEarlyClose(t *testing.T) {
 	if !src.closed {
 		t.Fatal("decoder not closed")
 	}
-	if read := int64(1<<40) - int64(src.n); read > readAheadDirect+(readAheadBufs+1)*readAheadSize {
+	if read := int64(1<<40) - int64(src.n); read > (readAheadBusy+1)*readAheadDirect+(readAheadBufs+1)*readAheadSize {
 		t.Fatalf("read %d bytes ahead", read)
 	}
 	r.Close() // a second Close does nothing
@@ -195,12 +205,12 @@ func TestReadAheadEarlyClose(t *testing.T) {
 }
 
 // TestReadAheadSmallDirect checks that a stream shorter than
-// readAheadDirect is read without the read-ahead goroutine and its
-// buffers, with the same bytes and end, and that a longer one starts it
-// (its reader busy).
+// readAheadBusy windows of readAheadDirect bytes is read without the
+// read-ahead goroutine and its buffers, with the same bytes and end, and
+// that a longer one starts it (its reader busy).
 func TestReadAheadSmallDirect(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
-	for _, size := range []int{2, 100000, readAheadDirect + 100000} {
+	for _, size := range []int{2, 100000, readAheadDirect + 100000, readAheadBusy*readAheadDirect + 100000} {
 		data := bytes.Repeat([]byte("garc"), size/4)
 		comp := tool(t, data, "zstd", "-c", "-q")
 		d, _, err := NewDecoder(Zstd, bytes.NewReader(comp), 0, 2)
@@ -218,7 +228,7 @@ func TestReadAheadSmallDirect(t *testing.T) {
 		if !ok {
 			t.Fatalf("threads 2: decoder %T, want *readAhead", d)
 		}
-		if want := len(data) >= readAheadDirect; ra.started != want {
+		if want := len(data) >= readAheadBusy*readAheadDirect; ra.started != want {
 			t.Errorf("size %d: goroutine started %v, want %v", size, ra.started, want)
 		}
 		if err := d.Close(); err != nil {
@@ -227,26 +237,30 @@ func TestReadAheadSmallDirect(t *testing.T) {
 	}
 }
 
-// TestReadAheadOnlyForWork: the goroutine starts at the end of the first
-// window of readAheadDirect bytes in which the reader spent at least
-// 1/readAheadWorth of the decoder's time between its Reads, and never for
-// a reader that does next to nothing (garc t), which reads directly to
-// the end with the same bytes and end.
+// TestReadAheadOnlyForWork: the goroutine starts at the end of the
+// readAheadBusy-th window of readAheadDirect bytes in a row in which the
+// reader spent at least 1/readAheadWorth of the decoder's time between
+// its Reads, and never for a reader that does next to nothing (garc t)
+// or is busy in one window only, which read directly to the end with the
+// same bytes and end.
 func TestReadAheadOnlyForWork(t *testing.T) {
-	const size = 5*readAheadDirect + 12345
+	const size = 6*readAheadDirect + 12345
+	const idle, busy = time.Microsecond, time.Millisecond
 	for _, c := range []struct {
 		name            string
 		consume, decode time.Duration
-		// after: the reader becomes busy after this many bytes (-1:
-		// never)
-		after   int
-		started bool
+		// The reader is busy (as much as the decoder) from byte from to
+		// byte to, when from >= 0.
+		from, to int
+		started  bool
 	}{
-		{"busy reader", time.Millisecond, time.Millisecond, 0, true},
-		{"at the threshold", time.Millisecond, readAheadWorth * time.Millisecond, 0, true},
-		{"idle reader", time.Microsecond, time.Millisecond, -1, false},
-		{"below the threshold", time.Millisecond, (readAheadWorth + 1) * time.Millisecond, -1, false},
-		{"busy from the third window", time.Microsecond, time.Millisecond, 2*readAheadDirect + 1, true},
+		{"busy reader", busy, busy, -1, 0, true},
+		{"at the threshold", busy, readAheadWorth * busy, -1, 0, true},
+		{"idle reader", idle, busy, -1, 0, false},
+		{"below the threshold", busy, (readAheadWorth + 1) * busy, -1, 0, false},
+		{"busy from the third window", idle, busy, 2 * readAheadDirect, size, true},
+		{"busy in one window", idle, busy, 2 * readAheadDirect, 3 * readAheadDirect, false},
+		{"busy in two windows", idle, busy, 2 * readAheadDirect, 4 * readAheadDirect, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			clock := readerWork(t, c.consume, c.decode)
@@ -255,11 +269,13 @@ func TestReadAheadOnlyForWork(t *testing.T) {
 			defer r.Close()
 			var got int
 			buf := make([]byte, 64<<10)
-			busy := c.after == 0
 			for {
-				if !busy && c.after > 0 && got >= c.after {
-					clock.consume, clock.decode = time.Millisecond, time.Millisecond
-					busy = true
+				switch {
+				case c.from < 0:
+				case got == c.from:
+					clock.consume, clock.decode = busy, busy
+				case got == c.to:
+					clock.consume, clock.decode = c.consume, c.decode
 				}
 				n, err := r.Read(buf)
 				got += n
@@ -272,9 +288,6 @@ func TestReadAheadOnlyForWork(t *testing.T) {
 			}
 			if got != size || r.started != c.started {
 				t.Errorf("%d bytes, goroutine started %v; want %d, %v", got, r.started, size, c.started)
-			}
-			if c.after > 0 && src.n != 0 {
-				t.Errorf("%d bytes left unread", src.n)
 			}
 		})
 	}
