@@ -40,13 +40,18 @@
 // uses that: the segments from one dictionary reset to the next (7-Zip's
 // multithreaded encoder resets at each block) are read ahead, at most n+1
 // of at most 32 MiB, and decoded on up to n goroutines
-// (lzma2_parallel.go); anything else goes to the sequential decoder.
+// (lzma2_parallel.go); anything else goes to the sequential decoder. A
+// first segment above 1 MiB (firstWalk) is not read ahead: the sequential
+// decoder takes it, and the walk resumes at the next dictionary reset.
 //
 // # Decoder
 //
 // The decoder keeps the dictionary as one flat window that wraps around
 // (its size is rounded to a multiple of 16 so buffer positions give the
-// same lp/pb position bits as stream positions). Compressed input is held
+// same lp/pb position bits as stream positions); at its full size, where
+// matches reach far back at random, it is asked for transparent huge pages
+// (hugeBytes): fewer TLB misses and page faults, 1.13× → 1.03× 7zz's CPU
+// on 32 MiB of numbers at -mx5. Compressed input is held
 // in memory with spare bytes after it, so the hot loop decodes whole
 // symbols with the range, code and input position in local variables and
 // checks the input bound once per symbol; a symbol reads at most 49 bytes.
