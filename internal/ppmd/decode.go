@@ -176,6 +176,13 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 		}
 		s := binary.LittleEndian.Uint32(ctx[4:8])
 		st := statesAt(mem, s, ns)
+		// The SEE cell depends on the suffix's NumStats, rarely in the
+		// cache: it is loaded before the states are summed, so that the
+		// two misses overlap instead of following each other.
+		var sufNS uint32
+		if ns != 256 {
+			sufNS = uint32(binary.LittleEndian.Uint16(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12]))[0:2]))
+		}
 		hiCnt := maskedSum(st, charMask)
 		m.minContext = mc
 
@@ -187,7 +194,6 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 			sc = &m.dummySee
 		} else {
 			nonMasked := ns - numMasked
-			sufNS := uint32(binary.LittleEndian.Uint16(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12]))[0:2]))
 			idx := b2u(nonMasked < sufNS-ns) +
 				2*b2u(uint32(binary.LittleEndian.Uint16(ctx[2:4])) < 11*ns) +
 				4*b2u(numMasked > nonMasked) +
