@@ -7,6 +7,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"math"
 	"slices"
 )
 
@@ -170,7 +171,9 @@ func (z *Reader) parallelWorth() bool {
 		io.ReaderAt
 		Size() int64
 	})
-	if !ok {
+	if !ok || src.Size() == math.MaxInt64 {
+		// A section of unknown size: an archive arriving on a pipe, which
+		// a read at its end would consume.
 		return true
 	}
 	small := 0

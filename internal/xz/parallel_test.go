@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"os"
 	"runtime"
@@ -354,9 +355,39 @@ func TestParallelStopsAfterLargeBlock(t *testing.T) {
 		return m1.TotalAlloc - m0.TotalAlloc
 	}
 	seq, par := allocated(1), allocated(2)
+	// A section of unknown size over a stream read once (stdin) is not
+	// read at its end for the indexes.
+	once := &oncePipe{data: f}
+	z := NewReader(io.NewSectionReader(once, 0, math.MaxInt64), 1<<24)
+	z.SetThreads(2)
+	if got, err := io.ReadAll(z); err != nil || !bytes.Equal(got, data) || once.elsewhere > 0 {
+		t.Errorf("from a pipe: %d bytes, %v, %d reads elsewhere than where the last ended", len(got), err, once.elsewhere)
+	}
+	z.SetThreads(1)
 	// One walk: its buffer grown by doubling past maxParBlock, the
 	// buffered input copied when it is given back, the queue.
 	if extra := int64(par) - int64(seq); extra > 4*maxParBlock {
 		t.Errorf("walking 4 blocks above maxParBlock allocated %d bytes beyond the sequential reader's %d, want at most %d (one walk)", extra, seq, 4*maxParBlock)
 	}
+}
+
+// oncePipe is an io.ReaderAt over a stream read front to back once: it
+// counts the reads that do not start where the last one ended.
+type oncePipe struct {
+	data      []byte
+	pos       int64
+	elsewhere int
+}
+
+func (o *oncePipe) ReadAt(p []byte, off int64) (int, error) {
+	if off != o.pos {
+		o.elsewhere++
+		return 0, io.ErrUnexpectedEOF
+	}
+	n := copy(p, o.data[min(off, int64(len(o.data))):])
+	o.pos += int64(n)
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
