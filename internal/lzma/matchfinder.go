@@ -57,7 +57,7 @@ type matchFinder struct {
 	h3shift, h4bshift uint
 	hb                int      // bytes hashed for the main table: 4 or 5
 	son               []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
-	// insertScratch is btInsert's (always empty) match list.
+	// insertScratch is skip's match list (at most one match).
 	insertScratch []match
 
 	// Hashing ahead: the hash tables do not depend on the tree, so the
@@ -533,6 +533,12 @@ func (mf *matchFinder) skip(n int) {
 		mf.hcSkip(n)
 		return
 	}
+	// run is the distance (1-based) of the previous position's match of
+	// its full limit runLimit, 0 if it had none: in a long match the
+	// next position is taken over without a walk, as the parallel
+	// finder's worker does (produce).
+	run, runLimit := uint32(0), 0
+	buf, son := mf.buf, mf.son
 	for ; n > 0; n-- {
 		pos := mf.pos
 		limit := mf.end - pos
@@ -545,15 +551,25 @@ func (mf *matchFinder) skip(n int) {
 		}
 		cur := uint32(pos) + mf.delta
 		cand := mf.preHashed(cur).c4
-		mf.btInsert(pos, cur, cand, mf.maxDist(cur), limit)
+		if d := run; d != 0 && cur-cand == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
+			cyc := mf.cycPos
+			s := cyc - d
+			if d > cyc {
+				s += mf.cyclic
+			}
+			son[2*cyc], son[2*cyc+1] = son[2*s], son[2*s+1]
+			runLimit = limit
+		} else {
+			// Reporting only a match of the full limit (best
+			// limit-1) tells whether the walk ended on one.
+			ms := mf.btFind(mf.insertScratch[:0], pos, cur, cand, mf.maxDist(cur), limit, limit-1)
+			run = 0
+			if len(ms) > 0 {
+				run, runLimit = ms[len(ms)-1].dist+1, limit
+			}
+		}
 		mf.advance()
 	}
-}
-
-// btInsert re-roots the tree at cur without collecting matches: the walk
-// of btFind, with nothing long enough to report.
-func (mf *matchFinder) btInsert(pos int, cur, cand, maxD uint32, limit int) {
-	mf.btFind(mf.insertScratch[:0], pos, cur, cand, maxD, limit, limit)
 }
 
 // preload inserts the positions from the current one up to the buffer
