@@ -17,9 +17,11 @@
 //
 //	go run ./scripts/cpupairs 30 -- 7zz a -bd -mx1 -mmt1 /tmp/p.7z in.bin -- garc a -q -mx1 -mmt1 /tmp/p.7z in.bin
 //
-// A command's output goes to /dev/null; a file named like its last but one
-// argument is removed before each run, so that archivers create rather
-// than update.
+// A command's output goes to /dev/null. When a command's last but one
+// argument names a regular file with an archive's extension (.7z, .zip,
+// .tar, .gz, .tgz, .bz2, .xz, .zst, .lzma, .rar), that file is removed
+// before each run, so that archivers create rather than update; no other
+// file is ever removed (a tool's own path or an input stays).
 package main
 
 import (
@@ -29,14 +31,33 @@ import (
 	"os/exec"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 )
+
+// archiveExts are the extensions of the outputs removeOutput removes.
+var archiveExts = []string{".7z", ".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".lzma", ".rar"}
+
+// removeOutput removes name if it is a regular file named like an archive:
+// the output of an archiver's previous round.
+func removeOutput(name string) {
+	fi, err := os.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	for _, ext := range archiveExts {
+		if strings.HasSuffix(name, ext) {
+			os.Remove(name)
+			return
+		}
+	}
+}
 
 type sample struct{ cpu, sys, faults float64 }
 
 func run(args []string) (sample, error) {
 	if len(args) >= 2 {
-		os.Remove(args[len(args)-2])
+		removeOutput(args[len(args)-2])
 	}
 	c := exec.Command(args[0], args[1:]...)
 	if err := c.Run(); err != nil {
