@@ -115,12 +115,14 @@ func (e *Writer) parse(a, b int, p *prices, out []uint32) []uint32 {
 			}
 			if lo <= l {
 				cs := cost[i+lo : i+l+1]
+				fs := from[i+lo : i+l+1]
 				lp := p.len[lo : l+1]
 				lp = lp[:len(cs)]
+				fs = fs[:len(cs)]
 				for k, pl := range lp {
 					if v := dc + pl; v < cs[k] {
 						cs[k] = v
-						from[i+lo+k] = uint32(lo+k)<<16 | d
+						fs[k] = uint32(lo+k)<<16 | d
 					}
 				}
 			}
