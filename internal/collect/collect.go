@@ -455,6 +455,28 @@ func (w *walker) readDir(dir string) ([]os.DirEntry, error) {
 // wildcard walks the entries of dir matching pat, and with recursion
 // those of every subdirectory; found is set when one matches.
 func (w *walker) wildcard(dir, prefix, pat string, found *bool) error {
+	return w.eachEntry(dir, func(e os.DirEntry, pend *[]pending) error {
+		p := filepath.Join(dir, e.Name())
+		name := joinName(prefix, e.Name())
+		if wildcard.Match(pat, e.Name()) {
+			*found = true
+			d, err := w.visit(p, name, nil)
+			if err == nil && d != nil {
+				err = w.later(pend, e.Name(), func() error { return w.dir(d) })
+			}
+			return err
+		}
+		if w.recursive && e.IsDir() && !w.excluded(name, true) {
+			return w.later(pend, e.Name(), func() error { return w.wildcard(p, name, pat, found) })
+		}
+		return nil
+	})
+}
+
+// eachEntry calls visit for each entry of dir in order, with the list of
+// subdirectories whose walk waits for later names (flushed before each
+// entry and at the end); an unreadable directory is a warning.
+func (w *walker) eachEntry(dir string, visit func(e os.DirEntry, pend *[]pending) error) error {
 	ents, err := w.readDir(dir)
 	if err != nil {
 		w.warn(dir, err)
@@ -469,23 +491,8 @@ func (w *walker) wildcard(dir, prefix, pat string, found *bool) error {
 		if err := w.flush(&pend, e.Name(), false); err != nil {
 			return err
 		}
-		p := filepath.Join(dir, e.Name())
-		name := joinName(prefix, e.Name())
-		if wildcard.Match(pat, e.Name()) {
-			*found = true
-			d, err := w.visit(p, name, nil)
-			if err == nil && d != nil {
-				err = w.later(&pend, e.Name(), func() error { return w.dir(d) })
-			}
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if w.recursive && e.IsDir() && !w.excluded(name, true) {
-			if err := w.later(&pend, e.Name(), func() error { return w.wildcard(p, name, pat, found) }); err != nil {
-				return err
-			}
+		if err := visit(e, &pend); err != nil {
+			return err
 		}
 	}
 	return w.flush(&pend, "", true)
@@ -580,29 +587,13 @@ func (w *walker) visit(p, name string, parents []dirID) (*subdir, error) {
 
 // dir walks the contents of a directory.
 func (w *walker) dir(d *subdir) error {
-	ents, err := w.readDir(d.path)
-	if err != nil {
-		w.warn(d.path, err)
-		return nil
-	}
-	left := len(ents)
-	defer func() { w.held -= left }()
-	var pend []pending
-	for _, e := range ents {
-		left--
-		w.held--
-		if err := w.flush(&pend, e.Name(), false); err != nil {
-			return err
-		}
+	return w.eachEntry(d.path, func(e os.DirEntry, pend *[]pending) error {
 		sub, err := w.visit(filepath.Join(d.path, e.Name()), joinName(d.name, e.Name()), d.parents)
 		if err == nil && sub != nil {
-			err = w.later(&pend, e.Name(), func() error { return w.dir(sub) })
+			err = w.later(pend, e.Name(), func() error { return w.dir(sub) })
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return w.flush(&pend, "", true)
+		return err
+	})
 }
 
 // excluded reports whether an Exclude pattern matches the stored name.
