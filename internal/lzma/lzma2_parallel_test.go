@@ -183,16 +183,8 @@ func TestParallel2DamageAsSequential(t *testing.T) {
 	data := testData("mixed", 600<<10, 3)
 	stream, prop := multiSegment(t, data, 64<<10, 1)
 	n := int64(len(data))
-	flip := func(at int) []byte {
-		b := bytes.Clone(stream)
-		b[at] ^= 0x55
-		return b
-	}
-	for _, tc := range []struct {
-		name   string
-		stream []byte
-		size   int64
-	}{
+	flip := func(at int) []byte { return flipped(stream, at) }
+	checkAsSequential(t, prop, []damageCase{
 		{"flip-middle", flip(len(stream) / 2), n},
 		{"flip-third", flip(len(stream) / 3), -1},
 		{"flip-last", flip(len(stream) - 40), n},
@@ -202,7 +194,30 @@ func TestParallel2DamageAsSequential(t *testing.T) {
 		{"size-short", stream, n - 100_000},
 		{"size-long", stream, n + 5},
 		{"trailing-garbage", append(bytes.Clone(stream[:len(stream)-1]), 0x07, 0), -1},
-	} {
+	})
+}
+
+// damageCase is a damaged or cut LZMA2 stream and the size given to the
+// reader (-1: unknown).
+type damageCase struct {
+	name   string
+	stream []byte
+	size   int64
+}
+
+// flipped returns a copy of stream with the byte at at changed.
+func flipped(stream []byte, at int) []byte {
+	b := bytes.Clone(stream)
+	b[at] ^= 0x55
+	return b
+}
+
+// checkAsSequential decodes each case with two threads, through Read
+// and WriteTo, and wants the sequential reader's output and error, the
+// offset of a corrupt-input error included.
+func checkAsSequential(t *testing.T, prop byte, cases []damageCase) {
+	t.Helper()
+	for _, tc := range cases {
 		wantOut, _, wantErr := decodeAll(t, tc.stream, prop, tc.size, 1, false)
 		for _, wt := range []bool{false, true} {
 			got, _, err := decodeAll(t, tc.stream, prop, tc.size, 2, wt)
@@ -349,34 +364,15 @@ func TestParallel2FirstSegmentBounded(t *testing.T) {
 		}
 		z.SetThreads(1)
 	}
-	flip := func(at int) []byte {
-		b := bytes.Clone(stream)
-		b[at] ^= 0x55
-		return b
-	}
-	for _, tc := range []struct {
-		name   string
-		stream []byte
-		size   int64
-	}{
+	flip := func(at int) []byte { return flipped(stream, at) }
+	checkAsSequential(t, prop, []damageCase{
 		{"flip-first", flip(len(large) / 2), n},
 		{"flip-later", flip(len(large) + 100<<10), -1},
 		{"truncated-first", stream[:len(large)/2], n},
 		{"truncated-later", stream[:len(large)+100<<10], -1},
 		{"size-short", stream, n - 200<<10},
 		{"no-end-byte", stream[:len(stream)-1], -1},
-	} {
-		wantOut, _, wantErr := decodeAll(t, tc.stream, prop, tc.size, 1, false)
-		for _, wt := range []bool{false, true} {
-			got, _, err := decodeAll(t, tc.stream, prop, tc.size, 2, wt)
-			if !bytes.Equal(got, wantOut) {
-				t.Errorf("%s writeTo=%v: %d bytes out, sequential %d", tc.name, wt, len(got), len(wantOut))
-			}
-			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
-				t.Errorf("%s writeTo=%v: error %v, sequential %v", tc.name, wt, err, wantErr)
-			}
-		}
-	}
+	})
 }
 
 // countingReader counts the bytes read from r.
