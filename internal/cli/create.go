@@ -13,7 +13,6 @@ import (
 	"github.com/garc-dev/garc/internal/sevenzip"
 	"github.com/garc-dev/garc/internal/zip"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 // SymlinkMode says how `garc a` treats symbolic links among its inputs.
@@ -155,7 +154,7 @@ unencrypted) or with another one is refused unless
 			}
 			opts.Progress = func(total func() int64) func(int64, string) {
 				mode, t := a.progressMode(opts.Stdout), int64(-1)
-				if barShowsTotal(mode, a.g.quiet, a.stderr) {
+				if progress.ShowsBar(mode, a.g.quiet, a.stderr) {
 					t = total()
 				}
 				if a.prog = progress.New(mode, a.g.quiet, a.stderr, t); a.prog != nil {
@@ -200,20 +199,6 @@ unencrypted) or with another one is refused unless
 	fl.BoolVar(&f.reproducible, "reproducible", false, "the same bytes for the same files: entries sorted by name, times clamped to $SOURCE_DATE_EPOCH (or 0), no owners, modes 0644/0755 (set by SOURCE_DATE_EPOCH too)")
 	fl.BoolVar(&f.keepModes, "keep-modes", false, "with --reproducible: keep the permission bits")
 	return cmd
-}
-
-// barShowsTotal reports whether progress.New draws a bar with the total
-// size in this mode: not with -q, --progress=never or list, nor with auto
-// when stderr is not a terminal.
-func barShowsTotal(mode string, quiet bool, stderr io.Writer) bool {
-	switch {
-	case quiet || mode == "never" || mode == "list":
-		return false
-	case mode == "auto":
-		f, ok := stderr.(interface{ Fd() uintptr })
-		return ok && term.IsTerminal(int(f.Fd()))
-	}
-	return true
 }
 
 // parseDictSize parses --dict (-md): a size, where a plain number up to

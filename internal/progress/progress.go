@@ -67,16 +67,27 @@ func isTerminal(w any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// ShowsBar reports whether New draws a bar, which shows the total: not
+// with -q, --progress=never or list, nor with auto when stderr is not a
+// terminal.
+func ShowsBar(mode string, quiet bool, stderr io.Writer) bool {
+	switch {
+	case quiet || mode == "never" || mode == "list":
+		return false
+	case mode == "auto":
+		return isTerminal(stderr)
+	}
+	return true
+}
+
 // New returns a progress display for total bytes (-1: unknown),
 // or nil when progress is off: -q, --progress=never, or --progress=auto
 // with stderr not a terminal.
 func New(mode string, quiet bool, stderr io.Writer, total int64) *Display {
-	switch {
-	case quiet || mode == "never":
-		return nil
-	case mode == "list":
+	if mode == "list" && !quiet {
 		return &Display{list: stderr}
-	case mode == "auto" && !isTerminal(stderr):
+	}
+	if !ShowsBar(mode, quiet, stderr) {
 		return nil
 	}
 	// Plain text (no escape sequences) for TERM=dumb and for a Windows
