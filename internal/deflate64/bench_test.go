@@ -61,14 +61,15 @@ func BenchmarkInflateClasses(b *testing.B) {
 			continue
 		}
 		comp := flateCompress(b, in, 6)
-		b.Run(name, func(b *testing.B) { benchInflate(b, in, comp) })
+		b.Run(name, func(b *testing.B) { benchInflate(b, in, comp, false) })
 	}
 }
 
-// benchInflate decodes comp, the Deflate stream of in, b.N times through
-// one reused decoder, reporting the CPU time per byte of in.
-func benchInflate(b *testing.B, in, comp []byte) {
-	d := New(bytes.NewReader(comp), false)
+// benchInflate decodes comp, the Deflate (deflate64: Deflate64) stream
+// of in, b.N times through one reused decoder, reporting the CPU time per
+// byte of in.
+func benchInflate(b *testing.B, in, comp []byte, deflate64 bool) {
+	d := New(bytes.NewReader(comp), deflate64)
 	src := bytes.NewReader(comp)
 	buf := make([]byte, 32<<10)
 	b.SetBytes(int64(len(in)))
