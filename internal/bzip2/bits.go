@@ -99,6 +99,15 @@ func (br *bitReader) refill() {
 // offset returns the input offset of the byte holding the next unread bit.
 func (br *bitReader) offset() int64 { return br.base + int64(br.pos) - int64((br.n+7)/8) }
 
+// stopAt stores the state of a decoding loop that kept the bit buffer in
+// local variables (bits, n, pos) and returns the damage it found, so that
+// offset reports where decoding stopped rather than where the loop began
+// or last refilled the buffer.
+func (br *bitReader) stopAt(bits uint64, n uint, pos int, what string) error {
+	br.bits, br.n, br.pos = bits, n, pos
+	return formatError(what)
+}
+
 // inputRead returns how many input bytes have been read.
 func (br *bitReader) inputRead() int64 { return br.base + int64(br.end) }
 

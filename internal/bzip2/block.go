@@ -444,17 +444,17 @@ func (z *Reader) decodeSymbols(blk *blockBuf, mtf *[256]byte, alphaSize, numSele
 	sel := 0
 	t := &z.tables[z.selectors[0]]
 	if t.oversubscribed {
-		return 0, formatError("Huffman code lengths oversubscribed")
+		return 0, br.stopAt(bits, nb, pos, "Huffman code lengths oversubscribed")
 	}
 	left := groupSize
 	for {
 		if left == 0 {
 			if sel++; sel >= numSelectors {
-				return 0, formatError("more symbols than selectors")
+				return 0, br.stopAt(bits, nb, pos, "more symbols than selectors")
 			}
 			t = &z.tables[z.selectors[sel]]
 			if t.oversubscribed {
-				return 0, formatError("Huffman code lengths oversubscribed")
+				return 0, br.stopAt(bits, nb, pos, "Huffman code lengths oversubscribed")
 			}
 			left = groupSize
 		}
@@ -479,7 +479,7 @@ func (z *Reader) decodeSymbols(blk *blockBuf, mtf *[256]byte, alphaSize, numSele
 			var ok bool
 			sym, l, ok = t.decodeLong(bits)
 			if !ok {
-				return 0, formatError("invalid Huffman code")
+				return 0, br.stopAt(bits, nb, pos, "invalid Huffman code")
 			}
 		}
 		if l > nb {
@@ -495,7 +495,7 @@ func (z *Reader) decodeSymbols(blk *blockBuf, mtf *[256]byte, alphaSize, numSele
 			run += int(sym+1) << runShift
 			runShift++
 			if run > len(tt)-n {
-				return 0, formatError("run exceeds the block size")
+				return 0, br.stopAt(bits, nb, pos, "run exceeds the block size")
 			}
 			continue
 		}
@@ -520,7 +520,7 @@ func (z *Reader) decodeSymbols(blk *blockBuf, mtf *[256]byte, alphaSize, numSele
 			break
 		}
 		if n >= len(tt) {
-			return 0, formatError("block exceeds the block size")
+			return 0, br.stopAt(bits, nb, pos, "block exceeds the block size")
 		}
 		// Move-to-front index sym-1 (index 0 is always coded as a run).
 		k := uint(sym-1) & 0xff
