@@ -385,7 +385,13 @@ func (z *Reader2) DecodeInto(buf []byte) ([]byte, error) {
 	size := int(z.size)
 	w := windowSize(uint32(min(z.size, 1<<32-1)), z.size)
 	if n := int(w) + windowSlack; cap(buf) < n {
-		buf = hugeBytes(n) // fewer page faults for a buffer filled at once
+		if n >= hugeWindowMin {
+			buf = hugeBytes(n) // fewer page faults and TLB misses
+		} else {
+			// Huge pages would double the memory of 7-Zip's 1 MiB
+			// blocks (a 2 MiB page each, from 4 MiB allocations).
+			buf = make([]byte, n)
+		}
 	}
 	old := z.d.dict
 	z.d.dict = buf[:cap(buf)]
@@ -499,4 +505,59 @@ func (c *concatReader) Read(b []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// maxPeekChunks bounds the chunk headers Segmented reads: a segment of
+// maxSegment bytes stored in uncompressed chunks of 64 KiB has 512.
+const maxPeekChunks = 1024
+
+// Segmented reports whether the LZMA2 stream of n packed bytes at offset
+// off of r resets its dictionary again within maxSegment unpacked bytes of
+// its start: whether a Reader2 with SetThreads(n > 1) decodes parts of it
+// in parallel. It reads the first segment's chunk headers only, each where
+// the previous chunk ends, and reports false on anything unexpected (the
+// decoder reports the damage).
+func Segmented(r io.ReaderAt, off, n int64) bool {
+	var h [6]byte
+	pos, size := int64(0), 0
+	for range maxPeekChunks {
+		if pos >= n {
+			return false
+		}
+		k, _ := r.ReadAt(h[:min(int64(len(h)), n-pos)], off+pos)
+		if k < 1 {
+			return false
+		}
+		c := h[0]
+		if reset := c == 1 || c >= 0xE0; reset != (pos == 0) {
+			return reset
+		}
+		var hdr, packed, unpacked int
+		switch {
+		case c == 1 || c == 2:
+			hdr = 3
+		case c >= 0x80:
+			hdr = 5
+			if c >= 0xC0 {
+				hdr = 6
+			}
+		default:
+			return false // the end byte or a bad control byte
+		}
+		if k < hdr {
+			return false
+		}
+		if c < 0x80 {
+			unpacked = int(h[1])<<8 | int(h[2]) + 1
+			packed = unpacked
+		} else {
+			unpacked = int(c&0x1F)<<16 | int(h[1])<<8 | int(h[2]) + 1
+			packed = int(h[3])<<8 | int(h[4]) + 1
+		}
+		if size += unpacked; size > maxSegment {
+			return false
+		}
+		pos += int64(hdr + packed)
+	}
+	return false
 }

@@ -386,3 +386,36 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	c.n += int64(m)
 	return m, err
 }
+
+// TestSegmented: Segmented finds a second dictionary reset within
+// maxSegment unpacked bytes from chunk headers alone, as the walk would.
+func TestSegmented(t *testing.T) {
+	defer func(n int) { maxSegment = n }(maxSegment)
+	maxSegment = 1 << 20
+	text := bytes.Repeat([]byte("segmented chunk headers, "), 20000) // 500,000 bytes
+	seg2, _ := multiSegment(t, text, 200_000, 1)                     // LZMA chunks, resets every 200,000 bytes
+	seg1, _ := multiSegment(t, text, len(text), 1)
+	big, _ := multiSegment(t, bytes.Repeat(text, 3), 1_400_000, 1) // first segment above maxSegment
+	random := testData("random", 300<<10, 1)
+	stored, _ := multiSegment(t, random, 100<<10, 1) // uncompressed chunks
+	for _, tc := range []struct {
+		name   string
+		stream []byte
+		want   bool
+	}{
+		{"two-segments", seg2, true},
+		{"one-segment", seg1, false},
+		{"first-above-maxSegment", big, false},
+		{"stored-segments", stored, true},
+		{"truncated-before-reset", seg2[:len(seg2)/4], false},
+		{"no-reset-at-start", append([]byte{2, 0, 0, 'x'}, seg2...), false},
+		{"bad-control", append([]byte{1, 0, 0, 'x', 3}, seg2...), false},
+		{"empty", nil, false},
+	} {
+		// Bytes around the stream: the offsets are those of a 7z pack stream.
+		file := append(append([]byte("head"), tc.stream...), 0xE0, 0xE0)
+		if got := Segmented(bytes.NewReader(file), 4, int64(len(tc.stream))); got != tc.want {
+			t.Errorf("%s: Segmented %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
