@@ -152,6 +152,7 @@ unencrypted) or with another one is refused unless
 			if err != nil {
 				return err
 			}
+			defer startHeapLimiter()()
 			opts.Progress = func(total func() int64) func(int64, string) {
 				mode, t := a.progressMode(opts.Stdout), int64(-1)
 				if progress.ShowsBar(mode, a.g.quiet, a.stderr) {
@@ -375,6 +376,7 @@ self-extractors cannot be changed.`,
 			if len(pats) == 0 {
 				return usagef("d: no entries named")
 			}
+			defer startHeapLimiter()()
 			exc, err := selection.ExpandListFiles(a.g.excludes)
 			if err != nil {
 				return err

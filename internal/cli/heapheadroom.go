@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// heapHeadroom is how far the heap of `a` and `d` may grow above the heap
+// the last garbage collection found live before the next one runs.
+//
+// Go collects when the heap has doubled since the last collection
+// (GOGC=100): a run whose live heap is its encoders' windows and
+// buffers (about 40 MB for .tar.zst on two threads) peaked at twice that
+// when it also made garbage, as the walk of 200,000 small files does with
+// each file's stat, name and open file (77 MB, against 51 MB for one
+// 2 GiB file, whose copy loop makes none). A fixed headroom makes the
+// peak the live heap plus this much, whatever the number of files; the
+// live heap of those encoders is marked in well under a millisecond (its
+// buffers hold no pointers), so collecting every 8 MiB allocated costs
+// little.
+const heapHeadroom = 8 << 20
+
+// heapLimiter lowers the runtime's soft memory limit after each garbage
+// collection to the live heap plus heapHeadroom (and what the runtime
+// holds besides the heap), never above the limit it found (--max-dict's,
+// setMemoryLimit). The heap of a run that makes no garbage never reaches
+// it; one that does is collected there instead of at twice its live
+// size. A live heap that grows (a directory of a million names read at
+// once, a ZIP's central directory) raises the limit at the next
+// collection, each collection allowing heapHeadroom more.
+type heapLimiter struct {
+	mu      sync.Mutex
+	ceiling int64
+	stopped bool
+	samples []metrics.Sample
+	// collections counts the collections seen (for the tests).
+	collections int
+}
+
+// gcTick is an object allocated to be dropped: its cleanup runs after
+// the collection that finds it unreachable. It holds a pointer, so that
+// it is not one of the runtime's tiny allocations, which share a block
+// with others and may outlive a collection.
+type gcTick struct {
+	_ *int
+	_ [8]byte
+}
+
+// startHeapLimiter starts bounding the heap (see heapLimiter) until the
+// returned function is called, which restores the limit found.
+func startHeapLimiter() (stop func()) {
+	l := newHeapLimiter()
+	l.arm()
+	return l.stop
+}
+
+// newHeapLimiter returns a limiter, not started, whose ceiling is the
+// memory limit in force.
+func newHeapLimiter() *heapLimiter {
+	return &heapLimiter{ceiling: debug.SetMemoryLimit(-1), samples: []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+	}}
+}
+
+// arm drops a gcTick whose cleanup adjusts the limit after the next
+// collection and arms again.
+func (l *heapLimiter) arm() {
+	runtime.AddCleanup(&gcTick{}, func(l *heapLimiter) {
+		if l.adjust() {
+			l.arm()
+		}
+	}, l)
+}
+
+// adjust sets the memory limit to the live heap, the memory the runtime
+// holds beside the heap, and heapHeadroom, at most the ceiling; it
+// reports whether the limiter still runs.
+func (l *heapLimiter) adjust() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped {
+		return false
+	}
+	l.collections++
+	metrics.Read(l.samples)
+	var v [6]int64
+	for i, s := range l.samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return true // unknown here: the limit stays as it is
+		}
+		v[i] = int64(s.Value.Uint64())
+	}
+	live := v[0]
+	beside := v[1] - v[2] - v[3] - v[4] - v[5] // stacks, the runtime's own data
+	debug.SetMemoryLimit(min(l.ceiling, live+max(beside, 0)+heapHeadroom))
+	return true
+}
+
+// stop ends the limiter and restores the limit it found.
+func (l *heapLimiter) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
+	debug.SetMemoryLimit(l.ceiling)
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+)
+
+var heapSink []byte
+
+// The heap limiter keeps a run that makes garbage beside a large live
+// heap (an encoder's windows, the walk of many small files) within
+// heapHeadroom of its live heap, where Go's default pacing lets it grow
+// to twice the live heap; stopping restores the limit found.
+func TestHeapLimiterBoundsGarbage(t *testing.T) {
+	const liveSize = 64 << 20
+	prevGC := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prevGC)
+	ceiling := debug.SetMemoryLimit(-1)
+
+	live := make([]byte, liveSize)
+	for i := range live {
+		live[i] = byte(i)
+	}
+	runtime.GC()
+	l := newHeapLimiter()
+	l.arm()
+	runtime.GC()
+	for l.seen() == 0 {
+		runtime.Gosched() // the cleanup runs after the collection
+	}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	for i := range 120_000 {
+		heapSink = make([]byte, 1024)
+		for j := range heapSink {
+			heapSink[j] = byte(i + j)
+		}
+		if i%128 == 0 {
+			metrics.Read(sample)
+			peak = max(peak, sample[0].Value.Uint64())
+		}
+	}
+	runtime.KeepAlive(live)
+	l.stop()
+	t.Logf("peak %d MiB", peak>>20)
+	if got := debug.SetMemoryLimit(-1); got != ceiling {
+		t.Errorf("limit after stop: %d, want the %d found", got, ceiling)
+	}
+	// Go's pacing alone peaks at twice the live heap. Half of it is the
+	// bound: the headroom, the test binary's own heap, and what a slow
+	// collection on a loaded machine lets the loop allocate meanwhile.
+	if bound := uint64(liveSize * 3 / 2); peak > bound {
+		t.Errorf("heap peaked at %d MiB beside %d MiB live (bound %d MiB, %d collections seen)",
+			peak>>20, liveSize>>20, bound>>20, l.seen())
+	}
+	if l.seen() < 2 {
+		t.Errorf("%d collections seen while 120 MiB of garbage was made", l.seen())
+	}
+}
+
+// seen returns the number of collections the limiter has adjusted after.
+func (l *heapLimiter) seen() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.collections
+}
