@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 )
 
 // Segment-parallel LZMA2 decoding.
@@ -21,7 +22,11 @@ import (
 // in order, keeping each buffer for a later segment once its bytes have
 // been returned (a fresh buffer's pages cost a first-touch fault each);
 // the (n+1)-th segment is read ahead only while the n queued are small
-// (spareHeld). Anything the walk does not expect (a stream of one segment, a
+// (spareHeld). A segment of uncompressed chunks only (random data) is
+// copied by the walk itself into its buffer, the one that the segment
+// before it used when that was stored too: nothing is read ahead of it
+// while no LZMA segment is queued, so that such a stream takes one buffer
+// and no goroutine. Anything the walk does not expect (a stream of one segment, a
 // segment above maxSegment, the end byte, a bad control byte, truncated
 // input) and any error of a segment's decoder hand the rest of the stream,
 // from the start of that segment, to the sequential decoder: its output
@@ -66,6 +71,30 @@ type segment struct {
 	off    int    // bytes of out already returned
 	err    error
 	done   chan struct{}
+	stored []int // the lengths of its chunks when all are uncompressed: out holds them, packed nothing
+}
+
+// packedBytes returns s's chunks as the stream holds them, rebuilt from
+// out for a stored segment.
+func (s *segment) packedBytes() []byte {
+	if s.stored == nil {
+		return s.packed
+	}
+	return appendStored(nil, s.out, s.stored)
+}
+
+// appendStored appends to buf the uncompressed chunks of lengths n whose
+// bytes follow each other in data, with their headers: the first resets
+// the dictionary (control byte 1), the others do not (2).
+func appendStored(buf, data []byte, n []int) []byte {
+	c := byte(1)
+	for _, k := range n {
+		buf = append(buf, c, byte((k-1)>>8), byte(k-1))
+		buf = append(buf, data[:k]...)
+		data = data[k:]
+		c = 2
+	}
+	return buf
 }
 
 // parallel2 is Reader2's parallel state.
@@ -84,8 +113,10 @@ type parallel2 struct {
 	decoders chan *Reader2 // free decoders (nil until first needed); its capacity bounds the goroutines decoding
 	freeOut  [][]byte
 	freePack [][]byte
-	segments int // segments handed to the goroutines since the last restart
+	segments int // segments walked (handed to the goroutines, or stored) since the last restart
 	fresh    int // output buffers allocated by the goroutines for the segments returned, since SetThreads
+
+	storedSize int // unpacked bytes of the last segment of uncompressed chunks
 }
 
 // SetThreads lets z decode the segments between dictionary resets on up to
@@ -221,6 +252,13 @@ func (z *Reader2) release(s *segment) {
 	p.queue = p.queue[:len(p.queue)-1]
 }
 
+// keepOut keeps buf, if it has storage, for a later segment's output.
+func (p *parallel2) keepOut(buf []byte) {
+	if cap(buf) > 0 {
+		p.freeOut = append(p.freeOut, buf[:0])
+	}
+}
+
 // held returns the bytes of the segments queued.
 func (p *parallel2) held() int {
 	n := 0
@@ -241,9 +279,15 @@ func (z *Reader2) walkAhead() {
 	}
 }
 
-// room reports whether one more segment may be read ahead.
+// room reports whether one more segment may be read ahead: not while
+// every segment queued is stored (copied by the walk), whose read-ahead
+// would keep no goroutine busy and only take another buffer, its pages
+// faulted in, away from the cache.
 func (p *parallel2) room() bool {
 	n, held := len(p.queue), p.held()
+	if n > 0 && !slices.ContainsFunc(p.queue, func(s *segment) bool { return s.stored == nil }) {
+		return false
+	}
 	return held < maxHeld-2*maxSegment && (n < p.threads || n == p.threads && held < spareHeld)
 }
 
@@ -261,7 +305,25 @@ func (z *Reader2) walk(first bool) bool {
 	}
 	size := 0
 	final := false
+	// While every chunk is uncompressed (random data), their bytes are
+	// copied straight into the segment's output, the decoding is that
+	// copy, and no goroutine is needed; at the first LZMA chunk the
+	// chunks are rebuilt into buf.
+	var out []byte
+	var stored []int
+	if k := len(p.freeOut); k > 0 {
+		out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
+	}
+	given := cap(out)
+	unstore := func() {
+		buf = appendStored(buf, out, stored)
+		stored = nil
+	}
 	giveUp := func() bool {
+		if stored != nil {
+			unstore()
+		}
+		p.keepOut(out)
 		p.tail = &concatReader{parts: []io.Reader{bytes.NewReader(buf), bytes.NewReader(bytes.Clone(in.buf[in.rp:in.wp])), &restReader{in.r, in.eof, in.err}}}
 		p.tailAt, p.tailLen = start, p.left
 		return false
@@ -317,24 +379,52 @@ func (z *Reader2) walk(first bool) bool {
 		if in.ensure(hdr+packed) < hdr+packed {
 			return giveUp()
 		}
-		buf = append(buf, in.buf[in.rp:in.rp+hdr+packed]...)
+		if size == 0 && c == 1 {
+			stored = []int{}
+			want := p.storedSize
+			if want == 0 {
+				want = firstWalk
+			}
+			if p.left >= 0 {
+				want = int(min(int64(want), p.left))
+			}
+			if cap(out) < want {
+				// A fresh buffer of the last stored segment's size
+				// (7-Zip's blocks are all alike; the first at most
+				// firstWalk), not grown by copies: each page
+				// touched costs a fault.
+				p.keepOut(out)
+				out = make([]byte, 0, want)
+			}
+		}
+		if stored != nil && (c >= 0x80 || unpacked < packed) {
+			unstore()
+		}
+		if stored != nil {
+			out = append(out, in.buf[in.rp+hdr:in.rp+hdr+packed]...)
+			stored = append(stored, packed)
+		} else {
+			buf = append(buf, in.buf[in.rp:in.rp+hdr+packed]...)
+		}
 		in.rp += hdr + packed
 		size += unpacked
 	}
 	if first && final {
 		return giveUp()
 	}
-	s := &segment{start: start, left: p.left, packed: buf, size: size, done: make(chan struct{})}
-	if k := len(p.freeOut); k > 0 {
-		s.out, p.freeOut = p.freeOut[k-1], p.freeOut[:k-1]
-	}
-	s.given = cap(s.out)
+	s := &segment{start: start, left: p.left, packed: buf, size: size, out: out, given: given, done: make(chan struct{})}
 	if p.left >= 0 {
 		p.left -= int64(size)
 	}
 	p.ended = final
 	p.queue = append(p.queue, s)
 	p.segments++
+	if stored != nil {
+		s.stored = stored
+		p.storedSize = size
+		close(s.done)
+		return true
+	}
 	go p.decode(s, z.props, z.maxDict)
 	return true
 }
@@ -427,7 +517,7 @@ func (z *Reader2) failOver() {
 	s := p.queue[0]
 	parts := make([]io.Reader, 0, len(p.queue)+2)
 	for _, q := range p.queue {
-		parts = append(parts, bytes.NewReader(q.packed))
+		parts = append(parts, bytes.NewReader(q.packedBytes()))
 	}
 	if t, ok := p.tail.(*concatReader); ok {
 		parts = append(parts, t.parts...)

@@ -419,3 +419,77 @@ func TestSegmented(t *testing.T) {
 		}
 	}
 }
+
+// TestParallel2StoredSegments: segments of uncompressed chunks (random
+// data) are copied by the walk into one reused buffer, not decoded by
+// goroutines into threads+1 buffers; mixed with LZMA segments, damage and
+// cuts give the sequential reader's output and error.
+func TestParallel2StoredSegments(t *testing.T) {
+	data := testData("random", 1<<20, 7)
+	stream, prop := multiSegment(t, data, 64<<10, 1)
+	for _, size := range []int64{int64(len(data)), -1} {
+		for _, threads := range []int{2, 3} {
+			z, err := NewReader2(bytes.NewReader(stream), prop, size, 1<<24)
+			if err != nil {
+				t.Fatal(err)
+			}
+			z.SetThreads(threads)
+			got, err := io.ReadAll(z)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("size %d: %d bytes, %v", size, len(got), err)
+			}
+			want := 16 // of unknown size the last one is decoded sequentially
+			if size < 0 {
+				want = 15
+			}
+			if z.par.segments != want || z.par.fresh != 1 {
+				t.Errorf("size %d threads %d: %d segments walked (want %d), %d buffers allocated (want 1)", size, threads, z.par.segments, want, z.par.fresh)
+			}
+			z.SetThreads(1)
+		}
+	}
+	// Text and random segments in turn: a damaged LZMA segment hands the
+	// stored ones queued behind it to the sequential decoder.
+	var mixed []byte
+	for i := range 10 {
+		kind := "text"
+		if i%3 != 0 {
+			kind = "random"
+		}
+		mixed = append(mixed, testData(kind, 64<<10, int64(i))...)
+	}
+	stream, prop = multiSegment(t, mixed, 64<<10, 1)
+	var starts []int // the segments' first chunk headers
+	for pos := 0; stream[pos] != 0; {
+		c := stream[pos]
+		if c == 1 || c >= 0xE0 {
+			starts = append(starts, pos)
+		}
+		if c < 0x80 {
+			pos += 3 + (int(stream[pos+1])<<8 | int(stream[pos+2])) + 1
+		} else {
+			pos += 6 - btoi(c < 0xC0) + (int(stream[pos+3])<<8 | int(stream[pos+4])) + 1
+		}
+	}
+	if len(starts) != 10 || stream[starts[3]] < 0x80 || stream[starts[4]] != 1 {
+		t.Fatalf("segments at %v, controls %x %x", starts, stream[starts[3]], stream[starts[4]])
+	}
+	n := int64(len(mixed))
+	flip := func(at int) []byte { return flipped(stream, at) }
+	checkAsSequential(t, prop, []damageCase{
+		{"good", stream, n},
+		{"flip-lzma-before-stored", flip(starts[3] + 100), n},
+		{"flip-lzma-before-stored-unknown-size", flip(starts[3] + 100), -1},
+		{"flip-stored", flip(starts[4] + 1000), n},
+		{"truncated-in-stored", stream[:starts[5]+5000], n},
+		{"truncated-stored-header", stream[:starts[5]+2], -1},
+		{"size-short-in-stored", stream, int64(5<<16 + 300)},
+	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
