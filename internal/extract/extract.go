@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -851,9 +852,6 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	} else if err != nil {
 		return createErr(e.Name, err)
 	}
-	if x.buf == nil {
-		x.buf = make([]byte, 256<<10)
-	}
 	if r == nil {
 		r = strings.NewReader("")
 	}
@@ -877,7 +875,16 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	}
 	var size int64
 	hole := false
-	for werr == nil {
+	// Content in memory (an entry WriteQueued queued) is written from
+	// there rather than copied through x.buf, which a run of small files
+	// then never allocates; reading it cannot fail.
+	mem, inMemory := r.(*bytes.Reader)
+	if inMemory = inMemory && !holes; inMemory {
+		_, werr = mem.WriteTo(f)
+	} else if x.buf == nil {
+		x.buf = make([]byte, 256<<10)
+	}
+	for werr == nil && !inMemory {
 		if skipper != nil {
 			n, err := skipper.SkipHole()
 			if err != nil {

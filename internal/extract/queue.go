@@ -27,6 +27,12 @@ const (
 	batchEntries     = 64
 	batchBytes       = 1 << 20
 	queueBatches     = 4
+	// batchCap is the room of a batch's content, allocated whole when
+	// the batch is first used: a batch is handed over as soon as it holds
+	// batchBytes, so its content never outgrows it, and it is never
+	// regrown (each regrowth copied the content and touched fresh pages:
+	// a tenth of the CPU time of extracting a 300 KB .tar.gz).
+	batchCap = batchBytes + maxQueuedContent + 1
 )
 
 // errAborted is the outcome of an entry queued when Abort or Rollback
@@ -233,6 +239,9 @@ func (q *queue) batch(x *Extractor) (*batch, error) {
 	}
 	q.cur = q.free[len(q.free)-1]
 	q.free = q.free[:len(q.free)-1]
+	if q.cur.data == nil {
+		q.cur.data = make([]byte, 0, batchCap)
+	}
 	return q.cur, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/tempname"
@@ -333,5 +334,105 @@ func TestWriteQueuedAbortRollback(t *testing.T) {
 				t.Fatalf("WriteQueued after the end: %v", err)
 			}
 		})
+	}
+}
+
+// TestWriteQueuedFromMemory: the content of queued entries is written
+// from the batch it was read into, not copied through the extractor's
+// 256 KiB buffer, which an extraction of small files (new ones, and ones
+// replacing existing files through a temporary file) never allocates;
+// a larger entry, written at once from its reader, still uses it.
+func TestWriteQueuedFromMemory(t *testing.T) {
+	for _, overwrite := range []bool{false, true} {
+		dest := t.TempDir()
+		opts := Options{Dest: dest}
+		if overwrite {
+			opts.Overwrite = OverwriteAll
+			for i := range 3 {
+				if err := os.WriteFile(filepath.Join(dest, fmt.Sprintf("f%d", i)), []byte("old content"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		x, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{}
+		for i := range 3*batchEntries + 5 {
+			name, c := fmt.Sprintf("f%d", i), strings.Repeat(fmt.Sprintf("content %d\n", i), i%7)
+			want[name] = c
+			e := &archive.Entry{Name: name, Type: archive.TypeFile, Size: int64(len(c)), ModTime: archiveTime()}
+			if err := x.WriteQueued(e, strings.NewReader(c), func(e *archive.Entry, err error) error {
+				if err != nil {
+					t.Errorf("%s: %v", e.Name, err)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := x.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if x.buf != nil {
+			t.Errorf("overwrite %v: small queued files allocated the copy buffer (%d bytes)", overwrite, len(x.buf))
+		}
+		big := strings.Repeat("b", maxQueuedContent+1)
+		want["big"] = big
+		if err := x.WriteQueued(&archive.Entry{Name: "big", Type: archive.TypeFile, Size: int64(len(big))}, strings.NewReader(big), func(e *archive.Entry, err error) error { return err }); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if x.buf == nil {
+			t.Errorf("overwrite %v: a large entry was written without the copy buffer", overwrite)
+		}
+		for name, c := range want {
+			got, err := os.ReadFile(filepath.Join(dest, name))
+			if err != nil || string(got) != c {
+				t.Errorf("overwrite %v: %s: %q, %v; want %q", overwrite, name, got, err, c)
+			}
+			fi, err := os.Stat(filepath.Join(dest, name))
+			if err == nil && name != "big" && !fi.ModTime().Equal(archiveTime()) {
+				t.Errorf("overwrite %v: %s: time %v, want %v", overwrite, name, fi.ModTime(), archiveTime())
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(dest, ".garc-*")); len(left) > 0 {
+			t.Errorf("overwrite %v: temporary files left: %v", overwrite, left)
+		}
+	}
+}
+
+// TestWriteQueuedBatchRoom: a batch's content is allocated once, with
+// room for all a batch can hold, and never regrown as entries are read
+// into it (a regrowth copies what the batch holds).
+func TestWriteQueuedBatchRoom(t *testing.T) {
+	x, err := New(Options{Dest: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := strings.Repeat("z", maxQueuedContent)
+	seen := map[*byte]bool{}
+	for i := range 3 * queueBatches * batchBytes / maxQueuedContent {
+		e := &archive.Entry{Name: fmt.Sprintf("f%d", i), Type: archive.TypeFile, Size: int64(len(c))}
+		if err := x.WriteQueued(e, strings.NewReader(c), func(e *archive.Entry, err error) error { return err }); err != nil {
+			t.Fatal(err)
+		}
+		b := x.q.Load().cur
+		if b == nil {
+			continue // just handed over
+		}
+		if room := batchBytes + maxQueuedContent + 1; cap(b.data) != room {
+			t.Fatalf("entry %d: batch content of %d bytes has room for %d, want %d", i, len(b.data), cap(b.data), room)
+		}
+		seen[unsafe.SliceData(b.data)] = true
+	}
+	if err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) > queueBatches {
+		t.Errorf("%d content arrays for %d batches", len(seen), queueBatches)
 	}
 }
