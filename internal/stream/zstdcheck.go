@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -407,7 +408,7 @@ func (c *zstdCheck) block(b []byte, at int64) bool {
 	} {
 		switch k.mode {
 		case 0: // predefined
-			*k.cur = &zstdPredefined[i]
+			*k.cur = &zstdPredefined()[i]
 		case 1: // RLE: one symbol, no state bits
 			if len(b) < 1 || int(b[0]) > k.maxSym {
 				return false
@@ -577,10 +578,12 @@ type fseTable struct {
 	e   [512]fseEntry
 }
 
-// zstdPredefined are the tables of the predefined mode, built from the
-// default distributions of the format: literal lengths, offsets, match
-// lengths.
-var zstdPredefined = func() (t [3]fseTable) {
+// zstdPredefined returns the tables of the predefined mode, built from
+// the default distributions of the format (literal lengths, offsets,
+// match lengths) on first use rather than at start-up: most garc
+// processes read no zstd.
+var zstdPredefined = sync.OnceValue(func() *[3]fseTable {
+	t := new([3]fseTable)
 	ll := []int16{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1}
 	of := []int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}
 	ml := []int16{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -589,7 +592,7 @@ var zstdPredefined = func() (t [3]fseTable) {
 	t[1].build(1, of, 5)
 	t[2].build(2, ml, 6)
 	return t
-}()
+})
 
 // zstdExtra is how many extra bits the value of each code reads, by
 // table: literal lengths, offsets (the code itself), match lengths.
