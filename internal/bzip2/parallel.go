@@ -44,8 +44,8 @@ const (
 	// again with parMaxSpan. A block of random data at level 9 takes
 	// about 905 000 bytes.
 	parFirstSpan = 1 << 20
-	// parReadSize is the least room the window makes for one read of
-	// the input.
+	// parReadSize is the least room a new window has for reads of the
+	// input.
 	parReadSize = 256 << 10
 	// parMaxBlock is the largest block of any level; workers do not know
 	// their stream's level, which the reading goroutine checks.
@@ -142,9 +142,11 @@ func (p *parallel) avail() int64 { return p.base + int64(len(p.win)) }
 // fill reads input until the window holds data below off, or the input
 // ends. It never moves bytes a worker may be reading: a full window is
 // replaced by a new one holding the data from the current position on.
+// Only a full one: a stream that fits the first window (1 MiB) is read
+// into it to its end, not copied to a second one to find its end.
 func (p *parallel) fill(off int64) {
 	for p.avail() < off && !p.eof {
-		if cap(p.win)-len(p.win) < parReadSize {
+		if len(p.win) == cap(p.win) {
 			keep := min(p.pos/8, p.scanned) - p.base
 			live := p.win[keep:]
 			nw := p.spareWindow(len(live) + parReadSize)

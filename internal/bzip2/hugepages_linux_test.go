@@ -1,0 +1,32 @@
+package bzip2
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestNewTTAligned checks that a tt array of a huge page or more starts on
+// a huge-page boundary and has a capacity of whole huge pages (so that
+// adviseHugePages covers all of it), that its length is what was asked
+// for, and that it is zeroed; a smaller one is a plain slice.
+func TestNewTTAligned(t *testing.T) {
+	for _, n := range []int{100000, hugePageSize/4 - 1, hugePageSize / 4, 900000} {
+		tt := newTT(n)
+		if len(tt) != n {
+			t.Errorf("%d words: len %d", n, len(tt))
+		}
+		addr := uintptr(unsafe.Pointer(unsafe.SliceData(tt)))
+		huge := n*4 >= hugePageSize
+		if huge && (addr%hugePageSize != 0 || cap(tt)*4%hugePageSize != 0 || cap(tt)*4-n*4 >= hugePageSize) {
+			t.Errorf("%d words: at %#x, capacity %d words, want a huge-page boundary and whole huge pages", n, addr, cap(tt))
+		}
+		if !huge && cap(tt) != n {
+			t.Errorf("%d words: capacity %d", n, cap(tt))
+		}
+		for i, v := range tt[:cap(tt)] {
+			if v != 0 {
+				t.Fatalf("%d words: word %d is %d", n, i, v)
+			}
+		}
+	}
+}
