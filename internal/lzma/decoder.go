@@ -77,6 +77,7 @@ type decoder struct {
 	pos    int
 	full   bool // the window has wrapped: all of dict holds history
 	window int  // the length dict grows to (see allocWindow)
+	sized  bool // the stream's size is known: dict grows to window in one step
 
 	rng, code uint32
 	in        []byte

@@ -486,7 +486,7 @@ func (z *Reader2) DecodeInto(buf []byte) ([]byte, error) {
 	old := z.d.dict
 	z.d.dict = buf[:cap(buf)]
 	defer func() { z.d.dict = old }()
-	if err := z.d.allocWindow(w, z.maxDict); err != nil {
+	if err := z.d.allocWindow(w, z.maxDict, true); err != nil {
 		return nil, err
 	}
 	for {

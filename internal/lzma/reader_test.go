@@ -285,3 +285,61 @@ func TestWindowGrowth(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowGrowsOnceWhenSized: the window of a stream of known size goes
+// from the first window to the full one in one step (no copies of the
+// steps between, no old window held beside the new), that of a stream of
+// unknown size by every step of windowGrowth.
+func TestWindowGrowsOnceWhenSized(t *testing.T) {
+	text := testData("text", 2<<20+12345, 5)
+	lo := LevelOptions(1)
+	lo.DictSize = 1 << 20
+	comp, props := encodeLZMA(t, text, lo)
+	comp2, prop2 := encodeLZMA2(t, text, lo)
+	const full = 1<<20 + windowSlack
+	for _, tc := range []struct {
+		name  string
+		open  func() (io.Reader, *decoder, error)
+		steps []int
+	}{
+		{"LZMA/size", func() (io.Reader, *decoder, error) {
+			z, err := NewReader(bytes.NewReader(comp), props, int64(len(text)), 1<<30)
+			return z, &z.d, err
+		}, []int{firstWindow, full}},
+		{"LZMA2/size", func() (io.Reader, *decoder, error) {
+			z, err := NewReader2(bytes.NewReader(comp2), prop2, int64(len(text)), 1<<30)
+			return z, &z.d, err
+		}, []int{firstWindow, full}},
+		{"LZMA2/nosize", func() (io.Reader, *decoder, error) {
+			z, err := NewReader2(bytes.NewReader(comp2), prop2, -1, 1<<30)
+			return z, &z.d, err
+		}, []int{firstWindow, full / windowGrowth, full}},
+	} {
+		z, d, err := tc.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := []int{len(d.dict)}
+		var out bytes.Buffer
+		buf := make([]byte, 4000)
+		for {
+			n, err := z.Read(buf)
+			out.Write(buf[:n])
+			if l := len(d.dict); l != steps[len(steps)-1] {
+				steps = append(steps, l)
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(out.Bytes(), text) {
+			t.Fatalf("%s: %d bytes out", tc.name, out.Len())
+		}
+		if fmt.Sprint(steps) != fmt.Sprint(tc.steps) {
+			t.Errorf("%s: window lengths %v, want %v", tc.name, steps, tc.steps)
+		}
+	}
+}
