@@ -20,7 +20,8 @@ type bitReader struct {
 	bits     uint64
 	n        uint
 	eof      bool
-	err      error // sticky read error other than io.EOF
+	err      error   // sticky read error other than io.EOF
+	rec      *[]byte // when not nil, fill appends what it reads (first.go)
 }
 
 func (br *bitReader) reset(r io.Reader) {
@@ -59,6 +60,9 @@ func (br *bitReader) fill() {
 	br.pos = 0
 	for empty := 0; br.end < 8; {
 		k, err := br.r.Read(br.buf[br.end:])
+		if br.rec != nil {
+			*br.rec = append(*br.rec, br.buf[br.end:br.end+k]...)
+		}
 		br.end += k
 		if err == io.EOF {
 			br.eof = true

@@ -38,13 +38,17 @@
 // walk). The first block after NewReader or Reset walks only its first
 // 16 KiB plainly and the rest when that has been read, so a caller that
 // reads only the start of a stream (the opener looking for a tar inside)
-// saves the walk. On Linux, tt starts on a 2 MiB boundary and, for a
-// block of more than 1 300 selectors (65 000 symbols), is given
-// transparent huge pages before its first touch (madvise, as 7-Zip does
-// for its decoder): the links and the walk reach all over it, and with
-// 4 KiB pages nearly every step also missed the TLB, and filling it took
-// 900 page faults. Finally the output loop undoes the initial run-length stage (four
-// equal bytes followed by a repeat count 0..255) on the fly, and the CRC
+// saves the walk. Close keeps that block, with the input up to its end,
+// and the next Reader whose input starts with those very bytes (it reads
+// and compares them) takes it instead of decoding it again (first.go):
+// the look then costs no second Huffman decoding of the first block. On
+// Linux, tt starts on a 2 MiB boundary and, for a block of more than
+// 1 300 selectors (65 000 symbols), is given transparent huge pages
+// before its first touch (madvise, as 7-Zip does for its decoder): the
+// links and the walk reach all over it, and with 4 KiB pages nearly every
+// step also missed the TLB, and filling it took 900 page faults. Finally
+// the output loop undoes the initial run-length stage (four equal bytes
+// followed by a repeat count 0..255) on the fly, and the CRC
 // is computed over the produced bytes.
 //
 // # Hostile input

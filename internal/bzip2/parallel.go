@@ -62,6 +62,7 @@ type parJob struct {
 	short  bool  // data ends before parMaxSpan and the input's end
 	offset int64 // input offset of data[0]
 	gen    int   // generation of the window holding data
+	first  bool  // blk is a closed Reader's first block, to be walked (first.go)
 	err    error
 	done   chan struct{}
 }
@@ -69,6 +70,14 @@ type parJob struct {
 // run decodes the block at j.pos from j.data.
 func (j *parJob) run() {
 	defer func() { j.done <- struct{}{} }()
+	j.err = nil
+	if j.first {
+		j.first = false
+		if j.blk.walked < j.blk.n {
+			j.blk.finish()
+		}
+		return
+	}
 	z := &j.z
 	start := j.pos/8 - j.offset
 	z.br.resetBytes(j.data[start:])
@@ -279,13 +288,7 @@ func (p *parallel) start(pos int64) *parJob {
 // startSpan starts a worker on a block at bit offset pos with the input
 // up to span bytes from there and returns its job.
 func (p *parallel) startSpan(pos, span int64) *parJob {
-	var j *parJob
-	if k := len(p.free); k > 0 {
-		j = p.free[k-1]
-		p.free = p.free[:k-1]
-	} else {
-		j = &parJob{done: make(chan struct{}, 1)}
-	}
+	j := p.newJob()
 	if j.blk == nil {
 		j.blk = newBlockBuf()
 	}
@@ -297,6 +300,16 @@ func (p *parallel) startSpan(pos, span int64) *parJob {
 	j.gen = p.gen
 	go j.run()
 	return j
+}
+
+// newJob returns a free job, or a new one.
+func (p *parallel) newJob() *parJob {
+	if k := len(p.free); k > 0 {
+		j := p.free[k-1]
+		p.free = p.free[:k-1]
+		return j
+	}
+	return &parJob{done: make(chan struct{}, 1)}
 }
 
 // peek returns the k (≤ 57) bits at bit offset pos, and whether the input
@@ -349,6 +362,11 @@ func (z *Reader) nextBlockParallel() error {
 		}
 		if m != blockMagic {
 			return z.handOver()
+		}
+		if z.streams == 1 && z.blocks == 0 && p.pos == 32 && len(p.jobs) == 0 {
+			if j := p.startFirst(); j != nil {
+				p.jobs = append(p.jobs, j)
+			}
 		}
 		// Drop the candidates before the position (magics inside data),
 		// and start the one at it if the search has not.

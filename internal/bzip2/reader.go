@@ -89,6 +89,11 @@ type Reader struct {
 	threads int
 	par     *parallel
 
+	// The input up to the end of the first block, as a sequential
+	// Reader records it, and the bit offset of that end (first.go).
+	rec      []byte
+	firstEnd int64
+
 	// Output state of the current block.
 	inBlock    bool
 	wantCRC    uint32
@@ -125,9 +130,11 @@ func NewReaderThreads(r io.Reader, threads int) *Reader {
 // Close stops the Reader's workers and gives its block buffers (about 12
 // MB at level 9 for each thread) to the next Reader made in this process,
 // so that a stream whose start was only looked into (the opener's check
-// for a tar inside) costs the Reader that then reads it no memory. The
-// Reader can be Reset and used again; it then allocates anew. Close
-// always returns nil.
+// for a tar inside) costs the Reader that then reads it no memory. A
+// sequential Reader that read no further than its first block leaves that
+// block decoded, and the next Reader whose input starts with the same
+// bytes takes it (first.go). The Reader can be Reset and used again; it
+// then allocates anew. Close always returns nil.
 func (z *Reader) Close() error {
 	if p := z.par; p != nil {
 		p.stop()
@@ -138,7 +145,7 @@ func (z *Reader) Close() error {
 			}
 		}
 	}
-	if z.cur != nil {
+	if z.cur != nil && !z.keepFirst() {
 		blockPool.Put(z.cur)
 		z.cur = nil
 	}
@@ -154,6 +161,10 @@ func (z *Reader) Reset(r io.Reader) error {
 		z.par.reset(r)
 	}
 	z.br.reset(r)
+	z.br.rec = nil
+	if z.par == nil {
+		z.record()
+	}
 	z.streams, z.blocks = 0, 0
 	z.inStream = false
 	z.inBlock = false
@@ -228,13 +239,19 @@ func (z *Reader) nextBlock() error {
 	if z.par != nil && !z.par.seq {
 		return z.nextBlockParallel()
 	}
+	if z.par == nil && z.streams == 0 && z.useFirst() {
+		z.startOutput()
+		return nil
+	}
 	if z.cur == nil {
 		z.cur = newBlockBuf()
 	}
+	z.firstEnd = 0 // z.cur is no longer the first block
 	if err := z.readNext(z.cur); err != nil {
 		return err
 	}
 	if z.blocks == 0 {
+		z.firstRead()
 		z.cur.unBWTHead(lazyHead)
 	} else {
 		z.cur.unBWT()

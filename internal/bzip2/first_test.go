@@ -1,0 +1,92 @@
+package bzip2
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+	"testing/iotest"
+)
+
+// look reads the first KiB of comp with a sequential Reader and closes
+// it, as the opener does to find a tar inside a stream.
+func look(t *testing.T, comp []byte) {
+	t.Helper()
+	z := NewReader(bytes.NewReader(comp))
+	if _, err := io.ReadFull(z, make([]byte, 1024)); err != nil {
+		t.Fatalf("look: %v", err)
+	}
+	z.Close()
+}
+
+// TestFirstBlockKept: a Reader closed after reading the start of a stream
+// leaves its first block, decoded, and a Reader of the same input, with
+// any number of threads, takes it instead of decoding it again (white
+// box: the block buffer is the same), and decodes the stream as without.
+// A Reader of other input — other later blocks, another first block, a
+// truncated copy, or one that fails — decodes its own input with the
+// same output and error as a fresh one.
+func TestFirstBlockKept(t *testing.T) {
+	text := textBytes(250000, 5)
+	comp := compressWithTool(t, text, 1) // three blocks
+	other := append(append([]byte(nil), text[:100000]...), textBytes(150000, 6)...)
+	compOther := compressWithTool(t, other, 1) // the same first block
+	for _, threads := range []int{1, 2} {
+		look(t, comp)
+		fb := lastFirst.Load()
+		if fb == nil {
+			t.Fatal("a closed Reader kept no first block")
+		}
+		z := NewReaderThreads(bytes.NewReader(comp), threads)
+		got, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(got, text) {
+			t.Fatalf("threads %d: %d bytes, %v", threads, len(got), err)
+		}
+		reused := z.cur == fb.blk
+		if z.par != nil {
+			reused = false
+			for _, j := range z.par.free {
+				reused = reused || j.blk == fb.blk
+			}
+		}
+		if !reused {
+			t.Errorf("threads %d: the kept block was not used", threads)
+		}
+		z.Close()
+		lastFirst.Store(nil) // the one z kept, if any
+	}
+
+	bad := append([]byte(nil), comp...)
+	bad[len(bad)/2] ^= 0x40
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		r    func([]byte) io.Reader
+	}{
+		{"other later blocks", compOther, nil},
+		{"other first block", compressWithTool(t, textBytes(250000, 7), 1), nil},
+		{"damaged later", bad, nil},
+		{"truncated in the first block", comp[:len(comp)/5], nil},
+		{"header only", comp[:4], nil},
+		{"one byte at a time", comp, func(b []byte) io.Reader { return iotest.OneByteReader(bytes.NewReader(b)) }},
+		{"read error", comp[:len(comp)/5], func(b []byte) io.Reader {
+			return io.MultiReader(bytes.NewReader(b), iotest.ErrReader(errors.New("disk on fire")))
+		}},
+	} {
+		open := func() io.Reader {
+			if tc.r != nil {
+				return tc.r(tc.in)
+			}
+			return bytes.NewReader(tc.in)
+		}
+		for _, threads := range []int{1, 2} {
+			want, werr := io.ReadAll(NewReaderThreads(open(), threads))
+			look(t, comp)
+			got, err := io.ReadAll(NewReaderThreads(open(), threads))
+			if !bytes.Equal(got, want) || (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+				t.Errorf("%s, threads %d: %d bytes, %v; fresh Reader: %d bytes, %v", tc.name, threads, len(got), err, len(want), werr)
+			}
+			lastFirst.Store(nil)
+		}
+	}
+}
