@@ -42,7 +42,12 @@
 // of at most 32 MiB, and decoded on up to n goroutines
 // (lzma2_parallel.go); anything else goes to the sequential decoder. A
 // first segment above 1 MiB (firstWalk) is not read ahead: the sequential
-// decoder takes it, and the walk resumes at the next dictionary reset.
+// decoder takes it, and the walk resumes at the next dictionary reset. A
+// segment of uncompressed chunks only (random data) is copied by the walk
+// itself, with no goroutine, and only one such segment is held ahead.
+// Segmented tells from the chunk headers alone whether a stream has such
+// segments (internal/sevenzip decodes those folders as they stream rather
+// than prefetching them whole).
 //
 // # Decoder
 //
@@ -78,11 +83,13 @@
 //
 // A new decoder does not allocate its whole dictionary at once: the
 // window starts at 16 KiB (or the whole window when that is smaller) and
-// grows eightfold with the output, up to the dictionary size or the known
-// unpacked size, whichever is smaller, and only before it first wraps, so a
-// short stream declaring a large dictionary costs what its output needs.
-// While the last step copies, the old and new windows together hold up to
-// 9/8 of the full size for a moment. A decoder that is Reset keeps its
+// grows eightfold with the output, up to the dictionary size, and only
+// before it first wraps, so a short stream declaring a large dictionary
+// and no size costs what its output needs. While the last step copies,
+// the old and new windows together hold up to 9/8 of the full size for a
+// moment. A stream of known unpacked size grows from 16 KiB to its full
+// window (the smaller of its dictionary and its size, which it fills) in
+// one step, without the copies between. A decoder that is Reset keeps its
 // full-sized window. The input buffer likewise starts at 4 KiB and takes
 // its full 128 KiB once a stream proves longer.
 //

@@ -75,7 +75,10 @@
 //
 // With Options.Threads > 1, the wanted parts of upcoming folders are
 // decoded in background goroutines into memory (bounded by a 128 MiB
-// budget; larger folders are streamed in the foreground).
+// budget; larger folders are streamed in the foreground). So is a folder
+// of 2 MiB or more whose LZMA2 stream resets the dictionary again within
+// 32 MiB (7-Zip's multithreaded blocks): its decoder decodes those
+// segments on the threads itself, holding a few of them.
 //
 // # Limits
 //
