@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -214,4 +215,38 @@ func checkUnit(root string, u *corpus.Unit) error {
 		}
 	}
 	return nil
+}
+
+// TestZstdDecoderReused: a zstd decoder opened after another was closed
+// takes over its decoder and window buffer (a .tar.zst is opened twice:
+// to see whether it holds a tar, then to read it) instead of allocating
+// them again: a cycle of opening, reading the first KiB and closing
+// allocates well under the 2 MiB window of zstd -3.
+func TestZstdDecoderReused(t *testing.T) {
+	comp := tool(t, testenv.MixedData(t, 3<<20), "zstd", "-c", "-q", "-3")
+	cycle := func() {
+		d, _, err := NewDecoder(Zstd, bytes.NewReader(comp), 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(d, make([]byte, 1024)); err != nil {
+			t.Fatal(err)
+		}
+		d.Close()
+		if _, err := d.Read(make([]byte, 1)); err == nil {
+			t.Fatal("read after Close")
+		}
+		d.Close() // a second Close does nothing
+	}
+	cycle()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const n = 4
+	for range n {
+		cycle()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 1<<20 {
+		t.Errorf("%d bytes allocated per opening", per)
+	}
 }
