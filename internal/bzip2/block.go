@@ -33,7 +33,7 @@ func (b *blockBuf) ensure(size int) {
 		b.huge = false
 	}
 	if cap(b.pre) < size {
-		b.pre = make([]byte, size)
+		b.pre = newPre(size)
 	}
 	b.tt = b.tt[:cap(b.tt)]
 }

@@ -40,3 +40,17 @@ func newTT(n int) []uint32 {
 
 // hugePageSize is the size of a transparent huge page (x86-64, arm64).
 const hugePageSize = 2 << 20
+
+// newPre returns a zeroed buffer of n bytes for a block's text; one of at
+// least a quarter of a huge page is laid out in whole huge pages and
+// given them at once (each block fills it).
+func newPre(n int) []byte {
+	if n < hugePageSize/4 {
+		return make([]byte, n)
+	}
+	size := (n + hugePageSize - 1) &^ (hugePageSize - 1)
+	b := make([]byte, size+hugePageSize)
+	off := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & (hugePageSize - 1)
+	_ = unix.Madvise(b[off:off+size], unix.MADV_HUGEPAGE)
+	return b[off : off+n : off+n]
+}

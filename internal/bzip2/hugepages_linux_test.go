@@ -30,3 +30,23 @@ func TestNewTTAligned(t *testing.T) {
 		}
 	}
 }
+
+// TestNewPreAligned checks that a text buffer of a quarter of a huge page
+// or more starts on a huge-page boundary, and that every one has the
+// length and capacity asked for and is zeroed.
+func TestNewPreAligned(t *testing.T) {
+	for _, n := range []int{1000, hugePageSize/4 - 1, hugePageSize / 4, 900000, hugePageSize + 1} {
+		b := newPre(n)
+		if len(b) != n || cap(b) != n {
+			t.Errorf("%d bytes: len %d cap %d", n, len(b), cap(b))
+		}
+		if addr := uintptr(unsafe.Pointer(unsafe.SliceData(b))); n >= hugePageSize/4 && addr%hugePageSize != 0 {
+			t.Errorf("%d bytes: at %#x, not on a huge-page boundary", n, addr)
+		}
+		for i, v := range b {
+			if v != 0 {
+				t.Fatalf("%d bytes: byte %d is %d", n, i, v)
+			}
+		}
+	}
+}
