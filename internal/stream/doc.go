@@ -73,7 +73,7 @@
 // it).
 //
 // With threads > 1, NewDecoder's decoder runs ahead of its reader on a
-// goroutine of its own (readahead.go: four 1 MiB buffers from a pool,
+// goroutine of its own (readahead.go: four 256 KiB buffers from a pool,
 // the decoder's error passed after the data before it, started once the
 // reader has read the first MiB, which it reads from the decoder itself,
 // stopped and waited for by Close), so that decoding a

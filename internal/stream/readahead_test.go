@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"testing"
 	"time"
 
@@ -290,5 +291,30 @@ func TestReadAheadOnlyForWork(t *testing.T) {
 				t.Errorf("%d bytes, goroutine started %v; want %d, %v", got, r.started, size, c.started)
 			}
 		})
+	}
+}
+
+// TestReadAheadMemory: a read-ahead that starts with an empty pool takes
+// at most 1 MiB of buffers (and the goroutine's stack) for itself.
+func TestReadAheadMemory(t *testing.T) {
+	readerWork(t, time.Millisecond, time.Millisecond)
+	runtime.GC() // the pool's buffers go to the victim cache,
+	runtime.GC() // and then away
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := newReadAhead(&failingDecoder{n: 1 << 40, err: io.EOF})
+	buf := make([]byte, 64<<10)
+	for range (readAheadBusy + 3) * readAheadDirect / len(buf) {
+		if _, err := io.ReadFull(r, buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !r.started {
+		t.Fatal("the goroutine did not start")
+	}
+	r.Close()
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20+uint64(len(buf))+64<<10 {
+		t.Errorf("%d bytes allocated", n)
 	}
 }
