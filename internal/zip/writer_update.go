@@ -25,6 +25,12 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 	}
 	skip := make([]bool, len(ch.Add))
 	le := binary.LittleEndian
+	// The kept entries are read in the order of the directory, mostly
+	// front to back: through a window, and copied through one buffer (a
+	// 32 KiB buffer of io.Copy per entry was most of the CPU time of
+	// adding one file to 200,000, in collections).
+	src := &windowReader{r: base.R, size: base.Size, buf: make([]byte, 0, copyWindow)}
+	buf := make([]byte, copyWindow)
 	for i, e := range rd.entries {
 		f := &rd.files[i]
 		if ch.Delete != nil && ch.Delete(e) {
@@ -43,12 +49,12 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 			return nil, err
 		}
 		var h [localLen]byte
-		if _, err := base.R.ReadAt(h[:], f.headerOff); err != nil {
+		if _, err := src.ReadAt(h[:], f.headerOff); err != nil {
 			return nil, err
 		}
 		nlen, xlen := int64(le.Uint16(h[26:])), int64(le.Uint16(h[28:]))
 		extra := make([]byte, xlen)
-		if _, err := base.R.ReadAt(extra, f.headerOff+localLen+nlen); err != nil {
+		if _, err := src.ReadAt(extra, f.headerOff+localLen+nlen); err != nil {
 			return nil, err
 		}
 		r := record{
@@ -61,7 +67,7 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 		if c := e.Comment(); c != "" && (f.flags&flagUTF8 != 0 || isASCII(c)) && len(c) <= maxCommentLen {
 			r.comment = c
 		}
-		if _, err := io.Copy(countingWriter{w}, io.NewSectionReader(base.R, f.headerOff, f.dataEnd-f.headerOff)); err != nil {
+		if _, err := io.CopyBuffer(countingWriter{w}, io.NewSectionReader(src, f.headerOff, f.dataEnd-f.headerOff), buf); err != nil {
 			return nil, err
 		}
 		w.cd.add(&r, w.opts.ForceZip64)
@@ -77,6 +83,40 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 		}
 	}
 	return add, nil
+}
+
+// copyWindow is the size of the window through which an update reads
+// the kept entries, and of the buffer it copies them through.
+const copyWindow = 256 << 10
+
+// windowReader reads r through a window of cap(buf) bytes, refilled at
+// the offset of a read outside it; a read of at least the window's size
+// goes to r.
+type windowReader struct {
+	r    io.ReaderAt
+	size int64
+	buf  []byte // r's bytes from off
+	off  int64
+}
+
+func (b *windowReader) ReadAt(p []byte, off int64) (int, error) {
+	if off >= b.off && off+int64(len(p)) <= b.off+int64(len(b.buf)) {
+		return copy(p, b.buf[off-b.off:]), nil
+	}
+	if len(p) >= cap(b.buf) {
+		return b.r.ReadAt(p, off)
+	}
+	n := int(min(int64(cap(b.buf)), max(b.size-off, 0)))
+	m, err := b.r.ReadAt(b.buf[:n], off)
+	b.buf, b.off = b.buf[:m], off
+	if m >= len(p) {
+		return copy(p, b.buf), nil
+	}
+	k := copy(p, b.buf)
+	if err == nil {
+		err = io.ErrUnexpectedEOF
+	}
+	return k, err
 }
 
 // centralExtra derives the central directory's extra fields from a local
