@@ -15,7 +15,7 @@ type blockBuf struct {
 	counts  [256]int32
 	cuts    []uint32  // walkLanes' segment starts, in increasing order
 	segs    []segment // walkLanes' segments, one per cut
-	huge    bool      // tt was given huge pages (adviseHugePages)
+	huge    bool      // tt is laid out for huge pages and advised (ensure)
 
 	n          int    // bytes in the block
 	walked     int    // bytes of pre written so far (unBWTHead, finish)
@@ -25,15 +25,23 @@ type blockBuf struct {
 	wantCRC    uint32
 }
 
-// ensure sizes the buffers for blocks of up to size bytes.
-func (b *blockBuf) ensure(size int) {
-	if cap(b.tt) < size {
-		b.tt = newTT(size)
-		b.scratch = make([]byte, lanes*size)
-		b.huge = false
+// ensure sizes the buffers for blocks of up to size bytes. A large block
+// (one of more than hugeMinSelectors) gets tt and pre laid out for huge
+// pages, and tt advised for them before its first touch; a small one (a
+// small stream's) plain ones.
+func (b *blockBuf) ensure(size int, large bool) {
+	if cap(b.tt) < size || large && !b.huge {
+		b.tt = newTT(size, large)
+		if large {
+			adviseHugePages(b.tt)
+		}
+		b.huge = large
 	}
-	if cap(b.pre) < size {
-		b.pre = newPre(size)
+	if cap(b.scratch) < lanes*size {
+		b.scratch = make([]byte, lanes*size)
+	}
+	if cap(b.pre) < size || large && !hugeLayout(b.pre) {
+		b.pre = newPre(size, large)
 	}
 	b.tt = b.tt[:cap(b.tt)]
 }
@@ -153,14 +161,7 @@ func (z *Reader) readBlock(blk *blockBuf) error {
 		z.tables[g].build(lens[:alphaSize])
 	}
 
-	blk.ensure(z.blockSize)
-	if !blk.huge && numSelectors > hugeMinSelectors {
-		// A long block: tt gets huge pages before its first touch. A
-		// small stream's block, which would touch a few KiB of tt,
-		// stays on small pages.
-		adviseHugePages(blk.tt)
-		blk.huge = true
-	}
+	blk.ensure(z.blockSize, numSelectors > hugeMinSelectors)
 	n, err := z.decodeSymbols(blk, &mtf, alphaSize, numSelectors)
 	if err != nil {
 		return err
@@ -218,6 +219,7 @@ func (blk *blockBuf) link() {
 	// Then link every position i of the last column to its successor:
 	// tt[j] gets i in its bits 8 and up, where j is i's row in the first
 	// column (the LF mapping); the byte stays in the low 8 bits.
+	advisePre(blk.pre, n)
 	tt := blk.tt[:n]
 	sum := int32(0)
 	for i := range blk.counts {

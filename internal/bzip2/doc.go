@@ -47,7 +47,8 @@
 // before its first touch (madvise, as 7-Zip does for its decoder): the
 // links and the walk reach all over it, and with 4 KiB pages nearly every
 // step also missed the TLB, and filling it took 900 page faults; the
-// buffer of a block's text (0.9 MB) gets them too. Finally
+// buffer of a block's text (0.9 MB) gets them too. A small first block
+// (a small stream) gets plain buffers. Finally
 // the output loop undoes the initial run-length stage (four equal bytes
 // followed by a repeat count 0..255) on the fly, and the CRC
 // is computed over the produced bytes.

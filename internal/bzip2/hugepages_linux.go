@@ -22,14 +22,14 @@ func adviseHugePages(tt []uint32) {
 	_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
 }
 
-// newTT returns a zeroed tt array of n words (len n). One of at least a
-// huge page starts on a huge-page boundary and its capacity runs to the
-// next one, so that adviseHugePages can give all of it huge pages; that
-// takes up to two huge pages more address space, of which only the
+// newTT returns a zeroed tt array of n words (len n). A huge one of at
+// least a huge page starts on a huge-page boundary and its capacity runs
+// to the next one, so that adviseHugePages can give all of it huge pages;
+// that takes up to two huge pages more address space, of which only the
 // rounding of the last page is ever touched.
-func newTT(n int) []uint32 {
+func newTT(n int, huge bool) []uint32 {
 	const words = hugePageSize / 4
-	if n < words {
+	if n < words || !huge {
 		return make([]uint32, n)
 	}
 	size := (n + words - 1) &^ (words - 1)
@@ -41,16 +41,32 @@ func newTT(n int) []uint32 {
 // hugePageSize is the size of a transparent huge page (x86-64, arm64).
 const hugePageSize = 2 << 20
 
-// newPre returns a zeroed buffer of n bytes for a block's text; one of at
-// least a quarter of a huge page is laid out in whole huge pages and
-// given them at once (each block fills it).
-func newPre(n int) []byte {
-	if n < hugePageSize/4 {
+// newPre returns a zeroed buffer of n bytes (len n) for a block's text; a
+// huge one of at least a quarter of a huge page starts on a huge-page
+// boundary and its capacity runs to the next one, for advisePre.
+func newPre(n int, huge bool) []byte {
+	if n < hugePageSize/4 || !huge {
 		return make([]byte, n)
 	}
 	size := (n + hugePageSize - 1) &^ (hugePageSize - 1)
 	b := make([]byte, size+hugePageSize)
 	off := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & (hugePageSize - 1)
-	_ = unix.Madvise(b[off:off+size], unix.MADV_HUGEPAGE)
-	return b[off : off+n : off+n]
+	return b[off : off+n : off+size]
+}
+
+// hugeLayout reports whether pre is laid out in whole huge pages.
+func hugeLayout(pre []byte) bool {
+	return cap(pre)%hugePageSize == 0 && uintptr(unsafe.Pointer(unsafe.SliceData(pre)))%hugePageSize == 0
+}
+
+// advisePre gives a text buffer from newPre huge pages (madvise
+// MADV_HUGEPAGE), before a block of n bytes is written to it: one of at
+// least an eighth of a huge page, which would take 64 page faults or more.
+// Small blocks (a small stream's) leave it on 4 KiB pages; where pages
+// are already there, they stay.
+func advisePre(pre []byte, n int) {
+	if n < hugePageSize/8 || cap(pre) == 0 || !hugeLayout(pre) {
+		return
+	}
+	_ = unix.Madvise(pre[:cap(pre)], unix.MADV_HUGEPAGE)
 }

@@ -11,7 +11,7 @@ import (
 // for, and that it is zeroed; a smaller one is a plain slice.
 func TestNewTTAligned(t *testing.T) {
 	for _, n := range []int{100000, hugePageSize/4 - 1, hugePageSize / 4, 900000} {
-		tt := newTT(n)
+		tt := newTT(n, true)
 		if len(tt) != n {
 			t.Errorf("%d words: len %d", n, len(tt))
 		}
@@ -32,18 +32,21 @@ func TestNewTTAligned(t *testing.T) {
 }
 
 // TestNewPreAligned checks that a text buffer of a quarter of a huge page
-// or more starts on a huge-page boundary, and that every one has the
-// length and capacity asked for and is zeroed.
+// or more starts on a huge-page boundary and has a capacity of whole huge
+// pages, that a smaller one is a plain slice, and that every one has the
+// length asked for and is zeroed.
 func TestNewPreAligned(t *testing.T) {
 	for _, n := range []int{1000, hugePageSize/4 - 1, hugePageSize / 4, 900000, hugePageSize + 1} {
-		b := newPre(n)
-		if len(b) != n || cap(b) != n {
+		b := newPre(n, true)
+		huge := n >= hugePageSize/4
+		if len(b) != n || !huge && cap(b) != n {
 			t.Errorf("%d bytes: len %d cap %d", n, len(b), cap(b))
 		}
-		if addr := uintptr(unsafe.Pointer(unsafe.SliceData(b))); n >= hugePageSize/4 && addr%hugePageSize != 0 {
-			t.Errorf("%d bytes: at %#x, not on a huge-page boundary", n, addr)
+		addr := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		if huge && (addr%hugePageSize != 0 || cap(b)%hugePageSize != 0 || cap(b)-n >= hugePageSize) {
+			t.Errorf("%d bytes: at %#x, capacity %d, want a huge-page boundary and whole huge pages", n, addr, cap(b))
 		}
-		for i, v := range b {
+		for i, v := range b[:cap(b)] {
 			if v != 0 {
 				t.Fatalf("%d bytes: byte %d is %d", n, i, v)
 			}

@@ -11,7 +11,7 @@ import (
 // random bytes, as unBWT's first stage leaves them.
 func linkedBlock(n int, cycles [][]uint32, rng *rand.Rand) *blockBuf {
 	blk := new(blockBuf)
-	blk.ensure(n)
+	blk.ensure(n, n > 1<<19)
 	blk.n = n
 	for _, c := range cycles {
 		for i, p := range c {
