@@ -13,7 +13,10 @@ import (
 const (
 	windowSize = 1 << 16 // Deflate64 history; plain deflate uses 32 KiB of it
 	windowMask = windowSize - 1
-	inputSize  = 16 << 10
+	// inputSize is the input read at a time: zlib stores incompressible
+	// data in blocks of about 16 KiB, and reads of that size cost a system
+	// call per block (TestInputReads).
+	inputSize = 64 << 10
 	// windowSlack follows the window in memory: fastLoop's word copies
 	// may write up to 7 bytes past a match that ends at the window's
 	// end. Nothing reads those bytes.
@@ -48,7 +51,7 @@ var (
 )
 
 // Decompressor inflates a Deflate64 (or, in plain mode, Deflate) stream. It
-// holds a 64 KiB window, a 16 KiB input buffer and its Huffman tables, all
+// holds a 64 KiB window, a 64 KiB input buffer and its Huffman tables, all
 // allocated once; Reset starts a new stream with them.
 //
 // It reads its input in chunks and may consume bytes past the end of the

@@ -393,3 +393,48 @@ func TestAppendUnread(t *testing.T) {
 		}
 	}
 }
+
+// readSizes records the size of each Read of its reader.
+type readSizes struct {
+	r     io.Reader
+	sizes []int
+}
+
+func (r *readSizes) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.sizes = append(r.sizes, n)
+	return n, err
+}
+
+// TestInputReads: the input is read 64 KiB at a time. zlib stores
+// incompressible data (random bytes, compressed files in a .tar.gz or a
+// ZIP) in blocks of about 16 KiB, which 16 KiB reads met with a system
+// call each, four times those of 7-Zip's reader and a fifth of the CPU
+// time of garc t of 100 MB of them. Truncated input still fails at the
+// offset where it ends.
+func TestInputReads(t *testing.T) {
+	data := make([]byte, 1<<20+12345)
+	rand.New(rand.NewSource(3)).Read(data)
+	var packed bytes.Buffer
+	w, err := flate.NewWriter(&packed, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(data)
+	w.Close()
+	rs := &readSizes{r: bytes.NewReader(packed.Bytes())}
+	got, err := io.ReadAll(New(rs, false))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("%d bytes, %v; want %d bytes", len(got), err, len(data))
+	}
+	if want := packed.Len()/(64<<10) + 2; len(rs.sizes) > want {
+		t.Errorf("%d bytes read in %d reads, want at most %d (sizes %v)", packed.Len(), len(rs.sizes), want, rs.sizes)
+	}
+	for _, n := range []int{100, 16<<10 + 7, 3<<16 + 1, 200000, packed.Len() - 1} {
+		_, err := io.ReadAll(New(iotest.HalfReader(bytes.NewReader(packed.Bytes()[:n])), false))
+		var ce *CorruptInputError
+		if !errors.As(err, &ce) || !ce.Truncated || ce.Offset != int64(n) {
+			t.Errorf("truncated to %d: err = %v, want a truncation at offset %d", n, err, n)
+		}
+	}
+}
