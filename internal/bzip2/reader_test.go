@@ -499,6 +499,17 @@ func FuzzDecode(f *testing.F) {
 		if (err1 == nil) != (err3 == nil) || !bytes.Equal(one, three) {
 			t.Fatalf("threads 1: %d bytes, %v; threads 3: %d bytes, %v", len(one), err1, len(three), err3)
 		}
+		// After a look into the start (the opener's), which may leave the
+		// first block decoded (first.go), a Reader gives the same.
+		for _, threads := range []int{1, 2} {
+			look := NewReader(bytes.NewReader(comp))
+			io.ReadFull(look, make([]byte, 1024))
+			look.Close()
+			again, err := io.ReadAll(io.LimitReader(NewReaderThreads(bytes.NewReader(comp), threads), limit))
+			if (err == nil) != (err1 == nil) || err != nil && err.Error() != err1.Error() || !bytes.Equal(again, one) {
+				t.Fatalf("after a look, threads %d: %d bytes, %v; fresh: %d bytes, %v", threads, len(again), err, len(one), err1)
+			}
+		}
 		// Errors are checksum mismatches or located format errors.
 		var ce *CorruptInputError
 		switch {
