@@ -43,9 +43,18 @@
 // codes are, and the codes depend on the parse, so the parse is repeated:
 // the first prices the symbols by the statistics of the previous chunk
 // (or by the fixed codes), and each further pass by the symbol
-// frequencies of the pass before (a symbol costs -log2 of its share).
-// Higher levels visit more candidates, take long matches whole later and
-// parse more times; the smallest parse is kept.
+// frequencies of the pass before: a symbol costs -log2 of its share, or,
+// every other pass, the mean of that and its code length in the Huffman
+// code of those frequencies (smaller on text and executables, but it can
+// settle on a much worse parse of very regular input, so it is only one
+// of the candidates). Higher levels visit more candidates, take long
+// matches whole later and parse more times; the smallest parse is kept.
+//
+// -mx5 visits 12 candidates per position and takes a match of 48 bytes
+// whole, where 7-Zip visits 32 and stops at 32: the longer limit costs no
+// more time on text (positions inside a long match are cheap, the walk
+// ending at once) and makes logs 1 % and mixed text 1.3 % smaller, which
+// pays for the shallower walks.
 //
 // The chosen symbols are then cut into blocks (writer.go): a run of
 // symbols is cut in two, at the best of a few evenly spaced points, when
@@ -72,6 +81,11 @@
 // text `seq 1 10000000` came out 21.17 MB against 7zz's 17.17 MB (1.23×)
 // and executables 1.03× (docs/PERFORMANCE.md, "Deflate, gzip and ZIP");
 // levels 5 to 9 follow 7-Zip's optimal parse, which it has no mode for.
+//
+// The buffer is an array of a power of two bytes (and 8 more), which the
+// match finder indexes through a mask instead of bounds checks, and
+// compares 8 bytes at a time. The parse keeps each position's cost and
+// step in one word, so that relaxing a length is a branch-free minimum.
 //
 // The output depends only on the input bytes and the level, not on how
 // the input was split into Write calls. Memory is a few MiB (the chunk,

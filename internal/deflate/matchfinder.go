@@ -28,6 +28,7 @@ type finder struct {
 	head  *[1 << hashBits]int32  // hash → newest position with that hash
 	tree  *[2 * windowSize]int32 // 2 per cyclic slot: the smaller and the larger subtree
 	depth int                    // most candidates visited per position
+	found [256]uint32            // scratch for the matches of a position inside a long match
 }
 
 func newFinder(depth int) *finder {
@@ -76,58 +77,87 @@ func matchLen(a, b []byte, l int) int {
 	return l
 }
 
-func hash3(b []byte) uint32 {
-	v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+// The encoder's buffer lives in a window array of a power of two bytes
+// (and 8 more, so that a word can be read at any index): the match
+// finder indexes it through a mask, which the compiler knows to be in
+// bounds, instead of checking every access. Positions never reach the
+// mask, since the buffer holds at most bufCap bytes.
+const (
+	winBits = 18
+	winMask = 1<<winBits - 1
+	bufCap  = 2*windowSize + chunkSize // history and the chunk
+)
+
+type window [1<<winBits + 8]byte
+
+// load64 returns the 8 bytes of w at i, little endian.
+func load64(w *window, i int) uint64 {
+	j := i & winMask
+	return binary.LittleEndian.Uint64(w[j : j+8])
+}
+
+// matchLenAt returns how many bytes the strings of w at a and b share,
+// at most limit, knowing that the first l < limit are equal. It reads
+// whole words, at most 7 bytes past limit.
+func matchLenAt(w *window, a, b, l, limit int) int {
+	for {
+		if x := load64(w, a+l) ^ load64(w, b+l); x != 0 {
+			return min(l+bits.TrailingZeros64(x)>>3, limit)
+		}
+		l += 8
+		if l >= limit {
+			return limit
+		}
+	}
+}
+
+func hash3(w *window, i int) uint32 {
+	v := uint32(load64(w, i)) & 0xffffff
 	return (v * 2654435761) >> (32 - hashBits)
 }
 
-// find inserts position cur of buf (which holds at least limit ≥ 3 bytes
-// from cur) and appends to out its matches as packed pairs
-// (length<<16 | distance), lengths strictly increasing, the longest
-// at most limit. With record false it only inserts (a skipped position).
-func (f *finder) find(buf []byte, cur int32, limit int, out []uint32, record bool) []uint32 {
+// find inserts position cur of the window (which holds at least
+// limit ≥ 3 bytes from cur) and stores in out its matches as packed
+// pairs (length<<16 | distance), lengths strictly increasing, the
+// longest at most limit; it returns how many. There are at most 256:
+// the lengths 3 to 258.
+func (f *finder) find(w *window, cur, limit int, out *[256]uint32) int {
 	const slotMask = 2*windowSize - 1
 	tree := f.tree
-	src := buf[cur : int(cur)+limit]
-	h := hash3(src)
-	cand := f.head[h]
-	f.head[h] = cur
-	ptrLess := uint32(cur) * 2 & slotMask // where the next smaller node goes
-	ptrMore := ptrLess + 1                // and the next larger one
+	h := hash3(w, cur)
+	cand := int(f.head[h])
+	f.head[h] = int32(cur)
+	ptrLess := cur * 2 & slotMask // where the next smaller node goes
+	ptrMore := ptrLess + 1        // and the next larger one
 	lenLess, lenMore := 0, 0
-	best := minMatch - 1
-	for n := f.depth; ; n-- {
-		delta := cur - cand
-		if n == 0 || delta >= windowSize {
-			tree[ptrLess&slotMask], tree[ptrMore&slotMask] = emptyPos, emptyPos
-			return out
-		}
-		pair := uint32(cand) * 2 & slotMask
+	best, k := minMatch-1, 0
+	for n := f.depth; n > 0 && cur-cand < windowSize; n-- {
+		pair := cand * 2 & slotMask
 		l := min(lenLess, lenMore)
-		old := buf[cand:][:len(src)]
-		if old[l] == src[l] {
-			l = matchLen(old, src, l+1)
+		if w[(cand+l)&winMask] == w[(cur+l)&winMask] {
+			l = matchLenAt(w, cand, cur, l+1, limit)
 			if l > best {
 				best = l
-				if record {
-					out = append(out, uint32(l)<<16|uint32(delta))
-				}
-				if l == len(src) {
+				out[k&255] = uint32(l)<<16 | uint32(cur-cand)
+				k++
+				if l == limit {
 					tree[ptrLess&slotMask], tree[ptrMore&slotMask] = tree[pair], tree[(pair+1)&slotMask]
-					return out
+					return k
 				}
 			}
 		}
-		if old[l] < src[l] {
-			tree[ptrLess&slotMask] = cand
+		if w[(cand+l)&winMask] < w[(cur+l)&winMask] {
+			tree[ptrLess&slotMask] = int32(cand)
 			ptrLess = pair + 1
-			cand = tree[ptrLess&slotMask]
 			lenLess = l
+			cand = int(tree[ptrLess&slotMask])
 		} else {
-			tree[ptrMore&slotMask] = cand
+			tree[ptrMore&slotMask] = int32(cand)
 			ptrMore = pair
-			cand = tree[pair]
 			lenMore = l
+			cand = int(tree[pair])
 		}
 	}
+	tree[ptrLess&slotMask], tree[ptrMore&slotMask] = emptyPos, emptyPos
+	return k
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // ErrLevel reports a compression level outside MinLevel…MaxLevel.
@@ -38,7 +39,7 @@ var levels = [MaxLevel + 1]params{
 	2: {nice: 32, depth: 32, tries: 2, fast: true},
 	3: {nice: 32, depth: 32, tries: 2, fast: true},
 	4: {nice: 32, depth: 32, tries: 2, fast: true},
-	5: {nice: 32, depth: 16, passes: 1, tries: 4},
+	5: {nice: 48, depth: 12, passes: 1, tries: 4},
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
 	8: {nice: 96, depth: 64, passes: 4, tries: 16, blocks: 2},
@@ -52,14 +53,14 @@ type Writer struct {
 	w       io.Writer
 	nice    int
 	p       params
+	win     *window  // holds buf
 	buf     []byte   // window history, then the chunk being gathered
 	base    int      // first byte of buf not yet compressed
 	mf      *finder  // the binary trees, or nil at the fast levels
 	ch      *chain   // the hash chains of the fast levels, or nil
 	midx    []int32  // per chunk position: first of its matches in mbuf
 	mbuf    []uint32 // the chunk's matches
-	cost    []uint32
-	from    []uint32
+	opt     []uint64 // the parse's state per position: cost<<32 | step
 	syms    []uint32
 	best    []uint32
 	hb      huffBuilder
@@ -85,16 +86,16 @@ func NewWriter(w io.Writer, level int) (*Writer, error) {
 		w:    w,
 		nice: p.nice,
 		p:    p,
-		buf:  make([]byte, 0, 2*windowSize+chunkSize),
+		win:  new(window),
 	}
+	e.buf = e.win[:0:bufCap]
 	if p.fast {
 		e.ch = newChain()
 		return e, nil
 	}
 	e.mf = newFinder(p.depth)
 	e.midx = make([]int32, chunkSize+1)
-	e.cost = make([]uint32, chunkSize+1)
-	e.from = make([]uint32, chunkSize+1)
+	e.opt = make([]uint64, chunkSize+1)
 	return e, nil
 }
 
@@ -201,7 +202,7 @@ func (e *Writer) parseChunk(n, end int) {
 	}
 	bestBits := -1
 	var c code
-	for range passes {
+	for pass := range passes {
 		e.syms = e.parse(0, n, &e.pr, e.syms[:0])
 		var h histogram
 		h.add(e.syms)
@@ -210,7 +211,7 @@ func (e *Writer) parseChunk(n, end int) {
 			bestBits = bits
 			e.best, e.syms = e.syms, e.best
 		}
-		e.pr.setFrom(&h)
+		e.pr.setFrom(&h, &e.hb, e.p.passes > 1 && pass%2 == 0)
 	}
 	e.seen = true
 }
@@ -218,7 +219,7 @@ func (e *Writer) parseChunk(n, end int) {
 // findMatches runs the match finder over the n positions from buf[base],
 // with lookahead up to end, and stores every position's matches.
 func (e *Writer) findMatches(n, end int) {
-	buf, mf, nice, skip := e.buf[:end], e.mf, e.nice, e.p.skip
+	win, mf, nice, skip := e.win, e.mf, e.nice, e.p.skip
 	midx := e.midx[:n+1]
 	mbuf := e.mbuf[:0]
 	for i := 0; i < n; {
@@ -229,11 +230,14 @@ func (e *Writer) findMatches(n, end int) {
 		if limit < minMatch {
 			continue
 		}
-		k := len(mbuf)
-		mbuf = mf.find(buf, int32(pos), min(limit, nice), mbuf, true)
-		if len(mbuf) == k {
+		if cap(mbuf)-len(mbuf) < 256 {
+			mbuf = slices.Grow(mbuf, chunkSize)
+		}
+		k := mf.find(win, pos, min(limit, nice), (*[256]uint32)(mbuf[len(mbuf):][:256]))
+		if k == 0 {
 			continue
 		}
+		mbuf = mbuf[:len(mbuf)+k]
 		last := &mbuf[len(mbuf)-1]
 		l := int(*last >> 16)
 		if l < nice {
@@ -243,7 +247,7 @@ func (e *Writer) findMatches(n, end int) {
 		// extended at its distance as far as it goes.
 		if l < limit {
 			d := int(*last & 0xffff)
-			l = matchLen(buf[pos-d:pos-d+limit], buf[pos:pos+limit], l)
+			l = matchLenAt(win, pos-d, pos, l, limit)
 			*last = uint32(l)<<16 | uint32(d)
 		}
 		// A long match is taken whole: the positions inside it are only
@@ -253,7 +257,7 @@ func (e *Writer) findMatches(n, end int) {
 			midx[i] = int32(len(mbuf))
 			p := pos + j
 			if lim := min(nice, end-p); lim >= minMatch && !skip {
-				mf.find(buf, int32(p), lim, nil, false)
+				mf.find(win, p, lim, &mf.found)
 			}
 			i++
 		}
@@ -297,7 +301,7 @@ func (e *Writer) emit(syms []uint32, raw []byte, final bool) {
 		// Parse the block again priced by its own statistics.
 		for range e.p.blocks {
 			var pr prices
-			pr.setFrom(&h)
+			pr.setFrom(&h, &e.hb, false)
 			e.blk = e.parse(in, in+n, &pr, e.blk[:0])
 			var h2 histogram
 			h2.add(e.blk)

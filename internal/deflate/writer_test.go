@@ -6,6 +6,7 @@ import (
 	"compress/flate"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -170,6 +171,56 @@ func TestFastLevelAgainst7zz(t *testing.T) {
 		zr.Close()
 		if got := len(compress(t, data, 1)); uint64(got) > want {
 			t.Errorf("%s: %d bytes at level 1, 7zz -mx1 %d", name, got, want)
+		}
+	}
+}
+
+// logLines returns n bytes of web server log lines: a template with
+// random hosts, addresses, paths, numbers and agents, the kind of text
+// whose long matches (the template) sit between short random fields.
+func logLines(n int) []byte {
+	rng := rand.New(rand.NewPCG(3, 4))
+	methods := []string{"GET", "POST", "PUT", "DELETE"}
+	levels := []string{"INFO", "WARN", "ERROR", "DEBUG"}
+	daemons := []string{"dockerd", "app-api", "sshd", "nginx", "cron"}
+	paths := []string{"/login", "/metrics", "/static/app.js", "/api/v1/items", "/health"}
+	var b bytes.Buffer
+	for ms := 0; b.Len() < n; ms += rng.IntN(900) {
+		fmt.Fprintf(&b, "2025-01-01T%02d:%02d:%02d.%03dZ host-%02d %s[%d]: %s %s 10.%d.%d.%d%s?id=%d HTTP/1.1 status=%d bytes=%d latency_ms=%d.%d ua=\"Mozilla/5.0 (X11; Linux x86_64) rv:%d.0\"\n",
+			ms/3600000%24, ms/60000%60, ms/1000%60, ms%1000, rng.IntN(24), daemons[rng.IntN(len(daemons))], rng.IntN(9000)+1000,
+			levels[rng.IntN(len(levels))], methods[rng.IntN(len(methods))], rng.IntN(256), rng.IntN(256), rng.IntN(256),
+			paths[rng.IntN(len(paths))], rng.IntN(1000000), 200+rng.IntN(4)*100+rng.IntN(5), rng.IntN(65536), rng.IntN(1000), rng.IntN(10), 120+rng.IntN(10))
+	}
+	return b.Bytes()[:n]
+}
+
+// TestLevelsAgainst7zz compares the optimal-parse levels -mx5 and -mx9
+// with 7-Zip's Deflate at the same level: on log lines and on text
+// garc's stream is no larger.
+func TestLevelsAgainst7zz(t *testing.T) {
+	sz := testenv.SevenZip(t)
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"logs": logLines(1 << 20), "text": inputs()["text"]} {
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, level := range []int{5, 9} {
+			arc := filepath.Join(dir, fmt.Sprintf("%s%d.zip", name, level))
+			if out, err := exec.Command(sz, "a", "-bd", "-tzip", fmt.Sprintf("-mx%d", level), "-mmt1", arc, in).CombinedOutput(); err != nil {
+				t.Fatalf("7zz: %v\n%s", err, out)
+			}
+			zr, err := zip.OpenReader(arc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := zr.File[0].CompressedSize64
+			zr.Close()
+			if got := len(compress(t, data, level)); uint64(got) > want {
+				t.Errorf("%s: %d bytes at level %d, 7zz -mx%d %d", name, got, level, level, want)
+			} else {
+				t.Logf("%s: %d bytes at level %d, 7zz -mx%d %d", name, got, level, level, want)
+			}
 		}
 	}
 }
@@ -387,6 +438,15 @@ func TestLongMatchExtended(t *testing.T) {
 		}
 		if got := inflate(t, compress(t, data, level)); !bytes.Equal(got, data) {
 			t.Errorf("level %d: round trip differs", level)
+		}
+	}
+}
+
+// TestDistCode checks the computed distance codes against the table.
+func TestDistCode(t *testing.T) {
+	for d := uint32(1); d <= windowSize; d++ {
+		if got, want := distCode(d), uint32(distCodeOf[d-1]); got != want {
+			t.Fatalf("distance %d: code %d, want %d", d, got, want)
 		}
 	}
 }
