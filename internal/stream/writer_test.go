@@ -132,6 +132,27 @@ func goSources(t *testing.T, n int) []byte {
 	return b
 }
 
+// An .xz written without a level is written at -mx6, xz's default
+// preset, and the other formats at -mx5.
+func TestWriterDefaultLevel(t *testing.T) {
+	data := []byte(strings.Repeat("default level of the stream writer\n", 2000))
+	for _, c := range []struct {
+		k    Kind
+		want int
+	}{{XZ, 6}, {Gzip, 5}, {Bzip2, 5}, {Zstd, 5}, {LZMA, 5}} {
+		def := compress(t, c.k, data, WriterOptions{Threads: 1, Size: -1})
+		if got := compress(t, c.k, data, WriterOptions{Level: c.want, Threads: 1, Size: -1}); !bytes.Equal(def, got) {
+			t.Errorf("%v: the default level is not -mx%d", c.k, c.want)
+		}
+		if DefaultLevel(c.k) != c.want {
+			t.Errorf("%v: DefaultLevel %d, want %d", c.k, DefaultLevel(c.k), c.want)
+		}
+	}
+	if bytes.Equal(compress(t, XZ, data, WriterOptions{Level: 5, Threads: 1}), compress(t, XZ, data, WriterOptions{Level: 6, Threads: 1})) {
+		t.Error("xz: -mx5 and -mx6 wrote the same bytes")
+	}
+}
+
 // .xz at -mx6 is no larger than xz -6 writes on source text (issue 26,
 // point 7: size ≤ 1.0×).
 func TestXZSizeAgainstXZ(t *testing.T) {
