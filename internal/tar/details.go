@@ -3,6 +3,7 @@ package tar
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -30,10 +31,11 @@ type EntryDetails struct {
 // Entry returns the details of e, an entry of the archive, or nil for an
 // entry of another reader.
 func (d *Details) Entry(e *archive.Entry) *EntryDetails {
-	if d == nil || e.Index < 0 || int(e.Index) >= len(d.r.details) || d.r.entries[e.Index] != e {
+	if d == nil || e.Index < 0 || int(e.Index) >= len(d.r.entries) || d.r.entries[e.Index] != e {
 		return nil
 	}
-	return &d.r.details[e.Index]
+	// e is an entry of the list: the first field of its entryAndExtra.
+	return &(*entryAndExtra)(unsafe.Pointer(e)).d
 }
 
 // PAXTimeDigits returns the number of fraction digits (0 to 9) of the

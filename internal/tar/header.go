@@ -2,12 +2,15 @@ package tar
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -166,20 +169,30 @@ func parseNumber(b []byte, what string) (int64, error) {
 
 // checksumOK reports whether the block's checksum field matches the sum of
 // its bytes (with the field read as spaces), unsigned or signed, as
-// historic writers computed it.
+// historic writers computed it. The sums are taken eight bytes at a time:
+// the bytes are added in 16-bit lanes (64 words of at most 2·255 a lane
+// fit), and the signed sum is the unsigned one less 256 for every byte
+// with its top bit set.
 func checksumOK(block []byte) bool {
 	stored, err := parseNumber(block[148:156], "checksum")
 	if err != nil {
 		return false
 	}
-	var unsigned, signed int64
-	for i, c := range block[:blockSize] {
-		if i >= 148 && i < 156 {
-			c = ' '
-		}
-		unsigned += int64(c)
-		signed += int64(int8(c))
+	block = block[:blockSize]
+	var lanes, high uint64
+	for i := 0; i < blockSize; i += 8 {
+		w := binary.LittleEndian.Uint64(block[i:])
+		lanes += w&0x00FF00FF00FF00FF + w>>8&0x00FF00FF00FF00FF
+		high += uint64(bits.OnesCount64(w & 0x8080808080808080))
 	}
+	unsigned := int64(lanes&0xFFFF + lanes>>16&0xFFFF + lanes>>32&0xFFFF + lanes>>48)
+	// The checksum field counts as eight spaces.
+	for _, c := range block[148:156] {
+		unsigned -= int64(c)
+		high -= uint64(c >> 7)
+	}
+	unsigned += 8 * ' '
+	signed := unsigned - 256*int64(high)
 	return stored == unsigned || stored == signed
 }
 
@@ -208,9 +221,73 @@ func dialectOf(block []byte) dialect {
 	return dialectV7
 }
 
-// parseBlock decodes the fields of a header block.
-func parseBlock(block []byte) (*header, error) {
-	h := &header{typeflag: block[156], paxDigits: [3]int8{-1, -1, -1}}
+// names makes the strings of the header blocks a pass reads, with fewer
+// allocations than one a string: an entry's name and link target are cut
+// from an arena of bytes that is only ever appended to (the strings never
+// change, and keep their block alive as long as an entry holds them), and
+// the owner and group names are the previous header's strings while they
+// repeat, as they do in most archives. A nil *names allocates each string.
+type names struct {
+	arena        []byte
+	uname, gname string
+}
+
+// arenaSize is the size of a names arena block: some hundred names.
+const arenaSize = 16 << 10
+
+// str returns b up to its first NUL; with a prefix other than "" (up to
+// its first NUL too), prefix + "/" + that.
+func (c *names) str(prefix, b []byte) string {
+	b = cBytes(b)
+	if prefix = cBytes(prefix); len(prefix) > 0 {
+		if c == nil {
+			return string(prefix) + "/" + string(b)
+		}
+	} else if len(b) == 0 {
+		return ""
+	} else if c == nil {
+		return string(b)
+	}
+	n := len(b)
+	if len(prefix) > 0 {
+		n += len(prefix) + 1
+	}
+	if cap(c.arena)-len(c.arena) < n {
+		c.arena = make([]byte, 0, max(arenaSize, n))
+	}
+	start := len(c.arena)
+	if len(prefix) > 0 {
+		c.arena = append(append(c.arena, prefix...), '/')
+	}
+	c.arena = append(c.arena, b...)
+	return unsafe.String(&c.arena[start], n)
+}
+
+// owner returns b up to its first NUL, as the string *last when they are
+// equal, else as a new string that *last then holds.
+func (c *names) owner(last *string, b []byte) string {
+	b = cBytes(b)
+	if c == nil {
+		return string(b)
+	}
+	if string(b) != *last {
+		*last = string(b)
+	}
+	return *last
+}
+
+// cBytes returns b up to its first NUL.
+func cBytes(b []byte) []byte {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// parseBlock decodes the fields of a header block into h, making its
+// strings with c (which may be nil).
+func parseBlock(block []byte, h *header, c *names) error {
+	*h = header{typeflag: block[156], paxDigits: [3]int8{-1, -1, -1}}
 	// 7-Zip reads the prefix field of every header with a "ustar"
 	// magic (GNU's too, where it holds times) but a long name's.
 	h.prefixUsed = block[345] != 0 && string(block[257:262]) == "ustar" && block[156] != typeGNULongN
@@ -222,7 +299,6 @@ func parseBlock(block []byte) (*header, error) {
 		}
 		return v
 	}
-	h.name = cString(block[0:100])
 	copy(h.magic[:], block[257:265])
 	h.mode = num(100, 8, "mode")
 	h.uid = int(num(108, 8, "uid"))
@@ -235,21 +311,25 @@ func parseBlock(block []byte) (*header, error) {
 	if block[136]&0x80 != 0 {
 		h.ext |= extBinMtime
 	}
-	h.linkname = cString(block[157:257])
+	h.linkname = c.str(nil, block[157:257])
 	d := dialectOf(block)
 	if d != dialectV7 {
-		h.uname = cString(block[265:297])
-		h.gname = cString(block[297:329])
+		if c != nil {
+			h.uname = c.owner(&c.uname, block[265:297])
+			h.gname = c.owner(&c.gname, block[297:329])
+		} else {
+			h.uname = cString(block[265:297])
+			h.gname = cString(block[297:329])
+		}
 	}
+	var prefix []byte
 	switch d {
 	case dialectUSTAR, dialectStar:
 		end := 500
 		if d == dialectStar {
 			end = 476
 		}
-		if prefix := cString(block[345:end]); prefix != "" {
-			h.name = prefix + "/" + h.name
-		}
+		prefix = block[345:end]
 	case dialectGNU:
 		// The atime and ctime fields. Go before 1.8 wrote a ustar
 		// prefix there; when they do not parse and the bytes are
@@ -260,15 +340,16 @@ func parseBlock(block []byte) (*header, error) {
 			if at != 0 {
 				h.atime = time.Unix(at, 0)
 			}
-		} else if prefix := cString(block[345:500]); isASCII(prefix) && prefix != "" {
-			h.name = prefix + "/" + h.name
+		} else if p := cBytes(block[345:500]); isASCII(p) {
+			prefix = p
 		}
 	}
+	h.name = c.str(prefix, block[0:100])
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if h.size < 0 {
-		return nil, errHeader("negative size")
+		return errHeader("negative size")
 	}
 	h.rawType = h.typeflag
 	h.devMajor, h.devMinor = devField(block[329:337]), devField(block[337:345])
@@ -284,10 +365,10 @@ func parseBlock(block []byte) (*header, error) {
 		}
 	}
 	h.realSize = h.size
-	return h, nil
+	return nil
 }
 
-func isASCII(s string) bool {
+func isASCII[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -276,5 +277,41 @@ func TestExtendedHeaderVariants(t *testing.T) {
 				t.Errorf("Extensions %q, Comment %q; want %q, %q", got, e.Comment(), c.wantExt, c.wantCmt)
 			}
 		})
+	}
+}
+
+// TestChecksumOK compares the word-at-a-time checksum with a byte-by-byte
+// sum, unsigned and signed, over blocks of random bytes (high bytes
+// included, in the checksum field too).
+func TestChecksumOK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 1))
+	sums := func(b []byte) (unsigned, signed int64) {
+		for i, c := range b[:blockSize] {
+			if i >= 148 && i < 156 {
+				c = ' '
+			}
+			unsigned += int64(c)
+			signed += int64(int8(c))
+		}
+		return unsigned, signed
+	}
+	for i := range 2000 {
+		block := make([]byte, blockSize)
+		for j := range block {
+			block[j] = byte(rng.Uint32())
+			if i%3 == 0 {
+				block[j] &= 0x7F
+			}
+		}
+		unsigned, signed := sums(block)
+		want := []int64{unsigned, signed, unsigned + 1, signed - 1}[i%4]
+		if want < 0 {
+			want = unsigned
+		}
+		copy(block[148:156], fmt.Sprintf("%07o\x00", want))
+		ok := want == unsigned || want == signed
+		if got := checksumOK(block); got != ok {
+			t.Fatalf("block %d: checksumOK = %v, want %v (stored %d, sums %d and %d)", i, got, ok, want, unsigned, signed)
+		}
 	}
 }

@@ -17,12 +17,12 @@ import (
 )
 
 // entryCost is what one entry's records take in memory besides its
-// strings: its archive.Entry and EntryExtra, its EntryDetails and its
-// slots in the entry and details lists, those twice over (a list grows
-// by copying, and the old array lives on until it is collected), and
-// rounding. It is charged to the memory budget before the entry is kept.
-const entryCost = int64(unsafe.Sizeof(archive.Entry{})+unsafe.Sizeof(archive.EntryExtra{})) +
-	3*int64(unsafe.Sizeof(EntryDetails{})+unsafe.Sizeof(uintptr(0))) + 3*allocSlack
+// strings: its entryAndExtra (archive.Entry, EntryExtra, EntryDetails),
+// the eighth more that a block of them may hold unused (newEntry), its
+// slot in the entry list three times over (the list grows by copying,
+// and the old arrays live on until they are collected), and rounding.
+// It is charged to the memory budget before the entry is kept.
+const entryCost = int64(unsafe.Sizeof(entryAndExtra{}))*9/8 + 3*int64(unsafe.Sizeof(uintptr(0))) + allocSlack
 
 // allocSlack is what rounding to an allocation size class adds to one
 // allocation, at most for the small ones an entry makes.
@@ -38,13 +38,15 @@ func stringCost(s string) int64 {
 
 // Reader is an opened tar archive.
 type Reader struct {
-	src     io.ReaderAt
-	size    int64
-	kind    stream.Kind // 0: not compressed
-	opts    archive.Options
-	info    archive.Info
+	src  io.ReaderAt
+	size int64
+	kind stream.Kind // 0: not compressed
+	opts archive.Options
+	info archive.Info
+	// entries are the entries read, each the first field of an
+	// entryAndExtra, which holds its Extra and its details too.
 	entries []*archive.Entry
-	details []EntryDetails // per entry, for listings (Details)
+	slab    []entryAndExtra // where newEntry cuts the next entries from
 	// skipped names the device and FIFO entries, which Extract leaves out.
 	skipped []string
 	// mem is the run's memory budget (Options.Memory, or one of
@@ -179,6 +181,8 @@ type input struct {
 	// raw, when not nil, collects the bytes read (the header blocks of
 	// a member that Writer.CopyMembers copies as they are).
 	raw *[]byte
+	// scratch receives the bytes skip reads to pass over them.
+	scratch []byte
 }
 
 func (in *input) Read(p []byte) (int, error) {
@@ -190,9 +194,16 @@ func (in *input) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// skip passes over k bytes.
+// skip passes over k bytes: within the buffer of a plain tar by
+// discarding them, beyond it by seeking, and else by reading them into
+// scratch (through Read, so that raw collects them).
 func (in *input) skip(k int64) error {
-	if in.sec != nil && int64(in.br.Buffered()) < k {
+	if in.raw == nil && in.br != nil && int64(in.br.Buffered()) >= k {
+		in.br.Discard(int(k))
+		in.n += k
+		return nil
+	}
+	if in.sec != nil && in.raw == nil {
 		if in.n+k > in.sec.Size() {
 			return io.ErrUnexpectedEOF
 		}
@@ -203,11 +214,24 @@ func (in *input) skip(k int64) error {
 		in.br.Reset(in.sec)
 		return nil
 	}
-	m, err := io.CopyN(io.Discard, in, k)
-	if m < k && err == io.EOF {
-		err = io.ErrUnexpectedEOF
+	for k > 0 {
+		if in.scratch == nil {
+			in.scratch = make([]byte, 32<<10)
+		}
+		b := in.scratch
+		if int64(len(b)) > k {
+			b = b[:k]
+		}
+		n, err := in.Read(b)
+		k -= int64(n)
+		if err == io.EOF && k > 0 {
+			return io.ErrUnexpectedEOF
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // pass is one front-to-back reading of the archive.
@@ -220,6 +244,12 @@ type pass struct {
 	sparse    sparseMap // the current entry's sparse map
 	remaining int64     // data of the current entry not read yet
 	pad       int64     // padding after it
+	// hdr is the header next returns, valid until it is called again;
+	// names makes its strings; cr is the reader Extract hands out for
+	// the current entry's data.
+	hdr   header
+	names names
+	cr    contentReader
 }
 
 func (r *Reader) newPass() (*pass, error) {
@@ -277,7 +307,8 @@ func (p *pass) Read(b []byte) (int, error) {
 
 // next returns the next header garc keeps (extended headers are applied;
 // global pax headers, volume labels and Solaris records are passed over),
-// with the offset of its first header block, or io.EOF at the end. As GNU
+// with the offset of its first header block, or io.EOF at the end. The
+// header is the pass's, overwritten by the next call. As GNU
 // tar does, the first zero block ends the archive, whatever follows it.
 func (p *pass) next() (*header, int64, error) {
 	if k := p.remaining + p.pad; k > 0 {
@@ -304,8 +335,8 @@ func (p *pass) next() (*header, int64, error) {
 		if !checksumOK(p.block[:]) {
 			return nil, at, errHeader("header checksum mismatch")
 		}
-		h, err := parseBlock(p.block[:])
-		if err != nil {
+		h := &p.hdr
+		if err := parseBlock(p.block[:], h, &p.names); err != nil {
 			return nil, at, err
 		}
 		switch h.typeflag {
@@ -433,11 +464,13 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 	if !r.entryMem.Charge(cost) {
 		return nil, r.wrap(h.name, at, &archive.LimitError{What: "memory for the entry list", Need: r.entryMem.Charged() + cost, Limit: r.mem.Limit()})
 	}
-	e := entryOf(h)
+	x := r.newEntry()
+	e := &x.e
+	fillEntry(e, h)
 	e.Index = int32(len(r.entries))
 	r.entries = append(r.entries, e)
-	r.details = append(r.details, EntryDetails{Typeflag: h.rawType, Magic: h.magic, DevMajor: h.devMajor, DevMinor: h.devMinor, ext: h.ext,
-		prefixUsed: h.prefixUsed, paxDigits: h.paxDigits, fflags: h.fflags, paxCount: h.paxCount})
+	x.d = EntryDetails{Typeflag: h.rawType, Magic: h.magic, DevMajor: h.devMajor, DevMinor: h.devMinor, ext: h.ext,
+		prefixUsed: h.prefixUsed, paxDigits: h.paxDigits, fflags: h.fflags, paxCount: h.paxCount}
 	return e, nil
 }
 
@@ -445,7 +478,6 @@ func (r *Reader) entry(h *header, at int64) (*archive.Entry, error) {
 func (r *Reader) restart() {
 	r.entries, r.skipped = r.entries[:0:0], nil
 	r.entryMem.Release()
-	r.details = r.details[:0:0]
 }
 
 // scan reads every header once and builds the entry list; an error is
@@ -519,14 +551,44 @@ func (p *pass) rest() (int64, error) {
 	}
 }
 
-// entryOf maps a tar header onto an archive entry.
-func entryOf(h *header) *archive.Entry {
-	e := &archive.Entry{
-		Name: h.name, Size: h.realSize, PackedSize: (h.size + blockSize - 1) &^ (blockSize - 1), ModTime: h.mtime,
-		HostOS: archive.HostUnix, Attributes: uint32(h.mode) & 0o7777, HasUnixMode: true, Block: -1,
-		Extra: &archive.EntryExtra{AccessTime: h.atime, CreateTime: h.ctime, UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname,
-			Comment: h.comment},
+// newEntry returns a zero entry with its zero Extra and details, cut
+// from blocks that grow with the list (an eighth of it, 16 to 256
+// entries, so that what a block holds unused stays within the slack
+// entryCost charges for the list's growth): one allocation for many
+// entries, and no list of details to grow.
+func (r *Reader) newEntry() *entryAndExtra {
+	if len(r.slab) == 0 {
+		n := min(max(len(r.entries)/8, 16), 256)
+		r.slab = make([]entryAndExtra, n)
 	}
+	x := &r.slab[0]
+	r.slab = r.slab[1:]
+	x.e.Extra = &x.x
+	return x
+}
+
+// entryAndExtra is an entry with its Extra and its details, allocated
+// together. The entry comes first, so that a pointer to an entry of the
+// list is one to its entryAndExtra (Details.Entry).
+type entryAndExtra struct {
+	e archive.Entry
+	x archive.EntryExtra
+	d EntryDetails
+}
+
+// entryOf maps a tar header onto a new archive entry.
+func entryOf(h *header) *archive.Entry {
+	e := &archive.Entry{Extra: &archive.EntryExtra{}}
+	fillEntry(e, h)
+	return e
+}
+
+// fillEntry maps a tar header onto e, a zero entry with a zero Extra.
+func fillEntry(e *archive.Entry, h *header) {
+	e.Name, e.Size, e.PackedSize, e.ModTime = h.name, h.realSize, (h.size+blockSize-1)&^(blockSize-1), h.mtime
+	e.HostOS, e.Attributes, e.HasUnixMode, e.Block = archive.HostUnix, uint32(h.mode)&0o7777, true, -1
+	*e.Extra = archive.EntryExtra{AccessTime: h.atime, CreateTime: h.ctime, UID: h.uid, GID: h.gid, Owner: h.uname, Group: h.gname,
+		Comment: h.comment}
 	switch h.typeflag {
 	case typeDir, typeGNUDumpDir:
 		e.Type = archive.TypeDir
@@ -586,7 +648,6 @@ func entryOf(h *header) *archive.Entry {
 		// skips instead of writing.
 		e.Extra.Sparse = true
 	}
-	return e
 }
 
 // Extract reads the archive from the start and calls fn for every entry
@@ -650,7 +711,8 @@ func (r *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 		if want != nil && !want(e) || h.isDevice() {
 			continue // a device or FIFO is listed, never extracted (Skipped)
 		}
-		cr := &contentReader{ctx: ctx, r: r, e: e, p: p}
+		cr := &p.cr
+		*cr = contentReader{ctx: ctx, r: r, e: e, p: p}
 		if e.Type == archive.TypeFile {
 			if cr.data, err = p.content(h); err != nil {
 				cr.err = r.wrap(e.Name, p.in.n, headerError(err))

@@ -93,8 +93,8 @@ func leadingGlobals(raw []byte) []byte {
 		if blk[156] != typePAXGlobal || !checksumOK(blk) {
 			break
 		}
-		h, err := parseBlock(blk)
-		if err != nil || h.size < 0 {
+		var h header
+		if err := parseBlock(blk, &h, nil); err != nil || h.size < 0 {
 			break
 		}
 		next := int64(end) + blockSize + h.size + padding(h.size)
