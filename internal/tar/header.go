@@ -402,7 +402,9 @@ type paxState struct {
 const maxRawLines = 1<<16 - 1
 
 func (p *paxState) reset() {
-	clear(p.records)
+	if len(p.records) > 0 {
+		clear(p.records)
+	}
 	p.sparse00 = p.sparse00[:0]
 	p.longName, p.longLink = nil, nil
 	p.bytes = 0
