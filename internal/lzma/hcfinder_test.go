@@ -245,7 +245,11 @@ func TestGiveUpLevels(t *testing.T) {
 // TestSmallDictionaryTables checks the table sizes of small and large
 // dictionaries: a small one gets about as many main and 3-byte slots as
 // it has positions (at least 1<<smallTableBits), a large one 7-Zip's
-// sizes, and every hash of a stream's bytes falls in its table.
+// sizes, and every hash of a stream's bytes falls in its table. The hash
+// chains' main table has 7-Zip's size too, half as many slots as
+// positions (at least 2^18 with 5-byte hashes): one slot a position cost
+// twice 7-Zip's table (mx4: 64 MiB against 32 MiB) and put garc's peak
+// memory above 7zz's.
 func TestSmallDictionaryTables(t *testing.T) {
 	for _, c := range []struct {
 		bt            bool
@@ -261,7 +265,13 @@ func TestSmallDictionaryTables(t *testing.T) {
 		{true, 4, 64 << 20, 1 << 24, 1 << 16, 0},
 		{false, 4, 4 << 10, 1 << 12, 1 << hc3Bits, 0},
 		{false, 5, 4 << 10, 1 << 18, 1 << hc3Bits, 0},
-		{false, 4, 1 << 20, 1 << 20, 1 << hc3Bits, 0},
+		{false, 4, 1 << 20, 1 << 19, 1 << hc3Bits, 0},
+		{false, 5, 256 << 10, 1 << 18, 1 << hc3Bits, 0}, // mx1
+		{false, 5, 1 << 20, 1 << 19, 1 << hc3Bits, 0},   // mx2
+		{false, 5, 4 << 20, 1 << 21, 1 << hc3Bits, 0},   // mx3
+		{false, 5, 16 << 20, 1 << 23, 1 << hc3Bits, 0},  // mx4
+		{false, 5, 3 << 20, 1 << 21, 1 << hc3Bits, 0},   // rounded up to a power of two, halved
+		{true, 4, 16 << 20, 1 << 23, 1 << 16, 0},
 	} {
 		name := fmt.Sprintf("bt %v, %d-byte hashes, dictionary %d", c.bt, c.hb, c.dict)
 		mf := newMatchFinder(c.bt, c.hb, c.dict, 32, 16)

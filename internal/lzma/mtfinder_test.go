@@ -129,8 +129,9 @@ func TestThreadsWriteError(t *testing.T) {
 // own encoder; with one block in flight the writer compresses it while
 // Write waits, in the one buffer that also carries the history to the
 // next block. Hash-chain blocks (no parallel finder) run one per thread,
-// with one buffer more being filled, and with one thread in a stream
-// window instead.
+// and with one thread in a stream window instead. The blocks in flight
+// hold one buffer each: the next block is filled only once one of them is
+// done (into its buffer), as 7-Zip holds one input block per coder.
 func TestThreadsMemory(t *testing.T) {
 	data := testData("mixed", 600000, 24)
 	const dict, block = 1 << 15, 1 << 16
@@ -140,11 +141,11 @@ func TestThreadsMemory(t *testing.T) {
 	}{
 		{5, 1, 1, 1},
 		{5, 2, 1, 1},
-		{5, 3, 3, 2},
-		{5, 4, 3, 2},
-		{9, 8, 5, 4},
+		{5, 3, 2, 2},
+		{5, 4, 2, 2},
+		{9, 8, 4, 4},
 		{1, 1, 1, 1},
-		{1, 2, 3, 2},
+		{1, 2, 2, 2},
 	} {
 		o := LevelOptions(tc.level)
 		o.DictSize, o.BlockSize, o.Threads = dict, block, tc.threads

@@ -287,6 +287,40 @@ func TestWriter2OutBufferRoom(t *testing.T) {
 	}
 }
 
+// TestWriter2ReserveSteps checks the capacities a block buffer grows
+// through as the 7z writer fills it 256 KiB at a time: doubling below 1
+// MiB, then the whole DictSize+BlockSize at once. A step of 1 MiB was
+// backed by a 2 MiB huge page that stayed resident as garbage.
+func TestWriter2ReserveSteps(t *testing.T) {
+	for _, level := range []int{1, 3} {
+		o := LevelOptions(level)
+		o.Threads = 2
+		z, err := NewWriter2(io.Discard, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := int(o.DictSize) + int(o.BlockSize)
+		var b []byte
+		var caps []int
+		for len(b) < full {
+			n := min(256<<10, full-len(b))
+			if nb := z.reserve(b, n); cap(nb) != cap(b) {
+				caps = append(caps, cap(nb))
+				b = nb
+			}
+			b = b[:len(b)+n]
+		}
+		for _, c := range caps {
+			if c >= 1<<20 && c != full {
+				t.Errorf("mx%d: block buffer grew through %d bytes (steps %v), want below 1 MiB or %d", level, c, caps, full)
+			}
+		}
+		if caps[len(caps)-1] != full {
+			t.Errorf("mx%d: last step %d, want %d", level, caps[len(caps)-1], full)
+		}
+	}
+}
+
 // TestLevelDictSizes checks the dictionary and block sizes of the levels
 // against those of 7-Zip 23 and later on 64-bit systems
 // (Get_Lzma_DicSize, and blocks of 4 dictionaries between 1 MiB and 256
