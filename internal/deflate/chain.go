@@ -5,9 +5,10 @@ import "encoding/binary"
 // The fast levels (-mx1 … -mx4) find matches with hash chains: for every
 // 3-byte hash the newest position, and for every position the previous
 // one with the same hash, in a cyclic array indexed by position modulo
-// the window. The parse is greedy: at each position the longest match the
-// chain walk finds (the nearest of that length) is taken, and the
-// positions it covers are only linked into their chains.
+// the window. At -mx1 the parse is greedy: at each position the longest
+// match the chain walk finds (the nearest of that length) is taken, and
+// the positions it covers are only linked into their chains; -mx2 to
+// -mx4 parse lazily (see lazy).
 
 // chainHashBits sizes the chains' hash table: 32K heads (128 KiB) stay
 // in the cache better than the trees' 64K, about 3 % less CPU time on
@@ -62,7 +63,7 @@ func link(head *[1 << chainHashBits]int32, prev *[windowSize]uint16, h uint32, p
 // most limit bytes (the nearest of that length), or a length below
 // minMatch. A match of nice bytes, where the walk stops comparing, is
 // extended at its distance as far as limit allows.
-func (e *Writer) longest(buf []byte, pos, limit int) (best, dist int) {
+func (e *Writer) longest(buf []byte, pos, limit, depth int) (best, dist int) {
 	const slotMask = windowSize - 1
 	head, prev := e.ch.head, e.ch.prev
 	src := buf[pos : pos+limit]
@@ -76,7 +77,7 @@ func (e *Writer) longest(buf []byte, pos, limit int) (best, dist int) {
 	want := binary.LittleEndian.Uint16(short[best-1:])
 	first := short[0]
 	oldest := pos - windowSize // positions from here on are out of reach
-	for k := e.p.depth; k > 0 && c > oldest; k-- {
+	for k := depth; k > 0 && c > oldest; k-- {
 		if at := c + best; uint16(buf[at-1])|uint16(buf[at])<<8 == want && buf[c] == first {
 			if l := matchLen(buf[c:c+len(short)], short, 0); l > best {
 				best, dist = l, pos-c
@@ -112,7 +113,7 @@ func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
 			i++
 			continue
 		}
-		best, dist := e.longest(buf, pos, limit)
+		best, dist := e.longest(buf, pos, limit, e.p.depth)
 		best = min(best, n-i) // not past the positions of this chunk
 		if best < minMatch {
 			out = append(out, uint32(buf[pos]))
@@ -126,6 +127,72 @@ func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
 			link(head, prev, chainHash(buf[p:]), p)
 		}
 		i += best
+	}
+	return out
+}
+
+// lazy parses the n positions from buf[base] (with lookahead up to end)
+// into symbols, appended to out, as zlib's slower levels do: a match
+// shorter than the level's lazy length is only taken if the next
+// position has no longer one; if it has, the current byte goes out as a
+// literal and the same question is asked of the next match. The chain
+// walk for that next position is cut to a quarter once the match in hand
+// reaches the level's good length. A 3-byte match more than 4 KiB away
+// costs more than its literals and is not taken.
+func (e *Writer) lazy(n, end int, out []uint32) []uint32 {
+	buf := e.buf[:end]
+	head, prev := e.ch.head, e.ch.prev
+	depth, lazyLen, good := e.p.depth, e.p.lazy, e.p.good
+	match := func(pos, i, depth int) (int, int) {
+		limit := min(maxMatch, end-pos)
+		if limit < minMatch {
+			return 0, 0
+		}
+		best, dist := e.longest(buf, pos, limit, depth)
+		best = min(best, n-i)
+		if best < minMatch || best == minMatch && dist > 4096 {
+			return 0, 0
+		}
+		return best, dist
+	}
+	i := 0
+	best, dist := match(e.base, 0, depth)
+	for i < n {
+		pos := e.base + i
+		if best == 0 {
+			out = append(out, uint32(buf[pos]))
+			i++
+			if i < n {
+				best, dist = match(pos+1, i, depth)
+			}
+			continue
+		}
+		// Position pos+1 is linked by the look ahead, if there is one.
+		linked := pos + 1
+		if best < lazyLen && i+1 < n {
+			d := depth
+			if best >= good {
+				d = max(depth/4, 1)
+			}
+			next, nd := match(pos+1, i+1, d)
+			linked = pos + 2
+			if next > best {
+				out = append(out, uint32(buf[pos]))
+				i++
+				best, dist = next, nd
+				continue
+			}
+		}
+		out = append(out, uint32(best)<<16|uint32(dist))
+		stop := min(pos+best, end-minMatch+1)
+		for p := linked; p < stop; p++ {
+			link(head, prev, chainHash(buf[p:]), p)
+		}
+		i += best
+		best = 0
+		if i < n {
+			best, dist = match(e.base+i, i, depth)
+		}
 	}
 	return out
 }

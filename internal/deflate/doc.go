@@ -20,11 +20,18 @@
 // Input is gathered in chunks of 128 KiB and kept for a window of 32 KiB
 // behind them.
 //
-// The fast levels (1 to 4, one setting as in 7-Zip) parse greedily
-// (chain.go): hash chains over 3-byte hashes, at most 32 candidates per
+// The fast levels 1 to 4 use hash chains over 3-byte hashes (chain.go).
+// Level 1 parses greedily, as 7-Zip's -mx1: at most 32 candidates per
 // position, the longest match taken (a match of 32 bytes ends the walk
 // and is extended at its distance), the positions it covers only linked
-// into their chains. Their symbols are then cut into blocks as below.
+// into their chains. Levels 2 to 4 parse lazily, as zlib's levels 4 to 9
+// (and so Info-ZIP's zip): a match shorter than the level's lazy length
+// is dropped for a literal when the next position has a longer one.
+// Level 3 (48 candidates, lazy below 24 bytes) is meant to be smaller and
+// cheaper than zip -6, level 4 (256 candidates, a quarter of them once
+// the match in hand has 16 bytes, lazy at every length) than zip -9;
+// level 2 (32 candidates, lazy below 8) lies between 1 and 3. Their
+// symbols are then cut into blocks as below.
 //
 // At levels 5 to 9, for every position of a chunk a binary-tree match finder
 // (matchfinder.go) lists the matches worth considering: the trees, one per

@@ -31,14 +31,16 @@ type params struct {
 	blocks int  // parses of each block priced by its own statistics
 	skip   bool // positions inside a long match stay out of the trees
 	fast   bool // greedy parse over hash chains (chain.go)
+	lazy   int  // with fast: a match shorter than this waits for a longer one at the next position
+	good   int  // with lazy: the look ahead walks a quarter of depth once the match in hand is this long
 }
 
-// levels are the settings of each level; 1…4 share one, as 7-Zip's do.
+// levels are the settings of each level (doc.go tells why).
 var levels = [MaxLevel + 1]params{
 	1: {nice: 32, depth: 32, tries: 2, fast: true},
-	2: {nice: 32, depth: 32, tries: 2, fast: true},
-	3: {nice: 32, depth: 32, tries: 2, fast: true},
-	4: {nice: 32, depth: 32, tries: 2, fast: true},
+	2: {nice: 32, depth: 32, tries: 2, fast: true, lazy: 8, good: 4},
+	3: {nice: 128, depth: 48, tries: 2, fast: true, lazy: 24, good: 8},
+	4: {nice: 258, depth: 256, tries: 4, fast: true, lazy: 258, good: 16},
 	5: {nice: 48, depth: 12, passes: 1, tries: 4},
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
@@ -163,7 +165,11 @@ func (e *Writer) compress(final bool) error {
 		n -= maxMatch
 	}
 	if e.ch != nil {
-		e.best = e.greedy(n, end, e.best[:0])
+		if e.p.lazy > 0 {
+			e.best = e.lazy(n, end, e.best[:0])
+		} else {
+			e.best = e.greedy(n, end, e.best[:0])
+		}
 	} else {
 		e.parseChunk(n, end)
 	}
