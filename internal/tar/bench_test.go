@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/stream"
@@ -186,5 +187,46 @@ func TestAllocsPerEntry(t *testing.T) {
 	t.Logf("%.0f allocations for %d entries, %.0f for %d: %.3f an entry", aSmall, nSmall, aLarge, nLarge, per)
 	if per > 0.1 {
 		t.Errorf("%.3f allocations an entry, want at most 0.1", per)
+	}
+}
+
+// paxTree is a tar of n files in pax format, each with a pax header of
+// its times (sub-second mtime, atime and ctime), as bsdtar and Go's
+// archive/tar write them.
+func paxTree(tb testing.TB, n int) []byte {
+	tb.Helper()
+	var t bytes.Buffer
+	tw := stdtar.NewWriter(&t)
+	for i := range n {
+		h := &stdtar.Header{Typeflag: stdtar.TypeReg, Mode: 0o644, Uname: "gopher", Gname: "staff", Size: 100,
+			Name:    fmt.Sprintf("src/%s/pkg%d/file%d.go", strings.Repeat("deep/", i%30), i/50, i),
+			ModTime: time.Unix(1700000000, int64(i)*1000+1), AccessTime: time.Unix(1700000000, 5), ChangeTime: time.Unix(1700000000, 7),
+			Format: stdtar.FormatPAX}
+		if err := tw.WriteHeader(h); err != nil {
+			tb.Fatal(err)
+		}
+		tw.Write(make([]byte, 100))
+	}
+	if err := tw.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return t.Bytes()
+}
+
+// TestAllocsPerPaxEntry pins the allocations per entry with a pax
+// header: its data is read into the pass's buffer, the common keys are
+// constant strings, the path, the comment and the owner names come from
+// the names arena; what is left is the values of the time records, which
+// apply parses (20 allocations an entry before).
+func TestAllocsPerPaxEntry(t *testing.T) {
+	small, large := paxTree(t, 500), paxTree(t, 2500)
+	buf := make([]byte, 32<<10)
+	var nSmall, nLarge int
+	aSmall := testing.AllocsPerRun(3, func() { nSmall = readTree(t, small, buf) })
+	aLarge := testing.AllocsPerRun(3, func() { nLarge = readTree(t, large, buf) })
+	per := (aLarge - aSmall) / float64(nLarge-nSmall)
+	t.Logf("%.0f allocations for %d entries, %.0f for %d: %.3f an entry", aSmall, nSmall, aLarge, nLarge, per)
+	if per > 7 {
+		t.Errorf("%.3f allocations an entry with a pax header, want at most 7", per)
 	}
 }

@@ -239,35 +239,45 @@ const arenaSize = 16 << 10
 // its first NUL too), prefix + "/" + that.
 func (c *names) str(prefix, b []byte) string {
 	b = cBytes(b)
-	if prefix = cBytes(prefix); len(prefix) > 0 {
-		if c == nil {
-			return string(prefix) + "/" + string(b)
-		}
-	} else if len(b) == 0 {
-		return ""
-	} else if c == nil {
+	if prefix = cBytes(prefix); len(prefix) == 0 {
+		return c.text(b)
+	}
+	if c == nil {
+		return string(prefix) + "/" + string(b)
+	}
+	buf := c.grab(len(prefix) + 1 + len(b))
+	copy(buf[copy(buf, prefix)+1:], b)
+	buf[len(prefix)] = '/'
+	return unsafe.String(&buf[0], len(buf))
+}
+
+// text returns b as a string.
+func (c *names) text(b []byte) string {
+	if c == nil || len(b) == 0 {
 		return string(b)
 	}
-	n := len(b)
-	if len(prefix) > 0 {
-		n += len(prefix) + 1
-	}
+	buf := c.grab(len(b))
+	copy(buf, b)
+	return unsafe.String(&buf[0], len(buf))
+}
+
+// grab returns n bytes (n > 0) of the arena for a string to be made of;
+// they must not change once it is.
+func (c *names) grab(n int) []byte {
 	if cap(c.arena)-len(c.arena) < n {
 		c.arena = make([]byte, 0, max(arenaSize, n))
 	}
 	start := len(c.arena)
-	if len(prefix) > 0 {
-		c.arena = append(append(c.arena, prefix...), '/')
-	}
-	c.arena = append(c.arena, b...)
-	return unsafe.String(&c.arena[start], n)
+	c.arena = c.arena[:start+n]
+	return c.arena[start : start+n : start+n]
 }
 
 // owner returns b up to its first NUL, as the string *last when they are
-// equal, else as a new string that *last then holds.
+// equal, else as a new string that *last then holds ("" is never held:
+// the headers of extended records often leave the names empty).
 func (c *names) owner(last *string, b []byte) string {
 	b = cBytes(b)
-	if c == nil {
+	if c == nil || len(b) == 0 {
 		return string(b)
 	}
 	if string(b) != *last {
@@ -431,14 +441,20 @@ func (p *paxState) addRawLine(rec []byte) {
 
 // comment is 7-Zip's Comment of the entry: the pax header's name and the
 // records 7-Zip does not read, one a line; "" without a pax header.
-func (p *paxState) comment() string {
+func (p *paxState) comment(c *names) string {
 	if !p.havePAX {
 		return ""
 	}
 	if p.recordPath == "" {
-		return string(p.rawLines)
+		return c.text(p.rawLines)
 	}
-	return p.recordPath + "\n" + string(p.rawLines)
+	if c == nil {
+		return p.recordPath + "\n" + string(p.rawLines)
+	}
+	buf := c.grab(len(p.recordPath) + 1 + len(p.rawLines))
+	copy(buf[copy(buf, p.recordPath)+1:], p.rawLines)
+	buf[len(p.recordPath)] = '\n'
+	return unsafe.String(&buf[0], len(buf))
 }
 
 // globalComment is 7-Zip's Comment of an archive with a pax global
@@ -471,11 +487,12 @@ func globalComment(name string, data []byte) (comment string, ok bool) {
 	return b.String(), true
 }
 
-// parsePAX adds the records of a pax extended header. A record is
+// parsePAX adds the records of a pax extended header, making the path
+// and link target with c (which may be nil). A record is
 // "LEN KEY=VALUE\n" where LEN counts the whole record. As libarchive and
 // GNU tar do, a last record without its newline is accepted, and NUL
 // padding after the records is ignored.
-func (p *paxState) parsePAX(data []byte) error {
+func (p *paxState) parsePAX(data []byte, c *names) error {
 	if p.records == nil {
 		p.records = make(map[string]string)
 	}
@@ -506,7 +523,14 @@ func (p *paxState) parsePAX(data []byte) error {
 		if eq <= 0 {
 			return errHeader("pax record without a key")
 		}
-		key, value := string(rec[:eq]), string(rec[eq+1:])
+		key := paxKey(rec[:eq])
+		var value string
+		switch key {
+		case "path", "linkpath":
+			value = c.text(rec[eq+1:]) // the entry's name or link target
+		default:
+			value = string(rec[eq+1:])
+		}
 		if !paxKeys7Zip[key] && newline {
 			p.addRawLine(rec)
 		}
@@ -543,6 +567,34 @@ func (p *paxState) parsePAX(data []byte) error {
 	return nil
 }
 
+// paxKey returns key as a string, the same string every time for the
+// keys most headers hold (no allocation).
+func paxKey(key []byte) string {
+	switch string(key) {
+	case "path":
+		return "path"
+	case "linkpath":
+		return "linkpath"
+	case "mtime":
+		return "mtime"
+	case "atime":
+		return "atime"
+	case "ctime":
+		return "ctime"
+	case "size":
+		return "size"
+	case "uid":
+		return "uid"
+	case "gid":
+		return "gid"
+	case "uname":
+		return "uname"
+	case "gname":
+		return "gname"
+	}
+	return string(key)
+}
+
 // paxUsed reports whether apply or applyPAXSparse reads the key.
 func paxUsed(key string) bool {
 	switch key {
@@ -552,9 +604,10 @@ func paxUsed(key string) bool {
 	return strings.HasPrefix(key, "GNU.sparse.")
 }
 
-// apply sets the header fields the pax records and long names override.
-// An empty value leaves the header's own field in place.
-func (p *paxState) apply(h *header) error {
+// apply sets the header fields the pax records and long names override,
+// making strings with c (which may be nil). An empty value leaves the
+// header's own field in place.
+func (p *paxState) apply(h *header, c *names) error {
 	if p.longName != nil {
 		h.name = *p.longName
 		h.ext |= extLongName
@@ -568,7 +621,7 @@ func (p *paxState) apply(h *header) error {
 	}
 	h.paxCount = uint8(min(p.paxCount, 255))
 	h.prefixUsed = h.prefixUsed || p.prefixUsed
-	h.comment = p.comment()
+	h.comment = p.comment(c)
 	if len(p.sparse00) > 0 {
 		h.ext |= extPAXUnsupported
 	}
@@ -686,12 +739,17 @@ func paxTime(s string) (time.Time, int, bool) {
 }
 
 // readSpecial reads the data of a pax header or GNU long name (size bytes
-// and their padding).
-func readSpecial(in io.Reader, size int64) ([]byte, error) {
+// and their padding) into *into, which it grows as needed and which the
+// next call overwrites.
+func readSpecial(in io.Reader, size int64, into *[]byte) ([]byte, error) {
 	if size > maxSpecialSize {
 		return nil, &archive.LimitError{What: "tar extended header", Need: size, Limit: maxSpecialSize, Fixed: true}
 	}
-	buf := make([]byte, (size+blockSize-1)/blockSize*blockSize)
+	n := int((size + blockSize - 1) / blockSize * blockSize)
+	if cap(*into) < n {
+		*into = make([]byte, n)
+	}
+	buf := (*into)[:n]
 	if _, err := io.ReadFull(in, buf); err != nil {
 		return nil, truncated(err)
 	}

@@ -250,6 +250,9 @@ type pass struct {
 	hdr   header
 	names names
 	cr    contentReader
+	// special holds the data of the last extended header read (pax
+	// records, a GNU long name), which is copied out of it.
+	special []byte
 }
 
 func (r *Reader) newPass() (*pass, error) {
@@ -344,7 +347,7 @@ func (p *pass) next() (*header, int64, error) {
 			if p.pax.bytes += h.size; p.pax.bytes > maxSpecialSize {
 				return nil, at, &archive.LimitError{What: "tar extended headers of one entry", Need: p.pax.bytes, Limit: maxSpecialSize, Fixed: true}
 			}
-			data, err := readSpecial(&p.in, h.size)
+			data, err := readSpecial(&p.in, h.size, &p.special)
 			if err != nil {
 				return nil, at, err
 			}
@@ -354,7 +357,7 @@ func (p *pass) next() (*header, int64, error) {
 				p.pax.replace()
 				p.pax.havePAX, p.pax.recordPath = true, h.name
 				p.pax.paxCount++
-				err = p.pax.parsePAX(data)
+				err = p.pax.parsePAX(data, &p.names)
 			case typePAXGlobal:
 				p.readGlobal(h.name, data, at == start)
 				if at == start {
@@ -363,10 +366,10 @@ func (p *pass) next() (*header, int64, error) {
 					p.pax.paxCount++ // 7-Zip counts a misplaced one with the entry's
 				}
 			case typeGNULongN:
-				s := cString(data)
+				s := p.names.text(cBytes(data))
 				p.pax.longName = &s
 			case typeGNULongL:
-				s := cString(data)
+				s := p.names.text(cBytes(data))
 				p.pax.longLink = &s
 			}
 			if err != nil {
@@ -385,7 +388,7 @@ func (p *pass) next() (*header, int64, error) {
 			h.typeflag = typeReg
 			h.ext |= extSparseGNU
 		}
-		if err := p.pax.apply(h); err != nil {
+		if err := p.pax.apply(h, &p.names); err != nil {
 			return nil, at, err
 		}
 		if err := p.pax.applyPAXSparse(h, &p.sparse); err != nil {
