@@ -19,11 +19,12 @@ func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 
 // (symEnd or symError), else 0; after an input error the last symbol
 // decoded is not stored.
 //
-// The most frequent case of text, a binary context, is handled in the
-// loop: a call of decodeSymbol per byte, with its frame, the spilled
-// registers and the caller's reloads, took a quarter of the instructions
-// of the path where its symbol is decoded. An escape from it continues
-// in decodeEscaped; contexts of more symbols go through decodeSymbol.
+// The most frequent case of text, a binary context whose one symbol is
+// decoded, is handled in the loop: a call of decodeSymbol per byte, with
+// its frame, the spilled registers and the caller's reloads, took a
+// quarter of the instructions of that path. Everything else, including
+// the escape from a binary context (whose probability decodeSymbol
+// computes again), goes through decodeSymbol.
 func (m *Model) decodeInto(rc *rangeDecoder, charMask *[256]byte, out []byte) (int, int) {
 	for i := range out {
 		mem := m.mem
@@ -65,24 +66,6 @@ func (m *Model) decodeInto(rc *rangeDecoder, charMask *[256]byte, out []byte) (i
 					m.updateModel()
 				}
 				out[i] = sym
-				continue
-			} else {
-				// The escape, as in decodeSymbol.
-				m.hiBitsFlag = hb
-				*prob = uint16(pr - (pr+1<<(periodBits-2))>>periodBits)
-				m.initEsc = uint32(expEscape[(*prob>>10)&15])
-				rc.decodeBinEscape(size0)
-				*charMask = allUnmasked
-				charMask[sym] = 0
-				m.prevSuccess = 0
-				esc := m.decodeEscaped(rc, charMask, mc, 1)
-				if rc.err != nil {
-					return i, 0
-				}
-				if esc < 0 {
-					return i, esc
-				}
-				out[i] = byte(esc)
 				continue
 			}
 		}
