@@ -13,74 +13,6 @@ var allUnmasked = func() (a [256]byte) {
 func hiBitsFlag3(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 3) & (1 << 3) }
 func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 << 4) }
 
-// decodeInto decodes symbols into out until it is full, the input fails
-// (rc.err) or the code is not a byte. It returns the number of bytes
-// stored and, when it stopped at a code that is not a byte, that code
-// (symEnd or symError), else 0; after an input error the last symbol
-// decoded is not stored.
-//
-// The most frequent case of text, a binary context whose one symbol is
-// decoded, is handled in the loop: a call of decodeSymbol per byte, with
-// its frame, the spilled registers and the caller's reloads, took a
-// quarter of the instructions of that path. Everything else, including
-// the escape from a binary context (whose probability decodeSymbol
-// computes again), goes through decodeSymbol.
-func (m *Model) decodeInto(rc *rangeDecoder, charMask *[256]byte, out []byte) (int, int) {
-	for i := range out {
-		mem := m.mem
-		mc := m.minContext
-		ctx := unitAt(mem, mc)
-		if binary.LittleEndian.Uint16(ctx[0:2]) == 1 {
-			// decodeSymbol's binary-context path, up to the symbol.
-			sym := ctx[2]
-			freq := uint32(ctx[3])
-			hb := hiBitsFlag3(mem[m.foundState])
-			suf := binary.LittleEndian.Uint32(ctx[8:12])
-			col := m.prevSuccess +
-				uint32(m.runLength>>26)&0x20 +
-				uint32(ns2BSIndx[(binary.LittleEndian.Uint16(unitAt(mem, suf)[0:2])-1)&255]) +
-				hiBitsFlag4(sym) +
-				hb
-			prob := &m.binSumm[(freq-1)&127][col&63]
-			pr := uint32(*prob)
-			if size0 := (rc.rng >> 14) * pr; rc.code < size0 {
-				m.hiBitsFlag = hb
-				*prob = uint16(pr - (pr+1<<(periodBits-2))>>periodBits + 1<<intBits)
-				rc.rng = size0
-				if rc.rng <= rc.normMax {
-					rc.normalizeSlow()
-					if rc.err != nil {
-						return i, 0
-					}
-				}
-				c := binary.LittleEndian.Uint32(ctx[4:8])
-				m.foundState = mc + 2
-				m.prevSuccess = 1
-				m.runLength++
-				if freq < 128 {
-					ctx[3] = byte(freq + 1)
-				}
-				if m.orderFall == 0 && c > m.text {
-					m.minContext, m.maxContext = c, c
-				} else {
-					m.updateModel()
-				}
-				out[i] = sym
-				continue
-			}
-		}
-		sym := m.decodeSymbol(rc, charMask)
-		if rc.err != nil {
-			return i, 0
-		}
-		if sym < 0 {
-			return i, sym
-		}
-		out[i] = byte(sym)
-	}
-	return len(out), 0
-}
-
 // decodeSymbol decodes one symbol with rc and updates the model. It
 // returns the byte value, symEnd for an escape out of the order-0 context
 // (the end marker) or symError when the code cannot be a symbol. charMask
@@ -321,33 +253,31 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 // findCount returns the byte offset in st of the state whose cumulative
 // frequency interval holds count, with the sum of the frequencies before
 // it. The first state was already tested. When no state holds count it
-// returns len(st) and the sum of all frequencies. Each step compares what
-// is left of count with a frequency and subtracts it (7-Zip's form: one
-// instruction fewer than comparing count with a running sum).
+// returns len(st) and the sum of all frequencies.
 func findCount(st []byte, count uint32) (int, uint32) {
-	c := count - uint32(st[1])
+	cum := uint32(st[1])
 	o := stateSize
 	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
 		e := st[o : o+2*stateSize : o+2*stateSize]
 		f0 := uint32(e[1])
-		if c < f0 {
-			return o, count - c
+		if count < cum+f0 {
+			return o, cum
 		}
-		c -= f0
+		cum += f0
 		f1 := uint32(e[stateSize+1])
-		if c < f1 {
-			return o + stateSize, count - c
+		if count < cum+f1 {
+			return o + stateSize, cum
 		}
-		c -= f1
+		cum += f1
 	}
 	if o+stateSize <= len(st) {
 		f := uint32(st[o+1])
-		if c < f {
-			return o, count - c
+		if count < cum+f {
+			return o, cum
 		}
-		c -= f
+		cum += f
 	}
-	return len(st), count - c
+	return len(st), cum
 }
 
 // findMaskedCount is findCount over the unmasked states of st, starting
@@ -355,57 +285,45 @@ func findCount(st []byte, count uint32) (int, uint32) {
 //
 //go:noinline
 func findMaskedCount(st []byte, charMask *[256]byte, count uint32) (int, uint32) {
-	_ = charMask[0] // one nil check, not one per step
-	c := count
+	cum := uint32(0)
 	o := 0
 	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
 		e := st[o : o+2*stateSize : o+2*stateSize]
-		f0 := uint32(e[1]) & uint32(charMask[e[0]])
-		if c < f0 {
-			return o, count - c
+		f0 := uint32(e[1] & charMask[e[0]])
+		if count < cum+f0 {
+			return o, cum
 		}
-		c -= f0
-		f1 := uint32(e[stateSize+1]) & uint32(charMask[e[stateSize]])
-		if c < f1 {
-			return o + stateSize, count - c
+		cum += f0
+		f1 := uint32(e[stateSize+1] & charMask[e[stateSize]])
+		if count < cum+f1 {
+			return o + stateSize, cum
 		}
-		c -= f1
+		cum += f1
 	}
 	if o+stateSize <= len(st) {
-		f := uint32(st[o+1]) & uint32(charMask[st[o]])
-		if c < f {
-			return o, count - c
+		f := uint32(st[o+1] & charMask[st[o]])
+		if count < cum+f {
+			return o, cum
 		}
-		c -= f
+		cum += f
 	}
-	return len(st), count - c
+	return len(st), cum
 }
 
 // maskedSum returns the sum of the frequencies of the states in st whose
-// symbols charMask lets through. It steps four states at a time: the
-// order-0 context of random-like data (256 states) is summed after
-// nearly every symbol.
+// symbols charMask lets through.
 //
 //go:noinline
 func maskedSum(st []byte, charMask *[256]byte) uint32 {
-	_ = charMask[0] // one nil check, not one per step
 	var sum0, sum1 uint32
 	o := 0
-	for end := len(st) - 4*stateSize; o <= end; o += 4 * stateSize {
-		e := st[o : o+4*stateSize : o+4*stateSize]
-		sum0 += uint32(e[1]) & uint32(charMask[e[0]])
-		sum1 += uint32(e[stateSize+1]) & uint32(charMask[e[stateSize]])
-		sum0 += uint32(e[2*stateSize+1]) & uint32(charMask[e[2*stateSize]])
-		sum1 += uint32(e[3*stateSize+1]) & uint32(charMask[e[3*stateSize]])
-	}
-	if o+2*stateSize <= len(st) {
+	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
 		e := st[o : o+2*stateSize : o+2*stateSize]
-		sum0 += uint32(e[1]) & uint32(charMask[e[0]])
-		sum1 += uint32(e[stateSize+1]) & uint32(charMask[e[stateSize]])
-		o += 2 * stateSize
+		sum0 += uint32(e[1] & charMask[e[0]])
+		sum1 += uint32(e[stateSize+1] & charMask[e[stateSize]])
 	}
 	if o+stateSize <= len(st) {
-		sum0 += uint32(st[o+1]) & uint32(charMask[st[o]])
+		sum0 += uint32(st[o+1] & charMask[st[o]])
 	}
 	return sum0 + sum1
 }
@@ -414,7 +332,6 @@ func maskedSum(st []byte, charMask *[256]byte) uint32 {
 //
 //go:noinline
 func maskSymbols(st []byte, charMask *[256]byte) {
-	_ = charMask[0] // one nil check, not one per step
 	o := 0
 	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
 		e := st[o : o+2*stateSize : o+2*stateSize]

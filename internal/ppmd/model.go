@@ -320,42 +320,13 @@ func (m *Model) createSuccessors() uint32 {
 
 // findState returns the offset of the state for sym in the state list
 // starting at s, which holds it in a consistent model (a broken one ends
-// at the arena's bounds check). The plain loop is inlined: the lists
-// searched are mostly short, where a bounded slice's setup cost more
-// than its bounds checks saved.
+// at the arena's bounds check).
 func findState(mem []byte, s uint32, sym byte) uint32 {
 	for mem[s] != sym {
 		s += stateSize
 	}
 	return s
 }
-
-// findStateLong is findState for a long list of n states (the order-0
-// and order-1 contexts of random-like data hold up to 256): the list is
-// cut to its length first, so that the steps, two states each, need no
-// bounds checks. A list without sym panics with errModelInvariant.
-//
-//go:noinline
-func findStateLong(mem []byte, s, n uint32, sym byte) uint32 {
-	st := statesAt(mem, s, n)
-	o := 0
-	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
-		e := st[o : o+2*stateSize : o+2*stateSize]
-		if e[0] == sym {
-			return s + uint32(o)
-		}
-		if e[stateSize] == sym {
-			return s + uint32(o+stateSize)
-		}
-	}
-	if o+stateSize <= len(st) && st[o] == sym {
-		return s + uint32(o)
-	}
-	panic(errModelInvariant)
-}
-
-// findStateLongMin is the list length from which findStateLong pays.
-const findStateLongMin = 16
 
 // updateModel adds the symbol just coded (foundState) to the contexts that
 // escaped to it, creates successor contexts and moves to the next context.
@@ -370,18 +341,14 @@ func (m *Model) updateModel() {
 		mc := m.minContext
 		if c := binary.LittleEndian.Uint32(unitAt(mem, mc)[8:12]); c != 0 {
 			ctx := unitAt(mem, c)
-			if ns := uint32(binary.LittleEndian.Uint16(ctx[0:2])); ns == 1 {
+			if binary.LittleEndian.Uint16(ctx[0:2]) == 1 {
 				if ctx[3] < 32 {
 					ctx[3]++
 				}
 			} else {
 				s := binary.LittleEndian.Uint32(ctx[4:8])
 				if mem[s] != fsym {
-					if ns > findStateLongMin {
-						s = findStateLong(mem, s+stateSize, ns-1, fsym)
-					} else {
-						s = findState(mem, s+stateSize, fsym)
-					}
+					s = findState(mem, s+stateSize, fsym)
 					if mem[s+1] >= mem[s+1-stateSize] {
 						m.swapStates(s, s-stateSize)
 						s -= stateSize

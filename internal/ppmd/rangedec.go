@@ -86,11 +86,6 @@ const (
 type rangeDecoder struct {
 	code, rng, low uint32
 	rar            bool
-	// normMax is the largest range normalize passes to normalizeSlow:
-	// rcTop-1 for 7z, which shifts bytes in only below 2^24, and every
-	// range for RAR, whose renormalisation also depends on low. One
-	// comparison then serves both flavours.
-	normMax uint32
 
 	// 7z input: buffered reads from src.
 	buf  []byte
@@ -193,7 +188,6 @@ func (rc *rangeDecoder) recoverFault(m *Model, errp *error) {
 // init7z starts the 7z flavour: a zero byte, then four code bytes.
 func (rc *rangeDecoder) init7z() error {
 	rc.rar = false
-	rc.normMax = rcTop - 1
 	rc.code, rc.rng, rc.low = 0, 0xFFFFFFFF, 0
 	first := rc.readByte()
 	for i := 0; i < 4; i++ {
@@ -211,7 +205,6 @@ func (rc *rangeDecoder) init7z() error {
 // initRAR starts the RAR flavour: four code bytes.
 func (rc *rangeDecoder) initRAR() error {
 	rc.rar = true
-	rc.normMax = 0xFFFFFFFF
 	rc.code, rc.rng, rc.low = 0, 0xFFFFFFFF, 0
 	rc.overread = 0
 	for i := 0; i < 4; i++ {
@@ -245,7 +238,7 @@ func (rc *rangeDecoder) decode(start, size uint32) {
 // normalize shifts in input bytes until the range is wide enough again.
 // It is small enough to inline; the work is done out of line.
 func (rc *rangeDecoder) normalize() {
-	if rc.rng <= rc.normMax {
+	if rc.rng < rcTop || rc.rar {
 		rc.normalizeSlow()
 	}
 }

@@ -205,12 +205,12 @@ func TestRangeDecoderFlavours(t *testing.T) {
 
 	// Normalisation: RAR renormalises a range below 2^15 even when the
 	// top byte of low is not settled; 7z only looks at the range.
-	b = &rangeDecoder{low: 0x00FFF000, rng: 0x2000, rar: true, normMax: 0xFFFFFFFF, br: bytes.NewReader([]byte{0xAA, 0xBB})}
+	b = &rangeDecoder{low: 0x00FFF000, rng: 0x2000, rar: true, br: bytes.NewReader([]byte{0xAA, 0xBB})}
 	b.normalize()
 	if b.rng != 0x100000 || b.low != 0xFFF00000 || b.code != 0xAA {
 		t.Fatalf("RAR forced normalisation: rng %#x low %#x code %#x", b.rng, b.low, b.code)
 	}
-	a = &rangeDecoder{rng: 0x2000, normMax: rcTop - 1, buf: make([]byte, 4), src: bytes.NewReader([]byte{0xAA, 0xBB})}
+	a = &rangeDecoder{rng: 0x2000, buf: make([]byte, 4), src: bytes.NewReader([]byte{0xAA, 0xBB})}
 	a.normalize()
 	if a.rng != 0x20000000 || a.code != 0xAABB {
 		t.Fatalf("7z normalisation: rng %#x code %#x", a.rng, a.code)
