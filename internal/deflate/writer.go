@@ -41,11 +41,11 @@ var levels = [MaxLevel + 1]params{
 	2: {nice: 32, depth: 32, tries: 2, fast: true, lazy: 8, good: 4},
 	3: {nice: 128, depth: 48, tries: 2, fast: true, lazy: 24, good: 8},
 	4: {nice: 258, depth: 256, tries: 4, fast: true, lazy: 258, good: 16},
-	5: {nice: 48, depth: 12, passes: 1, tries: 4},
+	5: {nice: 48, depth: 16, passes: 1, tries: 4},
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
 	8: {nice: 96, depth: 64, passes: 4, tries: 16, blocks: 2},
-	9: {nice: 128, depth: 96, passes: 6, tries: 16, blocks: 2},
+	9: {nice: 128, depth: 96, passes: 6, tries: 32, blocks: 2},
 }
 
 // Writer compresses to raw Deflate (RFC 1951) what is written to it. It

@@ -195,12 +195,19 @@ func logLines(n int) []byte {
 }
 
 // TestLevelsAgainst7zz compares the optimal-parse levels -mx5 and -mx9
-// with 7-Zip's Deflate at the same level: on log lines and on text
-// garc's stream is no larger.
+// with 7-Zip's Deflate at the same level: on log lines, text and a
+// slice of an executable garc's stream is no larger.
 func TestLevelsAgainst7zz(t *testing.T) {
 	sz := testenv.SevenZip(t)
+	exe, err := os.ReadFile(testenv.Tool(t, "go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exe) < 2<<20 {
+		t.Fatalf("the go command has %d bytes, want 2 MiB", len(exe))
+	}
 	dir := t.TempDir()
-	for name, data := range map[string][]byte{"logs": logLines(1 << 20), "text": inputs()["text"]} {
+	for name, data := range map[string][]byte{"logs": logLines(1 << 20), "text": inputs()["text"], "exec": exe[1<<20 : 2<<20]} {
 		in := filepath.Join(dir, name)
 		if err := os.WriteFile(in, data, 0o644); err != nil {
 			t.Fatal(err)
