@@ -340,30 +340,15 @@ func (z *Reader2) walk(first bool) bool {
 		if size > 0 && reset {
 			break
 		}
-		var hdr, packed, unpacked int
-		switch {
-		case c == 1 || c == 2:
-			hdr = 3
-		case c >= 0x80:
-			hdr = 5
-			if c >= 0xC0 {
-				hdr = 6
-			}
-		default:
+		hdr := ChunkHeaderLen(c)
+		if hdr == 0 {
 			// The end byte or a bad control byte.
 			return giveUp()
 		}
 		if in.ensure(hdr) < hdr {
 			return giveUp()
 		}
-		h := in.buf[in.rp : in.rp+hdr]
-		if c < 0x80 {
-			unpacked = int(h[1])<<8 | int(h[2]) + 1
-			packed = unpacked
-		} else {
-			unpacked = int(c&0x1F)<<16 | int(h[1])<<8 | int(h[2]) + 1
-			packed = int(h[3])<<8 | int(h[4]) + 1
-		}
+		unpacked, packed := ChunkSizes(in.buf[in.rp : in.rp+hdr])
 		if size+unpacked > maxSegment {
 			return giveUp()
 		}
@@ -622,28 +607,14 @@ func Segmented(r io.ReaderAt, off, n int64) bool {
 		if reset := c == 1 || c >= 0xE0; reset != (pos == 0) {
 			return reset
 		}
-		var hdr, packed, unpacked int
-		switch {
-		case c == 1 || c == 2:
-			hdr = 3
-		case c >= 0x80:
-			hdr = 5
-			if c >= 0xC0 {
-				hdr = 6
-			}
-		default:
+		hdr := ChunkHeaderLen(c)
+		if hdr == 0 {
 			return false // the end byte or a bad control byte
 		}
 		if k < hdr {
 			return false
 		}
-		if c < 0x80 {
-			unpacked = int(h[1])<<8 | int(h[2]) + 1
-			packed = unpacked
-		} else {
-			unpacked = int(c&0x1F)<<16 | int(h[1])<<8 | int(h[2]) + 1
-			packed = int(h[3])<<8 | int(h[4]) + 1
-		}
+		unpacked, packed := ChunkSizes(h[:hdr])
 		if size += unpacked; size > maxSegment {
 			return false
 		}

@@ -9,6 +9,8 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/garc-dev/garc/internal/lzma"
 )
 
 // Block-parallel decoding.
@@ -292,30 +294,12 @@ func (z *Reader) walkBlock() bool {
 		if c == 0 {
 			break
 		}
-		var extra int
-		switch {
-		case c == 1 || c == 2:
-			extra = 2
-		case c >= 0x80:
-			extra = 4
-			if c >= 0xC0 {
-				extra = 5
-			}
-		default:
+		hdr := lzma.ChunkHeaderLen(c)
+		if hdr == 0 || !read(hdr-1) {
 			return giveUp()
 		}
-		if !read(extra) {
-			return giveUp()
-		}
-		h := raw[k:]
-		var packed int
-		if c < 0x80 {
-			packed = int(h[1])<<8 | int(h[2]) + 1
-			uncomp += int64(packed)
-		} else {
-			uncomp += int64(c&0x1F)<<16 | int64(h[1])<<8 | int64(h[2]) + 1
-			packed = int(h[3])<<8 | int(h[4]) + 1
-		}
+		unpacked, packed := lzma.ChunkSizes(raw[k:])
+		uncomp += int64(unpacked)
 		if uncomp > maxParBlock {
 			// Without the indexes (parallelWorth), take the next blocks
 			// to be alike, not worth walking either.

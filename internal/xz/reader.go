@@ -751,23 +751,12 @@ func (f *lzma2Frame) readHeader() error {
 		return io.ErrUnexpectedEOF
 	}
 	c := f.hdr[0]
-	var extra int
-	switch {
-	case c == 0:
+	extra := lzma.ChunkHeaderLen(c) - 1
+	if extra < 0 {
+		// The end marker, or an invalid control byte: pass it on and let
+		// the decoder report it.
 		f.done = true
 		f.hlen = 1
-		return nil
-	case c == 1 || c == 2:
-		extra = 2
-	case c >= 0x80:
-		extra = 4
-		if c >= 0xC0 {
-			extra = 5
-		}
-	default:
-		// An invalid control byte: pass it on and let the decoder report it.
-		f.hlen = 1
-		f.done = true
 		return nil
 	}
 	if err := f.take(int64(extra)); err != nil {
@@ -777,10 +766,6 @@ func (f *lzma2Frame) readHeader() error {
 		return io.ErrUnexpectedEOF
 	}
 	f.hlen = 1 + extra
-	if c < 0x80 {
-		f.left = int(binary.BigEndian.Uint16(f.hdr[1:3])) + 1
-	} else {
-		f.left = int(binary.BigEndian.Uint16(f.hdr[3:5])) + 1
-	}
+	_, f.left = lzma.ChunkSizes(f.hdr[:f.hlen])
 	return nil
 }
