@@ -155,24 +155,32 @@ func TestFastLevelAgainst7zz(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for name, data := range map[string][]byte{"numbers": nums.Bytes(), "text": inputs()["text"]} {
-		in := filepath.Join(dir, name)
-		if err := os.WriteFile(in, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		arc := filepath.Join(dir, name+".zip")
-		if out, err := exec.Command(sz, "a", "-bd", "-tzip", "-mx1", "-mmt1", arc, in).CombinedOutput(); err != nil {
-			t.Fatalf("7zz: %v\n%s", err, out)
-		}
-		zr, err := zip.OpenReader(arc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := zr.File[0].CompressedSize64
-		zr.Close()
+		want := toolDeflateSize(t, dir, name, data, sz, "a", "-bd", "-tzip", "-mx1", "-mmt1")
 		if got := len(compress(t, data, 1)); uint64(got) > want {
 			t.Errorf("%s: %d bytes at level 1, 7zz -mx1 %d", name, got, want)
 		}
 	}
+}
+
+// toolDeflateSize writes data to a file named name in dir, has tool
+// (7zz or Info-ZIP's zip, called with args, then the archive and the
+// file) put it in a ZIP, and returns the compressed size of its entry.
+func toolDeflateSize(t *testing.T, dir, name string, data []byte, tool string, args ...string) uint64 {
+	t.Helper()
+	in := filepath.Join(dir, name)
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	arc := filepath.Join(dir, name+".zip")
+	if out, err := exec.Command(tool, append(args, arc, in)...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", filepath.Base(tool), err, out)
+	}
+	zr, err := zip.OpenReader(arc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	return zr.File[0].CompressedSize64
 }
 
 // logLines returns n bytes of web server log lines: a template with
@@ -208,21 +216,8 @@ func TestLevelsAgainst7zz(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for name, data := range map[string][]byte{"logs": logLines(1 << 20), "text": inputs()["text"], "exec": exe[1<<20 : 2<<20]} {
-		in := filepath.Join(dir, name)
-		if err := os.WriteFile(in, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		for _, level := range []int{5, 9} {
-			arc := filepath.Join(dir, fmt.Sprintf("%s%d.zip", name, level))
-			if out, err := exec.Command(sz, "a", "-bd", "-tzip", fmt.Sprintf("-mx%d", level), "-mmt1", arc, in).CombinedOutput(); err != nil {
-				t.Fatalf("7zz: %v\n%s", err, out)
-			}
-			zr, err := zip.OpenReader(arc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := zr.File[0].CompressedSize64
-			zr.Close()
+			want := toolDeflateSize(t, dir, fmt.Sprintf("%s%d", name, level), data, sz, "a", "-bd", "-tzip", fmt.Sprintf("-mx%d", level), "-mmt1")
 			if got := len(compress(t, data, level)); uint64(got) > want {
 				t.Errorf("%s: %d bytes at level %d, 7zz -mx%d %d", name, got, level, level, want)
 			} else {
@@ -265,21 +260,7 @@ func TestLazyLevelsAgainstZip(t *testing.T) {
 		{"logs", logLines(1 << 20), 3, 6},
 		{"go", src.Bytes()[:1<<20], 4, 9},
 	} {
-		in := filepath.Join(dir, c.name)
-		if err := os.WriteFile(in, c.data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		arc := filepath.Join(dir, c.name+".zip")
-		cmd := exec.Command(zipTool, "-q", "-j", fmt.Sprintf("-%d", c.zipLevel), arc, in)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("zip: %v\n%s", err, out)
-		}
-		zr, err := zip.OpenReader(arc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := zr.File[0].CompressedSize64
-		zr.Close()
+		want := toolDeflateSize(t, dir, c.name, c.data, zipTool, "-q", "-j", fmt.Sprintf("-%d", c.zipLevel))
 		if got := len(compress(t, c.data, c.level)); uint64(got) > want {
 			t.Errorf("%s: %d bytes at level %d, zip -%d %d", c.name, got, c.level, c.zipLevel, want)
 		}
