@@ -3,6 +3,8 @@ package bzip2
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/garc-dev/garc/internal/hugemem"
 )
 
 // blockBuf holds one block's buffers, sized for the largest block size
@@ -40,7 +42,7 @@ func (b *blockBuf) ensure(size int, large bool) {
 	if cap(b.scratch) < lanes*size {
 		b.scratch = make([]byte, lanes*size)
 	}
-	if cap(b.pre) < size || large && !hugeLayout(b.pre) {
+	if cap(b.pre) < size || large && !hugemem.InPages(b.pre) {
 		b.pre = newPre(size, large)
 	}
 	b.tt = b.tt[:cap(b.tt)]

@@ -3,7 +3,12 @@ package bzip2
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/garc-dev/garc/internal/hugemem"
 )
+
+// hugePageSize is the size of a transparent huge page.
+const hugePageSize = hugemem.PageSize
 
 // TestNewTTAligned checks that a tt array of a huge page or more starts on
 // a huge-page boundary and has a capacity of whole huge pages (so that

@@ -9,7 +9,12 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/garc-dev/garc/internal/hugemem"
 )
+
+// hugePage is the size of a transparent huge page.
+const hugePage = hugemem.PageSize
 
 // TestBlockStreamHugePages checks that the streaming encoder of the fast
 // levels asks for transparent huge pages for its hash-chain tables (at

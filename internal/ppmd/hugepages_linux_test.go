@@ -3,7 +3,12 @@ package ppmd
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/garc-dev/garc/internal/hugemem"
 )
+
+// hugePageSize is the size of a transparent huge page.
+const hugePageSize = hugemem.PageSize
 
 // TestNewArenaAligned checks that an arena of two huge pages or more starts
 // on a huge-page boundary (so that madvise can back all of it with huge

@@ -1,0 +1,32 @@
+package hugemem
+
+import (
+	"testing"
+	"unsafe"
+)
+
+func TestAligned(t *testing.T) {
+	for _, n := range []int{1, PageSize - 1, PageSize, PageSize + 1, 3*PageSize + 12345} {
+		b := Aligned(n)
+		if len(b) != n || cap(b) != roundUp(n) {
+			t.Fatalf("Aligned(%d): len %d cap %d, want cap %d", n, len(b), cap(b), roundUp(n))
+		}
+		if a := uintptr(unsafe.Pointer(unsafe.SliceData(b))); a%PageSize != 0 {
+			t.Errorf("Aligned(%d) at %#x, not on a huge-page boundary", n, a)
+		}
+		if !InPages(b) {
+			t.Errorf("Aligned(%d) not InPages", n)
+		}
+		for i, v := range b[:cap(b)] {
+			if v != 0 {
+				t.Fatalf("Aligned(%d)[%d] = %d", n, i, v)
+			}
+		}
+		Advise(b[:cap(b)])
+		Advise(b[1:])
+	}
+	if InPages(make([]byte, PageSize+1)) {
+		t.Error("a plain slice of a page and a byte is InPages")
+	}
+	Advise(nil)
+}
