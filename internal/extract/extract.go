@@ -808,6 +808,13 @@ func (x *Extractor) setTimes(p string, e *archive.Entry) {
 	x.at.setTimes(p, e.AccessTime(), e.ModTime) // best effort; zero times are left unchanged
 }
 
+// chunkReader is a content reader that lends its own buffer (a tar
+// entry's): ReadChunk returns the next bytes of the content, valid until
+// its next call, and io.EOF after the last.
+type chunkReader interface {
+	ReadChunk() ([]byte, error)
+}
+
 // writeFile writes the regular file of entry e (cleaned name rel) at
 // osRel below the root.
 //
@@ -878,10 +885,13 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	// Content in memory (an entry WriteQueued queued) is written from
 	// there rather than copied through x.buf, which a run of small files
 	// then never allocates; reading it cannot fail.
+	// A reader that lends its own buffer (a compressed tar's, read
+	// ahead) is written from there, without the copy into x.buf.
 	mem, inMemory := r.(*bytes.Reader)
+	lender, lends := r.(chunkReader)
 	if inMemory = inMemory && !holes; inMemory {
 		_, werr = mem.WriteTo(f)
-	} else if x.buf == nil {
+	} else if lends = lends && !holes; !lends && x.buf == nil {
 		x.buf = make([]byte, 256<<10)
 	}
 	for werr == nil && !inMemory {
@@ -899,18 +909,26 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 				hole = true
 			}
 		}
-		n, err := r.Read(x.buf)
-		if n > 0 {
-			if holes && allZero(x.buf[:n]) {
-				werr, hole = f.skip(int64(n)), true
+		var b []byte
+		var err error
+		if lends {
+			b, err = lender.ReadChunk()
+		} else {
+			var n int
+			n, err = r.Read(x.buf)
+			b = x.buf[:n]
+		}
+		if len(b) > 0 {
+			if holes && allZero(b) {
+				werr, hole = f.skip(int64(len(b))), true
 			} else {
-				_, werr = f.Write(x.buf[:n])
+				_, werr = f.Write(b)
 				hole = false
 			}
 			if werr != nil {
 				break
 			}
-			size += int64(n)
+			size += int64(len(b))
 		}
 		if err == io.EOF {
 			break

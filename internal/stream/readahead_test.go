@@ -318,3 +318,86 @@ func TestReadAheadMemory(t *testing.T) {
 		t.Errorf("%d bytes allocated", n)
 	}
 }
+
+// patternDecoder gives n bytes of a pattern (byte i is pattern(i)) in
+// reads of at most 100000 bytes, then err.
+type patternDecoder struct {
+	off, n int
+	err    error
+}
+
+func pattern(i int) byte { return byte(i*7 + i>>11) }
+
+func (d *patternDecoder) Read(p []byte) (int, error) {
+	if d.off == d.n {
+		return 0, d.err
+	}
+	k := min(len(p), d.n-d.off, 100000)
+	for i := range p[:k] {
+		p[i] = pattern(d.off + i)
+	}
+	d.off += k
+	return k, nil
+}
+
+func (d *patternDecoder) Close() error { return nil }
+
+// TestReadAheadReadChunk reads a stream with ReadChunk and Read mixed, of
+// sizes up to more than a buffer: the same bytes in order, then the
+// decoder's error, before the goroutine starts and after. Once it has
+// started, the chunks are the ring's own buffers (no copy), the buffer
+// lent while reading directly among them; Close keeps the ring for the
+// next read-ahead.
+func TestReadAheadReadChunk(t *testing.T) {
+	readerWork(t, time.Millisecond, time.Millisecond)
+	const size = (readAheadBusy+2)*readAheadDirect + 3*readAheadSize + 12345
+	r := newReadAhead(&patternDecoder{n: size, err: archive.ErrChecksum})
+	seen := map[*[readAheadSize]byte]bool{}
+	inRing := func(b []byte) bool {
+		for _, buf := range r.ring {
+			if &b[0] == &buf[len(buf)-cap(b)] {
+				seen[buf] = true
+				return true
+			}
+		}
+		return false
+	}
+	buf := make([]byte, readAheadSize+1)
+	got := 0
+	var err error
+	for i := 0; err == nil; i++ {
+		var b []byte
+		if i%3 == 2 {
+			var n int
+			n, err = r.Read(buf[:1+i*7919%len(buf)])
+			b = buf[:n]
+		} else {
+			b, err = r.ReadChunk(1 + i*104729%(2*readAheadSize))
+			if len(b) > 0 && r.started && !inRing(b) {
+				t.Fatalf("chunk %d at byte %d is not in the ring", i, got)
+			}
+		}
+		for j, c := range b {
+			if c != pattern(got+j) {
+				t.Fatalf("byte %d is %d, want %d", got+j, c, pattern(got+j))
+			}
+		}
+		got += len(b)
+	}
+	if got != size || !errors.Is(err, archive.ErrChecksum) || !r.started {
+		t.Fatalf("%d bytes, %v, started %v; want %d, a checksum error, started", got, err, r.started, size)
+	}
+	if len(seen) != readAheadBufs {
+		t.Errorf("chunks from %d of the ring's %d buffers", len(seen), readAheadBufs)
+	}
+	if b, err := r.ReadChunk(10); len(b) != 0 || !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("after the end: %d bytes, %v", len(b), err)
+	}
+	ring := r.ring
+	r.Close()
+	if next := getRing(); next != ring {
+		t.Error("the ring of a closed read-ahead was not kept for the next one")
+	} else {
+		putRing(next)
+	}
+}

@@ -183,6 +183,8 @@ type input struct {
 	raw *[]byte
 	// scratch receives the bytes skip reads to pass over them.
 	scratch []byte
+	// chunkBuf receives what chunk reads where the input lends nothing.
+	chunkBuf []byte
 }
 
 func (in *input) Read(p []byte) (int, error) {
@@ -192,6 +194,33 @@ func (in *input) Read(p []byte) (int, error) {
 		*in.raw = append(*in.raw, p[:n]...)
 	}
 	return n, err
+}
+
+// chunkSource is a decoder that lends its output (stream's read-ahead):
+// ReadChunk returns up to max bytes in the decoder's own buffer, valid
+// until its next call.
+type chunkSource interface {
+	ReadChunk(max int) ([]byte, error)
+}
+
+// chunkSize is the size of the buffer chunk reads into where the input
+// lends nothing: as much as the extractor's buffer holds.
+const chunkSize = 256 << 10
+
+// chunk returns up to max bytes of the input (max > 0): from the
+// decoder's buffer where it lends them, else read into in.chunkBuf. They
+// are valid until the input is read again.
+func (in *input) chunk(max int) ([]byte, error) {
+	if src, ok := in.r.(chunkSource); ok && in.raw == nil {
+		b, err := src.ReadChunk(max)
+		in.n += int64(len(b))
+		return b, err
+	}
+	if in.chunkBuf == nil {
+		in.chunkBuf = make([]byte, chunkSize)
+	}
+	n, err := in.Read(in.chunkBuf[:min(max, chunkSize)])
+	return in.chunkBuf[:n], err
 }
 
 // skip passes over k bytes: within the buffer of a plain tar by
@@ -306,6 +335,24 @@ func (p *pass) Read(b []byte) (int, error) {
 		err = nil
 	}
 	return n, err
+}
+
+// readChunk is Read without a buffer of the caller's: it returns the next
+// bytes of the current entry's data (before sparse expansion),
+// valid until the pass reads again, then io.EOF.
+func (p *pass) readChunk() ([]byte, error) {
+	if p.remaining <= 0 {
+		return nil, io.EOF
+	}
+	b, err := p.in.chunk(int(min(p.remaining, math.MaxInt32)))
+	p.remaining -= int64(len(b))
+	switch {
+	case err == io.EOF && p.remaining > 0 && len(b) == 0:
+		err = io.ErrUnexpectedEOF
+	case err == io.EOF:
+		err = nil
+	}
+	return b, err
 }
 
 // next returns the next header garc keeps (extended headers are applied;
@@ -767,6 +814,46 @@ func (c *contentReader) Read(b []byte) (int, error) {
 		return n, c.err
 	}
 	return n, err
+}
+
+// ReadChunk is Read without a buffer of the caller's: it returns the next
+// bytes of the entry's data, valid until the next call of ReadChunk or
+// Read, and io.EOF after the last. The data of a compressed tar comes
+// straight from the decoder's buffers where it lends them (the
+// read-ahead's): the extractor writes files from there without copying
+// them into a buffer of its own.
+func (c *contentReader) ReadChunk() ([]byte, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	if c.data == nil {
+		return nil, io.EOF
+	}
+	if c.n&(1<<20-1) < chunkSize {
+		if err := c.ctx.Err(); err != nil {
+			c.err = err
+			return nil, err
+		}
+	}
+	var b []byte
+	var err error
+	if c.data == c.p {
+		b, err = c.p.readChunk()
+	} else { // a sparse file's expanded data
+		in := &c.p.in
+		if in.chunkBuf == nil {
+			in.chunkBuf = make([]byte, chunkSize)
+		}
+		var n int
+		n, err = c.data.Read(in.chunkBuf)
+		b = in.chunkBuf[:n]
+	}
+	c.n += int64(len(b))
+	if err != nil && err != io.EOF {
+		c.err = c.r.wrap(c.e.Name, c.p.in.n, headerError(err))
+		return b, c.err
+	}
+	return b, err
 }
 
 // SkipHole passes over the hole of a sparse file at the reader's position
