@@ -12,7 +12,7 @@ import (
 // worker has its own (parallel.go).
 type blockBuf struct {
 	tt      []uint32 // BWT last column with successor links
-	scratch []byte   // lanes regions of the block size for walkLanes
+	scratch []byte   // lanes regions of laneRegion(block size) for walkLanes
 	pre     []byte   // the block's text before the RLE1 stage
 	counts  [256]int32
 	cuts    []uint32  // walkLanes' segment starts, in increasing order
@@ -39,8 +39,11 @@ func (b *blockBuf) ensure(size int, large bool) {
 		}
 		b.huge = large
 	}
-	if cap(b.scratch) < lanes*size {
-		b.scratch = make([]byte, lanes*size)
+	if cap(b.scratch) < lanes*laneRegion(size) || large && !hugemem.InPages(b.scratch) {
+		b.scratch = newPre(lanes*laneRegion(size), large)
+		if large && hugemem.InPages(b.scratch) {
+			hugemem.Advise(b.scratch[:cap(b.scratch)])
+		}
 	}
 	if cap(b.pre) < size || large && !hugemem.InPages(b.pre) {
 		b.pre = newPre(size, large)
@@ -272,7 +275,16 @@ const (
 	laneIndexMask = 1<<23 - 1
 	// laneIdle is the position of a lane that has nothing left to walk.
 	laneIdle = ^uint32(0)
+	// laneSlack is the room of a lane's region beyond an even share of
+	// the block: the lanes walk in step, so each writes an even share
+	// and then the rest of its last segment (a few KiB on real data).
+	// At level 9 the eight regions fill one huge page.
+	laneSlack = 128 << 10
 )
+
+// laneRegion is the size of each lane's region of blk.scratch for a block
+// of n bytes.
+func laneRegion(n int) int { return n/lanes + laneSlack }
 
 // segment is a part of the cycle walked by one lane: the bytes of the
 // positions from a marked one up to the next marked one (excluded), stored
@@ -288,11 +300,12 @@ type segment struct {
 // cutting the cycle at a number of positions — start and
 // evenly spaced ones, marked with laneFlag in tt — and walking lanes of the
 // resulting segments at once, each lane writing its segments one after
-// the other into its own region of blk.scratch, which is n bytes long, so
-// that it holds whatever share it gets. The segments are then copied to
-// pre in their order on the cycle, from the one at start. It reports
-// false, leaving pre to walk, when the segments from start do not cover
-// the block (the links form several cycles: corrupt input).
+// the other into its own region of blk.scratch (laneRegion(n) bytes). The
+// segments are then copied to pre in their order on the cycle, from the
+// one at start. It reports false, leaving pre to walk, when the segments
+// from start do not cover the block (the links form several cycles:
+// corrupt input) or a lane's share outgrows its region (a segment longer
+// than laneSlack at the end).
 func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 	n := blk.n
 	tt := blk.tt[:n]
@@ -314,7 +327,8 @@ func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 		blk.segs = make([]segment, len(cuts))
 	}
 	seg := blk.segs[:len(cuts)]
-	scratch := blk.scratch[:lanes*n]
+	rn := laneRegion(n)
+	scratch := blk.scratch[:lanes*rn]
 	cutOf := func(p uint32) int32 {
 		i, _ := slices.BinarySearch(cuts, p)
 		return int32(i)
@@ -336,7 +350,7 @@ func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 		seg[s] = segment{lane: int32(k), off: out[k]}
 		id[k] = s
 		t := tt[cuts[s]]
-		scratch[k*n+int(out[k])] = byte(t)
+		scratch[k*rn+int(out[k])] = byte(t)
 		out[k]++
 		cur[k] = t >> 8 & laneIndexMask
 		return true
@@ -353,30 +367,34 @@ func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 			cur[k], idle = laneIdle, true
 		}
 	}
-	r0, r1, r2, r3 := scratch[:n], scratch[n:2*n], scratch[2*n:3*n], scratch[3*n:4*n]
-	r4, r5, r6, r7 := scratch[4*n:5*n], scratch[5*n:6*n], scratch[6*n:7*n], scratch[7*n:]
+	// While no lane is idle, every step writes one byte in every region
+	// (a lane that starts a segment writes its first), so all lanes are
+	// at the same offset o of their regions.
+	r0, r1, r2, r3 := scratch[:rn], scratch[rn:2*rn], scratch[2*rn:3*rn], scratch[3*rn:4*rn]
+	r4, r5, r6, r7 := scratch[4*rn:5*rn], scratch[5*rn:6*rn], scratch[6*rn:7*rn], scratch[7*rn:8*rn]
 	c0, c1, c2, c3 := cur[0], cur[1], cur[2], cur[3]
-	o0, o1, o2, o3 := out[0], out[1], out[2], out[3]
 	c4, c5, c6, c7 := cur[4], cur[5], cur[6], cur[7]
-	o4, o5, o6, o7 := out[4], out[5], out[6], out[7]
+	o := int(out[0])
 	for !idle {
 		t0, t1, t2, t3 := tt[c0], tt[c1], tt[c2], tt[c3]
 		t4, t5, t6, t7 := tt[c4], tt[c5], tt[c6], tt[c7]
-		if (t0|t1|t2|t3|t4|t5|t6|t7)&laneFlag == 0 {
-			r0[o0], r1[o1], r2[o2], r3[o3] = byte(t0), byte(t1), byte(t2), byte(t3)
-			r4[o4], r5[o5], r6[o6], r7[o7] = byte(t4), byte(t5), byte(t6), byte(t7)
-			o0, o1, o2, o3 = o0+1, o1+1, o2+1, o3+1
-			o4, o5, o6, o7 = o4+1, o5+1, o6+1, o7+1
+		if (t0|t1|t2|t3|t4|t5|t6|t7)&laneFlag == 0 && o < rn {
+			r0[o], r1[o], r2[o], r3[o] = byte(t0), byte(t1), byte(t2), byte(t3)
+			r4[o], r5[o], r6[o], r7[o] = byte(t4), byte(t5), byte(t6), byte(t7)
+			o++
 			c0, c1, c2, c3 = t0>>8, t1>>8, t2>>8, t3>>8
 			c4, c5, c6, c7 = t4>>8, t5>>8, t6>>8, t7>>8
 			continue
 		}
+		if o == rn {
+			return false // a lane's share outgrew its region
+		}
 		cur = [lanes]uint32{c0, c1, c2, c3, c4, c5, c6, c7}
-		out = [lanes]int32{o0, o1, o2, o3, o4, o5, o6, o7}
 		for k := range lanes {
+			out[k] = int32(o)
 			t := tt[cur[k]]
 			if t&laneFlag == 0 {
-				scratch[k*n+int(out[k])] = byte(t)
+				scratch[k*rn+o] = byte(t)
 				out[k]++
 				cur[k] = t >> 8
 				continue
@@ -386,10 +404,9 @@ func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 				cur[k], idle = laneIdle, true
 			}
 		}
+		o++
 		c0, c1, c2, c3 = cur[0], cur[1], cur[2], cur[3]
-		o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
 		c4, c5, c6, c7 = cur[4], cur[5], cur[6], cur[7]
-		o4, o5, o6, o7 = out[4], out[5], out[6], out[7]
 	}
 	// No segment is left to hand out: finish the lanes still walking one
 	// after the other.
@@ -403,7 +420,10 @@ func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 				end(k)
 				break
 			}
-			scratch[k*n+int(out[k])] = byte(t)
+			if int(out[k]) == rn {
+				return false
+			}
+			scratch[k*rn+int(out[k])] = byte(t)
 			out[k]++
 			cur[k] = t >> 8
 		}
@@ -416,7 +436,7 @@ func (blk *blockBuf) walkLanes(start uint32, pre []byte) bool {
 	for s := first; ; {
 		g := seg[s]
 		if w < len(pre) {
-			base := int(g.lane) * n
+			base := int(g.lane) * rn
 			w += copy(pre[w:], scratch[base+int(g.off):base+int(g.off+g.len)])
 		}
 		covered += int(g.len)

@@ -58,3 +58,17 @@ func TestNewPreAligned(t *testing.T) {
 		}
 	}
 }
+
+// TestScratchOneHugePage checks that the lanes' scratch buffer of a level
+// 9 block buffer fills one huge page, laid out for it (eight regions of
+// an even share and laneSlack, not eight of the whole block).
+func TestScratchOneHugePage(t *testing.T) {
+	var b blockBuf
+	b.ensure(900000, true)
+	if cap(b.scratch) != hugePageSize || !hugemem.InPages(b.scratch) {
+		t.Errorf("scratch of %d bytes (huge-page layout %v), want one huge page", cap(b.scratch), hugemem.InPages(b.scratch))
+	}
+	if need := lanes * laneRegion(900000); len(b.scratch) < need {
+		t.Errorf("scratch of %d bytes, the regions take %d", len(b.scratch), need)
+	}
+}

@@ -53,3 +53,38 @@ func TestWalkLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkLanesLongSegment checks a cycle that visits all the cut
+// positions first and then every other position in one segment: the lane
+// walking that segment outgrows its region of the scratch buffer, so
+// walkLanes refuses the block, and finish writes the plain walk's text.
+func TestWalkLanesLongSegment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{400000, 900000} {
+		segs := n / laneSegment
+		isCut := make([]bool, n)
+		var cycle []uint32
+		for i := range segs {
+			p := uint32(i * n / segs)
+			isCut[p] = true
+			cycle = append(cycle, p)
+		}
+		for p := range n {
+			if !isCut[p] {
+				cycle = append(cycle, uint32(p))
+			}
+		}
+		blk := linkedBlock(n, [][]uint32{cycle}, rng)
+		want := make([]byte, n)
+		walk(want, blk.tt[:n], 0)
+		if blk.walkLanes(0, blk.pre[:n]) {
+			t.Fatalf("n=%d: a segment of %d bytes fitted a lane's region of %d", n, n-segs, laneRegion(n))
+		}
+		blk.cursor, blk.walked = 0, 0
+		clear(blk.pre[:n])
+		blk.finish()
+		if !bytes.Equal(blk.pre[:n], want) {
+			t.Fatalf("n=%d: text differs from the plain walk", n)
+		}
+	}
+}
