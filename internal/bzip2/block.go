@@ -17,7 +17,7 @@ type blockBuf struct {
 	counts  [256]int32
 	cuts    []uint32  // walkLanes' segment starts, in increasing order
 	segs    []segment // walkLanes' segments, one per cut
-	huge    bool      // tt is laid out for huge pages and advised (ensure)
+	huge    bool      // tt, pre and scratch came from hugeBlockMem (ensure)
 
 	n          int    // bytes in the block
 	walked     int    // bytes of pre written so far (unBWTHead, finish)
@@ -28,24 +28,23 @@ type blockBuf struct {
 }
 
 // ensure sizes the buffers for blocks of up to size bytes. A large block
-// (one of more than hugeMinSelectors) gets tt and pre laid out for huge
-// pages, and tt advised for them before its first touch; a small one (a
-// small stream's) plain ones.
+// (one of more than hugeMinSelectors) of a stream whose tt fills a huge
+// page (levels 6 to 9) gets tt, pre and scratch in one allocation on huge
+// pages (hugeBlockMem); a small one (a small stream's) plain ones. In
+// parallel mode a block's text buffer moves to the output stage and the
+// worker gets that stage's previous one (parallel.go), or allocates one.
 func (b *blockBuf) ensure(size int, large bool) {
-	if cap(b.tt) < size || large && !b.huge {
-		b.tt = newTT(size, large)
-		if large {
-			adviseHugePages(b.tt)
-		}
-		b.huge = large
+	if large && 4*size >= hugemem.PageSize && (!b.huge || cap(b.tt) < size) {
+		b.tt, b.pre, b.scratch = hugeBlockMem(size)
+		b.huge = true
 	}
-	if cap(b.scratch) < lanes*laneRegion(size) || large && !hugemem.InPages(b.scratch) {
-		b.scratch = newPre(lanes*laneRegion(size), large)
-		if large && hugemem.InPages(b.scratch) {
-			hugemem.Advise(b.scratch[:cap(b.scratch)])
-		}
+	if cap(b.tt) < size {
+		b.tt = make([]uint32, size)
 	}
-	if cap(b.pre) < size || large && !hugemem.InPages(b.pre) {
+	if cap(b.scratch) < lanes*laneRegion(size) {
+		b.scratch = make([]byte, lanes*laneRegion(size))
+	}
+	if cap(b.pre) < size {
 		b.pre = newPre(size, large)
 	}
 	b.tt = b.tt[:cap(b.tt)]
@@ -278,8 +277,8 @@ const (
 	// laneSlack is the room of a lane's region beyond an even share of
 	// the block: the lanes walk in step, so each writes an even share
 	// and then the rest of its last segment (a few KiB on real data).
-	// At level 9 the eight regions fill one huge page.
-	laneSlack = 128 << 10
+	// At level 9 the eight regions take 1.4 MB.
+	laneSlack = 64 << 10
 )
 
 // laneRegion is the size of each lane's region of blk.scratch for a block

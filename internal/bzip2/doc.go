@@ -33,24 +33,24 @@
 // 32 KiB and more are cut into segments of about 4 096 positions (at
 // evenly spaced positions, flagged in tt's top bit) that eight lanes walk
 // at once, each writing its segments into its own region of a scratch
-// buffer (an eighth of the block and 128 KiB: the lanes step together, so
+// buffer (an eighth of the block and 64 KiB: the lanes step together, so
 // each writes an even share and the rest of its last segment), and the
 // segments are then copied in cycle order (links that form several
 // cycles, which only corrupt input gives, or a last segment that outgrows
-// its region fall back to one plain walk). The first block after NewReader or Reset walks only its first
-// 16 KiB plainly and the rest when that has been read, so a caller that
+// its region fall back to one plain walk). The first block after
+// NewReader or Reset walks only its first 16 KiB plainly and the rest when that has been read, so a caller that
 // reads only the start of a stream (the opener looking for a tar inside)
 // saves the walk. Close keeps that block, with the input up to its end,
 // and the next Reader whose input starts with those very bytes (it reads
 // and compares them) takes it instead of decoding it again (first.go):
 // the look then costs no second Huffman decoding of the first block. On
 // Linux, tt starts on a 2 MiB boundary and, for a block of more than
-// 1 300 selectors (65 000 symbols), is given transparent huge pages
-// before its first touch (madvise, as 7-Zip does for its decoder): the
-// links and the walk reach all over it, and with 4 KiB pages nearly every
-// step also missed the TLB, and filling it took 900 page faults; the
-// buffer of a block's text (0.9 MB) and the scratch buffer (one huge page
-// at level 9) get them too. A small first block
+// 1 300 selectors (65 000 symbols) at levels 6 to 9, is given transparent
+// huge pages before its first touch (madvise, as 7-Zip does for its
+// decoder): the links and the walk reach all over it, and with 4 KiB pages
+// nearly every step also missed the TLB, and filling it took 900 page
+// faults. The buffer of a block's text (0.9 MB) and the scratch buffer
+// (1.4 MB) follow tt in the same allocation: three huge pages at level 9. A small first block
 // (a small stream) gets plain buffers. Finally
 // the output loop undoes the initial run-length stage (four equal bytes
 // followed by a repeat count 0..255) on the fly, and the CRC
@@ -65,7 +65,7 @@
 // origin pointer. Such faults are *CorruptInputError values with the input
 // offset, wrapping archive.ErrFormat; CRC
 // mismatches wrap archive.ErrChecksum. Buffers are allocated once per
-// Reader (the largest are the 3.6 MB tt array and the 2 MB scratch
+// Reader (the largest are the 3.6 MB tt array and the 1.4 MB scratch
 // buffer of the walk for level 9) and reused for
 // every block and stream.
 //
@@ -87,7 +87,7 @@
 // within 3 MiB) the rest of the input goes to the sequential decoder,
 // started at that bit position, so the output, and where and which error
 // surfaces, are the same as with one thread. Memory: the workers' blocks
-// (about 8 MB each at level 9) and a window of the input (a few MB).
+// (about 6 MB each at level 9) and a window of the input (a few MB).
 //
 // # Encoder
 //

@@ -6,33 +6,21 @@ import (
 	"github.com/garc-dev/garc/internal/hugemem"
 )
 
-// adviseHugePages asks for transparent huge pages over tt, which newTT
-// laid out on huge-page boundaries (hugemem.Advise; 7-Zip asks the same
-// for its bzip2 decoder's buffers). The inverse BWT links and walks tt at
-// random across all of it: with 4 KiB pages nearly every step also misses
-// the TLB, and faulting in 3.6 MB takes 900 page faults instead of two.
-func adviseHugePages(tt []uint32) {
-	b := ttBytes(tt[:cap(tt)])
-	if len(b) >= hugemem.PageSize && hugemem.InPages(b) {
-		hugemem.Advise(b)
-	}
-}
-
-// ttBytes is the memory of tt as bytes.
-func ttBytes(tt []uint32) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(tt))), 4*len(tt))
-}
-
-// newTT returns a zeroed tt array of n words (len n). A huge one of at
-// least a huge page is laid out by hugemem.Aligned (on a huge-page
-// boundary, its capacity running to the next one), so that
-// adviseHugePages can give all of it huge pages.
-func newTT(n int, huge bool) []uint32 {
-	if 4*n < hugemem.PageSize || !huge {
-		return make([]uint32, n)
-	}
-	b := hugemem.Aligned(4 * n)
-	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/4)[:n]
+// hugeBlockMem returns the tt array (len size), the text buffer and the
+// scratch buffer of walkLanes for blocks of up to size bytes, one after
+// the other in one allocation laid out by hugemem.Aligned (from a
+// huge-page boundary to the next) and advised for transparent huge pages
+// (hugemem.Advise; 7-Zip asks the same for its bzip2 decoder's buffers).
+// The inverse BWT links and walks tt at random across all of it: with 4
+// KiB pages nearly every step also misses the TLB, and faulting in 3.6 MB
+// takes 900 page faults instead of two. At level 9 the three fill three
+// huge pages (5.9 MB), where each on pages of its own took four.
+func hugeBlockMem(size int) (tt []uint32, pre, scratch []byte) {
+	nt, ns := 4*size, lanes*laneRegion(size)
+	m := hugemem.Aligned(nt + size + ns)
+	hugemem.Advise(m[:cap(m)])
+	tt = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(m))), size)
+	return tt, m[nt : nt+size : nt+size], m[nt+size : nt+size+ns : nt+size+ns]
 }
 
 // newPre returns a zeroed buffer of n bytes (len n) for a block's text; a

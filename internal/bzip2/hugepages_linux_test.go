@@ -10,28 +10,49 @@ import (
 // hugePageSize is the size of a transparent huge page.
 const hugePageSize = hugemem.PageSize
 
-// TestNewTTAligned checks that a tt array of a huge page or more starts on
-// a huge-page boundary and has a capacity of whole huge pages (so that
-// adviseHugePages covers all of it), that its length is what was asked
-// for, and that it is zeroed; a smaller one is a plain slice.
-func TestNewTTAligned(t *testing.T) {
-	for _, n := range []int{100000, hugePageSize/4 - 1, hugePageSize / 4, 900000} {
-		tt := newTT(n, true)
-		if len(tt) != n {
-			t.Errorf("%d words: len %d", n, len(tt))
+// TestHugeBlockMem checks that the buffers of a level 9 block from
+// hugeBlockMem lie one after the other in three huge pages from a
+// huge-page boundary, do not overlap, have the sizes asked for, and are
+// zeroed; and that ensure gives a large level 9 block such buffers and a
+// small or level 5 one plain ones.
+func TestHugeBlockMem(t *testing.T) {
+	const n = 900000
+	tt, pre, scratch := hugeBlockMem(n)
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(tt)))
+	if base%hugePageSize != 0 {
+		t.Errorf("tt at %#x, not on a huge-page boundary", base)
+	}
+	if len(tt) != n || len(pre) != n || cap(pre) != n || len(scratch) != lanes*laneRegion(n) || cap(scratch) != len(scratch) {
+		t.Errorf("lengths tt %d, pre %d (cap %d), scratch %d (cap %d)", len(tt), len(pre), cap(pre), len(scratch), cap(scratch))
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(pre)))
+	s := uintptr(unsafe.Pointer(unsafe.SliceData(scratch)))
+	if p != base+4*n || s != p+n || s+uintptr(len(scratch)) > base+3*hugePageSize {
+		t.Errorf("tt at %#x, pre at +%d, scratch at +%d to +%d: want them in a row within three huge pages", base, p-base, s-base, s+uintptr(len(scratch))-base)
+	}
+	for i, v := range tt {
+		if v != 0 {
+			t.Fatalf("tt[%d] = %d", i, v)
 		}
-		addr := uintptr(unsafe.Pointer(unsafe.SliceData(tt)))
-		huge := n*4 >= hugePageSize
-		if huge && (addr%hugePageSize != 0 || cap(tt)*4%hugePageSize != 0 || cap(tt)*4-n*4 >= hugePageSize) {
-			t.Errorf("%d words: at %#x, capacity %d words, want a huge-page boundary and whole huge pages", n, addr, cap(tt))
+	}
+	for i, v := range append(pre, scratch...) {
+		if v != 0 {
+			t.Fatalf("byte %d of pre and scratch is %d", i, v)
 		}
-		if !huge && cap(tt) != n {
-			t.Errorf("%d words: capacity %d", n, cap(tt))
+	}
+
+	for _, c := range []struct {
+		size  int
+		large bool
+		huge  bool
+	}{{900000, true, true}, {900000, false, false}, {500000, true, false}} {
+		var b blockBuf
+		b.ensure(c.size, c.large)
+		if b.huge != c.huge || len(b.tt) < c.size || len(b.pre) < c.size || len(b.scratch) < lanes*laneRegion(c.size) {
+			t.Errorf("ensure(%d, %v): huge %v, tt %d, pre %d, scratch %d", c.size, c.large, b.huge, len(b.tt), len(b.pre), len(b.scratch))
 		}
-		for i, v := range tt[:cap(tt)] {
-			if v != 0 {
-				t.Fatalf("%d words: word %d is %d", n, i, v)
-			}
+		if a := uintptr(unsafe.Pointer(unsafe.SliceData(b.tt))); c.huge && a%hugePageSize != 0 {
+			t.Errorf("ensure(%d, %v): tt at %#x", c.size, c.large, a)
 		}
 	}
 }
@@ -56,19 +77,5 @@ func TestNewPreAligned(t *testing.T) {
 				t.Fatalf("%d bytes: byte %d is %d", n, i, v)
 			}
 		}
-	}
-}
-
-// TestScratchOneHugePage checks that the lanes' scratch buffer of a level
-// 9 block buffer fills one huge page, laid out for it (eight regions of
-// an even share and laneSlack, not eight of the whole block).
-func TestScratchOneHugePage(t *testing.T) {
-	var b blockBuf
-	b.ensure(900000, true)
-	if cap(b.scratch) != hugePageSize || !hugemem.InPages(b.scratch) {
-		t.Errorf("scratch of %d bytes (huge-page layout %v), want one huge page", cap(b.scratch), hugemem.InPages(b.scratch))
-	}
-	if need := lanes * laneRegion(900000); len(b.scratch) < need {
-		t.Errorf("scratch of %d bytes, the regions take %d", len(b.scratch), need)
 	}
 }

@@ -115,7 +115,7 @@ func NewReader(r io.Reader) *Reader {
 // NewReaderThreads is NewReader with up to threads blocks decoded at once
 // on goroutines of their own (parallel.go); the output, its checksums
 // and the errors, with their offsets, are the same for any threads.
-// Memory grows by about 8 MB per thread at the largest block size, and a
+// Memory grows by about 6 MB per thread at the largest block size, and a
 // window of the input of a few megabytes. threads < 2 means one
 // goroutine.
 func NewReaderThreads(r io.Reader, threads int) *Reader {
@@ -127,7 +127,7 @@ func NewReaderThreads(r io.Reader, threads int) *Reader {
 	return z
 }
 
-// Close stops the Reader's workers and gives its block buffers (about 8
+// Close stops the Reader's workers and gives its block buffers (about 6
 // MB at level 9 for each thread) to the next Reader made in this process,
 // so that a stream whose start was only looked into (the opener's check
 // for a tar inside) costs the Reader that then reads it no memory. A

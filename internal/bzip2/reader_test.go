@@ -767,7 +767,7 @@ func TestCloseGivesBuffersToNextReader(t *testing.T) {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
-		// One block buffer at level 9 is about 8 MB; the parallel
+		// One block buffer at level 9 is about 6 MB; the parallel
 		// reader's window is 1 MiB, and its second worker has one.
 		limit := uint64(2<<20) + uint64(threads-1)*13<<20
 		if got := after.TotalAlloc - before.TotalAlloc; got > limit {
