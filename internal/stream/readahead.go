@@ -12,15 +12,17 @@ import (
 // decompressor process). readAheadBufs buffers of readAheadSize bytes
 // are in flight at most, a ring in one piece of memory (ringMemory: one
 // transparent huge page on Linux) that a closed reader leaves to the next.
-// Four buffers of 256 KiB rather than of 1 MiB: 3 MiB less memory to
-// touch for the first time, which costs about 4 ms of CPU time per MiB on
-// this machine under load, and data handed over before it leaves the
-// caches (garc t of the srctree .tar.zst, whose tar headers keep the
-// reader busy enough to start the goroutine: 0.955x the CPU time, 2 s.e.
-// 0.028, 4948 -> 4045 page faults; x of mixed.tar.zst to tmpfs 0.88x,
-// 2 s.e. 0.11, 2631 -> 1797 faults; load 26-31).
+// Four buffers of 512 KiB: the ring's 2 MiB are one huge page, whose
+// first touch is one page fault (four buffers of 1 MiB in 4 KiB pages
+// had cost 4.5 % more CPU time than four of 256 KiB on garc t of the
+// srctree .tar.zst, about 4 ms of CPU time per MiB touched on this
+// machine under load); against four of 256 KiB in the same huge page
+// they halve the hand-overs between the goroutines: garc x of
+// random.tar.gz to tmpfs 1.24x bsdtar's CPU time against 1.35x (2 s.e.
+// 0.06 and 0.09, 12 alternating rounds, load 28), utf16.tar.gz 1.12x
+// against 1.14x.
 const (
-	readAheadSize = 256 << 10
+	readAheadSize = 512 << 10
 	readAheadBufs = 4
 )
 
