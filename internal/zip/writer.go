@@ -236,9 +236,17 @@ type writer struct {
 	st     WriteStats
 	done   int64
 	buf    []byte
-	optW   *deflate.Writer
-	zstdW  *zstd.Encoder
-	bzW    *bzip2.Writer
+	// hdr (the local header), local (its extra fields), extra (the
+	// central directory's), fix (a data descriptor, or the CRC and sizes
+	// written back into the local header) and store (the encoder of
+	// Store) are reused for each entry, so that an entry allocates
+	// nothing of its own.
+	hdr, local, extra []byte
+	fix               [24]byte
+	store             nopWriteCloser
+	optW              *deflate.Writer
+	zstdW             *zstd.Encoder
+	bzW               *bzip2.Writer
 }
 
 // Update writes to out the archive base (nil: a new one) with the
@@ -349,39 +357,39 @@ func dosDateTime(t time.Time, loc *time.Location) (uint16, uint16) {
 		uint16((t.Year()-1980)<<9 | int(t.Month())<<5 | t.Day())
 }
 
-// utField returns the extended timestamp field (0x5455): the flags and
-// the times in the local header, the modification time alone in the
+// appendUT appends the extended timestamp field (0x5455) to b: the flags
+// and the times in the local header, the modification time alone in the
 // central directory. Times outside 32 bits are left out.
-func utField(mtime, atime time.Time, central bool) []byte {
+func appendUT(b []byte, mtime, atime time.Time, central bool) []byte {
 	ok := func(t time.Time) bool { return !t.IsZero() && t.Unix() >= 0 && t.Unix() <= 0xFFFFFFFF }
 	var flags byte
-	var times []byte
+	var times [8]byte
+	n := 0
 	if ok(mtime) {
 		flags |= 1
-		times = binary.LittleEndian.AppendUint32(times, uint32(mtime.Unix()))
+		binary.LittleEndian.PutUint32(times[:], uint32(mtime.Unix()))
+		n = 4
 	}
 	if ok(atime) {
 		flags |= 2
 		if !central {
-			times = binary.LittleEndian.AppendUint32(times, uint32(atime.Unix()))
+			binary.LittleEndian.PutUint32(times[n:], uint32(atime.Unix()))
+			n += 4
 		}
 	}
 	if flags == 0 {
-		return nil
+		return b
 	}
-	if central && flags&1 == 0 {
-		times = nil
-	}
-	b := binary.LittleEndian.AppendUint16(nil, extraExtTime)
-	b = binary.LittleEndian.AppendUint16(b, uint16(1+len(times)))
+	b = binary.LittleEndian.AppendUint16(b, extraExtTime)
+	b = binary.LittleEndian.AppendUint16(b, uint16(1+n))
 	b = append(b, flags)
-	return append(b, times...)
+	return append(b, times[:n]...)
 }
 
-// aesExtra is the WinZip AES field: AE-2, vendor "AE", AES-256, the
-// compression method.
-func aesExtra(method uint16) []byte {
-	b := []byte{0x01, 0x99, 7, 0, 2, 0, 'A', 'E', 3}
+// appendAES appends the WinZip AES field to b: AE-2, vendor "AE",
+// AES-256, the compression method.
+func appendAES(b []byte, method uint16) []byte {
+	b = append(b, 0x01, 0x99, 7, 0, 2, 0, 'A', 'E', 3)
 	return binary.LittleEndian.AppendUint16(b, method)
 }
 
@@ -474,19 +482,23 @@ func (w *writer) addItem(it *WriteItem) error {
 	if r.zip64 {
 		r.version = max(r.version, versionZip64)
 	}
-	local := utField(it.ModTime, it.AccessTime, false)
-	r.extra = utField(it.ModTime, it.AccessTime, true)
-	if aes {
-		local = append(local, aesExtra(method.id)...)
-		r.extra = append(r.extra, aesExtra(method.id)...)
-	}
-	var z64 []byte
+	// The local header's extra fields: Zip64 sizes (filled in after the
+	// data), the times, AES; the central directory's in w.extra.
+	var z64 [20]byte
+	extra := w.local[:0]
 	if r.zip64 {
-		z64 = []byte{0x01, 0, 16, 0}
-		z64 = append(z64, make([]byte, 16)...)
+		z64[0], z64[2] = 0x01, 16
+		extra = append(extra, z64[:]...)
 	}
-	hdr := w.localHeader(&r, append(z64, local...))
-	if err := w.write(hdr); err != nil {
+	extra = appendUT(extra, it.ModTime, it.AccessTime, false)
+	w.extra = appendUT(w.extra[:0], it.ModTime, it.AccessTime, true)
+	if aes {
+		extra = appendAES(extra, method.id)
+		w.extra = appendAES(w.extra, method.id)
+	}
+	r.extra, w.local = w.extra, extra
+	w.hdr = w.localHeader(w.hdr[:0], &r, extra)
+	if err := w.write(w.hdr); err != nil {
 		return err
 	}
 	dataStart := w.pos
@@ -509,7 +521,7 @@ func (w *writer) addItem(it *WriteItem) error {
 		return ErrTooLarge
 	}
 	if r.flags&flagDescriptor != 0 {
-		d := binary.LittleEndian.AppendUint32(nil, sigDescriptor)
+		d := binary.LittleEndian.AppendUint32(w.fix[:0], sigDescriptor)
 		d = binary.LittleEndian.AppendUint32(d, r.crc)
 		if r.zip64 {
 			d = binary.LittleEndian.AppendUint64(d, uint64(r.csize))
@@ -523,8 +535,8 @@ func (w *writer) addItem(it *WriteItem) error {
 		}
 	} else if !w.opts.Streamed { // streamed: a directory, whose zeros are right
 		// Complete the local header: CRC and sizes.
-		var p [12]byte
-		binary.LittleEndian.PutUint32(p[:], r.crc)
+		p := w.fix[:12]
+		binary.LittleEndian.PutUint32(p, r.crc)
 		if r.zip64 {
 			binary.LittleEndian.PutUint32(p[4:], 0xFFFFFFFF)
 			binary.LittleEndian.PutUint32(p[8:], 0xFFFFFFFF)
@@ -532,14 +544,14 @@ func (w *writer) addItem(it *WriteItem) error {
 			binary.LittleEndian.PutUint32(p[4:], uint32(r.csize))
 			binary.LittleEndian.PutUint32(p[8:], uint32(r.usize))
 		}
-		if _, err := w.out.WriteAt(p[:], r.offset+14); err != nil {
+		if _, err := w.out.WriteAt(p, r.offset+14); err != nil {
 			return err
 		}
 		if r.zip64 {
-			var s [16]byte
-			binary.LittleEndian.PutUint64(s[:], uint64(r.usize))
+			s := w.fix[:16]
+			binary.LittleEndian.PutUint64(s, uint64(r.usize))
 			binary.LittleEndian.PutUint64(s[8:], uint64(r.csize))
-			if _, err := w.out.WriteAt(s[:], r.offset+localLen+int64(len(r.name))+4); err != nil {
+			if _, err := w.out.WriteAt(s, r.offset+localLen+int64(len(r.name))+4); err != nil {
 				return err
 			}
 		}
@@ -552,17 +564,18 @@ func (w *writer) addItem(it *WriteItem) error {
 	return nil
 }
 
-// localHeader returns the local file header of r with the extra fields;
-// CRC and sizes are filled in after the data (zero with a descriptor).
-func (w *writer) localHeader(r *record, extra []byte) []byte {
+// localHeader appends to b the local file header of r with the extra
+// fields; CRC and sizes are filled in after the data (zero with a
+// descriptor).
+func (w *writer) localHeader(b []byte, r *record, extra []byte) []byte {
 	le := binary.LittleEndian
-	b := le.AppendUint32(nil, sigLocal)
+	b = le.AppendUint32(b, sigLocal)
 	b = le.AppendUint16(b, r.version)
 	b = le.AppendUint16(b, r.flags)
 	b = le.AppendUint16(b, r.method)
 	b = le.AppendUint16(b, r.dosTime)
 	b = le.AppendUint16(b, r.dosDate)
-	b = append(b, make([]byte, 12)...)
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 	b = le.AppendUint16(b, uint16(len(r.name)))
 	b = le.AppendUint16(b, uint16(len(extra)))
 	b = append(b, r.name...)
@@ -654,7 +667,8 @@ func (nopWriteCloser) Close() error { return nil }
 func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteCloser, error) {
 	switch method {
 	case methodStore:
-		return nopWriteCloser{dst}, nil
+		w.store.Writer = dst
+		return &w.store, nil
 	case methodDeflate:
 		if w.optW == nil {
 			d, err := deflate.NewWriter(dst, w.level)
