@@ -13,12 +13,18 @@ import (
 //
 // Go collects when the heap has doubled since the last collection
 // (GOGC=100): a run whose live heap is its encoders' windows and
-// buffers (about 30 MB for .tar.zst on two threads) peaked at twice that
+// buffers (about 33 MB for .tar.zst on two threads) peaked at twice that
 // when it also made garbage, as the walk of 200,000 small files does with
-// each file's stat, name and open file (76 MB, against 51 MB for one
-// 2 GiB file, whose copy loop makes none). A fixed headroom makes the
-// peak the live heap plus this much, whatever the number of files.
-const heapHeadroom = 8 << 20
+// each file's stat, name and open file (about 750 bytes a file; 76 MB,
+// against 51 MB for one 2 GiB file, whose copy loop makes none). A fixed
+// headroom makes the peak the live heap plus this much, whatever the
+// number of files. Of the 4 MiB, the runtime's free and unused pages
+// take part, so that about 2 MB of garbage is collected at a time: 8 MiB
+// let the walk of many files (which has no more live heap than one
+// large file) peak 3 to 4 MB above it, the largest part of the
+// difference in peak memory between input shapes beside the encoders'
+// buffers that a short input leaves untouched.
+const heapHeadroom = 4 << 20
 
 // heapLimiter lowers the runtime's soft memory limit after each garbage
 // collection to the live heap plus a headroom (and what the runtime
@@ -26,7 +32,7 @@ const heapHeadroom = 8 << 20
 // setMemoryLimit). The headroom is heapHeadroom, or the memory the next
 // collection has to scan (objects holding pointers, stacks, globals)
 // when that is more: marking buffers without pointers costs a
-// collection next to nothing, so collecting every 8 MiB beside 30 MB of
+// collection next to nothing, so collecting every few MB beside 30 MB of
 // encoder windows costs about 1 % of the CPU time, while a large heap
 // of pointers (the entries of a 200,000-entry archive being updated)
 // grows by as much as it scans, as with GOGC=100 (collecting every 8 MiB

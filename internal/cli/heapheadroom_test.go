@@ -94,3 +94,47 @@ func TestHeapLimiterScannedHeap(t *testing.T) {
 		t.Errorf("%d collections beside %d MiB of pointers", n, liveSize>>20)
 	}
 }
+
+// After a collection the limit lets the heap grow by at most 4 MiB
+// beside what is live and what the runtime holds besides the heap (when
+// the heap to scan is smaller): the walk of many small files makes
+// garbage that one large file does not, and the headroom is how much
+// higher the peak memory of the first may be (issue 26, point 8; with
+// 8 MiB `a` of 200,000 small files peaked 3 to 4 MB above one 2 GiB
+// file).
+func TestHeapLimiterHeadroom(t *testing.T) {
+	ceiling := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(ceiling)
+	runtime.GC()
+	l := newHeapLimiter()
+	if !l.adjust() {
+		t.Fatal("limiter stopped")
+	}
+	limit := debug.SetMemoryLimit(-1)
+	s := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/gc/scan/heap:bytes"},
+		{Name: "/gc/scan/stack:bytes"},
+		{Name: "/gc/scan/globals:bytes"},
+	}
+	metrics.Read(s)
+	v := make([]int64, len(s))
+	for i := range s {
+		v[i] = int64(s[i].Value.Uint64())
+	}
+	if scan := v[6] + v[7] + v[8]; scan >= 3<<20 {
+		t.Fatalf("the test binary's heap to scan is %d bytes, more than the headroom it checks", scan)
+	}
+	// The same sums as adjust; what was allocated between the two
+	// reads of the metrics moves them by far less than the slack.
+	headroom := limit - v[0] - (v[1] - v[2] - v[3] - v[4] - v[5])
+	const slack = 1 << 20
+	if headroom > 4<<20+slack || headroom < 4<<20-slack {
+		t.Errorf("limit %d leaves %d bytes above the live heap and the runtime's memory, want 4 MiB", limit, headroom)
+	}
+}
