@@ -22,7 +22,8 @@ func look(t *testing.T, comp []byte) {
 // TestFirstBlockKept: a Reader closed after reading the start of a stream
 // leaves its first block, decoded, and a Reader of the same input, with
 // any number of threads, takes it instead of decoding it again (white
-// box: the block buffer is the same), and decodes the stream as without.
+// box: the block buffer is the same, and a parallel Reader's window is the
+// recorded input), and decodes the stream as without.
 // A Reader of other input — other later blocks, another first block, a
 // truncated copy, or one that fails — decodes its own input with the
 // same output and error as a fresh one.
@@ -47,6 +48,10 @@ func TestFirstBlockKept(t *testing.T) {
 			reused = false
 			for _, j := range z.par.free {
 				reused = reused || j.blk == fb.blk
+			}
+			// The recorded input became the window (adoptFirst).
+			if z.par.base != 0 || len(z.par.win) != len(comp) || &z.par.win[0] != &fb.input[0] {
+				t.Errorf("threads %d: the window (%d bytes from %d) is not the recorded input", threads, len(z.par.win), z.par.base)
 			}
 		}
 		if !reused {

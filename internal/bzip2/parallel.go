@@ -122,12 +122,17 @@ type parallel struct {
 	pos     int64 // bit offset of the next block or end-of-stream marker
 	jobs    []*parJob
 	free    []*parJob
-	longest int64 // bytes of the longest block decoded so far
-	seq     bool  // handed over to sequential decoding
+	longest int64       // bytes of the longest block decoded so far
+	seq     bool        // handed over to sequential decoding
+	first   *firstBlock // a closed Reader's first block (adoptFirst), until startFirst
 }
 
 func (p *parallel) reset(r io.Reader) {
 	p.stop()
+	if p.first != nil {
+		blockPool.Put(p.first.blk)
+		p.first = nil
+	}
 	p.r = r
 	p.win = p.win[:0]
 	p.base, p.scanned, p.pos = 0, 0, 0
@@ -332,6 +337,9 @@ func (z *Reader) nextBlockParallel() error {
 	p := z.par
 	for {
 		if !z.inStream {
+			if z.streams == 0 && p.avail() == 0 {
+				p.adoptFirst()
+			}
 			p.fill(p.pos/8 + 1)
 			if z.streams > 0 && p.pos/8 == p.avail() && p.eof && p.rerr == nil {
 				return io.EOF
