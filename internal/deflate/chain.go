@@ -1,7 +1,5 @@
 package deflate
 
-import "encoding/binary"
-
 // The fast levels (-mx1 … -mx4) find matches with hash chains: for every
 // 3-byte hash the newest position, and for every position the previous
 // one with the same hash, in a cyclic array indexed by position modulo
@@ -15,9 +13,9 @@ import "encoding/binary"
 // decimal numbers for a few bytes more in 20 MB.
 const chainHashBits = 15
 
-// chainHash is the chains' hash of the 3 bytes at the start of b.
-func chainHash(b []byte) uint32 {
-	v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+// chainHash is the chains' hash of the 3 bytes of w at i.
+func chainHash(w *window, i int) uint32 {
+	v := uint32(load64(w, i)) & 0xffffff
 	return (v * 2654435761) >> (32 - chainHashBits)
 }
 
@@ -58,33 +56,35 @@ func link(head *[1 << chainHashBits]int32, prev *[windowSize]uint16, h uint32, p
 	head[h] = int32(p)
 }
 
-// longest links position pos of buf (which holds at least 3 bytes from
-// it) into its chain and returns the longest match the walk finds, at
+// longest links position pos of the buffer (which holds at least 3
+// bytes from it, limit ≥ 3) into its chain and returns the longest match the walk finds, at
 // most limit bytes (the nearest of that length), or a length below
 // minMatch. A match of nice bytes, where the walk stops comparing, is
-// extended at its distance as far as limit allows.
-func (e *Writer) longest(buf []byte, pos, limit, depth int) (best, dist int) {
+// extended at its distance as far as limit allows. The candidates are
+// read through the window array (load16, matchLenAt), without bounds
+// checks: the walk is most of the fast levels' time.
+func (e *Writer) longest(pos, limit, depth int) (best, dist int) {
 	const slotMask = windowSize - 1
-	head, prev := e.ch.head, e.ch.prev
-	src := buf[pos : pos+limit]
-	h := chainHash(src)
+	head, prev, win := e.ch.head, e.ch.prev, e.win
+	h := chainHash(win, pos)
 	c := int(head[h])
 	link(head, prev, h, pos)
-	short := src[:min(limit, e.nice)]
+	nice := min(limit, e.nice)
 	best = minMatch - 1
 	// A candidate can only be longer if it has the current string's two
-	// bytes ending at best (its first byte checks the hash).
-	want := binary.LittleEndian.Uint16(short[best-1:])
-	first := short[0]
+	// bytes ending at best, and its first two bytes (the hash can
+	// collide).
+	want := load16(win, pos+best-1)
+	start := load16(win, pos)
 	oldest := pos - windowSize // positions from here on are out of reach
 	for k := depth; k > 0 && c > oldest; k-- {
-		if at := c + best; uint16(buf[at-1])|uint16(buf[at])<<8 == want && buf[c] == first {
-			if l := matchLen(buf[c:c+len(short)], short, 0); l > best {
+		if load16(win, c+best-1) == want && load16(win, c) == start {
+			if l := matchLenAt(win, c, pos, 0, nice); l > best {
 				best, dist = l, pos-c
-				if l == len(short) {
+				if l == nice {
 					break
 				}
-				want = binary.LittleEndian.Uint16(short[best-1:])
+				want = load16(win, pos+best-1)
 			}
 		}
 		d := int(prev[c&slotMask])
@@ -93,8 +93,8 @@ func (e *Writer) longest(buf []byte, pos, limit, depth int) (best, dist int) {
 		}
 		c -= d
 	}
-	if best == len(short) && best < limit {
-		best = matchLen(buf[pos-dist:pos-dist+limit], src, best)
+	if best == nice && best < limit {
+		best = matchLenAt(win, pos-dist, pos, best, limit)
 	}
 	return best, dist
 }
@@ -104,7 +104,7 @@ func (e *Writer) longest(buf []byte, pos, limit, depth int) (best, dist int) {
 // chain walk finds, else a literal.
 func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
 	buf := e.buf[:end]
-	head, prev := e.ch.head, e.ch.prev
+	head, prev, win := e.ch.head, e.ch.prev, e.win
 	for i := 0; i < n; {
 		pos := e.base + i
 		limit := min(maxMatch, end-pos)
@@ -113,7 +113,7 @@ func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
 			i++
 			continue
 		}
-		best, dist := e.longest(buf, pos, limit, e.p.depth)
+		best, dist := e.longest(pos, limit, e.p.depth)
 		best = min(best, n-i) // not past the positions of this chunk
 		if best < minMatch {
 			out = append(out, uint32(buf[pos]))
@@ -124,7 +124,7 @@ func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
 		// Link the positions the match covers into their chains.
 		stop := min(pos+best, end-minMatch+1)
 		for p := pos + 1; p < stop; p++ {
-			link(head, prev, chainHash(buf[p:]), p)
+			link(head, prev, chainHash(win, p), p)
 		}
 		i += best
 	}
@@ -141,14 +141,14 @@ func (e *Writer) greedy(n, end int, out []uint32) []uint32 {
 // costs more than its literals and is not taken.
 func (e *Writer) lazy(n, end int, out []uint32) []uint32 {
 	buf := e.buf[:end]
-	head, prev := e.ch.head, e.ch.prev
+	head, prev, win := e.ch.head, e.ch.prev, e.win
 	depth, lazyLen, good := e.p.depth, e.p.lazy, e.p.good
 	match := func(pos, i, depth int) (int, int) {
 		limit := min(maxMatch, end-pos)
 		if limit < minMatch {
 			return 0, 0
 		}
-		best, dist := e.longest(buf, pos, limit, depth)
+		best, dist := e.longest(pos, limit, depth)
 		best = min(best, n-i)
 		if best < minMatch || best == minMatch && dist > 4096 {
 			return 0, 0
@@ -186,7 +186,7 @@ func (e *Writer) lazy(n, end int, out []uint32) []uint32 {
 		out = append(out, uint32(best)<<16|uint32(dist))
 		stop := min(pos+best, end-minMatch+1)
 		for p := linked; p < stop; p++ {
-			link(head, prev, chainHash(buf[p:]), p)
+			link(head, prev, chainHash(win, p), p)
 		}
 		i += best
 		best = 0

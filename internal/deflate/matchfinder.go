@@ -61,22 +61,6 @@ func (f *finder) slide(delta int32) {
 	}
 }
 
-// matchLen returns how many bytes a and b (of the same length) share at
-// the start, knowing that the first l are equal.
-func matchLen(a, b []byte, l int) int {
-	for l+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(a[l:]) ^ binary.LittleEndian.Uint64(b[l:])
-		if x != 0 {
-			return l + bits.TrailingZeros64(x)>>3
-		}
-		l += 8
-	}
-	for l < len(b) && a[l] == b[l] {
-		l++
-	}
-	return l
-}
-
 // The encoder's buffer lives in a window array of a power of two bytes
 // (and 8 more, so that a word can be read at any index): the match
 // finder indexes it through a mask, which the compiler knows to be in
@@ -89,6 +73,12 @@ const (
 )
 
 type window [1<<winBits + 8]byte
+
+// load16 returns the 2 bytes of w at i, little endian.
+func load16(w *window, i int) uint16 {
+	j := i & winMask
+	return binary.LittleEndian.Uint16(w[j : j+2])
+}
 
 // load64 returns the 8 bytes of w at i, little endian.
 func load64(w *window, i int) uint64 {

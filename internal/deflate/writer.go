@@ -75,6 +75,7 @@ type Writer struct {
 	blkBest []uint32
 	err     error
 	done    bool
+	dict    int // bytes of a preset dictionary at buf[0] not yet in the match finder
 }
 
 // NewWriter returns a Writer compressing at level (MinLevel…MaxLevel) to
@@ -101,6 +102,32 @@ func NewWriter(w io.Writer, level int) (*Writer, error) {
 	return e, nil
 }
 
+// Chain are the settings of a lazy parse over hash chains, the parse of
+// levels 2 to 4, for a caller that matches another encoder's levels (the
+// gzip writer, pigz's): as zlib's max_chain, max_lazy, good_length and
+// nice_length.
+type Chain struct {
+	Depth int // candidates the walk visits per position, at least 1
+	Lazy  int // a match shorter than this waits for a longer one at the next position (0 to 258)
+	Good  int // the look ahead walks a quarter of Depth once the match in hand is this long
+	Nice  int // a match this long ends the walk (3 to 258)
+}
+
+// NewWriterChain returns a Writer to w whose parse has the settings c;
+// it fails with ErrLevel when they are out of range.
+func NewWriterChain(w io.Writer, c Chain) (*Writer, error) {
+	if c.Depth < 1 || c.Lazy < 0 || c.Lazy > maxMatch || c.Nice < minMatch || c.Nice > maxMatch {
+		return nil, fmt.Errorf("%w: chain settings %+v", ErrLevel, c)
+	}
+	e, err := NewWriter(w, 3)
+	if err != nil {
+		return nil, err
+	}
+	e.p.depth, e.p.lazy, e.p.good, e.p.nice = c.Depth, c.Lazy, c.Good, c.Nice
+	e.nice = c.Nice
+	return e, nil
+}
+
 // Reset discards the Writer's state and makes it compress to w, as a new
 // Writer of the same level would.
 func (e *Writer) Reset(w io.Writer) {
@@ -115,7 +142,21 @@ func (e *Writer) Reset(w io.Writer) {
 	e.seen = false
 	e.err = nil
 	e.done = false
+	e.dict = 0
 	e.bw = bitWriter{out: e.bw.out[:0]}
+}
+
+// ResetDict is Reset with a preset dictionary, as zlib's
+// deflateSetDictionary: the output is a Deflate stream of its own, but
+// its matches may reach back into the last 32 KiB of dict, so a decoder
+// must be given the same dictionary (or, as in a gzip stream cut into
+// blocks, have decoded dict just before).
+func (e *Writer) ResetDict(w io.Writer, dict []byte) {
+	e.Reset(w)
+	dict = dict[max(0, len(dict)-windowSize):]
+	e.buf = append(e.buf, dict...)
+	e.base = len(dict)
+	e.dict = len(dict)
 }
 
 // Write compresses p; the output is written a chunk at a time.
@@ -130,7 +171,7 @@ func (e *Writer) Write(p []byte) (int, error) {
 	for len(p) > 0 {
 		limit := e.base + chunkSize
 		if len(e.buf) == limit {
-			if err := e.compress(false); err != nil {
+			if err := e.compress(endNone); err != nil {
 				return total - len(p), err
 			}
 			limit = e.base + chunkSize
@@ -149,31 +190,65 @@ func (e *Writer) Close() error {
 		return e.err
 	}
 	e.done = true
-	return e.compress(true)
+	return e.compress(endFinal)
 }
 
-// compress codes the gathered chunk. Unless final, the last maxMatch
-// bytes stay pending: positions are only added to the match finder with
-// their full lookahead, since a string cut short by the end of the buffer
-// would be filed among the others by its prefix alone and break the order
-// of the tree once the following bytes arrive. The input before the next
-// chunk is kept as history, at least a window of it.
-func (e *Writer) compress(final bool) error {
+// Flush compresses everything written so far and ends the output with an
+// empty stored block (a sync flush, as zlib's Z_SYNC_FLUSH): it then ends
+// on a byte boundary and decodes to all the input so far. The stream goes
+// on with the next Write; its matches still reach back across the flush
+// at the fast levels 1 to 4, and at levels 5 to 9 only to the flush.
+func (e *Writer) Flush() error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.done {
+		return ErrClosed
+	}
+	return e.compress(endSync)
+}
+
+// How compress ends what it codes.
+const (
+	endNone  = iota // more input follows
+	endSync         // a sync flush: everything so far, then an empty stored block
+	endFinal        // the final block
+)
+
+// compress codes the gathered chunk. Unless it ends a flush or the
+// stream, the last maxMatch bytes stay pending: positions are only added
+// to the match finder with their full lookahead, since a string cut short
+// by the end of the buffer would be filed among the others by its prefix
+// alone and break the order of the tree once the following bytes arrive
+// (after a flush the trees start afresh for that reason). The input
+// before the next chunk is kept as history, at least a window of it.
+func (e *Writer) compress(mode int) error {
 	end := len(e.buf)
 	n := end - e.base
-	if !final {
+	if mode == endNone {
 		n -= maxMatch
 	}
-	if e.ch != nil {
-		if e.p.lazy > 0 {
-			e.best = e.lazy(n, end, e.best[:0])
+	e.addDict(end)
+	if n > 0 || mode == endFinal {
+		if e.ch != nil {
+			if e.p.lazy > 0 {
+				e.best = e.lazy(n, end, e.best[:0])
+			} else {
+				e.best = e.greedy(n, end, e.best[:0])
+			}
 		} else {
-			e.best = e.greedy(n, end, e.best[:0])
+			e.parseChunk(n, end)
 		}
-	} else {
-		e.parseChunk(n, end)
+		e.emit(e.best, e.buf[e.base:e.base+n], mode == endFinal)
 	}
-	e.emit(e.best, e.buf[e.base:e.base+n], final)
+	if mode == endSync {
+		e.bw.bits(0, 3) // not final, stored
+		e.bw.align()
+		e.bw.out = append(e.bw.out, 0, 0, 0xff, 0xff)
+		if e.mf != nil {
+			e.mf.reset()
+		}
+	}
 	if _, err := e.w.Write(e.bw.out); err != nil {
 		e.err = err
 		return err
@@ -193,6 +268,23 @@ func (e *Writer) compress(final bool) error {
 		}
 	}
 	return nil
+}
+
+// addDict adds the positions of a preset dictionary to the match finder,
+// before the first chunk is parsed (with lookahead up to end, into the
+// chunk).
+func (e *Writer) addDict(end int) {
+	for p := range e.dict {
+		if end-p < minMatch {
+			break
+		}
+		if e.ch != nil {
+			link(e.ch.head, e.ch.prev, chainHash(e.win, p), p)
+		} else {
+			e.mf.find(e.win, p, min(e.nice, end-p), &e.mf.found)
+		}
+	}
+	e.dict = 0
 }
 
 // parseChunk finds the matches of the n positions from buf[base] and

@@ -410,6 +410,38 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
+// FuzzDictFlush cuts the input into a dictionary and two pieces with a
+// Flush between them: the output decodes with that dictionary, at every
+// level.
+func FuzzDictFlush(f *testing.F) {
+	f.Add([]byte("hello, hello, hello world"), uint8(0), uint16(7), uint16(12))
+	f.Add(bytes.Repeat([]byte("abc"), 400), uint8(2), uint16(300), uint16(900))
+	f.Fuzz(func(t *testing.T, data []byte, l uint8, cut1, cut2 uint16) {
+		level := MinLevel + int(l)%(MaxLevel-MinLevel+1)
+		a := min(int(cut1), len(data))
+		b := min(a+int(cut2), len(data))
+		dict := data[:a]
+		var out bytes.Buffer
+		w, err := NewWriter(io.Discard, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.ResetDict(&out, dict)
+		w.Write(data[a:b])
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data[b:])
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(flate.NewReaderDict(bytes.NewReader(out.Bytes()), dict))
+		if err != nil || !bytes.Equal(got, data[a:]) {
+			t.Fatalf("level %d, dictionary %d, flush at %d of %d: %v", level, a, b, len(data), err)
+		}
+	})
+}
+
 func BenchmarkWriter(b *testing.B) {
 	data := testenv.MixedData(b, 4<<20)
 	for _, level := range []int{5, 9} {
@@ -489,6 +521,105 @@ func TestDistCode(t *testing.T) {
 	for d := uint32(1); d <= windowSize; d++ {
 		if got, want := distCode(d), uint32(distCodeOf[d-1]); got != want {
 			t.Fatalf("distance %d: code %d, want %d", d, got, want)
+		}
+	}
+}
+
+// TestDictFlush checks ResetDict and Flush as the gzip writer uses them
+// (pigz-style blocks): at every level the output decodes with the same
+// dictionary, each Flush leaves output that decodes to all the input so
+// far, a Writer reused with ResetDict gives the bytes of a new one, and
+// the dictionary is used.
+func TestDictFlush(t *testing.T) {
+	in := inputs()
+	text, mixed := in["text"], in["mixed"]
+	cases := []struct {
+		name   string
+		dict   []byte
+		pieces [][]byte // written in turn, a Flush after each but the last
+		bytes1 bool     // written a byte at a time
+	}{
+		{"no dict", nil, [][]byte{text[:1000]}, false},
+		{"no dict, empty", nil, [][]byte{{}}, false},
+		{"long dict", text[:40_000], [][]byte{text[40_000:140_000], text[140_000:150_000], {}}, false},
+		{"dict, one byte", []byte("ab"), [][]byte{[]byte("a")}, false},
+		{"dict, empty", text[:5000], [][]byte{{}}, false},
+		{"dict, flush only", text[:5000], [][]byte{{}, {}}, false},
+		{"short dict, byte writes", []byte("hello, "), [][]byte{[]byte("hello, hello world"), []byte("hello")}, true},
+		{"mixed", mixed[:300_000], [][]byte{mixed[300_000:420_000], mixed[420_000:]}, false},
+	}
+	for level := MinLevel; level <= MaxLevel; level++ {
+		var reused bytes.Buffer
+		rw, err := NewWriter(&reused, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			var out bytes.Buffer
+			w, err := NewWriter(io.Discard, level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.ResetDict(&out, c.dict)
+			var want []byte
+			for i, p := range c.pieces {
+				if c.bytes1 {
+					for j := range p {
+						if _, err := w.Write(p[j : j+1]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				} else if _, err := w.Write(p); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, p...)
+				if i == len(c.pieces)-1 {
+					break
+				}
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				// A sync flush ends with an empty stored block.
+				if z := out.Bytes(); !bytes.HasSuffix(z, []byte{0, 0, 0xff, 0xff}) {
+					t.Fatalf("level %d %s: flush %d does not end with an empty stored block", level, c.name, i)
+				}
+				got := make([]byte, len(want))
+				if _, err := io.ReadFull(flate.NewReaderDict(bytes.NewReader(out.Bytes()), c.dict), got); err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("level %d %s: after flush %d: %v", level, c.name, i, err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(flate.NewReaderDict(bytes.NewReader(out.Bytes()), c.dict))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("level %d %s: decoded %d bytes, want %d: %v", level, c.name, len(got), len(want), err)
+			}
+			reused.Reset()
+			rw.ResetDict(&reused, c.dict)
+			for i, p := range c.pieces {
+				rw.Write(p)
+				if i < len(c.pieces)-1 {
+					rw.Flush()
+				}
+			}
+			if err := rw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(reused.Bytes(), out.Bytes()) {
+				t.Errorf("level %d %s: a reused Writer differs from a new one", level, c.name)
+			}
+		}
+		// Random input that repeats the dictionary is a few matches.
+		random := in["random"][:20_000]
+		var with bytes.Buffer
+		rw.ResetDict(&with, random)
+		rw.Write(random)
+		if err := rw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if without := compress(t, random, level); with.Len()*10 > len(without) {
+			t.Errorf("level %d: %d bytes with the input as dictionary, %d without", level, with.Len(), len(without))
 		}
 	}
 }
