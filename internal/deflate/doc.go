@@ -1,6 +1,13 @@
 // Package deflate is garc's Deflate encoder (RFC 1951) for ZIP, levels 1
-// to 9 as 7-Zip's -mx1 … -mx9. It writes raw Deflate, without a zlib or
-// gzip wrapper.
+// to 9 as 7-Zip's -mx1 … -mx9, and for gzip from -mx6 (NewWriterChain:
+// the lazy parse below with settings the gzip writer chooses against
+// pigz's). It writes raw Deflate, without a zlib or gzip wrapper.
+//
+// For the gzip writer's pigz-style blocks, ResetDict starts a stream
+// whose matches may reach into a preset dictionary (the 32 KiB before
+// the block, as zlib's deflateSetDictionary) and Flush ends what is
+// written so far with a sync flush (an empty stored block), so that the
+// blocks' streams, all but the last ended so, concatenate into one.
 //
 // # The format
 //
@@ -82,9 +89,12 @@
 // # Why an encoder of its own
 //
 // The Go ecosystem's encoder, klauspost/compress/flate, is what garc's
-// gzip writer uses (pigz-style parallel blocks, where its speed counts
-// and its sizes are within 1 % of pigz's). For ZIP the target is 7-Zip's
-// sizes at the same -mx, and there it fell short: at -mx1 on numeric
+// gzip writer uses below -mx6 (pigz-style parallel blocks, where its
+// speed counts); from -mx6 it was up to 2.5 % larger than pigz at the
+// same level on executables (its level 9 still 2.1 % for twice the CPU
+// time), where this encoder's lazy parse is no larger than pigz's for
+// less CPU time. For ZIP the target is 7-Zip's sizes at the same -mx,
+// and there it fell short: at -mx1 on numeric
 // text `seq 1 10000000` came out 21.17 MB against 7zz's 17.17 MB (1.23×)
 // and executables 1.03× (docs/PERFORMANCE.md, "Deflate, gzip and ZIP");
 // levels 5 to 9 follow 7-Zip's optimal parse, which it has no mode for.

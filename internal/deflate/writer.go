@@ -108,7 +108,7 @@ func NewWriter(w io.Writer, level int) (*Writer, error) {
 // nice_length.
 type Chain struct {
 	Depth int // candidates the walk visits per position, at least 1
-	Lazy  int // a match shorter than this waits for a longer one at the next position (0 to 258)
+	Lazy  int // a match shorter than this waits for a longer one at the next position (0 to 258; 0 parses greedily)
 	Good  int // the look ahead walks a quarter of Depth once the match in hand is this long
 	Nice  int // a match this long ends the walk (3 to 258)
 }

@@ -300,6 +300,11 @@ func TestErrors(t *testing.T) {
 			t.Errorf("level %d: %v, want ErrLevel", level, err)
 		}
 	}
+	for _, c := range []Chain{{Depth: 0, Nice: 32}, {Depth: 8, Nice: 2}, {Depth: 8, Nice: 259}, {Depth: 8, Lazy: -1, Nice: 32}, {Depth: 8, Lazy: 259, Nice: 32}} {
+		if _, err := NewWriterChain(io.Discard, c); !errors.Is(err, ErrLevel) {
+			t.Errorf("chain %+v: %v, want ErrLevel", c, err)
+		}
+	}
 	w, err := NewWriter(io.Discard, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -309,6 +314,9 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := w.Write([]byte("x")); !errors.Is(err, ErrClosed) {
 		t.Errorf("write after close: %v, want ErrClosed", err)
+	}
+	if err := w.Flush(); !errors.Is(err, ErrClosed) {
+		t.Errorf("flush after close: %v, want ErrClosed", err)
 	}
 	boom := errors.New("boom")
 	w, err = NewWriter(failWriter{boom}, 5)

@@ -163,17 +163,23 @@ func newDeflateBlocks(level int) func() blockCoder {
 // gzipChain is the parse of garc's own Deflate encoder at -mx6 … -mx9, a
 // lazy parse over hash chains as zlib's (and so pigz's) levels 6 to 9
 // have, with fewer candidates: at -mx6 32 per position (zlib -6: 128),
-// lazy below 24 bytes (16), a quarter of the walk from 8. On 30 MB of
-// each class (512 KiB blocks, the 32 KiB before each as its dictionary)
-// that is 0.996 to 0.999× pigz -6's size for 0.75 to 1.0× its CPU time,
-// where klauspost/compress's flate level 8 (garc's -mx6 before) was
-// 1.023× on executables and its level 9 1.021× for twice the time.
+// lazy below 24 bytes (zlib: 16), a quarter of the walk once the match in
+// hand has 8. Against `tar c | pigz -p2 -6` on the 100 MB classes of
+// scripts/bench-matrix -mx6 is 0.979× (srctree) to 1.001× (mixed) its
+// size for 0.78× (exec) to 0.95× (numbers) its CPU time, where
+// klauspost/compress's flate level 8 (garc's -mx6 before) was 1.023× on
+// exec, and its level 9 1.021× for twice the CPU time. -mx7 to -mx9
+// take more candidates and longer lazy lengths: on 30 MB of each class,
+// one run each, within 0.6 % of pigz's size at the same level, for 0.90
+// to 0.96× its CPU time at -mx7 and 0.5 to 0.9× at -mx8 and -mx9;
+// klauspost's level 9, which they used before, was 3 % larger than pigz
+// -9 on executables and took up to 1.8× pigz -7's CPU time.
 func gzipChain(level int) (deflate.Chain, bool) {
 	switch level {
 	case 6:
 		return deflate.Chain{Depth: 32, Lazy: 24, Good: 8, Nice: 128}, true
 	case 7:
-		return deflate.Chain{Depth: 64, Lazy: 32, Good: 8, Nice: 258}, true
+		return deflate.Chain{Depth: 96, Lazy: 48, Good: 8, Nice: 258}, true
 	case 8:
 		return deflate.Chain{Depth: 128, Lazy: 128, Good: 16, Nice: 258}, true
 	case 9:

@@ -83,9 +83,11 @@
 //
 // NewWriter compresses into each of the formats for `garc a` (single
 // streams and compressed tars): gzip as pigz writes it, a Deflate stream
-// (klauspost/compress's flate) cut into 512 KiB blocks that each take the
-// 32 KiB before them as dictionary and end in a sync flush, compressed on
-// several goroutines; bzip2 with internal/bzip2's parallel block encoder;
+// cut into 512 KiB blocks that each take the 32 KiB before them as
+// dictionary and end in a sync flush, compressed on several goroutines
+// (from -mx6 by garc's own encoder, internal/deflate's lazy parse with
+// settings near zlib's levels, below by klauspost/compress's flate:
+// blocks.go); bzip2 with internal/bzip2's parallel block encoder;
 // xz with internal/xz's Writer (one LZMA2 block, parallel LZMA2 chunks);
 // zstd with klauspost/compress's concurrent jobs; .lzma with the header's
 // size known or an end marker. The output never depends on the number of
