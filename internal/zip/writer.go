@@ -285,16 +285,19 @@ func Update(ctx context.Context, out Target, base *Existing, ch *Changes, opts *
 		w.opts.rand = rand.Reader
 	}
 	defer w.closeEncoders()
-	add := ch.Add
+	var skip []bool // items of ch.Add the base has unchanged
 	if base != nil {
-		if add, err = w.copyBase(base, ch); err != nil {
+		if skip, err = w.copyBase(base, ch); err != nil {
 			return nil, err
 		}
 	} else if ch.Delete != nil && len(ch.Add) == 0 {
 		return nil, ErrNoMatch
 	}
-	for i := range add {
-		if err := w.addNew(&add[i]); err != nil {
+	for i := range ch.Add {
+		if skip != nil && skip[i] {
+			continue
+		}
+		if err := w.addNew(&ch.Add[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -421,5 +422,40 @@ func TestWriterUpdateWindow(t *testing.T) {
 	got, _ := readZip(t, m.b, "")
 	if got["many/0049"] != strings.Repeat("49", 49) || got["new.txt"] != "new" || len(got) != len(items)+1 {
 		t.Errorf("%d entries read back", len(got))
+	}
+}
+
+// An update whose items the base has unchanged (a of the same tree
+// again) allocates at most 3 objects per entry, the reading of the base
+// included: the items are found by name through a sorted index, not a
+// map, none is copied to a list of those to add, and a kept entry's
+// extra fields and data go through the writer's buffers (5 objects an
+// entry before, 2 after).
+func TestWriterUpdatePerEntry(t *testing.T) {
+	const n = 20000
+	t0 := time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC)
+	items := make([]WriteItem, n)
+	for i := range items {
+		items[i] = WriteItem{Name: fmt.Sprintf("d%02d/f%05d", i/1000, (i*7919)%n), Type: archive.TypeFile, Size: 1, ModTime: t0,
+			Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("x")), nil }}
+	}
+	base := writeZip(t, items, WriteOptions{Method: "Store"})
+	changed := slices.Clone(items)
+	changed[5].ModTime = t0.Add(time.Hour)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var m memTarget
+	st, err := Update(context.Background(), &m, &Existing{R: bytes.NewReader(base), Size: int64(len(base))}, &Changes{Add: changed}, &WriteOptions{Method: "Store", Location: time.UTC})
+	runtime.ReadMemStats(&after)
+	if err != nil || st.Skipped != n-1 || st.Kept != n-1 || st.Added != 1 {
+		t.Fatalf("%v, %+v", err, st)
+	}
+	if objs := float64(after.Mallocs-before.Mallocs) / n; objs > 3 {
+		t.Errorf("%.1f objects allocated per entry (%.0f bytes), want at most 3", objs, float64(after.TotalAlloc-before.TotalAlloc)/n)
+	}
+	_, ents := readZip(t, m.b, "")
+	if len(ents) != n || ents[n-1].Name != items[5].Name || !ents[n-1].ModTime.Equal(t0.Add(time.Hour)) {
+		t.Errorf("%d entries, the last %s", len(ents), ents[n-1].Name)
 	}
 }

@@ -4,14 +4,18 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
 
 // copyBase copies the entries of base that survive the changes into the
-// new archive, as they are stored, and returns the items still to add.
-func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
+// new archive, as they are stored, and returns which items of ch.Add not
+// to add: those the base has unchanged.
+func (w *writer) copyBase(base *Existing, ch *Changes) (skip []bool, err error) {
 	rd, err := newReader(base.R, base.Size, nil, &archive.Options{Name: w.opts.Name, MaxDict: w.opts.MaxDict, Memory: w.opts.Memory})
 	if err != nil {
 		return nil, fmt.Errorf("cannot update: %w", err)
@@ -19,11 +23,21 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 	if rd.cut != nil {
 		return nil, fmt.Errorf("cannot update: %w", rd.Err())
 	}
-	byName := make(map[string]int, len(ch.Add))
-	for i := range ch.Add {
-		byName[ch.Add[i].Name] = i
+	// The items by name, 4 bytes each instead of a map's entry: of
+	// those of one name, the last is the one that counts.
+	byName := make([]int32, len(ch.Add))
+	for i := range byName {
+		byName[i] = int32(i)
 	}
-	skip := make([]bool, len(ch.Add))
+	slices.SortStableFunc(byName, func(a, b int32) int { return strings.Compare(ch.Add[a].Name, ch.Add[b].Name) })
+	find := func(name string) (int, bool) {
+		k := sort.Search(len(byName), func(k int) bool { return ch.Add[byName[k]].Name > name }) - 1
+		if k < 0 || ch.Add[byName[k]].Name != name {
+			return 0, false
+		}
+		return int(byName[k]), true
+	}
+	skip = make([]bool, len(ch.Add))
 	le := binary.LittleEndian
 	// The kept entries are read in the order of the directory, mostly
 	// front to back: through a window, and copied through one buffer (a
@@ -37,7 +51,7 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 			w.st.Deleted++
 			continue
 		}
-		if j, ok := byName[e.Name]; ok {
+		if j, ok := find(e.Name); ok {
 			it := &ch.Add[j]
 			if archive.UpdateReplaces(it.Type, it.Size, it.ModTime, e, time.Second) {
 				continue // replaced by the item
@@ -53,8 +67,8 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 			return nil, err
 		}
 		nlen, xlen := int64(le.Uint16(h[26:])), int64(le.Uint16(h[28:]))
-		extra := make([]byte, xlen)
-		if _, err := src.ReadAt(extra, f.headerOff+localLen+nlen); err != nil {
+		w.local = slices.Grow(w.local[:0], int(xlen))[:xlen]
+		if _, err := src.ReadAt(w.local, f.headerOff+localLen+nlen); err != nil {
 			return nil, err
 		}
 		r := record{
@@ -63,12 +77,23 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 			offset: w.pos, external: f.external, madeBy: uint16(f.host)<<8 | 63,
 			isDir: e.Type == archive.TypeDir, unpacked: f.usize,
 		}
-		r.extra, r.zip64 = centralExtra(extra)
+		w.extra, r.zip64 = appendCentralExtra(w.extra[:0], w.local)
+		r.extra = w.extra
 		if c := e.Comment(); c != "" && (f.flags&flagUTF8 != 0 || isASCII(c)) && len(c) <= maxCommentLen {
 			r.comment = c
 		}
-		if _, err := io.CopyBuffer(countingWriter{w}, io.NewSectionReader(src, f.headerOff, f.dataEnd-f.headerOff), buf); err != nil {
-			return nil, err
+		for off := f.headerOff; off < f.dataEnd; {
+			n, err := src.ReadAt(buf[:min(int64(len(buf)), f.dataEnd-off)], off)
+			if err != nil && !(err == io.EOF && off+int64(n) == f.dataEnd) {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return nil, err
+			}
+			if err := w.write(buf[:n]); err != nil {
+				return nil, err
+			}
+			off += int64(n)
 		}
 		w.cd.add(&r, w.opts.ForceZip64)
 		w.st.Kept++
@@ -76,13 +101,7 @@ func (w *writer) copyBase(base *Existing, ch *Changes) ([]WriteItem, error) {
 	if ch.Delete != nil && w.st.Deleted == 0 && len(ch.Add) == 0 {
 		return nil, ErrNoMatch
 	}
-	var add []WriteItem
-	for i := range ch.Add {
-		if !skip[i] {
-			add = append(add, ch.Add[i])
-		}
-	}
-	return add, nil
+	return skip, nil
 }
 
 // copyWindow is the size of the window through which an update reads
@@ -119,11 +138,12 @@ func (b *windowReader) ReadAt(p []byte, off int64) (int, error) {
 	return k, err
 }
 
-// centralExtra derives the central directory's extra fields from a local
-// header's: without the Zip64 field (the directory writes its own; zip64
-// says the local header had one) and with the extended timestamp cut to
-// the modification time, as Info-ZIP writes it there.
-func centralExtra(local []byte) (extra []byte, zip64 bool) {
+// appendCentralExtra appends to extra the central directory's extra
+// fields derived from a local header's: without the Zip64 field (the
+// directory writes its own; zip64 says the local header had one) and with
+// the extended timestamp cut to the modification time, as Info-ZIP
+// writes it there.
+func appendCentralExtra(extra, local []byte) (_ []byte, zip64 bool) {
 	le := binary.LittleEndian
 	for len(local) >= 4 {
 		id, n := le.Uint16(local), int(le.Uint16(local[2:]))
@@ -143,8 +163,9 @@ func centralExtra(local []byte) (extra []byte, zip64 bool) {
 				if d[0]&1 != 0 && n >= 5 {
 					keep = 5
 				}
-				field = le.AppendUint16(le.AppendUint16(nil, id), uint16(keep))
-				field = append(field, d[:keep]...)
+				extra = le.AppendUint16(le.AppendUint16(extra, id), uint16(keep))
+				extra = append(extra, d[:keep]...)
+				continue
 			}
 		}
 		extra = append(extra, field...)
