@@ -19,8 +19,9 @@ import (
 type WriterOptions struct {
 	// Level is 7-Zip's -mx1 … -mx9 (0 or out of range: DefaultLevel of
 	// the format): the Deflate level of gzip, the block size of bzip2 (9 from level 5, as 7-Zip),
-	// the LZMA preset of xz and .lzma (lzma.LevelOptions), and for zstd
-	// the encoder of klauspost/compress (ZstdLevel).
+	// the LZMA preset of .lzma (lzma.LevelOptions) and of xz with xz's
+	// dictionaries (xzOptions), and for zstd the encoder of
+	// klauspost/compress (ZstdLevel).
 	Level int
 	// Threads compress in parallel (gzip and bzip2 blocks, LZMA2 blocks
 	// of xz, zstd jobs); the output does not depend on it.
@@ -81,8 +82,8 @@ func NewWriter(w io.Writer, k Kind, o WriterOptions) (io.WriteCloser, error) {
 
 // DefaultLevel is the level of a stream written without one: 6 for xz,
 // xz's own default preset (-6), at which garc's .xz is no larger than
-// xz -6's on source text, mixed data and logs (at -mx5, 7-Zip's default,
-// 1.003× on Go's sources), and 5, 7-Zip's default, for the others.
+// xz -6's on source text, mixed data, logs and executables (xzOptions),
+// and 5, 7-Zip's default, for the others.
 func DefaultLevel(k Kind) int {
 	if k == XZ {
 		return 6
@@ -105,14 +106,27 @@ func ZstdLevel(level int) zstd.EncoderLevel {
 	return zstd.SpeedBestCompression
 }
 
-// xzOptions are the LZMA2 options of an .xz stream at o.Level: 7-Zip's
-// (lzma.LevelOptions), but from -mx6 with xz's nice length of 64 (xz -6
-// and above), where 7-Zip takes 64 only from -mx7: on 17.5 MB of Go
-// sources it makes the stream 0.9 % smaller, 0.994× xz -6's size, for 6 %
-// more CPU time (still under xz's).
+// xzDicts are the dictionaries of .xz at levels 0 to 9: xz's presets
+// (xz(1), "Presets": 256 KiB, 1, 2, 4, 4, 8, 8, 16, 32, 64 MiB), not
+// 7-Zip's (lzma.LevelOptions: 32 MiB at -mx5, 64 MiB at -mx6, 256 MiB at
+// -mx9), whose binary-tree tables take 9 bytes a dictionary byte (576
+// MiB at 64 MiB, 80 MiB at 8 MiB): with the encoder of a lone block sized
+// to it, -mx6's peak RSS grew with the input from 264 MB (20 MiB) to 666
+// MB (2 GiB), where xz -T2 -6 takes 212-226 MB (issue 26, point 8). With
+// garc's parse the smaller dictionaries still leave .xz smaller than
+// xz's at -mx1, -mx6 and -mx9 (docs/PERFORMANCE.md).
+var xzDicts = [10]uint32{256 << 10, 1 << 20, 2 << 20, 4 << 20, 4 << 20, 8 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
+
+// xzOptions are the LZMA2 options of an .xz stream at o.Level: xz's
+// dictionary (xzDicts) with 7-Zip's finder and parse of the level
+// (lzma.LevelOptions), blocks of four dictionaries (xz.BlockSize), and
+// from -mx6 xz's nice length of 64 (xz -6 and above; 7-Zip takes 64 only
+// from -mx7).
 func xzOptions(o *WriterOptions) lzma.WriterOptions {
 	lo := lzma.LevelOptions(o.Level)
 	lo.Threads = o.Threads
+	lo.DictSize = xzDicts[lo.Level]
+	lo.BlockSize = 0 // xz.BlockSize: four dictionaries
 	if o.Level >= 6 {
 		lo.FastBytes = max(lo.FastBytes, 64)
 	}

@@ -148,6 +148,9 @@ func TestWriterDefaultLevel(t *testing.T) {
 			t.Errorf("%v: DefaultLevel %d, want %d", c.k, DefaultLevel(c.k), c.want)
 		}
 	}
+	// -mx5 and -mx6 share xz's 8 MiB dictionary; the nice length (32,
+	// 64) tells them apart on data with matches of middle lengths.
+	data = writerSample(100 << 10)
 	if bytes.Equal(compress(t, XZ, data, WriterOptions{Level: 5, Threads: 1}), compress(t, XZ, data, WriterOptions{Level: 6, Threads: 1})) {
 		t.Error("xz: -mx5 and -mx6 wrote the same bytes")
 	}
@@ -169,9 +172,9 @@ func TestXZSizeAgainstXZ(t *testing.T) {
 	}
 }
 
-// A single .xz beyond one block is cut into the level's blocks (2 MiB at
-// -mx1), the same bytes for one, two and three threads, and xz lists
-// them as blocks of one stream.
+// A single .xz beyond one block is cut into the level's blocks (4 MiB at
+// -mx1, four of xz -1's 1 MiB dictionary), the same bytes for one, two
+// and three threads, and xz lists them as blocks of one stream.
 func TestXZBlocksThreads(t *testing.T) {
 	data := writerSample(5<<20 + 3)
 	one := compress(t, XZ, data, WriterOptions{Level: 1, Threads: 1})
@@ -195,8 +198,8 @@ func TestXZBlocksThreads(t *testing.T) {
 			fields = strings.Split(l, "\t")
 		}
 	}
-	if len(fields) < 3 || fields[1] != "1" || fields[2] != "3" {
-		t.Errorf("xz --list: %q, want 1 stream of 3 blocks", fields)
+	if len(fields) < 3 || fields[1] != "1" || fields[2] != "2" {
+		t.Errorf("xz --list: %q, want 1 stream of 2 blocks", fields)
 	}
 }
 
@@ -268,11 +271,12 @@ func TestWriterMaxMemory(t *testing.T) {
 	data := writerSample(300 << 10)
 	var notes []string
 	note := func(s string) { notes = append(notes, s) }
-	for _, k := range []Kind{XZ, LZMA} {
+	// -mx6: xz's 8 MiB dictionary for .xz, 7-Zip's 64 MiB for .lzma.
+	for k, dict := range map[Kind]string{XZ: "8192", LZMA: "65536"} {
 		notes = nil
 		o := WriterOptions{Level: 6, Threads: 2, Size: -1, MaxMemory: 64 << 20, Notice: note}
 		one := compress(t, k, data, o)
-		if len(notes) != 1 || !strings.Contains(notes[0], "instead of 65536 KiB") {
+		if len(notes) != 1 || !strings.Contains(notes[0], "instead of "+dict+" KiB") {
 			t.Errorf("%v at -mx6 under 64 MiB: notices %q", k, notes)
 		}
 		d, _, err := NewDecoder(k, bytes.NewReader(one), 0, 1)
@@ -330,5 +334,89 @@ func TestXZWriterMemoryModel(t *testing.T) {
 		if used, model := int64(peak-base), xz.WriterMemory(lo); used > model {
 			t.Errorf("%s, %d threads: %d bytes in use, the model says %d", c.mf, c.threads, used, model)
 		}
+	}
+}
+
+// .xz takes xz's dictionary at every level (xz(1), "Presets"), blocks of
+// four of it, 7-Zip's finder and parse, and from -mx6 xz's nice length of
+// 64; .lzma keeps 7-Zip's dictionaries (lzma.LevelOptions).
+func TestXZOptions(t *testing.T) {
+	for _, c := range []struct {
+		level int
+		dict  uint32
+		block int64
+		fb    int
+		mf    string
+	}{
+		{1, 1 << 20, 4 << 20, 32, "hc5"},
+		{2, 2 << 20, 8 << 20, 32, "hc5"},
+		{3, 4 << 20, 16 << 20, 32, "hc5"},
+		{4, 4 << 20, 16 << 20, 32, "hc5"},
+		{5, 8 << 20, 32 << 20, 32, "bt4"},
+		{6, 8 << 20, 32 << 20, 64, "bt4"},
+		{7, 16 << 20, 64 << 20, 64, "bt4"},
+		{8, 32 << 20, 128 << 20, 64, "bt4"},
+		{9, 64 << 20, 256 << 20, 64, "bt4"},
+	} {
+		for _, size := range []int64{-1, 20 << 20, 2 << 30} {
+			o := WriterOptions{Level: c.level, Threads: 2, Size: size}
+			lo := xzOptions(&o)
+			if lo.DictSize != c.dict || xz.BlockSize(lo) != c.block || lo.FastBytes != c.fb || lo.MatchFinder != c.mf || lo.Threads != 2 {
+				t.Errorf("-mx%d, size %d: dictionary %d, blocks %d, fb %d, %s, %d threads; want %d, %d, %d, %s, 2",
+					c.level, size, lo.DictSize, xz.BlockSize(lo), lo.FastBytes, lo.MatchFinder, lo.Threads, c.dict, c.block, c.fb, c.mf)
+			}
+		}
+		if lo := lzma.LevelOptions(c.level); c.level >= 5 && lo.DictSize <= c.dict {
+			t.Errorf("-mx%d: .lzma's dictionary %d is not 7-Zip's", c.level, lo.DictSize)
+		}
+	}
+}
+
+// xzPeakHeap is the most heap in use (sampled after each MiB written) by
+// an .xz Writer with options lo on n bytes, above what was in use before.
+func xzPeakHeap(t *testing.T, lo lzma.WriterOptions, n int) int64 {
+	t.Helper()
+	chunk := writerSample(1 << 20)
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapInuse, ms.HeapInuse
+	w, err := xz.NewWriter(io.Discard, lo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n > 0 {
+		k := min(n, len(chunk))
+		if _, err := w.Write(chunk[:k]); err != nil {
+			t.Fatal(err)
+		}
+		n -= k
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A short input is coded in Close.
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapInuse)
+	return int64(peak - base)
+}
+
+// The memory of an .xz Writer does not grow with the input once it is
+// past the dictionary and the encoder's window (issue 26, point 8: a 2
+// GiB .tar.xz against a 20 MiB one): at -mx6 (a binary tree, one block
+// at a time on the two threads of the parallel finder, coded as the input
+// arrives) an input of three blocks holds no more than a lone block.
+// -mx6's options with the dictionary scaled down to 256 KiB and blocks
+// of 1 MiB, so that the test stays short (TestXZWriterMemoryModel checks
+// xz.WriterMemory against the heap).
+func TestXZWriterMemoryFlat(t *testing.T) {
+	lo := xzOptions(&WriterOptions{Level: 6, Threads: 2})
+	lo.DictSize, lo.BlockSize = 256<<10, 1<<20
+	short := xzPeakHeap(t, lo, int(lo.BlockSize))
+	long := xzPeakHeap(t, lo, int(3*lo.BlockSize))
+	if long > short+1<<20 {
+		t.Errorf("%d bytes in use on one block, %d on three", short, long)
 	}
 }
