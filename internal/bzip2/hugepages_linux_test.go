@@ -1,6 +1,8 @@
 package bzip2
 
 import (
+	"bytes"
+	"io"
 	"testing"
 	"unsafe"
 
@@ -77,5 +79,21 @@ func TestNewPreAligned(t *testing.T) {
 				t.Fatalf("%d bytes: byte %d is %d", n, i, v)
 			}
 		}
+	}
+}
+
+// TestParallelWindowHugePages: a parallel Reader's window, once the first
+// one (1 MiB) is full, is laid out for huge pages: reading 2 MB of input
+// into new 4 KiB pages took a page fault per 4 KiB.
+func TestParallelWindowHugePages(t *testing.T) {
+	text := randomBytes(2000000, 44)
+	comp := compressWithTool(t, text, 9)
+	z := NewReaderThreads(bytes.NewReader(comp), 2)
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, text) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if z.par.gen == 0 || !hugemem.InPages(z.par.win) {
+		t.Errorf("window %d from offset %d, %d bytes of %d: want a later window on huge pages", z.par.gen, z.par.base, len(z.par.win), cap(z.par.win))
 	}
 }

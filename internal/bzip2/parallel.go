@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"io"
 	"slices"
+
+	"github.com/garc-dev/garc/internal/hugemem"
 )
 
 // Parallel decoding (NewReaderThreads with threads > 1), as lbzip2 and
@@ -157,15 +159,24 @@ func (p *parallel) avail() int64 { return p.base + int64(len(p.win)) }
 // ends. It never moves bytes a worker may be reading: a full window is
 // replaced by a new one holding the data from the current position on.
 // Only a full one: a stream that fits the first window (1 MiB) is read
-// into it to its end, not copied to a second one to find its end.
+// into it to its end, not copied to a second one to find its end. Later
+// windows are laid out for huge pages and advised: a long stream's
+// input is read into a few megabytes of new memory, which took a page
+// fault per 4 KiB.
 func (p *parallel) fill(off int64) {
 	for p.avail() < off && !p.eof {
 		if len(p.win) == cap(p.win) {
 			keep := min(p.pos/8, p.scanned) - p.base
 			live := p.win[keep:]
 			nw := p.spareWindow(len(live) + parReadSize)
-			if nw == nil {
-				nw = make([]byte, 0, max(2*len(live), len(live)+parReadSize, 1<<20))
+			size := max(2*len(live), len(live)+parReadSize, 1<<20)
+			switch {
+			case nw != nil:
+			case cap(p.win) == 0: // the first: a small stream's fits
+				nw = make([]byte, 0, size)
+			default:
+				nw = hugemem.Aligned(size)[:0]
+				hugemem.Advise(nw[:cap(nw)])
 			}
 			nw = append(nw, live...)
 			p.spare = append(p.spare, window{p.win[:0], p.gen})
