@@ -306,3 +306,43 @@ func writerPerEntry(t *testing.T, method string, n int) (retained, allocs float6
 	m := float64(n - n/4)
 	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / m, float64(after.Mallocs-before.Mallocs) / m
 }
+
+// FuzzCentralPack: headers cut from the input (fixed parts, names, extra
+// fields and comments of the lengths its bytes give) come back from
+// centralReader as packCentral was given them.
+func FuzzCentralPack(f *testing.F) {
+	f.Add([]byte("PK\x01\x02 some name and extra fields, twice: PK\x01\x02 some name and extra fields, twice"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		type hdr struct {
+			fixed                [centralLen]byte
+			name, extra, comment []byte
+		}
+		var hs []hdr
+		for len(in) >= centralLen+3 {
+			var h hdr
+			copy(h.fixed[:], in)
+			n := [3]int{int(in[centralLen]) % 40, int(in[centralLen+1]) % 20, int(in[centralLen+2]) % 10}
+			in = in[centralLen+3:]
+			for i, p := range []*[]byte{&h.name, &h.extra, &h.comment} {
+				k := min(n[i], len(in))
+				*p, in = in[:k], in[k:]
+			}
+			hs = append(hs, h)
+		}
+		var last centralHeader
+		var enc []byte
+		for i := range hs {
+			enc = packCentral(enc, &last, &hs[i].fixed, string(hs[i].name), hs[i].extra, string(hs[i].comment))
+		}
+		var rd centralReader
+		for i, h := range hs {
+			enc = rd.next(enc)
+			if rd.h.fixed != h.fixed || !bytes.Equal(rd.h.name, h.name) || !bytes.Equal(rd.h.extra, h.extra) || !bytes.Equal(rd.h.comment, h.comment) {
+				t.Fatalf("header %d differs", i)
+			}
+		}
+		if len(enc) != 0 {
+			t.Errorf("%d bytes left", len(enc))
+		}
+	})
+}
