@@ -190,6 +190,9 @@ func (p *Display) Entry(name string, r io.Reader) io.Reader {
 	p.maybeDraw()
 	p.mu.Unlock()
 	if _, ok := r.(holeSkipper); ok {
+		if _, ok := r.(chunkReader); ok {
+			return &chunkCountingReader{holeCountingReader{countingReader{r: r, p: p}}}
+		}
 		return &holeCountingReader{countingReader{r: r, p: p}}
 	}
 	return &countingReader{r: r, p: p}
@@ -479,4 +482,24 @@ func (c *holeCountingReader) SkipHole() (int64, error) {
 		c.p.add(n)
 	}
 	return n, err
+}
+
+// chunkReader is a content reader that lends its own buffer (a tar
+// entry's, over a compressed tar's read-ahead): the extractor writes the
+// chunks ReadChunk returns without copying them into a buffer of its own.
+type chunkReader interface {
+	ReadChunk() ([]byte, error)
+}
+
+// chunkCountingReader is a holeCountingReader that lends the chunks of
+// the reader below, counting them, so that x on a terminal writes files
+// straight from the decoder's buffers too.
+type chunkCountingReader struct{ holeCountingReader }
+
+func (c *chunkCountingReader) ReadChunk() ([]byte, error) {
+	b, err := c.r.(chunkReader).ReadChunk()
+	if len(b) > 0 {
+		c.p.add(int64(len(b)))
+	}
+	return b, err
 }

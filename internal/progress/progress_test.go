@@ -182,3 +182,45 @@ func TestEntryKeepsHoleSkipping(t *testing.T) {
 		t.Error("a plain entry's reader has SkipHole")
 	}
 }
+
+// chunkHoleReader is a holeReader that also lends its content in chunks.
+type chunkHoleReader struct{ holeReader }
+
+func (h *chunkHoleReader) ReadChunk() ([]byte, error) {
+	if h.done {
+		return nil, io.EOF
+	}
+	h.done = true
+	return []byte("chunk"), nil
+}
+
+// TestEntryKeepsLending: over a content reader that lends its buffer (a
+// tar entry's ReadChunk), the display's reader lends the same chunks and
+// counts them, so that x on a terminal writes files without a copy; it
+// still skips holes.
+func TestEntryKeepsLending(t *testing.T) {
+	clock := time.Unix(0, 0)
+	p := testDisplay(io.Discard, func() int { return 80 }, &clock, false, false, 1<<40+5)
+	r, ok := p.Entry("lent", &chunkHoleReader{}).(interface {
+		ReadChunk() ([]byte, error)
+		SkipHole() (int64, error)
+	})
+	if !ok {
+		t.Fatal("the entry's reader does not lend chunks")
+	}
+	if n, err := r.SkipHole(); n != 1<<40 || err != nil {
+		t.Fatalf("SkipHole: %d, %v", n, err)
+	}
+	if b, err := r.ReadChunk(); string(b) != "chunk" || err != nil {
+		t.Fatalf("ReadChunk: %q, %v", b, err)
+	}
+	if b, err := r.ReadChunk(); len(b) != 0 || err != io.EOF {
+		t.Fatalf("ReadChunk at the end: %q, %v", b, err)
+	}
+	if p.done != 1<<40+5 {
+		t.Errorf("done %d, want %d", p.done, int64(1<<40+5))
+	}
+	if _, ok := p.Entry("sparse", &holeReader{}).(interface{ ReadChunk() ([]byte, error) }); ok {
+		t.Error("the reader of an entry that lends nothing has ReadChunk")
+	}
+}
