@@ -24,6 +24,11 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	// ctx is the context record: one bounds check for all its fields.
 	ctx := unitAt(mem, mc)
 	ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
+	// Below the maximum order every symbol ends in updateModel, which
+	// reads the suffix's states (see touchSuffix).
+	if m.orderFall != 0 {
+		m.touchSuffix(binary.LittleEndian.Uint32(ctx[8:12]))
+	}
 	if ns != 1 {
 		s := binary.LittleEndian.Uint32(ctx[4:8])
 		st := statesAt(mem, s, ns)
@@ -143,6 +148,18 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	return m.decodeEscaped(rc, charMask, mc, ns)
 }
 
+// touchSuffix loads the first state of the suffix context suf, which
+// updateModel (crediting the symbol there, creating successors) and an
+// escape will read: the two dependent cache misses, context record then
+// state list, then start while the current context is decoded instead
+// of after it. The offset read from the record is clamped to the arena,
+// as the record may be a one-state context, whose state overlays it.
+func (m *Model) touchSuffix(suf uint32) {
+	mem := m.mem
+	st := min(binary.LittleEndian.Uint32(unitAt(mem, suf)[4:8]), m.size-1)
+	m.sink = mem[st]
+}
+
 // decodeEscaped continues decodeSymbol after an escape out of context mc,
 // whose numMasked symbols charMask excludes. It is a function of its own
 // so that the compiler allocates the registers of decodeSymbol's two
@@ -178,10 +195,14 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 		st := statesAt(mem, s, ns)
 		// The SEE cell depends on the suffix's NumStats, rarely in the
 		// cache: it is loaded before the states are summed, so that the
-		// two misses overlap instead of following each other.
+		// two misses overlap instead of following each other. The
+		// suffix's first state, read by the next escape step or by
+		// updateModel's credit to the suffix, is loaded early too.
 		var sufNS uint32
 		if ns != 256 {
-			sufNS = uint32(binary.LittleEndian.Uint16(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12]))[0:2]))
+			sctx := unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12]))
+			sufNS = uint32(binary.LittleEndian.Uint16(sctx[0:2]))
+			m.sink = mem[min(binary.LittleEndian.Uint32(sctx[4:8]), m.size-1)]
 		}
 		hiCnt := maskedSum(st, charMask)
 		m.minContext = mc
@@ -285,23 +306,24 @@ func findCount(st []byte, count uint32) (int, uint32) {
 //
 //go:noinline
 func findMaskedCount(st []byte, charMask *[256]byte, count uint32) (int, uint32) {
+	mask := charMask[:] // one nil check, not one per step
 	cum := uint32(0)
 	o := 0
 	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
 		e := st[o : o+2*stateSize : o+2*stateSize]
-		f0 := uint32(e[1] & charMask[e[0]])
+		f0 := uint32(e[1]) & uint32(mask[e[0]])
 		if count < cum+f0 {
 			return o, cum
 		}
 		cum += f0
-		f1 := uint32(e[stateSize+1] & charMask[e[stateSize]])
+		f1 := uint32(e[stateSize+1]) & uint32(mask[e[stateSize]])
 		if count < cum+f1 {
 			return o + stateSize, cum
 		}
 		cum += f1
 	}
 	if o+stateSize <= len(st) {
-		f := uint32(st[o+1] & charMask[st[o]])
+		f := uint32(st[o+1]) & uint32(mask[st[o]])
 		if count < cum+f {
 			return o, cum
 		}
@@ -315,15 +337,16 @@ func findMaskedCount(st []byte, charMask *[256]byte, count uint32) (int, uint32)
 //
 //go:noinline
 func maskedSum(st []byte, charMask *[256]byte) uint32 {
+	mask := charMask[:] // one nil check, not one per step
 	var sum0, sum1 uint32
 	o := 0
 	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
 		e := st[o : o+2*stateSize : o+2*stateSize]
-		sum0 += uint32(e[1] & charMask[e[0]])
-		sum1 += uint32(e[stateSize+1] & charMask[e[stateSize]])
+		sum0 += uint32(e[1]) & uint32(mask[e[0]])
+		sum1 += uint32(e[stateSize+1]) & uint32(mask[e[stateSize]])
 	}
 	if o+stateSize <= len(st) {
-		sum0 += uint32(st[o+1] & charMask[st[o]])
+		sum0 += uint32(st[o+1]) & uint32(mask[st[o]])
 	}
 	return sum0 + sum1
 }
@@ -332,13 +355,14 @@ func maskedSum(st []byte, charMask *[256]byte) uint32 {
 //
 //go:noinline
 func maskSymbols(st []byte, charMask *[256]byte) {
+	mask := charMask[:] // one nil check, not one per step
 	o := 0
 	for end := len(st) - 2*stateSize; o <= end; o += 2 * stateSize {
 		e := st[o : o+2*stateSize : o+2*stateSize]
-		charMask[e[0]] = 0
-		charMask[e[stateSize]] = 0
+		mask[e[0]] = 0
+		mask[e[stateSize]] = 0
 	}
 	if o+stateSize <= len(st) {
-		charMask[st[o]] = 0
+		mask[st[o]] = 0
 	}
 }
