@@ -61,7 +61,7 @@ func (br *bitReader) fill() {
 	for empty := 0; br.end < 8; {
 		k, err := br.r.Read(br.buf[br.end:])
 		if br.rec != nil {
-			*br.rec = append(*br.rec, br.buf[br.end:br.end+k]...)
+			*br.rec = appendRec(*br.rec, br.buf[br.end:br.end+k])
 		}
 		br.end += k
 		if err == io.EOF {

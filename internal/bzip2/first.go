@@ -37,21 +37,30 @@ func keep(fb *firstBlock) {
 	}
 }
 
-// recSize is the capacity a record starts with: a level 9 block of mixed
-// data takes about 200 KB, one of random data 905 KB. Only what is
-// written takes memory, and a parallel Reader that takes the block goes
-// on reading its input into the rest (adoptFirst).
+// recSize is the capacity a record grows to at once when it outgrows one
+// read (inBufSize): a level 9 block of mixed data takes about 200 KB, one
+// of random data 905 KB. Only what is written takes memory, the record is
+// not copied again as it grows, and a parallel Reader that takes the
+// block goes on reading its input into the rest (adoptFirst). A small
+// stream's record stays small.
 const recSize = 1 << 20
 
 // record makes a fresh sequential Reader record its input until the end
 // of the first block.
 func (z *Reader) record() {
 	z.firstEnd = 0
-	if z.rec == nil {
-		z.rec = make([]byte, 0, recSize)
-	}
 	z.rec = z.rec[:0]
 	z.br.rec = &z.rec
+}
+
+// appendRec appends b, just read, to the record rec.
+func appendRec(rec, b []byte) []byte {
+	if n := len(rec) + len(b); n > cap(rec) && n > inBufSize && cap(rec) < recSize {
+		r := make([]byte, len(rec), max(recSize, n))
+		copy(r, rec)
+		rec = r
+	}
+	return append(rec, b...)
 }
 
 // firstRead notes that the first block has been read: where it ended in

@@ -22,8 +22,7 @@ func look(t *testing.T, comp []byte) {
 // TestFirstBlockKept: a Reader closed after reading the start of a stream
 // leaves its first block, decoded, and a Reader of the same input, with
 // any number of threads, takes it instead of decoding it again (white
-// box: the block buffer is the same, and a parallel Reader's window is the
-// recorded input), and decodes the stream as without.
+// box: the block buffer is the same), and decodes the stream as without.
 // A Reader of other input — other later blocks, another first block, a
 // truncated copy, or one that fails — decodes its own input with the
 // same output and error as a fresh one.
@@ -48,10 +47,6 @@ func TestFirstBlockKept(t *testing.T) {
 			reused = false
 			for _, j := range z.par.free {
 				reused = reused || j.blk == fb.blk
-			}
-			// The recorded input became the window (adoptFirst).
-			if z.par.base != 0 || len(z.par.win) != len(comp) || &z.par.win[0] != &fb.input[0] {
-				t.Errorf("threads %d: the window (%d bytes from %d) is not the recorded input", threads, len(z.par.win), z.par.base)
 			}
 		}
 		if !reused {
@@ -93,5 +88,34 @@ func TestFirstBlockKept(t *testing.T) {
 			}
 			lastFirst.Store(nil)
 		}
+	}
+}
+
+// TestParallelAdoptsRecord: a parallel Reader that takes the first block
+// a look left makes the look's record of the input (which grew to recSize
+// at once when it outgrew one read) its window (adoptFirst), and decodes
+// the stream as a fresh Reader does; a small stream's record stays small.
+func TestParallelAdoptsRecord(t *testing.T) {
+	text := textBytes(1200000, 9)
+	comp := compressWithTool(t, text, 9) // two blocks, the first over 64 KiB
+	look(t, comp)
+	fb := lastFirst.Load()
+	if fb == nil || len(fb.input) <= inBufSize || cap(fb.input) != recSize {
+		t.Fatalf("kept first block: %v", fb != nil)
+	}
+	z := NewReaderThreads(bytes.NewReader(comp), 2)
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, text) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if z.par.base != 0 || len(z.par.win) != len(comp) || &z.par.win[0] != &fb.input[0] {
+		t.Errorf("the window (%d bytes from %d) is not the recorded input", len(z.par.win), z.par.base)
+	}
+	z.Close()
+	lastFirst.Store(nil)
+
+	look(t, compressWithTool(t, text[:100000], 9))
+	if fb := lastFirst.Swap(nil); fb == nil || cap(fb.input) > inBufSize {
+		t.Errorf("a small stream's record: %v", fb)
 	}
 }
