@@ -70,6 +70,14 @@ const (
 	// batches, so that the worker seldom waits for them.
 	mtHeadChunk  = 1 << 13
 	mtHeadChunks = 16
+	// mtAhead is how many positions ahead the worker prefetches a
+	// position's first tree node and its bytes: on data with short
+	// walks (random data: one or two nodes) the misses of several
+	// positions then overlap.
+	mtAhead = 4
+	// nearBytes is the distance up to which the consumer does not
+	// prefetch a short candidate's bytes.
+	nearBytes = 1 << 12
 )
 
 // mtFinder runs the worker of one block and hands its results to the
@@ -214,10 +222,15 @@ func (t *mtFinder) feed(mf *matchFinder, need int) {
 		}
 		p := t.hashPos
 		c = c[:min(mtHeadChunk, t.hashEnd-p)]
+		prev := ^uint32(0)
 		for i := range c {
 			h := mf.mainHash(buf[p+i : p+i+hb])
 			c[i] = h
-			prefetch3(&hash4[h], &hash4[h], &buf[p+i])
+			if h != prev {
+				// (A run of one repeated byte hashes to one slot.)
+				prefetch1(&hash4[h])
+				prev = h
+			}
 		}
 		cur := uint32(p) + mf.delta
 		for i, h := range c {
@@ -291,27 +304,25 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			// on for this one's limit. Its walk would stop at that
 			// first node, report it and take over its subtrees, so
 			// that is done without the walk (a run of repeated
-			// bytes or strings costs a copy per position).
-			s := cyc - d
-			if d > cyc {
-				s += mf.cyclic
-			}
-			son[2*cyc], son[2*cyc+1] = son[2*s], son[2*s+1]
-			b = append(b, match{len: 1}, match{uint32(limit), d - 1})
-			runLimit = limit
+			// bytes or strings costs a copy per position). takeOver
+			// goes on over the next positions as long as the match
+			// does, in a loop of its own.
+			r := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
+			b = mf.takeOver(b, chunk, &r, d, last)
+			pos, cyc, ci, done, runLimit = r.pos, r.cyc, r.ci, r.done, r.limit
 		} else {
-			if ci+1 < len(chunk) {
-				// The next position's first node and bytes.
-				nc, ncyc := chunk[ci+1], cyc+1
-				if ncyc == mf.cyclic {
-					ncyc = 0
+			if k := ci + mtAhead; k < len(chunk) {
+				// A later position's first node and bytes.
+				nc, ncyc := chunk[k], cyc+mtAhead
+				if ncyc >= mf.cyclic {
+					ncyc -= mf.cyclic
 				}
-				if d := cur + 1 - nc; d-1 < mf.maxDist(cur+1) {
+				if d := cur + mtAhead - nc; d-1 < mf.maxDist(cur+mtAhead) {
 					s := ncyc - d
 					if d > ncyc {
 						s += mf.cyclic
 					}
-					prefetch3(&son[2*s], &son[2*s], &buf[pos+1-int(d)])
+					prefetch3(&son[2*s], &son[2*s], &buf[pos+mtAhead-int(d)])
 				}
 			}
 			mf.cycPos = cyc
@@ -324,13 +335,14 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
 				run, runLimit = ms[n-1].dist+1, limit
 			}
+			ci++
+			pos++
+			if cyc++; cyc == mf.cyclic {
+				cyc = 0
+			}
+			done++
 		}
-		ci++
-		pos++
-		if cyc++; cyc == mf.cyclic {
-			cyc = 0
-		}
-		if done++; done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
+		if done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
 			if !send() {
 				goto out
 			}
@@ -342,6 +354,56 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 out:
 	// The state a resume starts from.
 	t.wpos, t.wcyc, t.wb, t.wchunk, t.wci = pos, cyc, b, chunk, ci
+}
+
+// runState is the worker's place in its block: the position (buffer
+// index), its tree slot, the index of its candidate in the chunk, the
+// positions done in the batch being filled, and the limit of the match
+// going on.
+type runState struct {
+	pos   int
+	cyc   uint32
+	ci    int
+	done  int
+	limit int
+}
+
+// takeOver does the worker's work for the positions of a long match going
+// on at distance d (1-based), from r's position, whose take-over
+// condition holds: each position takes over the subtrees of its newest
+// candidate, d back, and reports the match of its full limit, as its walk
+// would (produce). It goes on while the next position meets the same
+// condition, before last, within the chunk, and while the batch b has
+// room and positions left; it returns b.
+func (mf *matchFinder) takeOver(b []match, chunk []uint32, r *runState, d uint32, last int) []match {
+	son, buf := mf.son, mf.buf
+	pos, cyc, ci, done, runLimit := r.pos, r.cyc, r.ci, r.done, r.limit
+	end, nice, cyclic, delta := mf.end, mf.nice, mf.cyclic, mf.delta
+	limit := min(end-pos, nice)
+	for {
+		s := cyc - d
+		if d > cyc {
+			s += cyclic
+		}
+		son[2*cyc], son[2*cyc+1] = son[2*s], son[2*s+1]
+		b = append(b, match{len: 1}, match{uint32(limit), d - 1})
+		runLimit = limit
+		ci++
+		pos++
+		if cyc++; cyc == cyclic {
+			cyc = 0
+		}
+		done++
+		if done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos || pos >= last || ci == len(chunk) {
+			break
+		}
+		limit = min(end-pos, nice)
+		if uint32(pos)+delta-chunk[ci] != d || limit >= runLimit && buf[pos+limit-1] != buf[pos+limit-1-int(d)] {
+			break
+		}
+	}
+	r.pos, r.cyc, r.ci, r.done, r.limit = pos, cyc, ci, done, runLimit
+	return b
 }
 
 // list returns the worker's matches for the next position with room for
@@ -391,17 +453,18 @@ func (mf *matchFinder) shortAhead() {
 		// The 3-byte candidate lies tens of KiB back on average, out
 		// of the first-level cache: its byte, which shortMatches
 		// compares first, is fetched ahead too.
-		j := uint(p) - uint(cur-e.c3)
+		// A candidate a few KiB back is in the cache already (the
+		// consumer has just read those bytes).
 		if mf.hb == 5 {
 			h := mf.hash4bOf(b)
 			e.c4b = mf.hash4b[h]
 			mf.hash4b[h] = cur
-			if k := uint(p) - uint(cur-e.c4b); k < uint(p) {
-				prefetch3(&e.c2, &e.c2, &buf[k])
+			if d := uint(cur - e.c4b); d > nearBytes && d <= uint(p) {
+				prefetch3(&e.c2, &e.c2, &buf[uint(p)-d])
 			}
 		}
-		if j < uint(p) {
-			prefetch3(&e.c2, &e.c2, &buf[j])
+		if d := uint(cur - e.c3); d > nearBytes && d <= uint(p) {
+			prefetch3(&e.c2, &e.c2, &buf[uint(p)-d])
 		}
 	}
 	if p > mf.pos {
@@ -438,19 +501,23 @@ func (t *mtFinder) consume(mf *matchFinder, ms []match) ([]match, []match, int) 
 	return ms, tree, best
 }
 
-// skipOne advances mf over its current position without searching it: it
-// updates the direct tables and drops the position's tree matches.
-func (t *mtFinder) skipOne(mf *matchFinder) {
-	pos := mf.pos
-	if mf.end-pos >= mf.hb {
-		shortTables(mf, uint32(pos)+mf.delta)
-		if t.i < len(t.cur) {
-			t.i += 1 + int(t.cur[t.i].len)
-		} else {
-			t.list(mf)
+// skipN advances mf over its next n positions without searching them: it
+// updates the direct tables and drops the positions' tree matches.
+func (t *mtFinder) skipN(mf *matchFinder, n int) {
+	for ; n > 0; n-- {
+		pos := mf.pos
+		if mf.end-pos >= mf.hb {
+			if mf.hcur <= uint32(pos)+mf.delta {
+				mf.shortAhead()
+			}
+			if t.i < len(t.cur) {
+				t.i += 1 + int(t.cur[t.i].len)
+			} else {
+				t.list(mf)
+			}
 		}
+		mf.advance()
 	}
-	mf.advance()
 }
 
 // stop ends the worker (if still running) and waits for it.
@@ -498,7 +565,5 @@ func (e *encoder) skip(n int) {
 		e.mf.skip(n)
 		return
 	}
-	for ; n > 0; n-- {
-		e.mt.skipOne(e.mf)
-	}
+	e.mt.skipN(e.mf, n)
 }

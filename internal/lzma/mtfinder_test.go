@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/testenv"
@@ -296,5 +297,79 @@ func TestShortMatchHashCollision(t *testing.T) {
 		if e.mt != nil {
 			e.mt.stop()
 		}
+	}
+}
+
+// TestTakeOverStopsAsOnePosition checks the worker's take-over loop of a
+// long match going on: one call over a run goes exactly as far, and leaves
+// the same tree links, matches and state, as calls of one position each
+// while produce's condition holds, whether the run ends in the data, at
+// the end of the chunk of candidates or when the batch has no room left.
+func TestTakeOverStopsAsOnePosition(t *testing.T) {
+	data := append(append(testData("mixed", 3000, 7), make([]byte, 5000)...), testData("mixed", 3000, 8)...)
+	const start = 3100 // inside the zeros
+	for _, tc := range []struct {
+		name      string
+		chunkLen  int // candidates available from start
+		batchRoom int // matches the batch can take
+	}{
+		{"run-ends", 8000, 1 << 14},
+		{"chunk-ends", 1000, 1 << 14},
+		{"batch-full", 8000, 300 + mtMaxPerPos},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got, want []match
+			var gotSon, wantSon []uint32
+			var gotState, wantState runState
+			for _, one := range []bool{false, true} {
+				mf := newMatchFinder(true, 4, 1<<16, 32, 32)
+				mf.reset(data)
+				for i := range mf.son {
+					mf.son[i] = uint32(i)
+				}
+				// The newest candidate of each position of the zeros is the
+				// position before it; after them, none.
+				chunk := make([]uint32, tc.chunkLen)
+				for i := range chunk {
+					if p := start + i; p < 3000+5000 {
+						chunk[i] = uint32(p) + mf.delta - 1
+					}
+				}
+				r := runState{pos: start, cyc: (start + mf.delta) % mf.cyclic, limit: mf.nice}
+				b := make([]match, 0, tc.batchRoom)
+				last := len(data) - mf.hb + 1
+				if !one {
+					b = mf.takeOver(b, chunk, &r, 1, last)
+				} else {
+					for {
+						b = mf.takeOver(b, chunk, &r, 1, r.pos+1)
+						if r.done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos || r.pos >= last || r.ci == len(chunk) {
+							break
+						}
+						limit := min(mf.end-r.pos, mf.nice)
+						if uint32(r.pos)+mf.delta-chunk[r.ci] != 1 || !(limit < r.limit || data[r.pos+limit-1] == data[r.pos+limit-2]) {
+							break
+						}
+					}
+				}
+				if one {
+					want, wantSon, wantState = b, mf.son, r
+				} else {
+					got, gotSon, gotState = b, mf.son, r
+				}
+			}
+			if gotState != wantState {
+				t.Fatalf("one call ends at %+v, one position at a time at %+v", gotState, wantState)
+			}
+			if gotState.pos == start+1 {
+				t.Fatalf("the run was not taken over: state %+v", gotState)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("matches differ: %d against %d entries", len(got), len(want))
+			}
+			if !slices.Equal(gotSon, wantSon) {
+				t.Fatal("tree links differ")
+			}
+		})
 	}
 }
