@@ -377,7 +377,8 @@ type runState struct {
 // room and positions left; it returns b.
 func (mf *matchFinder) takeOver(b []match, chunk []uint32, r *runState, d uint32, last int) []match {
 	son, buf := mf.son, mf.buf
-	pos, cyc, ci, done, runLimit := r.pos, r.cyc, r.ci, r.done, r.limit
+	pos, cyc, ci, done := r.pos, r.cyc, r.ci, r.done
+	var runLimit int // set for each position taken over
 	end, nice, cyclic, delta := mf.end, mf.nice, mf.cyclic, mf.delta
 	limit := min(end-pos, nice)
 	for {
