@@ -27,15 +27,24 @@ type chain struct {
 
 func newChain() *chain {
 	c := &chain{head: new([1 << chainHashBits]int32), prev: new([windowSize]uint16)}
-	c.reset()
+	c.reset(nil, -1)
 	return c
 }
 
-func (c *chain) reset() {
-	for i := range c.head {
-		c.head[i] = emptyPos
+// reset empties the chains, as finder.reset the trees: a position's link
+// is written when it joins its chain and a walk starts at a head, so only
+// the heads are emptied, and with used ≥ 0 only those of the positions
+// below used of w.
+func (c *chain) reset(w *window, used int) {
+	if used < 0 || used > len(c.head)/4 {
+		for i := range c.head {
+			c.head[i] = emptyPos
+		}
+		return
 	}
-	clear(c.prev[:])
+	for p := range used {
+		c.head[chainHash(w, p)] = emptyPos
+	}
 }
 
 // slide moves every stored position delta bytes down, when the buffer

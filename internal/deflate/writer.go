@@ -76,6 +76,10 @@ type Writer struct {
 	err     error
 	done    bool
 	dict    int // bytes of a preset dictionary at buf[0] not yet in the match finder
+	// slid says the buffer dropped input since the match finder was last
+	// emptied, so that positions below 0, out of reach of the buffer's
+	// bytes, may be in its heads (resetFinder).
+	slid bool
 }
 
 // NewWriter returns a Writer compressing at level (MinLevel…MaxLevel) to
@@ -132,13 +136,9 @@ func NewWriterChain(w io.Writer, c Chain) (*Writer, error) {
 // Writer of the same level would.
 func (e *Writer) Reset(w io.Writer) {
 	e.w = w
+	e.resetFinder()
 	e.buf = e.buf[:0]
 	e.base = 0
-	if e.ch != nil {
-		e.ch.reset()
-	} else {
-		e.mf.reset()
-	}
 	e.seen = false
 	e.err = nil
 	e.done = false
@@ -246,7 +246,7 @@ func (e *Writer) compress(mode int) error {
 		e.bw.align()
 		e.bw.out = append(e.bw.out, 0, 0, 0xff, 0xff)
 		if e.mf != nil {
-			e.mf.reset()
+			e.resetFinder()
 		}
 	}
 	if _, err := e.w.Write(e.bw.out); err != nil {
@@ -261,6 +261,7 @@ func (e *Writer) compress(mode int) error {
 		copy(e.buf, e.buf[drop:end])
 		e.buf = e.buf[:end-drop]
 		e.base -= drop
+		e.slid = true
 		if e.ch != nil {
 			e.ch.slide(int32(drop))
 		} else {
@@ -268,6 +269,21 @@ func (e *Writer) compress(mode int) error {
 		}
 	}
 	return nil
+}
+
+// resetFinder empties the match finder: the heads of the buffer's
+// positions only, unless the buffer has slid.
+func (e *Writer) resetFinder() {
+	used := len(e.buf)
+	if e.slid {
+		used = -1
+	}
+	if e.ch != nil {
+		e.ch.reset(e.win, used)
+	} else {
+		e.mf.reset(e.win, used)
+	}
+	e.slid = false
 }
 
 // addDict adds the positions of a preset dictionary to the match finder,

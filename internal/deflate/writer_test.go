@@ -294,6 +294,87 @@ func TestReset(t *testing.T) {
 	}
 }
 
+// TestResetEmptiesHeads reuses one Writer per level for a sequence of
+// inputs whose lengths move the reset between emptying only the heads of
+// the buffer's positions and emptying them all (short, long and slid, a
+// sync flush in between): after every Reset each head of the match
+// finder must be empty, and each stream must have the bytes of a new
+// Writer's.
+func TestResetEmptiesHeads(t *testing.T) {
+	in := inputs()
+	seq := []string{"short", "text", "two", "short", "zeros", "random", "one", "mixed", "short", "empty", "short"}
+	for level := MinLevel; level <= MaxLevel; level++ {
+		var out bytes.Buffer
+		w, err := NewWriter(&out, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, name := range seq {
+			data := in[name]
+			if i > 0 {
+				out.Reset()
+				w.Reset(&out)
+				var heads []int32
+				if w.ch != nil {
+					heads = w.ch.head[:]
+				} else {
+					heads = w.mf.head[:]
+				}
+				for h, p := range heads {
+					if p != emptyPos {
+						t.Fatalf("level %d, reset after %s: head %d holds position %d", level, seq[i-1], h, p)
+					}
+				}
+			}
+			half := len(data) / 2
+			if _, err := w.Write(data[:half]); err != nil {
+				t.Fatal(err)
+			}
+			if i%3 == 1 {
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := w.Write(data[half:]); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			var fresh bytes.Buffer
+			f, _ := NewWriter(&fresh, level)
+			f.Write(data[:half])
+			if i%3 == 1 {
+				f.Flush()
+			}
+			f.Write(data[half:])
+			f.Close()
+			if !bytes.Equal(out.Bytes(), fresh.Bytes()) {
+				t.Fatalf("level %d, %s after %s: a reused Writer differs from a new one", level, name, seq[max(i-1, 0)])
+			}
+			if got := inflate(t, out.Bytes()); !bytes.Equal(got, data) {
+				t.Fatalf("level %d, %s: round trip differs", level, name)
+			}
+		}
+	}
+}
+
+// BenchmarkResetSmall compresses 100-byte entries with one reused Writer,
+// as the ZIP writer does for a tree of small files.
+func BenchmarkResetSmall(b *testing.B) {
+	data := []byte(strings.Repeat("package main; func main() { println(1) }\n", 3))[:100]
+	for _, level := range []int{1, 5} {
+		b.Run(strconv.Itoa(level), func(b *testing.B) {
+			w, _ := NewWriter(io.Discard, level)
+			for b.Loop() {
+				w.Reset(io.Discard)
+				w.Write(data)
+				w.Close()
+			}
+		})
+	}
+}
+
 func TestErrors(t *testing.T) {
 	for _, level := range []int{-1, 0, 10} {
 		if _, err := NewWriter(io.Discard, level); !errors.Is(err, ErrLevel) {
