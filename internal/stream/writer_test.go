@@ -149,7 +149,7 @@ func TestWriterDefaultLevel(t *testing.T) {
 		}
 	}
 	// -mx5 and -mx6 share xz's 8 MiB dictionary; the nice length (32,
-	// 64) tells them apart on data with matches of middle lengths.
+	// 128) tells them apart on data with matches of middle lengths.
 	data = writerSample(100 << 10)
 	if bytes.Equal(compress(t, XZ, data, WriterOptions{Level: 5, Threads: 1}), compress(t, XZ, data, WriterOptions{Level: 6, Threads: 1})) {
 		t.Error("xz: -mx5 and -mx6 wrote the same bytes")
@@ -338,8 +338,8 @@ func TestXZWriterMemoryModel(t *testing.T) {
 }
 
 // .xz takes xz's dictionary at every level (xz(1), "Presets"), blocks of
-// four of it, 7-Zip's finder and parse, and from -mx6 xz's nice length of
-// 64; .lzma keeps 7-Zip's dictionaries (lzma.LevelOptions).
+// four of it, 7-Zip's finder and parse, and from -mx6 a nice length of
+// 128; .lzma keeps 7-Zip's dictionaries (lzma.LevelOptions).
 func TestXZOptions(t *testing.T) {
 	for _, c := range []struct {
 		level int
@@ -353,10 +353,10 @@ func TestXZOptions(t *testing.T) {
 		{3, 4 << 20, 16 << 20, 32, "hc5"},
 		{4, 4 << 20, 16 << 20, 32, "hc5"},
 		{5, 8 << 20, 32 << 20, 32, "bt4"},
-		{6, 8 << 20, 32 << 20, 64, "bt4"},
-		{7, 16 << 20, 64 << 20, 64, "bt4"},
-		{8, 32 << 20, 128 << 20, 64, "bt4"},
-		{9, 64 << 20, 256 << 20, 64, "bt4"},
+		{6, 8 << 20, 32 << 20, 128, "bt4"},
+		{7, 16 << 20, 64 << 20, 128, "bt4"},
+		{8, 32 << 20, 128 << 20, 128, "bt4"},
+		{9, 64 << 20, 256 << 20, 128, "bt4"},
 	} {
 		for _, size := range []int64{-1, 20 << 20, 2 << 30} {
 			o := WriterOptions{Level: c.level, Threads: 2, Size: size}
