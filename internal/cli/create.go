@@ -179,7 +179,7 @@ unencrypted) or with another one is refused unless
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&f.level, "level", -1, "compression level 0 (store) to 9 (ultra)")
-	fl.Lookup("level").DefValue = "5; 6 for .xz and .tar.xz, as xz" // -1, not given: 5 (or the method's own), stream.DefaultLevel
+	fl.Lookup("level").DefValue = "5; 6 for .gz, .tar.gz, .xz and .tar.xz, as gzip and xz" // -1, not given: 5 (or the method's own), stream.DefaultLevel
 	fl.StringVar(&f.method, "method", "", "compression method: LZMA2, LZMA, PPMd, BZip2, Deflate, Copy, with 7-Zip's parameters (LZMA2:d=64m:fb=64, PPMd:o=8:mem=256m)")
 	stringArrayVar(fl, &f.methodParams, "method-param", "a parameter of the method, e.g. fb=64 or mem=256m (repeatable; 7-Zip -mfb=64)")
 	stringArrayVar(fl, &f.filters, "filter", "filter before the method: BCJ, BCJ2, ARM64, Delta:4 …, or off")

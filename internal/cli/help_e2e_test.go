@@ -33,8 +33,8 @@ func TestHelpWording(t *testing.T) {
 	r = garc(t, dir, "", "a", "--help")
 	r.expect(t, ExitOK, "a --help")
 	for _, line := range strings.Split(r.stdout, "\n") {
-		if strings.Contains(line, "--level int") && (strings.Count(line, "default") != 1 || !strings.Contains(line, "(default 5; 6 for .xz and .tar.xz, as xz)")) {
-			t.Errorf("a --help: level line %q, want one (default 5; 6 for .xz and .tar.xz, as xz)", line)
+		if strings.Contains(line, "--level int") && (strings.Count(line, "default") != 1 || !strings.Contains(line, "(default 5; 6 for .gz, .tar.gz, .xz and .tar.xz, as gzip and xz)")) {
+			t.Errorf("a --help: level line %q, want one (default 5; 6 for .gz, .tar.gz, .xz and .tar.xz, as gzip and xz)", line)
 		}
 	}
 	for _, c := range []struct {

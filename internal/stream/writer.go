@@ -80,12 +80,14 @@ func NewWriter(w io.Writer, k Kind, o WriterOptions) (io.WriteCloser, error) {
 	return nil, fmt.Errorf("stream: cannot write %v", k)
 }
 
-// DefaultLevel is the level of a stream written without one: 6 for xz,
-// xz's own default preset (-6), at which garc's .xz is no larger than
-// xz -6's on source text, mixed data, logs and executables (xzOptions),
-// and 5, 7-Zip's default, for the others.
+// DefaultLevel is the level of a stream written without one: 6 for gzip
+// and xz, their tools' own default presets (gzip -6, xz -6), at which
+// garc's .gz is within 1.001× pigz -6's size (garc's own Deflate parse,
+// zlib's level-6 settings) and its .xz no larger than xz -6's on source
+// text, mixed data, logs and executables (xzOptions), and 5, 7-Zip's
+// default, for the others.
 func DefaultLevel(k Kind) int {
-	if k == XZ {
+	if k == XZ || k == Gzip {
 		return 6
 	}
 	return 5

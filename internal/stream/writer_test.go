@@ -132,14 +132,14 @@ func goSources(t *testing.T, n int) []byte {
 	return b
 }
 
-// An .xz written without a level is written at -mx6, xz's default
-// preset, and the other formats at -mx5.
+// An .xz or .gz written without a level is written at -mx6, xz's and
+// gzip's default preset, and the other formats at -mx5.
 func TestWriterDefaultLevel(t *testing.T) {
 	data := []byte(strings.Repeat("default level of the stream writer\n", 2000))
 	for _, c := range []struct {
 		k    Kind
 		want int
-	}{{XZ, 6}, {Gzip, 5}, {Bzip2, 5}, {Zstd, 5}, {LZMA, 5}} {
+	}{{XZ, 6}, {Gzip, 6}, {Bzip2, 5}, {Zstd, 5}, {LZMA, 5}} {
 		def := compress(t, c.k, data, WriterOptions{Threads: 1, Size: -1})
 		if got := compress(t, c.k, data, WriterOptions{Level: c.want, Threads: 1, Size: -1}); !bytes.Equal(def, got) {
 			t.Errorf("%v: the default level is not -mx%d", c.k, c.want)
