@@ -1,13 +1,14 @@
 package cli
 
 import (
-	stdtar "archive/tar"
 	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // TestPlainTarCutShort: a plain tar cut inside its last file's data is
@@ -16,17 +17,10 @@ import (
 // both report the cut entry (exit 2). Before, opening such a tar read
 // all its headers first and failed, and nothing was extracted.
 func TestPlainTarCutShort(t *testing.T) {
-	var tb bytes.Buffer
-	tw := stdtar.NewWriter(&tb)
-	for _, name := range []string{"a", "b", "c"} {
-		data := strings.Repeat(name, 100000)
-		tw.WriteHeader(&stdtar.Header{Name: name, Typeflag: stdtar.TypeReg, Mode: 0o644, Size: int64(len(data))})
-		tw.Write([]byte(data))
-	}
-	tw.Close()
+	tar := testenv.RepeatTar(100000, "a", "b", "c")
 	dir := t.TempDir()
 	arc := filepath.Join(dir, "cut.tar")
-	if err := os.WriteFile(arc, tb.Bytes()[:tb.Len()-60000], 0o644); err != nil {
+	if err := os.WriteFile(arc, tar[:len(tar)-60000], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")

@@ -36,15 +36,7 @@ func newChain() *chain {
 // the heads are emptied, and with used ≥ 0 only those of the positions
 // below used of w.
 func (c *chain) reset(w *window, used int) {
-	if used < 0 || used > len(c.head)/4 {
-		for i := range c.head {
-			c.head[i] = emptyPos
-		}
-		return
-	}
-	for p := range used {
-		c.head[chainHash(w, p)] = emptyPos
-	}
+	emptyHeads(c.head[:], w, used, chainHash)
 }
 
 // slide moves every stored position delta bytes down, when the buffer

@@ -49,14 +49,21 @@ func newFinder(depth int) *finder {
 // are emptied: for a small input a fraction of the 64K heads, which
 // emptied whole were most of the CPU time of a ZIP of 100-byte files.
 func (f *finder) reset(w *window, used int) {
-	if used < 0 || used > len(f.head)/4 {
-		for i := range f.head {
-			f.head[i] = emptyPos
+	emptyHeads(f.head[:], w, used, hash3)
+}
+
+// emptyHeads sets the heads of a match finder to emptyPos: all of them,
+// or with used ≥ 0 and small beside the table those of the positions
+// below used of w, whose hashes hash gives.
+func emptyHeads(head []int32, w *window, used int, hash func(*window, int) uint32) {
+	if used < 0 || used > len(head)/4 {
+		for i := range head {
+			head[i] = emptyPos
 		}
 		return
 	}
 	for p := range used {
-		f.head[hash3(w, p)] = emptyPos
+		head[hash(w, p)] = emptyPos
 	}
 }
 

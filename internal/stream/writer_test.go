@@ -307,31 +307,12 @@ func TestWriterMaxMemory(t *testing.T) {
 // Writer holds on an input of several blocks: a hash chain on one and
 // two threads (a block per thread), a binary tree on two (one block).
 func TestXZWriterMemoryModel(t *testing.T) {
-	chunk := writerSample(1 << 20)
 	for _, c := range []struct {
 		mf      string
 		threads int
 	}{{"hc5", 1}, {"hc5", 2}, {"bt4", 2}} {
 		lo := lzma.WriterOptions{Level: 3, DictSize: 256 << 10, MatchFinder: c.mf, Threads: c.threads}
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		base, peak := ms.HeapInuse, ms.HeapInuse
-		w, err := xz.NewWriter(io.Discard, lo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 3 * xz.BlockSize(lo) >> 20 {
-			if _, err := w.Write(chunk); err != nil {
-				t.Fatal(err)
-			}
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapInuse)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if used, model := int64(peak-base), xz.WriterMemory(lo); used > model {
+		if used, model := xzPeakHeap(t, lo, 3*int(xz.BlockSize(lo))), xz.WriterMemory(lo); used > model {
 			t.Errorf("%s, %d threads: %d bytes in use, the model says %d", c.mf, c.threads, used, model)
 		}
 	}

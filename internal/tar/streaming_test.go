@@ -1,7 +1,6 @@
 package tar
 
 import (
-	stdtar "archive/tar"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/stream"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // countingReaderAt counts the bytes read through it.
@@ -29,17 +29,9 @@ func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 
 func gzipTar(t *testing.T, names ...string) []byte {
 	t.Helper()
-	var tb bytes.Buffer
-	tw := stdtar.NewWriter(&tb)
-	for _, name := range names {
-		data := strings.Repeat(name, 20000)
-		tw.WriteHeader(&stdtar.Header{Name: name, Typeflag: stdtar.TypeReg, Mode: 0o644, Size: int64(len(data))})
-		io.WriteString(tw, data)
-	}
-	tw.Close()
 	var gz bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-	w.Write(tb.Bytes())
+	w.Write(testenv.RepeatTar(20000, names...))
 	w.Close()
 	return gz.Bytes()
 }
@@ -111,14 +103,7 @@ func TestStreamingPass(t *testing.T) {
 // goes, and Entries afterwards reads nothing more; Entries alone skips
 // the data by seeking.
 func TestPlainTarOnePass(t *testing.T) {
-	var tb bytes.Buffer
-	tw := stdtar.NewWriter(&tb)
-	for _, name := range []string{"a", "b", "c"} {
-		data := strings.Repeat(name, 200000)
-		tw.WriteHeader(&stdtar.Header{Name: name, Typeflag: stdtar.TypeReg, Mode: 0o644, Size: int64(len(data))})
-		io.WriteString(tw, data)
-	}
-	tw.Close()
+	tb := bytes.NewBuffer(testenv.RepeatTar(200000, "a", "b", "c"))
 	src := &countingReaderAt{r: bytes.NewReader(tb.Bytes())}
 	r, err := Open(src, int64(tb.Len()), 0, &archive.Options{Name: "p.tar"})
 	if err != nil {
