@@ -29,6 +29,15 @@ type HoleSkipper interface {
 	SkipHole() (int64, error)
 }
 
+// ChunkReader is implemented by content readers that lend their own
+// buffer (a compressed tar entry's, read ahead by the decoder): ReadChunk
+// returns the next bytes of the content, valid until its next call (or
+// the next Read), and io.EOF after the last, so that a caller writing
+// them to a file needs no buffer of its own and makes no copy.
+type ChunkReader interface {
+	ReadChunk() ([]byte, error)
+}
+
 // Reader is an opened archive.
 type Reader interface {
 	// Info describes the archive as a whole.

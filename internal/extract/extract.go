@@ -808,13 +808,6 @@ func (x *Extractor) setTimes(p string, e *archive.Entry) {
 	x.at.setTimes(p, e.AccessTime(), e.ModTime) // best effort; zero times are left unchanged
 }
 
-// chunkReader is a content reader that lends its own buffer (a tar
-// entry's): ReadChunk returns the next bytes of the content, valid until
-// its next call, and io.EOF after the last.
-type chunkReader interface {
-	ReadChunk() ([]byte, error)
-}
-
 // writeFile writes the regular file of entry e (cleaned name rel) at
 // osRel below the root.
 //
@@ -888,7 +881,7 @@ func (x *Extractor) writeFile(e *archive.Entry, rel, osRel string, r io.Reader) 
 	// A reader that lends its own buffer (a compressed tar's, read
 	// ahead) is written from there, without the copy into x.buf.
 	mem, inMemory := r.(*bytes.Reader)
-	lender, lends := r.(chunkReader)
+	lender, lends := r.(archive.ChunkReader)
 	if inMemory = inMemory && !holes; inMemory {
 		_, werr = mem.WriteTo(f)
 	} else if lends = lends && !holes; !lends && x.buf == nil {

@@ -484,9 +484,10 @@ func (c *holeCountingReader) SkipHole() (int64, error) {
 	return n, err
 }
 
-// chunkReader is a content reader that lends its own buffer (a tar
-// entry's, over a compressed tar's read-ahead): the extractor writes the
-// chunks ReadChunk returns without copying them into a buffer of its own.
+// chunkReader is archive.ChunkReader: a content reader that lends its own
+// buffer (a tar entry's, over a compressed tar's read-ahead), whose
+// chunks the extractor writes without copying them into a buffer of its
+// own.
 type chunkReader interface {
 	ReadChunk() ([]byte, error)
 }

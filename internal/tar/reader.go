@@ -211,11 +211,17 @@ func (in *input) chunk(max int) ([]byte, error) {
 		in.n += int64(len(b))
 		return b, err
 	}
+	buf := in.chunkBuffer()
+	n, err := in.Read(buf[:min(max, chunkSize)])
+	return buf[:n], err
+}
+
+// chunkBuffer returns in.chunkBuf, allocated on first use.
+func (in *input) chunkBuffer() []byte {
 	if in.chunkBuf == nil {
 		in.chunkBuf = make([]byte, chunkSize)
 	}
-	n, err := in.Read(in.chunkBuf[:min(max, chunkSize)])
-	return in.chunkBuf[:n], err
+	return in.chunkBuf
 }
 
 // skip passes over k bytes: within the buffer of a plain tar by
@@ -835,13 +841,10 @@ func (c *contentReader) ReadChunk() ([]byte, error) {
 	if c.data == c.p {
 		b, err = c.p.readChunk()
 	} else { // a sparse file's expanded data
-		in := &c.p.in
-		if in.chunkBuf == nil {
-			in.chunkBuf = make([]byte, chunkSize)
-		}
+		buf := c.p.in.chunkBuffer()
 		var n int
-		n, err = c.data.Read(in.chunkBuf)
-		b = in.chunkBuf[:n]
+		n, err = c.data.Read(buf)
+		b = buf[:n]
 	}
 	c.n += int64(len(b))
 	if err != nil && err != io.EOF {
