@@ -25,9 +25,9 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	ctx := unitAt(mem, mc)
 	ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
 	// Below the maximum order every symbol ends in updateModel, which
-	// reads the suffix's states (see touchSuffix).
+	// reads the suffix's states (see touchStates).
 	if m.orderFall != 0 {
-		m.touchSuffix(binary.LittleEndian.Uint32(ctx[8:12]))
+		m.touchStates(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12])))
 	}
 	if ns != 1 {
 		s := binary.LittleEndian.Uint32(ctx[4:8])
@@ -148,16 +148,15 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	return m.decodeEscaped(rc, charMask, mc, ns)
 }
 
-// touchSuffix loads the first state of the suffix context suf, which
-// updateModel (crediting the symbol there, creating successors) and an
-// escape will read: the two dependent cache misses, context record then
-// state list, then start while the current context is decoded instead
-// of after it. The offset read from the record is clamped to the arena,
-// as the record may be a one-state context, whose state overlays it.
-func (m *Model) touchSuffix(suf uint32) {
-	mem := m.mem
-	st := min(binary.LittleEndian.Uint32(unitAt(mem, suf)[4:8]), m.size-1)
-	m.sink = mem[st]
+// touchStates loads the first state of the context record ctx, a suffix
+// that updateModel (crediting the symbol there, creating successors) and
+// an escape will read: the two dependent cache misses, context record
+// then state list, then start while the current context is decoded
+// instead of after it. The offset read from the record is clamped to the
+// arena, as the record may be a one-state context, whose state overlays
+// it.
+func (m *Model) touchStates(ctx []byte) {
+	m.sink = m.mem[min(binary.LittleEndian.Uint32(ctx[4:8]), m.size-1)]
 }
 
 // decodeEscaped continues decodeSymbol after an escape out of context mc,
@@ -202,7 +201,7 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 		if ns != 256 {
 			sctx := unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12]))
 			sufNS = uint32(binary.LittleEndian.Uint16(sctx[0:2]))
-			m.sink = mem[min(binary.LittleEndian.Uint32(sctx[4:8]), m.size-1)]
+			m.touchStates(sctx)
 		}
 		hiCnt := maskedSum(st, charMask)
 		m.minContext = mc
