@@ -17,13 +17,17 @@ import (
 // then gives the runtime its default back (runtime.SetDefaultGOMAXPROCS,
 // which honours $GOMAXPROCS and the container's CPU limit): at once for
 // work that runs on several threads (a and d, --threads above 1), and
-// otherwise once the process has used onePDuration of CPU time, so that a
+// otherwise once the run has used onePDuration of CPU time, so that a
 // long extraction has its file writer and the garbage collector on the
 // second CPU again. CPU time, not the clock: on a loaded machine a tiny
 // archive's test takes 10 ms of the clock and more while using less CPU,
 // and ending the phase then stopped the world to add the P and, with GOGC
 // back at 100, started a collection of a heap that had just passed 4 MB,
-// about a fifth of the run's CPU time (issue 27). A run of a or
+// about a fifth of the run's CPU time (issue 27). The run's CPU time, not
+// the process's: the process's start (the runtime and the packages'
+// initialization) uses about 15 ms of CPU time before Main, more than
+// onePDuration, so that counting it ended the phase at the timer's first
+// look, by the clock again. A run of a or
 // d asked for one thread keeps the one P to its end (keepOneP).
 //
 // For the same span the garbage collector runs at GOGC onePGCPercent
@@ -61,16 +65,18 @@ type processorLimit struct {
 	// what it was before.
 	gcRaised  bool
 	gcPercent int
-	// timer ends the phase once the process has used budget of CPU
-	// time; stopped is set by stop.
+	// timer ends the phase once the run has used budget of CPU time
+	// since the phase started, when the process had used start;
+	// stopped is set by stop.
 	timer   *time.Timer
 	budget  time.Duration
+	start   time.Duration
 	stopped bool
 }
 
-// limitProcessors sets GOMAXPROCS to 1 until the process has used d of
-// CPU time (cpuTime; d of the clock where that is unknown). It does nothing
-// when there is one P already.
+// limitProcessors sets GOMAXPROCS to 1 until the run has used d of CPU
+// time from now on (cpuTime; d of the clock where that is unknown). It
+// does nothing when there is one P already.
 func limitProcessors(d time.Duration) *processorLimit {
 	if runtime.GOMAXPROCS(0) == 1 {
 		return limitedProcessors(false, d)
@@ -81,10 +87,11 @@ func limitProcessors(d time.Duration) *processorLimit {
 
 // limitedProcessors starts the one-P phase of a program that has set
 // GOMAXPROCS to 1 itself (lowered; false when it was 1 anyway) and
-// raises GOGC: the defaults come back once the process has used d of CPU
-// time, or at release.
+// raises GOGC: the defaults come back once the run has used d of CPU
+// time from now on, or at release.
 func limitedProcessors(lowered bool, d time.Duration) *processorLimit {
 	l := &processorLimit{lowered: lowered, budget: d}
+	l.start, _ = cpuTime() // where it is unknown, expire goes by the clock
 	if prev := debug.SetGCPercent(onePGCPercent); prev >= 0 && prev < onePGCPercent {
 		l.gcRaised, l.gcPercent = true, prev
 	} else {
@@ -98,10 +105,12 @@ func limitedProcessors(lowered bool, d time.Duration) *processorLimit {
 	return l
 }
 
-// expire ends the phase when the process has used its budget of CPU time
-// (or that is unknown), and otherwise looks again when it may have.
+// expire ends the phase when the run has used its budget of CPU time
+// since the phase started (or that is unknown), and otherwise looks again
+// when it may have.
 func (l *processorLimit) expire() {
 	used, ok := cpuTime()
+	used -= l.start
 	if ok && used < l.budget {
 		l.mu.Lock()
 		defer l.mu.Unlock()
