@@ -70,8 +70,8 @@
 // root.go; the whole tree for help, completion, man and errors), and Main
 // runs on one processor (GOMAXPROCS 1, set by cmd/garc's package oneproc
 // before the other packages initialize) until the run needs more: at once
-// for a, d and --threads above 1, otherwise once the process has used
-// 10 ms of CPU time (processors.go).
+// for a, d and --threads above 1, otherwise once the run has used 10 ms
+// of CPU time from Main's start (processors.go).
 // A run of a or d with --threads 1 (-mmt1) keeps the one processor to
 // its end.
 //
