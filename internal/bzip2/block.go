@@ -18,6 +18,10 @@ type blockBuf struct {
 	cuts    []uint32  // walkLanes' segment starts, in increasing order
 	segs    []segment // walkLanes' segments, one per cut
 	huge    bool      // tt, pre and scratch came from hugeBlockMem (ensure)
+	// The mappings that own tt and scratch, and pre (which moves between
+	// blockBufs in parallel mode), where they lie outside the Go heap
+	// (hugeAlloc).
+	mem, preMem *mapping
 
 	n          int    // bytes in the block
 	walked     int    // bytes of pre written so far (unBWTHead, finish)
@@ -35,7 +39,8 @@ type blockBuf struct {
 // worker gets that stage's previous one (parallel.go), or allocates one.
 func (b *blockBuf) ensure(size int, large bool) {
 	if large && 4*size >= hugemem.PageSize && (!b.huge || cap(b.tt) < size) {
-		b.tt, b.pre, b.scratch = hugeBlockMem(size)
+		b.mem, b.tt, b.pre, b.scratch = hugeBlockMem(size)
+		b.preMem = b.mem
 		b.huge = true
 	}
 	if cap(b.tt) < size {
@@ -45,7 +50,7 @@ func (b *blockBuf) ensure(size int, large bool) {
 		b.scratch = make([]byte, lanes*laneRegion(size))
 	}
 	if cap(b.pre) < size {
-		b.pre = newPre(size, large)
+		b.preMem, b.pre = newPre(size, large)
 	}
 	b.tt = b.tt[:cap(b.tt)]
 }

@@ -50,7 +50,9 @@
 // decoder): the links and the walk reach all over it, and with 4 KiB pages
 // nearly every step also missed the TLB, and filling it took 900 page
 // faults. The buffer of a block's text (0.9 MB) and the scratch buffer
-// (1.4 MB) follow tt in the same allocation: three huge pages at level 9. A small first block
+// (1.4 MB) follow tt in the same allocation: three huge pages at level 9,
+// mapped outside the Go heap so that they start no garbage collection
+// (unmapped once nothing holds them). A small first block
 // (a small stream) gets plain buffers. Finally
 // the output loop undoes the initial run-length stage (four equal bytes
 // followed by a repeat count 0..255) on the fly, and the CRC

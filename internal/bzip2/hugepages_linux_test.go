@@ -3,6 +3,7 @@ package bzip2
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -19,7 +20,10 @@ const hugePageSize = hugemem.PageSize
 // small or level 5 one plain ones.
 func TestHugeBlockMem(t *testing.T) {
 	const n = 900000
-	tt, pre, scratch := hugeBlockMem(n)
+	owner, tt, pre, scratch := hugeBlockMem(n)
+	if owner == nil {
+		t.Error("no mapping owns the buffers")
+	}
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(tt)))
 	if base%hugePageSize != 0 {
 		t.Errorf("tt at %#x, not on a huge-page boundary", base)
@@ -65,8 +69,11 @@ func TestHugeBlockMem(t *testing.T) {
 // length asked for and is zeroed.
 func TestNewPreAligned(t *testing.T) {
 	for _, n := range []int{1000, hugePageSize/4 - 1, hugePageSize / 4, 900000, hugePageSize + 1} {
-		b := newPre(n, true)
+		owner, b := newPre(n, true)
 		huge := n >= hugePageSize/4
+		if (owner != nil) != huge {
+			t.Errorf("%d bytes: owned by a mapping: %v", n, owner != nil)
+		}
 		if len(b) != n || !huge && cap(b) != n {
 			t.Errorf("%d bytes: len %d cap %d", n, len(b), cap(b))
 		}
@@ -95,5 +102,46 @@ func TestParallelWindowHugePages(t *testing.T) {
 	}
 	if z.par.gen == 0 || !hugemem.InPages(z.par.win) {
 		t.Errorf("window %d from offset %d, %d bytes of %d: want a later window on huge pages", z.par.gen, z.par.base, len(z.par.win), cap(z.par.win))
+	}
+}
+
+// TestBlockMemOffHeap checks that a level 9 block's buffers lie outside
+// the Go heap (their 6 MB, 8 with the alignment's slack, started a
+// collection in a run of a 4 MiB stream), and that they stay mapped while
+// a Reader uses them: a parallel decode that collects garbage at every
+// read, so that the mappings of buffers no longer held are unmapped
+// (their owners' cleanups), gives the text.
+func TestBlockMemOffHeap(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var b blockBuf
+	b.ensure(900000, true)
+	runtime.ReadMemStats(&after)
+	if grew := after.HeapAlloc - before.HeapAlloc; grew > 1<<20 {
+		t.Errorf("a level 9 block's buffers took %d bytes of the heap", grew)
+	}
+	runtime.KeepAlive(&b)
+
+	text := append(textBytes(1500000, 45), randomBytes(1500000, 46)...)
+	comp := compressWithTool(t, text, 9)
+	for _, threads := range []int{1, 2} {
+		z := NewReaderThreads(bytes.NewReader(comp), threads)
+		var got []byte
+		buf := make([]byte, 300000)
+		for {
+			n, err := z.Read(buf)
+			got = append(got, buf[:n]...)
+			runtime.GC()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("threads %d: %v", threads, err)
+			}
+		}
+		if !bytes.Equal(got, text) {
+			t.Fatalf("threads %d: %d bytes, want %d (or different ones)", threads, len(got), len(text))
+		}
+		z.Close()
 	}
 }

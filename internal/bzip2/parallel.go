@@ -423,6 +423,7 @@ func (z *Reader) nextBlockParallel() error {
 			z.cur = new(blockBuf) // pre only: a pooled one's tt would idle
 		}
 		z.cur.pre, j.blk.pre = j.blk.pre, z.cur.pre
+		z.cur.preMem, j.blk.preMem = j.blk.preMem, z.cur.preMem
 		z.cur.n, z.cur.walked, z.cur.wantCRC = j.blk.n, j.blk.walked, j.blk.wantCRC
 		p.free = append(p.free, j)
 		p.dispatch(z.threads)
