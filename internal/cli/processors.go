@@ -99,8 +99,13 @@ func limitedProcessors(lowered bool, d time.Duration) *processorLimit {
 	}
 	if l.lowered || l.gcRaised {
 		// On one P the process uses at most about d of CPU time in
-		// d of the clock: the timer looks first after d.
+		// d of the clock: the timer looks first after d. The lock
+		// holds expire back until the timer is stored, should it
+		// look before (a loaded machine can stop this goroutine for
+		// longer than d).
+		l.mu.Lock()
 		l.timer = time.AfterFunc(d, l.expire)
+		l.mu.Unlock()
 	}
 	return l
 }

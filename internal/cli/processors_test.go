@@ -193,3 +193,18 @@ func TestOnePhaseCPUTime(t *testing.T) {
 		t.Errorf("budget used: GOMAXPROCS %d, GOGC %d, want %d and 100", got, gc, procs)
 	}
 }
+
+// TestOnePhaseTimerFiresEarly checks a timer that looks before
+// limitedProcessors has stored it (a loaded machine can hold the run's
+// goroutine that long): expire, finding the budget unused, resets the
+// timer it was started by instead of a nil one.
+func TestOnePhaseTimerFiresEarly(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer func(f func() (time.Duration, bool)) { cpuTime = f }(cpuTime)
+	cpuTime = func() (time.Duration, bool) { return time.Second, true } // never any of the budget used
+	debug.SetGCPercent(100)
+	for range 2000 {
+		l := limitedProcessors(false, time.Nanosecond) // GOGC raised: the timer runs
+		l.stop()
+	}
+}
