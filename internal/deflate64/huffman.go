@@ -16,9 +16,20 @@ import "math/bits"
 // An entry is a uint32:
 //
 //	bits 0..3   code length in bits (0: no code; the input is invalid)
-//	bits 4..19  symbol, or for a link the secondary table's offset in links
+//	bits 4..19  value, or for a link the secondary table's offset in links
 //	bit  20     link flag
 //	bits 21..24 a link's secondary index width in bits
+//	bits 26..30 extra bits that follow the code
+//	bit  31     literal flag
+//
+// The value and the extra bits come from the symbol's entry in the vals
+// table given to build (symbolVals), so that the decoder needs no second
+// lookup: a literal's byte (with the literal flag), a length's or a
+// distance's base, to which the extra bits are added, 0 with no extra
+// bits for the end of a block, and for a symbol the stream's mode does not
+// allow, 0 with one extra bit (Deflate's length codes 286 and 287) or a
+// distance of 65535 beyond Deflate's window (distance codes 30 and 31).
+// Without a vals table the value is the symbol.
 //
 // A literal/length table can also hold pair entries (pairLiterals): where
 // the primary index bits hold two literal codes in a row, the entry gives
@@ -29,12 +40,15 @@ import "math/bits"
 //	bits 12..19 the second literal
 //	bits 21..24 the second code's length
 //	bit  25     pair flag
+//	bit  31     literal flag
 
 const (
 	maxCodeLen   = 15
 	entryLink    = 1 << 20
 	entryPair    = 1 << 25
 	entryLenMask = 0xF
+	entryLiteral = 1 << 31
+	extraShift   = 26 // entry bits of the extra bit count
 )
 
 // huffman is one decoding table. primary and links are sized for the
@@ -64,11 +78,12 @@ func reverseBits(v uint32, n uint) uint32 {
 	return uint32(bits.Reverse16(uint16(v))) >> (16 - n)
 }
 
-// build fills the table for the code lengths lens (0: symbol unused). It
-// returns false for an over-subscribed code, or an incomplete one other
+// build fills the table for the code lengths lens (0: symbol unused),
+// each symbol's entry holding vals[symbol], or the symbol when vals is
+// nil. It returns false for an over-subscribed code, or an incomplete one other
 // than a single code of length 1 (which deflate allows for distances). An
 // all-zero lengths list builds an empty table on which every lookup fails.
-func (h *huffman) build(lens []uint8) bool {
+func (h *huffman) build(lens []uint8, vals []uint32) bool {
 	// Two counters per length, for even and odd symbols, so that runs
 	// of equal lengths do not wait on one counter.
 	var count, count2 [maxCodeLen + 1]int
@@ -159,7 +174,11 @@ func (h *huffman) build(lens []uint8) bool {
 		}
 		rev := reverseBits(next[l&maxCodeLen], uint(l))
 		next[l&maxCodeLen]++
-		entry := uint32(sym)<<4 | uint32(l)
+		val := uint32(sym) << 4
+		if vals != nil {
+			val = vals[sym]
+		}
+		entry := val | uint32(l)
 		if uint(l) <= pbits {
 			for i := rev; i <= pmask; i += 1 << l {
 				primary[i] = entry
@@ -172,7 +191,7 @@ func (h *huffman) build(lens []uint8) bool {
 		sub := l - uint8(pbits)
 		// The secondary entry records only the remaining length.
 		for i := rev >> pbits; i < 1<<w; i += 1 << sub {
-			h.links[base+i] = uint32(sym)<<4 | uint32(sub)
+			h.links[base+i] = val | uint32(sub)
 		}
 	}
 	return true
@@ -190,14 +209,41 @@ func (h *huffman) pairLiterals() {
 	for i := len(p) - 1; i >= 0; i-- {
 		e := p[i]
 		l1 := e & entryLenMask
-		if e&entryLink != 0 || l1 == 0 || e>>4 >= 256 {
+		if e&entryLiteral == 0 || l1 == 0 {
 			continue
 		}
 		e2 := p[uint32(i)>>l1]
 		l2 := e2 & entryLenMask
-		if e2&(entryLink|entryPair) != 0 || l2 == 0 || e2>>4 >= 256 || l1+l2 > pbits {
+		if e2&(entryLiteral|entryPair) != entryLiteral || l2 == 0 || l1+l2 > pbits {
 			continue
 		}
-		p[i] = e | (e2>>4)<<12 | l2<<21 | entryPair
+		p[i] = e | (e2>>4&0xFF)<<12 | l2<<21 | entryPair
 	}
+}
+
+// symbolVals returns the entry values (see above) of the literal/length
+// and the distance symbols of Deflate (deflate64 = false) or Deflate64.
+func symbolVals(deflate64 bool) (lit [numLitLen]uint32, dist [numDist]uint32) {
+	for s := range 256 {
+		lit[s] = entryLiteral | uint32(s)<<4
+	}
+	lit[256] = 0 // end of block
+	for s := range lit[257:] {
+		switch {
+		case s < 28 || (s == 28 && !deflate64):
+			lit[257+s] = uint32(lengthBase[s])<<4 | uint32(lengthExtra[s])<<extraShift
+		case s == 28:
+			lit[257+s] = 3<<4 | 16<<extraShift // Deflate64's code 285
+		default:
+			lit[257+s] = 1 << extraShift // not allowed
+		}
+	}
+	for s := range dist {
+		if s >= 30 && !deflate64 {
+			dist[s] = 0xFFFF << 4 // not allowed: beyond any window
+			continue
+		}
+		dist[s] = distBase[s]<<4 | uint32(distExtra[s])<<extraShift
+	}
+	return lit, dist
 }

@@ -18,14 +18,14 @@ func TestHuffmanBuild(t *testing.T) {
 	}
 	for _, c := range cases {
 		h := newHuffman(litPrimaryBits, numLitLen, maxCodeLen)
-		if got := h.build(c.lens); got != c.ok {
+		if got := h.build(c.lens, nil); got != c.ok {
 			t.Errorf("%s: build = %v, want %v", c.name, got, c.ok)
 		}
 	}
 	// Decode every symbol of a code with long codes through the tables.
 	lens := []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 15}
 	h := newHuffman(litPrimaryBits, numLitLen, maxCodeLen)
-	if !h.build(lens) {
+	if !h.build(lens, nil) {
 		t.Fatal("build failed")
 	}
 	code := uint32(0)
@@ -47,7 +47,7 @@ func TestHuffmanBuild(t *testing.T) {
 		}
 	}
 	small := newHuffman(7, numCodeLen, 7)
-	if small.build([]uint8{8, 8}) {
+	if small.build([]uint8{8, 8}, nil) {
 		t.Error("code longer than the table allows was accepted")
 	}
 }

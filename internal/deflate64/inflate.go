@@ -106,25 +106,45 @@ func New(r io.Reader, deflate64 bool) *Decompressor {
 	return d
 }
 
-// fixedCodes holds the codes of RFC 1951 section 3.2.6, shared read-only
-// by all decompressors. They are built by the first block that uses them
-// (fixedTables), not at init: most garc processes decode no Deflate64.
+// fixedCodes holds the codes of RFC 1951 section 3.2.6 for Deflate (index
+// 0) and Deflate64 (1), shared read-only by all decompressors. They are
+// built by the first block that uses them (fixedTables), not at init: most
+// garc processes decode no Deflate.
 var (
-	fixedOnce  sync.Once
-	fixedCodes *[2]huffman // literal/length, distance
+	fixedOnce  [2]sync.Once
+	fixedCodes [2]*[2]huffman // literal/length, distance
 )
 
-// fixedTables returns the fixed literal/length and distance codes,
-// building them on the first call.
-func fixedTables() (lit, dist *huffman) {
-	fixedOnce.Do(func() {
-		lit, dist := buildFixed()
-		fixedCodes = &[2]huffman{lit, dist}
-	})
-	return &fixedCodes[0], &fixedCodes[1]
+// modeVals holds the entry values of the symbols (symbolVals) of Deflate
+// (index 0) and Deflate64 (1).
+var modeVals = func() (v [2]symVals) {
+	for m := range v {
+		v[m].lit, v[m].dist = symbolVals(m == 1)
+	}
+	return v
+}()
+
+// symVals holds the entry values of one mode's symbols.
+type symVals struct {
+	lit  [numLitLen]uint32
+	dist [numDist]uint32
 }
 
-func buildFixed() (lit, dist huffman) {
+// fixedTables returns the fixed literal/length and distance codes of the
+// mode, building them on the first call.
+func fixedTables(deflate64 bool) (lit, dist *huffman) {
+	m := 0
+	if deflate64 {
+		m = 1
+	}
+	fixedOnce[m].Do(func() {
+		lit, dist := buildFixed(&modeVals[m])
+		fixedCodes[m] = &[2]huffman{lit, dist}
+	})
+	return &fixedCodes[m][0], &fixedCodes[m][1]
+}
+
+func buildFixed(vals *symVals) (lit, dist huffman) {
 	lit = newHuffman(litPrimaryBits, numLitLen, maxCodeLen)
 	dist = newHuffman(distPrimaryBits, numDist, maxCodeLen)
 	var lens [numLitLen]uint8
@@ -140,14 +160,14 @@ func buildFixed() (lit, dist huffman) {
 			lens[i] = 8
 		}
 	}
-	if !lit.build(lens[:]) {
+	if !lit.build(lens[:], vals.lit[:]) {
 		panic("deflate64: fixed literal/length code")
 	}
 	lit.pairLiterals()
 	for i := 0; i < numDist; i++ {
 		lens[i] = 5
 	}
-	if !dist.build(lens[:numDist]) {
+	if !dist.build(lens[:numDist], vals.dist[:]) {
 		panic("deflate64: fixed distance code")
 	}
 	return lit, dist
@@ -335,8 +355,9 @@ func (d *Decompressor) bits(n uint) (uint32, error) {
 	return v, nil
 }
 
-// decode reads one symbol with table h.
-func (d *Decompressor) decode(h *huffman) (int, error) {
+// decode reads one code with table h and returns its entry, whose value
+// and extra bit count are the symbol's (see huffman.go).
+func (d *Decompressor) decode(h *huffman) (uint32, error) {
 	if d.nbits < maxCodeLen {
 		d.refill()
 	}
@@ -344,7 +365,7 @@ func (d *Decompressor) decode(h *huffman) (int, error) {
 	n := uint(e & entryLenMask)
 	if e&entryPair != 0 {
 		// The careful path takes a pair's first literal only.
-		e &= 0xFFF
+		e = e&0xFFF | entryLiteral
 	} else if e&entryLink != 0 {
 		w := (e >> 21) & 0xF
 		base := (e >> 4) & 0xFFFF
@@ -365,7 +386,7 @@ func (d *Decompressor) decode(h *huffman) (int, error) {
 	}
 	d.bitBuf >>= n
 	d.nbits -= n
-	return int(e>>4) & 0xFFFF, nil
+	return e, nil
 }
 
 func (d *Decompressor) blockHeader() error {
@@ -392,7 +413,7 @@ func (d *Decompressor) blockHeader() error {
 		return nil
 	case 1:
 		d.state = stateHuffman
-		d.litTab, d.distTab = fixedTables()
+		d.litTab, d.distTab = fixedTables(d.deflate64)
 		d.paired = true
 		return nil
 	case 2:
@@ -427,15 +448,16 @@ func (d *Decompressor) dynamicHeader() error {
 		}
 		clens[codeLenOrder[i]] = uint8(l)
 	}
-	if !d.codeLen.build(clens[:]) {
+	if !d.codeLen.build(clens[:], nil) {
 		return d.corrupt("invalid code length code")
 	}
 	lens := d.lens[:nlit+ndist]
 	for i := 0; i < len(lens); {
-		sym, err := d.decode(&d.codeLen)
+		e, err := d.decode(&d.codeLen)
 		if err != nil {
 			return err
 		}
+		sym := int(e>>4) & 0xFFFF
 		if sym < 16 {
 			lens[i] = uint8(sym)
 			i++
@@ -478,12 +500,16 @@ func (d *Decompressor) dynamicHeader() error {
 	if lens[256] == 0 {
 		return d.corrupt("no end-of-block code")
 	}
-	if !d.lit.build(lens[:nlit]) {
+	vals := &modeVals[0]
+	if d.deflate64 {
+		vals = &modeVals[1]
+	}
+	if !d.lit.build(lens[:nlit], vals.lit[:]) {
 		return d.corrupt("invalid literal/length code")
 	}
 	d.paired = false
 	d.pairAt = d.total + pairAfter
-	if !d.dist.build(lens[nlit:]) {
+	if !d.dist.build(lens[nlit:], vals.dist[:]) {
 		return d.corrupt("invalid distance code")
 	}
 	return nil
@@ -584,50 +610,41 @@ func (d *Decompressor) huffmanBlock() error {
 			}
 			continue
 		}
-		sym, err := d.decode(lit)
+		e, err := d.decode(lit)
 		if err != nil {
 			return err
 		}
-		if sym < 256 {
-			d.win[d.wpos] = byte(sym)
+		if e&entryLiteral != 0 {
+			d.win[d.wpos] = byte(e >> 4)
 			d.wpos = (d.wpos + 1) & windowMask
 			d.avail++
 			d.total++
 			continue
 		}
-		if sym == 256 {
-			d.state = stateHeader
-			return nil
-		}
-		sym -= 257
-		if sym >= 29 {
+		length := int(e>>4) & 0xFFFF
+		if length == 0 {
+			if e>>extraShift == 0 {
+				d.state = stateHeader
+				return nil
+			}
 			return d.corrupt("invalid length code")
 		}
-		length := int(lengthBase[sym])
-		if n := uint(lengthExtra[sym]); n > 0 {
+		if n := uint(e >> extraShift); n > 0 {
 			x, err := d.bits(n)
 			if err != nil {
 				return err
 			}
 			length += int(x)
 		}
-		if sym == 28 && d.deflate64 {
-			// Deflate64: code 285 is 3 + 16 extra bits.
-			x, err := d.bits(16)
-			if err != nil {
-				return err
-			}
-			length = 3 + int(x)
-		}
-		dsym, err := d.decode(dist)
+		e, err = d.decode(dist)
 		if err != nil {
 			return err
 		}
-		if dsym >= 30 && !d.deflate64 {
+		distance := int(e>>4) & 0xFFFF
+		if int64(distance) > maxDist {
 			return d.corrupt("invalid distance code")
 		}
-		distance := int(distBase[dsym])
-		if n := uint(distExtra[dsym]); n > 0 {
+		if n := uint(e >> extraShift); n > 0 {
 			x, err := d.bits(n)
 			if err != nil {
 				return err
@@ -677,7 +694,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 	// tables and the window are arrays (no bounds checks on masked
 	// indexes), and total is avail plus a constant.
 	bitBuf, nbits := d.bitBuf, d.nbits
-	in, inPos := d.in, d.inPos
+	in, inPos := (*[inputSize]byte)(d.in), d.inPos
 	inLast := d.inEnd - fastInput // the loop runs while inPos <= inLast
 	win, wpos, avail := d.win, d.wpos, d.avail
 	base := d.total - int64(avail) // total = base + avail
@@ -692,12 +709,12 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 	}
 	bad := "" // the corruption found, reported once the state is saved
 	for inPos <= inLast && avail <= limit {
-		if nbits < 32 {
-			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << nbits
-			k := (63 - nbits) >> 3
-			inPos += int(k)
-			nbits += k << 3
-		}
+		// Refill without a branch: the whole bytes that fit, which
+		// leaves 56 to 63 bits. The bits above those counted are the
+		// next input bits, which the next refill ORs in again.
+		bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << (nbits & 63)
+		inPos += int((63 - nbits) >> 3)
+		nbits = nbits&7 | 56
 		e := litPrimary[bitBuf&(1<<litPrimaryBits-1)]
 		if e&entryPair != 0 {
 			// Pairs in a row, while the buffered bits hold a whole
@@ -706,7 +723,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 				win[wpos&windowMask] = byte(e >> 4)
 				win[(wpos+1)&windowMask] = byte(e >> 12)
 				n := uint(e&entryLenMask) + uint(e>>21&0xF)
-				bitBuf >>= n
+				bitBuf >>= n & 63
 				nbits -= n
 				wpos = (wpos + 2) & windowMask
 				avail += 2
@@ -720,6 +737,16 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			continue
 		}
 		n := uint(e & entryLenMask)
+		if e&entryLiteral != 0 {
+			// A single literal of at most litPrimaryBits bits (a
+			// longer code's primary entry is a link).
+			bitBuf >>= n & 63
+			nbits -= n
+			win[wpos&windowMask] = byte(e >> 4)
+			wpos = (wpos + 1) & windowMask
+			avail++
+			continue
+		}
 		if e&entryLink != 0 {
 			w := (e >> 21) & 0xF
 			e = lit.links[(e>>4)&0xFFFF+uint32(bitBuf>>litPrimaryBits)&(1<<w-1)]
@@ -732,37 +759,31 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			bad = "invalid Huffman code"
 			break
 		}
-		bitBuf >>= n
+		bitBuf >>= n & 63
 		nbits -= n
-		sym := int(e>>4) & 0xFFFF
-		if sym < 256 {
-			win[wpos&windowMask] = byte(sym)
+		if e&entryLiteral != 0 {
+			win[wpos&windowMask] = byte(e >> 4)
 			wpos = (wpos + 1) & windowMask
 			avail++
 			continue
 		}
-		if sym == 256 {
-			end = true
-			d.state = stateHeader
+		length := int(e>>4) & 0xFFFF
+		x := uint(e >> extraShift)
+		if length == 0 {
+			if x == 0 {
+				end = true
+				d.state = stateHeader
+			} else {
+				bad = "invalid length code"
+			}
 			break
 		}
-		sym -= 257
-		if sym >= 29 {
-			bad = "invalid length code"
-			break
-		}
-		length := int(lengthBase[sym])
-		if sym == 28 && d.deflate64 {
-			length = 3 + int(bitBuf&0xFFFF)
-			bitBuf >>= 16
-			nbits -= 16
-		} else if x := uint(lengthExtra[sym]); x > 0 {
-			length += int(bitBuf & (1<<x - 1))
-			bitBuf >>= x
-			nbits -= x
-		}
+		// At most 15+16 bits are taken from the 32 or more buffered.
+		length += int(bitBuf & (1<<x - 1))
+		bitBuf >>= x & 63
+		nbits -= x
 		if nbits < 32 {
-			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << nbits
+			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << (nbits & 63)
 			k := (63 - nbits) >> 3
 			inPos += int(k)
 			nbits += k << 3
@@ -781,21 +802,18 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 			bad = "invalid Huffman code"
 			break
 		}
-		bitBuf >>= n
+		bitBuf >>= n & 63
 		nbits -= n
-		dsym := int(e>>4) & 31
-		if dsym >= 30 && !d.deflate64 {
-			bad = "invalid distance code"
-			break
-		}
-		distance := int(distBase[dsym])
-		if x := uint(distExtra[dsym]); x > 0 {
-			distance += int(bitBuf & (1<<x - 1))
-			bitBuf >>= x
-			nbits -= x
-		}
+		distance := int(e>>4) & 0xFFFF
+		x = uint(e >> extraShift)
+		distance += int(bitBuf & (1<<x - 1))
+		bitBuf >>= x & 63
+		nbits -= x
 		if int64(distance) > base+int64(avail) || int64(distance) > maxDist {
 			bad = "distance beyond the start of the stream"
+			if int64(distance) > maxDist {
+				bad = "invalid distance code"
+			}
 			break
 		}
 		// The source may lie before the window's start, at its end:
