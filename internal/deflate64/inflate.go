@@ -96,7 +96,7 @@ func NewReader(r io.Reader) io.ReadCloser { return New(r, true) }
 // Deflate (false) reading from r.
 func New(r io.Reader, deflate64 bool) *Decompressor {
 	d := &Decompressor{
-		in:      make([]byte, inputSize),
+		in:      make([]byte, inputSize, inputSize+8), // see loadInput
 		win:     new([windowSize + windowSlack]byte),
 		lit:     newHuffman(litPrimaryBits, numLitLen, maxCodeLen),
 		dist:    newHuffman(distPrimaryBits, numDist, maxCodeLen),
@@ -694,7 +694,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 	// tables and the window are arrays (no bounds checks on masked
 	// indexes), and total is avail plus a constant.
 	bitBuf, nbits := d.bitBuf, d.nbits
-	in, inPos := (*[inputSize]byte)(d.in), d.inPos
+	in, inPos := (*[inputSize + 8]byte)(d.in[:inputSize+8]), d.inPos
 	inLast := d.inEnd - fastInput // the loop runs while inPos <= inLast
 	win, wpos, avail := d.win, d.wpos, d.avail
 	base := d.total - int64(avail) // total = base + avail
@@ -712,7 +712,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 		// Refill without a branch: the whole bytes that fit, which
 		// leaves 56 to 63 bits. The bits above those counted are the
 		// next input bits, which the next refill ORs in again.
-		bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << (nbits & 63)
+		bitBuf |= loadInput(in, inPos) << (nbits & 63)
 		inPos += int((63 - nbits) >> 3)
 		nbits = nbits&7 | 56
 		e := litPrimary[bitBuf&(1<<litPrimaryBits-1)]
@@ -783,7 +783,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 		bitBuf >>= x & 63
 		nbits -= x
 		if nbits < 32 {
-			bitBuf |= binary.LittleEndian.Uint64(in[inPos:]) << (nbits & 63)
+			bitBuf |= loadInput(in, inPos) << (nbits & 63)
 			k := (63 - nbits) >> 3
 			inPos += int(k)
 			nbits += k << 3
@@ -825,7 +825,10 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 		if src+length <= windowSize && wpos+length <= windowSize && length+8 <= windowSize-avail && maxDist <= windowSize-8 {
 			// The bytes just after the match are free room, or history
 			// more than 32 KiB back that plain Deflate cannot reference.
-			dst := win[wpos : wpos+length+8]
+			// The words are addressed through masked positions (the
+			// same positions, all below windowSize here), which
+			// needs no bounds checks.
+			end := wpos + length
 			if distance < 8 {
 				// Widen the period to a multiple of distance >= 8.
 				period := distance
@@ -834,15 +837,17 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 				}
 				head := min(period, length)
 				for i := 0; i < head; i++ {
-					win[wpos+i] = win[src+i]
+					win[(wpos+i)&windowMask] = win[(src+i)&windowMask]
 				}
-				for i := head; i < length; i += 8 {
-					binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(dst[i-period:]))
+				src = wpos + head - period
+				for t := wpos + head; t < end; t += 8 {
+					storeWord(win, t, loadWord(win, src))
+					src += 8
 				}
 			} else {
-				from := win[src : src+length+8]
-				for i := 0; i < length; i += 8 {
-					binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(from[i:]))
+				for t := wpos; t < end; t += 8 {
+					storeWord(win, t, loadWord(win, src))
+					src += 8
 				}
 			}
 			wpos = (wpos + length) & windowMask
@@ -880,6 +885,26 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 		err = d.corrupt(bad)
 	}
 	return end, err
+}
+
+// loadInput returns the 8 bytes of the input buffer at i&(inputSize-1),
+// from the buffer's capacity: 8 bytes follow its length, so that no
+// bounds check is needed.
+func loadInput(in *[inputSize + 8]byte, i int) uint64 {
+	i &= inputSize - 1
+	return binary.LittleEndian.Uint64(in[i : i+8])
+}
+
+// loadWord returns the 8 bytes of the window at i&windowMask.
+func loadWord(win *[windowSize + windowSlack]byte, i int) uint64 {
+	i &= windowMask
+	return binary.LittleEndian.Uint64(win[i : i+8])
+}
+
+// storeWord puts v in the 8 bytes of the window at i&windowMask.
+func storeWord(win *[windowSize + windowSlack]byte, i int, v uint64) {
+	i &= windowMask
+	binary.LittleEndian.PutUint64(win[i:i+8], v)
 }
 
 // AppendUnread appends to dst the input the decompressor read past the
