@@ -141,19 +141,35 @@ func (f *finder) find(w *window, cur, limit int, out *[256]uint32) int {
 	for n := f.depth; n > 0 && cur-cand < windowSize; n-- {
 		pair := cand * 2 & slotMask
 		l := min(lenLess, lenMore)
-		if w[(cand+l)&winMask] == w[(cur+l)&winMask] {
-			l = matchLenAt(w, cand, cur, l+1, limit)
-			if l > best {
-				best = l
-				out[k&255] = uint32(l)<<16 | uint32(cur-cand)
-				k++
-				if l == limit {
-					tree[ptrLess&slotMask], tree[ptrMore&slotMask] = tree[pair], tree[(pair+1)&slotMask]
-					return k
+		// Compare 8 bytes at a time from l; a, b end as the words whose
+		// low bytes are the first that differ.
+		a, b := load64(w, cand+l), load64(w, cur+l)
+		if a == b {
+			for {
+				l += 8
+				if l >= limit {
+					break
+				}
+				a, b = load64(w, cand+l), load64(w, cur+l)
+				if a != b {
+					break
 				}
 			}
 		}
-		if w[(cand+l)&winMask] < w[(cur+l)&winMask] {
+		z := bits.TrailingZeros64(a^b) >> 3 // 8 if a == b
+		l += z & 7
+		if l >= limit {
+			out[k&255] = uint32(limit)<<16 | uint32(cur-cand)
+			k++
+			tree[ptrLess&slotMask], tree[ptrMore&slotMask] = tree[pair], tree[(pair+1)&slotMask]
+			return k
+		}
+		if l > best {
+			best = l
+			out[k&255] = uint32(l)<<16 | uint32(cur-cand)
+			k++
+		}
+		if uint8(a>>(z*8)) < uint8(b>>(z*8)) {
 			tree[ptrLess&slotMask] = int32(cand)
 			ptrLess = pair + 1
 			lenLess = l
