@@ -148,15 +148,17 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 	return m.decodeEscaped(rc, charMask, mc, ns)
 }
 
-// touchStates loads the first state of the context record ctx, a suffix
-// that updateModel (crediting the symbol there, creating successors) and
-// an escape will read: the two dependent cache misses, context record
-// then state list, then start while the current context is decoded
-// instead of after it. The offset read from the record is clamped to the
-// arena, as the record may be a one-state context, whose state overlays
-// it.
+// touchStates prefetches the first state of the context record ctx, a
+// suffix that updateModel (crediting the symbol there, creating
+// successors) and an escape will read: the two dependent cache misses,
+// context record then state list, then start while the current context
+// is decoded instead of after it. A prefetch, not a load: the load's
+// value had to be stored somewhere, and that store held up every later
+// instruction until the state list arrived. The record may be a
+// one-state context, whose state overlays the offset; a prefetch of such
+// an address is harmless.
 func (m *Model) touchStates(ctx []byte) {
-	m.sink = m.mem[min(binary.LittleEndian.Uint32(ctx[4:8]), m.size-1)]
+	prefetch(&m.mem[0], binary.LittleEndian.Uint32(ctx[4:8]))
 }
 
 // decodeEscaped continues decodeSymbol after an escape out of context mc,

@@ -60,10 +60,6 @@ type Model struct {
 	orderFall, initEsc, prevSuccess, maxOrder, hiBitsFlag uint32
 	runLength, initRL                                     int32
 
-	// sink receives the byte of an early load (decodeSymbol,
-	// decodeEscaped) whose only purpose is to start a cache miss sooner.
-	sink byte
-
 	ready     bool // Init succeeded and no inconsistency was detected since
 	hugePages bool // adviseHugePages was applied to mem
 
