@@ -707,6 +707,12 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 	if !d.paired {
 		limit = min(limit, avail+int(d.pairAt-d.total))
 	}
+	// Matches are copied in words while the window has room for a word
+	// after them (plain Deflate only, see above).
+	wordRoom := windowSize - 8
+	if maxDist > windowSize-8 {
+		wordRoom = 0
+	}
 	bad := "" // the corruption found, reported once the state is saved
 	for inPos <= inLast && avail <= limit {
 		// Refill without a branch: the whole bytes that fit, which
@@ -809,7 +815,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 		distance += int(bitBuf & (1<<x - 1))
 		bitBuf >>= x & 63
 		nbits -= x
-		if int64(distance) > base+int64(avail) || int64(distance) > maxDist {
+		if int64(distance) > min(base+int64(avail), maxDist) {
 			bad = "distance beyond the start of the stream"
 			if int64(distance) > maxDist {
 				bad = "invalid distance code"
@@ -822,7 +828,7 @@ func (d *Decompressor) fastLoop(maxDist int64) (end bool, err error) {
 		if src < 0 {
 			src += windowSize
 		}
-		if src+length <= windowSize && wpos+length <= windowSize && length+8 <= windowSize-avail && maxDist <= windowSize-8 {
+		if max(src, wpos)+length <= windowSize && avail+length <= wordRoom {
 			// The bytes just after the match are free room, or history
 			// more than 32 KiB back that plain Deflate cannot reference.
 			// The words are addressed through masked positions (the
