@@ -124,9 +124,13 @@ type parallel struct {
 	pos     int64 // bit offset of the next block or end-of-stream marker
 	jobs    []*parJob
 	free    []*parJob
-	longest int64       // bytes of the longest block decoded so far
-	seq     bool        // handed over to sequential decoding
-	first   *firstBlock // a closed Reader's first block (adoptFirst), until startFirst
+	longest int64 // bytes of the longest block decoded so far
+	seq     bool  // handed over to sequential decoding
+	// held is the job whose block is being output: its buffers are the
+	// Reader's cur until the next block is asked for, and it counts
+	// against the threads.
+	held  *parJob
+	first *firstBlock // a closed Reader's first block (adoptFirst), until startFirst
 }
 
 func (p *parallel) reset(r io.Reader) {
@@ -264,9 +268,13 @@ func (p *parallel) scan() {
 }
 
 // dispatch starts workers on the candidates after the last started job
-// (at least at the current position) until threads are running or the
-// window has no further candidate within parMaxSpan of the last job.
+// (at least at the current position) until threads are running (a held
+// block counting as one) or the window has no further candidate within
+// parMaxSpan of the last job.
 func (p *parallel) dispatch(threads int) {
+	if p.held != nil {
+		threads--
+	}
 	for len(p.jobs) < threads {
 		after := p.pos - 1
 		if k := len(p.jobs); k > 0 {
@@ -346,6 +354,7 @@ func (p *parallel) peek(pos int64, k uint) (uint64, bool) {
 // sequential decoder (handOver) and lets it read on.
 func (z *Reader) nextBlockParallel() error {
 	p := z.par
+	z.releaseHeld()
 	for {
 		if !z.inStream {
 			if z.streams == 0 && p.avail() == 0 {
@@ -417,15 +426,17 @@ func (z *Reader) nextBlockParallel() error {
 		z.streamCRC = (z.streamCRC<<1 | z.streamCRC>>31) ^ j.blk.wantCRC
 		p.longest = max(p.longest, (j.end-j.pos+7)/8)
 		p.pos = j.end
-		// Only the text moves to the output: the worker keeps its tt and
-		// scratch, which the output stage does not need.
-		if z.cur == nil {
-			z.cur = new(blockBuf) // pre only: a pooled one's tt would idle
+		// The block is output from the buffers the worker left it in, and
+		// the job waits for them (held) rather than taking a text buffer
+		// of the output stage's: the blocks in flight and the one being
+		// output are threads, in threads blocks' buffers, where a third
+		// text buffer cost its first touch (a huge page) and a larger
+		// share of the cache.
+		if z.cur != nil {
+			blockPool.Put(z.cur) // a sequential decoder's, before a Reset
 		}
-		z.cur.pre, j.blk.pre = j.blk.pre, z.cur.pre
-		z.cur.preMem, j.blk.preMem = j.blk.preMem, z.cur.preMem
-		z.cur.n, z.cur.walked, z.cur.wantCRC = j.blk.n, j.blk.walked, j.blk.wantCRC
-		p.free = append(p.free, j)
+		z.cur, j.blk = j.blk, nil
+		p.held = j
 		p.dispatch(z.threads)
 		z.startOutput()
 		return nil
@@ -453,8 +464,10 @@ func (z *Reader) handOver() error {
 			return err
 		}
 	}
-	if z.cur == nil {
-		z.cur = new(blockBuf)
+	for _, j := range p.free {
+		if z.cur == nil && j.blk != nil {
+			z.cur, j.blk = j.blk, nil // a worker's buffers, not new ones
+		}
 	}
 	return z.nextBlock()
 }
@@ -463,3 +476,14 @@ func (z *Reader) handOver() error {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// releaseHeld gives the buffers of the block whose output has ended back
+// to its job, which is free again.
+func (z *Reader) releaseHeld() {
+	p := z.par
+	if j := p.held; j != nil {
+		j.blk, z.cur = z.cur, nil
+		p.held = nil
+		p.free = append(p.free, j)
+	}
+}

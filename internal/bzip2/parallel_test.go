@@ -274,29 +274,37 @@ func BenchmarkScan(b *testing.B) {
 }
 
 // TestParallelBuffers: workers read their block from the input window in
-// place (no bit-reader buffer of their own, no copy), and only the text
-// of a decoded block moves to the output stage, which holds no tt or
-// scratch array of its own.
+// place (no bit-reader buffer of their own, no copy), and a decoded block
+// is output from its worker's buffers, which wait for the output to end:
+// threads blocks' buffers in all, with no text buffer of the output
+// stage's (the output stage held one of its own, a third text buffer
+// for two threads).
 func TestParallelBuffers(t *testing.T) {
 	text := textBytes(1000000, 41)
 	comp := compressWithTool(t, text, 1)
-	z := NewReaderThreads(bytes.NewReader(comp), 2)
-	got, err := io.ReadAll(z)
-	if err != nil || !bytes.Equal(got, text) {
-		t.Fatalf("%d bytes, %v", len(got), err)
-	}
-	if z.par.seq {
-		t.Fatalf("handed over to sequential decoding")
-	}
-	if z.cur == nil || z.cur.tt != nil || z.cur.scratch != nil {
-		t.Fatalf("the output stage holds a tt or scratch array")
-	}
-	if len(z.par.free) == 0 {
-		t.Fatalf("no finished job")
-	}
-	for _, j := range z.par.free {
-		if j.z.br.r != nil || cap(j.z.br.buf) == inBufSize {
-			t.Fatalf("a worker reads through a buffer of its own")
+	for _, threads := range []int{2, 3} {
+		z := NewReaderThreads(bytes.NewReader(comp), threads)
+		got, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(got, text) {
+			t.Fatalf("threads %d: %d bytes, %v", threads, len(got), err)
+		}
+		if z.par.seq {
+			t.Fatalf("threads %d: handed over to sequential decoding", threads)
+		}
+		if z.cur != nil || z.par.held != nil {
+			t.Fatalf("threads %d: the output stage holds buffers after the end", threads)
+		}
+		bufs := 0
+		for _, j := range z.par.free {
+			if j.z.br.r != nil || cap(j.z.br.buf) == inBufSize {
+				t.Fatalf("threads %d: a worker reads through a buffer of its own", threads)
+			}
+			if j.blk != nil {
+				bufs++
+			}
+		}
+		if bufs == 0 || bufs > threads {
+			t.Fatalf("threads %d: %d blocks' buffers", threads, bufs)
 		}
 	}
 }

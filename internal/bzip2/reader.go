@@ -1,6 +1,7 @@
 package bzip2
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -98,10 +99,11 @@ type Reader struct {
 	inBlock    bool
 	wantCRC    uint32
 	crc        uint32 // running CRC state of the block's output
-	rpos, rend int    // unread part of pre
-	last       int    // previous output byte (-1: none) for the RLE1 stage
-	run        int    // equal bytes in a row ending with last (0..4)
-	repeat     int    // copies of last still to output
+	crcBuf     [crcChunk]byte
+	rpos, rend int // unread part of pre
+	last       int // previous output byte (-1: none) for the RLE1 stage
+	run        int // equal bytes in a row ending with last (0..4)
+	repeat     int // copies of last still to output
 
 	err error
 }
@@ -158,6 +160,7 @@ func (z *Reader) Close() error {
 // buffers. It always returns nil; header errors surface from Read.
 func (z *Reader) Reset(r io.Reader) error {
 	if z.par != nil {
+		z.releaseHeld()
 		z.par.reset(r)
 	}
 	z.br.reset(r)
@@ -179,7 +182,7 @@ func (z *Reader) Read(p []byte) (int, error) {
 	for n < len(p) {
 		if z.inBlock {
 			k := z.emit(p[n:])
-			z.crc = crcUpdate(z.crc, p[n:n+k])
+			z.crc = crcUpdate(z.crc, p[n:n+k], &z.crcBuf)
 			n += k
 			if z.rpos == z.rend && z.repeat == 0 {
 				if z.rend < z.cur.n {
@@ -385,8 +388,10 @@ func (z *Reader) emit(out []byte) int {
 		o += m
 		z.repeat = k - m
 	}
-	// Fast loop: room for a whole repeat, so no state is left pending.
-	for i < len(src) && o+256 <= len(out) {
+	// Fast loop: room for a whole repeat, so no state is left pending,
+	// written in words of 8 bytes, the last running up to 7 bytes past
+	// it into out's room (scratch until later bytes are written there).
+	for i < len(src) && o+264 <= len(out) {
 		b := int(src[i])
 		i++
 		out[o] = byte(b)
@@ -401,9 +406,10 @@ func (z *Reader) emit(out []byte) int {
 			run = 0
 			k := int(src[i])
 			i++
-			fill := out[o : o+k]
-			for j := range fill {
-				fill[j] = byte(b)
+			w := uint64(b) * 0x0101010101010101
+			fill := out[o : o+256]
+			for j := 0; j < k; j += 8 {
+				binary.LittleEndian.PutUint64(fill[j:], w)
 			}
 			o += k
 		}
