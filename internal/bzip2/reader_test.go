@@ -330,11 +330,18 @@ func referenceCRC(p []byte) uint32 {
 	return ^crc
 }
 
+// TestCRCTables checks crcUpdate against a bit-at-a-time CRC, at lengths
+// folded by the tables and by hash/crc32 (around crcClmulMin and
+// crcChunk), from a running state as the Reader folds its reads.
 func TestCRCTables(t *testing.T) {
-	data := randomBytes(1000, 12)
-	for n := range 40 {
-		if got, want := ^crcUpdate(^uint32(0), data[:n*25]), referenceCRC(data[:n*25]); got != want {
-			t.Fatalf("len %d: %08x, want %08x", n*25, got, want)
+	data := randomBytes(3*crcChunk+100, 12)
+	for n := 0; n <= len(data); n += 23 {
+		if got, want := ^crcUpdate(^uint32(0), data[:n], new([crcChunk]byte)), referenceCRC(data[:n]); got != want {
+			t.Fatalf("len %d: %08x, want %08x", n, got, want)
+		}
+		mid := n * 7 / 13
+		if got, want := ^crcUpdate(crcUpdate(^uint32(0), data[:mid], new([crcChunk]byte)), data[mid:n], new([crcChunk]byte)), referenceCRC(data[:n]); got != want {
+			t.Fatalf("len %d in two at %d: %08x, want %08x", n, mid, got, want)
 		}
 	}
 }
