@@ -85,3 +85,28 @@ func TestRunBuildsItsCommand(t *testing.T) {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runLimited(ctx, nil, args, stdin, stdout, stderr)
 }
+
+// TestInterruptible checks which command lines catch SIGINT, SIGTERM and
+// SIGHUP: all but --version and --help alone, which have nothing to
+// cancel (catching signals costs a thread and a handover per signal).
+func TestInterruptible(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--version"}, false},
+		{[]string{"--help"}, false},
+		{[]string{"-h"}, false},
+		{[]string{"help"}, false},
+		{nil, true},
+		{[]string{"t", "a.7z"}, true},
+		{[]string{"x", "--help"}, true},
+		{[]string{"--version", "x"}, true},
+		{[]string{"a.7z"}, true},
+		{[]string{"x"}, true},
+	} {
+		if got := interruptible(tc.args); got != tc.want {
+			t.Errorf("interruptible(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
