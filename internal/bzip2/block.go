@@ -18,10 +18,9 @@ type blockBuf struct {
 	cuts    []uint32  // walkLanes' segment starts, in increasing order
 	segs    []segment // walkLanes' segments, one per cut
 	huge    bool      // tt, pre and scratch came from hugeBlockMem (ensure)
-	// The mappings that own tt and scratch, and pre (which moves between
-	// blockBufs in parallel mode), where they lie outside the Go heap
-	// (hugeAlloc).
-	mem, preMem *mapping
+	// The mapping that owns tt, pre and scratch where they lie outside
+	// the Go heap (hugeBlockMem).
+	mem *mapping
 
 	n          int    // bytes in the block
 	walked     int    // bytes of pre written so far (unBWTHead, finish)
@@ -34,13 +33,10 @@ type blockBuf struct {
 // ensure sizes the buffers for blocks of up to size bytes. A large block
 // (one of more than hugeMinSelectors) of a stream whose tt fills a huge
 // page (levels 6 to 9) gets tt, pre and scratch in one allocation on huge
-// pages (hugeBlockMem); a small one (a small stream's) plain ones. In
-// parallel mode a block's text buffer moves to the output stage and the
-// worker gets that stage's previous one (parallel.go), or allocates one.
+// pages (hugeBlockMem); a small one (a small stream's) plain ones.
 func (b *blockBuf) ensure(size int, large bool) {
 	if large && 4*size >= hugemem.PageSize && (!b.huge || cap(b.tt) < size) {
 		b.mem, b.tt, b.pre, b.scratch = hugeBlockMem(size)
-		b.preMem = b.mem
 		b.huge = true
 	}
 	if cap(b.tt) < size {
@@ -50,7 +46,7 @@ func (b *blockBuf) ensure(size int, large bool) {
 		b.scratch = make([]byte, lanes*laneRegion(size))
 	}
 	if cap(b.pre) < size {
-		b.preMem, b.pre = newPre(size, large)
+		b.pre = make([]byte, size)
 	}
 	b.tt = b.tt[:cap(b.tt)]
 }
@@ -228,7 +224,6 @@ func (blk *blockBuf) link() {
 	// Then link every position i of the last column to its successor:
 	// tt[j] gets i in its bits 8 and up, where j is i's row in the first
 	// column (the LF mapping); the byte stays in the low 8 bits.
-	advisePre(blk.pre, n)
 	tt := blk.tt[:n]
 	sum := int32(0)
 	for i := range blk.counts {

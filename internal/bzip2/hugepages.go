@@ -1,10 +1,6 @@
 package bzip2
 
-import (
-	"unsafe"
-
-	"github.com/garc-dev/garc/internal/hugemem"
-)
+import "unsafe"
 
 // hugeBlockMem returns the tt array (len size), the text buffer and the
 // scratch buffer of walkLanes for blocks of up to size bytes, one after
@@ -21,26 +17,4 @@ func hugeBlockMem(size int) (owner *mapping, tt []uint32, pre, scratch []byte) {
 	owner, m := hugeAlloc(nt + size + ns)
 	tt = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(m))), size)
 	return owner, tt, m[nt : nt+size : nt+size], m[nt+size : nt+size+ns : nt+size+ns]
-}
-
-// newPre returns a zeroed buffer of n bytes (len n) for a block's text,
-// and the mapping that owns it, if any; a huge one of at least a quarter
-// of a huge page comes from hugeAlloc, for advisePre.
-func newPre(n int, huge bool) (*mapping, []byte) {
-	if n < hugemem.PageSize/4 || !huge {
-		return nil, make([]byte, n)
-	}
-	return hugeAlloc(n)
-}
-
-// advisePre gives a text buffer from newPre huge pages (hugemem.Advise),
-// before a block of n bytes is written to it: one of at least an eighth of
-// a huge page, which would take 64 page faults or more. Small blocks (a
-// small stream's) leave it on 4 KiB pages; where pages are already there,
-// they stay.
-func advisePre(pre []byte, n int) {
-	if n < hugemem.PageSize/8 || cap(pre) == 0 || !hugemem.InPages(pre) {
-		return
-	}
-	hugemem.Advise(pre[:cap(pre)])
 }

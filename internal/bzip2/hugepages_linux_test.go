@@ -63,32 +63,6 @@ func TestHugeBlockMem(t *testing.T) {
 	}
 }
 
-// TestNewPreAligned checks that a text buffer of a quarter of a huge page
-// or more starts on a huge-page boundary and has a capacity of whole huge
-// pages, that a smaller one is a plain slice, and that every one has the
-// length asked for and is zeroed.
-func TestNewPreAligned(t *testing.T) {
-	for _, n := range []int{1000, hugePageSize/4 - 1, hugePageSize / 4, 900000, hugePageSize + 1} {
-		owner, b := newPre(n, true)
-		huge := n >= hugePageSize/4
-		if (owner != nil) != huge {
-			t.Errorf("%d bytes: owned by a mapping: %v", n, owner != nil)
-		}
-		if len(b) != n || !huge && cap(b) != n {
-			t.Errorf("%d bytes: len %d cap %d", n, len(b), cap(b))
-		}
-		addr := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-		if huge && (addr%hugePageSize != 0 || cap(b)%hugePageSize != 0 || cap(b)-n >= hugePageSize) {
-			t.Errorf("%d bytes: at %#x, capacity %d, want a huge-page boundary and whole huge pages", n, addr, cap(b))
-		}
-		for i, v := range b[:cap(b)] {
-			if v != 0 {
-				t.Fatalf("%d bytes: byte %d is %d", n, i, v)
-			}
-		}
-	}
-}
-
 // TestParallelWindowHugePages: a parallel Reader's window, once the first
 // one (1 MiB) is full, is laid out for huge pages: reading 2 MB of input
 // into new 4 KiB pages took a page fault per 4 KiB.
