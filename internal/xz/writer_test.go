@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand"
 	"os/exec"
+	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/lzma"
@@ -224,5 +225,50 @@ func TestWriterStreamsLongBlocks(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("%s: xz -t: %v %s", mf, err, out)
 		}
+	}
+}
+
+// peakHeap is the most heap in use (sampled after each write of 256 KiB
+// and after Close) by a Writer with options o on n bytes of sample data,
+// above what was in use before.
+func peakHeap(t *testing.T, o lzma.WriterOptions, n int) int64 {
+	t.Helper()
+	chunk := sample(256<<10, 3)
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapInuse, ms.HeapInuse
+	w, err := NewWriter(io.Discard, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n > 0 {
+		k := min(n, len(chunk))
+		if _, err := w.Write(chunk[:k]); err != nil {
+			t.Fatal(err)
+		}
+		n -= k
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&ms)
+	return int64(max(peak, ms.HeapInuse) - base)
+}
+
+// Blocks compressed beside each other (a hash chain on two threads) take
+// their input from a pool of a fixed size, so that a Writer holds as much
+// on an input of many blocks as on one of a block and a half (issue
+// 26, point 8): it held a buffer of a block for the block being filled
+// and for each block being compressed, a block more (16 MiB at -mx3) on
+// a long input.
+func TestWriterMemoryFlat(t *testing.T) {
+	o := lzma.WriterOptions{Level: 1, DictSize: 256 << 10, MatchFinder: "hc5", Threads: 2, BlockSize: 2 << 20}
+	short := peakHeap(t, o, int(o.BlockSize)*3/2)
+	long := peakHeap(t, o, 6*int(o.BlockSize))
+	if long > short+o.BlockSize/4 {
+		t.Errorf("%d bytes in use on a block and a half, %d on six blocks", short, long)
 	}
 }
