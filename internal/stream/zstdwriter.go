@@ -47,6 +47,14 @@ const (
 // windows come on top (8 MiB of history each). With one thread nothing is
 // held: each chunk is compressed as it fills, straight to w.
 //
+// A block in which the encoder finds no match has its literals
+// Huffman-coded, as zstd codes them at every level; klauspost's encoder
+// stores such a block raw below SpeedBetterCompression unless asked
+// (WithAllLitEntropyCompression). On 100 MB against `zstd -T2 -3`:
+// mixed 1.0103× → 1.0065×, executables 1.0108× → 1.0093×, source tree
+// 0.9971× → 0.9933×, for 0.05 s more CPU time on random data (0.53× →
+// 0.62× zstd's) and none measurable elsewhere.
+//
 // A stream of less than one chunk is one frame compressed whole, with its
 // content size (a small file needs no more window than its size to be
 // decoded); a longer one has frames without their sizes, as zstd writes a
@@ -74,7 +82,8 @@ func newZstdWriter(w io.Writer, o *WriterOptions) *zstdWriter {
 	for range z.threads {
 		// The options are valid, so NewWriter cannot fail.
 		enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(ZstdLevel(o.Level)), zstd.WithEncoderConcurrency(1),
-			zstd.WithEncoderCRC(true), zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true))
+			zstd.WithEncoderCRC(true), zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true),
+			zstd.WithAllLitEntropyCompression(true))
 		z.encs <- enc
 	}
 	in, out := zstdPools(z.threads)

@@ -134,3 +134,34 @@ func TestZstdWriterError(t *testing.T) {
 	}
 	testenv.CheckGoroutines(t, before)
 }
+
+// Literals that no match covers are Huffman-coded at every level, as zstd
+// codes them: a block of bytes of seven bits without repeats is smaller
+// than its input (klauspost's encoder stores such a block raw below
+// SpeedBetterCompression unless asked; on 100 MB of executables that is
+// 0.15 % of the size, on mixed data 0.4 %).
+func TestZstdWriterCodesLiterals(t *testing.T) {
+	data := make([]byte, 1<<20)
+	x := uint32(7)
+	for i := range data {
+		x = x*1664525 + 1013904223
+		data[i] = byte(x>>24) & 0x7F
+	}
+	for _, level := range []int{1, 3, 5} {
+		for _, threads := range []int{1, 2} {
+			z := compress(t, Zstd, data, WriterOptions{Level: level, Threads: threads})
+			if limit := len(data) * 15 / 16; len(z) > limit {
+				t.Errorf("level %d, %d threads: %d bytes of 7-bit literals compress to %d, more than %d", level, threads, len(data), len(z), limit)
+			}
+			got, err := zstd.NewReader(bytes.NewReader(z))
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := io.ReadAll(got)
+			got.Close()
+			if err != nil || !bytes.Equal(back, data) {
+				t.Errorf("level %d, %d threads: round trip: %v", level, threads, err)
+			}
+		}
+	}
+}
