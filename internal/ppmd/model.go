@@ -335,6 +335,10 @@ func (m *Model) updateModel() {
 	fs := m.foundState
 	fsym := mem[fs]
 	ffreq := uint32(mem[fs+1])
+	// The successor, the next symbol's context when it is one already,
+	// or the text that createSuccessors reads: its cache miss starts
+	// now, while the contexts before it are updated.
+	prefetch(&mem[0], binary.LittleEndian.Uint32(stateAt(mem, fs)[2:6]))
 
 	if ffreq < maxFreq/4 {
 		// Also credit the symbol in the next shorter context.
