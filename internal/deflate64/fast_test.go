@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"math/rand"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -35,21 +37,32 @@ func (w *bitWriter) code(c uint32, n uint) { w.bits(uint64(reverseBits(c, n)), n
 // fixedLiteral writes literal b (< 144) with the fixed code.
 func (w *bitWriter) fixedLiteral(b byte) { w.code(0x30+uint32(b), 8) }
 
-// TestFastLoopCorruptOffset checks the offset of corruption found by the
-// fast decoding loop, deep in a block: the byte holding the first bit
-// after the bad code, not where the loop started.
+// TestFastLoopCorruptOffset checks the offset and the reason of corruption
+// found deep in a block, by the fast decoding loop and, reading one byte at
+// a time, by the careful path: the byte holding the first bit after the
+// bad code, not where the loop started.
 func TestFastLoopCorruptOffset(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		bad  func(w *bitWriter)
-	}{
+	type corruptCase struct {
+		name   string
+		reason string
+		bad    func(w *bitWriter)
+	}
+	var cases []corruptCase
+	for _, tc := range []corruptCase{
 		// Length code 257 (length 3), then distance code 30, which
 		// plain Deflate reserves.
-		{"distance code 30", func(w *bitWriter) { w.code(1, 7); w.code(30, 5) }},
+		{"distance code 30", "invalid distance code", func(w *bitWriter) { w.code(1, 7); w.code(30, 5) }},
 		// Length 3 at distance 32769 (code 30 is Deflate64's), beyond
 		// the 2000 bytes written: tested in Deflate64 mode below.
-		{"distance beyond the start", func(w *bitWriter) { w.code(1, 7); w.code(30, 5); w.bits(0, 14) }},
+		{"distance beyond the start", "distance beyond the start of the stream", func(w *bitWriter) { w.code(1, 7); w.code(30, 5); w.bits(0, 14) }},
+		// Length code 286 (fixed code 11000110), which both reserve.
+		{"length code 286", "invalid length code", func(w *bitWriter) { w.code(0xC6, 8) }},
 	} {
+		cases = append(cases, tc)
+		tc.name += ", one byte at a time"
+		cases = append(cases, tc)
+	}
+	for _, tc := range cases {
 		var w bitWriter
 		w.bits(1, 1) // final
 		w.bits(1, 2) // fixed codes
@@ -63,14 +76,68 @@ func TestFastLoopCorruptOffset(t *testing.T) {
 		}
 		w.bits(0, 7) // end of block
 		w.bits(0, 7)
-		d64 := tc.name != "distance code 30"
-		got, err := io.ReadAll(New(bytes.NewReader(w.out), d64))
+		d64 := strings.HasPrefix(tc.name, "distance beyond")
+		var r io.Reader = bytes.NewReader(w.out)
+		if strings.HasSuffix(tc.name, "at a time") {
+			r = iotest.OneByteReader(r)
+		}
+		got, err := io.ReadAll(New(r, d64))
 		var ce *CorruptInputError
-		if !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ce) || ce.Offset != want {
-			t.Errorf("%s: err = %v, want a CorruptInputError at offset %d", tc.name, err, want)
+		if !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ce) || ce.Offset != want || ce.Reason != tc.reason {
+			t.Errorf("%s: err = %v, want a CorruptInputError at offset %d (%s)", tc.name, err, want, tc.reason)
 		}
 		if len(got) != 2000 {
 			t.Errorf("%s: %d bytes before the error, want 2000", tc.name, len(got))
+		}
+	}
+}
+
+// TestDeflate64LongLength decodes Deflate64's length code 285 (3 plus 16
+// extra bits) deep in a block, by the fast loop and, reading one byte at a
+// time, by the careful path, and the same code as plain Deflate's length
+// 258 without extra bits.
+func TestDeflate64LongLength(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		deflate64 bool
+		oneByte   bool
+		length    int
+	}{
+		{"Deflate64", true, false, 3 + 40000},
+		{"Deflate64, one byte at a time", true, true, 3 + 40000},
+		{"Deflate", false, false, 258},
+		{"Deflate, one byte at a time", false, true, 258},
+	} {
+		var w bitWriter
+		var want []byte
+		w.bits(1, 1) // final
+		w.bits(1, 2) // fixed codes
+		for i := 0; i < 2000; i++ {
+			w.fixedLiteral(byte('a' + i%26))
+			want = append(want, byte('a'+i%26))
+		}
+		w.code(0xC5, 8) // length code 285
+		if tc.deflate64 {
+			w.bits(40000, 16)
+		}
+		w.code(9, 5) // distance code 9: 25 + 3 extra bits, 26
+		w.bits(1, 3)
+		for range tc.length {
+			want = append(want, want[len(want)-26])
+		}
+		for i := 0; i < 64; i++ {
+			w.fixedLiteral('z')
+			want = append(want, 'z')
+		}
+		w.bits(0, 7) // end of block
+		w.bits(0, 7)
+		var r io.Reader = bytes.NewReader(w.out)
+		if tc.oneByte {
+			r = iotest.OneByteReader(r)
+		}
+		got, err := io.ReadAll(New(r, tc.deflate64))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes, err %v; want %d bytes", tc.name, len(got), err, len(want))
 		}
 	}
 }
