@@ -147,12 +147,12 @@ func BenchmarkLZMAEngines(b *testing.B) {
 		{"xz", newLZMADecoderXZ, newLZMA2DecoderXZ},
 		{"garc", newLZMADecoder, newLZMA2Decoder},
 	}
-	savedLZMA, savedLZMA2 := methods[methodLZMA].newDecoder, methods[methodLZMA2].newDecoder
-	defer func() { methods[methodLZMA].newDecoder, methods[methodLZMA2].newDecoder = savedLZMA, savedLZMA2 }()
+	savedLZMA, savedLZMA2 := methods()[methodLZMA].newDecoder, methods()[methodLZMA2].newDecoder
+	defer func() { methods()[methodLZMA].newDecoder, methods()[methodLZMA2].newDecoder = savedLZMA, savedLZMA2 }()
 	for _, m := range []string{"LZMA", "LZMA2"} {
 		for _, e := range engines {
 			b.Run(m+"/"+e.name, func(b *testing.B) {
-				methods[methodLZMA].newDecoder, methods[methodLZMA2].newDecoder = e.lzma, e.xz2
+				methods()[methodLZMA].newDecoder, methods()[methodLZMA2].newDecoder = e.lzma, e.xz2
 				benchExtract(b, false, "", "-m0="+m, "-mx=5", "-mmt=1")
 			})
 		}

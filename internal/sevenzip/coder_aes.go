@@ -8,7 +8,8 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 )
 
-func init() {
+// addAESMethod adds the file's methods to the registry (see methods).
+func addAESMethod(register func(uint64, *method)) {
 	register(methodAES, &method{name: "7zAES", numIn: 1, newDecoder: newAESDecoder, describe: describeAES})
 }
 

@@ -6,7 +6,8 @@ import (
 	"github.com/garc-dev/garc/internal/deflate64"
 )
 
-func init() {
+// addDeflate64Method adds the file's methods to the registry (see methods).
+func addDeflate64Method(register func(uint64, *method)) {
 	register(methodDeflate64, &method{name: "Deflate64", numIn: 1, newDecoder: newDeflate64Decoder})
 }
 

@@ -9,7 +9,8 @@ import (
 	"github.com/garc-dev/garc/internal/filters"
 )
 
-func init() {
+// addFilterMethods adds the file's methods to the registry (see methods).
+func addFilterMethods(register func(uint64, *method)) {
 	branch := func(name string, arch filters.Arch) *method {
 		return &method{name: name, numIn: 1, newDecoder: func(in []io.Reader, props []byte, size int64, d *decodeContext) (io.Reader, error) {
 			start, ok := filters.ParseStartOffset(arch, props)

@@ -9,7 +9,8 @@ import (
 	"github.com/garc-dev/garc/internal/lzma"
 )
 
-func init() {
+// addLZMAMethods adds the file's methods to the registry (see methods).
+func addLZMAMethods(register func(uint64, *method)) {
 	register(methodLZMA, &method{name: "LZMA", numIn: 1, newDecoder: newLZMADecoder, describe: describeLZMA, memory: lzmaMemory})
 	register(methodLZMA2, &method{name: "LZMA2", numIn: 1, newDecoder: newLZMA2Decoder, describe: describeLZMA2, memory: lzma2Memory})
 }

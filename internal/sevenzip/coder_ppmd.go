@@ -6,7 +6,8 @@ import (
 	"github.com/garc-dev/garc/internal/ppmd"
 )
 
-func init() {
+// addPPMdMethod adds the file's methods to the registry (see methods).
+func addPPMdMethod(register func(uint64, *method)) {
 	register(methodPPMd, &method{name: "PPMD", numIn: 1, newDecoder: newPPMdDecoder, describe: describePPMd, memory: ppmdMemory})
 }
 

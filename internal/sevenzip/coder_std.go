@@ -11,7 +11,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-func init() {
+// addStdMethods adds the file's methods to the registry (see methods).
+func addStdMethods(register func(uint64, *method)) {
 	register(methodBZip2, &method{name: "BZip2", numIn: 1, newDecoder: newBZip2Decoder})
 	register(methodDeflate, &method{name: "Deflate", numIn: 1, newDecoder: newDeflateDecoder})
 	register(methodZstd, &method{name: "ZSTD", numIn: 1, newDecoder: newZstdDecoder, memory: zstdMemory})

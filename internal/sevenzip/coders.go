@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -125,7 +126,7 @@ func folderMemory(f *folder) []memoryNeed {
 	var needs []memoryNeed
 	for i := range f.coders {
 		c := &f.coders[i]
-		m, ok := methods[c.id]
+		m, ok := methods()[c.id]
 		if !ok || m.memory == nil || c.outStart >= len(f.unpackSizes) {
 			continue
 		}
@@ -318,13 +319,24 @@ type method struct {
 	memory func(props []byte, size int64) memoryNeed
 }
 
-// methods is the registry of coder methods by ID. Coder files add to it in
-// their init functions.
-var methods = map[uint64]*method{}
+// methods returns the registry of coder methods by ID, built on first use
+// rather than when the package initializes, which every garc process would
+// pay for (77 allocations), 7z archive or not. Each coder file adds its
+// methods.
+var methods = sync.OnceValue(func() map[uint64]*method {
+	m := make(map[uint64]*method, 32)
+	register := func(id uint64, c *method) { m[id] = c }
+	for _, add := range []func(func(uint64, *method)){
+		addBasicMethods, addAESMethod, addDeflate64Method, addFilterMethods,
+		addLZMAMethods, addPPMdMethod, addStdMethods,
+	} {
+		add(register)
+	}
+	return m
+})
 
-func register(id uint64, m *method) { methods[id] = m }
-
-func init() {
+// addBasicMethods adds Copy and the methods known by name only.
+func addBasicMethods(register func(uint64, *method)) {
 	register(methodCopy, &method{name: "Copy", numIn: 1, newDecoder: newCopyDecoder})
 	register(methodBrotli, &method{name: "Brotli", numIn: 1})
 	register(methodLZ4, &method{name: "LZ4", numIn: 1})
@@ -334,7 +346,7 @@ func init() {
 
 // methodName returns the display name of a method ID.
 func methodName(id uint64) string {
-	if m, ok := methods[id]; ok {
+	if m, ok := methods()[id]; ok {
 		return m.name
 	}
 	return methodIDString(id)
@@ -354,7 +366,7 @@ func methodIDString(id uint64) string {
 
 // describeCoder formats a coder for listings.
 func describeCoder(c *coder) string {
-	m, ok := methods[c.id]
+	m, ok := methods()[c.id]
 	if !ok {
 		return methodIDString(c.id)
 	}

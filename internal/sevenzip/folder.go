@@ -77,7 +77,7 @@ func (fd *folderDecoder) coderOutput(ci int) (io.Reader, error) {
 	}
 	fd.seen[ci] = true
 	c := &f.coders[ci]
-	m, ok := methods[c.id]
+	m, ok := methods()[c.id]
 	if !ok || m.newDecoder == nil {
 		return nil, &archive.UnsupportedError{What: "7z method " + methodName(c.id)}
 	}

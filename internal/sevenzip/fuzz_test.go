@@ -185,14 +185,14 @@ func FuzzCoder(f *testing.F) {
 	f.Add(uint8(0), []byte{0x5D, 0, 0, 1, 0}, []byte{0, 0x41, 0xFE, 0xFB, 0xFF}, uint16(100))
 	f.Add(uint8(1), []byte{0x10}, []byte{0x01, 0x00, 0x02, 'a', 'b', 'c', 0}, uint16(3))
 	f.Add(uint8(2), []byte{}, []byte("BZh91AY&SY"), uint16(50))
-	ids := make([]uint64, 0, len(methods))
-	for id := range methods {
+	ids := make([]uint64, 0, len(methods()))
+	for id := range methods() {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids) // map order is random: sort for reproducible inputs
 	f.Fuzz(func(t *testing.T, which uint8, props, data []byte, size uint16) {
 		id := ids[int(which)%len(ids)]
-		m := methods[id]
+		m := methods()[id]
 		if id == methodAES {
 			return // key derivation cost; covered by the corpus
 		}

@@ -102,10 +102,10 @@ func (w *writer) parallelLimit() int64 {
 
 // methodIDByName maps the method names of Entry.Method to their 7z coder
 // IDs; where two IDs share a name (BCJ's 0x04 and 0x03030103 …), the one
-// 7-Zip writes. (Built on first use: the registry fills in init functions.)
+// 7-Zip writes. (Built on first use, as the registry is.)
 var methodIDByName = sync.OnceValue(func() map[string]uint64 {
 	m := map[string]uint64{}
-	for id, meth := range methods {
+	for id, meth := range methods() {
 		if old, ok := m[meth.name]; !ok || id > old {
 			m[meth.name] = id
 		}
