@@ -21,8 +21,9 @@ func chainHash(w *window, i int) uint32 {
 
 // chain is the hash-chain match finder over the encoder's buffer.
 type chain struct {
-	head *[1 << chainHashBits]int32 // hash → newest position with that hash
-	prev *[windowSize]uint16        // cyclic slot → distance back to the previous position with its hash, 0 for none
+	head  *[1 << chainHashBits]int32 // hash → newest position with that hash
+	prev  *[windowSize]uint16        // cyclic slot → distance back to the previous position with its hash, 0 for none
+	touch int32                      // sink of the load that brings the next head into the cache (finder.find)
 }
 
 func newChain() *chain {
@@ -70,6 +71,7 @@ func (e *Writer) longest(pos, limit, depth int) (best, dist int) {
 	h := chainHash(win, pos)
 	c := int(head[h])
 	link(head, prev, h, pos)
+	e.ch.touch ^= head[chainHash(win, pos+1)]
 	nice := min(limit, e.nice)
 	best = minMatch - 1
 	// A candidate can only be longer if it has the current string's two

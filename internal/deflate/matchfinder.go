@@ -29,6 +29,7 @@ type finder struct {
 	tree  *[2 * windowSize]int32 // 2 per cyclic slot: the smaller and the larger subtree
 	depth int                    // most candidates visited per position
 	found [256]uint32            // scratch for the matches of a position inside a long match
+	touch int32                  // sink of the load that brings the next head into the cache
 }
 
 func newFinder(depth int) *finder {
@@ -134,6 +135,10 @@ func (f *finder) find(w *window, cur, limit int, out *[256]uint32) int {
 	h := hash3(w, cur)
 	cand := int(f.head[h])
 	f.head[h] = int32(cur)
+	// Touch the head of the next position, which the next call reads:
+	// the table is larger than the first caches, and the load, issued
+	// now, overlaps this walk instead of stalling the next one.
+	f.touch ^= f.head[hash3(w, cur+1)]
 	ptrLess := cur * 2 & slotMask // where the next smaller node goes
 	ptrMore := ptrLess + 1        // and the next larger one
 	lenLess, lenMore := 0, 0
