@@ -96,6 +96,7 @@ func TestInitOrder(t *testing.T) {
 var lightInit = map[string]bool{
 	"github.com/garc-dev/garc/internal/cli":       true,
 	"github.com/garc-dev/garc/internal/opener":    true,
+	"github.com/garc-dev/garc/internal/listing":   true,
 	"github.com/garc-dev/garc/internal/argv":      true,
 	"github.com/garc-dev/garc/internal/progress":  true,
 	"github.com/garc-dev/garc/internal/prompt":    true,

@@ -11,27 +11,65 @@ import (
 	"github.com/garc-dev/garc/internal/printable"
 )
 
-// singleFormatExts maps a file name extension to the one format 7-Zip
+// singleFormatExt returns, for a file name extension, the one format 7-Zip
 // registers it for, by 7-Zip's name. 7-Zip first tries that format at the
 // start of the file; when the archive is another format, or starts later
 // in the file, its listing opens with a warning (openWarning). Extensions
 // 7-Zip registers for several formats (rar, r00, apk, img, iso, swf) are
 // left out, and so are those of executables (exe, dll, elf, macho),
 // whose self-extractor stubs 7-Zip opens as executables first.
-var singleFormatExts = map[string]string{
-	"7z":  "7z",
-	"zip": "zip", "z01": "zip", "zipx": "zip", "jar": "zip", "xpi": "zip", "odt": "zip", "ods": "zip",
-	"docx": "zip", "xlsx": "zip", "epub": "zip", "ipa": "zip", "appx": "zip",
-	"tar": "tar", "ova": "tar",
-	"gz": "gzip", "gzip": "gzip", "tgz": "gzip", "tpz": "gzip",
-	"bz2": "bzip2", "bzip2": "bzip2", "tbz2": "bzip2", "tbz": "bzip2",
-	"xz": "xz", "txz": "xz",
-	"lzma": "lzma",
-	"zst":  "zstd", "tzst": "zstd",
-	"cab": "Cab", "arj": "Arj", "cpio": "Cpio", "lzh": "Lzh", "lha": "Lzh", "rpm": "Rpm", "dmg": "Dmg",
-	"wim": "wim", "swm": "wim", "esd": "wim", "xar": "Xar", "pkg": "Xar", "z": "Z", "taz": "Z",
-	"vhd": "VHD", "vhdx": "VHDX", "vmdk": "VMDK", "vdi": "VDI", "qcow": "QCOW", "qcow2": "QCOW",
-	"msi": "Compound", "doc": "Compound", "xls": "Compound", "ppt": "Compound", "deb": "Ar", "ar": "Ar",
+func singleFormatExt(ext string) (string, bool) {
+	switch ext {
+	case "7z":
+		return "7z", true
+	case "zip", "z01", "zipx", "jar", "xpi", "odt", "ods", "docx", "xlsx", "epub", "ipa", "appx":
+		return "zip", true
+	case "tar", "ova":
+		return "tar", true
+	case "gz", "gzip", "tgz", "tpz":
+		return "gzip", true
+	case "bz2", "bzip2", "tbz2", "tbz":
+		return "bzip2", true
+	case "xz", "txz":
+		return "xz", true
+	case "lzma":
+		return "lzma", true
+	case "zst", "tzst":
+		return "zstd", true
+	case "cab":
+		return "Cab", true
+	case "arj":
+		return "Arj", true
+	case "cpio":
+		return "Cpio", true
+	case "lzh", "lha":
+		return "Lzh", true
+	case "rpm":
+		return "Rpm", true
+	case "dmg":
+		return "Dmg", true
+	case "wim", "swm", "esd":
+		return "wim", true
+	case "xar", "pkg":
+		return "Xar", true
+	case "z", "taz":
+		return "Z", true
+	case "vhd":
+		return "VHD", true
+	case "vhdx":
+		return "VHDX", true
+	case "vmdk":
+		return "VMDK", true
+	case "vdi":
+		return "VDI", true
+	case "qcow", "qcow2":
+		return "QCOW", true
+	case "msi", "doc", "xls", "ppt":
+		return "Compound", true
+	case "deb", "ar":
+		return "Ar", true
+	}
+	return "", false
 }
 
 // outerTypeName is 7-Zip's name of the format it opens first for a garc
@@ -60,7 +98,7 @@ func outerTypeName(f archive.Format) string {
 // whose data starts after a stub (atOffset); "" otherwise.
 func openWarning(name string, f archive.Format, atOffset bool) string {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
-	want, ok := singleFormatExts[ext]
+	want, ok := singleFormatExt(ext)
 	switch {
 	case !ok:
 		return ""

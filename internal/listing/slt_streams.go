@@ -139,10 +139,33 @@ func gzipHostOS(b byte) string {
 	return strconv.Itoa(int(b))
 }
 
-// xzFilterNames are 7-Zip's names of the xz filter IDs.
-var xzFilterNames = map[uint64]string{
-	0x01: "SB", 0x03: "Delta", 0x04: "BCJ", 0x05: "PPC", 0x06: "IA64", 0x07: "ARM",
-	0x08: "ARMT", 0x09: "SPARC", 0x0A: "ARM64", 0x0B: "RISCV", 0x21: "LZMA2",
+// xzFilterName returns 7-Zip's name of an xz filter ID.
+func xzFilterName(id uint64) (string, bool) {
+	switch id {
+	case 0x01:
+		return "SB", true
+	case 0x03:
+		return "Delta", true
+	case 0x04:
+		return "BCJ", true
+	case 0x05:
+		return "PPC", true
+	case 0x06:
+		return "IA64", true
+	case 0x07:
+		return "ARM", true
+	case 0x08:
+		return "ARMT", true
+	case 0x09:
+		return "SPARC", true
+	case 0x0A:
+		return "ARM64", true
+	case 0x0B:
+		return "RISCV", true
+	case 0x21:
+		return "LZMA2", true
+	}
+	return "", false
 }
 
 // xzMethod is 7-Zip's Method of an xz file: the first block's filters
@@ -151,7 +174,7 @@ var xzFilterNames = map[uint64]string{
 func xzMethod(x *stream.XZDetails) string {
 	var parts []string
 	for _, f := range x.Filters {
-		s, ok := xzFilterNames[f.ID]
+		s, ok := xzFilterName(f.ID)
 		if !ok {
 			s = strconv.FormatUint(f.ID, 10)
 		}
