@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/garc-dev/garc/internal/hugemem"
 )
 
 // zstdWindow is the window at every level: 4 MiB. zstd -3 has 2 MiB, but
@@ -43,7 +45,8 @@ const (
 // encoder while the oldest works); a frame compressed before the frames
 // ahead of it are written keeps its output in at most zstdOutChunks
 // chunks per thread but one (the oldest frame writes straight to w), then
-// waits for its turn: 12 MiB of chunks with two threads. The encoders'
+// waits for its turn: 12 MiB of chunks with two threads, made two to a
+// huge page (chunkMemory). The encoders'
 // windows come on top (8 MiB of history each). With one thread nothing is
 // held: each chunk is compressed as it fills, straight to w.
 //
@@ -71,6 +74,9 @@ type zstdWriter struct {
 	inPool  chan []byte        // input chunks: nil until made
 	outPool chan []byte        // output chunks: nil until made
 	made    atomic.Int64       // bytes of chunks made (the bound tests check)
+	paired  bool               // chunks are made two to a huge page
+	spareMu sync.Mutex
+	spare   []byte // with paired: the second chunk of the last huge page
 
 	mu  sync.Mutex
 	err error // the first error of w or an encoder
@@ -87,6 +93,7 @@ func newZstdWriter(w io.Writer, o *WriterOptions) *zstdWriter {
 		z.encs <- enc
 	}
 	in, out := zstdPools(z.threads)
+	z.paired = in+out > 1
 	z.inPool, z.outPool = make(chan []byte, in), make(chan []byte, max(out, 1))
 	for range in {
 		z.inPool <- nil
@@ -114,9 +121,29 @@ func (z *zstdWriter) take(pool chan []byte) []byte {
 // fresh returns c, or a new chunk in place of nil.
 func (z *zstdWriter) fresh(c []byte) []byte {
 	if c == nil {
-		c = make([]byte, 0, zstdChunk)
+		c = z.chunkMemory()
 		z.made.Add(zstdChunk)
 	}
+	return c
+}
+
+// chunkMemory returns a new empty chunk. A writer of several chunks
+// makes them two to a huge page (hugemem), whose first touch is one page
+// fault rather than 256 for a MiB.
+func (z *zstdWriter) chunkMemory() []byte {
+	if !z.paired {
+		return make([]byte, 0, zstdChunk)
+	}
+	z.spareMu.Lock()
+	defer z.spareMu.Unlock()
+	if z.spare == nil {
+		p := hugemem.Aligned(2 * zstdChunk)
+		hugemem.Advise(p[:cap(p)])
+		z.spare = p[zstdChunk : 2*zstdChunk : 2*zstdChunk]
+		return p[:0:zstdChunk]
+	}
+	c := z.spare[:0]
+	z.spare = nil
 	return c
 }
 
