@@ -89,8 +89,9 @@
 // settings near zlib's levels, below by klauspost/compress's flate:
 // blocks.go); bzip2 with internal/bzip2's parallel block encoder;
 // xz with internal/xz's Writer (independent blocks of four dictionaries,
-// compressed on several goroutines); zstd with klauspost/compress's
-// concurrent jobs; .lzma with the header's size known or an end marker.
+// compressed on several goroutines); zstd as independent frames of
+// 16 MiB, each compressed by its own klauspost/compress encoder, up to
+// --threads at once (zstdwriter.go); .lzma with the header's size known or an end marker.
 // The output never depends on the number of threads.
 //
 // The levels of .xz take xz's dictionaries, not 7-Zip's (xzOptions), with
