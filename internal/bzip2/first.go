@@ -181,7 +181,7 @@ func (p *parallel) adoptFirst() {
 		return
 	}
 	if cap(p.win) > 0 {
-		p.spare = append(p.spare, window{p.win[:0], p.gen})
+		p.spare = append(p.spare, window{p.win[:0], p.gen, p.winMem})
 		p.gen++
 	}
 	chunk := fb.input[n : n+parReadSize]
@@ -210,14 +210,14 @@ func (p *parallel) adoptFirst() {
 			break
 		}
 		w := make([]byte, 0, max(1<<20, got+k+parReadSize))
-		p.win = append(w, fb.input[:got]...)
+		p.win, p.winMem = append(w, fb.input[:got]...), nil
 		if !match {
 			p.win = append(p.win, chunk[:k]...)
 		}
 		blockPool.Put(fb.blk)
 		return
 	}
-	p.win = fb.input
+	p.win, p.winMem = fb.input, nil
 	p.first = fb
 }
 
@@ -242,7 +242,7 @@ func (p *parallel) startFirst() *parJob {
 	}
 	j.blk, j.first = fb.blk, true
 	j.pos, j.end = 32, fb.endBit
-	j.data, j.short, j.gen = nil, false, -1
+	j.data, j.dataMem, j.short, j.gen = nil, nil, false, -1
 	go j.run()
 	return j
 }

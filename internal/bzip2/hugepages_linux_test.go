@@ -119,3 +119,27 @@ func TestBlockMemOffHeap(t *testing.T) {
 		z.Close()
 	}
 }
+
+// TestParallelWindowOffHeap: the windows of a parallel Reader after the
+// first (1 MiB) are mapped outside the Go heap, as the blocks' buffers
+// are: on the heap those of a 3 MB stream took 4 MB and more (with the
+// alignment's slack) and started a collection in a run of garc.
+func TestParallelWindowOffHeap(t *testing.T) {
+	text := randomBytes(3000000, 47)
+	comp := compressWithTool(t, text, 9)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	z := NewReaderThreads(bytes.NewReader(comp), 2)
+	n, err := io.Copy(io.Discard, z)
+	runtime.ReadMemStats(&after)
+	if err != nil || n != int64(len(text)) {
+		t.Fatalf("%d bytes, %v", n, err)
+	}
+	if z.par.gen == 0 || z.par.winMem == nil {
+		t.Fatalf("window %d, owned by a mapping: %v", z.par.gen, z.par.winMem != nil)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 3<<20 {
+		t.Errorf("decoding took %d bytes of the heap", grew)
+	}
+	z.Close()
+}

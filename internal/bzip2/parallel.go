@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"io"
 	"slices"
-
-	"github.com/garc-dev/garc/internal/hugemem"
 )
 
 // Parallel decoding (NewReaderThreads with threads > 1), as lbzip2 and
@@ -56,17 +54,19 @@ const (
 
 // parJob is one candidate block being decoded by a worker.
 type parJob struct {
-	z      Reader // the worker's bit reader and Huffman tables
-	blk    *blockBuf
-	pos    int64 // bit offset of the magic in the input
-	end    int64 // bit offset after the block's last symbol
-	data   []byte
-	short  bool  // data ends before parMaxSpan and the input's end
-	offset int64 // input offset of data[0]
-	gen    int   // generation of the window holding data
-	first  bool  // blk is a closed Reader's first block, to be walked (first.go)
-	err    error
-	done   chan struct{}
+	z    Reader // the worker's bit reader and Huffman tables
+	blk  *blockBuf
+	pos  int64 // bit offset of the magic in the input
+	end  int64 // bit offset after the block's last symbol
+	data []byte
+	// dataMem owns data where it lies outside the Go heap (hugeAlloc).
+	dataMem *mapping
+	short   bool  // data ends before parMaxSpan and the input's end
+	offset  int64 // input offset of data[0]
+	gen     int   // generation of the window holding data
+	first   bool  // blk is a closed Reader's first block, to be walked (first.go)
+	err     error
+	done    chan struct{}
 }
 
 // run decodes the block at j.pos from j.data.
@@ -113,8 +113,9 @@ func (j *parJob) run() {
 // parallel is the reading goroutine's state of parallel decoding.
 type parallel struct {
 	r       io.Reader
-	win     []byte // input from offset base; bytes below len(win) are never written again
-	gen     int    // win's generation (each new window has the next)
+	win     []byte   // input from offset base; bytes below len(win) are never written again
+	winMem  *mapping // owns win where it lies outside the Go heap
+	gen     int      // win's generation (each new window has the next)
 	spare   []window
 	base    int64
 	eof     bool  // r is exhausted
@@ -164,27 +165,27 @@ func (p *parallel) avail() int64 { return p.base + int64(len(p.win)) }
 // replaced by a new one holding the data from the current position on.
 // Only a full one: a stream that fits the first window (1 MiB) is read
 // into it to its end, not copied to a second one to find its end. Later
-// windows are laid out for huge pages and advised: a long stream's
-// input is read into a few megabytes of new memory, which took a page
-// fault per 4 KiB.
+// windows are laid out for huge pages and advised (hugeAlloc): a long
+// stream's input is read into a few megabytes of new memory, which took a
+// page fault per 4 KiB, and from the Go heap started a collection.
 func (p *parallel) fill(off int64) {
 	for p.avail() < off && !p.eof {
 		if len(p.win) == cap(p.win) {
 			keep := min(p.pos/8, p.scanned) - p.base
 			live := p.win[keep:]
-			nw := p.spareWindow(len(live) + parReadSize)
+			nw, mem := p.spareWindow(len(live) + parReadSize)
 			size := max(2*len(live), len(live)+parReadSize, 1<<20)
 			switch {
 			case nw != nil:
 			case cap(p.win) == 0: // the first: a small stream's fits
 				nw = make([]byte, 0, size)
 			default:
-				nw = hugemem.Aligned(size)[:0]
-				hugemem.Advise(nw[:cap(nw)])
+				mem, nw = hugeAlloc(size)
+				nw = nw[:0]
 			}
 			nw = append(nw, live...)
-			p.spare = append(p.spare, window{p.win[:0], p.gen})
-			p.win, p.base = nw, p.base+keep
+			p.spare = append(p.spare, window{p.win[:0], p.gen, p.winMem})
+			p.win, p.winMem, p.base = nw, mem, p.base+keep
 			p.gen++
 		}
 		n, err := p.r.Read(p.win[len(p.win):cap(p.win)])
@@ -198,29 +199,32 @@ func (p *parallel) fill(off int64) {
 	}
 }
 
-// window is a buffer the window used before, and its generation.
+// window is a buffer the window used before, its generation and the
+// mapping that owns it, if any.
 type window struct {
 	buf []byte
 	gen int
+	mem *mapping
 }
 
 // spareWindow returns an earlier window's buffer of at least size bytes
-// that no job in flight reads, or nil; it keeps two others at most.
-func (p *parallel) spareWindow(size int) []byte {
-	var found []byte
+// that no job in flight reads, and its owner, or nil; it keeps two others
+// at most (a job that reads a dropped one holds its owner).
+func (p *parallel) spareWindow(size int) ([]byte, *mapping) {
+	var found window
 	for i := 0; i < len(p.spare); i++ {
 		w := p.spare[i]
-		if found != nil || cap(w.buf) < size || slices.ContainsFunc(p.jobs, func(j *parJob) bool { return j.gen == w.gen }) {
+		if found.buf != nil || cap(w.buf) < size || slices.ContainsFunc(p.jobs, func(j *parJob) bool { return j.gen == w.gen }) {
 			continue
 		}
-		found = w.buf
+		found = w
 		p.spare = slices.Delete(p.spare, i, i+1)
 		i--
 	}
 	if len(p.spare) > 2 {
 		p.spare = slices.Delete(p.spare, 0, len(p.spare)-2)
 	}
-	return found
+	return found.buf, found.mem
 }
 
 // magicPatterns[s] are the four bytes after the first byte of a block
@@ -320,6 +324,7 @@ func (p *parallel) startSpan(pos, span int64) *parJob {
 	j.pos = pos
 	j.offset = pos / 8
 	j.data = p.win[pos/8-p.base : min(p.avail(), pos/8+span)-p.base]
+	j.dataMem = p.winMem
 	j.short = span < parMaxSpan && int64(len(j.data)) == span
 	j.gen = p.gen
 	go j.run()
