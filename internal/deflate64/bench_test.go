@@ -3,12 +3,15 @@ package deflate64
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	kflate "github.com/klauspost/compress/flate"
 
 	"github.com/garc-dev/garc/internal/testenv"
 )
@@ -85,5 +88,53 @@ func benchInflate(b *testing.B, in, comp []byte, deflate64 bool) {
 				break
 			}
 		}
+	}
+}
+
+// BenchmarkInflateMatrix decodes the Deflate data of each class's 100 MB
+// .tar.gz that scripts/bench-matrix made (in $BENCH_DIR, by default
+// /var/tmp/garc-bench), with this package and, as a Go reference, with
+// klauspost/compress/flate, reporting CPU time. It is skipped when the
+// archives are absent. zlib's figure for the same data comes from outside
+// Go, e.g. `gzip -dc` or Python's zlib.
+func BenchmarkInflateMatrix(b *testing.B) {
+	dir := os.Getenv("BENCH_DIR")
+	if dir == "" {
+		dir = "/var/tmp/garc-bench"
+	}
+	for _, class := range []string{"mixed", "numbers", "utf16", "exec", "logs", "random"} {
+		data, err := os.ReadFile(filepath.Join(dir, "arc", "100M", class+".tar.gz"))
+		if err != nil || len(data) < 10 || data[3] != 0 {
+			continue // absent, or a header with optional fields
+		}
+		comp := data[10:] // the 10-byte gzip header
+		out := make([]byte, 256<<10)
+		b.Run(class, func(b *testing.B) {
+			d := New(bytes.NewReader(comp), false)
+			src := bytes.NewReader(comp)
+			cpu := testenv.StartCPU()
+			var n int64
+			for i := 0; i < b.N; i++ {
+				src.Reset(comp)
+				d.Reset(src)
+				n = 0
+				for {
+					k, err := d.Read(out)
+					n += int64(k)
+					if err != nil {
+						break
+					}
+				}
+			}
+			cpu.Report(b, n)
+		})
+		b.Run(class+"/klauspost", func(b *testing.B) {
+			cpu := testenv.StartCPU()
+			var n int64
+			for i := 0; i < b.N; i++ {
+				n, _ = io.CopyBuffer(io.Discard, struct{ io.Reader }{kflate.NewReader(bytes.NewReader(comp))}, out)
+			}
+			cpu.Report(b, n)
+		})
 	}
 }
