@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/garc-dev/garc/internal/hugemem"
+	"github.com/garc-dev/garc/internal/testenv"
 )
 
 // hugePageSize is the size of a transparent huge page.
@@ -74,7 +75,7 @@ func TestParallelWindowHugePages(t *testing.T) {
 	if err != nil || !bytes.Equal(got, text) {
 		t.Fatalf("%d bytes, %v", len(got), err)
 	}
-	if z.par.gen == 0 || !hugemem.InPages(z.par.win) {
+	if z.par.gen == 0 || !testenv.InHugePages(z.par.win) {
 		t.Errorf("window %d from offset %d, %d bytes of %d: want a later window on huge pages", z.par.gen, z.par.base, len(z.par.win), cap(z.par.win))
 	}
 }

@@ -17,12 +17,6 @@ func Aligned(n int) []byte {
 	return b[off : off+n : off+size]
 }
 
-// InPages reports whether b is laid out as Aligned lays it out: its start
-// on a huge-page boundary and its capacity whole huge pages.
-func InPages(b []byte) bool {
-	return cap(b)%PageSize == 0 && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%PageSize == 0
-}
-
 // Advise asks Linux to back the whole huge pages inside b (from its first
 // huge-page boundary to its last) with transparent huge pages. Failure is
 // harmless and ignored.

@@ -5,6 +5,12 @@ import (
 	"unsafe"
 )
 
+// inPages reports whether b starts on a huge-page boundary and its
+// capacity is whole huge pages, as Aligned lays it out.
+func inPages(b []byte) bool {
+	return cap(b)%PageSize == 0 && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%PageSize == 0
+}
+
 func TestAligned(t *testing.T) {
 	for _, n := range []int{1, PageSize - 1, PageSize, PageSize + 1, 3*PageSize + 12345} {
 		b := Aligned(n)
@@ -14,8 +20,8 @@ func TestAligned(t *testing.T) {
 		if a := uintptr(unsafe.Pointer(unsafe.SliceData(b))); a%PageSize != 0 {
 			t.Errorf("Aligned(%d) at %#x, not on a huge-page boundary", n, a)
 		}
-		if !InPages(b) {
-			t.Errorf("Aligned(%d) not InPages", n)
+		if !inPages(b) {
+			t.Errorf("Aligned(%d) not on whole huge pages", n)
 		}
 		for i, v := range b[:cap(b)] {
 			if v != 0 {
@@ -25,8 +31,8 @@ func TestAligned(t *testing.T) {
 		Advise(b[:cap(b)])
 		Advise(b[1:])
 	}
-	if InPages(make([]byte, PageSize+1)) {
-		t.Error("a plain slice of a page and a byte is InPages")
+	if inPages(make([]byte, PageSize+1)) {
+		t.Error("a plain slice of a page and a byte is on whole huge pages")
 	}
 	Advise(nil)
 }

@@ -6,8 +6,5 @@ package hugemem
 // on Linux, so the layout does not matter here.
 func Aligned(n int) []byte { return make([]byte, n) }
 
-// InPages reports true: there is no other layout here.
-func InPages(b []byte) bool { return true }
-
 // Advise does nothing where transparent huge pages are not known.
 func Advise(b []byte) {}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/garc-dev/garc/internal/hugemem"
 	"github.com/garc-dev/garc/internal/testenv"
 )
 
@@ -185,7 +184,7 @@ func TestZstdWriterChunkPages(t *testing.T) {
 		}
 		start := unsafe.SliceData(first[:1])
 		paired := unsafe.SliceData(second[:1]) == (*byte)(unsafe.Add(unsafe.Pointer(start), zstdChunk)) &&
-			hugemem.InPages(unsafe.Slice(start, 2*zstdChunk))
+			testenv.InHugePages(unsafe.Slice(start, 2*zstdChunk))
 		if paired != (threads > 1) {
 			t.Errorf("%d threads: two chunks on one huge page %v", threads, paired)
 		}
