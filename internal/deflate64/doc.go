@@ -17,10 +17,12 @@
 // significant bit first.
 //
 // The Decompressor keeps a 64-bit bit buffer refilled eight bytes at a time
-// from its own input buffer and decodes symbols with two-level lookup tables
-// (see huffman.go), whose literal/length entries also give two literals at
-// once where the next bits hold two short literal codes (added to a
-// dynamic block's table once it has given 16 KiB). Output goes into the
+// (without a branch in the fast loop) from its own input buffer and decodes
+// symbols with two-level lookup tables (see huffman.go) whose entries hold
+// what the symbol means in the stream's mode: a literal, or a length's or
+// distance's base and extra bit count. Literal/length entries also give two
+// literals at once where the next bits hold two short literal codes (added
+// to a dynamic block's table once it has given 16 KiB). Output goes into the
 // 64 KiB circular window; plain Deflate's matches are copied 8 bytes at a
 // time (closer ones after widening their period to 8 bytes or more), the
 // last word overrunning into room that holds no history Deflate can
