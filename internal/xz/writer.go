@@ -132,9 +132,17 @@ func (b *blockOut) lead(w io.Writer) error {
 // Len is the length of the block's stream so far.
 func (b *blockOut) Len() int64 { return b.sent + int64(b.pieces.Len()) }
 
-// Reset starts a block, not yet leading unless to is kept.
+// Reset starts a block whose stream may go to to (nil: held until it
+// leads). It keeps the pieces a leading block holds at most (keepOut and
+// one), not those of a longer stream held beside an older block, so
+// that every coder does not keep a block's stream of random data (16
+// MiB at -mx3) once it has coded one.
 func (b *blockOut) Reset(to io.Writer) {
 	b.pieces.Reset()
+	if k := keepOut/pieceSize + 1; len(b.bufs) > k {
+		clear(b.bufs[k:])
+		b.bufs = b.bufs[:k]
+	}
 	b.sent, b.hdrLen, b.to = 0, 0, to
 }
 

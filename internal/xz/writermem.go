@@ -3,20 +3,37 @@ package xz
 import (
 	"math/bits"
 
+	"github.com/garc-dev/garc/internal/hugemem"
 	"github.com/garc-dev/garc/internal/lzma"
 )
 
-// WriterMemory estimates the memory of a Writer with options o (zero
-// fields from o.Level's preset) at its largest, on an input of many
-// blocks, as the heap holds it between two collections. Per block being
-// compressed: the match finder's tables (a hash table of up to 2^24
-// slots and a chain of one, or a binary tree of two, 4-byte links per
-// dictionary position), the dictionary's window, the block's input, its
-// compressed output (counted as large as the input, with what growing it
-// leaves behind), the encoder's output room (up to 16 MiB) and 8 MiB for
-// the rest; with several blocks at once, their input buffers and one
-// more being filled. A short input takes less: its only block is as
-// long as the input and its encoder sized to it.
+// WriterMemory estimates the heap of a Writer with options o (zero fields
+// from o.Level's preset) at its largest, on an input of many blocks, and
+// 4 MiB for the rest of the process (the runtime, the archive's own
+// buffers). Each coder holds, as package lzma allocates them (each of its
+// large buffers in whole huge pages and one page more, hugemem.Aligned):
+//
+//   - its match finder's tables: a main hash table of 2^hbits slots
+//     (hbits from the dictionary, 16 to 24; at least 2^18 for hc5) and
+//     a chain of one, or a binary tree of two, 4-byte links per
+//     dictionary position;
+//   - its window: the dictionary, a chunk of up to 2 MiB, the parser's
+//     lookahead twice and 1 MiB of slack (the blocks' input is coded as
+//     it arrives);
+//   - 1 MiB of smaller tables, the model and its output chunk, 1.5 MiB
+//     more for the parallel finder's batches on a binary tree's two
+//     threads;
+//   - the block's compressed stream held: up to the header's keepOut
+//     bytes and a piece.
+//
+// Several blocks at once also hold their input pool (inBudget), and each
+// block coded beside the oldest holds its stream until that one is
+// written: up to the whole stream (random data: the block's size). A short
+// input takes less: its only block's encoder is sized to it, and the
+// tables' pages that a short input does not reach are not resident.
+// Against the peak heap of a Writer and the peak RSS of garc a -si (20
+// MiB and 2 GiB of mixed data, two threads): at -mx6 113 MiB for 101 MiB
+// of heap and 110-113 MB of RSS.
 func WriterMemory(o lzma.WriterOptions) int64 {
 	p := lzma.LevelOptions(o.Level)
 	if o.DictSize == 0 {
@@ -31,23 +48,44 @@ func WriterMemory(o lzma.WriterOptions) int64 {
 	}
 	bt := kind == lzma.BT4 || kind == lzma.BT5
 	threads := max(o.Threads, 1)
-	coders := threads
+	per, coders := 1, threads
 	if bt {
-		coders = (threads + 1) / 2
+		per, coders = min(threads, 2), (threads+1)/2
 	}
 	dict := int64(o.DictSize)
-	hbits := bits.Len32(o.DictSize-1) - 1
-	links := dict
+	block := BlockSize(o)
+	dbits := bits.Len32(o.DictSize-1) - 1
+	hbits, links := dbits, dict+1
 	if bt {
 		links *= 2
 	} else {
-		hbits++
+		hbits = max(hbits, 18)
 	}
-	tables := 4 * (int64(1)<<min(max(hbits, 16), 24) + links)
-	block := BlockSize(o)
-	coder := tables + dict + 2*block + min(block, 16<<20) + 8<<20
+	hbits = min(max(hbits, 16), 24)
+	coder := aligned(4*(int64(1)<<hbits+links)) +
+		aligned(dict+min(block, 2<<20)+2*lookahead+1<<20) +
+		1<<20
+	if per == 2 {
+		coder += 3 << 19
+	}
+	// A block's whole stream in pieces (random data: the block, a chunk
+	// header every 64 KiB), and what a leading block holds of it.
+	whole := (block+block>>9+pieceSize-1)/pieceSize*pieceSize + pieceSize
+	lead := min(int64(keepOut)+pieceSize, whole)
+	mem := int64(coders)*(coder+lead) + 4<<20
 	if coders > 1 {
-		return int64(coders)*coder + int64(coders+1)*block
+		mem += int64(coders-1)*(whole-lead) + int64(inBudget(coders, block))*inPiece
 	}
-	return coder
+	return mem
+}
+
+// lookahead is the LZMA parser's lookahead, as package lzma sizes its
+// window: 4096 positions of optimum parsing, the longest match and 8.
+const lookahead = 1<<12 + 273 + 8
+
+// aligned is the heap a buffer of n bytes that package lzma allocates for
+// huge pages takes: whole huge pages and one more (hugemem.Aligned).
+func aligned(n int64) int64 {
+	const page = hugemem.PageSize
+	return (n+page-1)/page*page + page
 }
