@@ -61,7 +61,10 @@
 // a fresh dictionary. A block of at most 4 MiB compressed has both sizes
 // in its header, as `xz -T` writes them; a longer one has none there (the
 // index has them), so that it is written as it is coded and the Writer
-// holds no more than 4 MiB of its output. garc's Reader splits the stream
+// holds no more than 4 MiB of its output. Blocks coded at once (a hash
+// chain on several threads) take their input in pieces from a pool of a
+// fixed size, so that the Writer's memory does not grow with the input.
+// garc's Reader splits the stream
 // into blocks by their LZMA2 chunk headers either way. The boundaries
 // depend on the level, never on the threads, so the file is the same
 // bytes for any thread count.

@@ -32,8 +32,9 @@ import (
 // input takes less: its only block's encoder is sized to it, and the
 // tables' pages that a short input does not reach are not resident.
 // Against the peak heap of a Writer and the peak RSS of garc a -si (20
-// MiB and 2 GiB of mixed data, two threads): at -mx6 113 MiB for 101 MiB
-// of heap and 110-113 MB of RSS.
+// MiB and 2 GiB of mixed data, two threads): at -mx6 109.5 MiB for 101 MiB
+// of heap and 110-113 MB of RSS; at -mx3 113 MiB, a block's stream of
+// random data held among it, for 85 MiB of heap and 87-95 MB of RSS.
 func WriterMemory(o lzma.WriterOptions) int64 {
 	p := lzma.LevelOptions(o.Level)
 	if o.DictSize == 0 {
