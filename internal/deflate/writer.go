@@ -45,7 +45,7 @@ var levels = [MaxLevel + 1]params{
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
 	8: {nice: 96, depth: 64, passes: 4, tries: 16, blocks: 2},
-	9: {nice: 128, depth: 96, passes: 6, tries: 32, blocks: 2},
+	9: {nice: 128, depth: 96, passes: 6, tries: 64, blocks: 4},
 }
 
 // Writer compresses to raw Deflate (RFC 1951) what is written to it. It
