@@ -263,12 +263,13 @@ func peakHeap(t *testing.T, o lzma.WriterOptions, n int) int64 {
 // on an input of many blocks as on one of a block and a half (issue
 // 26, point 8): it held a buffer of a block for the block being filled
 // and for each block being compressed, a block more (16 MiB at -mx3) on
-// a long input.
+// a long input (here 2.9 MB more; half a block allows for the garbage
+// the heap holds between collections).
 func TestWriterMemoryFlat(t *testing.T) {
 	o := lzma.WriterOptions{Level: 1, DictSize: 256 << 10, MatchFinder: "hc5", Threads: 2, BlockSize: 2 << 20}
 	short := peakHeap(t, o, int(o.BlockSize)*3/2)
 	long := peakHeap(t, o, 6*int(o.BlockSize))
-	if long > short+o.BlockSize/4 {
+	if long > short+o.BlockSize/2 {
 		t.Errorf("%d bytes in use on a block and a half, %d on six blocks", short, long)
 	}
 }
