@@ -104,10 +104,13 @@
 // insertion, beside direct 2- and 3-byte (and, for bt5, 4-byte) tables.
 // Positions are absolute stream positions so the tables survive sliding
 // the window. For the trees, the hash tables do not depend on the tree,
-// so the candidates of the next 32 positions are looked up in one tight
-// loop ahead of the tree walks (their cache misses overlap), and the first
-// tree node of the next position is prefetched while the current one is
-// searched; on Linux the tables ask for transparent huge pages.
+// so the candidates of the next 64 positions are looked up in one tight
+// loop ahead of the tree walks (their cache misses overlap), and the walks
+// of up to eight positions whose hashes differ run side by side, a node
+// of each in turn with the next ones prefetched (btwalk.go: a walk is a
+// chain of dependent loads, so alone it waits for every miss), for the
+// positions ahead of the parser, whose lists are kept until it gets there;
+// on Linux the tables ask for transparent huge pages.
 //
 // Levels 1–4 parse greedily with one position of lookahead (a longer or
 // closer match at the next byte, or a rep match there, makes the current
@@ -141,7 +144,8 @@
 // one encoder per two threads. With Threads=2 one block runs at a time
 // while Write waits, in a single buffer that then carries the history to
 // the next block. A block on two threads gets two goroutines: a
-// match-finder worker, which walks and updates the binary trees, and the
+// match-finder worker, which walks and updates the binary trees (several
+// walks side by side, as one thread does), and the
 // parser/coder, which hashes the positions for the worker a chunk ahead,
 // looks up the short-match tables itself and merges each position's tree
 // matches from the worker (mtfinder.go). A position's matches never

@@ -57,8 +57,10 @@ type matchFinder struct {
 	h3shift, h4bshift uint
 	hb                int      // bytes hashed for the main table: 4 or 5
 	son               []uint32 // chain (hc) or tree pairs (bt), indexed by abs % cyclic
-	// insertScratch is skip's match list (at most one match).
-	insertScratch []match
+	// walks holds the binary tree's walks ahead (btwalk.go); for the
+	// next seq positions the walks go one at a time.
+	walks *btWalks
+	seq   int
 
 	// Hashing ahead: the hash tables do not depend on the tree, so the
 	// candidates of the next positions are looked up (and the tables
@@ -71,7 +73,7 @@ type matchFinder struct {
 }
 
 // hashAhead is how many positions are hashed ahead of the tree walk.
-const hashAhead = 32
+const hashAhead = 64
 
 // preHash is one position's hash-table candidates (absolute+1, 0 none).
 type preHash struct {
@@ -219,7 +221,9 @@ func newMatchFinder(bt bool, hashBytes int, dictSize uint32, nice, cycles int) *
 	// (clearing touches every page, which the hash-chain finder's small
 	// inputs and sparse tables otherwise never do).
 	mf.tablesZero = true
-	mf.insertScratch = make([]match, 0, maxMatchLen+1)
+	if bt {
+		mf.walks = new(btWalks)
+	}
 	return mf
 }
 
@@ -239,6 +243,10 @@ func (mf *matchFinder) reset(data []byte) {
 	mf.cycPos = 1 % mf.cyclic
 	mf.hcur = 0
 	mf.hlimit = 0
+	if mf.walks != nil {
+		mf.walks.reset()
+		mf.seq = 0
+	}
 }
 
 // clearHashes empties the hash tables (the son entries are reached only
@@ -261,6 +269,10 @@ func (mf *matchFinder) restart(pos int) {
 	mf.cycPos = (uint32(pos) + mf.delta) % mf.cyclic
 	mf.hcur = 0
 	mf.hlimit = 0
+	if mf.walks != nil {
+		mf.walks.reset()
+		mf.seq = 0
+	}
 }
 
 // advance moves to the next position.
@@ -363,27 +375,36 @@ func (mf *matchFinder) find(ms []match) []match {
 	cur := uint32(pos) + mf.delta
 	maxD := mf.maxDist(cur)
 	ph := mf.preHashed(cur)
-	c2, c3, c4 := ph.c2, ph.c3, ph.c4
-	if mf.bt && cur+1 < mf.hcur {
-		// Prefetch the tree node and the bytes of the next position's
-		// first candidate: the cache misses then overlap with this
-		// position's search instead of stalling the next one.
-		nc := mf.ph[(cur+1)&(hashAhead-1)].c4
-		if d := cur + 1 - nc; d-1 < maxD {
-			s := mf.cycPos + 1
-			if d > s {
-				s += mf.cyclic
+	ms, best := mf.shortMatches(ms, pos, cur, ph.c2, ph.c3, ph.c4b, maxD, limit)
+	if mf.walks.n == 0 && mf.seq > 0 {
+		// One walk at a time (btwalk.go: where the walks would wait
+		// for each other). The next position's first node and bytes
+		// are prefetched, so that their misses overlap this search.
+		mf.seq--
+		if cur+1 < mf.hcur {
+			nc := mf.ph[(cur+1)&(hashAhead-1)].c4
+			if d := cur + 1 - nc; d-1 < maxD {
+				s := mf.cycPos + 1
+				if d > s {
+					s += mf.cyclic
+				}
+				s -= d
+				prefetch3(&mf.son[2*s], &mf.son[2*s], &buf[pos+1-int(d)])
 			}
-			s -= d
-			if mf.bt {
-				s *= 2
-			}
-			prefetch3(&mf.son[s], &mf.son[s], &buf[pos+1-int(d)])
 		}
+		ms = mf.btFind(ms, pos, cur, ph.c4, maxD, limit, best)
+	} else {
+		// The tree's matches, from walks several positions at a
+		// time (btwalk.go): those longer than the short ones, as a
+		// walk that started from best would have reported them.
+		w := mf.walkTo(1)
+		for _, m := range w.out[:w.n] {
+			if int(m.len) > best {
+				ms = append(ms, m)
+			}
+		}
+		mf.walks.pop()
 	}
-
-	ms, best := mf.shortMatches(ms, pos, cur, c2, c3, ph.c4b, maxD, limit)
-	ms = mf.btFind(ms, pos, cur, c4, maxD, limit, best)
 	if debugChecks {
 		for _, m := range ms {
 			for i := 0; i < int(m.len); i++ {
@@ -552,8 +573,7 @@ func (mf *matchFinder) skip(n int) {
 			continue
 		}
 		cur := uint32(pos) + mf.delta
-		cand := mf.preHashed(cur).c4
-		if d := run; d != 0 && cur-cand == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
+		if d := run; d != 0 && mf.walks.n == 0 && cur-mf.preHashed(cur).c4 == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
 			cyc := mf.cycPos
 			s := cyc - d
 			if d > cyc {
@@ -561,14 +581,25 @@ func (mf *matchFinder) skip(n int) {
 			}
 			son[2*cyc], son[2*cyc+1] = son[2*s], son[2*s+1]
 			runLimit = limit
-		} else {
-			// Reporting only a match of the full limit (best
-			// limit-1) tells whether the walk ended on one.
-			ms := mf.btFind(mf.insertScratch[:0], pos, cur, cand, mf.maxDist(cur), limit, limit-1)
+		} else if mf.walks.n == 0 && mf.seq > 0 {
+			// One walk at a time (find). Reporting only a match of
+			// the full limit (best limit-1) tells whether the walk
+			// ended on one.
+			mf.seq--
+			ms := mf.btFind(mf.walks.w[0].out[:0], pos, cur, mf.preHashed(cur).c4, mf.maxDist(cur), limit, limit-1)
 			run = 0
 			if len(ms) > 0 {
 				run, runLimit = ms[len(ms)-1].dist+1, limit
 			}
+		} else {
+			// The walk ended on a match of the full limit if its
+			// last match has that length.
+			w := mf.walkTo(n)
+			run = 0
+			if k := w.n; k > 0 && w.out[k-1].len == uint32(limit) {
+				run, runLimit = w.out[k-1].dist+1, limit
+			}
+			mf.walks.pop()
 		}
 		mf.advance()
 	}

@@ -110,6 +110,8 @@ type mtFinder struct {
 	wb     []match
 	wchunk []uint32
 	wci    int
+	// walks are the worker's tree walks in progress.
+	walks btWalks
 }
 
 func newMTFinder() *mtFinder {
@@ -129,6 +131,10 @@ func newMTFinder() *mtFinder {
 // first of the block, and nothing at or after it is hashed yet), up to
 // the buffer index last.
 func (t *mtFinder) start(mf *matchFinder, last int) {
+	if mf.walks.n != 0 {
+		// The worker would insert the positions walked ahead again.
+		panic("lzma: pipelined finder started with walks ahead")
+	}
 	t.full = make(chan []match, mtBatches)
 	t.free = make(chan []match, mtBatches)
 	for _, b := range t.batches {
@@ -244,20 +250,24 @@ func (t *mtFinder) feed(mf *matchFinder, need int) {
 }
 
 // produce searches and inserts the positions of the block in order, each
-// from its candidate in the consumer's chunks, prefetching the next one's
-// first node while walking the current. Before it waits for a chunk it
-// hands over the positions it has done, which the consumer may be
-// waiting for before it hashes more.
+// from its candidate in the consumer's chunks, up to btLanes walks at a
+// time (btWalks), and hands their match lists on in position order.
+// Before it waits for a chunk or a batch, with no walk left going, it
+// hands over the positions it has done, which the consumer may be waiting
+// for before it hashes more.
 func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, headFree chan []uint32) {
 	defer close(t.done)
 	defer close(full)
-	buf, son, end, last := mf.buf, mf.son, mf.end, t.last
+	buf, end, last := mf.buf, mf.end, t.last
 	pos, cyc := mf.pos, mf.cycPos
 	b := t.wb // nil: no batch held
 	chunk, ci, done := t.wchunk, t.wci, 0
 	// run is the distance (1-based) of the previous position's match of
 	// its full limit runLimit, 0 if it had none.
 	run, runLimit := uint32(0), 0
+	r := &t.walks
+	r.begin(mf)
+	seq := 0 // positions to walk one at a time (btSerial)
 	send := func() bool {
 		select {
 		case full <- b:
@@ -267,82 +277,119 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			return false
 		}
 	}
-	for pos < last {
-		if ci == len(chunk) {
-			if chunk != nil {
-				headFree <- chunk // never blocks
-				chunk = nil
-			}
-			select {
-			case chunk = <-headFull:
-			default:
-				if len(b) > 0 && !send() {
-					goto out
+	for pos < last || r.n > 0 {
+		if r.n == 0 {
+			// No walk going: the chunk and the batch may change.
+			if ci == len(chunk) {
+				if chunk != nil {
+					headFree <- chunk // never blocks
+					chunk = nil
 				}
 				select {
 				case chunk = <-headFull:
+				default:
+					if len(b) > 0 && !send() {
+						goto out
+					}
+					select {
+					case chunk = <-headFull:
+					case <-t.quit:
+						goto out
+					}
+				}
+				ci = 0
+			}
+			if b == nil {
+				select {
+				case b = <-free:
 				case <-t.quit:
 					goto out
 				}
+				b, done = b[:0], 0
 			}
-			ci = 0
-		}
-		if b == nil {
-			select {
-			case b = <-free:
-			case <-t.quit:
-				goto out
-			}
-			b, done = b[:0], 0
-		}
-		cur := uint32(pos) + mf.delta
-		limit := min(end-pos, mf.nice)
-		if d := run; d != 0 && cur-chunk[ci] == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
-			// A long match going on: the previous position matched
-			// its full limit at distance d, this one's newest
-			// candidate is at the same distance and the match goes
-			// on for this one's limit. Its walk would stop at that
-			// first node, report it and take over its subtrees, so
-			// that is done without the walk (a run of repeated
-			// bytes or strings costs a copy per position). takeOver
-			// goes on over the next positions as long as the match
-			// does, in a loop of its own.
-			r := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
-			b = mf.takeOver(b, chunk, &r, d, last)
-			pos, cyc, ci, done, runLimit = r.pos, r.cyc, r.ci, r.done, r.limit
-		} else {
-			if k := ci + mtAhead; k < len(chunk) {
-				// A later position's first node and bytes.
-				nc, ncyc := chunk[k], cyc+mtAhead
-				if ncyc >= mf.cyclic {
-					ncyc -= mf.cyclic
-				}
-				if d := cur + mtAhead - nc; d-1 < mf.maxDist(cur+mtAhead) {
-					s := ncyc - d
-					if d > ncyc {
-						s += mf.cyclic
+			cur := uint32(pos) + mf.delta
+			limit := min(end-pos, mf.nice)
+			if d := run; d != 0 && cur-chunk[ci] == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
+				// A long match going on: the previous position
+				// matched its full limit at distance d, this one's
+				// newest candidate is at the same distance and the
+				// match goes on for this one's limit. Its walk
+				// would stop at that first node, report it and
+				// take over its subtrees, so that is done without
+				// the walk (a run of repeated bytes or strings
+				// costs a copy per position). takeOver goes on over
+				// the next positions as long as the match does, in
+				// a loop of its own.
+				rs := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
+				b = mf.takeOver(b, chunk, &rs, d, last)
+				pos, cyc, ci, done, runLimit = rs.pos, rs.cyc, rs.ci, rs.done, rs.limit
+				if done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
+					if !send() {
+						goto out
 					}
-					prefetch3(&son[2*s], &son[2*s], &buf[pos+mtAhead-int(d)])
 				}
+				continue
 			}
-			mf.cycPos = cyc
-			hdr := len(b)
-			b = append(b, match{})
-			ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
-			b[hdr].len = uint32(len(ms))
-			b = b[:hdr+1+len(ms)]
-			run = 0
-			if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
-				run, runLimit = ms[n-1].dist+1, limit
+			if btAdapt && r.serial(64) {
+				seq = btSeqRun
 			}
+			if seq > 0 {
+				// One walk at a time (btSerial), the first node and
+				// bytes of a later position prefetched.
+				seq--
+				mf.aheadPrefetch(chunk, ci, pos, cyc)
+				mf.cycPos = cyc
+				hdr := len(b)
+				b = append(b, match{})
+				ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
+				b[hdr].len = uint32(len(ms))
+				b = b[:hdr+1+len(ms)]
+				run = 0
+				if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
+					run, runLimit = ms[n-1].dist+1, limit
+				}
+				ci++
+				pos++
+				if cyc++; cyc == mf.cyclic {
+					cyc = 0
+				}
+				if done++; done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
+					if !send() {
+						goto out
+					}
+				}
+				continue
+			}
+		}
+		// Admit positions while the ring, the chunk and the batch have
+		// room, and start those whose tree is not being walked.
+		for r.n < btRing && r.nwait < btWait && pos < last && ci < len(chunk) &&
+			done+r.n < mtBatchPosition && cap(b)-len(b) >= (r.n+1)*mtMaxPerPos {
+			cur := uint32(pos) + mf.delta
+			mf.aheadPrefetch(chunk, ci, pos, cyc)
+			r.admit(mf, pos, cur, cyc, chunk[ci], mf.maxDist(cur), min(end-pos, mf.nice))
 			ci++
 			pos++
 			if cyc++; cyc == mf.cyclic {
 				cyc = 0
 			}
+		}
+		r.launch()
+		if r.active > 0 {
+			r.step()
+		}
+		// Hand on the finished walks' lists in position order.
+		for w := r.oldest(); w != nil; w = r.oldest() {
+			b = append(b, match{len: uint32(w.n)})
+			b = append(b, w.out[:w.n]...)
+			run = 0
+			if n := w.n; n > 0 && w.out[n-1].len == uint32(w.limit) {
+				run, runLimit = w.out[n-1].dist+1, w.limit
+			}
+			r.pop()
 			done++
 		}
-		if done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
+		if r.n == 0 && (done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos) {
 			if !send() {
 				goto out
 			}
@@ -354,6 +401,28 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 out:
 	// The state a resume starts from.
 	t.wpos, t.wcyc, t.wb, t.wchunk, t.wci = pos, cyc, b, chunk, ci
+}
+
+// aheadPrefetch prefetches the first node and bytes of the position
+// mtAhead after pos (buffer index; tree slot cyc), whose candidate is in
+// chunk at ci+mtAhead, if it is.
+func (mf *matchFinder) aheadPrefetch(chunk []uint32, ci, pos int, cyc uint32) {
+	k := ci + mtAhead
+	if k >= len(chunk) {
+		return
+	}
+	cur := uint32(pos) + mf.delta
+	nc, ncyc := chunk[k], cyc+mtAhead
+	if ncyc >= mf.cyclic {
+		ncyc -= mf.cyclic
+	}
+	if d := cur + mtAhead - nc; d-1 < mf.maxDist(cur+mtAhead) {
+		s := ncyc - d
+		if d > ncyc {
+			s += mf.cyclic
+		}
+		prefetch3(&mf.son[2*s], &mf.son[2*s], &mf.buf[pos+mtAhead-int(d)])
+	}
 }
 
 // runState is the worker's place in its block: the position (buffer

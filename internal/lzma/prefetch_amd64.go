@@ -10,3 +10,10 @@ func prefetch3(a, b *uint32, c *byte)
 //
 //go:noescape
 func prefetch1(a *uint32)
+
+// prefetchN is prefetch3 for the n addresses from p: one call for the
+// next nodes of all the walks going (btWalks.step), as every call makes
+// the caller keep its state in memory.
+//
+//go:noescape
+func prefetchN(p *uintptr, n int)
