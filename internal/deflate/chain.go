@@ -8,10 +8,14 @@ package deflate
 // the positions it covers are only linked into their chains; -mx2 to
 // -mx4 parse lazily (see lazy).
 
-// chainHashBits sizes the chains' hash table: 32K heads (128 KiB) stay
-// in the cache better than the trees' 64K, about 3 % less CPU time on
-// decimal numbers for a few bytes more in 20 MB.
-const chainHashBits = 15
+// chainHashBits sizes the chains' hash table: 64K heads (256 KiB), one
+// per window position and more, so that a chain holds few strings of
+// other hashes. 32K heads stayed in the cache better (-mx1 on 20 MB of
+// decimal numbers 0.97x the CPU time) but their chains, twice as long on
+// data without matches, cost 1.30x the CPU time on random bytes (-mx1
+// 0.89x 7zz's with 64K, 1.16x with 32K), and 64K heads code every bench
+// class a few hundred bytes smaller.
+const chainHashBits = 16
 
 // chainHash is the chains' hash of the 3 bytes of w at i.
 func chainHash(w *window, i int) uint32 {
