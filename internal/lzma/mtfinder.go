@@ -330,9 +330,6 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 				}
 				continue
 			}
-			if btAdapt && r.serial(64) {
-				seq = btSeqRun
-			}
 			if seq > 0 {
 				// One walk at a time (btSerial), the first node and
 				// bytes of a later position prefetched.
@@ -363,7 +360,7 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 		}
 		// Admit positions while the ring, the chunk and the batch have
 		// room, and start those whose tree is not being walked.
-		for r.n < btRing && r.nwait < btWait && pos < last && ci < len(chunk) &&
+		for seq == 0 && r.n < btRing && r.nwait < btWait && pos < last && ci < len(chunk) &&
 			done+r.n < mtBatchPosition && cap(b)-len(b) >= (r.n+1)*mtMaxPerPos {
 			cur := uint32(pos) + mf.delta
 			mf.aheadPrefetch(chunk, ci, pos, cyc)
@@ -377,6 +374,11 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 		r.launch()
 		if r.active > 0 {
 			r.step()
+			if btAdapt && seq == 0 && r.serial(64) {
+				// The walks wait for each other: the ring drains,
+				// and the next positions go one at a time.
+				seq = btSeqRun
+			}
 		}
 		// Hand on the finished walks' lists in position order.
 		for w := r.oldest(); w != nil; w = r.oldest() {
