@@ -1,7 +1,6 @@
 package lzma
 
 import (
-	"math/bits"
 	"unsafe"
 )
 
@@ -269,6 +268,15 @@ func (r *btWalks) start(k int) {
 	r.npf += 2
 }
 
+// retire ends the walk at act[i], whose links the caller has closed: it
+// is done, and the last walk going takes its place in act.
+func (r *btWalks) retire(i int) {
+	r.w[r.act[i]].state = btDone
+	r.fin = true
+	r.active--
+	r.act[i] = r.act[r.active]
+}
+
 // step moves every walk still going on by one node, prefetching each
 // one's next node and the byte it compares first. It indexes the tree and
 // the buffer without bounds checks (it is the encoder's hottest loop):
@@ -302,18 +310,7 @@ func (r *btWalks) step() {
 		a, b := *(*byte)(unsafe.Add(jp, l)), *(*byte)(unsafe.Add(cp, l))
 		if a == b {
 			l++
-			for l+8 <= limit {
-				x := load64(unsafe.Add(cp, l)) ^ load64(unsafe.Add(jp, l))
-				if x != 0 {
-					l += bits.TrailingZeros64(x) >> 3
-					goto found
-				}
-				l += 8
-			}
-			for l < limit && *(*byte)(unsafe.Add(cp, l)) == *(*byte)(unsafe.Add(jp, l)) {
-				l++
-			}
-		found:
+			l = matchLenAt(cp, jp, l, limit)
 			if l > w.best {
 				w.out[w.n] = match{uint32(l), d - 1}
 				w.n++
@@ -322,10 +319,7 @@ func (r *btWalks) step() {
 			if l >= limit {
 				*(*uint32)(w.p1) = left
 				*(*uint32)(w.p0) = right
-				w.state = btDone
-				r.fin = true
-				r.active--
-				r.act[i] = r.act[r.active]
+				r.retire(i)
 				i--
 				continue
 			}
@@ -347,10 +341,7 @@ func (r *btWalks) step() {
 		if w.steps--; w.steps == 0 || d-1 >= w.maxD {
 			*(*uint32)(w.p0) = 0
 			*(*uint32)(w.p1) = 0
-			w.state = btDone
-			r.fin = true
-			r.active--
-			r.act[i] = r.act[r.active]
+			r.retire(i)
 			i--
 			continue
 		}

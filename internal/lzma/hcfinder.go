@@ -2,7 +2,6 @@ package lzma
 
 import (
 	"encoding/binary"
-	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -199,18 +198,7 @@ func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit
 		steps += spare
 		spare = 0
 		q := unsafe.Add(p, -int(d))
-		l := 0
-		for l+8 <= limit {
-			if x := load64(unsafe.Add(p, l)) ^ load64(unsafe.Add(q, l)); x != 0 {
-				l += bits.TrailingZeros64(x) >> 3
-				goto found
-			}
-			l += 8
-		}
-		for l < limit && *(*byte)(unsafe.Add(p, l)) == *(*byte)(unsafe.Add(q, l)) {
-			l++
-		}
-	found:
+		l := matchLenAt(p, q, 0, limit)
 		if l > best {
 			*(*match)(out) = match{uint32(l), d - 1}
 			out = unsafe.Add(out, unsafe.Sizeof(match{}))

@@ -322,13 +322,13 @@ func matchLen(a []byte, i, j, limit int) int {
 	if uint(j) >= uint(i) || i+limit > len(a) {
 		panic("lzma: matchLen out of range")
 	}
-	return matchLenAt(unsafe.Pointer(&a[i]), unsafe.Pointer(&a[j]), limit)
+	return matchLenAt(unsafe.Pointer(&a[i]), unsafe.Pointer(&a[j]), 0, limit)
 }
 
 // matchLenAt is matchLen for the bytes at p and q, which the caller
-// has checked: limit bytes can be read from both.
-func matchLenAt(p, q unsafe.Pointer, limit int) int {
-	n := 0
+// has checked: limit bytes can be read from both. Their first n bytes are
+// known to be equal; the comparison starts after them.
+func matchLenAt(p, q unsafe.Pointer, n, limit int) int {
 	for n+8 <= limit {
 		if x := load64(unsafe.Add(p, n)) ^ load64(unsafe.Add(q, n)); x != 0 {
 			return n + bits.TrailingZeros64(x)>>3
@@ -506,18 +506,7 @@ func (mf *matchFinder) btFind(ms []match, pos int, cur, cand, maxD uint32, limit
 		a, b := *(*byte)(unsafe.Add(jp, l)), *(*byte)(unsafe.Add(cp, l))
 		if a == b {
 			l++
-			for l+8 <= limit {
-				x := load64(unsafe.Add(cp, l)) ^ load64(unsafe.Add(jp, l))
-				if x != 0 {
-					l += bits.TrailingZeros64(x) >> 3
-					goto found
-				}
-				l += 8
-			}
-			for l < limit && *(*byte)(unsafe.Add(cp, l)) == *(*byte)(unsafe.Add(jp, l)) {
-				l++
-			}
-		found:
+			l = matchLenAt(cp, jp, l, limit)
 			if l > best {
 				*(*match)(out) = match{uint32(l), d - 1}
 				out = unsafe.Add(out, unsafe.Sizeof(match{}))

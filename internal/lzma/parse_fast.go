@@ -146,12 +146,7 @@ func longestRep(buf []byte, pos int, reps *[4]uint32, valid uint64, limit int) (
 		if load16(q) != w {
 			continue
 		}
-		l := 2
-		if limit > 2 {
-			// (Not before: p+2 may be the end of buf, which a
-			// pointer must not hold.)
-			l += matchLenAt(unsafe.Add(p, 2), unsafe.Add(q, 2), limit-2)
-		}
+		l := matchLenAt(p, q, 2, limit)
 		if l > best {
 			best, idx = l, i
 		}
