@@ -379,31 +379,7 @@ func TestXZOptions(t *testing.T) {
 // an .xz Writer with options lo on n bytes, above what was in use before.
 func xzPeakHeap(t *testing.T, lo lzma.WriterOptions, n int) int64 {
 	t.Helper()
-	chunk := writerSample(1 << 20)
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
-	w, err := xz.NewWriter(io.Discard, lo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n > 0 {
-		k := min(n, len(chunk))
-		if _, err := w.Write(chunk[:k]); err != nil {
-			t.Fatal(err)
-		}
-		n -= k
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapInuse)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	// A short input is coded in Close.
-	runtime.ReadMemStats(&ms)
-	peak = max(peak, ms.HeapInuse)
-	return int64(peak - base)
+	return testenv.PeakHeap(t, func() (io.WriteCloser, error) { return xz.NewWriter(io.Discard, lo) }, writerSample(1<<20), n)
 }
 
 // The memory of an .xz Writer does not grow with the input once it is

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand"
 	"os/exec"
-	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/lzma"
@@ -233,29 +232,7 @@ func TestWriterStreamsLongBlocks(t *testing.T) {
 // above what was in use before.
 func peakHeap(t *testing.T, o lzma.WriterOptions, n int) int64 {
 	t.Helper()
-	chunk := sample(256<<10, 3)
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
-	w, err := NewWriter(io.Discard, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n > 0 {
-		k := min(n, len(chunk))
-		if _, err := w.Write(chunk[:k]); err != nil {
-			t.Fatal(err)
-		}
-		n -= k
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapInuse)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	runtime.ReadMemStats(&ms)
-	return int64(max(peak, ms.HeapInuse) - base)
+	return testenv.PeakHeap(t, func() (io.WriteCloser, error) { return NewWriter(io.Discard, o) }, sample(256<<10, 3), n)
 }
 
 // Blocks compressed beside each other (a hash chain on two threads) take
