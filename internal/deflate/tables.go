@@ -1,5 +1,7 @@
 package deflate
 
+import "sync"
+
 // RFC 1951 section 3.2.5: the 29 length codes (symbols 257…285) and the 30
 // distance codes, each a base value and a number of extra bits.
 const (
@@ -31,13 +33,17 @@ var distExtra = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
 var codeLenOrder = [numCodeLen]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
 
 // lenCode maps a match length (3…258) to its length code index (0…28);
-// distCodeOf maps distance-1 (0…32767) to its distance code.
+// distCodeOf maps distance-1 (0…32767) to its distance code. NewWriter
+// builds them (tablesOnce), not the package's initialization: most garc
+// processes write no Deflate, and the 32 KiB table cost every start 8
+// page faults.
 var (
 	lenCode    [maxMatch + 1]uint8
 	distCodeOf [windowSize]uint8
+	tablesOnce sync.Once
 )
 
-func init() {
+func buildTables() {
 	for c := range lengthBase {
 		hi := maxMatch
 		if c+1 < len(lengthBase) {

@@ -88,6 +88,7 @@ func NewWriter(w io.Writer, level int) (*Writer, error) {
 	if level < MinLevel || level > MaxLevel {
 		return nil, fmt.Errorf("%w %d", ErrLevel, level)
 	}
+	tablesOnce.Do(buildTables)
 	p := levels[level]
 	e := &Writer{
 		w:    w,

@@ -607,6 +607,7 @@ func TestLongMatchExtended(t *testing.T) {
 
 // TestDistCode checks the computed distance codes against the table.
 func TestDistCode(t *testing.T) {
+	tablesOnce.Do(buildTables)
 	for d := uint32(1); d <= windowSize; d++ {
 		if got, want := distCode(d), uint32(distCodeOf[d-1]); got != want {
 			t.Fatalf("distance %d: code %d, want %d", d, got, want)
