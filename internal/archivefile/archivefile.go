@@ -3,6 +3,7 @@ package archivefile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -201,6 +202,35 @@ func (a *File) WriteAt(p []byte, off int64) (int, error) {
 		off += int64(n)
 	}
 	return written, nil
+}
+
+// CutBack drops the bytes written from offset size on, so that the next
+// Write continues there (the ZIP writer stores an entry whose compressed
+// data came out larger than the input). It changes nothing and returns
+// false when size lies before the last volume, which is finished.
+func (a *File) CutBack(size int64) (bool, error) {
+	if a.done {
+		return false, fs.ErrClosed
+	}
+	if a.err != nil {
+		return false, a.err
+	}
+	first := int64(0)
+	if a.volSize > 0 {
+		first = int64(len(a.parts)-1) * a.volSize
+	}
+	if size < first || size > a.size {
+		return false, nil
+	}
+	f := a.parts[len(a.parts)-1]
+	if err := f.Truncate(size - first); err != nil {
+		return false, a.fail(err)
+	}
+	if _, err := f.Seek(size-first, io.SeekStart); err != nil {
+		return false, a.fail(err)
+	}
+	a.size = size
+	return true, nil
 }
 
 // Commit flushes the archive to disk and renames it into place: the

@@ -100,3 +100,56 @@ func TestArchiveFileVolumes(t *testing.T) {
 		t.Fatalf("temporaries left after Abort: %v", l)
 	}
 }
+
+// CutBack drops what was written from an offset on and the next Write
+// continues there; into a finished volume it changes nothing and says so.
+func TestArchiveFileCutBack(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "c.zip")
+	a, err := Create(target, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Write([]byte("header compressed data that grew"))
+	if ok, err := a.CutBack(7); !ok || err != nil {
+		t.Fatalf("CutBack(7): %v, %v", ok, err)
+	}
+	a.Write([]byte("stored"))
+	if ok, err := a.CutBack(100); ok || err != nil {
+		t.Fatalf("CutBack beyond the end: %v, %v", ok, err)
+	}
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "header stored" || a.Size() != 13 {
+		t.Fatalf("committed %q, size %d", b, a.Size())
+	}
+
+	vt := filepath.Join(dir, "v.zip")
+	v, err := Create(vt, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Write([]byte("0123456789"))
+	if ok, err := v.CutBack(3); ok || err != nil {
+		t.Fatalf("CutBack into a finished volume: %v, %v", ok, err)
+	}
+	if ok, err := v.CutBack(9); !ok || err != nil {
+		t.Fatalf("CutBack(9): %v, %v", ok, err)
+	}
+	v.Write([]byte("ab"))
+	if err := v.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for i := range 3 {
+		b, _ := os.ReadFile(VolumeName(vt, i))
+		got = append(got, b...)
+	}
+	if string(got) != "012345678ab" {
+		t.Fatalf("volumes hold %q", got)
+	}
+	if l := leftovers(t, dir); len(l) != 0 {
+		t.Fatalf("temporaries left: %v", l)
+	}
+}

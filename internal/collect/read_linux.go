@@ -97,6 +97,20 @@ func (r *fileReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// Seek moves the read offset, as lseek(2) does, so that a writer can
+// read the file again (the ZIP writer stores an entry that did not
+// compress); on a FIFO it fails.
+func (r *fileReader) Seek(offset int64, whence int) (int64, error) {
+	if r.fd < 0 {
+		return 0, &os.PathError{Op: "seek", Path: r.path, Err: os.ErrClosed}
+	}
+	off, err := syscall.Seek(r.fd, offset, whence)
+	if err != nil {
+		return 0, &os.PathError{Op: "seek", Path: r.path, Err: err}
+	}
+	return off, nil
+}
+
 // Close closes the descriptor; a second Close returns os.ErrClosed.
 func (r *fileReader) Close() error {
 	if r.fd < 0 {

@@ -186,7 +186,14 @@
 // over hash chains at levels 1–4, optimal parsing at 5–9; flag bits 1–2
 // as Info-ZIP sets them), BZip2, LZMA (with an end marker, flag
 // bit 1), Zstandard (93) and XZ (95), the LZMA dictionary no larger than
-// the entry. Names that are not ASCII get the UTF-8 flag (bit 11); the
+// the entry. An entry whose compressed data comes out no smaller than
+// its content is written again Stored, as 7-Zip does: the archive is cut
+// back to the entry's data (an Output with CutBack), the local header
+// rewritten with method 0 and the content taken from the copy in the
+// read buffer (at most 256 KiB) or read again (io.Seeker); through a
+// pipe (WriteOptions.Streamed), or from content that cannot be read
+// again, the compressed entry stays, whose Deflate stored blocks cost 5
+// bytes per 64 KiB. Names that are not ASCII get the UTF-8 flag (bit 11); the
 // host is Unix (3) and the external attributes hold st_mode in their high
 // 16 bits, so directories and symbolic links (the target as stored data)
 // come back as Info-ZIP makes them; times go into the DOS fields and the

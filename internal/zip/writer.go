@@ -28,6 +28,15 @@ type Output interface {
 	WriteAt(p []byte, off int64) (int, error)
 }
 
+// cutter is an Output that can drop what was written from an offset on,
+// so that the next Write continues there; it returns false, changing
+// nothing, where it cannot (archivefile.File in a finished volume). The
+// writer uses it to store an entry whose compressed data came out no
+// smaller than the input, as 7-Zip does.
+type cutter interface {
+	CutBack(size int64) (bool, error)
+}
+
 // Target is an Output that Update commits once the archive is complete,
 // or aborts, leaving any previous archive as it was.
 type Target interface {
@@ -55,7 +64,10 @@ type WriteItem struct {
 	// Mode is the Unix st_mode (type and permission bits) stored in the
 	// high 16 bits of the external attributes; 0 gives 0644 or 0755.
 	Mode uint32
-	// Open returns a file's content; it is called once.
+	// Open returns a file's content; it is called once. When the content
+	// does not compress and the archive can be cut back (see Update), it
+	// is read again if it implements io.Seeker, or taken from a copy when
+	// it is at most 256 KiB.
 	Open func() (io.ReadCloser, error)
 }
 
@@ -244,9 +256,12 @@ type writer struct {
 	hdr, local, extra []byte
 	fix               [24]byte
 	store             nopWriteCloser
-	optW              *deflate.Writer
-	zstdW             *zstd.Encoder
-	bzW               *bzip2.Writer
+	// rewriting is set while an entry is written again stored, which
+	// reports no progress.
+	rewriting bool
+	optW      *deflate.Writer
+	zstdW     *zstd.Encoder
+	bzW       *bzip2.Writer
 }
 
 // Update writes to out the archive base (nil: a new one) with the
@@ -514,8 +529,14 @@ func (w *writer) addItem(it *WriteItem) error {
 		data = rc
 	}
 	if data != nil {
-		if err := w.compress(&r, data, size, method.id, encrypt, aes, it.Name); err != nil {
+		whole, err := w.compress(&r, data, nil, size, method.id, encrypt, aes, it.Name)
+		if err != nil {
 			return err
+		}
+		if method.id != methodStore && w.pos-dataStart >= r.usize+cryptOverhead(encrypt, aes) {
+			if err := w.storeInstead(&r, data, whole, dataStart, encrypt, aes, it.Name); err != nil {
+				return err
+			}
 		}
 	}
 	r.csize = w.pos - dataStart
@@ -585,6 +606,75 @@ func (w *writer) localHeader(b []byte, r *record, extra []byte) []byte {
 	return append(b, extra...)
 }
 
+// cryptOverhead is what encryption adds to an entry's data: the salt,
+// password verifier and authentication code of AES, the header of
+// ZipCrypto.
+func cryptOverhead(encrypt, aes bool) int64 {
+	switch {
+	case aes:
+		return int64(aesSaltLen(aes256Strength) + aesPVLen + aesMACLen)
+	case encrypt:
+		return zipCryptoHeaderLen
+	}
+	return 0
+}
+
+// storeInstead writes the entry r again, Stored, over its compressed
+// data from dataStart, which came out no smaller than the input: as
+// 7-Zip does, the archive is cut back to dataStart, the local header
+// rewritten with method 0 and the content read again (data from its
+// start, or whole, the content when it was read whole into one buffer).
+// It does nothing where the archive cannot be cut back (a pipe, a
+// finished volume) or the content cannot be read again (a FIFO,
+// standard input past one buffer): the compressed entry stays, which
+// Deflate's stored blocks keep within 5 bytes per 64 KiB of the input.
+func (w *writer) storeInstead(r *record, data io.Reader, whole []byte, dataStart int64, encrypt, aes bool, name string) error {
+	c, ok := w.out.(cutter)
+	if w.opts.Streamed || !ok {
+		return nil
+	}
+	if whole == nil {
+		s, ok := data.(io.Seeker)
+		if !ok {
+			return nil
+		}
+		if _, err := s.Seek(0, io.SeekStart); err != nil {
+			return nil // not a regular file: keep what was written
+		}
+	}
+	if ok, err := c.CutBack(dataStart); !ok || err != nil {
+		return err
+	}
+	w.pos = dataStart
+	// The header of a Stored entry: no level or EOS flags, version
+	// 1.0 unless encryption, a descriptor or Zip64 needs more; AES's
+	// field names the method in its last two bytes.
+	r.flags &^= 6
+	version := uint16(versionStore)
+	if encrypt || r.flags&flagDescriptor != 0 {
+		version = versionDeflate
+	}
+	if r.zip64 {
+		version = max(version, versionZip64)
+	}
+	if aes {
+		version = versionAES
+		binary.LittleEndian.PutUint16(w.local[len(w.local)-2:], methodStore)
+		binary.LittleEndian.PutUint16(r.extra[len(r.extra)-2:], methodStore)
+	} else {
+		r.method = methodStore
+	}
+	r.version = version
+	w.hdr = w.localHeader(w.hdr[:0], r, w.local)
+	if _, err := w.out.WriteAt(w.hdr, r.offset); err != nil {
+		return err
+	}
+	w.rewriting = true
+	defer func() { w.rewriting = false }()
+	_, err := w.compress(r, data, whole, -1, methodStore, encrypt, aes, name)
+	return err
+}
+
 // countingWriter counts what passes to the archive.
 type countingWriter struct{ w *writer }
 
@@ -594,70 +684,96 @@ func (c countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// compress reads data and writes it compressed (and encrypted) to the
-// archive, setting r's CRC and uncompressed size.
-func (w *writer) compress(r *record, data io.Reader, size int64, method uint16, encrypt, aes bool, name string) error {
+// compress reads data (or takes whole, when not nil, as all of it) and
+// writes it compressed (and encrypted) to the archive, setting r's CRC
+// and uncompressed size. When the content fit in one buffer it returns
+// that buffer's bytes.
+func (w *writer) compress(r *record, data io.Reader, whole []byte, size int64, method uint16, encrypt, aes bool, name string) ([]byte, error) {
 	var sink io.Writer = countingWriter{w}
 	var finish func() error
 	switch {
 	case aes:
 		a, err := newAESWriter(sink, w.opts.Password, w.opts.rand)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sink, finish = a, a.close
 	case encrypt:
 		z, err := newZipCryptoWriter(sink, w.opts.Password, byte(r.dosTime>>8), w.opts.rand)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sink = z
 	}
 	enc, err := w.encoder(sink, method, size)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if w.buf == nil {
 		w.buf = make([]byte, 256<<10)
 	}
 	crc := uint32(0)
 	var n int64
-	for {
+	for first := true; ; first = false {
 		if err := w.ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
-		k, rerr := data.Read(w.buf)
-		if k > 0 {
-			crc = crc32.Update(crc, crc32.IEEETable, w.buf[:k])
-			n += int64(k)
-			if _, err := enc.Write(w.buf[:k]); err != nil {
-				return err
+		chunk, rerr := whole, error(io.EOF)
+		if whole == nil {
+			var k int
+			k, rerr = readFull(data, w.buf)
+			chunk = w.buf[:k]
+			if rerr == io.EOF && first {
+				whole = chunk
 			}
-			w.done += int64(k)
-			if w.opts.Progress != nil {
-				w.opts.Progress(w.done, name)
+		}
+		if len(chunk) > 0 {
+			crc = crc32.Update(crc, crc32.IEEETable, chunk)
+			n += int64(len(chunk))
+			if _, err := enc.Write(chunk); err != nil {
+				return nil, err
+			}
+			if !w.rewriting {
+				w.done += int64(len(chunk))
+				if w.opts.Progress != nil {
+					w.opts.Progress(w.done, name)
+				}
 			}
 		}
 		if rerr == io.EOF {
 			break
 		}
 		if rerr != nil {
-			return rerr
+			return nil, rerr
 		}
 	}
 	if err := enc.Close(); err != nil {
-		return err
+		return nil, err
 	}
 	if finish != nil {
 		if err := finish(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	r.crc, r.usize = crc, n
 	if aes {
 		r.crc = 0 // AE-2: no CRC, the authentication code checks the data
 	}
-	return nil
+	return whole, nil
+}
+
+// readFull reads into p until it is full or the input ends: io.EOF
+// when the input ended, with the bytes before it.
+func readFull(r io.Reader, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := r.Read(p[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // nopWriteCloser is a WriteCloser whose Close does nothing.

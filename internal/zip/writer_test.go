@@ -38,6 +38,13 @@ func (m *memTarget) WriteAt(p []byte, off int64) (int, error) {
 	}
 	return copy(m.b[off:], p), nil
 }
+func (m *memTarget) CutBack(size int64) (bool, error) {
+	if size > int64(len(m.b)) {
+		return false, nil
+	}
+	m.b = m.b[:size]
+	return true, nil
+}
 func (m *memTarget) Commit() error { m.committed = true; return nil }
 func (m *memTarget) Abort() error  { m.aborted = true; return nil }
 
