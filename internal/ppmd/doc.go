@@ -85,9 +85,13 @@
 // decoding, so memory use is exactly the size the caller accepted. On
 // Linux the arena asks for transparent huge pages, as 7-Zip's does (its
 // records are read at random across it), unless Reader7z's stream is
-// under 1 MiB and under 1/16 of its size; an arena of 4 MiB or more starts on a 2 MiB
-// boundary (taking up to 2 MiB more address space, never touched), so
-// that all of it can have them.
+// under 1 MiB and under 1/16 of its size; an arena of 4 MiB or more is
+// mapped outside the Go heap (so it starts no garbage collection; the
+// mapping goes when its Model is unreachable, and Init reuses it) and
+// starts on a 2 MiB boundary (taking up to 2 MiB more address space,
+// never touched), so that all of it can have them. Like 7-Zip, nothing
+// clears it: the system hands out zero pages as the model first touches
+// them.
 //
 // # Range decoders
 //

@@ -12,16 +12,3 @@ func adviseHugePages(b []byte) {
 		hugemem.Advise(b[:cap(b)])
 	}
 }
-
-// newArena returns a zeroed arena of size bytes (len and cap). One of at
-// least two huge pages starts on a huge-page boundary (hugemem.Aligned):
-// unaligned, the arena lost a partial page at either end to 4 KiB pages,
-// and its top holds the root and the first contexts, read for nearly
-// every symbol (a 16 MiB arena had 14 MiB of huge pages, 7-Zip's all 16).
-func newArena(size uint32) []byte {
-	n := int(size)
-	if n < 2*hugemem.PageSize {
-		return make([]byte, n)
-	}
-	return hugemem.Aligned(n)[:n:n]
-}

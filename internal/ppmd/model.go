@@ -48,8 +48,9 @@ type see struct {
 // created once and reused: Init restarts it, allocating only when a larger
 // arena is needed. A Model is not safe for concurrent use.
 type Model struct {
-	mem  []byte // the arena, len(mem) == size
-	size uint32
+	mem   []byte        // the arena, len(mem) == size
+	arena *arenaMapping // owns mem when it is mapped outside the heap
+	size  uint32
 
 	text, unitsStart, loUnit, hiUnit uint32
 	glueCount                        uint32
@@ -105,8 +106,8 @@ func (m *Model) init(order int, memSize uint32, hugePages bool) error {
 		return &archive.LimitError{What: "PPMd memory", Need: int64(memSize), Limit: math.MaxInt}
 	}
 	if uint64(cap(m.mem)) < uint64(memSize) {
-		m.mem = nil // let the old arena go before allocating the new one
-		m.mem = newArena(memSize)
+		m.mem, m.arena = nil, nil // let the old arena go before allocating the new one
+		m.arena, m.mem = newArena(memSize)
 		m.hugePages = false
 	}
 	if hugePages && !m.hugePages {

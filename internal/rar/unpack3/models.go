@@ -6,9 +6,10 @@ import (
 	"github.com/garc-dev/garc/internal/ppmd"
 )
 
-// models pools PPMd models with their arenas (up to 256 MiB, allocated and
-// cleared by the runtime), so that a new Decoder per archive does not pay
-// for a fresh arena. Model.Init rebuilds a model whatever it held.
+// models pools PPMd models with their arenas (up to 256 MiB, mapped outside
+// the Go heap and cleared by the system page by page as they are first
+// touched), so that a new Decoder per archive does not pay for a fresh
+// arena. Model.Init rebuilds a model whatever it held.
 var models sync.Pool
 
 // getModel returns a pooled PPMd model or a new one.
