@@ -115,14 +115,26 @@ var (
 	fixedCodes [2]*[2]huffman // literal/length, distance
 )
 
-// modeVals holds the entry values of the symbols (symbolVals) of Deflate
-// (index 0) and Deflate64 (1).
-var modeVals = func() (v [2]symVals) {
-	for m := range v {
-		v[m].lit, v[m].dist = symbolVals(m == 1)
-	}
-	return v
-}()
+// modeValsTab holds the entry values of the symbols (symbolVals) of
+// Deflate (index 0) and Deflate64 (1). The first modeVals builds it, not
+// the package's initialization (issue 27): most garc processes decode no
+// Deflate.
+var (
+	modeValsOnce sync.Once
+	modeValsTab  *[2]symVals
+)
+
+// modeVals returns modeValsTab, building it on the first call.
+func modeVals() *[2]symVals {
+	modeValsOnce.Do(func() {
+		v := new([2]symVals)
+		for m := range v {
+			v[m].lit, v[m].dist = symbolVals(m == 1)
+		}
+		modeValsTab = v
+	})
+	return modeValsTab
+}
 
 // symVals holds the entry values of one mode's symbols.
 type symVals struct {
@@ -138,7 +150,7 @@ func fixedTables(deflate64 bool) (lit, dist *huffman) {
 		m = 1
 	}
 	fixedOnce[m].Do(func() {
-		lit, dist := buildFixed(&modeVals[m])
+		lit, dist := buildFixed(&modeVals()[m])
 		fixedCodes[m] = &[2]huffman{lit, dist}
 	})
 	return &fixedCodes[m][0], &fixedCodes[m][1]
@@ -500,9 +512,9 @@ func (d *Decompressor) dynamicHeader() error {
 	if lens[256] == 0 {
 		return d.corrupt("no end-of-block code")
 	}
-	vals := &modeVals[0]
+	vals := &modeVals()[0]
 	if d.deflate64 {
-		vals = &modeVals[1]
+		vals = &modeVals()[1]
 	}
 	if !d.lit.build(lens[:nlit], vals.lit[:]) {
 		return d.corrupt("invalid literal/length code")

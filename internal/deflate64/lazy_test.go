@@ -2,6 +2,7 @@ package deflate64
 
 import (
 	"bytes"
+	"compress/flate"
 	"io"
 	"testing"
 )
@@ -9,6 +10,33 @@ import (
 // fixedBuiltAtInit records, during package initialisation (before any test
 // runs), whether the fixed Huffman codes already existed.
 var fixedBuiltAtInit = fixedCodes != [2]*[2]huffman{}
+
+// modeValsBuiltAtInit records, likewise, whether the symbols' entry
+// values already existed.
+var modeValsBuiltAtInit = modeValsTab != nil
+
+// TestModeValsLazy checks that the symbols' entry values are built by the
+// first block, not at init (issue 27), and that a dynamic block decodes.
+func TestModeValsLazy(t *testing.T) {
+	if modeValsBuiltAtInit {
+		t.Fatal("symbol entry values built at package initialisation")
+	}
+	var buf bytes.Buffer
+	w, err := flate.NewWriter(&buf, flate.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Repeat([]byte("abcabd, dynamic block "), 50)
+	w.Write(want)
+	w.Close()
+	got, err := io.ReadAll(New(&buf, false))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("got %d bytes, %v; want %d", len(got), err, len(want))
+	}
+	if modeValsTab == nil {
+		t.Fatal("symbol entry values not built after decoding")
+	}
+}
 
 // TestFixedCodesLazy checks that the fixed codes (62 KB of tables) are
 // built by the first fixed block, not at init, and then decode correctly.
