@@ -76,10 +76,16 @@ type raChunk struct {
 // CPU time of a 2-byte .zst's test (issue 27).
 //
 // The goroutine starts at the end of readAheadBusy windows of direct
-// reads in a row in each of which the reader spent at least
-// 1/readAheadWorth of the decoder's time on work of its own between its
-// reads (creating files, for x); a window short of it starts the count
-// again. One window is not enough: an entry's set-up, or the processor
+// reads in a row in each of which the reader took data by ReadChunk (an
+// extractor writing files from the read-ahead's buffers) and spent at
+// least 1/readAheadWorth of the decoder's time on work of its own between
+// its reads; a window short of it starts the count again. A reader that
+// only calls Read (garc t, whose reader discards the data; a listing) is
+// never read ahead and never timed: its windows were taken for busy
+// whenever the processor was taken away from it between two Reads (the
+// wall clock counts that time too), and under load the goroutine started
+// in most runs of garc t of the srctree .tar.zst, at 1.11x the CPU time
+// of reading directly. One window is not enough: an entry's set-up, or the processor
 // taken away from the reader on a loaded machine, fill one now and then
 // (a third of garc t's runs of a 100 MB .tar.zst started the goroutine
 // at a load average of 25). Decoding ahead costs CPU time, a
@@ -121,9 +127,12 @@ type readAhead struct {
 	lent *[readAheadSize]byte
 
 	// Before the goroutine starts: the bytes read directly in the
-	// current window, the time spent in src's Read and between Reads,
-	// when the last Read returned, and the busy windows before this one.
+	// current window, whether ReadChunk was called in it (the reads are
+	// timed from then on), the time spent in src's Read and between
+	// timed Reads, when the last timed Read returned, and the busy
+	// windows before this one.
 	direct          int
+	lending         bool
 	decode, consume time.Duration
 	last            time.Time
 	busy            int
@@ -187,7 +196,7 @@ func (r *readAhead) Read(p []byte) (int, error) {
 	}
 	r.giveBack()
 	if !r.started {
-		return r.readDirect(p)
+		return r.readDirect(p, false)
 	}
 	b, err := r.next(len(p))
 	return copy(p, b), err
@@ -210,7 +219,7 @@ func (r *readAhead) ReadChunk(max int) ([]byte, error) {
 			}
 			r.lent = r.ring[0]
 		}
-		n, err := r.readDirect(r.lent[:min(max, readAheadSize)])
+		n, err := r.readDirect(r.lent[:min(max, readAheadSize)], true)
 		return r.lent[:n], err
 	}
 	return r.next(max)
@@ -247,29 +256,41 @@ func (r *readAhead) next(max int) ([]byte, error) {
 }
 
 // readDirect reads from the decoder itself, before the goroutine starts,
-// and starts it at the end of readAheadBusy busy windows.
-func (r *readAhead) readDirect(p []byte) (int, error) {
+// and starts it at the end of readAheadBusy busy windows. chunk says the
+// read is ReadChunk's: from then on to the end of the window the reads
+// are timed, and the time between two timed reads in a row is the
+// reader's.
+func (r *readAhead) readDirect(p []byte, chunk bool) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	began := readAheadClock()
-	if !r.last.IsZero() {
-		r.consume += began.Sub(r.last)
+	r.lending = r.lending || chunk
+	var began time.Time
+	if r.lending {
+		began = readAheadClock()
+		if !r.last.IsZero() {
+			r.consume += began.Sub(r.last)
+		}
+	} else {
+		r.last = time.Time{} // the time since the last timed read is not the reader's alone
 	}
 	n, err := r.src.Read(p)
-	r.last = readAheadClock()
-	r.decode += r.last.Sub(began)
+	if r.lending {
+		r.last = readAheadClock()
+		r.decode += r.last.Sub(began)
+	}
 	r.direct += n
 	r.err = err
 	if r.direct >= readAheadDirect && err == nil {
 		r.busy++
-		if r.consume*readAheadWorth < r.decode {
+		if !r.lending || r.consume*readAheadWorth < r.decode {
 			r.busy = 0
 		}
 		if r.busy == readAheadBusy {
 			r.start()
 		}
 		r.direct, r.decode, r.consume = 0, 0, 0
+		r.lending = false
 	}
 	return n, err
 }

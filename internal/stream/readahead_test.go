@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"runtime"
@@ -56,11 +57,30 @@ func readSmall(r io.Reader) ([]byte, error) {
 	}
 }
 
+// readChunks reads r by ReadChunk of odd sizes, as an extractor takes a
+// file's data, to its end or to at least stop bytes (stop > 0), returning
+// the data and the error that ended it (nil for io.EOF).
+func readChunks(r *readAhead, stop int) ([]byte, error) {
+	var out bytes.Buffer
+	for i := 0; stop <= 0 || out.Len() < stop; i++ {
+		b, err := r.ReadChunk(1 + i*7919%70001)
+		out.Write(b)
+		if err == io.EOF {
+			return out.Bytes(), nil
+		}
+		if err != nil {
+			return out.Bytes(), err
+		}
+	}
+	return out.Bytes(), nil
+}
+
 // TestReadAheadSameAsDirect decodes every kind, whole, damaged and cut
 // near the end, with threads 1, directly and through a read-ahead: the same
 // bytes and the same error come out. (With threads 2 NewDecoder also
-// decodes bzip2 blocks in parallel, a decoder of its own.) The reader is
-// made to look busy, so that the goroutine starts.
+// decodes bzip2 blocks in parallel, a decoder of its own.) The reader
+// takes the data by ReadChunk and is made to look busy, so that the
+// goroutine starts.
 func TestReadAheadSameAsDirect(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
 	data := make([]byte, (readAheadBusy+1)*readAheadDirect+3<<16+12345)
@@ -103,8 +123,10 @@ func TestReadAheadSameAsDirect(t *testing.T) {
 					if i == 1 {
 						ra = newReadAhead(d)
 						d = ra
+						outs[i], errs[i] = readChunks(ra, 0)
+					} else {
+						outs[i], errs[i] = readSmall(d)
 					}
-					outs[i], errs[i] = readSmall(d)
 					d.Close()
 					if ra != nil && !ra.started && len(outs[1]) > (readAheadBusy+1)*readAheadDirect {
 						t.Fatalf("the read-ahead did not start in %d bytes", len(outs[1]))
@@ -155,9 +177,9 @@ func TestReadAheadError(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
 	src := &failingDecoder{n: 5<<20 + 3, err: archive.ErrChecksum}
 	r := newReadAhead(src)
-	got, err := readSmall(r)
-	if len(got) != 5<<20+3 || !errors.Is(err, archive.ErrChecksum) {
-		t.Fatalf("%d bytes, %v", len(got), err)
+	got, err := readChunks(r, 0)
+	if len(got) != 5<<20+3 || !errors.Is(err, archive.ErrChecksum) || !r.started {
+		t.Fatalf("%d bytes, %v, started %v", len(got), err, r.started)
 	}
 	if _, err := r.Read(make([]byte, 10)); !errors.Is(err, archive.ErrChecksum) {
 		t.Fatalf("second read: %v", err)
@@ -178,8 +200,8 @@ func TestReadAheadEarlyClose(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
 	src := &failingDecoder{n: 1 << 40, err: io.EOF}
 	r := newReadAhead(src)
-	if _, err := io.ReadFull(r, make([]byte, (readAheadBusy+1)*readAheadDirect)); err != nil {
-		t.Fatal(err)
+	if _, err := readChunks(r, (readAheadBusy+1)*readAheadDirect); err != nil || !r.started {
+		t.Fatal(err, r.started)
 	}
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
@@ -208,7 +230,8 @@ func TestReadAheadEarlyClose(t *testing.T) {
 // TestReadAheadSmallDirect checks that a stream shorter than
 // readAheadBusy windows of readAheadDirect bytes is read without the
 // read-ahead goroutine and its buffers, with the same bytes and end, and
-// that a longer one starts it (its reader busy).
+// that a longer one starts it (its reader busy, taking the data by
+// ReadChunk).
 func TestReadAheadSmallDirect(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
 	for _, size := range []int{2, 100000, readAheadDirect + 100000, readAheadBusy*readAheadDirect + 100000} {
@@ -218,16 +241,16 @@ func TestReadAheadSmallDirect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := readSmall(d)
+		ra, ok := d.(*readAhead)
+		if !ok {
+			t.Fatalf("threads 2: decoder %T, want *readAhead", d)
+		}
+		got, err := readChunks(ra, 0)
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("size %d: %d bytes, error %v; want %d bytes, none", size, len(got), err, len(data))
 		}
 		if n, err := d.Read(make([]byte, 10)); n != 0 || err != io.EOF {
 			t.Errorf("size %d: Read after the end: %d, %v; want 0, EOF", size, n, err)
-		}
-		ra, ok := d.(*readAhead)
-		if !ok {
-			t.Fatalf("threads 2: decoder %T, want *readAhead", d)
 		}
 		if want := len(data) >= readAheadBusy*readAheadDirect; ra.started != want {
 			t.Errorf("size %d: goroutine started %v, want %v", size, ra.started, want)
@@ -240,10 +263,11 @@ func TestReadAheadSmallDirect(t *testing.T) {
 
 // TestReadAheadOnlyForWork: the goroutine starts at the end of the
 // readAheadBusy-th window of readAheadDirect bytes in a row in which the
-// reader spent at least 1/readAheadWorth of the decoder's time between
-// its Reads, and never for a reader that does next to nothing (garc t)
-// or is busy in one window only, which read directly to the end with the
-// same bytes and end.
+// reader took data by ReadChunk and spent at least 1/readAheadWorth of
+// the decoder's time between its reads, and never for a reader that does
+// next to nothing, is busy in one window only, or takes the data by Read
+// only (garc t, whose time between Reads is the processor taken away
+// from it), which read directly to the end with the same bytes and end.
 func TestReadAheadOnlyForWork(t *testing.T) {
 	const size = 6*readAheadDirect + 12345
 	const idle, busy = time.Microsecond, time.Millisecond
@@ -253,15 +277,21 @@ func TestReadAheadOnlyForWork(t *testing.T) {
 		// The reader is busy (as much as the decoder) from byte from to
 		// byte to, when from >= 0.
 		from, to int
-		started  bool
+		// The reader takes the data by Read from byte reads to byte
+		// readsTo, and by ReadChunk elsewhere.
+		reads, readsTo int
+		started        bool
 	}{
-		{"busy reader", busy, busy, -1, 0, true},
-		{"at the threshold", busy, readAheadWorth * busy, -1, 0, true},
-		{"idle reader", idle, busy, -1, 0, false},
-		{"below the threshold", busy, (readAheadWorth + 1) * busy, -1, 0, false},
-		{"busy from the third window", idle, busy, 2 * readAheadDirect, size, true},
-		{"busy in one window", idle, busy, 2 * readAheadDirect, 3 * readAheadDirect, false},
-		{"busy in two windows", idle, busy, 2 * readAheadDirect, 4 * readAheadDirect, true},
+		{"busy reader", busy, busy, -1, 0, 0, 0, true},
+		{"at the threshold", busy, readAheadWorth * busy, -1, 0, 0, 0, true},
+		{"idle reader", idle, busy, -1, 0, 0, 0, false},
+		{"below the threshold", busy, (readAheadWorth + 1) * busy, -1, 0, 0, 0, false},
+		{"busy from the third window", idle, busy, 2 * readAheadDirect, size, 0, 0, true},
+		{"busy in one window", idle, busy, 2 * readAheadDirect, 3 * readAheadDirect, 0, 0, false},
+		{"busy in two windows", idle, busy, 2 * readAheadDirect, 4 * readAheadDirect, 0, 0, true},
+		{"busy reader by Read", busy, busy, -1, 0, 0, size, false},
+		{"busy, by Read from the second window on", busy, busy, -1, 0, readAheadDirect, size, false},
+		{"busy, by Read in the first window", busy, busy, -1, 0, 0, readAheadDirect, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			clock := readerWork(t, c.consume, c.decode)
@@ -278,7 +308,15 @@ func TestReadAheadOnlyForWork(t *testing.T) {
 				case got == c.to:
 					clock.consume, clock.decode = c.consume, c.decode
 				}
-				n, err := r.Read(buf)
+				var n int
+				var err error
+				if got >= c.reads && got < c.readsTo {
+					n, err = r.Read(buf)
+				} else {
+					var b []byte
+					b, err = r.ReadChunk(len(buf))
+					n = len(b)
+				}
 				got += n
 				if err == io.EOF {
 					break
@@ -306,14 +344,21 @@ func TestReadAheadMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	r := newReadAhead(&failingDecoder{n: 1 << 40, err: io.EOF})
-	buf := make([]byte, 64<<10)
-	for range (readAheadBusy + 3) * readAheadDirect / len(buf) {
-		if _, err := io.ReadFull(r, buf); err != nil {
+	for got := 0; got < (readAheadBusy+1)*readAheadDirect; {
+		b, err := r.ReadChunk(64 << 10)
+		if err != nil {
 			t.Fatal(err)
 		}
+		got += len(b)
 	}
 	if !r.started {
 		t.Fatal("the goroutine did not start")
+	}
+	buf := make([]byte, 64<<10)
+	for range 2 * readAheadDirect / len(buf) {
+		if _, err := io.ReadFull(r, buf); err != nil {
+			t.Fatal(err)
+		}
 	}
 	r.Close()
 	runtime.ReadMemStats(&after)
@@ -402,5 +447,45 @@ func TestReadAheadReadChunk(t *testing.T) {
 		t.Error("the ring of a closed read-ahead was not kept for the next one")
 	} else {
 		putRing(next)
+	}
+}
+
+// TestSingleReadAhead: a single compressed file extracted by ReadChunk
+// (an extractor writing it) is read ahead once its reader looks busy, and
+// one read by Read only (garc t) is not; both give the file's bytes.
+func TestSingleReadAhead(t *testing.T) {
+	readerWork(t, time.Millisecond, time.Millisecond)
+	data := bytes.Repeat([]byte("garc reads ahead\n"), (readAheadBusy+2)*readAheadDirect/17)
+	comp := tool(t, data, "zstd", "-c", "-q")
+	for _, chunks := range []bool{false, true} {
+		f, err := OpenFile(bytes.NewReader(comp), int64(len(comp)), Zstd, &archive.Options{Name: "a.zst", Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		started := false
+		err = f.Extract(context.Background(), nil, func(_ *archive.Entry, r io.Reader) error {
+			var err error
+			if chunks {
+				for err == nil {
+					var b []byte
+					b, err = r.(archive.ChunkReader).ReadChunk()
+					got = append(got, b...)
+				}
+				if err == io.EOF {
+					err = nil
+				}
+			} else {
+				got, err = io.ReadAll(r)
+			}
+			started = r.(*contentReader).d.(*readAhead).started
+			return err
+		})
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("chunks %v: %d bytes, %v; want %d", chunks, len(got), err, len(data))
+		}
+		if started != chunks {
+			t.Errorf("chunks %v: read ahead %v", chunks, started)
+		}
 	}
 }

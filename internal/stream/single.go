@@ -114,7 +114,11 @@ type contentReader struct {
 	f   *File
 	n   int64
 	err error
+	buf []byte // what ReadChunk reads into when d lends nothing
 }
+
+// chunkSize is the most ReadChunk returns at once.
+const chunkSize = 256 << 10
 
 func (r *contentReader) Read(p []byte) (int, error) {
 	if r.err != nil {
@@ -127,6 +131,43 @@ func (r *contentReader) Read(p []byte) (int, error) {
 		}
 	}
 	n, err := r.d.Read(p)
+	return r.account(n, err)
+}
+
+// ReadChunk is Read without a buffer of the caller's
+// (archive.ChunkReader): the bytes come from the read-ahead's buffer
+// where the decoder is read ahead, valid until the next call of ReadChunk
+// or Read, then io.EOF. An extractor takes the content this way, which
+// tells the read-ahead that its reader writes files (readahead.go).
+func (r *contentReader) ReadChunk() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.n&(1<<20-1) < chunkSize {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+			return nil, err
+		}
+	}
+	var b []byte
+	var err error
+	if ra, ok := r.d.(*readAhead); ok {
+		b, err = ra.ReadChunk(chunkSize)
+	} else {
+		if r.buf == nil {
+			r.buf = make([]byte, chunkSize)
+		}
+		var n int
+		n, err = r.d.Read(r.buf)
+		b = r.buf[:n]
+	}
+	n, err := r.account(len(b), err)
+	return b[:n], err
+}
+
+// account counts n bytes read with err, enforcing the declared size, and
+// returns how many of them to give out and the error to give with them.
+func (r *contentReader) account(n int, err error) (int, error) {
 	r.n += int64(n)
 	if r.f.sizeHint {
 		if err == io.EOF {

@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 // TestListedSizes: a single .xz lists the size its indexes give, a .gz
 // the ISIZE of its trailer, as 7zz l shows them; a .gz of two members
 // lists the last one's (as 7zz does) and extracts both, and its entry
-// then has the size decoded.
+// then has the size decoded; the same through Read and through ReadChunk
+// (an extractor's way).
 func TestListedSizes(t *testing.T) {
 	a := bytes.Repeat([]byte("garc lists sizes; "), 5000)
 	b := bytes.Repeat([]byte("second member "), 3000)
@@ -31,36 +33,57 @@ func TestListedSizes(t *testing.T) {
 		{"ab.gz", cat(gzA, gzB), int64(len(b)), int64(len(a) + len(b))},
 		{"a.lzma", tool(t, a, "xz", "-c", "--format=lzma"), -1, int64(len(a))},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			k, ok := Identify(c.file[:HeadSize])
-			if !ok {
-				t.Fatal("not identified")
-			}
-			f, err := OpenFile(bytes.NewReader(c.file), int64(len(c.file)), k, &archive.Options{Name: c.name})
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := f.Entries()[0]
-			if e.Size != c.listed {
-				t.Errorf("listed size %d, want %d", e.Size, c.listed)
-			}
-			var n int64
-			err = f.Extract(context.Background(), nil, func(_ *archive.Entry, r io.Reader) error {
-				n, err = io.Copy(io.Discard, r)
-				return err
+		for _, chunks := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/chunks=%v", c.name, chunks), func(t *testing.T) {
+				listedSize(t, c.name, c.file, c.listed, c.full, chunks)
 			})
-			if c.name == "bad-index.xz" {
-				if err == nil {
-					t.Error("a corrupt index extracted without error")
-				}
-				return
+		}
+	}
+}
+
+// listedSize opens file, checks its listed size and extracts it, by
+// ReadChunk when chunks is set, checking the size extracted (full) and
+// the entry's size after it.
+func listedSize(t *testing.T, name string, file []byte, listed, full int64, chunks bool) {
+	k, ok := Identify(file[:HeadSize])
+	if !ok {
+		t.Fatal("not identified")
+	}
+	f, err := OpenFile(bytes.NewReader(file), int64(len(file)), k, &archive.Options{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := f.Entries()[0]
+	if e.Size != listed {
+		t.Errorf("listed size %d, want %d", e.Size, listed)
+	}
+	var n int64
+	err = f.Extract(context.Background(), nil, func(_ *archive.Entry, r io.Reader) error {
+		if !chunks {
+			n, err = io.Copy(io.Discard, r)
+			return err
+		}
+		for {
+			b, err := r.(archive.ChunkReader).ReadChunk()
+			n += int64(len(b))
+			if err == io.EOF {
+				return nil
 			}
-			if err != nil || n != c.full {
-				t.Errorf("extracted %d bytes, %v; want %d", n, err, c.full)
+			if err != nil {
+				return err
 			}
-			if e.Size != c.full && c.listed >= 0 {
-				t.Errorf("size after Extract %d, want %d", e.Size, c.full)
-			}
-		})
+		}
+	})
+	if name == "bad-index.xz" {
+		if err == nil {
+			t.Error("a corrupt index extracted without error")
+		}
+		return
+	}
+	if err != nil || n != full {
+		t.Errorf("extracted %d bytes, %v; want %d", n, err, full)
+	}
+	if e.Size != full && listed >= 0 {
+		t.Errorf("size after Extract %d, want %d", e.Size, full)
 	}
 }
