@@ -217,6 +217,39 @@ func checkUnit(root string, u *corpus.Unit) error {
 	return nil
 }
 
+// countingReader counts the Reads of r.
+type countingReader struct {
+	r     io.Reader
+	reads int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	c.reads++
+	return c.r.Read(p)
+}
+
+// TestZstdInputBuffered: the decoder reads the file through zstdInputSize
+// bytes at a time, not two Reads (system calls) per block, its header's
+// 3 bytes and its content; the decoded bytes are the same.
+func TestZstdInputBuffered(t *testing.T) {
+	data := testenv.MixedData(t, 4<<20)
+	comp := tool(t, data, "zstd", "-c", "-q", "-3")
+	src := &countingReader{r: bytes.NewReader(comp)}
+	d, _, err := NewDecoder(Zstd, src, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	got, err := io.ReadAll(d)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("%d bytes, %v; want %d", len(got), err, len(data))
+	}
+	blocks := len(data) / (128 << 10)
+	if most := len(comp)/zstdInputSize + 3; src.reads > most {
+		t.Errorf("%d reads of %d bytes (at least %d blocks), want at most %d", src.reads, len(comp), blocks, most)
+	}
+}
+
 // TestZstdDecoderReused: a zstd decoder opened after another was closed
 // takes over its decoder and window buffer (a .tar.zst is opened twice:
 // to see whether it holds a tar, then to read it) instead of allocating
