@@ -68,16 +68,19 @@
 // of 1.2 GB, at no wall time gain on the loaded machine (load 20-30):
 // on this machine touching fresh memory costs about 4 ms of CPU time per
 // MiB, and the frames decoded ahead need a frame's output each. The
-// decoder and its window buffer go to the next zstd stream opened (a
-// .tar.zst is opened twice: to see whether it holds a tar, then to read
-// it).
+// decoder reads the file through a 64 KiB buffer (not two system calls a
+// block), and it, the buffer and its window buffer go to the next zstd
+// stream opened (a .tar.zst is opened twice: to see whether it holds a
+// tar, then to read it).
 //
 // With threads > 1, NewDecoder's decoder runs ahead of its reader on a
-// goroutine of its own (readahead.go: four 256 KiB buffers from a pool,
-// the decoder's error passed after the data before it, started once the
-// reader has read the first MiB, which it reads from the decoder itself,
-// stopped and waited for by Close), so that decoding a
-// compressed tar overlaps creating its files.
+// goroutine of its own (readahead.go: four 512 KiB buffers in one huge
+// page kept for the next, the decoder's error passed after the data
+// before it, stopped and waited for by Close), so that decoding a
+// compressed tar overlaps creating its files. It starts only for a
+// reader that takes the data by ReadChunk (an extractor) and is busy
+// between its reads; until then, and for a reader of Read alone (t, a
+// listing), the reader reads from the decoder itself.
 //
 // # Writing
 //
