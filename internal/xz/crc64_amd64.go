@@ -2,12 +2,37 @@ package xz
 
 import (
 	"encoding/binary"
-
-	"golang.org/x/sys/cpu"
+	"sync/atomic"
 )
 
-// useCLMUL selects the carry-less multiplication path of crc64Update.
-var useCLMUL = cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE41
+// clmulState is 0 until useCLMUL has asked the CPU, then 1 without the
+// instructions crc64FoldCLMUL needs and 2 with them. The question is
+// asked at the first long update, not at the package's initialization
+// (issue 27): CPUID traps to the hypervisor on a virtual machine, and
+// golang.org/x/sys/cpu, which this package used, asks a dozen of them
+// and builds its option tables in every garc process (1 % of `garc
+// --version`'s CPU).
+var clmulState atomic.Int32
+
+// useCLMUL reports whether the CPU has PCLMULQDQ and SSE4.1, which select
+// the carry-less multiplication path of crc64Update.
+func useCLMUL() bool {
+	s := clmulState.Load()
+	if s == 0 {
+		s = 1
+		// CPUID leaf 1: ECX bit 1 is PCLMULQDQ, bit 19 SSE4.1.
+		if _, _, ecx, _ := cpuid(1, 0); ecx&(1<<1) != 0 && ecx&(1<<19) != 0 {
+			s = 2
+		}
+		clmulState.Store(s)
+	}
+	return s == 2
+}
+
+// cpuid executes the CPUID instruction with EAX = leaf and ECX = sub.
+//
+//go:noescape
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
 // crc64FoldCLMUL folds p (len(p) a multiple of 64, at least 64), with the
 // register r XORed into its first eight bytes, into 128 bits (lo, hi: the
@@ -26,7 +51,7 @@ func crc64FoldCLMUL(r uint64, p []byte) (lo, hi uint64)
 // crc64Update returns the CRC-64 of the data crc was computed over
 // followed by p.
 func crc64Update(crc uint64, p []byte) uint64 {
-	if !useCLMUL || len(p) < 128 {
+	if len(p) < 128 || !useCLMUL() {
 		return crc64UpdateGeneric(crc, p)
 	}
 	n := len(p) &^ 63
