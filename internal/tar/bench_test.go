@@ -6,9 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/stream"
@@ -228,5 +230,46 @@ func paxTree(tb testing.TB, n int) []byte {
 func TestAllocsPerPaxEntry(t *testing.T) {
 	if per := allocsPerEntry(t, paxTree); per > 7 {
 		t.Errorf("%.3f allocations an entry with a pax header, want at most 7", per)
+	}
+}
+
+// TestHugeSlab: once the list has hugeSlabAfter entries, the entries are
+// cut from blocks of hugeSlabBytes (advised for huge pages), charged whole
+// to the memory budget, when the budget has hugeSlabRoom free; under a
+// smaller budget they come from the small blocks. Either way the list is
+// the same and Close gives the whole charge back.
+func TestHugeSlab(t *testing.T) {
+	data := treeTar(t, 3000)
+	var names [2][]string
+	for i, c := range []struct {
+		limit int64
+		huge  bool
+	}{{0, true}, {hugeSlabRoom / 2, false}} {
+		mem := archive.NewMemoryBudget(c.limit)
+		r, err := Open(bytes.NewReader(data), int64(len(data)), 0, &archive.Options{Name: "t.tar", Memory: mem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		es := r.Entries()
+		if r.Err() != nil || len(es) <= hugeSlabAfter+500 {
+			t.Fatalf("%d entries, %v", len(es), r.Err())
+		}
+		for _, e := range es {
+			names[i] = append(names[i], e.Name)
+		}
+		// The last 500 entries: in one huge block, or in two small
+		// ones at least (of 256).
+		first, last := uintptr(unsafe.Pointer(es[len(es)-500])), uintptr(unsafe.Pointer(es[len(es)-1]))
+		oneBlock := last-first == 499*unsafe.Sizeof(entryAndExtra{})
+		if oneBlock != c.huge || (mem.InUse() >= hugeSlabBytes) != c.huge {
+			t.Errorf("budget %d: entries in one block %v, %d bytes charged; want huge %v", c.limit, oneBlock, mem.InUse(), c.huge)
+		}
+		r.Close()
+		if n := mem.InUse(); n != 0 {
+			t.Errorf("budget %d: %d bytes still charged after Close", c.limit, n)
+		}
+	}
+	if !slices.Equal(names[0], names[1]) {
+		t.Error("the lists differ")
 	}
 }
