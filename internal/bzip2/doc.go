@@ -31,10 +31,11 @@
 // the same array; the chain is then followed to write the text before the
 // run-length stage. Each step of that walk is a cache miss, so blocks of
 // 32 KiB and more are cut into segments of about 4 096 positions (at
-// evenly spaced positions, flagged in tt's top bit) that eight lanes walk
-// at once, each writing its segments into its own region of a scratch
-// buffer (an eighth of the block and 64 KiB: the lanes step together, so
-// each writes an even share and the rest of its last segment), and the
+// evenly spaced positions, flagged in tt's top bit) that sixteen lanes
+// walk at once, each writing its segments into its own region of a
+// scratch buffer (a sixteenth of the block and 48 KiB: the lanes step
+// together, so each writes an even share and the rest of its last
+// segment), and the
 // segments are then copied in cycle order (links that form several
 // cycles, which only corrupt input gives, or a last segment that outgrows
 // its region fall back to one plain walk). The first block after
