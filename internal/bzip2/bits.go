@@ -21,7 +21,7 @@ type bitReader struct {
 	n        uint
 	eof      bool
 	err      error   // sticky read error other than io.EOF
-	rec      *[]byte // when not nil, fill appends what it reads (first.go)
+	rec      *record // when not nil, fill appends what it reads (first.go)
 }
 
 func (br *bitReader) reset(r io.Reader) {
@@ -61,7 +61,7 @@ func (br *bitReader) fill() {
 	for empty := 0; br.end < 8; {
 		k, err := br.r.Read(br.buf[br.end:])
 		if br.rec != nil {
-			*br.rec = appendRec(*br.rec, br.buf[br.end:br.end+k])
+			br.rec.add(br.buf[br.end : br.end+k])
 		}
 		br.end += k
 		if err == io.EOF {

@@ -80,6 +80,34 @@ func TestParallelWindowHugePages(t *testing.T) {
 	}
 }
 
+// TestParallelSmallFirstWindow: a parallel Reader's first window is one
+// read (inBufSize) from the heap, and a stream longer than that goes on
+// in a window on huge pages outside the heap: 600 KB of input in a first
+// window of 1 MiB from the heap took a page fault per 4 KiB (150).
+func TestParallelSmallFirstWindow(t *testing.T) {
+	text := randomBytes(600000, 48)
+	comp := compressWithTool(t, text, 9)
+	z := NewReaderThreads(bytes.NewReader(comp), 2)
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, text) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if z.par.base != 0 || z.par.winMem == nil || !testenv.InHugePages(z.par.win) {
+		t.Errorf("window %d from offset %d, %d bytes of %d, owned by a mapping: %v; want the whole input in a window on huge pages", z.par.gen, z.par.base, len(z.par.win), cap(z.par.win), z.par.winMem != nil)
+	}
+	z.Close()
+
+	small := compressWithTool(t, text[:20000], 9)
+	z = NewReaderThreads(bytes.NewReader(small), 2)
+	if got, err := io.ReadAll(z); err != nil || !bytes.Equal(got, text[:20000]) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if cap(z.par.win) != inBufSize || z.par.winMem != nil {
+		t.Errorf("a small stream's window: %d bytes, owned by a mapping: %v", cap(z.par.win), z.par.winMem != nil)
+	}
+	z.Close()
+}
+
 // TestBlockMemOffHeap checks that a level 9 block's buffers lie outside
 // the Go heap (their 6 MB, 8 with the alignment's slack, started a
 // collection in a run of a 4 MiB stream), and that they stay mapped while

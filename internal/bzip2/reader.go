@@ -92,7 +92,7 @@ type Reader struct {
 
 	// The input up to the end of the first block, as a sequential
 	// Reader records it, and the bit offset of that end (first.go).
-	rec      []byte
+	rec      record
 	firstEnd int64
 
 	// Output state of the current block.
