@@ -1,3 +1,10 @@
+// The runtime does not re-check the CPU limit and affinity every second
+// to move GOMAXPROCS (Go 1.25's automatic update): garc's runs are short,
+// it sets GOMAXPROCS itself (package oneproc, cli.Main), and the update's
+// goroutine, started before any package initializes, woke a second
+// thread at every start (issue 27).
+//go:debug updatemaxprocs=0
+
 // Command garc extracts, lists, tests and creates 7z and RAR archives.
 // See internal/cli for the command line and the exit codes.
 package main

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,4 +135,20 @@ func TestStartupSystemCalls(t *testing.T) {
 			t.Errorf("garc t of a 7z archive: %s", line)
 		}
 	}
+}
+
+// TestNoMaxProcsUpdates checks that the binary turns off the runtime's
+// periodic GOMAXPROCS update (//go:debug updatemaxprocs=0 in main.go),
+// whose goroutine woke a second thread at every start (issue 27).
+func TestNoMaxProcsUpdates(t *testing.T) {
+	info, err := buildinfo.ReadFile(garc(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range info.Settings {
+		if s.Key == "DefaultGODEBUG" && slices.Contains(strings.Split(s.Value, ","), "updatemaxprocs=0") {
+			return
+		}
+	}
+	t.Errorf("the binary's build settings have no updatemaxprocs=0: %v", info.Settings)
 }
