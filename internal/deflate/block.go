@@ -128,31 +128,34 @@ func dataBits(h *histogram, lit, dist []uint8) int {
 }
 
 // fixedLit and fixedDist are the code lengths of the fixed code
-// (section 3.2.6).
-var fixedLit, fixedDist = func() (l [288]uint8, d [32]uint8) {
-	for i := range l {
+// (section 3.2.6), fixedLitCode and fixedDistCode its codes; buildFixed
+// fills them, with the other tables (buildTables).
+var (
+	fixedLit      [288]uint8
+	fixedDist     [32]uint8
+	fixedLitCode  [288]uint16
+	fixedDistCode [32]uint16
+)
+
+func buildFixed() {
+	for i := range fixedLit {
 		switch {
 		case i < 144:
-			l[i] = 8
+			fixedLit[i] = 8
 		case i < 256:
-			l[i] = 9
+			fixedLit[i] = 9
 		case i < 280:
-			l[i] = 7
+			fixedLit[i] = 7
 		default:
-			l[i] = 8
+			fixedLit[i] = 8
 		}
 	}
-	for i := range d {
-		d[i] = 5
+	for i := range fixedDist {
+		fixedDist[i] = 5
 	}
-	return
-}()
-
-var fixedLitCode, fixedDistCode = func() (l [288]uint16, d [32]uint16) {
-	codes(fixedLit[:], l[:])
-	codes(fixedDist[:], d[:])
-	return
-}()
+	codes(fixedLit[:], fixedLitCode[:])
+	codes(fixedDist[:], fixedDistCode[:])
+}
 
 // storedBits is the size of n input bytes sent as stored blocks, from a
 // position bitPos bits into a byte.

@@ -44,6 +44,7 @@ var (
 )
 
 func buildTables() {
+	buildFixed()
 	for c := range lengthBase {
 		hi := maxMatch
 		if c+1 < len(lengthBase) {
