@@ -152,3 +152,36 @@ func TestNoMaxProcsUpdates(t *testing.T) {
 	}
 	t.Errorf("the binary's build settings have no updatemaxprocs=0: %v", info.Settings)
 }
+
+// TestNoInitWork checks that packages whose tables are built on first use
+// have no initialization function in the binary (the compiler emits one
+// only for package-level work at start-up), and that golang.org/x/sys/cpu,
+// whose initialization asks the CPU a dozen times, is not linked
+// (issue 27).
+func TestNoInitWork(t *testing.T) {
+	out, err := exec.Command("go", "tool", "nm", garc(t)).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		name := f[len(f)-1]
+		for _, pkg := range noInit {
+			if strings.HasPrefix(name, pkg+".init") {
+				t.Errorf("%s has initialization work: %s", pkg, name)
+			}
+		}
+		if strings.HasPrefix(name, "golang.org/x/sys/cpu.") {
+			t.Errorf("golang.org/x/sys/cpu is linked: %s", name)
+		}
+	}
+}
+
+// noInit are the packages TestNoInitWork checks.
+var noInit = []string{
+	"github.com/garc-dev/garc/internal/deflate",
+	"github.com/garc-dev/garc/internal/deflate64",
+}
