@@ -17,9 +17,9 @@ type blockBuf struct {
 	counts  [256]int32
 	cuts    []uint32  // walkLanes' segment starts, in increasing order
 	segs    []segment // walkLanes' segments, one per cut
-	huge    bool      // tt, pre and scratch came from hugeBlockMem (ensure)
+	huge    bool      // tt, pre and scratch are on huge pages (ensure)
 	// The mapping that owns tt, pre and scratch where they lie outside
-	// the Go heap (hugeBlockMem).
+	// the Go heap (blockMem).
 	mem *mapping
 
 	n          int    // bytes in the block
@@ -30,23 +30,16 @@ type blockBuf struct {
 	wantCRC    uint32
 }
 
-// ensure sizes the buffers for blocks of up to size bytes. A large block
-// (one of more than hugeMinSelectors) of a stream whose tt fills a huge
-// page (levels 6 to 9) gets tt, pre and scratch in one allocation on huge
-// pages (hugeBlockMem); a small one (a small stream's) plain ones.
+// ensure sizes the buffers for blocks of up to size bytes, in one
+// allocation outside the Go heap (blockMem). A large block (one of more
+// than hugeMinSelectors) of a stream whose tt fills a huge page (levels 6
+// to 9) gets them on huge pages; a small one (a small stream's) in plain
+// pages.
 func (b *blockBuf) ensure(size int, large bool) {
-	if large && 4*size >= hugemem.PageSize && (!b.huge || cap(b.tt) < size) {
-		b.mem, b.tt, b.pre, b.scratch = hugeBlockMem(size)
-		b.huge = true
-	}
-	if cap(b.tt) < size {
-		b.tt = make([]uint32, size)
-	}
-	if cap(b.scratch) < lanes*laneRegion(size) {
-		b.scratch = make([]byte, lanes*laneRegion(size))
-	}
-	if cap(b.pre) < size {
-		b.pre = make([]byte, size)
+	huge := large && 4*size >= hugemem.PageSize
+	if huge && !b.huge || cap(b.tt) < size || cap(b.pre) < size || cap(b.scratch) < lanes*laneRegion(size) {
+		b.mem, b.tt, b.pre, b.scratch = blockMem(size, huge)
+		b.huge = huge
 	}
 	b.tt = b.tt[:cap(b.tt)]
 }
@@ -283,7 +276,7 @@ const (
 	// 48 KiB beyond the share, which falls back to the plain walk, is
 	// rarer than one in 100 000). At level 9 the sixteen regions take
 	// 1.7 MB, so that tt, the text and the scratch fill three huge pages
-	// (hugeBlockMem).
+	// (blockMem).
 	laneSlack = 48 << 10
 )
 

@@ -15,13 +15,13 @@ import (
 const hugePageSize = hugemem.PageSize
 
 // TestHugeBlockMem checks that the buffers of a level 9 block from
-// hugeBlockMem lie one after the other in three huge pages from a
+// blockMem (huge) lie one after the other in three huge pages from a
 // huge-page boundary, do not overlap, have the sizes asked for, and are
 // zeroed; and that ensure gives a large level 9 block such buffers and a
 // small or level 5 one plain ones.
 func TestHugeBlockMem(t *testing.T) {
 	const n = 900000
-	owner, tt, pre, scratch := hugeBlockMem(n)
+	owner, tt, pre, scratch := blockMem(n, true)
 	if owner == nil {
 		t.Error("no mapping owns the buffers")
 	}
@@ -109,21 +109,24 @@ func TestParallelSmallFirstWindow(t *testing.T) {
 }
 
 // TestBlockMemOffHeap checks that a level 9 block's buffers lie outside
-// the Go heap (their 6 MB, 8 with the alignment's slack, started a
-// collection in a run of a 4 MiB stream), and that they stay mapped while
-// a Reader uses them: a parallel decode that collects garbage at every
-// read, so that the mappings of buffers no longer held are unmapped
-// (their owners' cleanups), gives the text.
+// the Go heap, a large block's and a small one's (their 6 MB, 8 with the
+// alignment's slack, started a collection in a run of a 4 MiB stream, a
+// small one's in a run of a one-block stream with two threads), and that
+// they stay mapped while a Reader uses them: a parallel decode that
+// collects garbage at every read, so that the mappings of buffers no
+// longer held are unmapped (their owners' cleanups), gives the text.
 func TestBlockMemOffHeap(t *testing.T) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var b blockBuf
-	b.ensure(900000, true)
-	runtime.ReadMemStats(&after)
-	if grew := after.HeapAlloc - before.HeapAlloc; grew > 1<<20 {
-		t.Errorf("a level 9 block's buffers took %d bytes of the heap", grew)
+	for _, large := range []bool{true, false} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var b blockBuf
+		b.ensure(900000, large)
+		runtime.ReadMemStats(&after)
+		if grew := after.HeapAlloc - before.HeapAlloc; grew > 1<<20 || b.mem == nil {
+			t.Errorf("a level 9 block's buffers (large %v) took %d bytes of the heap, owned by a mapping: %v", large, grew, b.mem != nil)
+		}
+		runtime.KeepAlive(&b)
 	}
-	runtime.KeepAlive(&b)
 
 	text := append(textBytes(1500000, 45), randomBytes(1500000, 46)...)
 	comp := compressWithTool(t, text, 9)
