@@ -93,7 +93,8 @@
 // blocks.go); bzip2 with internal/bzip2's parallel block encoder;
 // xz with internal/xz's Writer (independent blocks of four dictionaries,
 // compressed on several goroutines); zstd as independent frames of
-// 16 MiB, each compressed by its own klauspost/compress encoder, up to
+// 16 MiB, each compressed by its own encoder (garc's internal/zstd at the
+// default levels -mx3 to -mx5, klauspost/compress's at the others), up to
 // --threads at once (zstdwriter.go); .lzma with the header's size known or an end marker.
 // The output never depends on the number of threads.
 //

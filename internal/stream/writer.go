@@ -20,8 +20,8 @@ type WriterOptions struct {
 	// Level is 7-Zip's -mx1 … -mx9 (0 or out of range: DefaultLevel of
 	// the format): the Deflate level of gzip, the block size of bzip2 (9 from level 5, as 7-Zip),
 	// the LZMA preset of .lzma (lzma.LevelOptions) and of xz with xz's
-	// dictionaries (xzOptions), and for zstd the encoder of
-	// klauspost/compress (ZstdLevel).
+	// dictionaries (xzOptions), and for zstd the encoder: garc's own
+	// (internal/zstd) at 3 to 5, else klauspost/compress's (ZstdLevel).
 	Level int
 	// Threads compress in parallel (gzip and bzip2 blocks, LZMA2 blocks
 	// of xz, zstd jobs); the output does not depend on it.

@@ -8,13 +8,38 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/garc-dev/garc/internal/hugemem"
+	ownzstd "github.com/garc-dev/garc/internal/zstd"
 )
+
+// frameEncoder is what a zstdWriter needs of a frame's encoder: garc's
+// own (internal/zstd) at the default levels, klauspost/compress's at the
+// others.
+type frameEncoder interface {
+	Reset(w io.Writer)
+	Write(p []byte) (int, error)
+	Close() error
+	EncodeAll(src, dst []byte) []byte
+}
+
+// newFrameEncoder returns the encoder of one thread at level.
+func newFrameEncoder(level int) frameEncoder {
+	l := ZstdLevel(level)
+	if l == zstd.SpeedDefault {
+		return ownzstd.NewEncoder(zstdWindow)
+	}
+	// The options are valid, so NewWriter cannot fail.
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(l), zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderCRC(true), zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true),
+		zstd.WithAllLitEntropyCompression(true))
+	return enc
+}
 
 // zstdWindow is the window at every level: 4 MiB. zstd -3 has 2 MiB, but
 // klauspost/compress's encoder needs the larger window to come within 1 %
 // of zstd -3's size on mixed data (on 100 MB: 2 MiB 1.013×, 4 MiB
 // 1.009×); a larger one at the higher levels would enlarge the encoders'
-// history, so the memory, for little.
+// history, so the memory, for little. garc's own encoder (the default
+// levels) takes the same.
 const zstdWindow = 4 << 20
 
 // zstdFrames is a frame's input size in windows: frames of 16 MiB, as
@@ -50,13 +75,17 @@ const (
 // windows come on top (8 MiB of history each). With one thread nothing is
 // held: each chunk is compressed as it fills, straight to w.
 //
-// A block in which the encoder finds no match has its literals
-// Huffman-coded, as zstd codes them at every level; klauspost's encoder
-// stores such a block raw below SpeedBetterCompression unless asked
-// (WithAllLitEntropyCompression). On 100 MB against `zstd -T2 -3`:
-// mixed 1.0103× → 1.0065×, executables 1.0108× → 1.0093×, source tree
-// 0.9971× → 0.9933×, for 0.05 s more CPU time on random data (0.53× →
-// 0.62× zstd's) and none measurable elsewhere.
+// At the default levels (-mx3 to -mx5) the frames' encoders are garc's
+// own (internal/zstd): on the bench's 100 MB classes against `tar c |
+// zstd -T2 -3` mixed 0.993×, numbers 0.980×, logs 0.993×, source tree
+// 0.979×, executables 1.005×, random 1.000×, runs 0.911×, UTF-16 1.008×
+// (klauspost's SpeedDefault: 1.0065, 0.984, 0.9985, 0.992, 1.009, 1.000,
+// 1.047, 1.022: it wrote ~80-byte blocks where a run makes zstd write RLE
+// blocks of 4 bytes, and its tables lost on UTF-16), for 4 to 16 % less
+// CPU time than klauspost's. At the other levels they are klauspost's,
+// whose blocks without matches have their literals Huffman-coded, as zstd
+// codes them at every level (WithAllLitEntropyCompression; below
+// SpeedBetterCompression it would store them raw).
 //
 // A stream of less than one chunk is one frame compressed whole, with its
 // content size (a small file needs no more window than its size to be
@@ -70,11 +99,11 @@ type zstdWriter struct {
 	job     *zstdJob // the frame being filled, nil between frames
 	last    *zstdJob // the frame handed on last
 
-	encs    chan *zstd.Encoder // the idle encoders
-	inPool  chan []byte        // input chunks: nil until made
-	outPool chan []byte        // output chunks: nil until made
-	made    atomic.Int64       // bytes of chunks made (the bound tests check)
-	paired  bool               // chunks are made two to a huge page
+	encs    chan frameEncoder // the idle encoders
+	inPool  chan []byte       // input chunks: nil until made
+	outPool chan []byte       // output chunks: nil until made
+	made    atomic.Int64      // bytes of chunks made (the bound tests check)
+	paired  bool              // chunks are made two to a huge page
 	spareMu sync.Mutex
 	spare   []byte // with paired: the second chunk of the last huge page
 
@@ -84,13 +113,9 @@ type zstdWriter struct {
 
 func newZstdWriter(w io.Writer, o *WriterOptions) *zstdWriter {
 	z := &zstdWriter{w: w, threads: max(o.Threads, 1)}
-	z.encs = make(chan *zstd.Encoder, z.threads)
+	z.encs = make(chan frameEncoder, z.threads)
 	for range z.threads {
-		// The options are valid, so NewWriter cannot fail.
-		enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(ZstdLevel(o.Level)), zstd.WithEncoderConcurrency(1),
-			zstd.WithEncoderCRC(true), zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true),
-			zstd.WithAllLitEntropyCompression(true))
-		z.encs <- enc
+		z.encs <- newFrameEncoder(o.Level)
 	}
 	in, out := zstdPools(z.threads)
 	z.paired = in+out > 1
@@ -271,7 +296,7 @@ func (z *zstdWriter) Close() error {
 // writes to.
 type zstdJob struct {
 	z    *zstdWriter
-	enc  *zstd.Encoder
+	enc  frameEncoder
 	in   chan []byte     // with threads: the frame's input, closed at its end
 	prev <-chan struct{} // closed when the frame before is written
 	done chan struct{}   // closed when this frame is written

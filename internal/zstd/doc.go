@@ -1,0 +1,39 @@
+// Package zstd is garc's Zstandard encoder (RFC 8878): it writes one frame
+// at a time, with a content checksum, in blocks of up to 128 KiB, and is
+// what `garc a` uses for .zst, .tar.zst at the default levels (-mx3 to
+// -mx5; internal/stream's zstdwriter runs one Encoder per thread, each on
+// frames of its own). Decoding is klauspost/compress/zstd's.
+//
+// The match finder is shaped as zstd's "double fast" one at level 3: at
+// each position a table of positions hashed by their next 8 bytes (2^17
+// entries) and one hashed by their next 5 (2^15, smaller than zstd's 2^16:
+// it keeps the nearer candidates, whose offsets cost fewer bits, and on a
+// CSV table of numbers that made the output 2 % smaller, on log lines
+// 0.8 %), the last offset checked one byte on, the long candidate of the
+// next position checked when only a short one matched, the offset before
+// the last tried right after each match, and the search stepping faster
+// the longer it finds nothing. Each table entry holds the position and its
+// next four bytes, so that a candidate that does not match costs no read
+// of the window. The window is 4 MiB by default (the writer's choice).
+//
+// A block is written as the smallest of: a block of one byte repeated
+// (RLE, but for a frame's first block, as zstd writes it), the block
+// compressed, or the block stored raw. A compressed block's literals are
+// Huffman-coded by github.com/klauspost/compress/huff0 (the literals
+// section's Huffman tree description and streams are huff0's format),
+// with the previous block's tree reused when huff0 finds that smaller, or
+// stored raw or as one repeated byte. Its sequences' literal lengths,
+// match lengths and offsets are coded with FSE, each with the cheapest of
+// the predefined distribution, the previous block's table (repeat mode),
+// a table normalized from the block's own counts (with its description),
+// or a single symbol (RLE mode), the choice estimated from the counts.
+// Offsets equal to one of the three repeat offsets are coded as such.
+//
+// The content checksum is the low 32 bits of XXH64, computed by the
+// package's own xxh64.
+//
+// An Encoder's memory does not depend on its input: the window and 4 MiB
+// of input in one buffer, the tables (1.25 MiB), both in transparent huge
+// pages (internal/hugemem), and the output of the blocks of one Write.
+// The output is a function of the input and the window alone.
+package zstd

@@ -1,0 +1,199 @@
+package zstd
+
+import (
+	"encoding/binary"
+	"io"
+	"math/bits"
+
+	"github.com/garc-dev/garc/internal/hugemem"
+)
+
+const (
+	// blockMax is the largest block's content (RFC 8878, 3.1.1.2.3).
+	blockMax = 128 << 10
+
+	// slack is what the buffer holds beyond the window: the input waiting
+	// to be coded, and what is read before the history moves down.
+	slack = 4 << 20
+
+	magic = 0xFD2FB528
+)
+
+// Encoder writes one zstd frame at a time, with a content checksum. Its
+// memory is the window and 4 MiB of buffer, the match finder's tables
+// (768 KiB) and the output of a block, whatever the input's size.
+type Encoder struct {
+	w       io.Writer
+	window  int
+	bsize   int    // the largest block: blockMax, or the window if smaller
+	buf     []byte // the history and the input not coded yet
+	done    int    // buf[:done] is coded
+	m       *matcher
+	b       blockEnc
+	x       xxh64
+	out     []byte
+	started bool // the frame header is written
+	first   bool // the next block is the frame's first
+	err     error
+}
+
+// NewEncoder returns an encoder whose frames have a window of window
+// bytes, a power of two from 1 KiB to 1 GiB.
+func NewEncoder(window int) *Encoder {
+	return &Encoder{window: window, bsize: min(window, blockMax), m: newMatcher()}
+}
+
+// Reset begins a new frame written to w.
+func (e *Encoder) Reset(w io.Writer) {
+	e.w, e.done, e.started, e.first, e.err = w, 0, false, true, nil
+	e.buf, e.out = e.buf[:0], e.out[:0]
+	e.m.reset(e.window)
+	e.b.reset()
+	e.x.reset()
+}
+
+// Write compresses p into the frame, writing the blocks it completes.
+func (e *Encoder) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	if e.buf == nil {
+		// In huge pages: fewer page faults, and the matches' reads at
+		// random in the window miss the TLB less.
+		b := hugemem.Aligned(e.window + slack)
+		hugemem.Advise(b[:cap(b)])
+		e.buf = b[: 0 : e.window+slack]
+	}
+	n := len(p)
+	for len(p) > 0 {
+		if len(e.buf) == cap(e.buf) {
+			e.slide()
+		}
+		k := copy(e.buf[len(e.buf):cap(e.buf)], p)
+		// Hashed in the buffer, where the copy has just brought it.
+		e.x.write(e.buf[len(e.buf) : len(e.buf)+k])
+		e.buf = e.buf[:len(e.buf)+k]
+		p = p[k:]
+		// The last block waits for Close, which marks it last.
+		for len(e.buf)-e.done > e.bsize {
+			e.block(e.buf, e.done+e.bsize, false)
+		}
+	}
+	return n, e.flush()
+}
+
+// slide moves the last window of coded bytes and the input after them
+// to the start of the buffer.
+func (e *Encoder) slide() {
+	k := e.done - e.window
+	copy(e.buf, e.buf[k:])
+	e.buf = e.buf[:len(e.buf)-k]
+	e.done -= k
+	e.m.shift += k
+	if e.m.shift > 1<<30 {
+		// Keep the tables' positions within int32.
+		for _, t := range [][]uint64{e.m.long[:], e.m.short[:]} {
+			for i, v := range t {
+				t[i] = v&^0xFFFFFFFF | uint64(uint32(max(int(int32(uint32(v)))-e.m.shift, emptyPos)))
+			}
+		}
+		e.m.shift = 0
+	}
+}
+
+func (e *Encoder) flush() error {
+	if len(e.out) > 0 {
+		if _, err := e.w.Write(e.out); err != nil {
+			e.err = err
+			return err
+		}
+		e.out = e.out[:0]
+	}
+	return nil
+}
+
+// Close ends the frame: its last block and its checksum.
+func (e *Encoder) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	for len(e.buf)-e.done > e.bsize {
+		e.block(e.buf, e.done+e.bsize, false)
+	}
+	e.block(e.buf, len(e.buf), true)
+	e.out = binary.LittleEndian.AppendUint32(e.out, uint32(e.x.sum()))
+	return e.flush()
+}
+
+// EncodeAll appends to dst the frame of src, with its content size.
+func (e *Encoder) EncodeAll(src, dst []byte) []byte {
+	e.Reset(nil)
+	e.x.write(src)
+	e.out = appendHeader(dst, int64(len(src)), e.window)
+	e.started = true
+	for e.done+e.bsize < len(src) {
+		e.block(src, e.done+e.bsize, false)
+	}
+	e.block(src, len(src), true)
+	out := binary.LittleEndian.AppendUint32(e.out, uint32(e.x.sum()))
+	e.out = nil
+	return out
+}
+
+// appendHeader appends a frame header: with the content size when size
+// is not -1 (a single segment), else with the window.
+func appendHeader(out []byte, size int64, window int) []byte {
+	out = binary.LittleEndian.AppendUint32(out, magic)
+	const checksum = 1 << 2
+	if size < 0 {
+		return append(out, checksum, byte(bits.Len(uint(window))-1-10)<<3)
+	}
+	const single = 1 << 5
+	switch {
+	case size < 256:
+		return append(out, single|checksum, byte(size))
+	case size < 65536+256:
+		return binary.LittleEndian.AppendUint16(append(out, 1<<6|single|checksum), uint16(size-256))
+	case size < 1<<32:
+		return binary.LittleEndian.AppendUint32(append(out, 2<<6|single|checksum), uint32(size))
+	}
+	return binary.LittleEndian.AppendUint64(append(out, 3<<6|single|checksum), uint64(size))
+}
+
+// block codes src[e.done:end] as the frame's next block.
+func (e *Encoder) block(src []byte, end int, last bool) {
+	if !e.started {
+		e.out = appendHeader(e.out, -1, e.window)
+		e.started = true
+	}
+	b := src[e.done:end]
+	if !e.first && isRun(b) {
+		e.out = appendBlockHeader(e.out, last, blockRLE, len(b))
+		e.out = append(e.out, b[0])
+	} else {
+		e.m.find(src, e.done, end)
+		e.out = e.b.encode(e.out, b, e.m.seqs, e.m.lits, last)
+	}
+	e.first = false
+	e.done = end
+}
+
+// isRun tells whether b is more than one byte, all the same.
+func isRun(b []byte) bool {
+	if len(b) < 2 {
+		return false
+	}
+	v := uint64(b[0]) * 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:]) != v {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] != b[0] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,6 @@
+//go:build 386 || amd64 || arm || arm64 || loong64 || mips64le || mipsle || ppc64le || riscv64 || wasm
+
+package zstd
+
+func leU64(v uint64) uint64 { return v }
+func leU32(v uint32) uint32 { return v }
