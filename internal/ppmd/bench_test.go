@@ -73,6 +73,10 @@ func BenchmarkReader7z(b *testing.B) {
 	logs := func() []byte { return logData(4 << 20) }
 	b.Run("numbers-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "numbers-o6", "PPMd:o=6:mem=16m", numbers, 1<<16) })
 	b.Run("logs-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "logs-o6", "PPMd:o=6:mem=16m", logs, 1<<16) })
+	// Long runs of one byte (the runs class): nearly every symbol is the
+	// binary context's, at the maximum order, all in the cache.
+	runs := func() []byte { return runsData(4 << 20) }
+	b.Run("runs-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "runs-o6", "PPMd:o=6:mem=16m", runs, 1<<16) })
 	b.Run("mixed-o32-64m", func(b *testing.B) { benchmarkReader7z(b, "mixed-o32", "PPMd:o=32:mem=64m", mixed, 1<<16) })
 	b.Run("mixed-o6-16m-1byte", func(b *testing.B) { benchmarkReader7z(b, "mixed-o6", "PPMd:o=6:mem=16m", mixed, 1) })
 }
@@ -306,4 +310,19 @@ func logData(n int) []byte {
 			r.IntN(1e6), statuses[r.IntN(len(statuses))], r.IntN(60000), float64(r.IntN(10000))/10, 100+r.IntN(30))
 	}
 	return b.Bytes()[:n]
+}
+
+// runsData returns n bytes of long runs of zeros (64 KiB to 1 MiB)
+// between short stretches of text, like the runs class of
+// scripts/bench-matrix.
+func runsData(n int) []byte {
+	r := rand.New(rand.NewPCG(7, 8))
+	txt := textData(1 << 14)
+	b := make([]byte, 0, n)
+	for len(b) < n {
+		b = append(b, make([]byte, 64<<10+r.IntN(960<<10))...)
+		k := r.IntN(len(txt) - 512)
+		b = append(b, txt[k:k+512]...)
+	}
+	return b[:n]
 }

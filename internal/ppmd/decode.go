@@ -10,65 +10,88 @@ var allUnmasked = func() (a [256]byte) {
 	return a
 }()
 
+// symStop is decodeSymbols' result when it met its stop symbol.
+const symStop = -3
+
 func hiBitsFlag3(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 3) & (1 << 3) }
 func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 << 4) }
 
 // decodeSymbol decodes one symbol with rc and updates the model. It
 // returns the byte value, symEnd for an escape out of the order-0 context
-// (the end marker) or symError when the code cannot be a symbol. charMask
-// is scratch space for the symbols excluded by escapes: 0x00 masks a
-// symbol, 0xFF lets it through.
+// (the end marker) or symError when the code cannot be a symbol; when
+// rc.err is set after it, the input failed and the result means nothing.
+// charMask is scratch space for the symbols excluded by escapes: 0x00
+// masks a symbol, 0xFF lets it through.
 func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
-	mem := m.mem
-	mc := m.minContext
-	// ctx is the context record: one bounds check for all its fields.
-	ctx := unitAt(mem, mc)
-	ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
-	// Below the maximum order every symbol ends in updateModel, which
-	// reads the suffix's states (see touchStates).
-	if m.orderFall != 0 {
-		m.touchStates(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12])))
+	var b [1]byte
+	if n, res := m.decodeSymbols(rc, charMask, b[:], -1); n == 0 {
+		return res
 	}
-	if ns != 1 {
-		s := binary.LittleEndian.Uint32(ctx[4:8])
-		st := statesAt(mem, s, ns)
-		summFreq := uint32(binary.LittleEndian.Uint16(ctx[2:4]))
-		if summFreq > rc.rng || summFreq == 0 {
-			return symError
+	return int(b[0])
+}
+
+// decodeSymbols decodes symbols into p, updating the model, until p is
+// full, the symbol stop was decoded (it is not stored; stop -1 stops at
+// none), the input failed (rc.err is set; the symbol decoded with the
+// failure is dropped) or the code is not a symbol. It returns the count
+// stored and what ended it: 0 for a full p, symStop, or symEnd or
+// symError as decodeSymbol returns them; the caller checks rc.err first.
+//
+// The loop is here rather than in the decoders: a symbol found in the
+// first context, the most frequent case, then costs no call and return
+// and no reload of the model's fields, which on long runs of one byte
+// took a tenth of the decoding time.
+func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, stop int) (n, res int) {
+	mem := m.mem
+	for n < len(p) {
+		var sym int
+		mc := m.minContext
+		// ctx is the context record: one bounds check for all its fields.
+		ctx := unitAt(mem, mc)
+		ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
+		// Below the maximum order every symbol ends in updateModel, which
+		// reads the suffix's states (see touchStates).
+		if m.orderFall != 0 {
+			m.touchStates(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12])))
 		}
-		count := rc.threshold(summFreq)
-		f := uint32(st[1])
-		if count < f {
-			rc.decode(0, f)
-			rc.normalize()
-			m.foundState = s
-			sym := st[0]
-			// update1First, with the record fields at hand.
-			m.prevSuccess = b2u(2*f > summFreq)
-			m.runLength += int32(m.prevSuccess)
-			binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
-			f += 4
-			st[1] = byte(f)
-			if f > maxFreq {
-				m.rescale()
-				m.nextContext()
-				return int(sym)
+		if ns != 1 {
+			s := binary.LittleEndian.Uint32(ctx[4:8])
+			st := statesAt(mem, s, ns)
+			summFreq := uint32(binary.LittleEndian.Uint16(ctx[2:4]))
+			if summFreq > rc.rng || summFreq == 0 {
+				return n, symError
 			}
-			if c := binary.LittleEndian.Uint32(st[2:6]); m.orderFall == 0 && c > m.text {
-				m.minContext, m.maxContext = c, c
-			} else {
-				m.updateModel()
+			count := rc.threshold(summFreq)
+			f := uint32(st[1])
+			if count < f {
+				rc.decode(0, f)
+				rc.normalize()
+				m.foundState = s
+				sym = int(st[0])
+				// update1First, with the record fields at hand.
+				m.prevSuccess = b2u(2*f > summFreq)
+				m.runLength += int32(m.prevSuccess)
+				binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
+				f += 4
+				st[1] = byte(f)
+				if f > maxFreq {
+					m.rescale()
+					m.nextContext()
+				} else if c := binary.LittleEndian.Uint32(st[2:6]); m.orderFall == 0 && c > m.text {
+					m.minContext, m.maxContext = c, c
+				} else {
+					m.updateModel()
+				}
+				goto emit
 			}
-			return int(sym)
-		}
-		m.prevSuccess = 0
-		if i, cum := findCount(st, count); i < len(st) {
-			e := st[i : i+stateSize]
-			f = uint32(e[1])
-			{
+			m.prevSuccess = 0
+			i, cum := findCount(st, count)
+			if i < len(st) {
+				e := st[i : i+stateSize]
+				f = uint32(e[1])
 				rc.decode(cum, f)
 				rc.normalize()
-				sym := e[0]
+				sym = int(e[0])
 				// update1, with the record fields at hand.
 				f += 4
 				binary.LittleEndian.PutUint16(ctx[2:4], uint16(summFreq+4))
@@ -81,7 +104,7 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 					if f > maxFreq {
 						m.rescale()
 						m.nextContext()
-						return int(sym)
+						goto emit
 					}
 				} else {
 					m.foundState = fs
@@ -91,61 +114,74 @@ func (m *Model) decodeSymbol(rc *rangeDecoder, charMask *[256]byte) int {
 				} else {
 					m.updateModel()
 				}
-				return int(sym)
+				goto emit
 			}
-		} else {
 			if count >= summFreq {
-				return symError
+				return n, symError
 			}
 			rc.decode(cum, summFreq-cum)
-		}
-		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
-		*charMask = allUnmasked
-		maskSymbols(st, charMask)
-	} else {
-		// Binary context: one symbol, coded as a yes/no decision with an
-		// adaptive probability from binSumm. Its state is inline at
-		// ctx[2:8].
-		sym := ctx[2]
-		freq := uint32(ctx[3])
-		hb := hiBitsFlag3(mem[m.foundState])
-		m.hiBitsFlag = hb
-		suf := binary.LittleEndian.Uint32(ctx[8:12])
-		col := m.prevSuccess +
-			uint32(m.runLength>>26)&0x20 +
-			uint32(ns2BSIndx[(binary.LittleEndian.Uint16(unitAt(mem, suf)[0:2])-1)&255]) +
-			hiBitsFlag4(sym) +
-			hb
-		prob := &m.binSumm[(freq-1)&127][col&63]
-		pr := uint32(*prob)
-		size0 := (rc.rng >> 14) * pr
-		pr -= (pr + 1<<(periodBits-2)) >> periodBits
-		if rc.code < size0 {
-			*prob = uint16(pr + 1<<intBits)
-			rc.rng = size0
-			rc.normalize()
-			c := binary.LittleEndian.Uint32(ctx[4:8])
-			m.foundState = mc + 2
-			m.prevSuccess = 1
-			m.runLength++
-			if freq < 128 {
-				ctx[3] = byte(freq + 1)
+			m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
+			*charMask = allUnmasked
+			maskSymbols(st, charMask)
+		} else {
+			// Binary context: one symbol, coded as a yes/no decision with
+			// an adaptive probability from binSumm. Its state is inline at
+			// ctx[2:8].
+			bsym := ctx[2]
+			freq := uint32(ctx[3])
+			hb := hiBitsFlag3(mem[m.foundState])
+			m.hiBitsFlag = hb
+			suf := binary.LittleEndian.Uint32(ctx[8:12])
+			col := m.prevSuccess +
+				uint32(m.runLength>>26)&0x20 +
+				uint32(ns2BSIndx[(binary.LittleEndian.Uint16(unitAt(mem, suf)[0:2])-1)&255]) +
+				hiBitsFlag4(bsym) +
+				hb
+			prob := &m.binSumm[(freq-1)&127][col&63]
+			pr := uint32(*prob)
+			size0 := (rc.rng >> 14) * pr
+			pr -= (pr + 1<<(periodBits-2)) >> periodBits
+			if rc.code < size0 {
+				*prob = uint16(pr + 1<<intBits)
+				rc.rng = size0
+				rc.normalize()
+				c := binary.LittleEndian.Uint32(ctx[4:8])
+				m.foundState = mc + 2
+				m.prevSuccess = 1
+				m.runLength++
+				if freq < 128 {
+					ctx[3] = byte(freq + 1)
+				}
+				if m.orderFall == 0 && c > m.text {
+					m.minContext, m.maxContext = c, c
+				} else {
+					m.updateModel()
+				}
+				sym = int(bsym)
+				goto emit
 			}
-			if m.orderFall == 0 && c > m.text {
-				m.minContext, m.maxContext = c, c
-			} else {
-				m.updateModel()
-			}
-			return int(sym)
+			*prob = uint16(pr)
+			m.initEsc = uint32(expEscape[(pr>>10)&15])
+			rc.decodeBinEscape(size0)
+			*charMask = allUnmasked
+			charMask[bsym] = 0
+			m.prevSuccess = 0
 		}
-		*prob = uint16(pr)
-		m.initEsc = uint32(expEscape[(pr>>10)&15])
-		rc.decodeBinEscape(size0)
-		*charMask = allUnmasked
-		charMask[sym] = 0
-		m.prevSuccess = 0
+		sym = m.decodeEscaped(rc, charMask, mc, ns)
+		if sym < 0 {
+			return n, sym
+		}
+	emit:
+		if rc.err != nil {
+			return n, sym
+		}
+		if sym == stop {
+			return n, symStop
+		}
+		p[n] = byte(sym)
+		n++
 	}
-	return m.decodeEscaped(rc, charMask, mc, ns)
+	return n, 0
 }
 
 // touchStates prefetches the first state of the context record ctx, a

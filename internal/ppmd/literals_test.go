@@ -109,3 +109,42 @@ func TestDecodeLiteralsState(t *testing.T) {
 		t.Fatalf("after an error: %v, want ErrNotInitialized", err)
 	}
 }
+
+// TestReader7zTruncatedChunks cuts 7z PPMd streams short and checks that
+// every read size gives the same bytes before the same error: the loop of
+// decodeSymbols drops the symbol decoded with the input's failure, where
+// the read size decides which symbol that is.
+func TestReader7zTruncatedChunks(t *testing.T) {
+	runs := bytes.Repeat([]byte{0}, 200000)
+	runs = append(runs, textData(50000)...)
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"mixed", mixedData(200000)}, {"runs", runs}} {
+		packed := encode7z(t, c.data, 6, 1<<20, false)
+		for _, cut := range []int{len(packed) / 3, len(packed) - 7} {
+			var want []byte
+			var wantErr error
+			for i, chunk := range []int{1, 13, 4096, 1 << 20} {
+				d, err := NewReader7z(bytes.NewReader(packed[:cut]), 6, 1<<20, int64(len(c.data)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := readChunks(d, chunk)
+				if !errors.Is(err, ErrTruncated) {
+					t.Fatalf("%s cut %d chunk %d: %v, want ErrTruncated", c.name, cut, chunk, err)
+				}
+				if !bytes.Equal(got, c.data[:len(got)]) {
+					t.Fatalf("%s cut %d chunk %d: output is not the input's start", c.name, cut, chunk)
+				}
+				if i == 0 {
+					want, wantErr = got, err
+					continue
+				}
+				if len(got) != len(want) || err.Error() != wantErr.Error() {
+					t.Errorf("%s cut %d chunk %d: %d bytes, %v; chunk 1: %d bytes, %v", c.name, cut, chunk, len(got), err, len(want), wantErr)
+				}
+			}
+		}
+	}
+}

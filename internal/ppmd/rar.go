@@ -66,31 +66,30 @@ func (d *RARDecoder) DecodeSymbol() (sym int, err error) {
 // whether it stopped at esc (which is consumed, not stored). It is
 // DecodeSymbol in a loop, with the model's panic safety net paid once
 // per call instead of once per symbol; errors are those of DecodeSymbol.
+// After a fault of the model (a CorruptInputError whose Err is not
+// ErrCorrupt, ErrEndMarker or ErrTruncated itself, though it wraps
+// ErrCorrupt) n is 0, whatever the call stored.
 func (d *RARDecoder) DecodeLiterals(dst []byte, esc byte) (n int, escaped bool, err error) {
 	m := d.m
 	if m == nil || !m.ready {
 		return 0, false, ErrNotInitialized
 	}
 	defer d.rc.recoverFault(m, &err)
-	rc, mask := &d.rc, &d.charMask
-	for n < len(dst) {
-		sym := m.decodeSymbol(rc, mask)
-		if rc.err != nil {
-			m.ready = false
-			return n, false, rc.locate(rc.err)
-		}
-		if sym < 0 {
-			m.ready = false
-			if sym == symEnd {
-				return n, false, rc.locate(ErrEndMarker)
-			}
-			return n, false, rc.locate(ErrCorrupt)
-		}
-		if byte(sym) == esc {
-			return n, true, nil
-		}
-		dst[n] = byte(sym)
-		n++
+	rc := &d.rc
+	n, sym := m.decodeSymbols(rc, &d.charMask, dst, int(esc))
+	if rc.err != nil {
+		m.ready = false
+		return n, false, rc.locate(rc.err)
+	}
+	switch sym {
+	case symStop:
+		return n, true, nil
+	case symEnd:
+		m.ready = false
+		return n, false, rc.locate(ErrEndMarker)
+	case symError:
+		m.ready = false
+		return n, false, rc.locate(ErrCorrupt)
 	}
 	return n, false, nil
 }

@@ -132,34 +132,30 @@ func (d *Reader7z) read(p []byte) (n int, err error) {
 	if d.size >= 0 && d.remaining < int64(lim) {
 		lim = int(d.remaining)
 	}
-	m, rc, mask := &d.m, &d.rc, &d.charMask
-	for n < lim {
-		sym := m.decodeSymbol(rc, mask)
-		if rc.err != nil {
-			d.err = rc.err
-			return n, d.err
-		}
-		if sym < 0 {
-			if sym == symEnd && d.size < 0 {
-				if rc.code != 0 {
-					d.err = ErrCorrupt
-					return n, d.err
-				}
-				d.err = io.EOF
-				if n == 0 {
-					return 0, io.EOF
-				}
-				return n, nil
-			}
-			if sym == symEnd {
-				d.err = ErrEndMarker
-			} else {
+	rc := &d.rc
+	n, sym := d.m.decodeSymbols(rc, &d.charMask, p[:lim], -1)
+	if rc.err != nil {
+		d.err = rc.err
+		return n, d.err
+	}
+	if sym < 0 {
+		if sym == symEnd && d.size < 0 {
+			if rc.code != 0 {
 				d.err = ErrCorrupt
+				return n, d.err
 			}
-			return n, d.err
+			d.err = io.EOF
+			if n == 0 {
+				return 0, io.EOF
+			}
+			return n, nil
 		}
-		p[n] = byte(sym)
-		n++
+		if sym == symEnd {
+			d.err = ErrEndMarker
+		} else {
+			d.err = ErrCorrupt
+		}
+		return n, d.err
 	}
 	if d.size >= 0 {
 		d.remaining -= int64(n)
