@@ -133,3 +133,48 @@ func TestHugeBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestMTFinderBuffersHugePage checks that the pipelined finder's batches
+// of matches and chunks of candidates lie side by side in one huge page,
+// from a huge-page boundary and eligible for huge pages: in pages of 4
+// KiB, their first use took up to 384 page faults.
+func TestMTFinderBuffersHugePage(t *testing.T) {
+	mt := newMTFinder()
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(mt.batches[0][:1])))
+	if base%hugePage != 0 {
+		t.Errorf("the first batch starts at %#x, not at a huge page", base)
+	}
+	type span struct {
+		name   string
+		lo, hi uintptr
+	}
+	var spans []span
+	for i, b := range mt.batches {
+		if len(b) != 0 || cap(b) != mtBatchLen {
+			t.Errorf("batch %d: len %d cap %d, want 0 and %d", i, len(b), cap(b), mtBatchLen)
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(b[:1])))
+		spans = append(spans, span{fmt.Sprintf("batch %d", i), lo, lo + uintptr(cap(b))*unsafe.Sizeof(match{})})
+	}
+	for i, h := range mt.heads {
+		if len(h) != 0 || cap(h) != mtHeadChunk {
+			t.Errorf("chunk %d: len %d cap %d, want 0 and %d", i, len(h), cap(h), mtHeadChunk)
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(h[:1])))
+		spans = append(spans, span{fmt.Sprintf("chunk %d", i), lo, lo + uintptr(cap(h))*4})
+	}
+	for i, s := range spans {
+		if s.lo < base || s.hi > base+hugePage {
+			t.Errorf("%s at [%#x, %#x) is outside the huge page at %#x", s.name, s.lo, s.hi, base)
+		}
+		for _, o := range spans[i+1:] {
+			if s.lo < o.hi && o.lo < s.hi {
+				t.Errorf("%s and %s overlap", s.name, o.name)
+			}
+		}
+	}
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err == nil && !bytes.Contains(mode, []byte("[never]")) && !thpEligible(t, base) {
+		t.Errorf("the batches (at %#x) are not eligible for huge pages", base)
+	}
+}

@@ -375,3 +375,48 @@ func TestTakeOverStopsAsOnePosition(t *testing.T) {
 		})
 	}
 }
+
+// TestMTSkipHashesNoFurther checks that the pipelined finder's consumer,
+// skipping positions that are not hashed ahead yet, enters them into the
+// direct tables and hashes no position after them (shortSkip): their
+// candidates are never read. The next search finds what the
+// single-threaded finder finds (TestMTFinderMatchesSingle covers more).
+func TestMTSkipHashesNoFurther(t *testing.T) {
+	data := testData("mixed", 1<<18, 3)
+	o := LevelOptions(5)
+	o.DictSize = 1 << 17
+	if err := o.normalize(); err != nil {
+		t.Fatal(err)
+	}
+	ref := newEncoder(&o)
+	par := newEncoder(&o)
+	for _, e := range []*encoder{ref, par} {
+		if err := e.resetBlock(data, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	par.mt = newMTFinder()
+	par.mt.start(par.mf, par.mf.end-par.mf.hb+1)
+	defer par.mt.stop()
+	var a, b []match
+	for i := 0; i < 1000; i++ {
+		a = ref.find(a[:0])
+		b = par.find(b[:0])
+	}
+	// Past the positions hashed ahead of the last search.
+	const n = 5000
+	ref.skip(n)
+	par.skip(n)
+	if want := uint32(par.mf.pos) + par.mf.delta; par.mf.hcur != want {
+		t.Errorf("after a skip to position %d the direct tables hold positions up to %d, want %d",
+			par.mf.pos, int(par.mf.hcur-par.mf.delta), int(want-par.mf.delta))
+	}
+	for i := 0; i < 1000; i++ {
+		pos := ref.mf.pos
+		a = ref.find(a[:0])
+		b = par.find(b[:0])
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("position %d after the skip: parallel finder %v, single %v", pos, b, a)
+		}
+	}
+}
