@@ -104,7 +104,7 @@ func (e *encoder) encodeSymbol(s symbol) {
 			break
 		}
 	}
-	if rep < 4 && int64(s.dist) >= e.spos {
+	if rep < 4 && (s.match || int64(s.dist) >= e.spos) {
 		rep = 4
 	}
 	if rep == 4 {

@@ -56,17 +56,17 @@ func TestParseFastFarShortMatches(t *testing.T) {
 			e := fastEncoder(t, data)
 			for e.ep < p1 {
 				l, d := e.parseFast()
-				e.encodeSymbol(symbol{l, d})
+				e.encodeSymbol(symbol{len: l, dist: d})
 			}
 			if e.ep != p1 {
 				t.Fatalf("a symbol ran over the second copy: at %d, want %d", e.ep, p1)
 			}
 			l, d := e.parseFast()
-			want := symbol{1, litMarker}
+			want := symbol{len: 1, dist: litMarker}
 			if tc.match {
-				want = symbol{uint32(tc.n), uint32(tc.dist - 1)}
+				want = symbol{len: uint32(tc.n), dist: uint32(tc.dist - 1)}
 			}
-			if got := (symbol{l, d}); got != want {
+			if got := (symbol{len: l, dist: d}); got != want {
 				t.Errorf("got symbol %+v, want %+v", got, want)
 			}
 		})
@@ -152,16 +152,16 @@ func TestParseFastSparseLiteralRuns(t *testing.T) {
 				at := e.ep
 				l, d := e.parseFast()
 				if d != litMarker {
-					want := symbol{uint32(tc.run + tc.n - tc.wantAt), uint32(tc.run - tc.from - 1)}
-					if at != tc.wantAt || (symbol{l, d}) != want {
-						t.Fatalf("first match at %d: %+v; want at %d: %+v", at, symbol{l, d}, tc.wantAt, want)
+					want := symbol{len: uint32(tc.run + tc.n - tc.wantAt), dist: uint32(tc.run - tc.from - 1)}
+					if at != tc.wantAt || (symbol{len: l, dist: d}) != want {
+						t.Fatalf("first match at %d: %+v; want at %d: %+v", at, symbol{len: l, dist: d}, tc.wantAt, want)
 					}
 					return
 				}
 				if e.litRun != at {
 					t.Fatalf("random prefix: a match before %d", at)
 				}
-				e.encodeSymbol(symbol{l, d})
+				e.encodeSymbol(symbol{len: l, dist: d})
 			}
 			t.Fatal("no match found")
 		})

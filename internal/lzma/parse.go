@@ -33,7 +33,7 @@ func repLen(buf []byte, pos int, sp int64, r uint32, limit int) int {
 }
 
 func (e *encoder) push(len, dist uint32) {
-	e.pend = append(e.pend, symbol{len, dist})
+	e.pend = append(e.pend, symbol{len: len, dist: dist})
 }
 
 // extend lengthens a match found at the nice length up to limit.

@@ -415,13 +415,13 @@ func (e *encoder) backtrack(cur int) {
 		n := &opt[i]
 		if n.kind == stepComposite {
 			// Appended in reverse: rep0, literal, first symbol.
-			e.pend = append(e.pend, symbol{uint32(n.len - n.len1 - 1), n.dist}, symbol{1, litMarker})
+			e.pend = append(e.pend, symbol{len: uint32(n.len - n.len1 - 1), dist: n.dist}, symbol{len: 1, dist: litMarker})
 			if n.first != stepNone {
-				e.pend = append(e.pend, symbol{uint32(n.len1), n.dist})
+				e.pend = append(e.pend, symbol{len: uint32(n.len1), dist: n.dist, match: n.first == stepMatch})
 			}
 			continue
 		}
-		e.pend = append(e.pend, symbol{uint32(n.len), n.dist})
+		e.pend = append(e.pend, symbol{len: uint32(n.len), dist: n.dist, match: n.kind == stepMatch})
 	}
 	s := e.pend[start:]
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
