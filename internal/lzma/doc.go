@@ -127,7 +127,9 @@
 // Parsed symbols carry their real distance, not a rep index, so they can
 // be coded in whatever model state holds when they are emitted; this is
 // what lets an LZMA2 chunk end anywhere and lets the model be reset after
-// a chunk turned out incompressible and was stored.
+// a chunk turned out incompressible and was stored. A distance equal to a
+// rep is coded as that rep, except where the parser priced a match: that
+// symbol is coded as a match, as priced.
 //
 // Writer2 cuts the input into blocks (BlockSize) and writes them in
 // order, compressing several blocks at once (below). Only the first block
