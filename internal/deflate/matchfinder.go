@@ -189,3 +189,54 @@ func (f *finder) find(w *window, cur, limit int, out *[256]uint32) int {
 	tree[ptrLess&slotMask], tree[ptrMore&slotMask] = emptyPos, emptyPos
 	return k
 }
+
+// insert adds position cur to the trees as find does, walking the same
+// candidates and leaving the same trees, without listing the matches:
+// for the positions inside a long match, whose matches the parse does
+// not look at.
+func (f *finder) insert(w *window, cur, limit int) {
+	const slotMask = 2*windowSize - 1
+	tree := f.tree
+	h := hash3(w, cur)
+	cand := int(f.head[h])
+	f.head[h] = int32(cur)
+	f.touch ^= f.head[hash3(w, cur+1)]
+	ptrLess := cur * 2 & slotMask
+	ptrMore := ptrLess + 1
+	lenLess, lenMore := 0, 0
+	for n := f.depth; n > 0 && cur-cand < windowSize; n-- {
+		pair := cand * 2 & slotMask
+		l := min(lenLess, lenMore)
+		a, b := load64(w, cand+l), load64(w, cur+l)
+		if a == b {
+			for {
+				l += 8
+				if l >= limit {
+					break
+				}
+				a, b = load64(w, cand+l), load64(w, cur+l)
+				if a != b {
+					break
+				}
+			}
+		}
+		z := bits.TrailingZeros64(a^b) >> 3
+		l += z & 7
+		if l >= limit {
+			tree[ptrLess&slotMask], tree[ptrMore&slotMask] = tree[pair], tree[(pair+1)&slotMask]
+			return
+		}
+		if uint8(a>>(z*8)) < uint8(b>>(z*8)) {
+			tree[ptrLess&slotMask] = int32(cand)
+			ptrLess = pair + 1
+			lenLess = l
+			cand = int(tree[ptrLess&slotMask])
+		} else {
+			tree[ptrMore&slotMask] = int32(cand)
+			ptrMore = pair
+			lenMore = l
+			cand = int(tree[pair])
+		}
+	}
+	tree[ptrLess&slotMask], tree[ptrMore&slotMask] = emptyPos, emptyPos
+}

@@ -372,7 +372,7 @@ func (e *Writer) findMatches(n, end int) {
 			midx[i] = int32(len(mbuf))
 			p := pos + j
 			if lim := min(nice, end-p); lim >= minMatch && !skip {
-				mf.find(win, p, lim, &mf.found)
+				mf.insert(win, p, lim)
 			}
 			i++
 		}

@@ -713,3 +713,29 @@ func TestDictFlush(t *testing.T) {
 		}
 	}
 }
+
+// insert leaves the match finder's trees and heads as find does: two
+// finders over the same input, one adding every third position with
+// insert and the other with find, hold the same arrays (compared every
+// 1,000 positions and at the end).
+func TestInsertAsFind(t *testing.T) {
+	for name, data := range inputs() {
+		data = data[:min(len(data), 20_000)]
+		var w window
+		copy(w[:], data)
+		a, b := newFinder(16), newFinder(16)
+		var out [256]uint32
+		for p := 0; p+minMatch <= len(data); p++ {
+			limit := min(48, len(data)-p)
+			a.find(&w, p, limit, &out)
+			if p%3 == 0 {
+				b.insert(&w, p, limit)
+			} else {
+				b.find(&w, p, limit, &out)
+			}
+			if (p%1000 == 0 || p+minMatch == len(data)) && (*a.head != *b.head || *a.tree != *b.tree) {
+				t.Fatalf("%s: the trees differ after position %d", name, p)
+			}
+		}
+	}
+}
