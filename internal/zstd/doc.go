@@ -32,8 +32,9 @@
 // The content checksum is the low 32 bits of XXH64, computed by the
 // package's own xxh64.
 //
-// An Encoder's memory does not depend on its input: the window and 4 MiB
-// of input in one buffer, the tables (1.25 MiB), both in transparent huge
-// pages (internal/hugemem), and the output of the blocks of one Write.
+// An Encoder's memory does not depend on its input: the tables (1.25 MiB),
+// the window and at least 1 MiB of input in one allocation of whole
+// transparent huge pages (internal/hugemem; 8 MiB at a window of 4 MiB),
+// and the output of the blocks of one Write.
 // The output is a function of the input and the window alone.
 package zstd

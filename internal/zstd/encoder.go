@@ -12,16 +12,19 @@ const (
 	// blockMax is the largest block's content (RFC 8878, 3.1.1.2.3).
 	blockMax = 128 << 10
 
-	// slack is what the buffer holds beyond the window: the input waiting
-	// to be coded, and what is read before the history moves down.
-	slack = 4 << 20
+	// minSlack is the least the buffer holds beyond the window: the input
+	// waiting to be coded, and what is read before the history moves down.
+	// The tables, the window and the slack fill whole huge pages, so that
+	// the slack is more: 2.75 MiB at a window of 4 MiB.
+	minSlack = 1 << 20
 
 	magic = 0xFD2FB528
 )
 
 // Encoder writes one zstd frame at a time, with a content checksum. Its
-// memory is the window and 4 MiB of buffer, the match finder's tables
-// (768 KiB) and the output of a block, whatever the input's size.
+// memory is the match finder's tables (1.25 MiB), the window and at least
+// 1 MiB more of buffer, in whole huge pages (8 MiB at a window of 4 MiB),
+// and the output of one Write, whatever the input's size.
 type Encoder struct {
 	w       io.Writer
 	window  int
@@ -40,7 +43,13 @@ type Encoder struct {
 // NewEncoder returns an encoder whose frames have a window of window
 // bytes, a power of two from 1 KiB to 1 GiB.
 func NewEncoder(window int) *Encoder {
-	return &Encoder{window: window, bsize: min(window, blockMax), m: newMatcher()}
+	const tables = 8<<longLog + 8<<shortLog
+	n := (tables + window + minSlack + hugemem.PageSize - 1) &^ (hugemem.PageSize - 1)
+	// One allocation in huge pages: fewer page faults, and the tables and
+	// the window, read at random, miss the TLB less.
+	mem := hugemem.Aligned(n)
+	hugemem.Advise(mem[:cap(mem)])
+	return &Encoder{window: window, bsize: min(window, blockMax), m: newMatcher(mem[:tables]), buf: mem[tables:tables:n]}
 }
 
 // Reset begins a new frame written to w.
@@ -56,13 +65,6 @@ func (e *Encoder) Reset(w io.Writer) {
 func (e *Encoder) Write(p []byte) (int, error) {
 	if e.err != nil {
 		return 0, e.err
-	}
-	if e.buf == nil {
-		// In huge pages: fewer page faults, and the matches' reads at
-		// random in the window miss the TLB less.
-		b := hugemem.Aligned(e.window + slack)
-		hugemem.Advise(b[:cap(b)])
-		e.buf = b[: 0 : e.window+slack]
 	}
 	n := len(p)
 	for len(p) > 0 {

@@ -3,8 +3,6 @@ package zstd
 import (
 	"math/bits"
 	"unsafe"
-
-	"github.com/garc-dev/garc/internal/hugemem"
 )
 
 // The match finder's tables, shaped as zstd's double fast match finder at
@@ -69,13 +67,10 @@ const (
 	emptyEntry = uint64(1<<32 + emptyPos)
 )
 
-// newMatcher makes a match finder whose tables share a huge page
-// (hugemem): they are read at random, and in 4 KiB pages nearly every
-// read would also miss the TLB.
-func newMatcher() *matcher {
-	const longBytes, shortBytes = 8 << longLog, 8 << shortLog
-	b := hugemem.Aligned(longBytes + shortBytes)
-	hugemem.Advise(b[:cap(b)])
+// newMatcher makes a match finder whose tables are b, 8 bytes aligned
+// and 8<<longLog + 8<<shortLog long.
+func newMatcher(b []byte) *matcher {
+	const longBytes = 8 << longLog
 	return &matcher{
 		long:  (*[1 << longLog]uint64)(unsafe.Pointer(&b[0])),
 		short: (*[1 << shortLog]uint64)(unsafe.Pointer(&b[longBytes])),
