@@ -18,6 +18,7 @@ import (
 	"github.com/garc-dev/garc/internal/deflate"
 	"github.com/garc-dev/garc/internal/lzma"
 	"github.com/garc-dev/garc/internal/xz"
+	ownzstd "github.com/garc-dev/garc/internal/zstd"
 )
 
 // Output is where an archive is written: sequentially with Write, and
@@ -260,7 +261,7 @@ type writer struct {
 	// reports no progress.
 	rewriting bool
 	optW      *deflate.Writer
-	zstdW     *zstd.Encoder
+	zstdW     zstdEncoder
 	bzW       *bzip2.Writer
 }
 
@@ -347,8 +348,10 @@ func (w *writer) addNew(it *WriteItem) error {
 }
 
 func (w *writer) closeEncoders() {
-	if w.zstdW != nil {
-		w.zstdW.Close()
+	// klauspost/compress's encoder ends its goroutines when closed again;
+	// garc's own keeps nothing running and would start another frame.
+	if z, ok := w.zstdW.(*zstd.Encoder); ok {
+		z.Close()
 	}
 }
 
@@ -829,14 +832,9 @@ func (w *writer) encoder(dst io.Writer, method uint16, size int64) (io.WriteClos
 		return z, nil
 	case methodZstd:
 		if w.zstdW == nil {
-			z, err := zstd.NewWriter(dst, zstd.WithEncoderLevel(zstdLevel(w.level)), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
-			if err != nil {
-				return nil, err
-			}
-			w.zstdW = z
-		} else {
-			w.zstdW.Reset(dst)
+			w.zstdW = newZstdEncoder(w.level)
 		}
+		w.zstdW.Reset(dst)
 		return w.zstdW, nil
 	case methodXZ:
 		return xz.NewWriter(dst, w.lzmaOptions(size))
@@ -860,6 +858,30 @@ func (w *writer) lzmaOptions(size int64) lzma.WriterOptions {
 	lo.Threads = max(w.opts.Threads, 1)
 	lo.Context = w.ctx
 	return lo
+}
+
+// zstdEncoder is what an entry of method 93 needs of its encoder.
+type zstdEncoder interface {
+	Reset(w io.Writer)
+	Write(p []byte) (int, error)
+	Close() error
+}
+
+// zstdWindow is the window of garc's own zstd encoder in an entry: 4 MiB,
+// as the stream package's .zst frames.
+const zstdWindow = 4 << 20
+
+// newZstdEncoder returns the encoder of method 93 at level: garc's own
+// (internal/zstd) at the default levels -mx3…-mx5, where it is smaller
+// and faster than klauspost/compress's, that one at the others.
+func newZstdEncoder(level int) zstdEncoder {
+	l := zstdLevel(level)
+	if l == zstd.SpeedDefault {
+		return ownzstd.NewEncoder(zstdWindow)
+	}
+	// The options are valid, so NewWriter cannot fail.
+	z, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(l), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+	return z
 }
 
 // zstdLevel maps -mx1 … -mx9 to klauspost/compress's encoder levels, as

@@ -23,6 +23,7 @@ import (
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/deflate"
 	"github.com/garc-dev/garc/internal/testenv"
+	ownzstd "github.com/garc-dev/garc/internal/zstd"
 )
 
 // memTarget is an in-memory Target.
@@ -464,5 +465,50 @@ func TestWriterUpdatePerEntry(t *testing.T) {
 	_, ents := readZip(t, m.b, "")
 	if len(ents) != n || ents[n-1].Name != items[5].Name || !ents[n-1].ModTime.Equal(t0.Add(time.Hour)) {
 		t.Errorf("%d entries, the last %s", len(ents), ents[n-1].Name)
+	}
+}
+
+// Zstandard entries (method 93) at the default levels -mx3…-mx5 are
+// garc's own encoder's frames (internal/zstd), one encoder serving every
+// entry of the archive; the other levels keep klauspost/compress's. Each
+// archive reads back, entry by entry.
+func TestWriterZstdEncoders(t *testing.T) {
+	items, files := testItems()
+	for _, level := range []int{1, 3, 5, 9} {
+		t.Run(fmt.Sprint(level), func(t *testing.T) {
+			b := writeZip(t, items, WriteOptions{Method: "ZSTD", Level: level})
+			got, _ := readZip(t, b, "")
+			for n, want := range files {
+				if got[n] != want {
+					t.Errorf("%s: %d bytes back, want %d", n, len(got[n]), len(want))
+				}
+			}
+			zr, err := stdzip.NewReader(bytes.NewReader(b), int64(len(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range zr.File {
+				if f.Method != methodZstd || f.UncompressedSize64 < 1024 {
+					continue
+				}
+				r, err := f.OpenRaw()
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw, _ := io.ReadAll(r)
+				var own bytes.Buffer
+				enc := ownzstd.NewEncoder(zstdWindow)
+				enc.Reset(&own)
+				if _, err := enc.Write([]byte(files[f.Name])); err != nil {
+					t.Fatal(err)
+				}
+				if err := enc.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if isOwn := bytes.Equal(raw, own.Bytes()); isOwn != (level >= 3 && level <= 5) {
+					t.Errorf("%s at -mx%d: garc's own encoder's frame %v", f.Name, level, isOwn)
+				}
+			}
+		})
 	}
 }
