@@ -20,9 +20,9 @@ import (
 //   - its window: the dictionary, a chunk of up to 2 MiB, the parser's
 //     lookahead twice and 1 MiB of slack (the blocks' input is coded as
 //     it arrives);
-//   - 1 MiB of smaller tables, the model and its output chunk, 1.5 MiB
-//     more for the parallel finder's batches on a binary tree's two
-//     threads;
+//   - 1 MiB of smaller tables, the model and its output chunk, and on a
+//     binary tree's two threads the parallel finder's batches (1.5 MiB,
+//     in a huge page of their own);
 //   - the block's compressed stream held: up to the header's keepOut
 //     bytes and a piece.
 //
@@ -67,7 +67,7 @@ func WriterMemory(o lzma.WriterOptions) int64 {
 		aligned(dict+min(block, 2<<20)+2*lookahead+1<<20) +
 		1<<20
 	if per == 2 {
-		coder += 3 << 19
+		coder += aligned(3 << 19)
 	}
 	// A block's whole stream in pieces (random data: the block, a chunk
 	// header every 64 KiB), and what a leading block holds of it.
