@@ -16,6 +16,20 @@ const symStop = -3
 func hiBitsFlag3(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 3) & (1 << 3) }
 func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 << 4) }
 
+// binProb returns the adaptive probability of a binary context's one
+// symbol sym, of frequency freq, whose suffix context has nsuf symbols:
+// binSumm's row by the frequency, its column by the model's recent
+// success and run, the suffix's size and the symbols' high bits (hb of the
+// previous symbol), as decoder and encoder both choose it.
+func (m *Model) binProb(sym byte, freq, nsuf, hb uint32) *uint16 {
+	col := m.prevSuccess +
+		uint32(m.runLength>>26)&0x20 +
+		uint32(ns2BSIndx[(nsuf-1)&255]) +
+		hiBitsFlag4(sym) +
+		hb
+	return &m.binSumm[(freq-1)&127][col&63]
+}
+
 // decodeSymbol decodes one symbol with rc and updates the model. It
 // returns the byte value, symEnd for an escape out of the order-0 context
 // (the end marker) or symError when the code cannot be a symbol; when
@@ -132,12 +146,7 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 			hb := hiBitsFlag3(mem[m.foundState])
 			m.hiBitsFlag = hb
 			suf := binary.LittleEndian.Uint32(ctx[8:12])
-			col := m.prevSuccess +
-				uint32(m.runLength>>26)&0x20 +
-				uint32(ns2BSIndx[(binary.LittleEndian.Uint16(unitAt(mem, suf)[0:2])-1)&255]) +
-				hiBitsFlag4(bsym) +
-				hb
-			prob := &m.binSumm[(freq-1)&127][col&63]
+			prob := m.binProb(bsym, freq, uint32(binary.LittleEndian.Uint16(unitAt(mem, suf)[0:2])), hb)
 			pr := uint32(*prob)
 			size0 := (rc.rng >> 14) * pr
 			pr -= (pr + 1<<(periodBits-2)) >> periodBits

@@ -89,12 +89,7 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 		hb := hiBitsFlag3(mem[m.foundState])
 		m.hiBitsFlag = hb
 		suf := binary.LittleEndian.Uint32(ctx[8:12])
-		col := m.prevSuccess +
-			uint32(m.runLength>>26)&0x20 +
-			uint32(ns2BSIndx[(m.get16(suf)-1)&255]) +
-			hiBitsFlag4(one) +
-			hb
-		prob := &m.binSumm[(freq-1)&127][col&63]
+		prob := m.binProb(one, freq, m.get16(suf), hb)
 		pr0 := uint32(*prob)
 		pr := pr0 - (pr0+1<<(periodBits-2))>>periodBits
 		if int(one) == sym {
