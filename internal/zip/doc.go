@@ -185,8 +185,9 @@
 // written: Store, Deflate (garc's own encoder, internal/deflate: greedy
 // over hash chains at levels 1–4, optimal parsing at 5–9; flag bits 1–2
 // as Info-ZIP sets them), BZip2, LZMA (with an end marker, flag
-// bit 1), Zstandard (93) and XZ (95), the LZMA dictionary no larger than
-// the entry. An entry whose compressed data comes out no smaller than
+// bit 1), Zstandard (93: garc's own encoder, internal/zstd, at the
+// default levels 3–5, klauspost/compress's at the others) and XZ (95),
+// the LZMA dictionary no larger than the entry. An entry whose compressed data comes out no smaller than
 // its content is written again Stored, as 7-Zip does: the archive is cut
 // back to the entry's data (an Output with CutBack), the local header
 // rewritten with method 0 and the content taken from the copy in the
