@@ -16,6 +16,25 @@ const symStop = -3
 func hiBitsFlag3(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 3) & (1 << 3) }
 func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 << 4) }
 
+// binHit updates the model after the binary context ctx, at mc, of
+// frequency freq, coded its one symbol: the symbol's state (inline at
+// ctx[2:8]) is the found one, its frequency grows, and the next context
+// is its successor when that is already a context, else the model grows.
+func (m *Model) binHit(ctx []byte, mc, freq uint32) {
+	c := binary.LittleEndian.Uint32(ctx[4:8])
+	m.foundState = mc + 2
+	m.prevSuccess = 1
+	m.runLength++
+	if freq < 128 {
+		ctx[3] = byte(freq + 1)
+	}
+	if m.orderFall == 0 && c > m.text {
+		m.minContext, m.maxContext = c, c
+	} else {
+		m.updateModel()
+	}
+}
+
 // binProb returns the adaptive probability of a binary context's one
 // symbol sym, of frequency freq, whose suffix context has nsuf symbols:
 // binSumm's row by the frequency, its column by the model's recent
@@ -154,18 +173,7 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 				*prob = uint16(pr + 1<<intBits)
 				rc.rng = size0
 				rc.normalize()
-				c := binary.LittleEndian.Uint32(ctx[4:8])
-				m.foundState = mc + 2
-				m.prevSuccess = 1
-				m.runLength++
-				if freq < 128 {
-					ctx[3] = byte(freq + 1)
-				}
-				if m.orderFall == 0 && c > m.text {
-					m.minContext, m.maxContext = c, c
-				} else {
-					m.updateModel()
-				}
+				m.binHit(ctx, mc, freq)
 				sym = int(bsym)
 				goto emit
 			}

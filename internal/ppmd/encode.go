@@ -95,18 +95,7 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 		if int(one) == sym {
 			e.encodeBit(pr0, false)
 			*prob = uint16(pr + 1<<intBits)
-			c := binary.LittleEndian.Uint32(ctx[4:8])
-			m.foundState = mc + 2
-			m.prevSuccess = 1
-			m.runLength++
-			if freq < 128 {
-				ctx[3] = byte(freq + 1)
-			}
-			if m.orderFall == 0 && c > m.text {
-				m.minContext, m.maxContext = c, c
-			} else {
-				m.updateModel()
-			}
+			m.binHit(ctx, mc, freq)
 			return
 		}
 		e.encodeBit(pr0, true)
