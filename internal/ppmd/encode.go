@@ -79,9 +79,7 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 		e.encode(cum, summFreq-cum, summFreq)
 		m.hiBitsFlag = hiBitsFlag3(mem[m.foundState])
 		*charMask = allUnmasked
-		for r := st; len(r) >= stateSize; r = r[stateSize:] {
-			charMask[r[0]] = 0
-		}
+		maskSymbols(st, charMask)
 	} else {
 		// Binary context: the state is inline at ctx[2:8].
 		one := ctx[2]
