@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -16,7 +17,7 @@ import (
 
 // The zstd writer's buffers do not depend on the input's size (issue 26,
 // point 8): 20 MiB and seven frames make the same chunks at most, counted
-// as they are made, half a frame and four chunks with two threads (the
+// as they are made, half a frame and six chunks with two threads (the
 // writer before held three frames of input and three of output), one
 // chunk with one thread; and the bytes are the same for every thread
 // count.
@@ -26,9 +27,9 @@ func TestZstdWriterMemoryFlat(t *testing.T) {
 		return int64(in+out) * zstdChunk
 	}
 	// Two threads: half a frame of input ahead, a chunk per thread
-	// and two chunks of output for the frame that waits.
-	if poolBytes(2) > zstdFrameSize/2+4*zstdChunk {
-		t.Errorf("two threads may hold %d bytes, more than half a frame and four chunks", poolBytes(2))
+	// and four chunks of output for the frame that waits.
+	if poolBytes(2) > zstdFrameSize/2+6*zstdChunk {
+		t.Errorf("two threads may hold %d bytes, more than half a frame and six chunks", poolBytes(2))
 	}
 	chunk := writerSample(1<<20 + 3)
 	for _, size := range []int{20 << 20, 7 * zstdFrameSize} {
@@ -92,6 +93,57 @@ func TestZstdWriterFrameHeaders(t *testing.T) {
 			got, err := decodeZstd(comp, 0)
 			if err != nil || !bytes.Equal(got, data) {
 				t.Errorf("%d bytes, %d threads: decoded %d bytes, %v", c.size, threads, len(got), err)
+			}
+		}
+	}
+}
+
+// zstdFrameLengths returns the content length of each frame of comp,
+// walking the frames' blocks and decoding each frame alone.
+func zstdFrameLengths(t *testing.T, comp []byte) []int {
+	t.Helper()
+	var lens []int
+	for len(comp) > 0 {
+		var h zstd.Header
+		if err := h.Decode(comp); err != nil {
+			t.Fatal(err)
+		}
+		end := h.HeaderSize
+		for last := false; !last; {
+			if end+3 > len(comp) {
+				t.Fatalf("frame %d cut short", len(lens))
+			}
+			bh := int(comp[end]) | int(comp[end+1])<<8 | int(comp[end+2])<<16
+			size := bh >> 3
+			last = bh&1 == 1
+			if bh>>1&3 == 1 { // RLE: one byte
+				size = 1
+			}
+			end += 3 + size
+		}
+		if h.HasCheckSum {
+			end += 4
+		}
+		got, err := decodeZstd(comp[:end], 0)
+		if err != nil {
+			t.Fatalf("frame %d: %v", len(lens), err)
+		}
+		lens = append(lens, len(got))
+		comp = comp[end:]
+	}
+	return lens
+}
+
+// The first frame is half the others, the same for any number of
+// threads, at garc's own encoder's level and klauspost's.
+func TestZstdWriterFrameSizes(t *testing.T) {
+	want := []int{zstdFrameSize / 2, zstdFrameSize, 5000}
+	data := writerSample(want[0] + want[1] + want[2])
+	for _, level := range []int{1, DefaultLevel(Zstd)} {
+		for _, threads := range []int{1, 2} {
+			lens := zstdFrameLengths(t, compress(t, Zstd, data, WriterOptions{Level: level, Threads: threads}))
+			if !slices.Equal(lens, want) {
+				t.Errorf("-mx%d, %d threads: frames of %d bytes, want %d", level, threads, lens, want)
 			}
 		}
 	}
