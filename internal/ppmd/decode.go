@@ -18,9 +18,13 @@ func hiBitsFlag4(sym byte) uint32 { return (uint32(sym) + 0xC0) >> (8 - 4) & (1 
 
 // binHit updates the model after the binary context ctx, at mc, of
 // frequency freq, coded its one symbol: the symbol's state (inline at
-// ctx[2:8]) is the found one, its frequency grows, and the next context
-// is its successor when that is already a context, else the model grows.
-func (m *Model) binHit(ctx []byte, mc, freq uint32) {
+// ctx[2:8]) is the found one and its frequency grows. When the state's
+// successor is already a context at the maximum order, it becomes the
+// next context and binHit reports true; otherwise the caller must call
+// updateModel. The call is left to the caller so that binHit inlines
+// into the coding loops: on long runs of one byte nearly every symbol
+// takes this path.
+func (m *Model) binHit(ctx []byte, mc, freq uint32) bool {
 	c := binary.LittleEndian.Uint32(ctx[4:8])
 	m.foundState = mc + 2
 	m.prevSuccess = 1
@@ -30,9 +34,9 @@ func (m *Model) binHit(ctx []byte, mc, freq uint32) {
 	}
 	if m.orderFall == 0 && c > m.text {
 		m.minContext, m.maxContext = c, c
-	} else {
-		m.updateModel()
+		return true
 	}
+	return false
 }
 
 // binProb returns the adaptive probability of a binary context's one
@@ -94,9 +98,9 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 			if summFreq > rc.rng || summFreq == 0 {
 				return n, symError
 			}
-			count := rc.threshold(summFreq)
+			rc.scale(summFreq)
 			f := uint32(st[1])
-			if count < f {
+			if rc.below(f) {
 				rc.decode(0, f)
 				rc.normalize()
 				m.foundState = s
@@ -118,6 +122,7 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 				goto emit
 			}
 			m.prevSuccess = 0
+			count := rc.count()
 			i, cum := findCount(st, count)
 			if i < len(st) {
 				e := st[i : i+stateSize]
@@ -173,7 +178,9 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 				*prob = uint16(pr + 1<<intBits)
 				rc.rng = size0
 				rc.normalize()
-				m.binHit(ctx, mc, freq)
+				if !m.binHit(ctx, mc, freq) {
+					m.updateModel()
+				}
 				sym = int(bsym)
 				goto emit
 			}
@@ -282,9 +289,9 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 		if freqSum > rc.rng {
 			return symError
 		}
-		count := rc.threshold(freqSum)
-		if count < hiCnt {
-			if i, cum := findMaskedCount(st, charMask, count); i < len(st) {
+		rc.scale(freqSum)
+		if rc.below(hiCnt) {
+			if i, cum := findMaskedCount(st, charMask, rc.count()); i < len(st) {
 				e := st[i : i+stateSize]
 				f := uint32(e[1])
 				{
@@ -307,7 +314,7 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 			}
 			return symError
 		}
-		if count >= freqSum {
+		if !rc.below(freqSum) {
 			return symError
 		}
 		rc.decode(hiCnt, freqSum-hiCnt)

@@ -97,7 +97,11 @@
 //
 // Both flavours keep a code and a range register, map the code to a
 // cumulative frequency (threshold), narrow to the symbol's interval and
-// renormalise by shifting in bytes. The 7z flavour begins with a zero
+// renormalise by shifting in bytes. The decoder divides the range by the
+// context's total once per context visited; whether the code falls in
+// the first symbol's interval (in a shorter context after an escape: in
+// the escape's) is then a multiplication, and only a search through the
+// symbols takes the code's exact position (a second division). The 7z flavour begins with a zero
 // byte and renormalises while the range is below 2^24; at the end of a
 // sized stream 7-Zip requires the code register to be 0, which Reader7z
 // checks too. The RAR flavour also tracks the low end of the interval,

@@ -93,7 +93,9 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 		if int(one) == sym {
 			e.encodeBit(pr0, false)
 			*prob = uint16(pr + 1<<intBits)
-			m.binHit(ctx, mc, freq)
+			if !m.binHit(ctx, mc, freq) {
+				m.updateModel()
+			}
 			return
 		}
 		e.encodeBit(pr0, true)

@@ -222,7 +222,28 @@ func (rc *rangeDecoder) initRAR() error {
 // threshold scales range down by total and returns the code's position in
 // [0, total) — or beyond, for corrupt input. total must not exceed range.
 func (rc *rangeDecoder) threshold(total uint32) uint32 {
+	rc.scale(total)
+	return rc.count()
+}
+
+// scale divides range by total (which must not exceed it), the unit of
+// the cumulative frequencies that below, count and decode then take.
+func (rc *rangeDecoder) scale(total uint32) {
 	rc.rng /= total
+}
+
+// below reports whether the code's position on the last scale is below
+// the cumulative frequency cum (count() < cum): a multiplication where
+// count takes a second division, so a symbol found first, or an escape,
+// costs one division instead of two. The product is exact in 64 bits for
+// any cum.
+func (rc *rangeDecoder) below(cum uint32) bool {
+	return uint64(rc.code) < uint64(cum)*uint64(rc.rng)
+}
+
+// count returns the code's position on the last scale: in [0, total), or
+// beyond for corrupt input.
+func (rc *rangeDecoder) count() uint32 {
 	return rc.code / rc.rng
 }
 

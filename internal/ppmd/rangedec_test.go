@@ -229,3 +229,29 @@ func TestRangeDecoderFlavours(t *testing.T) {
 		t.Fatalf("overread error %v, want ErrTruncated", b.err)
 	}
 }
+
+// TestRangeDecoderBelow checks that below(cum) answers count() < cum on
+// the same scale, at the edges of the symbol intervals and for totals up
+// to the range, where the product of cum and the scaled range is largest.
+func TestRangeDecoderBelow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(27, 1))
+	for _, tc := range []struct{ rng, total uint32 }{
+		{0xFFFFFFFF, 1},
+		{0xFFFFFFFF, 257},
+		{0xFFFFFFFF, 0xFFFF},
+		{1 << 24, 3},
+		{1<<24 + 12345, 0xFFFF},
+		{1 << 24, 1 << 24},
+	} {
+		for range 2000 {
+			rc := rangeDecoder{rng: tc.rng, code: rnd.Uint32N(tc.rng)}
+			rc.scale(tc.total)
+			count := rc.count()
+			for _, cum := range []uint32{0, 1, count, count + 1, tc.total, tc.total + 255, 0xFFFFFFFF} {
+				if got, want := rc.below(cum), count < cum; got != want {
+					t.Fatalf("range %#x total %d code %#x: below(%d) = %v, count %d", tc.rng, tc.total, rc.code, cum, got, count)
+				}
+			}
+		}
+	}
+}
