@@ -15,15 +15,15 @@ const (
 	// minSlack is the least the buffer holds beyond the window: the input
 	// waiting to be coded, and what is read before the history moves down.
 	// The tables, the window and the slack fill whole huge pages, so that
-	// the slack is more: 2.75 MiB at a window of 4 MiB.
-	minSlack = 1 << 20
+	// the slack is more: 3.375 MiB at a window of 4 MiB.
+	minSlack = 2 << 20
 
 	magic = 0xFD2FB528
 )
 
 // Encoder writes one zstd frame at a time, with a content checksum. Its
-// memory is the match finder's tables (1.25 MiB), the window and at least
-// 1 MiB more of buffer, in whole huge pages (8 MiB at a window of 4 MiB),
+// memory is the match finder's tables (640 KiB), the window and at least
+// 2 MiB more of buffer, in whole huge pages (8 MiB at a window of 4 MiB),
 // and the output of one Write, whatever the input's size.
 type Encoder struct {
 	w       io.Writer
@@ -43,7 +43,7 @@ type Encoder struct {
 // NewEncoder returns an encoder whose frames have a window of window
 // bytes, a power of two from 1 KiB to 1 GiB.
 func NewEncoder(window int) *Encoder {
-	const tables = 8<<longLog + 8<<shortLog
+	const tables = tablesSize
 	n := (tables + window + minSlack + hugemem.PageSize - 1) &^ (hugemem.PageSize - 1)
 	// One allocation in huge pages: fewer page faults, and the tables and
 	// the window, read at random, miss the TLB less.
@@ -92,15 +92,6 @@ func (e *Encoder) slide() {
 	e.buf = e.buf[:len(e.buf)-k]
 	e.done -= k
 	e.m.shift += k
-	if e.m.shift > 1<<30 {
-		// Keep the tables' positions within int32.
-		for _, t := range [][]uint64{e.m.long[:], e.m.short[:]} {
-			for i, v := range t {
-				t[i] = v&^0xFFFFFFFF | uint64(uint32(max(int(int32(uint32(v)))-e.m.shift, emptyPos)))
-			}
-		}
-		e.m.shift = 0
-	}
 }
 
 func (e *Encoder) flush() error {

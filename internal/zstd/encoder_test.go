@@ -123,6 +123,27 @@ func TestResetForgets(t *testing.T) {
 	}
 }
 
+// A frame longer than the positions its tables keep (posMask+1 bytes)
+// comes back whole: entries from farther back alias to nearer positions
+// and are candidates only where the window holds their bytes.
+func TestFrameBeyondPositions(t *testing.T) {
+	mixed := samples(t)["mixed"]
+	var data []byte
+	for i := 0; len(data) < 2*(posMask+1)+5<<20; i++ {
+		// Repeats of 3 MiB, each a little changed, at distances that
+		// alias as the positions wrap.
+		data = append(data, mixed[i*4099%len(mixed):]...)
+		data = append(data, byte(i))
+	}
+	comp := encodeStream(t, NewEncoder(1<<22), data, 1<<20)
+	if got := decode(t, comp); !bytes.Equal(got, data) {
+		t.Fatalf("decoded %d bytes, not the %d written", len(got), len(data))
+	}
+	if len(comp) > len(data)/8 {
+		t.Errorf("%d bytes of repeats compress to %d", len(data), len(comp))
+	}
+}
+
 // FuzzEncode encodes its input whole (with the content size) and in
 // pieces with a window of 64 KiB, and checks that klauspost's decoder and
 // zstd give it back.

@@ -12,6 +12,12 @@ const (
 	longLog  = 17
 	shortLog = 15
 
+	// posBits is how many low bits of the frame's position an entry
+	// holds: a candidate is posMask+1 (16 MiB) back at most, and in
+	// frames of up to 16 MiB every position is exact.
+	posBits = 24
+	posMask = 1<<posBits - 1
+
 	// stepIncr is how many positions without a match the search passes
 	// before it moves on by one more at a time.
 	stepIncr = 128
@@ -30,6 +36,11 @@ func load32(b []byte, i int) uint32 {
 }
 
 func hashLong(v uint64) uint32 { return uint32((v * 0xCF1BBCDCB7A56463) >> (64 - longLog)) }
+
+// tag is the 8-bit hash of the 4 bytes v that an entry keeps above its
+// position: a candidate whose tag differs is no match, without a read of
+// the window.
+func tag(v uint32) uint32 { return (v * 0x9E3779B1) >> 24 << posBits }
 func hashShort(v uint64) uint32 {
 	return uint32(((v << 24) * 0xCF1BBCDCB7A56463) >> (64 - shortLog))
 }
@@ -51,45 +62,55 @@ func matchLen(src []byte, a, b, end int) int {
 
 // matcher finds the sequences of a block.
 type matcher struct {
-	long       *[1 << longLog]uint64
-	short      *[1 << shortLog]uint64
-	shift      int // an entry is a position in the buffer plus shift, and above its next 4 bytes
+	long       *[1 << longLog]uint32
+	short      *[1 << shortLog]uint32
+	shift      int // a position in the buffer plus shift is its position in the frame
 	window     int
 	off1, off2 int // the last offsets matched
 	seqs       []seq
 	lits       []byte
 }
 
-// emptyEntry is a table entry that is no candidate: its position is
-// farther back than any window.
-const (
-	emptyPos   = -1 << 30
-	emptyEntry = uint64(1<<32 + emptyPos)
-)
+// A table entry is the tag of a position's next 4 bytes above the low
+// posBits bits of its position in the frame plus one: an empty entry, 0,
+// is no candidate.
 
-// newMatcher makes a match finder whose tables are b, 8 bytes aligned
-// and 8<<longLog + 8<<shortLog long.
+// tablesSize is the size of the match finder's tables.
+const tablesSize = 4<<longLog + 4<<shortLog
+
+// newMatcher makes a match finder whose tables are b, 4 bytes aligned
+// and tablesSize long.
 func newMatcher(b []byte) *matcher {
-	const longBytes = 8 << longLog
+	const longBytes = 4 << longLog
 	return &matcher{
-		long:  (*[1 << longLog]uint64)(unsafe.Pointer(&b[0])),
-		short: (*[1 << shortLog]uint64)(unsafe.Pointer(&b[longBytes])),
+		long:  (*[1 << longLog]uint32)(unsafe.Pointer(&b[0])),
+		short: (*[1 << shortLog]uint32)(unsafe.Pointer(&b[longBytes])),
 	}
 }
 
 func (m *matcher) reset(window int) {
-	for i := range m.long {
-		m.long[i] = emptyEntry
-	}
-	for i := range m.short {
-		m.short[i] = emptyEntry
-	}
+	clear(m.long[:])
+	clear(m.short[:])
 	m.shift, m.window, m.off1, m.off2 = 0, window, 0, 0
 }
 
 // entry is the table entry of position i of src.
-func (m *matcher) entry(src []byte, i int) uint64 {
-	return uint64(uint32(i+m.shift)) | uint64(load32(src, i))<<32
+func (m *matcher) entry(src []byte, i int) uint32 {
+	return uint32(i+m.shift+1)&posMask | tag(load32(src, i))
+}
+
+// candidate returns the position in src of the entry e, taken at position
+// ip whose next 4 bytes are v, when it is one: not empty, within the
+// window and its next 4 bytes v; else -1.
+func candidate(src []byte, e uint32, ip, shift, window int, v uint32) int {
+	if e&^posMask != tag(v) || e&posMask == 0 {
+		return -1
+	}
+	d := int((uint32(ip+shift+1) - e) & posMask)
+	if d == 0 || d > window || load32(src, ip-d) != v {
+		return -1
+	}
+	return ip - d
 }
 
 // find finds the sequences of src[start:end]; src before start is the
@@ -127,7 +148,7 @@ outer:
 			cs0 := short[hs0]
 			cl1 := long[hl1]
 			cur = ip
-			e := uint64(uint32(ip+shift)) | v<<32
+			e := uint32(ip+shift+1)&posMask | tag(uint32(v))
 			long[hl0] = e
 			short[hs0] = e
 			if off1 > 0 && load32(src, ip+1-off1) == uint32(v>>8) {
@@ -136,13 +157,13 @@ outer:
 				off = off1
 				break
 			}
-			if c := int(int32(uint32(cl0))) - shift; ip-c <= window && uint32(cl0>>32) == uint32(v) {
+			if c := candidate(src, cl0, ip, shift, window, uint32(v)); c >= 0 {
 				mlen = 4 + matchLen(src, ip+4, c+4, end)
 				off = ip - c
 				break
 			}
-			if c := int(int32(uint32(cs0))) - shift; ip-c <= window && uint32(cs0>>32) == uint32(v) {
-				if c1 := int(int32(uint32(cl1))) - shift; ip1-c1 <= window && uint32(cl1>>32) == uint32(v1) {
+			if c := candidate(src, cs0, ip, shift, window, uint32(v)); c >= 0 {
+				if c1 := candidate(src, cl1, ip1, shift, window, uint32(v1)); c1 >= 0 {
 					ip = ip1
 					mlen = 4 + matchLen(src, ip+4, c1+4, end)
 					off = ip - c1
@@ -190,7 +211,7 @@ outer:
 				n := 4 + matchLen(src, ip+4, ip+4-off2, end)
 				off1, off2 = off2, off1
 				v := load64(src, ip)
-				e := uint64(uint32(ip+shift)) | v<<32
+				e := uint32(ip+shift+1)&posMask | tag(uint32(v))
 				short[hashShort(v)] = e
 				long[hashLong(v)] = e
 				m.seqs = append(m.seqs, seq{matchLen: uint32(n), offset: uint32(off1)})
