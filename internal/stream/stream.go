@@ -18,6 +18,7 @@ import (
 	"github.com/garc-dev/garc/internal/bzip2"
 	"github.com/garc-dev/garc/internal/lzma"
 	"github.com/garc-dev/garc/internal/xz"
+	ownzstd "github.com/garc-dev/garc/internal/zstd"
 )
 
 // Kind is a single-stream compression format.
@@ -173,22 +174,31 @@ func newDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 		// window a frame needs. Its default (zstd.MaxWindowSize, 512 MiB)
 		// is what klauspost's encoder writes, not what the format allows.
 		win := uint64(min(max(maxDict, zstdMinWindow), zstdMaxWindow))
-		var err error
 		z, _ := zstdDecoders.Get().(*zstdParts)
-		if z != nil {
+		if z == nil {
+			z = &zstdParts{in: bufio.NewReaderSize(r, zstdInputSize)}
+		} else {
 			z.in.Reset(r)
-			chk := newZstdCheck(z.in, maxDict)
-			err = z.dec.ResetWithOptions(chk, zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
-			if err != nil {
-				return nil, h, zstdError(err, maxDict)
-			}
-			return &zstdDecoder{zstdParts: z, chk: chk, limit: maxDict}, h, nil
 		}
-		z = &zstdParts{in: bufio.NewReaderSize(r, zstdInputSize)}
+		if zstdMostlyRuns(z.in) {
+			if z.own == nil {
+				z.own = ownzstd.NewReader(z.in, maxDict)
+			} else {
+				z.own.Reset(z.in, maxDict)
+			}
+			return &zstdRunsDecoder{zstdParts: z}, h, nil
+		}
 		chk := newZstdCheck(z.in, maxDict)
-		z.dec, err = zstd.NewReader(chk, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
+		var err error
+		if z.dec == nil {
+			z.dec, err = zstd.NewReader(chk, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+				zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
+		} else {
+			err = z.dec.ResetWithOptions(chk, zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
+		}
 		if err != nil {
+			z.dec = nil
+			zstdDecoders.Put(z)
 			return nil, h, zstdError(err, maxDict)
 		}
 		return &zstdDecoder{zstdParts: z, chk: chk, limit: maxDict}, h, nil
@@ -374,10 +384,12 @@ type zstdDecoder struct {
 	limit      int64
 }
 
-// zstdParts is what a closed zstdDecoder leaves to the next one.
+// zstdParts is what a closed zstdDecoder or zstdRunsDecoder leaves to
+// the next one.
 type zstdParts struct {
-	dec *zstd.Decoder
-	in  *bufio.Reader // the file, read ahead of the decoder
+	dec *zstd.Decoder   // klauspost's, made when first needed
+	own *ownzstd.Reader // garc's, made when first needed
+	in  *bufio.Reader   // the file, read ahead of the decoder
 }
 
 // zstdInputSize is the buffer the file is read through. The decoder reads
@@ -440,4 +452,39 @@ func zstdError(err error, limit int64) error {
 		return fmt.Errorf("zstd: %w", archive.ErrChecksum)
 	}
 	return mapError("zstd", err)
+}
+
+// zstdRunsDecoder decodes, with garc's own decoder (internal/zstd), a
+// zstd file that zstdMostlyRuns found to be mostly RLE blocks. That
+// decoder fills an RLE block with doubling copies where klauspost's
+// writes it a byte at a time, and it reports itself what zstdCheck
+// looks for (a window above the limit, an offset of 0); on sequences it
+// is slower than klauspost's assembly, which is why it decodes only such
+// files.
+type zstdRunsDecoder struct {
+	*zstdParts // nil once closed
+}
+
+// Read decodes.
+func (d *zstdRunsDecoder) Read(p []byte) (int, error) {
+	if d.zstdParts == nil {
+		return 0, errClosed
+	}
+	n, err := d.own.Read(p)
+	if err != nil && err != io.EOF {
+		err = mapError("zstd", err)
+	}
+	return n, err
+}
+
+// Close gives the decoder, rid of its input, to the next one.
+func (d *zstdRunsDecoder) Close() error {
+	if d.zstdParts == nil {
+		return nil
+	}
+	d.own.Reset(nil, 0)
+	d.in.Reset(nil)
+	zstdDecoders.Put(d.zstdParts)
+	d.zstdParts = nil
+	return nil
 }

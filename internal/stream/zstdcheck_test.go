@@ -420,3 +420,63 @@ func TestZstdPredefined(t *testing.T) {
 		}
 	}
 }
+
+// zstdRunsData is data whose zstd file is mostly RLE blocks: MiBs of
+// zeros and of 0xFF with a little text and a short pattern between.
+func zstdRunsData() []byte {
+	var b []byte
+	for i := range 3 {
+		b = append(b, make([]byte, (1+i)<<20)...)
+		b = append(b, "a little text between the runs, "...)
+		b = append(b, bytes.Repeat([]byte{0xFF}, 300<<10)...)
+		b = append(b, bytes.Repeat([]byte{0, 0, 0, byte(i)}, 5000)...)
+	}
+	return b
+}
+
+// TestZstdRunsDecoder: a zstd file of mostly RLE blocks is decoded by
+// the own decoder (zstdRunsDecoder), others by klauspost's; both give
+// the data, and the own decoder refuses a window above the limit as the
+// other does.
+func TestZstdRunsDecoder(t *testing.T) {
+	runs := zstdRunsData()
+	mixed := testenv.MixedData(t, 1<<20)
+	for _, c := range []struct {
+		name string
+		data []byte
+		comp []byte
+		own  bool
+	}{
+		{"runs, zstd -3", runs, tool(t, runs, "zstd", "-c", "-q", "-3"), true},
+		{"runs, zstd -19", runs, tool(t, runs, "zstd", "-c", "-q", "-19"), true},
+		{"mixed, zstd -3", mixed, tool(t, mixed, "zstd", "-c", "-q", "-3"), false},
+		{"tiny", []byte("tiny"), tool(t, []byte("tiny"), "zstd", "-c", "-q"), false},
+	} {
+		d, _, err := NewDecoder(Zstd, bytes.NewReader(c.comp), 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, own := d.(*zstdRunsDecoder); own != c.own {
+			t.Errorf("%s: decoder %T", c.name, d)
+		}
+		got, err := io.ReadAll(d)
+		d.Close()
+		if err != nil || !bytes.Equal(got, c.data) {
+			t.Errorf("%s: %d bytes, %v; want %d", c.name, len(got), err, len(c.data))
+		}
+		if _, err := d.Read(make([]byte, 1)); err == nil {
+			t.Errorf("%s: read after Close", c.name)
+		}
+	}
+	comp := tool(t, runs, "zstd", "-c", "-q", "-3") // a window of 2 MiB or more
+	_, err := decodeZstd(comp, 1<<20)
+	var le *archive.LimitError
+	if !errors.Is(err, archive.ErrLimit) || !errors.As(err, &le) || le.Need < 2<<20 || le.Limit != 1<<20 {
+		t.Fatalf("window above the limit: %v", err)
+	}
+	bad := bytes.Clone(comp)
+	bad[len(bad)-1] ^= 1 // the content checksum
+	if _, err := decodeZstd(bad, 0); !errors.Is(err, archive.ErrChecksum) {
+		t.Fatalf("checksum: %v", err)
+	}
+}
