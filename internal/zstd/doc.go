@@ -1,13 +1,14 @@
-// Package zstd is garc's Zstandard encoder and decoder (RFC 8878). The encoder writes one frame
-// at a time, with a content checksum, in blocks of up to 128 KiB, and is
-// what `garc a` uses for .zst, .tar.zst at the default levels (-mx3 to
-// -mx5; internal/stream's zstdwriter runs one Encoder per thread, each on
-// frames of its own). Its Reader decodes (decode.go, decode_seq.go: frames,
-// skippable frames, raw, RLE and compressed blocks, the literals through
-// huff0, the sequences through FSE tables of its own, the content
-// checksum); internal/stream decodes with it the files that are mostly RLE
-// blocks and with klauspost/compress/zstd the others, whose sequences
-// klauspost's assembly decodes in 0.6x the CPU time.
+// Package zstd is garc's Zstandard encoder and decoder (RFC 8878). The
+// encoder writes one frame at a time, with a content checksum, in blocks
+// of up to 128 KiB, and is what `garc a` uses for .zst, .tar.zst at the
+// default levels (-mx3 to -mx5; internal/stream's zstdwriter runs one
+// Encoder per thread, each on frames of its own). The Reader decodes
+// (decode.go, decode_seq.go: frames, skippable frames, raw, RLE and
+// compressed blocks, the literals through huff0, the sequences through FSE
+// tables of its own, the content checksum); internal/stream decodes with
+// it the files that are mostly RLE blocks and with klauspost/compress/zstd
+// the others, whose sequences klauspost's assembly decodes in 0.6x the CPU
+// time.
 //
 // The match finder is shaped as zstd's "double fast" one at level 3: at
 // each position a table of positions hashed by their next 8 bytes (2^17
