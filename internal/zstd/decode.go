@@ -16,13 +16,13 @@ import (
 // without a content checksum and a content size, and skippable frames,
 // one after another. Frames that need a dictionary are refused.
 //
-// A frame is decoded a block at a time into one buffer that holds the
-// window before the block; Read copies from it. The buffer is the window
-// plus room for at least 8 MiB of output (twice the window when that is
-// more), so that the window is moved to the buffer's start once per that
-// much output; a frame whose content size is known and fits in the
-// window gets a buffer of that size. A Reader keeps its buffer for the
-// next stream it is Reset to.
+// A frame is decoded a block at a time into one buffer, the window and a
+// block, used as a ring: a block that would not fit behind the output is
+// written at the buffer's start, and its matches reach back into the end
+// of the buffer (the window is not moved). Read copies from it. A frame
+// whose content size is known and fits in the window gets a buffer of
+// that size. A Reader keeps its buffer for the next stream it is Reset
+// to.
 type Reader struct {
 	r        io.Reader
 	maxWin   int64
@@ -32,8 +32,8 @@ type Reader struct {
 	eof      bool  // r has ended
 
 	hist     []byte // window and output
-	start    int    // where the frame's first byte would be in hist (may be < 0 after moves)
 	op       int    // end of the decoded data in hist
+	wrapEnd  int    // where the data before hist[0] ends, at the end of hist, once the output wrapped
 	rp       int    // read position in hist
 	window   int    // the frame's window
 	inFrame  bool
@@ -54,14 +54,13 @@ type Reader struct {
 var ErrDictionary = errors.New("zstd: frames that need a dictionary are not supported")
 
 const (
-	frameMagic     = 0xFD2FB528
-	skipMagic      = 0x184D2A50
-	skipMagicMask  = 0xFFFFFFF0
-	maxBlockSize   = 128 << 10
-	minWindow      = 1 << 10
-	copySlack      = 32 // bytes written and read past ends by the copy loops
-	inputBuffer    = 256 << 10
-	minOutputSpace = 8 << 20
+	frameMagic    = 0xFD2FB528
+	skipMagic     = 0x184D2A50
+	skipMagicMask = 0xFFFFFFF0
+	maxBlockSize  = 128 << 10
+	minWindow     = 1 << 10
+	copySlack     = 32 // bytes written and read past ends by the copy loops
+	inputBuffer   = 256 << 10
 )
 
 // NewReader returns a Reader of r whose frames may have a window of up
@@ -259,18 +258,26 @@ func (z *Reader) skip(n int64) error {
 // startFrame prepares the window buffer for a frame.
 func (z *Reader) startFrame(window int, content int64, checksum bool) {
 	window = max(window, minWindow)
-	size := max(2*window, window+minOutputSpace)
+	// Past the window, a block and three times the slack: the output
+	// wraps when a block and twice the slack would not fit behind it, so
+	// that what the copies write past its end is more than copySlack
+	// bytes before the oldest byte of the window.
+	size := window
 	if content >= 0 && content <= int64(window) {
 		size = int(content) // all the frame's output fits
 	}
-	size += maxBlockSize + copySlack
+	size += maxBlockSize + 3*copySlack
 	if cap(z.hist) < size {
-		z.hist = hugemem.Aligned(size)
-		hugemem.Advise(z.hist)
+		if size >= hugemem.PageSize {
+			z.hist = hugemem.Aligned(size)
+			hugemem.Advise(z.hist)
+		} else {
+			z.hist = make([]byte, size)
+		}
 	}
 	z.hist = z.hist[:cap(z.hist)]
 	z.window, z.content, z.checksum = window, content, checksum
-	z.start, z.op, z.rp = 0, 0, 0
+	z.op, z.rp, z.wrapEnd = 0, 0, 0
 	z.produced = 0
 	z.inFrame, z.last = true, false
 	z.huffOK = false
@@ -301,16 +308,15 @@ func (z *Reader) frameEnd() error {
 	return nil
 }
 
-// makeRoom moves the window to the start of hist when a block of the
-// largest size would not fit behind the output.
+// makeRoom starts the output again at the start of hist when a block of
+// the largest size would not fit behind it; the data before stays at the
+// end of hist (wrapEnd), for matches.
 func (z *Reader) makeRoom() {
-	if z.op+maxBlockSize+copySlack <= len(z.hist) {
+	if z.op+maxBlockSize+2*copySlack <= len(z.hist) {
 		return
 	}
-	keep := min(z.window, z.op)
-	copy(z.hist, z.hist[z.op-keep:z.op])
-	z.start -= z.op - keep
-	z.op, z.rp = keep, keep
+	z.wrapEnd = z.op
+	z.op, z.rp = 0, 0
 }
 
 // block decodes the next block of the frame into hist[op:].

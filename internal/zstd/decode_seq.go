@@ -387,7 +387,10 @@ func (z *Reader) execute(seqs []sequence, lits []byte, at int64, limit int) (int
 	hist := z.hist
 	op, lp := z.op, 0
 	end := op + limit
-	frameStart, window := z.start, z.window
+	// base is where the frame's data still in hist begins, before hist[0]
+	// (at the end of hist) when negative.
+	window := z.window
+	base := z.op - int(min(z.produced, int64(window)))
 	for i, q := range seqs {
 		ll, ml, off := int(q.ll), int(q.ml), int(q.off)
 		if ll > len(lits)-lp || ml > end-op-ll {
@@ -402,10 +405,17 @@ func (z *Reader) execute(seqs []sequence, lits []byte, at int64, limit int) (int
 		}
 		op += ll
 		lp += ll
-		if off > op-frameStart || off > window {
+		if off > op-base || off > window {
 			return 0, corrupt(at, "sequence %d of the block has offset %d beyond the window or the frame's start", i+1, off)
 		}
 		m := op - off
+		if m < 0 { // from before hist[0]: the end of hist
+			src := hist[z.wrapEnd+m : z.wrapEnd]
+			k := copy(hist[op:op+min(ml, len(src))], src)
+			op += k
+			ml -= k
+			m = 0
+		}
 		switch {
 		case off >= 16 && ml <= 32:
 			a, b := binary.LittleEndian.Uint64(hist[m:]), binary.LittleEndian.Uint64(hist[m+8:])

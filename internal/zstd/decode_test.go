@@ -43,7 +43,8 @@ func decodeAll(comp []byte, maxWindow int64) ([]byte, error) {
 }
 
 // encodings returns data compressed in several ways: klauspost's encoder
-// at four levels (streamed: no content size; and whole: with it), without
+// at four levels (streamed: no content size; and whole: with it), with a
+// window of 64 KiB (which the Reader's buffer wraps around), without
 // a checksum, in two frames with a skippable frame between, by garc's own
 // encoder, and by the zstd tool at levels 1, 3 and 19 and with --long
 // when it is installed.
@@ -65,6 +66,8 @@ func encodings(t testing.TB, data []byte) map[string][]byte {
 		}
 		out["klauspost stream "+l.String()] = b.Bytes()
 	}
+	small, _ := zstd.NewWriter(nil, zstd.WithWindowSize(64<<10), zstd.WithEncoderConcurrency(1))
+	out["klauspost window 64 KiB"] = small.EncodeAll(data, nil) // the output wraps every 64 KiB
 	e, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1))
 	out["no checksum"] = e.EncodeAll(data, nil)
 	half := len(data) / 2
