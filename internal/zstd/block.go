@@ -338,39 +338,43 @@ func encodeSeqs(out []byte, seqs []seq, llc, mlc, ofc []uint8, ofVals []uint32, 
 	mlState := initState(mlt, mlc[last])
 	ofState := initState(oft, ofc[last])
 	llState := initState(llt, llc[last])
+	llc, mlc, ofc, ofVals = llc[:n], mlc[:n], ofc[:n], ofVals[:n]
+	// The shifts' counts are masked, which they never exceed (nb stays
+	// below 56, a state's bits below 10), so that they compile to plain
+	// shifts.
 	for i := last; i >= 0; i-- {
 		lc, mc, oc := llc[i], mlc[i], ofc[i]
 		if i != last {
 			sym := ofSyms[oc]
-			k := (ofState + sym.deltaBits) >> 16
-			acc |= uint64(ofState&(1<<k-1)) << nb
+			k := (ofState + sym.deltaBits) >> 16 & 31
+			acc |= uint64(ofState&(1<<k-1)) << (nb & 63)
 			nb += uint(k)
 			ofState = uint32(ofStates[int(ofState>>k)+int(sym.deltaState)])
 			sym = mlSyms[mc]
-			k = (mlState + sym.deltaBits) >> 16
-			acc |= uint64(mlState&(1<<k-1)) << nb
+			k = (mlState + sym.deltaBits) >> 16 & 31
+			acc |= uint64(mlState&(1<<k-1)) << (nb & 63)
 			nb += uint(k)
 			mlState = uint32(mlStates[int(mlState>>k)+int(sym.deltaState)])
 			sym = llSyms[lc]
-			k = (llState + sym.deltaBits) >> 16
-			acc |= uint64(llState&(1<<k-1)) << nb
+			k = (llState + sym.deltaBits) >> 16 & 31
+			acc |= uint64(llState&(1<<k-1)) << (nb & 63)
 			nb += uint(k)
 			llState = uint32(llStates[int(llState>>k)+int(sym.deltaState)])
 		}
 		s := seqs[i]
-		acc |= uint64(s.litLen-llBase[lc]) << nb
+		acc |= uint64(s.litLen-llBase[lc]) << (nb & 63)
 		nb += uint(llBits[lc])
 		binary.LittleEndian.PutUint64(buf[pos:], acc)
 		pos += int(nb >> 3)
-		acc >>= nb &^ 7
+		acc >>= nb & 56
 		nb &= 7
 		acc |= uint64(s.matchLen-mlBase[mc]) << nb
 		nb += uint(mlBits[mc])
-		acc |= uint64(ofVals[i]&(1<<oc-1)) << nb
+		acc |= uint64(ofVals[i]&(1<<(oc&31)-1)) << (nb & 63)
 		nb += uint(oc)
 		binary.LittleEndian.PutUint64(buf[pos:], acc)
 		pos += int(nb >> 3)
-		acc >>= nb &^ 7
+		acc >>= nb & 56
 		nb &= 7
 	}
 	acc |= uint64(mlState&(1<<mlt.log-1)) << nb
