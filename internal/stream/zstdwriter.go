@@ -86,15 +86,18 @@ const (
 //
 // At the default levels (-mx3 to -mx5) the frames' encoders are garc's
 // own (internal/zstd): on the bench's 100 MB classes against `tar c |
-// zstd -T2 -3` mixed 0.993×, numbers 0.980×, logs 0.993×, source tree
-// 0.979×, executables 1.005×, random 1.000×, runs 0.911×, UTF-16 1.008×
-// (klauspost's SpeedDefault: 1.0065, 0.984, 0.9985, 0.992, 1.009, 1.000,
-// 1.047, 1.022: it wrote ~80-byte blocks where a run makes zstd write RLE
-// blocks of 4 bytes, and its tables lost on UTF-16), for 4 to 16 % less
-// CPU time than klauspost's. At the other levels they are klauspost's,
-// whose blocks without matches have their literals Huffman-coded, as zstd
-// codes them at every level (WithAllLitEntropyCompression; below
-// SpeedBetterCompression it would store them raw).
+// zstd -T2 -3` mixed 0.994×, numbers 0.980×, logs 0.992×, source tree
+// 0.985×, executables 0.999×, random 1.000×, runs 0.909×, UTF-16 1.008×
+// (where the frames' boundaries fall moves these by up to half a percent:
+// the half first frame took the source tree from 0.980× and executables
+// from 1.005×; klauspost's SpeedDefault: 1.0065, 0.984, 0.9985, 0.992,
+// 1.009, 1.000, 1.047, 1.022: it wrote ~80-byte blocks where a run makes
+// zstd write RLE blocks of 4 bytes, and its tables lost on UTF-16), for
+// 4 to 16 % less CPU time than klauspost's. At the other levels they are
+// klauspost's, whose blocks without matches have their literals
+// Huffman-coded, as zstd codes them at every level
+// (WithAllLitEntropyCompression; below SpeedBetterCompression it would
+// store them raw).
 //
 // A stream of less than one chunk is one frame compressed whole, with its
 // content size (a small file needs no more window than its size to be
