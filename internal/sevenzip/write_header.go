@@ -4,6 +4,7 @@ package sevenzip
 // the signature header that points to it.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 	"io"
@@ -351,11 +352,20 @@ func (w *writer) finish(files []fileInfo) error {
 		plain := plainHeader(si, files)
 		next = plain
 		if !w.opts.NoHeaderCompression || w.opts.EncryptHeaders {
-			enc, err := w.encodeHeader(plain)
+			packed, enc, err := w.encodeHeader(plain)
 			if err != nil {
 				return err
 			}
-			next = enc
+			// An encrypted header is always encoded; a compressed one only
+			// when it is smaller than the plain header, as 7-Zip decides
+			// (a header of one or two entries compresses to more bytes
+			// than it has).
+			if w.opts.EncryptHeaders || len(packed)+len(enc) < len(plain) {
+				if err := w.write(packed); err != nil {
+					return err
+				}
+				next = enc
+			}
 		}
 	}
 	nextOff := w.pos - signatureHeaderSize
@@ -379,18 +389,17 @@ func (w *writer) finish(files []fileInfo) error {
 }
 
 // encodeHeader compresses (and encrypts) the plain header into a packed
-// stream and returns the kEncodedHeader record that describes it.
-func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
-	start := w.pos
-	pack := &countWriter{w: w.out}
-	var mid io.Writer = pack
+// stream, to be written at the archive's current end, and returns it with
+// the kEncodedHeader record that describes it.
+func (w *writer) encodeHeader(plain []byte) (packed, record []byte, err error) {
+	var buf bytes.Buffer
+	var mid io.Writer = &buf
 	var aw *aes.EncryptWriter
 	var midCount *countWriter
 	var aesCoder coder
 	if w.opts.EncryptHeaders {
-		var err error
-		if aw, aesCoder, err = w.newAES(pack); err != nil {
-			return nil, err
+		if aw, aesCoder, err = w.newAES(&buf); err != nil {
+			return nil, nil, err
 		}
 		defer aw.Close() // returns the pooled buffer on errors; no-op after Close
 		midCount = &countWriter{w: aw}
@@ -404,33 +413,29 @@ func (w *writer) encodeHeader(plain []byte) ([]byte, error) {
 	lo.Context = w.ctx
 	z, err := lzma.NewWriter(mid, lo)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := z.Write(plain); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := z.Close(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f := folder{folderGraph: &folderGraph{coders: []coder{{id: methodLZMA, numIn: 1, numOut: 1, props: z.Props()}}},
 		unpackSizes: []uint64{uint64(len(plain))}}
 	f.setCRC(true, crc32.ChecksumIEEE(plain))
 	if aw != nil {
 		if err := aw.Close(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		f.coders = append(f.coders, aesCoder)
 		f.unpackSizes = append(f.unpackSizes, uint64(midCount.n))
 	}
 	chainFolder(&f)
-	w.pos += pack.n
-	if pack.err != nil {
-		return nil, pack.err
-	}
-	si := streamsInfo{packPos: uint64(start - signatureHeaderSize), packSizes: []uint64{uint64(pack.n)},
+	si := streamsInfo{packPos: uint64(w.pos - signatureHeaderSize), packSizes: []uint64{uint64(buf.Len())},
 		folders: []folder{f}}
 	hw := &headerWriter{}
 	hw.byte(idEncodedHeader)
 	hw.streamsInfo(&si)
-	return hw.b, nil
+	return buf.Bytes(), hw.b, nil
 }

@@ -3,6 +3,7 @@ package sevenzip
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -256,6 +257,45 @@ func TestWriteEmptyArchive(t *testing.T) {
 	ents, _ := readBack(t, b, "")
 	if len(ents) != 0 {
 		t.Fatalf("%d entries", len(ents))
+	}
+}
+
+// TestWriteHeaderEncoding checks that the header is compressed only when
+// that makes it smaller, and encrypted whenever EncryptHeaders asks.
+func TestWriteHeaderEncoding(t *testing.T) {
+	many := make([]testFile, 40)
+	for i := range many {
+		many[i] = testFile{name: fmt.Sprintf("dir/file%02d.txt", i), data: pseudoText(uint64(i), 100), mode: 0o100644}
+	}
+	one := []testFile{{name: "runs", data: make([]byte, 1<<16), mode: 0o100644}}
+	tests := []struct {
+		name  string
+		files []testFile
+		opts  WriteOptions
+		want  byte // first byte of the next header
+	}{
+		{"one file plain", one, WriteOptions{}, idHeader},
+		{"many files encoded", many, WriteOptions{}, idEncodedHeader},
+		{"many files nohc", many, WriteOptions{NoHeaderCompression: true}, idHeader},
+		{"one file encrypted", one, WriteOptions{Password: "p", EncryptHeaders: true, KDFCycles: 4}, idEncodedHeader},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := writeArchive(t, tc.files, &tc.opts)
+			off := binary.LittleEndian.Uint64(b[12:])
+			next := b[signatureHeaderSize+off:]
+			if len(next) == 0 || next[0] != tc.want {
+				t.Fatalf("next header starts with %#x, want %#x", next[:1], tc.want)
+			}
+			if tc.want == idEncodedHeader && !tc.opts.EncryptHeaders {
+				plain := writeArchive(t, tc.files, &WriteOptions{NoHeaderCompression: true})
+				if len(b) >= len(plain) {
+					t.Fatalf("encoded header makes %d bytes, plain %d", len(b), len(plain))
+				}
+			}
+			ents, data := readBack(t, b, tc.opts.Password)
+			checkTree(t, tc.files, ents, data)
+		})
 	}
 }
 
