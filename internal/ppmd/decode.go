@@ -136,7 +136,7 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 				e[1] = byte(f)
 				fs := s + uint32(i)
 				if f > uint32(st[i+1-stateSize]) {
-					m.swapStates(fs, fs-stateSize)
+					swapWithPrevious(mem, fs)
 					fs -= stateSize
 					m.foundState = fs
 					if f > maxFreq {

@@ -56,7 +56,7 @@ func (m *Model) encodeSymbol(e *rangeEncoder7z, sym int, charMask *[256]byte) {
 				r[1] = byte(f)
 				fs := s + i
 				if f > uint32(st[i+1-stateSize]) {
-					m.swapStates(fs, fs-stateSize)
+					swapWithPrevious(mem, fs)
 					fs -= stateSize
 					m.foundState = fs
 					if f > maxFreq {

@@ -271,7 +271,16 @@ func (rc *rangeDecoder) normalizeSlow() {
 		rc.normalizeRAR()
 		return
 	}
-	rc.code = rc.code<<8 | rc.readByte()
+	// The first byte is readByte written out (readByte is just over the
+	// inlining budget): one call per input byte instead of two.
+	var b uint32
+	if rc.pos < rc.nbuf {
+		b = uint32(rc.buf[rc.pos])
+		rc.pos++
+	} else {
+		b = rc.readByteSlow()
+	}
+	rc.code = rc.code<<8 | b
 	rc.rng <<= 8
 	if rc.rng < rcTop {
 		rc.code = rc.code<<8 | rc.readByte()
