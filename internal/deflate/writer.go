@@ -30,6 +30,8 @@ type params struct {
 	tries  int  // cut points tried when halving a run of blocks
 	blocks int  // parses of each block priced by its own statistics
 	skip   bool // positions inside a long match stay out of the trees
+	edge   int  // without skip, >0: of the positions inside a long match only the first and the last edge go into the trees
+	warmup bool // the first chunk of a stream is parsed once more, the first time priced by the fixed codes
 	fast   bool // greedy parse over hash chains (chain.go)
 	lazy   int  // with fast: a match shorter than this waits for a longer one at the next position
 	good   int  // with lazy: the look ahead walks a quarter of depth once the match in hand is this long
@@ -41,11 +43,11 @@ var levels = [MaxLevel + 1]params{
 	2: {nice: 32, depth: 32, tries: 2, fast: true, lazy: 8, good: 4},
 	3: {nice: 128, depth: 48, tries: 2, fast: true, lazy: 24, good: 8},
 	4: {nice: 258, depth: 256, tries: 4, fast: true, lazy: 258, good: 16},
-	5: {nice: 48, depth: 16, passes: 1, tries: 4},
-	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true},
-	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1},
-	8: {nice: 96, depth: 64, passes: 4, tries: 16, blocks: 2},
-	9: {nice: 128, depth: 96, passes: 6, tries: 64, blocks: 4},
+	5: {nice: 48, depth: 16, passes: 1, tries: 4, edge: 32},
+	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true, warmup: true},
+	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1, warmup: true},
+	8: {nice: 96, depth: 64, passes: 4, tries: 16, blocks: 2, warmup: true},
+	9: {nice: 128, depth: 96, passes: 6, tries: 64, blocks: 4, warmup: true},
 }
 
 // Writer compresses to raw Deflate (RFC 1951) what is written to it. It
@@ -313,7 +315,9 @@ func (e *Writer) parseChunk(n, end int) {
 	passes := e.p.passes
 	if !e.seen {
 		e.pr.setFixed()
-		passes++
+		if e.p.warmup {
+			passes++
+		}
 	}
 	bestBits := -1
 	var c code
@@ -334,7 +338,7 @@ func (e *Writer) parseChunk(n, end int) {
 // findMatches runs the match finder over the n positions from buf[base],
 // with lookahead up to end, and stores every position's matches.
 func (e *Writer) findMatches(n, end int) {
-	win, mf, nice, skip := e.win, e.mf, e.nice, e.p.skip
+	win, mf, nice, skip, edge := e.win, e.mf, e.nice, e.p.skip, e.p.edge
 	midx := e.midx[:n+1]
 	mbuf := e.mbuf[:0]
 	for i := 0; i < n; {
@@ -366,12 +370,13 @@ func (e *Writer) findMatches(n, end int) {
 			*last = uint32(l)<<16 | uint32(d)
 		}
 		// A long match is taken whole: the positions inside it are only
-		// added to the trees, or at -mx6 left out (the same strings are
-		// in the trees where the match copies from).
+		// added to the trees, at -mx5 only the first and the last edge
+		// of them, at -mx6 none (the same strings are in the trees where
+		// the match copies from).
 		for j := 1; j < l && i < n; j++ {
 			midx[i] = int32(len(mbuf))
 			p := pos + j
-			if lim := min(nice, end-p); lim >= minMatch && !skip {
+			if lim := min(nice, end-p); lim >= minMatch && !skip && (edge == 0 || j <= edge || j >= l-edge) {
 				mf.insert(win, p, lim)
 			}
 			i++
