@@ -228,19 +228,26 @@ func (p *parallel) spareWindow(size int) ([]byte, *mapping) {
 	return found.buf, found.mem
 }
 
-// magicPatterns[s] are the four bytes after the first byte of a block
-// magic starting at bit s of that byte: they lie wholly inside the
-// magic for every s.
-var magicPatterns = func() (pats [8][4]byte) {
+// magicPairs has bit v set when the two bytes v (big-endian) are bytes k
+// and k+1 (k 0 to 2) of the four after the first byte of a block magic
+// starting at bit s (0 to 7) of that byte: those four lie wholly inside
+// the magic for every s. 24 of the 65 536 pairs are.
+var magicPairs = func() (set [1 << 16 / 64]uint64) {
 	for s := range 8 {
-		w := uint64(blockMagic) << (16 - s)
-		binary.BigEndian.PutUint32(pats[s][:], uint32(w>>24))
+		w := uint32(uint64(blockMagic) << (16 - s) >> 24)
+		for k := range 3 {
+			v := uint16(w >> (16 - 8*k))
+			set[v/64] |= 1 << (v % 64)
+		}
 	}
-	return pats
+	return set
 }()
 
 // scan searches the window from p.scanned up to what it holds for block
-// magics, appending their bit offsets to p.cands in order.
+// magics, appending their bit offsets to p.cands in order. It looks at
+// every third pair of bytes only: of the three pairs within the inner
+// four bytes of a magic (magicPairs), one starts at each residue modulo
+// 3, and a pair that is none of the 24 rules out every magic around it.
 func (p *parallel) scan() {
 	end := p.avail() - 8 // a magic is checked on the 8 bytes from its first
 	if p.eof {
@@ -252,19 +259,21 @@ func (p *parallel) scan() {
 	from := len(p.cands)
 	buf := p.win[p.scanned-p.base:]
 	n := int(end - p.scanned)
-	for s := range 8 {
-		pat := magicPatterns[s][:]
-		for i := 1; i+4 <= len(buf); {
-			k := bytes.Index(buf[i:], pat)
-			if k < 0 || i+k-1 >= n {
-				break
-			}
-			at := i + k - 1
-			i = at + 2
+	// A magic whose first byte is at at < n has its inner pairs at at+1
+	// to at+3, so q runs over one residue of 1 to n+2.
+	for q := 1; q < n+3; q += 3 {
+		v := uint16(buf[q])<<8 | uint16(buf[q+1])
+		if magicPairs[v/64]>>(v%64)&1 == 0 {
+			continue
+		}
+		for at := max(q-3, 0); at < min(q, n); at++ {
 			var w [8]byte
 			copy(w[:], buf[at:])
-			if binary.BigEndian.Uint64(w[:])>>(16-s)&(1<<48-1) == blockMagic {
-				p.cands = append(p.cands, (p.scanned+int64(at))*8+int64(s))
+			x := binary.BigEndian.Uint64(w[:])
+			for s := range 8 {
+				if x>>(16-s)&(1<<48-1) == blockMagic {
+					p.cands = append(p.cands, (p.scanned+int64(at))*8+int64(s))
+				}
 			}
 		}
 	}
