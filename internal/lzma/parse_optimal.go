@@ -30,6 +30,21 @@ type optNode struct {
 	reps  [4]uint32
 }
 
+// stepStates[k][s] is the state after a step of kind k from state s,
+// looked up rather than branched on (the parser derives a state at every
+// position). A composite step ends with a rep after a literal, whatever
+// its first symbol.
+var stepStates = func() (t [8][16]uint8) {
+	for s := uint32(0); s < numStates; s++ {
+		t[stepLiteral][s] = uint8(stateAfterLit(s))
+		t[stepShortRep][s] = uint8(stateAfterShortRep(s))
+		t[stepRep][s] = uint8(stateAfterRep(s))
+		t[stepMatch][s] = uint8(stateAfterMatch(s))
+		t[stepComposite][s] = uint8(stateAfterRep(stateAfterLit(s)))
+	}
+	return t
+}()
+
 // repsAfterRep moves distance d (one of r) to the front.
 func repsAfterRep(r [4]uint32, d uint32) [4]uint32 {
 	switch d {
@@ -169,29 +184,20 @@ func (e *encoder) parseOptimal() {
 		// Derive the state at cur from its best predecessor.
 		n := &opt[cur]
 		pn := &opt[cur-int(n.len)]
-		nst := uint32(pn.state)
+		nst := uint32(stepStates[n.kind&7][pn.state&15])
 		n.reps = pn.reps
 		switch n.kind {
-		case stepLiteral:
-			nst = stateAfterLit(nst)
-		case stepShortRep:
-			nst = stateAfterShortRep(nst)
 		case stepRep:
-			nst = stateAfterRep(nst)
 			n.reps = repsAfterRep(n.reps, n.dist)
 		case stepMatch:
-			nst = stateAfterMatch(nst)
 			n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
 		case stepComposite:
 			switch n.first {
 			case stepRep:
-				nst = stateAfterRep(nst)
 				n.reps = repsAfterRep(n.reps, n.dist)
 			case stepMatch:
-				nst = stateAfterMatch(nst)
 				n.reps = [4]uint32{n.dist, pn.reps[0], pn.reps[1], pn.reps[2]}
 			}
-			nst = stateAfterRep(stateAfterLit(nst))
 		}
 		n.state = uint8(nst)
 
@@ -332,19 +338,35 @@ func (e *encoder) parseOptimal() {
 						dp[ls] = e.slotPrices[ls][slot&63] + al
 					}
 				}
-				for ; l <= ml; l++ {
-					pr := normBase + lpm[l-2] + dp[min(l-2, numLenToPosState-1)&(numLenToPosState-1)]
+				// Lengths 2 to 4 have a length class each; from 5 on the
+				// distance's price is one, and the loop runs over views of
+				// equal length (no bounds checks).
+				for ; l <= ml && l < numLenToPosState+2; l++ {
+					pr := normBase + lpm[l-2] + dp[(l-2)&(numLenToPosState-1)]
 					if o := &opt[cur+l]; pr < o.price {
 						o.setStep(pr, stepMatch, l, d)
 					}
-					// Match, literal, rep0 (at the full length of each distance).
-					if l == ml && e.composites && l+2 < cavail && twoMatch(buf, p+l+1, d) {
-						if l2 := e.tailRep0(buf, p+l+1, d, cavail-l-1); l2 >= 2 {
-							s1 := stateAfterMatch(nst)
-							pr += e.litAfter(buf, p+l, csp+int64(l), s1, d) +
-								e.rep0Price(stateAfterLit(s1), csp+int64(l)+1, l2)
-							e.relaxComposite(cur, &end, pr, stepMatch, l, d, l+1+l2)
+				}
+				if l <= ml {
+					base := normBase + dp[numLenToPosState-1]
+					os := opt[cur+l : cur+ml+1]
+					lps := lpm[l-2 : ml-1]
+					lps = lps[:len(os)]
+					for k := range os {
+						if pr := base + lps[k]; pr < os[k].price {
+							os[k].setStep(pr, stepMatch, l+k, d)
 						}
+					}
+					l = ml + 1
+				}
+				// Match, literal, rep0 (at the full length of each distance).
+				if e.composites && ml+2 < cavail && twoMatch(buf, p+ml+1, d) {
+					if l2 := e.tailRep0(buf, p+ml+1, d, cavail-ml-1); l2 >= 2 {
+						s1 := stateAfterMatch(nst)
+						pr := normBase + lpm[ml-2] + dp[min(ml-2, numLenToPosState-1)&(numLenToPosState-1)] +
+							e.litAfter(buf, p+ml, csp+int64(ml), s1, d) +
+							e.rep0Price(stateAfterLit(s1), csp+int64(ml)+1, l2)
+						e.relaxComposite(cur, &end, pr, stepMatch, ml, d, ml+1+l2)
 					}
 				}
 			}
