@@ -15,16 +15,19 @@ func (e *encoder) fillLenPrices(which int) {
 	b0, b1 := a1+bitPrice0(p[lenChoice2]), a1+bitPrice1(p[lenChoice2])
 	var high [lenHighSyms]uint32
 	nHigh := n - lenLowSyms - lenMidSyms
-	for s := uint32(0); s < uint32(nHigh); s++ {
-		high[s] = b1 + treePrice(p[lenHigh:lenHigh+lenHighSyms], 8, s)
+	treePrices(p[lenHigh:lenHigh+lenHighSyms], 8, high[:nHigh])
+	for s := range high[:nHigh] {
+		high[s] += b1
 	}
 	for ps := 0; ps < 1<<e.pb; ps++ {
 		t := &e.lenPrices[which][ps]
 		lo := p[lenLow+ps*lenLowSyms : lenLow+(ps+1)*lenLowSyms]
 		mid := p[lenMid+ps*lenMidSyms : lenMid+(ps+1)*lenMidSyms]
-		for s := uint32(0); s < lenLowSyms; s++ {
-			t[s] = a0 + treePrice(lo, 3, s)
-			t[s+lenLowSyms] = b0 + treePrice(mid, 3, s)
+		treePrices(lo, 3, t[:lenLowSyms])
+		treePrices(mid, 3, t[lenLowSyms:lenLowSyms+lenMidSyms])
+		for s := 0; s < lenLowSyms; s++ {
+			t[s] += a0
+			t[s+lenLowSyms] += b0
 		}
 		copy(t[lenLowSyms+lenMidSyms:], high[:nHigh])
 	}
@@ -34,22 +37,18 @@ func (e *encoder) fillDistPrices() {
 	// The reverse-coded low bits of the small distances do not depend
 	// on the length class: priced once, as 7-Zip does.
 	var low [numFullDists]uint32
-	for d := uint32(startPosModel); d < numFullDists; d++ {
-		slot := getSlot(d)
+	for slot := uint32(startPosModel); slot < endPosModel; slot++ {
 		nDirect := uint(slot>>1) - 1
 		base := (2 | slot&1) << nDirect
 		o := offDistSpec + int(base) - int(slot)
-		low[d] = treeRevPrice(e.probs[o:o+1<<nDirect], nDirect, d-base)
+		treeRevPrices(e.probs[o:o+1<<nDirect], nDirect, low[base:base+1<<nDirect])
 	}
 	for ls := 0; ls < numLenToPosState; ls++ {
 		o := offDistSlot + ls<<numDistSlotBits
 		sp := e.probs[o : o+64]
-		for s := 0; s < e.numSlots; s++ {
-			pr := treePrice(sp, numDistSlotBits, uint32(s))
-			if s >= endPosModel {
-				pr += uint32((s>>1)-1-numAlignBits) << priceShift
-			}
-			e.slotPrices[ls][s] = pr
+		treePrices(sp, numDistSlotBits, e.slotPrices[ls][:e.numSlots])
+		for s := endPosModel; s < e.numSlots; s++ {
+			e.slotPrices[ls][s] += uint32((s>>1)-1-numAlignBits) << priceShift
 		}
 		for d := uint32(0); d < numFullDists; d++ {
 			e.distPrices[ls][d] = e.slotPrices[ls][getSlot(d)] + low[d]
@@ -59,9 +58,7 @@ func (e *encoder) fillDistPrices() {
 }
 
 func (e *encoder) fillAlignPrices() {
-	for i := uint32(0); i < alignSize; i++ {
-		e.alignPrices[i] = treeRevPrice(e.probs[offAlign:offAlign+alignSize], numAlignBits, i)
-	}
+	treeRevPrices(e.probs[offAlign:offAlign+alignSize], numAlignBits, e.alignPrices[:])
 	e.alignCount = 0
 }
 
@@ -99,12 +96,11 @@ func bitPrice1(p uint16) uint32 {
 	return probPrices[uint32((probOne-p)>>priceReduce)&(priceTableSz-1)]
 }
 
-// bitPrice is the price of coding bit (0 or 1) with probability p.
+// bitPrice is the price of coding bit (0 or 1) with probability p,
+// without a branch: a literal's bits are too irregular to predict.
 func bitPrice(p uint16, bit uint32) uint32 {
-	v := uint32(p)
-	if bit != 0 {
-		v = probOne - v
-	}
+	m := -bit // 0, or all ones for bit 1: v = probOne - p
+	v := (uint32(p) ^ m) - m + probOne&m
 	return probPrices[(v>>priceReduce)&(priceTableSz-1)]
 }
 

@@ -68,6 +68,65 @@ func TestLiteralPrice(t *testing.T) {
 	}
 }
 
+// treePrice prices symbol sym of the n-bit tree probs bit by bit, the
+// reference for treePrices.
+func treePrice(probs []uint16, n uint, sym uint32) uint32 {
+	var pr uint32
+	m := uint32(1)
+	for n > 0 {
+		n--
+		b := (sym >> n) & 1
+		pr += priceBit(probs[m], b)
+		m = m<<1 | b
+	}
+	return pr
+}
+
+// treeRevPrice prices symbol sym of the n-bit reverse tree probs bit by
+// bit (lowest bit first), the reference for treeRevPrices.
+func treeRevPrice(probs []uint16, n uint, sym uint32) uint32 {
+	var pr uint32
+	m := uint32(1)
+	for ; n > 0; n-- {
+		b := sym & 1
+		sym >>= 1
+		pr += priceBit(probs[m], b)
+		m = m<<1 | b
+	}
+	return pr
+}
+
+// TestTreePrices checks the node-by-node price tables of bit trees and
+// reverse bit trees against the bit-by-bit prices, for every tree size the
+// coder uses and every count of symbols.
+func TestTreePrices(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	probs := make([]uint16, 1<<8)
+	for _, n := range []uint{1, 2, 3, 4, 5, 6, 8} {
+		for round := 0; round < 4; round++ {
+			for i := range probs {
+				probs[i] = uint16(31 + rng.Intn(probOne-62))
+			}
+			for cnt := 1; cnt <= 1<<n; cnt++ {
+				out := make([]uint32, cnt)
+				treePrices(probs, n, out)
+				for s, got := range out {
+					if want := treePrice(probs, n, uint32(s)); got != want {
+						t.Fatalf("%d bits, %d symbols: symbol %d price %d, want %d", n, cnt, s, got, want)
+					}
+				}
+			}
+			rev := make([]uint32, 1<<n)
+			treeRevPrices(probs, n, rev)
+			for s, got := range rev {
+				if want := treeRevPrice(probs, n, uint32(s)); got != want {
+					t.Fatalf("%d bits reverse: symbol %d price %d, want %d", n, s, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestLenPricesToNice checks that the length price tables, filled only up
 // to the nice length, hold the full tree prices there, for nice lengths
 // within the low, mid and high coders.

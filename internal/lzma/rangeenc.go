@@ -1,6 +1,9 @@
 package lzma
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // rangeEncoder is the binary arithmetic coder of LZMA. Bytes are appended
 // to out; a run of 0xFF bytes is held back (cache/cacheSize) until a carry
@@ -189,26 +192,40 @@ func priceBit(p uint16, b uint32) uint32 {
 	return price1(p)
 }
 
-func treePrice(probs []uint16, n uint, sym uint32) uint32 {
-	var pr uint32
-	m := uint32(1)
-	for n > 0 {
-		n--
-		b := (sym >> n) & 1
-		pr += priceBit(probs[m], b)
-		m = m<<1 | b
+// treePrices sets out[s] to the price of coding symbol s with the n-bit
+// tree probs (n <= 8), for every s < len(out). A node's price is its
+// parent's plus one bit, and only the nodes above those symbols are
+// priced: 88 bit prices instead of 264 for 44 distance slots.
+func treePrices(probs []uint16, n uint, out []uint32) {
+	var node [1 << 8]uint32 // node[m]: the price of reaching node m (1 the root)
+	cnt := len(out)
+	for k := uint(1); k < n; k++ {
+		// The nodes at depth k above the first cnt symbols.
+		first, need := 1<<k, (cnt+1<<(n-k)-1)>>(n-k)
+		for m := first; m < first+need; m++ {
+			node[m&0xFF] = node[(m>>1)&0xFF] + priceBit(probs[m>>1], uint32(m&1))
+		}
 	}
-	return pr
+	half := 1 << (n - 1)
+	for s := range out {
+		m := half + s>>1
+		out[s] = node[m&0xFF] + priceBit(probs[m], uint32(s&1))
+	}
 }
 
-func treeRevPrice(probs []uint16, n uint, sym uint32) uint32 {
-	var pr uint32
-	m := uint32(1)
-	for ; n > 0; n-- {
-		b := sym & 1
-		sym >>= 1
-		pr += priceBit(probs[m], b)
-		m = m<<1 | b
+// treeRevPrices sets out[s] to the price of coding symbol s with the
+// n-bit reverse tree probs (n <= 8), for every s < 2^n (len(out)), from
+// its nodes' prices as treePrices does.
+func treeRevPrices(probs []uint16, n uint, out []uint32) {
+	var node [1 << 8]uint32
+	for m := 2; m < 1<<n; m++ {
+		node[m&0xFF] = node[(m>>1)&0xFF] + priceBit(probs[m>>1], uint32(m&1))
 	}
-	return pr
+	half := 1 << (n - 1)
+	out = out[:1<<n]
+	for r := range out {
+		// r holds the symbol's bits in coding order (lowest first).
+		m := half + r>>1
+		out[bits.Reverse32(uint32(r))>>(32-n)] = node[m&0xFF] + priceBit(probs[m], uint32(r&1))
+	}
 }
