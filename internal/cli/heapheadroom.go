@@ -18,17 +18,18 @@ import (
 // each file's stat, name and open file (about 750 bytes a file; 76 MB,
 // against 51 MB for one 2 GiB file, whose copy loop makes none). A fixed
 // headroom makes the peak the live heap plus this much, whatever the
-// number of files. Of the 4 MiB, the runtime's free and unused pages
-// take part, so that about 2 MB of garbage is collected at a time: 8 MiB
-// let the walk of many files (which has no more live heap than one
-// large file) peak 3 to 4 MB above it, the largest part of the
-// difference in peak memory between input shapes beside the encoders'
-// buffers that a short input leaves untouched.
-const heapHeadroom = 4 << 20
+// number of files. Of the 3 MiB, the runtime's free pages take part, so
+// that about 2 to 3 MB of garbage is collected at a time: a goal 7 MiB
+// above the live heap let the walk of many files (which has no more live
+// heap than one large file) peak 3 to 4 MB above it, the largest part of
+// the difference in peak memory between input shapes beside the
+// encoders' buffers that a short input leaves untouched.
+const heapHeadroom = 3 << 20
 
 // heapLimiter lowers the runtime's soft memory limit after each garbage
-// collection to the live heap plus a headroom (and what the runtime
-// holds besides the heap), never above the limit it found (--max-dict's,
+// collection so that the heap goal is the live heap plus a headroom
+// (the limit adds what the runtime holds besides the heap and keeps
+// below the limit for its pacing), never above the limit it found (--max-dict's,
 // setMemoryLimit). The headroom is heapHeadroom, or the memory the next
 // collection has to scan (objects holding pointers, stacks, globals)
 // when that is more: marking buffers without pointers costs a
@@ -93,9 +94,9 @@ func (l *heapLimiter) arm() {
 	}, l)
 }
 
-// adjust sets the memory limit to the live heap, the memory the runtime
-// holds beside the heap, and heapHeadroom, at most the ceiling; it
-// reports whether the limiter still runs.
+// adjust sets the memory limit for a heap goal of the live heap and
+// heapHeadroom (or the heap to scan), at most the ceiling; it reports
+// whether the limiter still runs.
 func (l *heapLimiter) adjust() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -112,14 +113,32 @@ func (l *heapLimiter) adjust() bool {
 		v[i] = int64(s.Value.Uint64())
 	}
 	live := v[0]
-	beside := v[1] - v[2] - v[3] - v[4] - v[5] // stacks, the runtime's own data
+	// What the runtime counts against the limit beside the heap's
+	// objects and free pages: stacks, its own data, and the unused
+	// part of spans holding objects.
+	beside := v[1] - v[2] - v[3] - v[5]
 	// A heap whose memory holds pointers costs a collection the time
 	// to scan it: such a heap may grow by as much as it scans, as with
 	// GOGC=100, so that the collector's work per byte allocated stays
 	// what Go's default pacing gives.
 	scan := v[6] + v[7] + v[8]
-	debug.SetMemoryLimit(min(l.ceiling, live+max(beside, 0)+max(heapHeadroom, scan)))
+	debug.SetMemoryLimit(min(l.ceiling, max(beside, 0)+limitHeapGoal(live+max(heapHeadroom, scan))))
 	return true
+}
+
+// limitHeapGoal returns the memory, beside what the runtime holds outside
+// the heap, that a soft memory limit must leave for the heap goal to be
+// goal: the runtime keeps 3 % of it (at least 1 MiB) below the limit for
+// its pacing. Above a live heap of about 100 MiB that is more than
+// heapHeadroom, and without it the goal would be the live heap: a
+// collection at every allocation while the encoders' windows are
+// allocated (up to 50 collections for a 16 MiB file at -mx5).
+func limitHeapGoal(goal int64) int64 {
+	const percent, least = 3, 1 << 20
+	if reserve := goal*percent/(100-percent) + percent; reserve > least {
+		return goal + reserve
+	}
+	return goal + least
 }
 
 // stop ends the limiter and restores the limit it found.
