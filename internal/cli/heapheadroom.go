@@ -18,8 +18,8 @@ import (
 // each file's stat, name and open file (about 750 bytes a file; 76 MB,
 // against 51 MB for one 2 GiB file, whose copy loop makes none). A fixed
 // headroom makes the peak the live heap plus this much, whatever the
-// number of files. Of the 3 MiB, the runtime's free pages take part, so
-// that about 2 to 3 MB of garbage is collected at a time: a goal 7 MiB
+// number of files. Of the 3 MiB, the runtime's free and unused pages
+// take part, so that about 2 to 3 MB of garbage is collected at a time: a goal 7 MiB
 // above the live heap let the walk of many files (which has no more live
 // heap than one large file) peak 3 to 4 MB above it, the largest part of
 // the difference in peak memory between input shapes beside the
@@ -95,8 +95,8 @@ func (l *heapLimiter) arm() {
 }
 
 // adjust sets the memory limit for a heap goal of the live heap and
-// heapHeadroom (or the heap to scan), at most the ceiling; it reports
-// whether the limiter still runs.
+// heapHeadroom (or the heap to scan) less the unused parts of spans, at
+// most the ceiling; it reports whether the limiter still runs.
 func (l *heapLimiter) adjust() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -113,10 +113,10 @@ func (l *heapLimiter) adjust() bool {
 		v[i] = int64(s.Value.Uint64())
 	}
 	live := v[0]
-	// What the runtime counts against the limit beside the heap's
-	// objects and free pages: stacks, its own data, and the unused
-	// part of spans holding objects.
-	beside := v[1] - v[2] - v[3] - v[5]
+	// What the runtime counts against the limit beside the heap:
+	// stacks, its own data. The unused parts of spans holding objects
+	// (where small objects' garbage is freed) count in the headroom.
+	beside := v[1] - v[2] - v[3] - v[4] - v[5]
 	// A heap whose memory holds pointers costs a collection the time
 	// to scan it: such a heap may grow by as much as it scans, as with
 	// GOGC=100, so that the collector's work per byte allocated stays
