@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/garc-dev/garc/internal/archive"
 )
@@ -39,7 +40,10 @@ type pooledItem struct {
 // a collection is only triggered by heap growth relative to the live
 // heap: after dropping a large dictionary the pool therefore returns it
 // to the operating system before the next folder allocates, so that the
-// allocation does not add to it.
+// allocation does not add to it. The dropped memory is counted for the
+// process, not per pool: a reader that closes leaves its drops to be
+// returned before the next folder of any reader allocates, and a process
+// that exits after its last archive spends no collection on them.
 //
 // Every change of the reader's decoder memory — a folder reserving it,
 // a folder ending and pooling its decoders, an idle decoder dropped —
@@ -52,10 +56,13 @@ type decoderPool struct {
 	mem *archive.MemoryBudget // nil: no accounting
 
 	mu      sync.Mutex
-	items   [numPoolKinds][]pooledItem
-	dropped int64 // charged bytes dropped since the last collection
-	active  int64 // charges held by folders being decoded
+	items  [numPoolKinds][]pooledItem
+	active int64 // charges held by folders being decoded
 }
+
+// droppedBytes is the decoder memory every pool of the process dropped
+// since the last collection.
+var droppedBytes atomic.Int64
 
 // maxPooledPerKind bounds the idle decoders kept of each kind.
 const maxPooledPerKind = 4
@@ -119,26 +126,20 @@ func (p *decoderPool) dropLocked(charge int64) {
 	if charge == 0 {
 		return
 	}
-	p.dropped += charge
+	droppedBytes.Add(charge)
 	if p.mem != nil {
 		p.mem.Release(charge)
 	}
 }
 
 // collect returns dropped memory to the operating system when enough of
-// it has accumulated. It is called without p.mu, before memory is
-// allocated.
+// it has accumulated in the process. It is called without p.mu, before
+// memory is allocated.
 func (p *decoderPool) collect() {
 	if p == nil {
 		return
 	}
-	p.mu.Lock()
-	big := p.dropped >= collectThreshold
-	if big {
-		p.dropped = 0
-	}
-	p.mu.Unlock()
-	if big {
+	if n := droppedBytes.Load(); n >= collectThreshold && droppedBytes.CompareAndSwap(n, 0) {
 		debug.FreeOSMemory()
 	}
 }
@@ -174,7 +175,8 @@ func (p *decoderPool) reclaimLocked(need int64) {
 	}
 }
 
-// drain drops every idle item.
+// drain drops every idle item (the reader closes). Their memory goes back
+// to the system before the next folder of any reader allocates, not now.
 func (p *decoderPool) drain() {
 	p.mu.Lock()
 	for k := range p.items {
@@ -184,5 +186,4 @@ func (p *decoderPool) drain() {
 		p.items[k] = nil
 	}
 	p.mu.Unlock()
-	p.collect()
 }

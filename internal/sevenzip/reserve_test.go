@@ -236,3 +236,33 @@ func TestReserveWaits(t *testing.T) {
 		t.Errorf("%d bytes charged at the end", n)
 	}
 }
+
+// TestDrainLeavesCollection: a closing reader's dropped decoders are not
+// collected at its close (a process that exits next spends nothing on
+// them) but before the next folder of any reader allocates.
+func TestDrainLeavesCollection(t *testing.T) {
+	droppedBytes.Store(0)
+	mem := archive.NewMemoryBudget(1 << 30)
+	closing := &decoderPool{mem: mem}
+	d := &decodeContext{ctx: context.Background(), pool: closing}
+	if err := d.reserve([]memoryNeed{{poolPPMd, collectThreshold}}); err != nil {
+		t.Fatal(err)
+	}
+	d.keep(poolPPMd, new(int), collectThreshold, true)
+	d.close()
+	closing.drain()
+	if n := droppedBytes.Load(); n != collectThreshold {
+		t.Fatalf("%d bytes counted as dropped after the close, want %d (not collected yet)", n, collectThreshold)
+	}
+	if n := mem.InUse(); n != 0 {
+		t.Fatalf("%d bytes charged after the close", n)
+	}
+	next := &decodeContext{ctx: context.Background(), pool: &decoderPool{mem: mem}}
+	if err := next.reserve([]memoryNeed{{poolLZMA, 1 << 20}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := droppedBytes.Load(); n != 0 {
+		t.Errorf("%d bytes still counted as dropped after another reader's folder reserved memory", n)
+	}
+	next.close()
+}
