@@ -55,7 +55,7 @@ type pooledItem struct {
 type decoderPool struct {
 	mem *archive.MemoryBudget // nil: no accounting
 
-	mu      sync.Mutex
+	mu     sync.Mutex
 	items  [numPoolKinds][]pooledItem
 	active int64 // charges held by folders being decoded
 }
