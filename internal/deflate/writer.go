@@ -374,11 +374,22 @@ func (e *Writer) findMatches(n, end int) {
 		// A long match is taken whole: the positions inside it are only
 		// added to the trees, at -mx5 only the first and the last edge
 		// of them, at -mx6 none (the same strings are in the trees where
-		// the match copies from).
+		// the match copies from), and the last period of one that overlaps its
+		// own copy.
+		// A match that overlaps its own copy (distance below its length:
+		// periodic data) copies from positions inside itself, so its
+		// last period goes into the trees too, for the next match.
+		all, first, tail := edge == 0 && !skip, edge, edge
+		if skip {
+			first, tail = 0, 0
+		}
+		if d := int(*last & 0xffff); d < l {
+			tail = max(tail, d)
+		}
 		for j := 1; j < l && i < n; j++ {
 			midx[i] = int32(len(mbuf))
 			p := pos + j
-			if lim := min(nice, end-p); lim >= minMatch && !skip && (edge == 0 || j <= edge || j >= l-edge) {
+			if lim := min(nice, end-p); lim >= minMatch && (all || j <= first || j >= l-tail) {
 				mf.insert(win, p, lim)
 			}
 			i++

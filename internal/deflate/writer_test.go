@@ -739,3 +739,36 @@ func TestInsertAsFind(t *testing.T) {
 		}
 	}
 }
+
+// TestPeriodicText: a text of one line repeated is coded by long matches
+// that overlap their own copy; the levels that leave positions inside long
+// matches out of the trees keep the last period of such a match in them,
+// so every optimal-parse level stays within 2 % of compress/flate's best
+// (without that period, 32 % and 79 % above it at levels 5 and 6).
+func TestPeriodicText(t *testing.T) {
+	in := []byte(strings.Repeat("a line of text that compresses well\n", 5000))
+	var ref bytes.Buffer
+	fw, _ := flate.NewWriter(&ref, flate.BestCompression)
+	fw.Write(in)
+	fw.Close()
+	for level := 5; level <= MaxLevel; level++ {
+		var out bytes.Buffer
+		w, err := NewWriter(&out, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(in); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if out.Len() > ref.Len()*102/100 {
+			t.Errorf("level %d: %d bytes, compress/flate's best %d", level, out.Len(), ref.Len())
+		}
+		got, err := io.ReadAll(flate.NewReader(&out))
+		if err != nil || !bytes.Equal(got, in) {
+			t.Errorf("level %d: round trip: %v", level, err)
+		}
+	}
+}
