@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/garc-dev/garc/internal/archive"
+	ownzstd "github.com/garc-dev/garc/internal/zstd"
 )
 
 // zstdCheck sits between a zstd file and klauspost/compress's decoder
@@ -420,7 +421,7 @@ func (c *zstdCheck) block(b []byte, at int64) bool {
 			*k.cur = t
 			b = b[1:]
 		case 2: // FSE table description
-			log, nsym, used, ok := readNormalized(b, k.maxSym, k.maxLog, &c.norm)
+			log, nsym, used, ok := ownzstd.ReadNormalized(b, k.maxSym, k.maxLog, c.norm[:])
 			if !ok || !c.own[i].build(i, c.norm[:nsym], log) {
 				return false
 			}
@@ -643,76 +644,6 @@ func (t *fseTable) build(kind int, norm []int16, log int) bool {
 		e.nb, e.base, e.x = nb, ns<<nb-uint16(size), xs[e.sym]
 	}
 	return true
-}
-
-// readNormalized reads an FSE table description from the start of b
-// into norm: the accuracy log, the number of symbols described and the
-// bytes used. ok is false when it is malformed or exceeds maxSym or
-// maxLog.
-func readNormalized(b []byte, maxSym, maxLog int, norm *[zstdMaxML + 1]int16) (log, nsym, used int, ok bool) {
-	peek := func(pos, n int) int { // n bits at bit pos, zeros past the end
-		var v uint32
-		for i := range 4 {
-			if j := pos>>3 + i; j < len(b) {
-				v |= uint32(b[j]) << (8 * i)
-			}
-		}
-		return int(v>>(pos&7)) & (1<<n - 1)
-	}
-	if len(b) == 0 {
-		return 0, 0, 0, false
-	}
-	log = int(b[0]&15) + 5
-	if log > maxLog {
-		return 0, 0, 0, false
-	}
-	pos, remaining, threshold, nbBits := 4, 1<<log+1, 1<<log, log+1
-	sym, prev0 := 0, false
-	for remaining > 1 && sym <= maxSym {
-		if prev0 {
-			for {
-				r := peek(pos, 2)
-				pos += 2
-				if sym += r; sym > maxSym+1 {
-					return 0, 0, 0, false
-				}
-				for i := sym - r; i < sym; i++ {
-					norm[i] = 0
-				}
-				if r != 3 {
-					break
-				}
-			}
-			if sym > maxSym {
-				break
-			}
-		}
-		limit := 2*threshold - 1 - remaining
-		count := peek(pos, nbBits)
-		if low := count & (threshold - 1); low < limit {
-			count = low
-			pos += nbBits - 1
-		} else {
-			if count >= threshold {
-				count -= limit
-			}
-			pos += nbBits
-		}
-		count--
-		remaining -= max(count, -count)
-		norm[sym] = int16(count)
-		sym++
-		prev0 = count == 0
-		for remaining < threshold {
-			nbBits--
-			threshold >>= 1
-		}
-	}
-	used = (pos + 7) >> 3
-	if remaining != 1 || sym > maxSym+1 || used > len(b) {
-		return 0, 0, 0, false
-	}
-	return log, sym, used, true
 }
 
 // zstdRunsShare is how many times the bytes of compressed and raw blocks

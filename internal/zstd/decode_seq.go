@@ -125,10 +125,11 @@ func (s *seqState) reset() {
 	s.reps = [3]int{1, 4, 8}
 }
 
-// readNorm reads an FSE table description from the start of b into
-// s.norm: the accuracy log, the number of codes described and the bytes
+// ReadNormalized reads an FSE table description (RFC 8878 section
+// 4.1.1) from the start of b into norm, which holds at least maxCode+1
+// entries: the accuracy log, the number of codes described and the bytes
 // used. ok is false when it is malformed or exceeds maxCode or maxLog.
-func (s *seqState) readNorm(b []byte, maxCode, maxLog int) (log, n, used int, ok bool) {
+func ReadNormalized(b []byte, maxCode, maxLog int, norm []int16) (log, n, used int, ok bool) {
 	peek := func(pos, n int) int { // n bits at bit pos, zeros past the end
 		var v uint32
 		for i := range 4 {
@@ -156,7 +157,7 @@ func (s *seqState) readNorm(b []byte, maxCode, maxLog int) (log, n, used int, ok
 					return 0, 0, 0, false
 				}
 				for i := sym - r; i < sym; i++ {
-					s.norm[i] = 0
+					norm[i] = 0
 				}
 				if r != 3 {
 					break
@@ -179,7 +180,7 @@ func (s *seqState) readNorm(b []byte, maxCode, maxLog int) (log, n, used int, ok
 		}
 		count--
 		remaining -= max(count, -count)
-		s.norm[sym] = int16(count)
+		norm[sym] = int16(count)
 		sym++
 		prev0 = count == 0
 		for remaining < threshold {
@@ -245,7 +246,7 @@ func (z *Reader) sequences(b, lits []byte, at int64, limit int) error {
 			s.cur[k] = &s.own[k]
 			pos++
 		case 2:
-			log, n, used, ok := s.readNorm(b[pos:], seqMaxCode[k], seqMaxLog[k])
+			log, n, used, ok := ReadNormalized(b[pos:], seqMaxCode[k], seqMaxLog[k], s.norm[:])
 			if !ok || !s.own[k].build(k, s.norm[:n], log) {
 				return corrupt(at+int64(pos), "bad FSE table description")
 			}
