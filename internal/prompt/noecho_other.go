@@ -7,5 +7,9 @@ import "golang.org/x/term"
 // endKey is what ends input on the terminal, for the prompts' hints.
 const endKey = "Ctrl-D"
 
-// readNoEcho reads one line from the terminal without echo.
-func readNoEcho(fd int) ([]byte, error) { return term.ReadPassword(fd) }
+// readNoEcho reads one line from the terminal without echo; shown is
+// called first (the prompt is shown then).
+func readNoEcho(fd int, shown func()) ([]byte, error) {
+	shown()
+	return term.ReadPassword(fd)
+}

@@ -10,8 +10,10 @@ const endKey = "Ctrl-D"
 // readNoEcho reads one line from the terminal fd with echo off, as
 // term.ReadPassword does, except that end of input (Ctrl-D on an empty
 // line) ends it with io.EOF instead of being ignored. Ctrl-C still
-// raises SIGINT (ISIG stays on).
-func readNoEcho(fd int) ([]byte, error) {
+// raises SIGINT (ISIG stays on). shown is called once echo is off, before
+// the line is read: the prompt is shown then, so that nothing typed after
+// it is echoed.
+func readNoEcho(fd int, shown func()) ([]byte, error) {
 	old, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
 	if err != nil {
 		return nil, err
@@ -24,6 +26,7 @@ func readNoEcho(fd int) ([]byte, error) {
 		return nil, err
 	}
 	defer unix.IoctlSetTermios(fd, ioctlSetTermios, old)
+	shown()
 	return readLine(func(b []byte) (int, error) {
 		for {
 			n, err := unix.Read(fd, b)

@@ -9,8 +9,9 @@ const endKey = "Ctrl-Z, Enter"
 // input and Ctrl-C processing on (Ctrl-C stays the interrupt that ends the
 // run), as term.ReadPassword does, except that Ctrl-Z typed first on the
 // line ends input with io.EOF, as it does for console programs, instead
-// of becoming part of the password.
-func readNoEcho(fd int) ([]byte, error) {
+// of becoming part of the password. shown is called once echo is off,
+// before the line is read (the prompt is shown then).
+func readNoEcho(fd int, shown func()) ([]byte, error) {
 	h := windows.Handle(fd)
 	var old uint32
 	if err := windows.GetConsoleMode(h, &old); err != nil {
@@ -21,6 +22,7 @@ func readNoEcho(fd int) ([]byte, error) {
 		return nil, err
 	}
 	defer windows.SetConsoleMode(h, old)
+	shown()
 	return readLine(func(b []byte) (int, error) {
 		var n uint32
 		err := windows.ReadFile(h, b, &n, nil)

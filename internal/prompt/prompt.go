@@ -90,7 +90,6 @@ func (p *Terminal) readLine(msg string) (string, error) {
 	if p.Clear != nil {
 		p.Clear()
 	}
-	fmt.Fprint(p.Out, msg)
 	state, err := term.GetState(fd)
 	if err != nil {
 		return "", err
@@ -99,9 +98,11 @@ func (p *Terminal) readLine(msg string) (string, error) {
 		b   []byte
 		err error
 	}
+	// The prompt is shown once echo is off, so that a password typed as
+	// soon as it appears is never echoed.
 	done := make(chan result, 1)
 	go func() {
-		b, err := readNoEcho(fd)
+		b, err := readNoEcho(fd, func() { fmt.Fprint(p.Out, msg) })
 		done <- result{b, err}
 	}()
 	select {
