@@ -12,7 +12,28 @@ import (
 // open. A short input may be coded only in Close, hence the last sample.
 func PeakHeap(t testing.TB, open func() (io.WriteCloser, error), chunk []byte, n int) int64 {
 	t.Helper()
+	return peakHeap(t, open, chunk, n, false)
+}
+
+// PeakLiveHeap is PeakHeap with a garbage collection before each sample:
+// the most live heap, whatever garbage the collector had not yet freed
+// (which depends on when it last ran).
+func PeakLiveHeap(t testing.TB, open func() (io.WriteCloser, error), chunk []byte, n int) int64 {
+	t.Helper()
+	return peakHeap(t, open, chunk, n, true)
+}
+
+// peakHeap is PeakHeap, collecting before each sample when live is set.
+func peakHeap(t testing.TB, open func() (io.WriteCloser, error), chunk []byte, n int, live bool) int64 {
+	t.Helper()
 	var ms runtime.MemStats
+	sample := func() uint64 {
+		if live {
+			runtime.GC()
+		}
+		runtime.ReadMemStats(&ms)
+		return ms.HeapInuse
+	}
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	base, peak := ms.HeapInuse, ms.HeapInuse
@@ -26,12 +47,13 @@ func PeakHeap(t testing.TB, open func() (io.WriteCloser, error), chunk []byte, n
 			t.Fatal(err)
 		}
 		n -= k
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapInuse)
+		peak = max(peak, sample())
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	runtime.ReadMemStats(&ms)
-	return int64(max(peak, ms.HeapInuse) - base)
+	peak = max(peak, sample())
+	runtime.KeepAlive(w)
+	runtime.KeepAlive(chunk)
+	return int64(peak - base)
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand"
 	"os/exec"
-	"runtime"
 	"testing"
 
 	"github.com/garc-dev/garc/internal/lzma"
@@ -239,34 +238,7 @@ func TestWriterStreamsLongBlocks(t *testing.T) {
 // collection in some runs and not in others.
 func peakLiveHeap(t *testing.T, o lzma.WriterOptions, n int) int64 {
 	t.Helper()
-	chunk := sample(256<<10, 3)
-	live := func() uint64 {
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		return ms.HeapInuse
-	}
-	base := live()
-	peak := base
-	w, err := NewWriter(io.Discard, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n > 0 {
-		k := min(n, len(chunk))
-		if _, err := w.Write(chunk[:k]); err != nil {
-			t.Fatal(err)
-		}
-		n -= k
-		peak = max(peak, live())
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	peak = max(peak, live())
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(chunk)
-	return int64(peak - base)
+	return testenv.PeakLiveHeap(t, func() (io.WriteCloser, error) { return NewWriter(io.Discard, o) }, sample(256<<10, 3), n)
 }
 
 // Blocks compressed beside each other (a hash chain on two threads) take
