@@ -170,38 +170,7 @@ func newDecoder(k Kind, r io.Reader, maxDict int64, threads int) (Decoder, Heade
 		z.SetThreads(threads)
 		return nopCloser{z}, h, nil
 	case Zstd:
-		// The decoder's own bound is a backstop: zstdCheck names the
-		// window a frame needs. Its default (zstd.MaxWindowSize, 512 MiB)
-		// is what klauspost's encoder writes, not what the format allows.
-		win := uint64(min(max(maxDict, zstdMinWindow), zstdMaxWindow))
-		z, _ := zstdDecoders.Get().(*zstdParts)
-		if z == nil {
-			z = &zstdParts{in: bufio.NewReaderSize(r, zstdInputSize)}
-		} else {
-			z.in.Reset(r)
-		}
-		if zstdMostlyRuns(z.in) {
-			if z.own == nil {
-				z.own = ownzstd.NewReader(z.in, maxDict)
-			} else {
-				z.own.Reset(z.in, maxDict)
-			}
-			return &zstdRunsDecoder{zstdParts: z}, h, nil
-		}
-		chk := newZstdCheck(z.in, maxDict)
-		var err error
-		if z.dec == nil {
-			z.dec, err = zstd.NewReader(chk, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-				zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
-		} else {
-			err = z.dec.ResetWithOptions(chk, zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
-		}
-		if err != nil {
-			z.dec = nil
-			zstdDecoders.Put(z)
-			return nil, h, zstdError(err, maxDict)
-		}
-		return &zstdDecoder{zstdParts: z, chk: chk, limit: maxDict}, h, nil
+		return newZstdDecoder(r, maxDict)
 	case LZMA:
 		var hdr [lzmaHeaderSize]byte
 		if _, err := io.ReadFull(r, hdr[:]); err != nil {
@@ -390,6 +359,7 @@ type zstdParts struct {
 	dec *zstd.Decoder   // klauspost's, made when first needed
 	own *ownzstd.Reader // garc's, made when first needed
 	in  *bufio.Reader   // the file, read ahead of the decoder
+	win []byte          // the window ring given to dec (giveWindow)
 }
 
 // zstdInputSize is the buffer the file is read through. The decoder reads

@@ -1,0 +1,160 @@
+package stream
+
+import (
+	"bufio"
+	"encoding/binary"
+	"io"
+	"reflect"
+	"unsafe"
+
+	"github.com/klauspost/compress/zstd"
+
+	ownzstd "github.com/garc-dev/garc/internal/zstd"
+)
+
+// newZstdDecoder returns the decoder of the zstd file read from r, whose
+// frames' windows may be up to maxDict bytes: garc's own decoder for a
+// file of mostly RLE blocks (zstdMostlyRuns), klauspost's with a
+// zstdCheck in front of it for any other.
+func newZstdDecoder(r io.Reader, maxDict int64) (Decoder, Header, error) {
+	h := Header{Size: -1}
+	// The decoder's own bound is a backstop: zstdCheck names the
+	// window a frame needs. Its default (zstd.MaxWindowSize, 512 MiB)
+	// is what klauspost's encoder writes, not what the format allows.
+	win := uint64(min(max(maxDict, zstdMinWindow), zstdMaxWindow))
+	z, _ := zstdDecoders.Get().(*zstdParts)
+	if z == nil {
+		z = &zstdParts{in: bufio.NewReaderSize(r, zstdInputSize)}
+	} else {
+		z.in.Reset(r)
+	}
+	if zstdMostlyRuns(z.in) {
+		if z.own == nil {
+			z.own = ownzstd.NewReader(z.in, maxDict)
+		} else {
+			z.own.Reset(z.in, maxDict)
+		}
+		return &zstdRunsDecoder{zstdParts: z}, h, nil
+	}
+	chk := newZstdCheck(z.in, maxDict)
+	var err error
+	if z.dec == nil {
+		z.dec, err = zstd.NewReader(chk, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
+	} else {
+		err = z.dec.ResetWithOptions(chk, zstd.WithDecoderMaxWindow(win), zstd.WithDecoderMaxMemory(win))
+	}
+	if err != nil {
+		z.dec = nil
+		zstdDecoders.Put(z)
+		return nil, h, zstdError(err, maxDict)
+	}
+	if w := zstdFirstWindow(z.in); w <= win {
+		z.giveWindow(w)
+	}
+	return &zstdDecoder{zstdParts: z, chk: chk, limit: maxDict}, h, nil
+}
+
+// Window memory. klauspost's decoder keeps a frame's window in a ring
+// (its history's ring field) of the window and two blocks' room, made
+// with make when the first block is decoded: a fresh allocation of 2.3
+// MB for zstd's default window of 2 MiB, whose first touch was about 580
+// page faults (12 µs each on this machine under load: 7 ms, as much as
+// decoding 5 MB) and which took the heap past its first goal (a
+// collection). garc gives the decoder a ring of its own instead, mapped
+// outside the Go heap and advised for transparent huge pages
+// (zstdWindowMemory): two page faults. garc t of mixed.tar.zst went from
+// 1,455 to 663 page faults and 1.18x to 1.05x 7zz's CPU time (cpupairs,
+// 10 rounds), random.tar.zst from 1,152 to 516 faults.
+//
+// The ring is not part of the decoder's API: giveWindow sets the field
+// through reflection, and leaves the decoder to allocate its own where
+// the field is not found (TestZstdWindowGiven fails then) or the memory
+// cannot be mapped. The decoder keeps a ring as long as it is large
+// enough for the next frame's window (history.ensureBlockRing), and the
+// mapping lives as long as the zstdParts holding the decoder
+// (zstdWindowMemory's cleanup).
+
+// zstdRingRoom is what the ring needs past the window: klauspost's
+// ensureBlockRing makes it the window and twice a block's room (a block
+// of 128 KiB and 32 bytes of overrun), with some margin.
+const zstdRingRoom = 2*(128<<10+64) + 4096
+
+// zstdWindowLeast is the smallest window given memory of its own (below,
+// the decoder's own allocation is a few pages), zstdWindowMost the
+// largest (zstd --ultra -22's 128 MiB): a frame header may declare
+// terabytes, which the decoder allocates only if blocks follow.
+const (
+	zstdWindowLeast = 256 << 10
+	zstdWindowMost  = 128 << 20
+)
+
+// giveWindow gives z's decoder a ring for a window of w bytes if it has
+// none as large.
+func (z *zstdParts) giveWindow(w uint64) {
+	if w < zstdWindowLeast || w > zstdWindowMost {
+		return
+	}
+	need := int(w) + zstdRingRoom
+	ring, ok := zstdRing(z.dec)
+	if !ok || ring.Cap() >= need {
+		return
+	}
+	if cap(z.win) < need {
+		// A smaller earlier mapping stays until z goes: the decoder
+		// holds no data in it after its Reset, but nothing here proves
+		// that to the unmapping.
+		b := zstdWindowMemory(z, need)
+		if b == nil {
+			return
+		}
+		z.win = b
+	}
+	ring.Set(reflect.ValueOf(z.win[:0]))
+}
+
+// zstdRing returns, settable, the ring field of the frame decoder's
+// history in d, and false when d has no such field.
+func zstdRing(d *zstd.Decoder) (reflect.Value, bool) {
+	f := reflect.ValueOf(d).Elem().FieldByName("frame")
+	if f.Kind() != reflect.Pointer || f.IsNil() || f.Elem().Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	h := f.Elem().FieldByName("history")
+	if h.Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	r := h.FieldByName("ring")
+	if !r.IsValid() || r.Type() != reflect.TypeFor[[]byte]() {
+		return reflect.Value{}, false
+	}
+	return reflect.NewAt(r.Type(), unsafe.Pointer(r.UnsafeAddr())).Elem(), true
+}
+
+// zstdFirstWindow returns the window of the first data frame whose header
+// lies in what in holds (past skippable frames), and 0 when there is none.
+func zstdFirstWindow(in *bufio.Reader) uint64 {
+	b, _ := in.Peek(zstdInputSize)
+	for p := 0; len(b)-p >= 4 && p >= 0; {
+		switch m := binary.LittleEndian.Uint32(b[p:]); {
+		case m&zstdSkipMagicHi == zstdSkipMagic:
+			if len(b)-p < 8 {
+				return 0
+			}
+			p += 8 + int(binary.LittleEndian.Uint32(b[p+4:]))
+			continue
+		case m != zstdFrameMagic:
+			return 0
+		}
+		h, ok := parseZstdFrameHeader(b[p+4:])
+		if !ok {
+			return 0
+		}
+		if h.descriptor&0x20 != 0 {
+			return max(h.contentSize, zstdMinWindow)
+		}
+		wd := h.windowDescriptor
+		return uint64(8+wd&7) << (wd>>3 + 10 - 3)
+	}
+	return 0
+}
