@@ -6,7 +6,7 @@ require (
 	github.com/klauspost/compress v1.20.4
 	github.com/nwaples/rardecode/v2 v2.4.6
 	github.com/rivo/uniseg v0.4.7
-	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/schollz/progressbar/v3 v3.15.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/ulikunitz/xz v0.5.17

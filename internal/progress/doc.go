@@ -36,10 +36,14 @@
 //     Clear and Finish erase the line Display drew.
 //   - Options are set per render on the bars already made (an Option is a
 //     function of the bar; the library has no setters). Nothing of the
-//     library renders in the meantime: the spinner interval, which makes
-//     NewOptions64 start a goroutine rendering on its own, is set only
-//     after the bar is made (newBar), and every call is under Display's
-//     mutex.
+//     library renders in the meantime: v3.15.0 starts no goroutine (its
+//     spinner turns with the time since the start), and every call is
+//     under Display's mutex. The bar's fill is sized when the count
+//     changes, so renderWith adds nothing after setting the width.
+//   - garc requires v3.15.0, the last release without net/http: v3.18.0
+//     added an HTTP server (StartHTTPServer), which links net/http,
+//     crypto/tls and x509 into garc, whose initializers cost 16 % of the
+//     CPU of `garc --version` (issue 27).
 //   - The library stops rendering once its count reaches the maximum:
 //     the last byte is counted only after the layout is chosen, and the
 //     library's closing line ("100% …", without the times) is drawn.

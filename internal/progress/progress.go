@@ -129,20 +129,14 @@ func (p *Display) newBar(count bool) *progressbar.ProgressBar {
 		progressbar.OptionUseIECUnits(true),
 		progressbar.OptionShowBytes(count),
 		progressbar.OptionShowDescriptionAtLineEnd(),
-		progressbar.OptionSpinnerType(9), // | / - \ in ASCII
-		// No spinner interval yet: with one, NewOptions64 starts a
-		// goroutine that renders on its own, concurrently with the
-		// options render changes. The interval is set just after.
-		progressbar.OptionSetSpinnerChangeInterval(0),
+		progressbar.OptionSpinnerType(9), // | / - \ in ASCII, turning every 100 ms
 		progressbar.OptionSetPredictTime(false),
 		progressbar.OptionSetElapsedTime(false),
 	}
 	if count {
 		opts = append(opts, progressbar.OptionShowCount())
 	}
-	b := progressbar.NewOptions64(limit, opts...)
-	progressbar.OptionSetSpinnerChangeInterval(redrawInterval)(b) // the spinner turns with time
-	return b
+	return progressbar.NewOptions64(limit, opts...)
 }
 
 // terminalWidth returns the columns of the terminal w is, or $COLUMNS, or
@@ -364,10 +358,13 @@ func (p *Display) render(width int, elapsed time.Duration) string {
 // times (elapsed and left, or with an unknown total elapsed) when timed,
 // and desc at the end; it returns the line as it shows. The options are
 // set on the bar already made (the library has no setters; an Option is
-// a function of the bar, and no goroutine of the library renders it
-// meanwhile: see newBar).
+// a function of the bar, and the library has no goroutine rendering it
+// meanwhile: see the package's documentation).
 func (p *Display) renderWith(b *progressbar.ProgressBar, barWidth int, timed bool, desc string) string {
 	progressbar.OptionSetWidth(barWidth)(b)
+	// The library sizes the bar's fill when the count changes, for the
+	// width set then: adding nothing sizes it for this width.
+	b.Add64(0)
 	progressbar.OptionSetDescription(desc)(b)
 	if p.total > 0 {
 		progressbar.OptionSetPredictTime(timed)(b)
