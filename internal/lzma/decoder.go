@@ -66,6 +66,11 @@ type decoder struct {
 
 	lc, lp, pb     uint
 	lpMask, pbMask int
+	// litMask selects, in pos<<8 | the previous byte, the bits that
+	// choose the literal coder (the low lp of pos, the high lc of the
+	// byte): shifted left by lc and multiplied by 3 it is the coder's
+	// offset, as in 7-Zip's LzmaDec.c.
+	litMask uint32
 
 	state                  uint32
 	rep0, rep1, rep2, rep3 uint32
@@ -100,6 +105,7 @@ type decoder struct {
 func (d *decoder) setProps(lc, lp, pb uint) {
 	d.lc, d.lp, d.pb = lc, lp, pb
 	d.lpMask = 1<<lp - 1
+	d.litMask = 0x100<<lp - 0x100>>lc
 	d.pbMask = 1<<pb - 1
 	n := numProbs(lc+lp) - offLiteral
 	// Spare capacity past the last literal coder lets
@@ -316,6 +322,15 @@ func (d *decoder) run(limit, inLimit int) error {
 	rng, code := d.rng, d.code
 	state := d.state
 	rep0 := d.rep0
+	// prev is the byte before pos (0 at the start of the stream), kept
+	// in a register so that a literal's context does not wait for the
+	// previous symbol's store.
+	var prev uint32
+	if pos > 0 {
+		prev = uint32(d.dict[pos-1])
+	} else if d.full {
+		prev = uint32(d.dict[len(d.dict)-1])
+	}
 	var err error
 
 	for pos < d.limit && ip < d.inLimit {
@@ -332,14 +347,7 @@ func (d *decoder) run(limit, inLimit int) error {
 			d.hdr[i] = p + (probOne-p)>>moveBits
 			// Literal.
 			dict := d.dict
-			var prev int
-			if pos > 0 {
-				prev = int(dict[pos-1])
-			} else if d.full {
-				prev = int(dict[len(dict)-1])
-			}
-			lc := d.lc
-			base := literalCoderSize * (((pos & d.lpMask) << lc) + prev>>(8-lc))
+			base := int((uint32(pos)<<8+prev)&d.litMask*3) << (d.lc & 15)
 			var sym uint32
 			ip0 := ip
 			if state < numLitStates {
@@ -364,6 +372,7 @@ func (d *decoder) run(limit, inLimit int) error {
 			d.litIn += ip - ip0
 			d.litN++
 			d.dict[pos] = byte(sym)
+			prev = sym
 			pos++
 			state = uint32(nextStateLit[state&15])
 			continue
@@ -423,7 +432,8 @@ func (d *decoder) run(limit, inLimit int) error {
 					if src < 0 {
 						src += len(dict)
 					}
-					dict[pos] = dict[src]
+					prev = uint32(dict[src])
+					dict[pos] = byte(prev)
 					pos++
 					state = uint32(nextStateShortRep[state&15])
 					continue
@@ -600,6 +610,7 @@ func (d *decoder) run(limit, inLimit int) error {
 		} else {
 			pos = copyMatch(dict, pos, int(rep0)+1, n)
 		}
+		prev = uint32(d.dict[pos-1])
 	}
 	d.pos = pos
 	d.ip = ip
