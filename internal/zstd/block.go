@@ -89,14 +89,8 @@ func (k *seqKind) choose(out []byte, n int) ([]byte, uint8, *cTable) {
 }
 
 // rleTables are the one-state tables of an RLE mode's symbol: a state
-// that gives out no bits and stays.
-var rleTables = func() (t [53]cTable) {
-	for s := range t {
-		t[s] = cTable{log: 0, norm: make([]int16, s+1), states: []uint16{0}, syms: make([]fseSym, s+1)}
-		t[s].norm[s] = 1
-	}
-	return
-}()
+// that gives out no bits and stays; built by buildEncTables.
+var rleTables [53]cTable
 
 // blockEnc codes the blocks of a frame.
 type blockEnc struct {

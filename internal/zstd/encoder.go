@@ -43,6 +43,7 @@ type Encoder struct {
 // NewEncoder returns an encoder whose frames have a window of window
 // bytes, a power of two from 1 KiB to 1 GiB.
 func NewEncoder(window int) *Encoder {
+	encTablesOnce.Do(buildEncTables)
 	const tables = tablesSize
 	n := (tables + window + minSlack + hugemem.PageSize - 1) &^ (hugemem.PageSize - 1)
 	// One allocation in huge pages: fewer page faults, and the tables and

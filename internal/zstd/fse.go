@@ -1,9 +1,6 @@
 package zstd
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
 // The sequence codes (RFC 8878, 3.1.1.3.2.1.1): a literal length or a
 // match length is a code and the code's extra bits over its baseline.
@@ -25,8 +22,8 @@ var (
 )
 
 // llSmall and mlSmall are the codes of literal lengths below 64 and of
-// match lengths below 131 (3 + 128).
-var llSmall, mlSmall = smallCodes(llBase[:], 64), smallCodes(mlBase[:], 131)
+// match lengths below 131 (3 + 128), built by buildEncTables.
+var llSmall, mlSmall []uint8
 
 func smallCodes(base []uint32, n int) []uint8 {
 	t := make([]uint8, n)
@@ -75,11 +72,9 @@ const (
 	ofMaxLog = 8
 )
 
-var (
-	llDefaultTable = newCTable(llDefault, 6)
-	mlDefaultTable = newCTable(mlDefault, 6)
-	ofDefaultTable = newCTable(ofDefault, 5)
-)
+// The coding tables of the predefined distributions, built by
+// buildEncTables.
+var llDefaultTable, mlDefaultTable, ofDefaultTable *cTable
 
 // fseSym is how a symbol is coded from any state: the bits a state gives
 // out are (state + deltaBits) >> 16, and the next state is
@@ -192,14 +187,9 @@ func normCost(norm []int16, log uint8, count []uint32) float64 {
 	return bitsTotal
 }
 
-// log2s are log2(n) of normalized counts up to 2^ofMaxLog's largest.
-var log2s = func() []float64 {
-	t := make([]float64, 1<<llMaxLog+1)
-	for n := 1; n < len(t); n++ {
-		t[n] = math.Log2(float64(n))
-	}
-	return t
-}()
+// log2s are log2(n) of normalized counts up to 2^ofMaxLog's largest,
+// built by buildEncTables.
+var log2s []float64
 
 // optimalLog picks the accuracy log of a table for total symbols of at
 // most maxSym, as zstd's FSE_optimalTableLog does.
