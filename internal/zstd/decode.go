@@ -9,7 +9,6 @@ import (
 	"github.com/klauspost/compress/huff0"
 
 	"github.com/garc-dev/garc/internal/archive"
-	"github.com/garc-dev/garc/internal/hugemem"
 )
 
 // Reader decompresses a Zstandard stream (RFC 8878): data frames, with or
@@ -61,6 +60,7 @@ const (
 	minWindow     = 1 << 10
 	copySlack     = 32 // bytes written and read past ends by the copy loops
 	inputBuffer   = 256 << 10
+	histMapped    = 256 << 10 // the smallest window buffer from histMemory
 )
 
 // NewReader returns a Reader of r whose frames may have a window of up
@@ -268,9 +268,8 @@ func (z *Reader) startFrame(window int, content int64, checksum bool) {
 	}
 	size += maxBlockSize + 3*copySlack
 	if cap(z.hist) < size {
-		if size >= hugemem.PageSize {
-			z.hist = hugemem.Aligned(size)
-			hugemem.Advise(z.hist)
+		if size >= histMapped {
+			z.hist = histMemory(z, size)
 		} else {
 			z.hist = make([]byte, size)
 		}
