@@ -77,6 +77,10 @@ func BenchmarkReader7z(b *testing.B) {
 	// binary context's, at the maximum order, all in the cache.
 	runs := func() []byte { return runsData(4 << 20) }
 	b.Run("runs-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "runs-o6", "PPMd:o=6:mem=16m", runs, 1<<16) })
+	// Random bytes (the random class): every symbol escapes down to a
+	// context of (nearly) all 256 symbols, the masked-symbol path.
+	random := func() []byte { return randomData(4<<20, 27) }
+	b.Run("random-o6-16m", func(b *testing.B) { benchmarkReader7z(b, "random-o6", "PPMd:o=6:mem=16m", random, 1<<16) })
 	b.Run("mixed-o32-64m", func(b *testing.B) { benchmarkReader7z(b, "mixed-o32", "PPMd:o=32:mem=64m", mixed, 1<<16) })
 	b.Run("mixed-o6-16m-1byte", func(b *testing.B) { benchmarkReader7z(b, "mixed-o6", "PPMd:o=6:mem=16m", mixed, 1) })
 }

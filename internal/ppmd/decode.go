@@ -291,7 +291,17 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 		}
 		rc.scale(freqSum)
 		if rc.below(hiCnt) {
-			if i, cum := findMaskedCount(st, charMask, rc.count()); i < len(st) {
+			// The walk starts at the end nearer the count: in a large
+			// context of even frequencies (random-like data) that halves
+			// it; both ends find the same state.
+			var i int
+			var cum uint32
+			if count := rc.count(); 2*count < hiCnt {
+				i, cum = findMaskedCount(st, charMask, count)
+			} else {
+				i, cum = findMaskedCountBack(st, charMask, count, hiCnt)
+			}
+			if i < len(st) {
 				e := st[i : i+stateSize]
 				f := uint32(e[1])
 				{
@@ -389,6 +399,38 @@ func findMaskedCount(st []byte, charMask *[256]byte, count uint32) (int, uint32)
 			return o, cum
 		}
 		cum += f
+	}
+	return len(st), cum
+}
+
+// findMaskedCountBack is findMaskedCount walking from the last state
+// back, for a count below total, the sum of the unmasked frequencies: the
+// state found is the last whose sum before it is at most count, which is
+// the one holding count (every state after it starts above count, so its
+// own frequency is not masked). When none is (a broken sum) it returns
+// len(st).
+//
+//go:noinline
+func findMaskedCountBack(st []byte, charMask *[256]byte, count, total uint32) (int, uint32) {
+	mask := charMask[:] // one nil check, not one per step
+	cum := total
+	o := len(st) - 2*stateSize
+	for ; o >= 0; o -= 2 * stateSize {
+		e := st[o : o+2*stateSize : o+2*stateSize]
+		cum -= uint32(e[stateSize+1]) & uint32(mask[e[stateSize]])
+		if count >= cum {
+			return o + stateSize, cum
+		}
+		cum -= uint32(e[1]) & uint32(mask[e[0]])
+		if count >= cum {
+			return o, cum
+		}
+	}
+	if o == -stateSize {
+		cum -= uint32(st[1]) & uint32(mask[st[0]])
+		if count >= cum {
+			return 0, cum
+		}
 	}
 	return len(st), cum
 }
