@@ -64,9 +64,6 @@ const (
 	mtBatchLen      = 1 << 15 // entries per batch
 	mtBatchPosition = 1 << 14 // positions a batch covers at most
 	mtBatches       = 4
-	// mtMaxPerPos bounds the entries one position adds: its header plus
-	// matches of strictly increasing lengths 2..maxMatchLen.
-	mtMaxPerPos = 1 + maxMatchLen
 	// Chunks of main-table candidates (heads) the consumer hashes for
 	// the worker: together they reach further ahead than the worker's
 	// batches, so that the worker seldom waits for them.
@@ -81,6 +78,15 @@ const (
 	// prefetch a short candidate's bytes.
 	nearBytes = 1 << 12
 )
+
+// mtPerPos bounds the entries one position adds to a batch: its header
+// plus matches of strictly increasing lengths from 2 up to the nice
+// length (btFind also wants room for limit matches). With the bound of
+// the longest match (274 entries) instead, at -mx5 (nice 32) the worker
+// let fewer positions into its walks once a batch was half full, since
+// the room left had to cover the worst case of every walk going: the
+// walks went on fewer at a time, and their misses overlapped less.
+func (mf *matchFinder) mtPerPos() int { return 1 + min(mf.nice, maxMatchLen) }
 
 // mtFinder runs the worker of one block and hands its results to the
 // consumer.
@@ -280,6 +286,7 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 	r := &t.walks
 	r.begin(mf)
 	seq := 0 // positions to walk one at a time (btSerial)
+	perPos := mf.mtPerPos()
 	send := func() bool {
 		select {
 		case full <- b:
@@ -335,7 +342,7 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 				rs := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
 				b = mf.takeOver(b, chunk, &rs, d, last)
 				pos, cyc, ci, done, runLimit = rs.pos, rs.cyc, rs.ci, rs.done, rs.limit
-				if done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
+				if done == mtBatchPosition || cap(b)-len(b) < perPos {
 					if !send() {
 						goto out
 					}
@@ -362,7 +369,7 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 				if cyc++; cyc == mf.cyclic {
 					cyc = 0
 				}
-				if done++; done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos {
+				if done++; done == mtBatchPosition || cap(b)-len(b) < perPos {
 					if !send() {
 						goto out
 					}
@@ -373,7 +380,7 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 		// Admit positions while the ring, the chunk and the batch have
 		// room, and start those whose tree is not being walked.
 		for seq == 0 && r.n < btRing && r.nwait < btWait && pos < last && ci < len(chunk) &&
-			done+r.n < mtBatchPosition && cap(b)-len(b) >= (r.n+1)*mtMaxPerPos {
+			done+r.n < mtBatchPosition && cap(b)-len(b) >= (r.n+1)*perPos {
 			cur := uint32(pos) + mf.delta
 			mf.aheadPrefetch(chunk, ci, pos, cyc)
 			r.admit(mf, pos, cur, cyc, chunk[ci], mf.maxDist(cur), min(end-pos, mf.nice))
@@ -386,10 +393,21 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 		r.launch()
 		if r.active > 0 {
 			r.step()
-			if btAdapt && seq == 0 && r.serial(64) {
-				// The walks wait for each other: the ring drains,
-				// and the next positions go one at a time.
-				seq = btSeqRun
+			if btAdapt && seq == 0 {
+				if r.n < btRing && r.nwait < btWait {
+					// Positions held back by the chunk's or the
+					// batch's end: the ring drains there whatever
+					// the data, so those steps do not count (they
+					// sent a 4 MiB UTF-16 text's positions one at
+					// a time after every batch, 1.8 of its 4.2
+					// million, where one thread walks 12,000 so).
+					r.steps, r.calls = 0, 0
+				} else if r.serial(64) {
+					// The walks wait for each other: the ring
+					// drains, and the next positions go one at a
+					// time.
+					seq = btSeqRun
+				}
 			}
 		}
 		// Hand on the finished walks' lists in position order.
@@ -403,7 +421,7 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			r.pop()
 			done++
 		}
-		if r.n == 0 && (done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos) {
+		if r.n == 0 && (done == mtBatchPosition || cap(b)-len(b) < perPos) {
 			if !send() {
 				goto out
 			}
@@ -464,6 +482,7 @@ func (mf *matchFinder) takeOver(b []match, chunk []uint32, r *runState, d uint32
 	var runLimit int // set for each position taken over
 	end, nice, cyclic, delta := mf.end, mf.nice, mf.cyclic, mf.delta
 	limit := min(end-pos, nice)
+	perPos := mf.mtPerPos()
 	for {
 		s := cyc - d
 		if d > cyc {
@@ -478,7 +497,7 @@ func (mf *matchFinder) takeOver(b []match, chunk []uint32, r *runState, d uint32
 			cyc = 0
 		}
 		done++
-		if done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos || pos >= last || ci == len(chunk) {
+		if done == mtBatchPosition || cap(b)-len(b) < perPos || pos >= last || ci == len(chunk) {
 			break
 		}
 		limit = min(end-pos, nice)

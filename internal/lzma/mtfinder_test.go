@@ -317,7 +317,7 @@ func TestTakeOverStopsAsOnePosition(t *testing.T) {
 	}{
 		{"run-ends", 8000, 1 << 14},
 		{"chunk-ends", 1000, 1 << 14},
-		{"batch-full", 8000, 300 + mtMaxPerPos},
+		{"batch-full", 8000, 300 + 1 + 32},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got, want []match
@@ -345,7 +345,7 @@ func TestTakeOverStopsAsOnePosition(t *testing.T) {
 				} else {
 					for {
 						b = mf.takeOver(b, chunk, &r, 1, r.pos+1)
-						if r.done == mtBatchPosition || cap(b)-len(b) < mtMaxPerPos || r.pos >= last || r.ci == len(chunk) {
+						if r.done == mtBatchPosition || cap(b)-len(b) < mf.mtPerPos() || r.pos >= last || r.ci == len(chunk) {
 							break
 						}
 						limit := min(mf.end-r.pos, mf.nice)
