@@ -3,12 +3,14 @@ package stream
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/testenv"
 )
@@ -133,5 +135,70 @@ func TestGzipBlocksRoundTrip(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// gateCoder copies each block's input to the output; the block of bytes
+// 0 waits until release is closed, and the block of bytes 2 closes
+// sawTwo once it is coded.
+type gateCoder struct {
+	release <-chan struct{}
+	sawTwo  chan struct{}
+}
+
+func (g *gateCoder) code(dst *bytes.Buffer, hist, data []byte, last bool) error {
+	if len(data) == 0 {
+		return nil // the empty last block
+	}
+	switch data[0] {
+	case 0:
+		select {
+		case <-g.release:
+		case <-time.After(time.Minute):
+			return errors.New("block 0 was never released")
+		}
+	case 2:
+		close(g.sawTwo)
+	}
+	dst.Write(data)
+	return nil
+}
+
+// TestBlockPoolRunsAhead checks that with two threads a block that is
+// slow to compress holds up neither the next blocks' coding nor the
+// caller filling them: block 2 is coded (on the coder block 1 left)
+// while block 0 is still being coded, and the output keeps the blocks'
+// order. A pool that made the caller wait for the oldest block once two
+// were in flight left a core idle behind a slow block (issue 26 point
+// 7: `a x.tar.gz` of a source tree).
+func TestBlockPoolRunsAhead(t *testing.T) {
+	const size = 64
+	release := make(chan struct{})
+	sawTwo := make(chan struct{})
+	var out bytes.Buffer
+	p := newBlockPool(&out, 2, size, 8, func() blockCoder { return &gateCoder{release: release, sawTwo: sawTwo} })
+	var want []byte
+	for k := range 4 {
+		want = append(want, bytes.Repeat([]byte{byte(k)}, size)...)
+	}
+	done := make(chan error, 1)
+	go func() {
+		if err := p.write(want); err != nil {
+			done <- err
+			return
+		}
+		done <- p.close()
+	}()
+	select {
+	case <-sawTwo:
+	case <-time.After(30 * time.Second):
+		t.Error("block 2 was not coded while block 0 was")
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("output is %d bytes, not the %d blocks' %d in order", out.Len(), 4, len(want))
 	}
 }
