@@ -438,3 +438,43 @@ func TestInputReads(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredIntoReadBuffer decodes stored blocks followed by matches
+// into them, read with buffers of a byte, about 4 KiB, and more than a
+// stored block and the window hold (c42ae79 copied stored bytes straight
+// into buffers of 4 KiB and more).
+func TestStoredIntoReadBuffer(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	var data []byte
+	for i := range 6 {
+		random := make([]byte, 20000+i*13000)
+		rng.Read(random)
+		data = append(data, random...)
+		// Repeats reaching back into the stored bytes.
+		for j := range 4 {
+			from := len(data) - 19000 + j*4001
+			data = append(data, data[from:from+300+i*50]...)
+		}
+	}
+	for _, level := range []int{flate.NoCompression, 1, 9} {
+		comp := flateCompress(t, data, level)
+		for _, size := range []int{1, 4095, 4096, 4097, 70000, 1 << 20} {
+			d := New(bytes.NewReader(comp), false)
+			buf := make([]byte, size)
+			var got []byte
+			for {
+				n, err := d.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("level %d, reads of %d: %v", level, size, err)
+				}
+			}
+			if !bytes.Equal(got, data) {
+				t.Fatalf("level %d, reads of %d: %d of %d bytes, first difference at %d", level, size, len(got), len(data), firstDiff(got, data))
+			}
+		}
+	}
+}

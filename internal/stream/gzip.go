@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -30,6 +31,11 @@ const (
 var (
 	errGzipHeader = fmt.Errorf("gzip: invalid header: %w", archive.ErrFormat)
 	errGzipEmpty  = fmt.Errorf("gzip: empty input: %w", archive.ErrFormat)
+	// errGzipTrailing is what follows the last member when it does not
+	// begin like a member: an error, as 7-Zip reports "data after the
+	// end of the payload data" (gzip(1) warns of trailing garbage, and
+	// exits 2; it ignores zeros alone).
+	errGzipTrailing = fmt.Errorf("gzip: data after the end of the compressed data: %w", archive.ErrFormat)
 )
 
 // gzipReader decodes the members of a gzip file.
@@ -91,7 +97,7 @@ func (g *gzipInput) unread(b []byte) {
 // newGzipReader reads the first member's header from r.
 func newGzipReader(r io.Reader) (*gzipReader, Header, error) {
 	z := &gzipReader{in: gzipInput{src: r}}
-	h, err := z.readHeader()
+	h, err := z.readHeader(false)
 	if err != nil {
 		if err == io.EOF {
 			err = &archive.Error{Offset: 0, Err: errGzipEmpty}
@@ -103,11 +109,17 @@ func newGzipReader(r io.Reader) (*gzipReader, Header, error) {
 
 // readHeader reads a member header and starts its Deflate data. It
 // returns io.EOF when the input ends before the header's first byte.
-func (z *gzipReader) readHeader() (Header, error) {
+// After a member (next), bytes that do not begin with the magic are data
+// after the end (errGzipTrailing).
+func (z *gzipReader) readHeader(next bool) (Header, error) {
 	h := Header{Size: -1}
 	start := z.in.off
 	var buf [10]byte
-	if n, err := io.ReadFull(&z.in, buf[:]); err != nil {
+	n, err := io.ReadFull(&z.in, buf[:])
+	if next && n > 0 && !bytes.HasPrefix(magicGzip[:2], buf[:min(n, 2)]) {
+		return h, &archive.Error{Offset: start, Err: errGzipTrailing}
+	}
+	if err != nil {
 		if err == io.EOF && n == 0 {
 			return h, io.EOF
 		}
@@ -236,7 +248,7 @@ func (z *gzipReader) endMember() error {
 	if binary.LittleEndian.Uint32(buf[:4]) != z.crc || binary.LittleEndian.Uint32(buf[4:]) != z.size {
 		return &archive.Error{Offset: z.in.off - 8, Err: fmt.Errorf("gzip: %w", archive.ErrChecksum)}
 	}
-	_, err := z.readHeader()
+	_, err := z.readHeader(true)
 	return err
 }
 
