@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math/bits"
-	"sync"
 	"sync/atomic"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -29,7 +27,8 @@ import (
 // For the second it decodes the sequences section of every compressed
 // block of a frame without a content checksum — the FSE tables and the
 // sequence bit stream, not the literals nor the matches — keeping the
-// repeated offsets from block to block. A frame with a content checksum
+// repeated offsets from block to block (internal/zstd's OffsetCheck, with
+// the tables of garc's own decoder). A frame with a content checksum
 // (zstd's and klauspost's default) is not decoded: the decoder verifies
 // the checksum over what it wrote, so an offset 0 read as 1 there gives
 // content that differs from what was checksummed and is reported as a
@@ -73,15 +72,9 @@ type zstdCheck struct {
 	desc     byte // the frame header's descriptor
 	checksum bool // the frame ends with a content checksum
 	last     bool // the block being read is the frame's last
-	reps     [3]uint32
-	// ll, of and ml are the tables the next block's Repeat mode reuses
-	// (nil at the start of a frame); they point at a predefined table or
-	// at own or rle.
-	ll, of, ml *fseTable
-	own        [3]fseTable
-	rle        [3]fseTable
-	norm       [zstdMaxML + 1]int16
-	scratch    []byte
+	// offsets follows the sequences' tables and repeated offsets
+	// from block to block.
+	offsets ownzstd.OffsetCheck
 }
 
 // zstdCheckChunk and zstdCheckQueue size the hand-over to the checking
@@ -103,15 +96,9 @@ const (
 	zstdDone                        // checking stopped
 )
 
-// The largest code of each sequence symbol, the largest accuracy logs of
-// their FSE tables, and the largest block.
+// The largest block, and the magic numbers and smallest window of the
+// format.
 const (
-	zstdMaxLL       = 35
-	zstdMaxOF       = 31
-	zstdMaxML       = 52
-	zstdMaxLLLog    = 9
-	zstdMaxOFLog    = 8
-	zstdMaxMLLog    = 9
 	zstdMaxBlock    = 128 << 10
 	zstdFrameMagic  = 0xFD2FB528
 	zstdMinWindow   = 1 << 10
@@ -335,8 +322,7 @@ func (c *zstdCheck) frame(h zstdFrameHeader, at int64) {
 		return
 	}
 	c.checksum = h.descriptor&0x04 != 0
-	c.reps = [3]uint32{1, 4, 8}
-	c.ll, c.of, c.ml = nil, nil, nil
+	c.offsets.Reset()
 	c.state, c.need = zstdBlockHead, 3
 }
 
@@ -373,70 +359,7 @@ func (c *zstdCheck) block(b []byte, at int64) bool {
 	if !ok || n >= len(b) {
 		return false
 	}
-	b = b[n:]
-	nseq, h := int(b[0]), 1
-	switch {
-	case nseq == 255:
-		if len(b) < 3 {
-			return false
-		}
-		nseq, h = int(b[1])+int(b[2])<<8+0x7F00, 3
-	case nseq >= 128:
-		if len(b) < 2 {
-			return false
-		}
-		nseq, h = (nseq-128)<<8+int(b[1]), 2
-	}
-	if nseq == 0 {
-		return true // no sequences (in any of the three forms): tables and offsets stay
-	}
-	if len(b) < h+1 {
-		return false
-	}
-	modes := b[h]
-	if modes&3 != 0 {
-		return false // reserved bits
-	}
-	b = b[h+1:]
-	for i, k := range [3]struct {
-		cur    **fseTable
-		mode   byte
-		maxSym int
-		maxLog int
-	}{
-		{&c.ll, modes >> 6, zstdMaxLL, zstdMaxLLLog},
-		{&c.of, modes >> 4 & 3, zstdMaxOF, zstdMaxOFLog},
-		{&c.ml, modes >> 2 & 3, zstdMaxML, zstdMaxMLLog},
-	} {
-		switch k.mode {
-		case 0: // predefined
-			*k.cur = &zstdPredefined()[i]
-		case 1: // RLE: one symbol, no state bits
-			if len(b) < 1 || int(b[0]) > k.maxSym {
-				return false
-			}
-			t := &c.rle[i]
-			t.e[0] = fseEntry{sym: b[0], x: zstdExtra[i][b[0]]}
-			t.log = 0
-			*k.cur = t
-			b = b[1:]
-		case 2: // FSE table description
-			log, nsym, used, ok := ownzstd.ReadNormalized(b, k.maxSym, k.maxLog, c.norm[:])
-			if !ok || !c.own[i].build(i, c.norm[:nsym], log) {
-				return false
-			}
-			*k.cur = &c.own[i]
-			b = b[used:]
-		case 3: // repeat the previous block's table
-			if *k.cur == nil {
-				return false
-			}
-		}
-	}
-	if len(b) == 0 || b[len(b)-1] == 0 {
-		return false
-	}
-	bad, ok := c.sequences(b, nseq)
+	bad, ok := c.offsets.Block(b[n:])
 	if !ok {
 		return false
 	}
@@ -444,93 +367,6 @@ func (c *zstdCheck) block(b []byte, at int64) bool {
 		c.fail(&archive.Error{Offset: at, Err: fmt.Errorf("zstd: sequence %d of the block has offset 0: %w", bad+1, archive.ErrFormat)})
 	}
 	return true
-}
-
-// sequences decodes the nseq sequences of the bit stream s (its last byte
-// is not 0) for their offsets, updating the repeated offsets. It returns
-// the index of the first sequence whose offset is 0 (-1 when none), and
-// ok=false when the stream is not read through exactly.
-func (c *zstdCheck) sequences(s []byte, nseq int) (bad int, ok bool) {
-	// The stream is read backwards through a 64-bit container holding
-	// buf[end-8:end], of which the top used bits are consumed. buf is
-	// the stream, or for a stream of less than 8 bytes the stream behind
-	// pad = 8 zero bytes; the container never reaches before buf (floor),
-	// and a stream read too far ends with fewer than 0 bits left. A read
-	// of n bits is val<<used>>1>>(63-n), which is 0 for n = 0; shifts
-	// are masked to 63, as used stays below 64 in a stream read within
-	// its bounds.
-	buf, pad := s, 0
-	if len(s) < 8 {
-		buf = append(append(c.scratch[:0], 0, 0, 0, 0, 0, 0, 0, 0), s...)
-		c.scratch, pad = buf, 8
-	}
-	end, floor := len(buf), min(len(buf), pad+8)
-	used := uint64(9 - bits.Len8(s[len(s)-1])) // the zero bits and the end marker
-	val := binary.LittleEndian.Uint64(buf[end-8:])
-	ll, of, ml := &c.ll.e, &c.of.e, &c.ml.e
-	llLog, ofLog, mlLog := uint64(c.ll.log), uint64(c.of.log), uint64(c.ml.log)
-	llS := val << (used & 63) >> 1 >> ((63 - llLog) & 63)
-	used += llLog
-	ofS := val << (used & 63) >> 1 >> ((63 - ofLog) & 63)
-	used += ofLog
-	mlS := val << (used & 63) >> 1 >> ((63 - mlLog) & 63)
-	used += mlLog
-	r0, r1, r2 := uint64(c.reps[0]), uint64(c.reps[1]), uint64(c.reps[2])
-	bad = -1
-	for i := nseq; ; i-- {
-		{ // an offset reads up to 31 bits
-			k := min(int(used>>3), end-floor)
-			end -= k
-			used -= uint64(k) << 3
-			val = binary.LittleEndian.Uint64(buf[end-8:])
-		}
-		le, oe, me := ll[llS&511], of[ofS&511], ml[mlS&511]
-		// Offset_Value: a 1 above the code's extra bits.
-		ox := uint64(oe.x)
-		v := (val<<(used&63)>>1 | 1<<63) >> ((63 - ox) & 63)
-		used += ox + uint64(me.x) + uint64(le.x) // and the lengths' extra bits
-		if v > 3 {
-			r0, r1, r2 = v-3, r0, r1
-		} else {
-			if le.sym != 0 {
-				v-- // 1, 2, 3: Repeated_Offset1, 2, 3
-			} // after no literals: Repeated_Offset2, 3, Repeated_Offset1 - 1
-			switch v {
-			case 1:
-				r0, r1 = r1, r0
-			case 2:
-				r0, r1, r2 = r2, r0, r1
-			case 3:
-				if r0 == 1 && bad < 0 {
-					bad = nseq - i
-				}
-				r0, r1, r2 = r0-1, r0, r1
-			}
-		}
-		if i == 1 {
-			break
-		}
-		if used > 64-3*9 { // the states read up to 9 bits each
-			k := min(int(used>>3), end-floor)
-			end -= k
-			used -= uint64(k) << 3
-			val = binary.LittleEndian.Uint64(buf[end-8:])
-		}
-		nb := uint64(le.nb)
-		llS = uint64(le.base) + val<<(used&63)>>1>>((63-nb)&63)
-		used += nb
-		nb = uint64(me.nb)
-		mlS = uint64(me.base) + val<<(used&63)>>1>>((63-nb)&63)
-		used += nb
-		nb = uint64(oe.nb)
-		ofS = uint64(oe.base) + val<<(used&63)>>1>>((63-nb)&63)
-		used += nb
-	}
-	if (end-pad)*8 != int(used) {
-		return -1, false
-	}
-	c.reps = [3]uint32{uint32(r0), uint32(r1), uint32(r2)}
-	return bad, true
 }
 
 // literalsSectionSize returns the size of the literals section that
@@ -563,87 +399,6 @@ func literalsSectionSize(b []byte) (int, bool) {
 		size = 1 // RLE
 	}
 	return h + size, true
-}
-
-// fseEntry is one state of an FSE decoding table: the symbol (a code),
-// the extra bits its value reads, and how the next state is read.
-type fseEntry struct {
-	base uint16 // next state: base + the next nb bits
-	nb   uint8
-	sym  uint8
-	x    uint8 // extra bits of the code's value
-}
-
-// fseTable is an FSE decoding table of 1<<log states (log at most 9).
-type fseTable struct {
-	log uint8
-	e   [512]fseEntry
-}
-
-// zstdPredefined returns the tables of the predefined mode, built from
-// the default distributions of the format (literal lengths, offsets,
-// match lengths) on first use rather than at start-up: most garc
-// processes read no zstd.
-var zstdPredefined = sync.OnceValue(func() *[3]fseTable {
-	t := new([3]fseTable)
-	ll := []int16{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1}
-	of := []int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}
-	ml := []int16{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1}
-	t[0].build(0, ll, 6)
-	t[1].build(1, of, 5)
-	t[2].build(2, ml, 6)
-	return t
-})
-
-// zstdExtra is how many extra bits the value of each code reads, by
-// table: literal lengths, offsets (the code itself), match lengths.
-var zstdExtra = [3][zstdMaxML + 1]uint8{
-	{16: 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
-	{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31},
-	{32: 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
-}
-
-// build makes t the decoding table of the normalized distribution norm
-// (-1: a probability below 1) of accuracy log, for table kind. It
-// reports false when the distribution does not fill the table.
-func (t *fseTable) build(kind int, norm []int16, log int) bool {
-	size := 1 << log
-	t.log = uint8(log)
-	var next [zstdMaxML + 1]uint16
-	high := size - 1
-	for s, n := range norm {
-		switch {
-		case n == -1:
-			t.e[high].sym = uint8(s)
-			high--
-			next[s] = 1
-		case n > 0:
-			next[s] = uint16(n)
-		}
-	}
-	step, mask, pos := size>>1+size>>3+3, size-1, 0
-	for s, n := range norm {
-		for range max(n, 0) {
-			t.e[pos&511].sym = uint8(s)
-			pos = (pos + step) & mask
-			for pos > high {
-				pos = (pos + step) & mask
-			}
-		}
-	}
-	if pos != 0 {
-		return false
-	}
-	xs := &zstdExtra[kind]
-	for u := range size {
-		e := &t.e[u&511]
-		ns := next[e.sym]
-		next[e.sym]++
-		nb := uint8(log) + 1 - uint8(bits.Len16(ns))
-		e.nb, e.base, e.x = nb, ns<<nb-uint16(size), xs[e.sym]
-	}
-	return true
 }
 
 // zstdRunsShare is how many times the bytes of compressed and raw blocks

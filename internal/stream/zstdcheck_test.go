@@ -385,42 +385,6 @@ func FuzzZstdCheck(f *testing.F) {
 	})
 }
 
-// TestZstdPredefined checks the tables of the predefined mode, which are
-// built on first use (not at start-up) and then shared: the accuracy logs
-// of RFC 8878 (6, 5, 6) and, for each symbol, as many states as its
-// default distribution gives it (one for a probability of -1).
-func TestZstdPredefined(t *testing.T) {
-	tables := zstdPredefined()
-	if again := zstdPredefined(); again != tables {
-		t.Fatal("the predefined tables are built twice")
-	}
-	norms := [3][]int16{
-		{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1},
-		{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1},
-		{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-			1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1},
-	}
-	for i, log := range []uint8{6, 5, 6} {
-		tb := &tables[i]
-		if tb.log != log {
-			t.Errorf("table %d: log %d, want %d", i, tb.log, log)
-		}
-		count := make([]int, len(norms[i]))
-		for s := range 1 << log {
-			sym := int(tb.e[s].sym)
-			if sym >= len(count) {
-				t.Fatalf("table %d state %d: symbol %d", i, s, sym)
-			}
-			count[sym]++
-		}
-		for sym, n := range norms[i] {
-			if want := max(int(n), 1); count[sym] != want {
-				t.Errorf("table %d symbol %d: %d states, want %d", i, sym, count[sym], want)
-			}
-		}
-	}
-}
-
 // zstdRunsData is data whose zstd file is mostly RLE blocks: MiBs of
 // zeros and of 0xFF with a little text and a short pattern between.
 func zstdRunsData() []byte {
