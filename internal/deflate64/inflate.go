@@ -259,9 +259,21 @@ func (d *Decompressor) truncated() error {
 	return &CorruptInputError{Method: d.name(), Offset: d.inBase + int64(d.inEnd), Reason: "unexpected end of input", Truncated: true}
 }
 
+// directMin is the least room left in a Read's buffer for which a stored
+// block's bytes are copied there straight from the input rather than
+// through the window.
+const directMin = 4 << 10
+
 // Read implements io.Reader.
+//
+// A stored block's bytes go from the input buffer straight into p when
+// the window holds nothing unread and p has room: only the last window
+// of them is then copied into the window, for the matches of later
+// blocks, once before a block other than a stored one is decoded and
+// before Read returns.
 func (d *Decompressor) Read(p []byte) (int, error) {
 	n := 0
+	direct := -1 // start in p of the bytes copied there directly, not yet in the window
 	for {
 		if d.avail > 0 && n < len(p) {
 			k := min(d.avail, windowSize-d.rpos, len(p)-n)
@@ -270,6 +282,19 @@ func (d *Decompressor) Read(p []byte) (int, error) {
 			d.rpos = (d.rpos + k) & windowMask
 			d.avail -= k
 			continue
+		}
+		if d.state == stateStored && d.storedLeft > 0 && len(p)-n >= directMin && d.err == nil {
+			if direct < 0 {
+				direct = n
+			}
+			var k int
+			k, d.err = d.storedDirect(p[n:])
+			n += k
+			continue
+		}
+		if direct >= 0 && (n == len(p) || d.err != nil || d.state != stateHeader) {
+			d.keep(p[direct:n])
+			direct = -1
 		}
 		if n == len(p) {
 			return n, nil
@@ -282,6 +307,52 @@ func (d *Decompressor) Read(p []byte) (int, error) {
 		}
 		d.err = d.step()
 	}
+}
+
+// storedDirect copies the stored block's bytes into p, as many as fit
+// and the input buffer holds (reading more when it is empty); the window
+// must hold nothing unread. The caller adds the bytes to the window
+// (keep).
+func (d *Decompressor) storedDirect(p []byte) (int, error) {
+	k := min(d.storedLeft, len(p))
+	n := 0
+	// Whole bytes still in the bit buffer come first.
+	for ; n < k && d.nbits >= 8; n++ {
+		p[n] = byte(d.bitBuf)
+		d.bitBuf >>= 8
+		d.nbits -= 8
+	}
+	if n < k {
+		// As in stored: the bit buffer may hold copies of the input
+		// bytes that follow, above bit 0.
+		d.bitBuf, d.nbits = 0, 0
+		if d.inPos == d.inEnd && !d.fillInput() {
+			d.storedLeft -= n
+			d.total += int64(n)
+			return n, d.truncated()
+		}
+		c := copy(p[n:k], d.in[d.inPos:d.inEnd])
+		d.inPos += c
+		n += c
+	}
+	d.storedLeft -= n
+	d.total += int64(n)
+	if d.storedLeft == 0 {
+		d.state = stateHeader
+	}
+	return n, nil
+}
+
+// keep adds to the window output that Read wrote straight into its
+// buffer (the window holds nothing unread): its last windowSize bytes.
+func (d *Decompressor) keep(b []byte) {
+	b = b[max(0, len(b)-windowSize):]
+	for len(b) > 0 {
+		c := copy(d.win[d.wpos:windowSize], b)
+		b = b[c:]
+		d.wpos = (d.wpos + c) & windowMask
+	}
+	d.rpos = d.wpos
 }
 
 // step decodes until the window holds no free space, a block ends, or an

@@ -440,9 +440,9 @@ func TestInputReads(t *testing.T) {
 }
 
 // TestStoredIntoReadBuffer decodes stored blocks followed by matches
-// into them, read with buffers of a byte, about 4 KiB, and more than a
-// stored block and the window hold (c42ae79 copied stored bytes straight
-// into buffers of 4 KiB and more).
+// into them, read with buffers of a byte, below, at and above directMin
+// (from which stored bytes are copied straight into the reader's
+// buffer), and more than a stored block and the window hold.
 func TestStoredIntoReadBuffer(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	var data []byte
@@ -458,7 +458,7 @@ func TestStoredIntoReadBuffer(t *testing.T) {
 	}
 	for _, level := range []int{flate.NoCompression, 1, 9} {
 		comp := flateCompress(t, data, level)
-		for _, size := range []int{1, 4095, 4096, 4097, 70000, 1 << 20} {
+		for _, size := range []int{1, directMin - 1, directMin, directMin + 1, 70000, 1 << 20} {
 			d := New(bytes.NewReader(comp), false)
 			buf := make([]byte, size)
 			var got []byte

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -168,6 +169,9 @@ func (z *gzipReader) readHeader(next bool) (Header, error) {
 		}
 	}
 	if z.inflat == nil {
+		z.inflat, _ = gzipInflaters.Get().(*deflate64.Decompressor)
+	}
+	if z.inflat == nil {
 		z.inflat = deflate64.New(&z.in, false)
 	} else {
 		z.inflat.ResetMode(&z.in, false)
@@ -261,4 +265,20 @@ func (z *gzipReader) deflateError(err error) error {
 	return mapError("gzip", err)
 }
 
-func (z *gzipReader) Close() error { return nil }
+// gzipInflaters keeps the inflaters of closed gzipReaders for the next
+// ones: a .tar.gz is opened twice (once to see whether it holds a tar),
+// and each inflater's buffers and tables (185 KB) would otherwise
+// be allocated and touched anew.
+var gzipInflaters sync.Pool
+
+// Close gives the inflater to the next gzipReader; reads fail from then
+// on.
+func (z *gzipReader) Close() error {
+	if z.inflat != nil {
+		z.inflat.Reset(nil)
+		gzipInflaters.Put(z.inflat)
+		z.inflat = nil
+	}
+	z.err = errClosed
+	return nil
+}

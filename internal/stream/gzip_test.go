@@ -180,7 +180,10 @@ func FuzzGzip(f *testing.F) {
 		var got []byte
 		if err == nil {
 			// Reads of a size the input picks, from a byte to more
-			// than a stored block or the window holds.
+			// than a stored block or the window holds (stored bytes
+			// go straight into reads of 4 KiB and more); the
+			// inflater goes to the next input's reader
+			// (gzipInflaters).
 			buf := make([]byte, []int{1, 700, 4096, 70000}[len(in)%4])
 			for err == nil && len(got) < limit {
 				var n int
@@ -264,8 +267,7 @@ func TestGzipDamageSameLength(t *testing.T) {
 // blocks partway, closes the reader, and reads another one whole, and a
 // third one after a damaged one failed: nothing of the earlier streams
 // (window, input, bit buffer, stored block state) may show in the later
-// ones, should closed readers leave their inflaters to the next (as
-// c42ae79 did).
+// ones, which get the inflaters the earlier ones left (gzipInflaters).
 func TestGzipInflaterReuse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	random := make([]byte, 300000)
