@@ -581,6 +581,10 @@ func (r *Reader) scan() {
 	for {
 		h, at, err := p.next()
 		if err == io.EOF {
+			if err := p.end(); err != nil {
+				r.err = r.wrap("", -1, err)
+				return
+			}
 			r.complete = true
 			if r.toEnd {
 				r.trailing, r.trailingErr = p.rest()
@@ -637,6 +641,27 @@ func (p *pass) rest() (int64, error) {
 			return first, err
 		}
 	}
+}
+
+// end is called when the archive's end is reached. For a compressed tar
+// it reads the stream on to its end, so that the decoder checks what
+// follows the tar's last block (gzip's CRC-32 and size, xz's and zstd's
+// checksums, bzip2's stream CRC) and damage that decoded into a tar that
+// still parses is reported, as 7-Zip and gzip -t report it: a checksum
+// mismatch, or a stream cut off before its checks. Anything else the
+// input holds after the tar's end is ignored, as GNU tar and libarchive
+// ignore it: what the stream decodes to after the end-of-archive blocks,
+// and data after the compressed stream's end (junk appended to the file,
+// which the decoder reports as corrupt).
+func (p *pass) end() error {
+	if p.in.dec == nil || p.r.toEnd {
+		return nil // a plain tar has no checksum; toEnd reads on anyway
+	}
+	_, err := p.rest()
+	if errors.Is(err, archive.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	return nil
 }
 
 // newEntry returns a zero entry with its zero Extra and details, cut
@@ -784,6 +809,13 @@ func (r *Reader) Extract(ctx context.Context, want func(*archive.Entry) bool, fn
 		}
 		h, at, err := p.next()
 		if err == io.EOF {
+			if err := p.end(); err != nil {
+				err = r.wrap("", -1, err)
+				if streaming {
+					r.err = err
+				}
+				return err
+			}
 			if streaming {
 				r.complete = true
 			} else if i != len(r.entries) {

@@ -53,6 +53,9 @@ func (tw *Writer) CopyMembers(ctx context.Context, src io.ReaderAt, size int64, 
 		h, at, err := p.next()
 		p.in.raw = nil
 		if err == io.EOF {
+			if err := p.end(); err != nil {
+				return r.wrap("", -1, err)
+			}
 			return nil
 		}
 		if err != nil {
