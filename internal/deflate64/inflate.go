@@ -267,13 +267,9 @@ const directMin = 4 << 10
 // Read implements io.Reader.
 //
 // A stored block's bytes go from the input buffer straight into p when
-// the window holds nothing unread and p has room: only the last window
-// of them is then copied into the window, for the matches of later
-// blocks, once before a block other than a stored one is decoded and
-// before Read returns.
+// the window holds nothing unread and p has room (readStored).
 func (d *Decompressor) Read(p []byte) (int, error) {
 	n := 0
-	direct := -1 // start in p of the bytes copied there directly, not yet in the window
 	for {
 		if d.avail > 0 && n < len(p) {
 			k := min(d.avail, windowSize-d.rpos, len(p)-n)
@@ -282,19 +278,6 @@ func (d *Decompressor) Read(p []byte) (int, error) {
 			d.rpos = (d.rpos + k) & windowMask
 			d.avail -= k
 			continue
-		}
-		if d.state == stateStored && d.storedLeft > 0 && len(p)-n >= directMin && d.err == nil {
-			if direct < 0 {
-				direct = n
-			}
-			var k int
-			k, d.err = d.storedDirect(p[n:])
-			n += k
-			continue
-		}
-		if direct >= 0 && (n == len(p) || d.err != nil || d.state != stateHeader) {
-			d.keep(p[direct:n])
-			direct = -1
 		}
 		if n == len(p) {
 			return n, nil
@@ -305,8 +288,37 @@ func (d *Decompressor) Read(p []byte) (int, error) {
 			}
 			return 0, d.err
 		}
+		if d.state == stateStored && d.storedLeft > 0 && len(p)-n >= directMin {
+			n += d.readStored(p[n:])
+			continue
+		}
 		d.err = d.step()
 	}
+}
+
+// readStored copies stored blocks, the current one and those that follow
+// it, straight into p while it has directMin bytes of room, and then
+// their last window of bytes into the window, for the matches of later
+// blocks (keep). The window must hold nothing unread. It returns the
+// bytes copied; an error is left in d.err.
+func (d *Decompressor) readStored(p []byte) int {
+	n := 0
+	for d.state == stateStored && d.storedLeft > 0 && len(p)-n >= directMin {
+		k, err := d.storedDirect(p[n:])
+		n += k
+		if err != nil {
+			d.err = err
+			break
+		}
+		if d.state == stateHeader && !d.final && len(p)-n >= directMin {
+			if err := d.blockHeader(); err != nil {
+				d.err = err
+				break
+			}
+		}
+	}
+	d.keep(p[:n])
+	return n
 }
 
 // storedDirect copies the stored block's bytes into p, as many as fit
