@@ -49,6 +49,22 @@ const (
 	fastAheadGiveUp = 2
 )
 
+// At the same levels, a walk that has found a match of fastLongMatch
+// bytes or more takes at most fastAfterLong more steps (instead of the
+// rest of mf.cycles): the candidates further down a chain are older
+// copies, which seldom beat a match this long by enough to pay for their
+// distance. 7-Zip walks every step. At mx1 on 32 MiB slices this takes
+// 20 % of utf16's chain steps (86.3 to 69.2 million; output 0.04 %
+// smaller, CPU 0.909 +- 0.047 of before), 12 % of mixed-data's (0.29 %
+// larger) and 5 % of exec's (0.06 % larger, CPU unchanged); every class
+// at 4 MiB and mixed, srctree and utf16 at 100 MiB stay below 7zz's
+// size. Capping at 4 steps cost mixed-data 0.76 %; from 12 bytes on, the
+// rule took 14 % of utf16's steps.
+const (
+	fastLongMatch = 8
+	fastAfterLong = 8
+)
+
 // hcLoad returns the eight bytes at buf[pos:] as a little-endian word,
 // with zeros for the bytes past the end of buf.
 func hcLoad(buf []byte, pos int) uint64 {
@@ -151,7 +167,8 @@ func (mf *matchFinder) hcSearch(ms []match, giveUp int) []match {
 // hcWalk walks the chain from cand, appending the matches longer than best
 // (lengths strictly increasing, at most limit). It stops after mf.cycles
 // steps, past the dictionary, at a match of the full limit, or, with
-// giveUp above 0, after giveUp steps that found no longer match.
+// giveUp above 0, after giveUp steps that found no longer match, or
+// fastAfterLong steps after a match of fastLongMatch bytes.
 //
 // It indexes the chain and the buffer without bounds checks, which are
 // safe by construction and checked once per call: a link's slot is below
@@ -207,6 +224,9 @@ func (mf *matchFinder) hcWalk(ms []match, pos int, cur, cand, maxD uint32, limit
 				break
 			}
 			want = load32(unsafe.Add(p, best-3))
+			if giveUp > 0 && l >= fastLongMatch {
+				steps = min(steps, fastAfterLong)
+			}
 		}
 	}
 	return ms[:len(ms)+int((uintptr(out)-uintptr(first))/unsafe.Sizeof(match{}))]

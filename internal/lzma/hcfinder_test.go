@@ -176,6 +176,12 @@ func TestHashChainGiveUp(t *testing.T) {
 		{"lookahead: 12 at step 2", []int{6, 12}, 10, true, 12, "finds"},
 		{"lookahead: 8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 10, true, 12, "finds"},
 		{"search: 12 at step 3", []int{6, 6, 12}, 10, false, 12, "finds"},
+		// After a match of fastLongMatch (8) bytes, fastAfterLong (8)
+		// more steps.
+		{"8 at step 2, 12 at step 11", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 8, "stops"},
+		{"8 at step 2, 12 at step 10", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
+		{"7 at step 2, 12 at step 11", []int{6, 7, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
+		{"8 at step 2, 12 at step 11, no giving up", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 0, false, 12, "finds"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
