@@ -84,10 +84,6 @@ func (m *Model) put16(off, v uint32) {
 	binary.LittleEndian.PutUint16(m.mem[off:], uint16(v))
 }
 
-func (m *Model) get32(off uint32) uint32 {
-	return binary.LittleEndian.Uint32(m.mem[off:])
-}
-
 func (m *Model) put32(off, v uint32) {
 	binary.LittleEndian.PutUint32(m.mem[off:], v)
 }
