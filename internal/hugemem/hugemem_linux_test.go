@@ -36,3 +36,29 @@ func TestAligned(t *testing.T) {
 	}
 	Advise(nil)
 }
+
+// TestMapped: Mapped's bytes are zero, n long, on a huge-page boundary,
+// inside the mapping it returns, and writable until Unmap.
+func TestMapped(t *testing.T) {
+	for _, n := range []int{1, PageSize - 1, PageSize, 3*PageSize + 5} {
+		b, m := Mapped(n)
+		if b == nil {
+			t.Fatalf("Mapped(%d) failed", n)
+		}
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		if len(b) != n || cap(b) != n || p%PageSize != 0 {
+			t.Fatalf("Mapped(%d): len %d cap %d at %#x", n, len(b), cap(b), p)
+		}
+		if p < start || p+uintptr(n) > start+uintptr(len(m)) {
+			t.Fatalf("Mapped(%d): bytes outside the mapping", n)
+		}
+		for i := 0; i < n; i += 4096 {
+			if b[i] != 0 {
+				t.Fatalf("Mapped(%d): byte %d is %d", n, i, b[i])
+			}
+			b[i] = 1
+		}
+		Unmap(m)
+	}
+}

@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"io"
 	"reflect"
+	"runtime"
 	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/garc-dev/garc/internal/hugemem"
 	ownzstd "github.com/garc-dev/garc/internal/zstd"
 )
 
@@ -157,4 +159,18 @@ func zstdFirstWindow(in *bufio.Reader) uint64 {
 		return uint64(8+wd&7) << (wd>>3 + 10 - 3)
 	}
 	return 0
+}
+
+// zstdWindowMemory returns n zero bytes for a zstd decoder's window ring,
+// outside the Go heap (hugemem.Mapped, as ringMemory): their first touch
+// is a page fault per 2 MiB rather than per 4 KiB, and they count in no
+// heap goal. The mapping is removed once owner is unreachable (the
+// decoder using the memory goes with it). It returns nil where nothing is
+// mapped (mapping failed, or not Linux): the decoder allocates its own.
+func zstdWindowMemory(owner *zstdParts, n int) []byte {
+	b, m := hugemem.Mapped(n)
+	if b != nil {
+		runtime.AddCleanup(owner, hugemem.Unmap, m)
+	}
+	return b
 }

@@ -1,16 +1,10 @@
 package stream
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/unix"
-
-	"github.com/garc-dev/garc/internal/hugemem"
-)
+import "github.com/garc-dev/garc/internal/hugemem"
 
 // ringMemory returns n zero bytes (n at most hugemem.PageSize) for a
-// read-ahead's ring, outside the Go heap: mapped anonymously, on a
-// huge-page boundary and advised for a transparent huge page, so that
+// read-ahead's ring, outside the Go heap where it can be mapped
+// (hugemem.Mapped: on Linux, advised for a transparent huge page), so that
 // their first touch is one page fault rather than one per 4 KiB page (256
 // for a MiB, a third of the faults of garc x of a 100 MB .tar.gz), and so
 // that they count for no garbage collection (from the Go heap the
@@ -19,12 +13,9 @@ import (
 // the next read-ahead (readAheadRings). Where mapping fails, the memory
 // comes from the heap.
 func ringMemory(n int) []byte {
-	m, err := unix.Mmap(-1, 0, 2*hugemem.PageSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
-	if err != nil {
+	b, _ := hugemem.Mapped(n)
+	if b == nil {
 		return make([]byte, n)
 	}
-	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(m))) & (hugemem.PageSize - 1))
-	b := m[off : off+hugemem.PageSize]
-	hugemem.Advise(b)
-	return b[:n]
+	return b
 }
