@@ -35,3 +35,19 @@ func Locate(err error, off int64) error {
 	}
 	return &CorruptInputError{Offset: off, Err: err}
 }
+
+// DataError is the error of damaged packed data of one of RAR's methods:
+// "<Method> data: <What>: " and archive.ErrFormat, which it wraps. It is
+// a plain struct, so that the unpackers' package-level errors are static
+// data rather than fmt.Errorf calls run at every garc process's start.
+type DataError struct {
+	Method string // "rar1.5", "rar2", "rar3", "rar5"
+	What   string // what is wrong
+}
+
+func (e *DataError) Error() string {
+	return e.Method + " data: " + e.What + ": " + archive.ErrFormat.Error()
+}
+
+// Unwrap returns archive.ErrFormat.
+func (e *DataError) Unwrap() error { return archive.ErrFormat }

@@ -2,6 +2,7 @@ package lzcore
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -47,5 +48,18 @@ func TestLocate(t *testing.T) {
 		if ce.Offset != want || !strings.Contains(got.Error(), "packed offset") {
 			t.Errorf("%s: %v, offset %d, want %d", tt.name, got, ce.Offset, want)
 		}
+	}
+}
+
+// TestDataError: a DataError reads and wraps as fmt.Errorf's
+// "<method> data: <what>: %w" of archive.ErrFormat would.
+func TestDataError(t *testing.T) {
+	err := error(&DataError{Method: "rar3", What: "bad thing"})
+	if !errors.Is(err, archive.ErrFormat) {
+		t.Errorf("%v does not wrap archive.ErrFormat", err)
+	}
+	want := fmt.Errorf("rar3 data: %s: %w", "bad thing", archive.ErrFormat).Error()
+	if got := err.Error(); got != want {
+		t.Errorf("DataError: %q, want %q", got, want)
 	}
 }

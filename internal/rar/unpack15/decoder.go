@@ -20,20 +20,9 @@ const (
 	maxMatch = 272
 )
 
-// corruptError is the error of damaged packed data: "rar1.5 data: ",
-// what is wrong and archive.ErrFormat, which it wraps. It is built
-// without fmt, as the package's errors are made at init in every garc
-// process (issue 27).
-type corruptError struct{ what string }
-
-func (e *corruptError) Error() string {
-	return "rar1.5 data: " + e.what + ": " + archive.ErrFormat.Error()
-}
-
-func (e *corruptError) Unwrap() error { return archive.ErrFormat }
-
+// corrupt returns the error of damaged packed data (lzcore.DataError).
 func corrupt(what string) error {
-	return &corruptError{what}
+	return &lzcore.DataError{Method: "rar1.5", What: what}
 }
 
 var (

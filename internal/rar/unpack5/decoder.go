@@ -84,20 +84,9 @@ func init() {
 	}
 }
 
-// corruptError is the error of damaged packed data: "rar5 data: ",
-// what is wrong and archive.ErrFormat, which it wraps. It is built
-// without fmt, as the package's errors are made at init in every garc
-// process (issue 27).
-type corruptError struct{ what string }
-
-func (e *corruptError) Error() string {
-	return "rar5 data: " + e.what + ": " + archive.ErrFormat.Error()
-}
-
-func (e *corruptError) Unwrap() error { return archive.ErrFormat }
-
+// corrupt returns the error of damaged packed data (lzcore.DataError).
 func corrupt(what string) error {
-	return &corruptError{what}
+	return &lzcore.DataError{Method: "rar5", What: what}
 }
 
 var (
