@@ -2,7 +2,6 @@ package zstd
 
 import (
 	"encoding/binary"
-	"math/bits"
 )
 
 // OffsetCheck follows the sequences of a frame's compressed blocks for
@@ -90,22 +89,9 @@ func (c *OffsetCheck) offsets(src []byte, nseq int) (bad int, ok bool) {
 	// container holding buf[end-8:end], whose top used bits are consumed,
 	// never reaching before buf (floor); a stream shorter than 8 bytes
 	// is read behind pad = 8 zero bytes.
-	buf, pad := src, 0
-	if len(src) < 8 {
-		buf = append(s.pad[:8:8], src...)
-		pad = 8
-	}
-	end, floor := len(buf), min(len(buf), pad+8)
-	used := uint64(9 - bits.Len8(src[len(src)-1])) // the zero bits and the end marker
-	val := binary.LittleEndian.Uint64(buf[end-8:])
+	buf, end, floor, used, val, llS, ofS, mlS := s.startStream(src)
 	ll, of, ml := &s.cur[kindLL].e, &s.cur[kindOF].e, &s.cur[kindML].e
-	llLog, ofLog, mlLog := uint64(s.cur[kindLL].log), uint64(s.cur[kindOF].log), uint64(s.cur[kindML].log)
-	llS := val << (used & 63) >> 1 >> ((63 - llLog) & 63)
-	used += llLog
-	ofS := val << (used & 63) >> 1 >> ((63 - ofLog) & 63)
-	used += ofLog
-	mlS := val << (used & 63) >> 1 >> ((63 - mlLog) & 63)
-	used += mlLog
+	pad := len(buf) - len(src) // the zero bytes before a short stream
 	r0, r1, r2 := s.reps[0], s.reps[1], s.reps[2]
 	bad = -1
 	for i := nseq; ; i-- {
