@@ -122,11 +122,11 @@ type seqState struct {
 
 // startStream begins the backward reading of the sequences' bit stream
 // src (its last byte is not 0), as sequences and OffsetCheck read it: buf
-// is src, or src behind 8 zero bytes when shorter than 8; the container
-// val holds buf[end-8:end] with its top used bits consumed (the zero bits
-// and the end marker, then the three codes' first states, which it
+// is src, or src behind 8 zero bytes when shorter than 8; the 64-bit
+// container of buf[end-8:end] has its top used bits consumed (the zero
+// bits and the end marker, then the three codes' first states, which it
 // returns); it never reaches before floor.
-func (s *seqState) startStream(src []byte) (buf []byte, end, floor int, used, val, llS, ofS, mlS uint64) {
+func (s *seqState) startStream(src []byte) (buf []byte, end, floor int, used, llS, ofS, mlS uint64) {
 	buf, pad := src, 0
 	if len(src) < 8 {
 		buf = append(s.pad[:8:8], src...)
@@ -134,7 +134,7 @@ func (s *seqState) startStream(src []byte) (buf []byte, end, floor int, used, va
 	}
 	end, floor = len(buf), min(len(buf), pad+8)
 	used = uint64(9 - bits.Len8(src[len(src)-1]))
-	val = binary.LittleEndian.Uint64(buf[end-8:])
+	val := binary.LittleEndian.Uint64(buf[end-8:])
 	llLog, ofLog, mlLog := uint64(s.cur[kindLL].log), uint64(s.cur[kindOF].log), uint64(s.cur[kindML].log)
 	llS = val << (used & 63) >> 1 >> ((63 - llLog) & 63)
 	used += llLog
@@ -296,7 +296,8 @@ func (z *Reader) sequences(b, lits []byte, at int64, limit int) error {
 	// stream read too far ends with more bits used than it has. A read
 	// of n bits is val<<used>>1>>(63-n), which is 0 for n = 0; shifts are
 	// masked to 63.
-	buf, e, floor, used, val, llS, ofS, mlS := s.startStream(src)
+	buf, e, floor, used, llS, ofS, mlS := s.startStream(src)
+	var val uint64 // the container, reloaded before each sequence
 	llT, ofT, mlT := &s.cur[kindLL].e, &s.cur[kindOF].e, &s.cur[kindML].e
 	pad := len(buf) - len(src) // the zero bytes before a short stream
 

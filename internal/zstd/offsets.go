@@ -89,7 +89,8 @@ func (c *OffsetCheck) offsets(src []byte, nseq int) (bad int, ok bool) {
 	// container holding buf[end-8:end], whose top used bits are consumed,
 	// never reaching before buf (floor); a stream shorter than 8 bytes
 	// is read behind pad = 8 zero bytes.
-	buf, end, floor, used, val, llS, ofS, mlS := s.startStream(src)
+	buf, end, floor, used, llS, ofS, mlS := s.startStream(src)
+	var val uint64 // reloaded before each offset
 	ll, of, ml := &s.cur[kindLL].e, &s.cur[kindOF].e, &s.cur[kindML].e
 	pad := len(buf) - len(src) // the zero bytes before a short stream
 	r0, r1, r2 := s.reps[0], s.reps[1], s.reps[2]
