@@ -1,7 +1,6 @@
 package lzma
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"testing"
@@ -30,25 +29,7 @@ func BenchmarkEncodeFastFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	data = data[:min(len(data), mib<<20)]
-	var out bytes.Buffer
-	w, err := NewWriter2(&out, LevelOptions(level))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := processCPU(b)
-	for i := 0; i < b.N; i++ {
-		out.Reset()
-		w.Reset(&out)
-		if _, err := w.Write(data); err != nil {
-			b.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64((processCPU(b)-start).Milliseconds())/float64(b.N), "cpu-ms/op")
-	b.ReportMetric(float64(out.Len()), "bytes")
+	cpu, n := encodeLoop(b, data, LevelOptions(level))
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(n), "bytes")
 }

@@ -1,7 +1,6 @@
 package lzma
 
 import (
-	"bytes"
 	"fmt"
 	"runtime"
 	"testing"
@@ -52,27 +51,9 @@ func BenchmarkEncodeThreadsCPU(b *testing.B) {
 			b.Run(fmt.Sprintf("mx%d/threads=%d", level, threads), func(b *testing.B) {
 				o := LevelOptions(level)
 				o.Threads = threads
-				var out bytes.Buffer
-				w, err := NewWriter2(&out, o)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.SetBytes(int64(len(data)))
-				b.ResetTimer()
-				start := processCPU(b)
-				for i := 0; i < b.N; i++ {
-					out.Reset()
-					w.Reset(&out)
-					if _, err := w.Write(data); err != nil {
-						b.Fatal(err)
-					}
-					if err := w.Close(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				cpu := processCPU(b) - start
+				cpu, n := encodeLoop(b, data, o)
 				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(data)), "cpu-ns/B")
-				b.ReportMetric(float64(out.Len()), "bytes")
+				b.ReportMetric(float64(n), "bytes")
 			})
 		}
 	}
