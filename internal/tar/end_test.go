@@ -82,6 +82,15 @@ func TestCompressedTarTrailerChecked(t *testing.T) {
 			}
 			r.Entries()
 			check("Entries", r.Err())
+			// ReadToEnd (the opener's check of a file whose name does
+			// not say tar) reads the rest itself: the same errors.
+			r, err = Open(bytes.NewReader(c.data), int64(len(c.data)), c.kind, &archive.Options{Name: "t.tgz"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.ReadToEnd()
+			r.Entries()
+			check("Entries after ReadToEnd", r.Err())
 		})
 	}
 }

@@ -581,14 +581,17 @@ func (r *Reader) scan() {
 	for {
 		h, at, err := p.next()
 		if err == io.EOF {
-			if err := p.end(); err != nil {
+			if r.toEnd {
+				r.trailing, r.trailingErr = p.rest()
+				err = streamDamage(r.trailingErr)
+			} else {
+				err = p.end()
+			}
+			if err != nil {
 				r.err = r.wrap("", -1, err)
 				return
 			}
 			r.complete = true
-			if r.toEnd {
-				r.trailing, r.trailingErr = p.rest()
-			}
 			return
 		}
 		if err != nil {
@@ -654,10 +657,17 @@ func (p *pass) rest() (int64, error) {
 // and data after the compressed stream's end (junk appended to the file,
 // which the decoder reports as corrupt).
 func (p *pass) end() error {
-	if p.in.dec == nil || p.r.toEnd {
-		return nil // a plain tar has no checksum; toEnd reads on anyway
+	if p.in.dec == nil {
+		return nil // a plain tar has no checksum
 	}
 	_, err := p.rest()
+	return streamDamage(err)
+}
+
+// streamDamage returns err, an error that ended the reading of a
+// compressed tar's stream after the tar's end, when it is damage end
+// reports (a checksum mismatch, a stream cut off), and nil otherwise.
+func streamDamage(err error) error {
 	if errors.Is(err, archive.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return err
 	}
