@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"runtime"
 	"testing"
 	"time"
@@ -198,7 +199,7 @@ func TestReadAheadError(t *testing.T) {
 // buffer more. A decoder opened and closed without a Read starts none.
 func TestReadAheadEarlyClose(t *testing.T) {
 	readerWork(t, time.Millisecond, time.Millisecond)
-	src := &failingDecoder{n: 1 << 40, err: io.EOF}
+	src := &failingDecoder{n: math.MaxInt32, err: io.EOF}
 	r := newReadAhead(src)
 	if _, err := readChunks(r, (readAheadBusy+1)*readAheadDirect); err != nil || !r.started {
 		t.Fatal(err, r.started)
@@ -214,7 +215,7 @@ func TestReadAheadEarlyClose(t *testing.T) {
 	if !src.closed {
 		t.Fatal("decoder not closed")
 	}
-	if read := int64(1<<40) - int64(src.n); read > (readAheadBusy+1)*readAheadDirect+(readAheadBufs+1)*readAheadSize {
+	if read := int64(math.MaxInt32) - int64(src.n); read > (readAheadBusy+1)*readAheadDirect+(readAheadBufs+1)*readAheadSize {
 		t.Fatalf("read %d bytes ahead", read)
 	}
 	r.Close() // a second Close does nothing
@@ -343,7 +344,7 @@ func TestReadAheadMemory(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	r := newReadAhead(&failingDecoder{n: 1 << 40, err: io.EOF})
+	r := newReadAhead(&failingDecoder{n: math.MaxInt32, err: io.EOF})
 	for got := 0; got < (readAheadBusy+1)*readAheadDirect; {
 		b, err := r.ReadChunk(64 << 10)
 		if err != nil {
