@@ -1,6 +1,7 @@
 package xz
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -24,5 +25,41 @@ func TestCLMULDetection(t *testing.T) {
 	}
 	if got := useCLMUL(); got != want {
 		t.Errorf("useCLMUL() = %v, golang.org/x/sys/cpu says %v", got, want)
+	}
+	wantV := want && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPCLMULQDQ
+	if got := useVPCLMUL(); got != wantV {
+		t.Errorf("useVPCLMUL() = %v, golang.org/x/sys/cpu says %v", got, wantV)
+	}
+}
+
+// foldRegister returns the CRC register that the 16-byte message (lo, hi)
+// leaves from zero.
+func foldRegister(lo, hi uint64) uint64 {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], lo)
+	binary.LittleEndian.PutUint64(b[8:], hi)
+	return crc64Raw(0, b[:])
+}
+
+// TestFoldVPCLMUL compares crc64FoldVPCLMUL with crc64FoldCLMUL over every
+// length it takes up to 4 KiB (multiples of 64 from 256), from several
+// registers, where the CPU has it.
+func TestFoldVPCLMUL(t *testing.T) {
+	if !useVPCLMUL() {
+		t.Skip("the CPU (or the operating system) lacks AVX-512 with VPCLMULQDQ")
+	}
+	data := make([]byte, 4<<10)
+	for i := range data {
+		data[i] = byte(i*131 + i>>8*7 + 1)
+	}
+	for n := 256; n <= len(data); n += 64 {
+		for _, r := range []uint64{0, 1, 0xFFFFFFFFFFFFFFFF, 0x0123456789ABCDEF} {
+			// The folds may differ by a multiple of the polynomial:
+			// compare the registers they leave.
+			got, want := foldRegister(crc64FoldVPCLMUL(r, data[:n])), foldRegister(crc64FoldCLMUL(r, data[:n]))
+			if got != want {
+				t.Fatalf("%d bytes from %#x: register %#x, want %#x", n, r, got, want)
+			}
+		}
 	}
 }
