@@ -1,9 +1,12 @@
 package deflate
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +35,53 @@ func TestTablesBuiltOnFirstUse(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GARC_DEFLATE_FRESH=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("fresh process: %v\n%s", err, out)
+	}
+}
+
+// TestAdaptiveWalks checks the adaptive walks of levels 3 and 4: on a
+// list of numbers, where a walk finds its match among the first
+// candidates, the walks are cut after the first chunks, and that costs
+// no size; the gzip writer's chain settings never cut.
+func TestAdaptiveWalks(t *testing.T) {
+	var b strings.Builder
+	for i := 1_000_000; b.Len() < 600_000; i++ {
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte('\n')
+	}
+	data := []byte(b.String())
+	for _, level := range []int{3, 4} {
+		size := func(stale int) (int, bool) {
+			var out bytes.Buffer
+			w, err := NewWriter(&out, level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.p.stale = stale
+			if _, err := w.Write(data); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := inflate(t, out.Bytes()); !bytes.Equal(got, data) {
+				t.Fatalf("level %d, stale %d: round trip differs", level, stale)
+			}
+			return out.Len(), w.ch.cut
+		}
+		cutSize, cut := size(levels[level].stale)
+		if !cut {
+			t.Errorf("level %d: the walks over numbers are not cut", level)
+		}
+		fullSize, _ := size(0)
+		if cutSize > fullSize+fullSize/200 {
+			t.Errorf("level %d: %d bytes with cut walks, %d without", level, cutSize, fullSize)
+		}
+	}
+	w, err := NewWriterChain(io.Discard, Chain{Depth: 128, Lazy: 16, Good: 8, Nice: 128})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.p.stale != 0 {
+		t.Errorf("NewWriterChain: stale %d, want 0", w.p.stale)
 	}
 }

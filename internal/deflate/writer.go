@@ -37,14 +37,15 @@ type params struct {
 	fast   bool // greedy parse over hash chains (chain.go)
 	lazy   int  // with fast: a match shorter than this waits for a longer one at the next position
 	good   int  // with lazy: the look ahead walks a quarter of depth once the match in hand is this long
+	stale  int  // with lazy, >0: adaptive walks (chain.go), cut this many candidates after the last longer match
 }
 
 // levels are the settings of each level (doc.go tells why).
 var levels = [MaxLevel + 1]params{
 	1: {nice: 32, depth: 32, tries: 2, fast: true},
 	2: {nice: 32, depth: 32, tries: 2, fast: true, lazy: 8, good: 4},
-	3: {nice: 128, depth: 48, tries: 2, fast: true, lazy: 24, good: 8},
-	4: {nice: 258, depth: 256, tries: 4, fast: true, lazy: 258, good: 16},
+	3: {nice: 128, depth: 48, tries: 2, fast: true, lazy: 24, good: 8, stale: 8},
+	4: {nice: 258, depth: 256, tries: 4, fast: true, lazy: 258, good: 16, stale: 8},
 	5: {nice: 48, depth: 16, passes: 1, tries: 4, edge: 32},
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true, warmup: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1, warmup: true},
@@ -132,7 +133,7 @@ func NewWriterChain(w io.Writer, c Chain) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.p.depth, e.p.lazy, e.p.good, e.p.nice = c.Depth, c.Lazy, c.Good, c.Nice
+	e.p.depth, e.p.lazy, e.p.good, e.p.nice, e.p.stale = c.Depth, c.Lazy, c.Good, c.Nice, 0
 	e.nice = c.Nice
 	return e, nil
 }
