@@ -21,6 +21,7 @@ import (
 	"github.com/garc-dev/garc/internal/aes"
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/bzip2"
+	"github.com/garc-dev/garc/internal/checksum"
 	"github.com/garc-dev/garc/internal/deflate64"
 	"github.com/garc-dev/garc/internal/lzma"
 	"github.com/garc-dev/garc/internal/ppmd"
@@ -758,7 +759,7 @@ func (er *entryReader) Read(p []byte) (int, error) {
 	n, err := er.fs.read(p)
 	er.n -= int64(n)
 	if er.hasCRC {
-		er.crc = crc32.Update(er.crc, crc32.IEEETable, p[:n])
+		er.crc = checksum.UpdateCRC32(er.crc, p[:n])
 	}
 	if err == io.EOF {
 		if er.n > 0 {
@@ -830,7 +831,7 @@ func (rd *Reader) newFolderStream(fo int, r io.Reader, dctx *decodeContext) *fol
 		si := &rd.hdr.main
 		for j := range f.numSub {
 			if !si.subHasCRC[f.firstSub+j] {
-				fs.crc = crc32.NewIEEE()
+				fs.crc = &checksum.CRC32{}
 				break
 			}
 		}
