@@ -238,6 +238,7 @@ func New(opts Options) (*Extractor, error) {
 		verified:    make(map[string]bool),
 		at:          newDirHandle(),
 	}
+	x.at.noteDest(abs)
 	if len(opts.ZoneIdentifier) > 0 && namedStreams(abs) {
 		x.zone = opts.ZoneIdentifier
 	}

@@ -33,6 +33,35 @@ type dirHandle struct {
 	// names holds the NUL-terminated names of the system call being made
 	// (x/sys/unix would allocate them for every call).
 	names []byte
+	// raw says the destination's file system writes into the page
+	// cache and waits for nothing but its local disk (localWrites): the
+	// files it creates are written with raw system calls (outFile.Write).
+	raw bool
+}
+
+// noteDest looks at the file system of dest, the destination directory,
+// for raw writes.
+func (h *dirHandle) noteDest(dest string) {
+	var st unix.Statfs_t
+	h.raw = unix.Statfs(dest, &st) == nil && localWrites(int64(st.Type))
+}
+
+// zfsMagic is ZFS's f_type (OpenZFS's ZFS_SUPER_MAGIC), which x/sys/unix
+// does not name.
+const zfsMagic = 0x2fc12fc1
+
+// localWrites reports whether a file system of type t (statfs's f_type)
+// takes a write into the page cache and returns, waiting at most for
+// its flush to the local disk to catch up: not a network file system,
+// whose writes may wait for a server, nor FUSE, whose writes wait for a
+// process.
+func localWrites(t int64) bool {
+	switch t {
+	case unix.TMPFS_MAGIC, unix.RAMFS_MAGIC, unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC,
+		unix.BTRFS_SUPER_MAGIC, unix.F2FS_SUPER_MAGIC, unix.OVERLAYFS_SUPER_MAGIC, zfsMagic:
+		return true
+	}
+	return false
 }
 
 // cNames puts a and b (when not empty) into h.names, NUL-terminated,
@@ -144,7 +173,7 @@ func (h *dirHandle) create(k tempKey, perm fs.FileMode) (outFile, error) {
 		fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(dfd), uintptr(cname), flags, uintptr(perm), 0, 0)
 		switch errno {
 		case 0:
-			return outFile{fd: int(fd), key: k}, nil
+			return outFile{fd: int(fd), key: k, raw: h.raw}, nil
 		case unix.EINTR:
 			continue
 		}

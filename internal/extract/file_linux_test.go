@@ -2,10 +2,12 @@ package extract
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -98,5 +100,50 @@ func TestSparseEntryHoles(t *testing.T) {
 		if err != nil || !bytes.Equal(b[hole:hole+4], []byte("data")) || !allZero(b[:hole]) || !allZero(b[hole+4:]) {
 			t.Errorf("sparse %v: content differs (%v)", sparse, err)
 		}
+	}
+}
+
+// Raw writes (outFile.raw) write the whole content and report errors as
+// unix.Write does; localWrites takes local file systems only.
+func TestRawWrites(t *testing.T) {
+	if !localWrites(unix.TMPFS_MAGIC) || !localWrites(unix.EXT4_SUPER_MAGIC) {
+		t.Error("tmpfs or ext4 not taken for raw writes")
+	}
+	if localWrites(unix.NFS_SUPER_MAGIC) || localWrites(unix.FUSE_SUPER_MAGIC) || localWrites(unix.CIFS_SUPER_MAGIC) {
+		t.Error("a network file system or FUSE taken for raw writes")
+	}
+	if runtime.GOMAXPROCS(0) < 2 { // Write is raw with several Ps only
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	dest := t.TempDir()
+	h := newDirHandle()
+	defer h.close()
+	h.raw = true
+	f, err := h.create(tempKey{dir: dest, name: "a"}, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.raw {
+		t.Fatal("file of a raw dirHandle not written raw")
+	}
+	data := testenv.MixedData(t, 3<<20+17)
+	if n, err := f.Write(data); n != len(data) || err != nil {
+		t.Fatalf("Write: %d, %v", n, err)
+	}
+	if n, err := f.Write(nil); n != 0 || err != nil {
+		t.Fatalf("Write(nil): %d, %v", n, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dest, "a"))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("content differs (%d of %d bytes), %v", len(got), len(data), err)
+	}
+	// The descriptor is closed: the error is the system's, on the path.
+	_, err = f.Write([]byte("x"))
+	var pe *os.PathError
+	if !errors.As(err, &pe) || pe.Err != unix.EBADF || !strings.HasSuffix(pe.Path, "a") {
+		t.Fatalf("Write after Close: %v, want EBADF on the file", err)
 	}
 }
