@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/garc-dev/garc/internal/checksum"
 )
 
 // clmulKnownAtInit records, during the package's initialization (before
@@ -26,10 +28,6 @@ func TestCLMULDetection(t *testing.T) {
 	if got := useCLMUL(); got != want {
 		t.Errorf("useCLMUL() = %v, golang.org/x/sys/cpu says %v", got, want)
 	}
-	wantV := want && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPCLMULQDQ
-	if got := useVPCLMUL(); got != wantV {
-		t.Errorf("useVPCLMUL() = %v, golang.org/x/sys/cpu says %v", got, wantV)
-	}
 }
 
 // foldRegister returns the CRC register that the 16-byte message (lo, hi)
@@ -41,11 +39,11 @@ func foldRegister(lo, hi uint64) uint64 {
 	return crc64Raw(0, b[:])
 }
 
-// TestFoldVPCLMUL compares crc64FoldVPCLMUL with crc64FoldCLMUL over every
-// length it takes up to 4 KiB (multiples of 64 from 256), from several
-// registers, where the CPU has it.
+// TestFoldVPCLMUL compares checksum.FoldVPCLMUL, given crc64Keys, with
+// crc64FoldCLMUL over every length it takes up to 4 KiB (multiples of 64
+// from 256), from several registers, where the CPU has it.
 func TestFoldVPCLMUL(t *testing.T) {
-	if !useVPCLMUL() {
+	if !checksum.HasVPCLMUL() {
 		t.Skip("the CPU (or the operating system) lacks AVX-512 with VPCLMULQDQ")
 	}
 	data := make([]byte, 4<<10)
@@ -56,7 +54,7 @@ func TestFoldVPCLMUL(t *testing.T) {
 		for _, r := range []uint64{0, 1, 0xFFFFFFFFFFFFFFFF, 0x0123456789ABCDEF} {
 			// The folds may differ by a multiple of the polynomial:
 			// compare the registers they leave.
-			got, want := foldRegister(crc64FoldVPCLMUL(r, data[:n])), foldRegister(crc64FoldCLMUL(r, data[:n]))
+			got, want := foldRegister(checksum.FoldVPCLMUL(r, data[:n], &crc64Keys)), foldRegister(crc64FoldCLMUL(r, data[:n]))
 			if got != want {
 				t.Fatalf("%d bytes from %#x: register %#x, want %#x", n, r, got, want)
 			}
