@@ -12,6 +12,7 @@ import (
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/checksum"
 	"github.com/garc-dev/garc/internal/filters"
 	"github.com/garc-dev/garc/internal/lzma"
 )
@@ -257,7 +258,7 @@ func (z *Reader) startStream() error {
 func newCheck(check byte) hash.Hash {
 	switch check {
 	case checkCRC32:
-		return crc32.NewIEEE()
+		return &checksum.CRC32{}
 	case checkCRC64:
 		return &crc64Digest{}
 	case checkSHA256:
