@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 	"unsafe"
@@ -170,7 +171,14 @@ func (h *dirHandle) create(k tempKey, perm fs.FileMode) (outFile, error) {
 	const flags = unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	for {
 		// openat(2), as unix.Openat makes it, without its copy of name.
-		fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(dfd), uintptr(cname), flags, uintptr(perm), 0, 0)
+		// Raw on a local file system, as outFile.Write's calls.
+		var fd uintptr
+		var errno unix.Errno
+		if h.raw && runtime.GOMAXPROCS(0) > 1 {
+			fd, _, errno = unix.RawSyscall6(unix.SYS_OPENAT, uintptr(dfd), uintptr(cname), flags, uintptr(perm), 0, 0)
+		} else {
+			fd, _, errno = unix.Syscall6(unix.SYS_OPENAT, uintptr(dfd), uintptr(cname), flags, uintptr(perm), 0, 0)
+		}
 		switch errno {
 		case 0:
 			return outFile{fd: int(fd), key: k, raw: h.raw}, nil
@@ -213,7 +221,12 @@ func (o outFile) setTimes(atime, mtime time.Time) error {
 	ts := [2]unix.Timespec{timespec(atime), timespec(mtime)}
 	for {
 		// utimensat(fd, NULL, ts, 0) is futimens(fd, ts).
-		_, _, errno := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(o.fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+		var errno unix.Errno
+		if o.rawCalls() {
+			_, _, errno = unix.RawSyscall6(unix.SYS_UTIMENSAT, uintptr(o.fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+		} else {
+			_, _, errno = unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(o.fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+		}
 		if errno == unix.EINTR {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
 	"github.com/garc-dev/garc/internal/testenv"
@@ -133,17 +134,35 @@ func TestRawWrites(t *testing.T) {
 	if n, err := f.Write(nil); n != 0 || err != nil {
 		t.Fatalf("Write(nil): %d, %v", n, err)
 	}
+	mtime := time.Date(2001, 2, 3, 4, 5, 6, 7, time.UTC)
+	if err := f.setTimes(time.Time{}, mtime); err != nil {
+		t.Fatal(err)
+	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dest, "a")); err != nil {
+		t.Fatal(err)
+	} else if !fi.ModTime().Equal(mtime) {
+		t.Fatalf("modification time after setTimes: %v, want %v", fi.ModTime(), mtime)
 	}
 	got, err := os.ReadFile(filepath.Join(dest, "a"))
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("content differs (%d of %d bytes), %v", len(got), len(data), err)
 	}
-	// The descriptor is closed: the error is the system's, on the path.
-	_, err = f.Write([]byte("x"))
+	// A descriptor open for reading only: the error is the system's, on
+	// the file's path.
+	fd, err := unix.Open(filepath.Join(dest, "a"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro := outFile{fd: fd, key: tempKey{dir: dest, name: "a"}, raw: true}
+	_, err = ro.Write([]byte("x"))
 	var pe *os.PathError
 	if !errors.As(err, &pe) || pe.Err != unix.EBADF || !strings.HasSuffix(pe.Path, "a") {
-		t.Fatalf("Write after Close: %v, want EBADF on the file", err)
+		t.Errorf("Write on a read-only descriptor: %v, want EBADF on the file", err)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
