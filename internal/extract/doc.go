@@ -80,9 +80,10 @@
 // Output files are written through raw descriptors rather than os.File
 // (no registration with the runtime poller); on Linux, when the
 // destination's file system is local (tmpfs, ext4, xfs, btrfs and the
-// like, not NFS or FUSE) and there are several Ps, with raw write(2)
-// calls, which keep their P: through the scheduler, a write longer than
-// a tick of its monitor lost the P at nearly every call. On Linux they are created,
+// like, not NFS or FUSE) and there are several Ps, with raw system
+// calls (openat, write, futimens, close), which keep their P: through the
+// scheduler, a write longer than a tick of its monitor lost the P at
+// nearly every call. On Linux they are created,
 // examined and renamed relative to cached descriptors of their
 // directories (the last 32 used). A new file's name is not examined
 // beforehand (O_EXCL does it), and its times are set on the open
