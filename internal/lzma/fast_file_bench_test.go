@@ -11,7 +11,7 @@ import (
 // GARC_FAST_LEVEL (1 by default) on one thread, as
 // BenchmarkEncodeFastLevels does with generated data: for profiling the
 // fast levels on the benchmark classes (utf16, exec …), whose inputs are
-// not part of the repository.
+// not part of the repository. GARC_FAST_BLOCK_MIB sets the block size.
 func BenchmarkEncodeFastFile(b *testing.B) {
 	name := os.Getenv("GARC_FAST_FILE")
 	if name == "" {
@@ -29,7 +29,11 @@ func BenchmarkEncodeFastFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	data = data[:min(len(data), mib<<20)]
-	cpu, n := encodeLoop(b, data, LevelOptions(level))
+	o := LevelOptions(level)
+	if v, err := strconv.Atoi(os.Getenv("GARC_FAST_BLOCK_MIB")); err == nil && v > 0 {
+		o.BlockSize = int64(v) << 20
+	}
+	cpu, n := encodeLoop(b, data, o)
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(n), "bytes")
 }

@@ -42,11 +42,15 @@ const hc3Bits = 10
 // chain steps (30.8 to 25.0 million) for 0.19 % in size, which stays
 // below 7zz's; giving every walk up after 6 steps took 15 % for 0.24 %,
 // and 12 chain steps in all (7-Zip's mc=12) 17 % for 0.32 %
-// (docs/PERFORMANCE.md).
+// (docs/PERFORMANCE.md). The lookahead's walk looks only for matches at
+// least as long as the match at hand (hcGetMatchesAhead's floor), so
+// that the shorter ones it meets first, among them that match's own
+// continuation, do not give it the rest of its steps; it gives up after
+// 4 steps instead of 2 (see parseFast).
 const (
 	fastGiveUpLevel = 2
 	fastGiveUp      = 10
-	fastAheadGiveUp = 2
+	fastAheadGiveUp = 4
 )
 
 // At the same levels, a walk that has found a match of fastLongMatch
@@ -108,14 +112,19 @@ func hc4Hash(v uint64, s uint) uint32 {
 }
 
 // hcGetMatches is find for the hash-chain finder.
-func (mf *matchFinder) hcGetMatches(ms []match) []match { return mf.hcSearch(ms, mf.giveUp) }
+func (mf *matchFinder) hcGetMatches(ms []match) []match { return mf.hcSearch(ms, mf.giveUp, 0) }
 
 // hcGetMatchesAhead is hcGetMatches for the fast parser's lookahead: its
-// walk gives up after mf.aheadGiveUp steps without a longer match.
-func (mf *matchFinder) hcGetMatchesAhead(ms []match) []match { return mf.hcSearch(ms, mf.aheadGiveUp) }
+// walk gives up after mf.aheadGiveUp steps without a longer match, and
+// looks only for matches of more than floor bytes (the short tables'
+// matches are kept, whatever their length).
+func (mf *matchFinder) hcGetMatchesAhead(ms []match, floor int) []match {
+	return mf.hcSearch(ms, mf.aheadGiveUp, floor)
+}
 
-// hcSearch is hcGetMatches, its chain walk giving up as hcWalk says.
-func (mf *matchFinder) hcSearch(ms []match, giveUp int) []match {
+// hcSearch is hcGetMatches, its chain walk giving up as hcWalk says and
+// looking for matches of more than floor bytes.
+func (mf *matchFinder) hcSearch(ms []match, giveUp, floor int) []match {
 	ms = ms[:0]
 	pos := mf.pos
 	limit := min(mf.end-pos, mf.nice)
@@ -157,8 +166,8 @@ func (mf *matchFinder) hcSearch(ms []match, giveUp int) []match {
 			}
 		}
 	}
-	if best < limit {
-		ms = mf.hcWalk(ms, pos, cur, cv, maxD, limit, max(best, mf.hb-1), giveUp)
+	if floor = max(best, mf.hb-1, floor); floor < limit {
+		ms = mf.hcWalk(ms, pos, cur, cv, maxD, limit, floor, giveUp)
 	}
 	mf.advance()
 	return ms

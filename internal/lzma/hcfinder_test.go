@@ -166,22 +166,28 @@ func TestHashChainGiveUp(t *testing.T) {
 		ahead   bool // the lookahead's search (with aheadGiveUp 2)
 		wantLen int
 		walk    string // what the walk should do, for the messages
+		floor   int    // the lookahead's floor
 	}{
-		{"12 at step 7, give up after 6", []int{6, 6, 6, 6, 6, 6, 12}, 6, false, 6, "stops"},
-		{"12 at step 6, give up after 6", []int{6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
-		{"12 at step 7, no giving up", []int{6, 6, 6, 6, 6, 6, 12}, 0, false, 12, "finds"},
-		{"8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
-		{"12 at step 17, after an 8", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 8, "all steps"},
-		{"lookahead: 12 at step 3", []int{6, 6, 12}, 10, true, 6, "stops"},
-		{"lookahead: 12 at step 2", []int{6, 12}, 10, true, 12, "finds"},
-		{"lookahead: 8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 10, true, 12, "finds"},
-		{"search: 12 at step 3", []int{6, 6, 12}, 10, false, 12, "finds"},
+		{"12 at step 7, give up after 6", []int{6, 6, 6, 6, 6, 6, 12}, 6, false, 6, "stops", 0},
+		{"12 at step 6, give up after 6", []int{6, 6, 6, 6, 6, 12}, 6, false, 12, "finds", 0},
+		{"12 at step 7, no giving up", []int{6, 6, 6, 6, 6, 6, 12}, 0, false, 12, "finds", 0},
+		{"8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds", 0},
+		{"12 at step 17, after an 8", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 8, "all steps", 0},
+		{"lookahead: 12 at step 3", []int{6, 6, 12}, 10, true, 6, "stops", 0},
+		{"lookahead: 12 at step 2", []int{6, 12}, 10, true, 12, "finds", 0},
+		{"lookahead: 8 at step 2, 12 at step 9", []int{6, 8, 6, 6, 6, 6, 6, 6, 12}, 10, true, 12, "finds", 0},
+		// The lookahead's floor: an 8-byte copy is no longer than a
+		// floor of 8, so it gives the walk no more steps.
+		{"lookahead, floor 8: 8 at step 2, 12 at step 4", []int{6, 8, 6, 12}, 10, true, 6, "stops", 8},
+		{"lookahead, floor 7: 8 at step 2, 12 at step 4", []int{6, 8, 6, 12}, 10, true, 12, "finds", 7},
+		{"lookahead, floor 8: 12 at step 2", []int{6, 12}, 10, true, 12, "finds", 8},
+		{"search: 12 at step 3", []int{6, 6, 12}, 10, false, 12, "finds", 0},
 		// After a match of fastLongMatch (8) bytes, fastAfterLong (8)
 		// more steps.
-		{"8 at step 2, 12 at step 11", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 8, "stops"},
-		{"8 at step 2, 12 at step 10", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
-		{"7 at step 2, 12 at step 11", []int{6, 7, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds"},
-		{"8 at step 2, 12 at step 11, no giving up", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 0, false, 12, "finds"},
+		{"8 at step 2, 12 at step 11", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 8, "stops", 0},
+		{"8 at step 2, 12 at step 10", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds", 0},
+		{"7 at step 2, 12 at step 11", []int{6, 7, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 6, false, 12, "finds", 0},
+		{"8 at step 2, 12 at step 11, no giving up", []int{6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 12}, 0, false, 12, "finds", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -199,7 +205,7 @@ func TestHashChainGiveUp(t *testing.T) {
 			mf.hcSkip(at)
 			var ms []match
 			if c.ahead {
-				ms = mf.hcGetMatchesAhead(nil)
+				ms = mf.hcGetMatchesAhead(nil, c.floor)
 			} else {
 				ms = mf.hcGetMatches(nil)
 			}
@@ -224,7 +230,7 @@ func TestGiveUpLevels(t *testing.T) {
 		}
 		want, wantAhead := 0, 0
 		if level <= 2 {
-			want, wantAhead = 10, 2
+			want, wantAhead = 10, 4
 		}
 		if mf := newEncoder(&o).mf; mf.giveUp != want || mf.aheadGiveUp != wantAhead {
 			t.Errorf("level %d (%s, %d steps): giveUp %d and %d, want %d and %d", level, o.MatchFinder, o.Cycles, mf.giveUp, mf.aheadGiveUp, want, wantAhead)
@@ -243,8 +249,8 @@ func TestGiveUpLevels(t *testing.T) {
 	if err := o.normalize(); err != nil {
 		t.Fatal(err)
 	}
-	if mf := newEncoder(&o).mf; mf.giveUp != 20 || mf.aheadGiveUp != 4 {
-		t.Errorf("level 1 with 32 steps: giveUp %d and %d, want 20 and 4", mf.giveUp, mf.aheadGiveUp)
+	if mf := newEncoder(&o).mf; mf.giveUp != 20 || mf.aheadGiveUp != 8 {
+		t.Errorf("level 1 with 32 steps: giveUp %d and %d, want 20 and 8", mf.giveUp, mf.aheadGiveUp)
 	}
 }
 

@@ -98,9 +98,21 @@ func (e *encoder) parseFast() (uint32, uint32) {
 	if mainLen < 2 {
 		return 1, litMarker
 	}
-	// Lazy step: look at the next position.
+	// Lazy step: look at the next position. Only a match there of
+	// mainLen bytes or more can make this one a literal (7-Zip's rule
+	// below also takes one of mainLen-1 bytes at a distance 128 times
+	// shorter), so the chain walk looks for nothing shorter: the
+	// continuation of this match, one byte shorter, which a walk meets
+	// among its first steps, no longer gives it all its steps. At mx1 on
+	// 32 MiB heads of the benchmark classes, with the walk giving up after
+	// 4 steps instead of 2, this took 5 % of mixed-data's CPU time (0.945
+	// +- 0.036 of before) and 27 % of utf16's (0.726 +- 0.068), for
+	// output 0.03 % larger on mixed-data, 0.66 % on logs, 0.05 % on exec
+	// and 0.5 % smaller on utf16, all below 7zz's; a floor of mainLen-2
+	// kept the sizes but not the time, and 2 steps put mixed-data at
+	// 7zz's size.
 	if e.mt == nil && !mf.bt {
-		e.next = mf.hcGetMatchesAhead(e.next)
+		e.next = mf.hcGetMatchesAhead(e.next, mainLen-1)
 	} else {
 		e.next = e.find(e.next)
 	}
