@@ -515,6 +515,16 @@ type subdir struct {
 	parents    []dirID // the directories it lies in, itself included
 }
 
+// join returns the path of the entry base of d, whose stored name is
+// name: the same string when d's path and stored name are the same (a
+// clean relative input), so that each item does not hold its name twice.
+func (d *subdir) join(name, base string) string {
+	if filepath.Separator == '/' && (d.path == d.name && d.name != "" || d.path == "." && d.name == "") {
+		return name
+	}
+	return filepath.Join(d.path, base)
+}
+
 // visit passes the item of the file or directory at p under the stored
 // name; for a directory to walk it returns its subdir.
 func (w *walker) visit(p, name string, parents []dirID) (*subdir, error) {
@@ -588,7 +598,8 @@ func (w *walker) visit(p, name string, parents []dirID) (*subdir, error) {
 // dir walks the contents of a directory.
 func (w *walker) dir(d *subdir) error {
 	return w.eachEntry(d.path, func(e os.DirEntry, pend *[]pending) error {
-		sub, err := w.visit(filepath.Join(d.path, e.Name()), joinName(d.name, e.Name()), d.parents)
+		name := joinName(d.name, e.Name())
+		sub, err := w.visit(d.join(name, e.Name()), name, d.parents)
 		if err == nil && sub != nil {
 			err = w.later(pend, e.Name(), func() error { return w.dir(sub) })
 		}
@@ -632,7 +643,13 @@ func Collect(opts Options) ([]Item, error) {
 	}); err != nil {
 		return nil, err
 	}
-	return c.result(), nil
+	items := c.result()
+	if cap(items)-len(items) > len(items)/8 {
+		// The list is kept for the whole run: not the quarter or more
+		// of it the doubling left unused.
+		items = slices.Clone(items)
+	}
+	return items, nil
 }
 
 // collector is the list Collect builds.
