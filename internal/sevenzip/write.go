@@ -41,6 +41,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -298,21 +300,20 @@ func (w *writer) run(items []WriteItem) (st *WriteStats, err error) {
 	}()
 	st = &WriteStats{}
 	// Validate the items.
-	seen := make(map[string]int, len(items))
+	byName, dupJ, dupI := sortByName(items)
 	for i := range items {
 		it := &items[i]
 		if it.Name == "" {
 			return nil, fmt.Errorf("7z writer: item %d without a name", i)
 		}
-		if j, ok := seen[it.Name]; ok {
-			return nil, fmt.Errorf("7z writer: %q added twice (items %d and %d)", it.Name, j, i)
+		if i == dupI {
+			return nil, fmt.Errorf("7z writer: %q added twice (items %d and %d)", it.Name, dupJ, i)
 		}
-		seen[it.Name] = i
 		if it.Type == archive.TypeFile && it.Size != 0 && it.Open == nil {
 			return nil, fmt.Errorf("7z writer: %q has no content", it.Name)
 		}
 	}
-	plan, err := w.planBase(items, seen, st)
+	plan, err := w.planBase(items, byName, st)
 	if err != nil {
 		return nil, err
 	}
@@ -368,6 +369,8 @@ func (w *writer) run(items []WriteItem) (st *WriteStats, err error) {
 	if err := w.compressGroups(groups); err != nil {
 		return nil, err
 	}
+	groups = nil
+	w.release(plan, len(dirs)+len(efiles)+len(w.files))
 	all := append(append(dirs, efiles...), w.files...)
 	w.files = nil
 	for i := range all {
@@ -387,6 +390,62 @@ func (w *writer) run(items []WriteItem) (st *WriteStats, err error) {
 	}
 	st.BytesOut = w.pos
 	return st, nil
+}
+
+// release drops what the header does not need once every folder is
+// written: the encoders and their dictionaries, the base archive's
+// reader (its entries and header) and the plan's lists, so that the
+// header and its encoder, whose size grows with the entries, do not come
+// on top of them. A collection then reuses their memory when the header
+// of many entries is large.
+func (w *writer) release(plan *basePlan, entries int) {
+	w.enc = encoderSet{}
+	plan.close()
+	plan.keep, plan.skipItem, plan.copyFolder, plan.recompress, plan.recompKind, plan.sources = nil, nil, nil, nil, nil, nil
+	w.base, w.deleteBase = nil, nil
+	if entries >= releaseGCFiles {
+		runtime.GC()
+	}
+}
+
+// releaseGCFiles is the number of entries from which release collects:
+// their header (some 100 bytes each) and its encoder then outweigh a
+// collection's work.
+const releaseGCFiles = 20000
+
+// sortByName returns the indexes of items in order of their names (a
+// stable sort: equal names in item order), an index rather than a map
+// from name to item, which would cost some 40 bytes an item; and of the
+// items whose name an earlier one has, the first (i, -1 when none) with
+// the first item of its name (j).
+func sortByName(items []WriteItem) (byName []int32, j, i int) {
+	byName = make([]int32, len(items))
+	for k := range byName {
+		byName[k] = int32(k)
+	}
+	slices.SortStableFunc(byName, func(a, b int32) int { return strings.Compare(items[a].Name, items[b].Name) })
+	j, i = -1, -1
+	for k := 1; k < len(byName); k++ {
+		a, b := byName[k-1], byName[k]
+		if items[a].Name == items[b].Name && (i < 0 || int(b) < i) {
+			// The first two of a run of equal names: the run's later
+			// items come after b.
+			if k < 2 || items[byName[k-2]].Name != items[a].Name {
+				j, i = int(a), int(b)
+			}
+		}
+	}
+	return byName, j, i
+}
+
+// lookup returns the index of the item named name in byName's order
+// (sortByName), or -1.
+func lookup(items []WriteItem, byName []int32, name string) int {
+	k, ok := slices.BinarySearchFunc(byName, name, func(x int32, name string) int { return strings.Compare(items[x].Name, name) })
+	if !ok {
+		return -1
+	}
+	return int(byName[k])
 }
 
 // itemInfo converts an item's metadata.

@@ -522,3 +522,28 @@ func TestWriteParallelFoldersDeterministic(t *testing.T) {
 	ents, data := readBack(t, first, "")
 	checkTree(t, files, ents, data)
 }
+
+// TestWriteDuplicateNames: of several names given twice, Write reports
+// the first item (in item order) whose name an earlier item has, with
+// that earlier item (the sorted index that replaced a map).
+func TestWriteDuplicateNames(t *testing.T) {
+	names := []string{"c", "b", "a", "d", "a", "b", "c", "a"}
+	items := make([]WriteItem, len(names))
+	for i, n := range names {
+		items[i] = WriteItem{Name: n, Type: archive.TypeDir}
+	}
+	var out memOutput
+	_, err := Write(context.Background(), &out, items, &WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), `"a" added twice (items 2 and 4)`) {
+		t.Fatalf("Write: %v, want a added twice (items 2 and 4)", err)
+	}
+	items[4].Name = "e"
+	_, err = Write(context.Background(), &out, items, &WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), `"b" added twice (items 1 and 5)`) {
+		t.Fatalf("Write: %v, want b added twice (items 1 and 5)", err)
+	}
+	items[5].Name, items[6].Name, items[7].Name = "f", "g", "h"
+	if _, err := Write(context.Background(), &out, items, &WriteOptions{}); err != nil {
+		t.Fatalf("Write of distinct names: %v", err)
+	}
+}

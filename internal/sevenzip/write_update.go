@@ -189,8 +189,8 @@ func (p *basePlan) close() {
 }
 
 // planBase decides which base entries survive and which new items are
-// skipped; itemByName indexes items by name.
-func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *WriteStats) (*basePlan, error) {
+// skipped; byName orders items by name (sortByName).
+func (w *writer) planBase(items []WriteItem, byName []int32, st *WriteStats) (*basePlan, error) {
 	p := &basePlan{}
 	rd := w.base
 	if rd == nil {
@@ -210,7 +210,7 @@ func (w *writer) planBase(items []WriteItem, itemByName map[string]int, st *Writ
 		}
 		// An item of the same name replaces the entry when it changed;
 		// otherwise the entry stays and the item is skipped.
-		if j, ok := itemByName[hdr.files.recs[i].name]; ok {
+		if j := lookup(items, byName, hdr.files.recs[i].name); j >= 0 {
 			if changed(&items[j], e) {
 				p.keep[i] = false
 			} else {
