@@ -176,3 +176,47 @@ func TestTemporariesNotCollected(t *testing.T) {
 		t.Errorf("warnings for %v", warned)
 	}
 }
+
+// TestItemPaths: every item's Path names its file, whatever the form of
+// the input (a clean relative path, whose items share their name as
+// path, ".", one with "./", an absolute one), and a relative item's
+// Path is the clean path filepath.Join gives.
+func TestItemPaths(t *testing.T) {
+	root := mkTree(t)
+	w := filepath.Join(root, "w")
+	t.Chdir(w)
+	for _, in := range []string{"dir", ".", "./dir", "dir/", filepath.Join(w, "dir")} {
+		items, err := Collect(Options{Inputs: []string{in}, StoreSymlinks: true})
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		files := 0
+		for _, it := range items {
+			if it.Type != archive.TypeFile {
+				continue
+			}
+			files++
+			if filepath.IsAbs(in) != filepath.IsAbs(it.Path) {
+				t.Errorf("%s: %s: path %q", in, it.Name, it.Path)
+			}
+			if filepath.Clean(it.Path) != it.Path {
+				t.Errorf("%s: %s: path %q not clean", in, it.Name, it.Path)
+			}
+			b, err := os.ReadFile(it.Path)
+			if err != nil {
+				t.Errorf("%s: %s: %v", in, it.Name, err)
+				continue
+			}
+			want, _ := os.ReadFile(filepath.Join(w, strings.TrimPrefix(it.Name, filepath.Base(w)+"/")))
+			if in == filepath.Join(w, "dir") {
+				want, _ = os.ReadFile(filepath.Join(w, it.Name))
+			}
+			if string(b) != string(want) {
+				t.Errorf("%s: %s: path %q holds %q, want %q", in, it.Name, it.Path, b, want)
+			}
+		}
+		if files < 4 {
+			t.Errorf("%s: %d files", in, files)
+		}
+	}
+}
