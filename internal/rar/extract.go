@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"hash/crc32"
 	"io"
 
 	"github.com/garc-dev/garc/internal/archive"
@@ -596,7 +595,7 @@ func (c *contentReader) account(b []byte) {
 	if c.f.rar14 {
 		c.crc = rar14Sum(uint16(c.crc), b)
 	} else {
-		c.crc = crc32.Update(c.crc, crc32.IEEETable, b)
+		c.crc = checksum.UpdateCRC32(c.crc, b)
 	}
 	if c.f.e.BLAKE2sp() != nil {
 		c.blake.Write(b)

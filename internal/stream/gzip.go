@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/garc-dev/garc/internal/archive"
+	"github.com/garc-dev/garc/internal/checksum"
 	"github.com/garc-dev/garc/internal/deflate64"
 )
 
@@ -224,7 +225,7 @@ func (z *gzipReader) Read(p []byte) (int, error) {
 	for n == 0 && len(p) > 0 {
 		var err error
 		n, err = z.inflat.Read(p)
-		z.crc = crc32.Update(z.crc, crc32.IEEETable, p[:n])
+		z.crc = checksum.UpdateCRC32(z.crc, p[:n])
 		z.size += uint32(n)
 		if err == nil {
 			continue
