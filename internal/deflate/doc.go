@@ -38,15 +38,16 @@
 // cheaper than zip -6, level 4 (256 candidates, a quarter of them once
 // the match in hand has 16 bytes, lazy at every length) than zip -9;
 // level 2 (32 candidates, lazy below 8) lies between 1 and 3. At levels
-// 3 and 4 the walks adapt to the input: where, in the chunk before, a
-// longer match rarely came 16 or more candidates after the one before
-// (under one walk in 64, counted on every 16th position's full walk
-// once the cut is on), a walk ends 8 candidates after its last longer
-// match. On a list of numbers (`seq 1 10000000`), where every 3-byte
-// string recurs all over the window, this halves the time of -mx3 and
-// makes the output 0.9 % smaller; on Go sources and mixed data, where
-// such late matches come in 3 to 4 % of the walks, the output grows by
-// at most 0.03 %. Their symbols are then cut into blocks as below.
+// 3 and 4 the walks adapt to the input (chain.go): where, in the chunk
+// before, a longer match rarely came 16 or more candidates after the one
+// before (under one full walk in 64 at -mx3, in 32 at -mx4; once the cut
+// is on, only one position in 64 walks in full, to count), a walk ends 8
+// candidates after its last longer match. On a list of numbers (`seq 1
+// 10000000`), where every 3-byte string recurs all over the window and
+// no match is long, this roughly halves the time of -mx3 and -mx4 and
+// makes their output 0.8 % smaller; on Go sources and mixed data, where
+// late matches come in 4 to 10 % of the walks, the output grows by at
+// most 0.03 %. Their symbols are then cut into blocks as below.
 //
 // At levels 5 to 9, for every position of a chunk a binary-tree match finder
 // (matchfinder.go) lists the matches worth considering: the trees, one per

@@ -38,14 +38,15 @@ type params struct {
 	lazy   int  // with fast: a match shorter than this waits for a longer one at the next position
 	good   int  // with lazy: the look ahead walks a quarter of depth once the match in hand is this long
 	stale  int  // with lazy, >0: adaptive walks (chain.go), cut this many candidates after the last longer match
+	share  int  // with stale: walks are cut after a chunk with under one late match in share full walks
 }
 
 // levels are the settings of each level (doc.go tells why).
 var levels = [MaxLevel + 1]params{
 	1: {nice: 32, depth: 32, tries: 2, fast: true},
 	2: {nice: 32, depth: 32, tries: 2, fast: true, lazy: 8, good: 4},
-	3: {nice: 128, depth: 48, tries: 2, fast: true, lazy: 24, good: 8, stale: 8},
-	4: {nice: 258, depth: 256, tries: 4, fast: true, lazy: 258, good: 16, stale: 8},
+	3: {nice: 128, depth: 48, tries: 2, fast: true, lazy: 24, good: 8, stale: 8, share: 64},
+	4: {nice: 258, depth: 256, tries: 4, fast: true, lazy: 258, good: 16, stale: 8, share: 32},
 	5: {nice: 48, depth: 16, passes: 1, tries: 4, edge: 32},
 	6: {nice: 48, depth: 24, passes: 2, tries: 8, blocks: 1, skip: true, warmup: true},
 	7: {nice: 64, depth: 48, passes: 3, tries: 8, blocks: 1, warmup: true},
