@@ -86,11 +86,8 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 		// ctx is the context record: one bounds check for all its fields.
 		ctx := unitAt(mem, mc)
 		ns := uint32(binary.LittleEndian.Uint16(ctx[0:2]))
-		// Below the maximum order every symbol ends in updateModel, which
-		// reads the suffix's states (see touchStates).
-		if m.orderFall != 0 {
-			m.touchStates(unitAt(mem, binary.LittleEndian.Uint32(ctx[8:12])))
-		}
+		// Below the maximum order the suffix's states were prefetched by
+		// the updateModel that made mc the context (see touchStates).
 		if ns != 1 {
 			s := binary.LittleEndian.Uint32(ctx[4:8])
 			st := statesAt(mem, s, ns)
@@ -102,7 +99,6 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 			f := uint32(st[1])
 			if rc.below(f) {
 				rc.decode(0, f)
-				rc.normalize()
 				m.foundState = s
 				sym = int(st[0])
 				// update1First, with the record fields at hand.
@@ -128,7 +124,6 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 				e := st[i : i+stateSize]
 				f = uint32(e[1])
 				rc.decode(cum, f)
-				rc.normalize()
 				sym = int(e[0])
 				// update1, with the record fields at hand.
 				f += 4
@@ -177,7 +172,6 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 			if rc.code < size0 {
 				*prob = uint16(pr + 1<<intBits)
 				rc.rng = size0
-				rc.normalize()
 				if !m.binHit(ctx, mc, freq) {
 					m.updateModel()
 				}
@@ -196,6 +190,19 @@ func (m *Model) decodeSymbols(rc *rangeDecoder, charMask *[256]byte, p []byte, s
 			return n, sym
 		}
 	emit:
+		// The normalisation after every symbol, written out: the call to
+		// normalizeSlow for the one byte the 7z flavour takes, about every
+		// third symbol of text and every symbol of random data, cost a
+		// spill and reload of the loop's registers.
+		if rc.rng < rcTop || rc.rar {
+			if pos := rc.pos; pos < rc.nbuf && rc.rng >= 1<<16 && !rc.rar {
+				rc.code = rc.code<<8 | uint32(rc.buf[pos])
+				rc.pos = pos + 1
+				rc.rng <<= 8
+			} else {
+				rc.normalizeSlow()
+			}
+		}
 		if rc.err != nil {
 			return n, sym
 		}
@@ -225,7 +232,8 @@ func (m *Model) touchStates(ctx []byte) {
 // whose numMasked symbols charMask excludes. It is a function of its own
 // so that the compiler allocates the registers of decodeSymbol's two
 // common paths (the symbol found in the first context, binary or not)
-// without the escape loop's variables.
+// without the escape loop's variables. The range decoder is left to be
+// normalised after the symbol found.
 func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMasked uint32) int {
 	// Escape: walk to shorter contexts, excluding the symbols already
 	// seen, until the symbol is found or the order-0 context is left.
@@ -305,8 +313,7 @@ func (m *Model) decodeEscaped(rc *rangeDecoder, charMask *[256]byte, mc, numMask
 				e := st[i : i+stateSize]
 				f := uint32(e[1])
 				{
-					rc.decode(cum, f)
-					rc.normalize()
+					rc.decode(cum, f) // decodeSymbols normalises
 					sc.update()
 					m.foundState = s + uint32(i)
 					sym := e[0]

@@ -340,14 +340,26 @@ func (m *Model) updateModel() {
 	// The successor, the next symbol's context when it is one already,
 	// or the text that createSuccessors reads: its cache miss starts
 	// now, while the contexts before it are updated.
-	prefetch(&mem[0], binary.LittleEndian.Uint32(stateAt(mem, fs)[2:6]))
+	succ := binary.LittleEndian.Uint32(stateAt(mem, fs)[2:6])
+	prefetch(&mem[0], succ)
 
 	if ffreq < maxFreq/4 {
 		// Also credit the symbol in the next shorter context.
+		//
+		// createSuccessors, when it follows (at the maximum order, or
+		// for a raw successor), starts from the symbol's state in this
+		// same context, and the successor there is most often the
+		// context it then reads (returns, or searches for the next
+		// symbol): its record's miss starts here, the state being at
+		// hand, instead of after the walk reached it.
+		create := m.orderFall == 0 || succ <= m.text+1
 		mc := m.minContext
 		if c := binary.LittleEndian.Uint32(unitAt(mem, mc)[8:12]); c != 0 {
 			ctx := unitAt(mem, c)
 			if binary.LittleEndian.Uint16(ctx[0:2]) == 1 {
+				if create {
+					prefetch(&mem[0], binary.LittleEndian.Uint32(ctx[4:8]))
+				}
 				if ctx[3] < 32 {
 					ctx[3]++
 				}
@@ -359,6 +371,9 @@ func (m *Model) updateModel() {
 						swapWithPrevious(mem, s)
 						s -= stateSize
 					}
+				}
+				if create {
+					prefetch(&mem[0], binary.LittleEndian.Uint32(stateAt(mem, s)[2:6]))
 				}
 				if mem[s+1] < maxFreq-9 {
 					mem[s+1] += 2
@@ -415,6 +430,14 @@ func (m *Model) updateModel() {
 	mc := m.minContext
 	c := m.maxContext
 	m.minContext, m.maxContext = minSuccessor, minSuccessor
+	if m.orderFall != 0 {
+		// The next symbol ends in updateModel too, which reads the
+		// suffix's states: their miss starts here, where few values are
+		// live across the prefetch's call, not at the top of the coding
+		// loop, where the call cost a spill and reload of its registers
+		// for every symbol.
+		m.touchStates(unitAt(mem, binary.LittleEndian.Uint32(unitAt(mem, minSuccessor)[8:12])))
+	}
 	if c == mc {
 		return
 	}
