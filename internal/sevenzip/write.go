@@ -413,8 +413,8 @@ func (w *writer) release(plan *basePlan, entries int) {
 // collection's work.
 const releaseGCFiles = 20000
 
-// sortByName returns the indexes of items in order of their names (a
-// stable sort: equal names in item order), an index rather than a map
+// sortByName returns the indexes of items in order of their names
+// (equal names in item order), an index rather than a map
 // from name to item, which would cost some 40 bytes an item; and of the
 // items whose name an earlier one has, the first (i, -1 when none) with
 // the first item of its name (j).
@@ -423,7 +423,14 @@ func sortByName(items []WriteItem) (byName []int32, j, i int) {
 	for k := range byName {
 		byName[k] = int32(k)
 	}
-	slices.SortStableFunc(byName, func(a, b int32) int { return strings.Compare(items[a].Name, items[b].Name) })
+	// Equal names in item order; SortFunc with the index as the tie
+	// break is quicker than SortStableFunc.
+	slices.SortFunc(byName, func(a, b int32) int {
+		if c := strings.Compare(items[a].Name, items[b].Name); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
 	j, i = -1, -1
 	for k := 1; k < len(byName); k++ {
 		a, b := byName[k-1], byName[k]
