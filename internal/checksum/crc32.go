@@ -14,12 +14,23 @@ func UpdateCRC32(crc uint32, p []byte) uint32 {
 	n := len(p) &^ 63
 	lo, hi := FoldVPCLMUL(uint64(^crc), p[:n], &crc32Keys)
 	// (lo, hi) is a 16-byte message congruent to the register XORed into
-	// p[:n] followed by p[:n]: its CRC register from zero is theirs, and
-	// crc32.Update from ^0 starts from a zero register.
-	var b [16]byte
-	putLE64(b[:8], lo)
-	putLE64(b[8:], hi)
-	return crc32.Update(crc32.Update(^uint32(0), crc32.IEEETable, b[:]), crc32.IEEETable, p[n:])
+	// p[:n] followed by p[:n]: its CRC register from zero is theirs. It is
+	// run through the table here, not through crc32.Update, whose
+	// indirect call would move a byte array holding it to the heap on
+	// every update.
+	reg := tableBytes(0, lo)
+	reg = tableBytes(reg, hi)
+	return crc32.Update(^reg, crc32.IEEETable, p[n:])
+}
+
+// tableBytes runs the CRC-32 register reg (not inverted) over the eight
+// bytes of v, least significant first, with the IEEE table.
+func tableBytes(reg uint32, v uint64) uint32 {
+	for range 8 {
+		reg = crc32.IEEETable[byte(reg)^byte(v)] ^ reg>>8
+		v >>= 8
+	}
+	return reg
 }
 
 // vpclmulMin is the shortest update FoldVPCLMUL takes: below it the
@@ -37,13 +48,6 @@ var crc32Keys = FoldKeys{
 	0x7cc8e1e700000000, 0x03f9f86300000000, // 2048
 	0x653d982200000000, 0xcad38e8f00000000, // 512
 	0x65673b4600000000, 0x9ba54c6f00000000, // 128
-}
-
-func putLE64(b []byte, v uint64) {
-	_ = b[7]
-	for i := range 8 {
-		b[i] = byte(v >> (8 * i))
-	}
 }
 
 // CRC32 is a hash.Hash32 of the IEEE CRC-32 computed with UpdateCRC32,

@@ -65,3 +65,13 @@ func BenchmarkUpdateCRC32(b *testing.B) {
 		}
 	})
 }
+
+// TestUpdateCRC32Allocs: an update allocates nothing, on the folding path
+// (where the CPU has it) as on hash/crc32's.
+func TestUpdateCRC32Allocs(t *testing.T) {
+	data := make([]byte, 64<<10)
+	var crc uint32
+	if n := testing.AllocsPerRun(20, func() { crc = UpdateCRC32(crc, data) }); n != 0 {
+		t.Errorf("UpdateCRC32 of %d bytes: %.0f allocations, want 0 (folding path: %v)", len(data), n, HasVPCLMUL())
+	}
+}
