@@ -8,7 +8,7 @@ import "hash/crc32"
 // 128-bit lanes at a time, about three times the speed of hash/crc32's
 // four lanes of PCLMULQDQ; anything else is hash/crc32's.
 func UpdateCRC32(crc uint32, p []byte) uint32 {
-	if len(p) < vpclmulMin || !HasVPCLMUL() {
+	if len(p) < FoldMin || !HasVPCLMUL() {
 		return crc32.Update(crc, crc32.IEEETable, p)
 	}
 	n := len(p) &^ 63
@@ -33,9 +33,10 @@ func tableBytes(reg uint32, v uint64) uint32 {
 	return reg
 }
 
-// vpclmulMin is the shortest update FoldVPCLMUL takes: below it the
-// 512-bit registers' set-up is not repaid.
-const vpclmulMin = 1024
+// FoldMin is the shortest update worth FoldVPCLMUL: below it the
+// 512-bit registers' set-up is not repaid. Callers folding another CRC
+// with it (xz's CRC-64) use the same bound.
+const FoldMin = 1024
 
 // FoldKeys are the folding constants of one CRC for FoldVPCLMUL, each
 // pair the low lane's and the high lane's: x^(d+63) and x^(d-1) modulo

@@ -14,8 +14,8 @@ func TestUpdateCRC32(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	data := make([]byte, 70000)
 	rng.Read(data)
-	for _, n := range []int{0, 1, 63, 64, 255, 256, vpclmulMin - 1, vpclmulMin, vpclmulMin + 1, vpclmulMin + 64,
-		vpclmulMin + 255, vpclmulMin + 256, vpclmulMin + 448 + 9, 4096, 65536 + 3, len(data)} {
+	for _, n := range []int{0, 1, 63, 64, 255, 256, FoldMin - 1, FoldMin, FoldMin + 1, FoldMin + 64,
+		FoldMin + 255, FoldMin + 256, FoldMin + 448 + 9, 4096, 65536 + 3, len(data)} {
 		for _, start := range []uint32{0, 1, 0xFFFFFFFF, 0x01234567} {
 			if got, want := UpdateCRC32(start, data[:n]), crc32.Update(start, crc32.IEEETable, data[:n]); got != want {
 				t.Fatalf("%d bytes from %#x: %#x, want %#x", n, start, got, want)

@@ -16,10 +16,6 @@ import (
 // On the mixed data of scripts/compare-read.sh the check costs about 7 %
 // of decoding with hash/crc64.
 
-// vpclmulMin is the shortest update that checksum.FoldVPCLMUL takes where
-// the CPU has it: below it the 512-bit registers' set-up is not repaid.
-const vpclmulMin = 1024
-
 // crc64Half is the length of each of the two interleaved halves.
 const crc64Half = 16 << 10
 

@@ -58,7 +58,7 @@ func crc64Update(crc uint64, p []byte) uint64 {
 	}
 	n := len(p) &^ 63
 	var lo, hi uint64
-	if n >= vpclmulMin && checksum.HasVPCLMUL() {
+	if n >= checksum.FoldMin && checksum.HasVPCLMUL() {
 		lo, hi = checksum.FoldVPCLMUL(^crc, p[:n], &crc64Keys)
 	} else {
 		lo, hi = crc64FoldCLMUL(^crc, p[:n])
