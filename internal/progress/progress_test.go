@@ -73,9 +73,11 @@ func TestProgressRenderContent(t *testing.T) {
 	if !strings.Contains(got, "25%") || strings.Contains(got, "/s") || !strings.Contains(got, "s:") || !strings.HasSuffix(got, "dir/file.bin") {
 		t.Errorf("render(50) = %q", got)
 	}
-	// A long name is shortened from the left.
+	// A long name is shortened from the left. The library measures the
+	// speed with the real clock, so its width (and the name's cut, at a
+	// "d" or a "/") depends on how fast the test runs.
 	p.name = strings.Repeat("d/", 60) + "end.bin"
-	if got := p.render(80, 10*time.Second); !strings.Contains(got, "] …d/d/") || !strings.HasSuffix(got, "d/end.bin") || uniseg.StringWidth(got) < 78 || uniseg.StringWidth(got) > 80 {
+	if got := p.render(80, 10*time.Second); !(strings.Contains(got, "] …d/d/") || strings.Contains(got, "] …/d/d/")) || !strings.HasSuffix(got, "d/end.bin") || uniseg.StringWidth(got) < 78 || uniseg.StringWidth(got) > 80 {
 		t.Errorf("long name: %q", got)
 	}
 	p = testDisplay(io.Discard, nil, &clock, true, false, 100<<20)
