@@ -148,10 +148,13 @@ func TestZstdOffsetZero(t *testing.T) {
 	if _, err = decodeZstd(twice, 0); !errors.As(err, &ae) || ae.Offset != 17 {
 		t.Fatalf("two frames with offset 0: %v", err)
 	}
-	// Behind more than a chunk, which the check reads on its goroutine.
-	pad := make([]byte, 2*zstdCheckChunk)
+	// Behind more than a chunk, which the check reads on its goroutine:
+	// random bytes behind 64 KiB of text, which make the first block a
+	// compressed one (a file starting with a raw block of the largest
+	// size goes to the own decoder, with no check beside it).
+	pad := bytes.Repeat([]byte("text, "), 2*zstdCheckChunk/6)
 	r := rand.New(rand.NewPCG(5, 6))
-	for i := range pad {
+	for i := 64 << 10; i < len(pad); i++ {
 		pad[i] = byte(r.Uint32())
 	}
 	big := append(zstdOf(t, pad), zstdOffsetZero...)
@@ -398,13 +401,20 @@ func zstdRunsData() []byte {
 	return b
 }
 
-// TestZstdRunsDecoder: a zstd file of mostly RLE blocks is decoded by
-// the own decoder (zstdRunsDecoder), others by klauspost's; both give
-// the data, and the own decoder refuses a window above the limit as the
+// TestZstdRunsDecoder: a zstd file of mostly RLE blocks, or starting
+// with a raw block of the largest size (random bytes), is decoded by the
+// own decoder (zstdRunsDecoder), others by klauspost's; both give the
+// data, and the own decoder refuses a window above the limit as the
 // other does.
 func TestZstdRunsDecoder(t *testing.T) {
 	runs := zstdRunsData()
 	mixed := testenv.MixedData(t, 1<<20)
+	random := make([]byte, 1<<20)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	randomText := append(bytes.Clone(random[:100<<10]), mixed...) // a raw block of 100 KiB, then compressed ones
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -414,6 +424,8 @@ func TestZstdRunsDecoder(t *testing.T) {
 		{"runs, zstd -3", runs, tool(t, runs, "zstd", "-c", "-q", "-3"), true},
 		{"runs, zstd -19", runs, tool(t, runs, "zstd", "-c", "-q", "-19"), true},
 		{"mixed, zstd -3", mixed, tool(t, mixed, "zstd", "-c", "-q", "-3"), false},
+		{"random, zstd -3", random, tool(t, random, "zstd", "-c", "-q", "-3"), true},
+		{"random then text, zstd -3", randomText, tool(t, randomText, "zstd", "-c", "-q", "-3"), false},
 		{"tiny", []byte("tiny"), tool(t, []byte("tiny"), "zstd", "-c", "-q"), false},
 	} {
 		d, _, err := NewDecoder(Zstd, bytes.NewReader(c.comp), 0, 1)

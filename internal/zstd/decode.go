@@ -336,11 +336,9 @@ func (z *Reader) block() error {
 		if size > limit {
 			return corrupt(at, "raw block of %d bytes", size)
 		}
-		if ok, err := z.fill(size); err != nil || !ok {
-			return z.truncated(err, "raw block")
+		if err := z.raw(size); err != nil {
+			return err
 		}
-		z.op += copy(z.hist[z.op:z.op+size], z.in[z.ip:])
-		z.ip += size
 	case 1: // RLE
 		if size > limit {
 			return corrupt(at, "RLE block of %d bytes", size)
@@ -374,6 +372,46 @@ func (z *Reader) block() error {
 	if z.checksum {
 		z.xx.write(z.hist[begin:z.op])
 	}
+	return nil
+}
+
+// rawAhead is how many bytes past a raw block raw reads with it: the
+// next block's header.
+const rawAhead = 3
+
+// raw copies a raw block of size bytes to hist[op:]. What in does not
+// hold of it is read straight into hist, with the rawAhead bytes after
+// it, which go to in: one read a block, and no copy through in, for a
+// run of raw blocks (incompressible data).
+func (z *Reader) raw(size int) error {
+	k := min(size, z.iend-z.ip)
+	copy(z.hist[z.op:z.op+k], z.in[z.ip:z.ip+k])
+	z.ip += k
+	if k < size {
+		// in is used up: the rest comes from r.
+		z.inOff += int64(z.iend)
+		z.ip, z.iend = 0, 0
+		dst := z.hist[z.op : z.op+size+rawAhead]
+		got := k
+		for got < size {
+			if z.eof {
+				return corrupt(z.inOff+int64(got-k), "truncated raw block")
+			}
+			n, err := z.r.Read(dst[got:])
+			got += n
+			switch {
+			case err == io.EOF:
+				z.eof = true
+			case err != nil:
+				return err
+			case n == 0:
+				return io.ErrNoProgress
+			}
+		}
+		z.iend = copy(z.in, dst[size:got])
+		z.inOff += int64(size - k)
+	}
+	z.op += size
 	return nil
 }
 

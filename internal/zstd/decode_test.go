@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -254,4 +255,41 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("%d bytes; klauspost: %d bytes, %v", len(got), len(want), kerr)
 		}
 	})
+}
+
+// TestReaderRawBlocks: raw blocks, which the Reader reads past its input
+// buffer straight into the window with the next block's header, decode
+// through a reader of short reads (half of what is asked, a byte at a
+// time, the data with io.EOF); a stream cut inside or right after a raw
+// block is an error at the offset where it ends; a read error comes out
+// as it is.
+func TestReaderRawBlocks(t *testing.T) {
+	data := decodeSamples(t)["random"]
+	var comp []byte
+	e, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	for _, part := range [][]byte{data[:1000], data, data[1000 : 200<<10]} {
+		comp = e.EncodeAll(part, comp)
+	}
+	want := append(append(bytes.Clone(data[:1000]), data...), data[1000:200<<10]...)
+	for name, wrap := range map[string]func(io.Reader) io.Reader{
+		"whole": func(r io.Reader) io.Reader { return r },
+		"half":  iotest.HalfReader, "bytes": iotest.OneByteReader, "with EOF": iotest.DataErrReader,
+	} {
+		got, err := io.ReadAll(NewReader(wrap(bytes.NewReader(comp)), 1<<30))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes, %v; want %d bytes", name, len(got), err, len(want))
+		}
+	}
+	for _, n := range []int{len(comp) / 3, len(comp) / 2, len(comp) - 200<<10, len(comp) - 5} {
+		_, err := io.ReadAll(NewReader(iotest.HalfReader(bytes.NewReader(comp[:n])), 1<<30))
+		var ae *archive.Error
+		if !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ae) || ae.Offset != int64(n) {
+			t.Errorf("cut at %d: %v", n, err)
+		}
+	}
+	boom := errors.New("boom")
+	r := io.MultiReader(bytes.NewReader(comp[:len(comp)/2]), iotest.ErrReader(boom))
+	if _, err := io.ReadAll(NewReader(r, 1<<30)); err != boom {
+		t.Errorf("read error: %v", err)
+	}
 }
