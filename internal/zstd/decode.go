@@ -347,6 +347,9 @@ func (z *Reader) block() error {
 			return z.truncated(err, "RLE block")
 		}
 		fillByte(z.hist[z.op:z.op+size], z.in[z.ip])
+		if z.checksum {
+			z.xx.writeRun(z.in[z.ip], size)
+		}
 		z.ip++
 		z.op += size
 	case 2:
@@ -369,7 +372,7 @@ func (z *Reader) block() error {
 	if z.content >= 0 && z.produced > z.content {
 		return corrupt(at, "frame content size %d exceeded", z.content)
 	}
-	if z.checksum {
+	if z.checksum && v>>1&3 != 1 { // an RLE block is hashed as it is filled
 		z.xx.write(z.hist[begin:z.op])
 	}
 	return nil

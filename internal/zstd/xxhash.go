@@ -69,6 +69,39 @@ func (x *xxh64) write(p []byte) {
 	x.n = copy(x.mem[:], p)
 }
 
+// writeRun hashes n bytes of value c, as write would: the stripes'
+// input is a constant rather than read from memory, which leaves each
+// lane's round an add, a rotation and one multiplication (an RLE block).
+func (x *xxh64) writeRun(c byte, n int) {
+	x.total += uint64(n)
+	if x.n > 0 {
+		k := min(32-x.n, n)
+		for i := range k {
+			x.mem[x.n+i] = c
+		}
+		x.n += k
+		n -= k
+		if x.n < 32 {
+			return
+		}
+		x.stripes(x.mem[:])
+		x.n = 0
+	}
+	in := uint64(c) * 0x0101010101010101 * xxP2
+	v0, v1, v2, v3 := x.v[0], x.v[1], x.v[2], x.v[3]
+	for range n / 32 {
+		v0 = bits.RotateLeft64(v0+in, 31) * xxP1
+		v1 = bits.RotateLeft64(v1+in, 31) * xxP1
+		v2 = bits.RotateLeft64(v2+in, 31) * xxP1
+		v3 = bits.RotateLeft64(v3+in, 31) * xxP1
+	}
+	x.v = [4]uint64{v0, v1, v2, v3}
+	x.n = n % 32
+	for i := range x.n {
+		x.mem[i] = c
+	}
+}
+
 func (x *xxh64) sum() uint64 {
 	var h uint64
 	if x.total >= 32 {
