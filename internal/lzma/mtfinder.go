@@ -77,6 +77,8 @@ const (
 	// nearBytes is the distance up to which the consumer does not
 	// prefetch a short candidate's bytes.
 	nearBytes = 1 << 12
+	// pfBatch is how many addresses feed prefetches with one call.
+	pfBatch = 32
 )
 
 // mtPerPos bounds the entries one position adds to a batch: its header
@@ -247,15 +249,28 @@ func (t *mtFinder) feed(mf *matchFinder, need int) {
 		p := t.hashPos
 		c = c[:min(mtHeadChunk, t.hashEnd-p)]
 		prev := ^uint32(0)
+		// The slots' addresses are prefetched a batch at a time (one
+		// call of prefetchN for pfBatch positions instead of one
+		// call each).
+		var pf [pfBatch]uintptr
+		npf := 0
+		h4 := uintptr(unsafe.Pointer(unsafe.SliceData(hash4)))
+		mask := uint32(len(hash4) - 1)
 		for i := range c {
 			h := mf.mainHash(buf[p+i : p+i+hb])
 			c[i] = h
 			if h != prev {
 				// (A run of one repeated byte hashes to one slot.)
-				prefetch1(&hash4[h])
+				pf[npf&(pfBatch-1)] = h4 + uintptr(h&mask)*4
+				npf++
 				prev = h
+				if npf == pfBatch {
+					prefetchN(&pf[0], pfBatch)
+					npf = 0
+				}
 			}
 		}
+		prefetchN(&pf[0], npf)
 		cur := uint32(p) + mf.delta
 		for i, h := range c {
 			h &= uint32(len(hash4) - 1)
@@ -448,7 +463,9 @@ func (mf *matchFinder) aheadPrefetch(chunk []uint32, ci, pos int, cyc uint32) {
 	if ncyc >= mf.cyclic {
 		ncyc -= mf.cyclic
 	}
-	if d := cur + mtAhead - nc; d-1 < mf.maxDist(cur+mtAhead) {
+	// A candidate a few KiB back has its node and bytes in the cache
+	// already (the worker has just written and read them).
+	if d := cur + mtAhead - nc; d-1 < mf.maxDist(cur+mtAhead) && d > nearBytes {
 		s := ncyc - d
 		if d > ncyc {
 			s += mf.cyclic
@@ -545,6 +562,11 @@ func (mf *matchFinder) shortAhead() {
 	stop := min(mf.pos+hashAhead, mf.end-mf.hb+1)
 	buf := mf.buf
 	hash2, hash3 := mf.hash2, mf.hash3
+	// The far candidates' bytes are prefetched together after the loop
+	// (one call of prefetchN instead of one call each).
+	var pf [2 * hashAhead]uintptr
+	npf := 0
+	bp := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
 	for ; p < stop; p++ {
 		b := buf[p : p+mf.hb]
 		cur := uint32(p) + mf.delta
@@ -563,13 +585,16 @@ func (mf *matchFinder) shortAhead() {
 			e.c4b = mf.hash4b[h]
 			mf.hash4b[h] = cur
 			if d := uint(cur - e.c4b); d > nearBytes && d <= uint(p) {
-				prefetch3(&e.c2, &e.c2, &buf[uint(p)-d])
+				pf[npf&(2*hashAhead-1)] = bp + uintptr(uint(p)-d)
+				npf++
 			}
 		}
 		if d := uint(cur - e.c3); d > nearBytes && d <= uint(p) {
-			prefetch3(&e.c2, &e.c2, &buf[uint(p)-d])
+			pf[npf&(2*hashAhead-1)] = bp + uintptr(uint(p)-d)
+			npf++
 		}
 	}
+	prefetchN(&pf[0], min(npf, len(pf)))
 	if p > mf.pos {
 		mf.hcur = uint32(p) + mf.delta
 	}
@@ -666,7 +691,28 @@ func (e *encoder) find(dst []match) []match {
 		}
 		return e.mf.find(dst)
 	}
-	ms, tree, best := e.mt.consume(e.mf, dst[:0])
+	// consume, in line: one call less per position.
+	mf, t := e.mf, e.mt
+	pos := mf.pos
+	if mf.end-pos < mf.hb {
+		mf.advance()
+		return dst[:0]
+	}
+	cur := uint32(pos) + mf.delta
+	if mf.hcur <= cur {
+		mf.shortAhead()
+	}
+	ph := &mf.ph[cur&(hashAhead-1)]
+	ms, best := mf.shortMatches(dst[:0], pos, cur, ph.c2, ph.c3, ph.c4b, mf.maxDist(cur), min(mf.end-pos, mf.nice))
+	var tree []match
+	if i := t.i; i < len(t.cur) {
+		n := int(t.cur[i].len)
+		tree = t.cur[i+1 : i+1+n]
+		t.i = i + 1 + n
+	} else {
+		tree = t.list(mf)
+	}
+	mf.advance()
 	for _, m := range tree {
 		if int(m.len) > best {
 			ms = append(ms, m)
