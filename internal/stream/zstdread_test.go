@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"reflect"
 	"runtime"
 	"testing"
 	"unsafe"
@@ -34,10 +35,30 @@ func ringOf(t *testing.T, d *zstd.Decoder) (uintptr, int) {
 	return r.Pointer(), r.Cap()
 }
 
+// blockBuffersOf returns the data pointers of the dataStorage and
+// literalBuf of d's block decoder, which waits in its channel of
+// decoders once a stream has ended.
+func blockBuffersOf(t *testing.T, d *zstd.Decoder) (data, lits uintptr) {
+	t.Helper()
+	ch := reflect.ValueOf(d).Elem().FieldByName("decoders")
+	if ch.Kind() != reflect.Chan {
+		t.Fatal("klauspost's decoder has no channel of block decoders")
+	}
+	ch = reflect.NewAt(ch.Type(), unsafe.Pointer(ch.UnsafeAddr())).Elem()
+	b, ok := ch.TryRecv()
+	if !ok || b.Kind() != reflect.Pointer || b.IsNil() {
+		t.Fatal("no block decoder waits in the channel")
+	}
+	defer ch.Send(b)
+	return b.Elem().FieldByName("dataStorage").Pointer(), b.Elem().FieldByName("literalBuf").Pointer()
+}
+
 // TestZstdWindowGiven: klauspost's decoder decodes into the ring garc
 // gives it (on Linux, memory outside the heap) rather than one of its
-// own, with the same output; a decoder taken over by a later stream with
-// a larger window gets a larger ring, with a smaller one keeps its ring.
+// own, with the same output, and its block decoder reads blocks and
+// literals into the buffers garc gives it behind the ring; a decoder
+// taken over by a later stream with a larger window gets a larger ring,
+// with a smaller one keeps its ring.
 func TestZstdWindowGiven(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the window is given only on Linux (zstdWindowMemory)")
@@ -49,10 +70,10 @@ func TestZstdWindowGiven(t *testing.T) {
 	runtime.GC()
 	data := testenv.MixedData(t, 6<<20)
 	var (
-		last      uintptr
-		lastParts *zstdParts
+		last, lastData uintptr
+		lastParts      *zstdParts
 	)
-	for _, c := range []struct {
+	for i, c := range []struct {
 		window int
 		grows  bool // a new ring, larger than the last case's
 	}{{2 << 20, true}, {1 << 20, false}, {8 << 20, true}} {
@@ -70,9 +91,20 @@ func TestZstdWindowGiven(t *testing.T) {
 			t.Fatalf("window %d: %d bytes, %v; want %d", c.window, len(got), err, len(data))
 		}
 		p, n := ringOf(t, zd.dec)
-		if p != uintptr(unsafe.Pointer(unsafe.SliceData(zd.win))) || n != cap(zd.win) {
+		if p != uintptr(unsafe.Pointer(unsafe.SliceData(zd.win))) || n != cap(zd.win)-2*zstdBlockBuf {
 			t.Errorf("window %d: decoder's ring at %#x (cap %d), given %p (cap %d)", c.window, p, n, zd.win, cap(zd.win))
 		}
+		// The first decoder is a new one (the pool was emptied): its
+		// block buffers are behind its ring; a decoder taken over keeps
+		// them, wherever its ring goes.
+		data, lits := blockBuffersOf(t, zd.dec)
+		if i == 0 && (data != p+uintptr(n) || lits != data+zstdBlockBuf) {
+			t.Errorf("window %d: block buffers at %#x and %#x, given %#x and %#x", c.window, data, lits, p+uintptr(n), p+uintptr(n)+zstdBlockBuf)
+		}
+		if zd.zstdParts == lastParts && (data != lastData || lits != lastData+zstdBlockBuf) {
+			t.Errorf("window %d: block buffers at %#x and %#x, before at %#x", c.window, data, lits, lastData)
+		}
+		lastData = data
 		if n < c.window+zstdRingRoom {
 			t.Errorf("window %d: ring of %d bytes", c.window, n)
 		}
