@@ -330,7 +330,13 @@ func (r *Reader) newPass() (*pass, error) {
 			p.in.sec = sec // data is skipped by seeking
 		}
 	} else {
-		d, _, err := stream.NewDecoder(r.kind, sec, r.opts.Limit(), r.opts.Threads)
+		// An archive file on a local file system is read with raw
+		// system calls (fileread_linux.go).
+		var in io.Reader = sec
+		if f := newFileSection(r.src, n); f != nil {
+			in = f
+		}
+		d, _, err := stream.NewDecoder(r.kind, in, r.opts.Limit(), r.opts.Threads)
 		if err != nil {
 			return nil, r.wrap("", -1, err)
 		}
