@@ -17,11 +17,14 @@
 //
 //	go run ./scripts/cpupairs 30 -- 7zz a -bd -mx1 -mmt1 /tmp/p.7z in.bin -- garc a -q -mx1 -mmt1 /tmp/p.7z in.bin
 //
-// A command's output goes to /dev/null. When a command's last but one
-// argument names a regular file with an archive's extension (.7z, .zip,
-// .tar, .gz, .tgz, .bz2, .xz, .zst, .lzma, .rar), that file is removed
-// before each run, so that archivers create rather than update; no other
-// file is ever removed (a tool's own path or an input stays).
+// A command's output goes to /dev/null. When a command is an archiver's
+// add command (an argument before the last two is "a", as in "garc a -q
+// OUT.7z IN" or "7zz a -bd OUT.7z IN") and its last but one argument
+// names a regular file with an archive's extension (.7z, .zip, .tar,
+// .gz, .tgz, .bz2, .xz, .zst, .lzma, .rar), that file is removed before
+// each run, so that archivers create rather than update; no other file
+// is ever removed (a tool's own path, an input or the archive of a
+// wrapper script such as "x.sh ARCHIVE DIR" stays).
 package main
 
 import (
@@ -29,6 +32,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,7 +60,7 @@ func removeOutput(name string) {
 type sample struct{ cpu, sys, faults float64 }
 
 func run(args []string) (sample, error) {
-	if len(args) >= 2 {
+	if len(args) >= 3 && slices.Contains(args[1:len(args)-2], "a") {
 		removeOutput(args[len(args)-2])
 	}
 	c := exec.Command(args[0], args[1:]...)
