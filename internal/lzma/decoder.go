@@ -355,7 +355,7 @@ func (d *decoder) run(limit, inLimit int) error {
 				if d.branchy {
 					sym, rng, code, ip = decodeByteBranchy(probs, rng, code, d.in, ip)
 				} else {
-					sym, rng, code, ip = decodeByte(probs, rng, code, d.in, ip)
+					sym, rng, code, ip = decodeLiteral(probs, rng, code, d.in, ip)
 				}
 			} else {
 				src := pos - int(rep0) - 1
@@ -366,7 +366,7 @@ func (d *decoder) run(limit, inLimit int) error {
 				if d.branchy {
 					sym, rng, code, ip = decodeMatchedLiteralBranchy(probs, uint32(dict[src]), rng, code, d.in, ip)
 				} else {
-					sym, rng, code, ip = decodeMatchedLiteral(probs, uint32(dict[src]), rng, code, d.in, ip)
+					sym, rng, code, ip = decodeMatchedLit(probs, uint32(dict[src]), rng, code, d.in, ip)
 				}
 			}
 			d.litIn += ip - ip0
@@ -564,7 +564,7 @@ func (d *decoder) run(limit, inLimit int) error {
 
 		if lenOff == offLenMatch {
 			var dist uint32
-			dist, rng, code, ip = decodeDistance(d.hdr[:], length, rng, code, d.in, ip)
+			dist, rng, code, ip = decodeDist(&d.hdr, length, rng, code, d.in, ip)
 			if uint(dist) >= uint(pos) && (!d.full || uint(dist) >= uint(len(d.dict)) || dist == 0xFFFFFFFF) {
 				if dist == 0xFFFFFFFF {
 					d.eos = true

@@ -1,0 +1,965 @@
+// Literal decoders of decode_amd64.go. Each bit is decoded as in
+// 7-Zip's LzmaDecOpt.asm: bound = (range>>11)*p; code-bound sets the
+// carry for a 0 bit, which conditional moves turn into the new range,
+// code, next probability and probability update (p + ((probOne or 31) -
+// p)>>5), and SBB into the symbol's new bit. The probabilities of both
+// children of a node are loaded while its bit is decoded.
+
+#include "go_asm.h"
+#include "textflag.h"
+
+// Register use of the literal decoders:
+//	AX range, BX code, CX symbol (tree node), DX probability of the node,
+//	DI probabilities, SI next input byte, R13 probOne (CMOV source),
+//	R9-R12 temporaries.
+
+// func decodeByteAsm(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (sym, rng2, code2 uint32, ip2 int)
+TEXT ·decodeByteAsm(SB), NOSPLIT, $0-72
+	MOVQ probs+0(FP), DI
+	MOVL rng+8(FP), AX
+	MOVL code+12(FP), BX
+	MOVQ in_base+16(FP), SI
+	ADDQ ip+40(FP), SI
+	MOVL $1, CX
+	MOVWLZX 2(DI), DX
+	MOVL $0x800, R13
+
+	// bit 0
+	CMPL AX, $0x1000000
+	JAE  db0
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db0:
+	MOVWLZX (DI)(CX*4), R9
+	MOVWLZX 2(DI)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVL R9, DX
+	// bit 1
+	CMPL AX, $0x1000000
+	JAE  db1
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db1:
+	MOVWLZX (DI)(CX*4), R9
+	MOVWLZX 2(DI)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVL R9, DX
+	// bit 2
+	CMPL AX, $0x1000000
+	JAE  db2
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db2:
+	MOVWLZX (DI)(CX*4), R9
+	MOVWLZX 2(DI)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVL R9, DX
+	// bit 3
+	CMPL AX, $0x1000000
+	JAE  db3
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db3:
+	MOVWLZX (DI)(CX*4), R9
+	MOVWLZX 2(DI)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVL R9, DX
+	// bit 4
+	CMPL AX, $0x1000000
+	JAE  db4
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db4:
+	MOVWLZX (DI)(CX*4), R9
+	MOVWLZX 2(DI)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVL R9, DX
+	// bit 5
+	CMPL AX, $0x1000000
+	JAE  db5
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db5:
+	MOVWLZX (DI)(CX*4), R9
+	MOVWLZX 2(DI)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVL R9, DX
+	// bit 6
+	CMPL AX, $0x1000000
+	JAE  db6
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db6:
+	MOVWLZX (DI)(CX*4), R9
+	MOVWLZX 2(DI)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVL R9, DX
+	// bit 7
+	CMPL AX, $0x1000000
+	JAE  db7
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+db7:
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (DI)(R12*1)
+	MOVBLZX CX, CX
+	MOVL CX, sym+48(FP)
+	MOVL AX, rng2+52(FP)
+	MOVL BX, code2+56(FP)
+	SUBQ in_base+16(FP), SI
+	MOVQ SI, ip2+64(FP)
+	RET
+
+// func decodeMatchedLiteralAsm(probs *[matchedLiteralProbs]uint16, match uint32, rng, code uint32, in []byte, ip int) (sym, rng2, code2 uint32, ip2 int)
+//
+// Registers: AX range, BX code, CX symbol, DX probability at index R14,
+// DI probabilities, SI next input byte, R8 offs (0x100 while the bits
+// agree with the match byte, else 0), R13 the match byte shifted so that
+// its current bit is at 0x100, R9-R12 and R15 temporaries.
+TEXT ·decodeMatchedLiteralAsm(SB), NOSPLIT, $0-80
+	MOVQ probs+0(FP), DI
+	MOVL match+8(FP), R13
+	MOVL rng+12(FP), AX
+	MOVL code+16(FP), BX
+	MOVQ in_base+24(FP), SI
+	ADDQ ip+48(FP), SI
+	MOVL $1, CX
+	MOVL $0x100, R8
+	ADDL R13, R13
+	MOVL R13, R14
+	ANDL R8, R14
+	ADDL $0x101, R14
+	MOVWLZX (DI)(R14*2), DX
+
+	// bit 0
+	CMPL AX, $0x1000000
+	JAE  dm0
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm0:
+	MOVL R13, R9
+	ANDL R8, R9
+	XORL R9, R8
+	ADDL R13, R13
+	MOVL R8, R10
+	ANDL R13, R10
+	ADDL R8, R10
+	LEAL (R10)(CX*2), R10
+	MOVL R9, R11
+	ANDL R13, R11
+	ADDL R9, R11
+	LEAL 1(R11)(CX*2), R11
+	MOVWLZX (DI)(R10*2), R10
+	MOVWLZX (DI)(R11*2), R11
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	CMOVLCC R9, R8
+	CMOVLCC R11, R10
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVL R8, R14
+	ANDL R13, R14
+	ADDL R8, R14
+	ADDL CX, R14
+	MOVL R10, DX
+	// bit 1
+	CMPL AX, $0x1000000
+	JAE  dm1
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm1:
+	MOVL R13, R9
+	ANDL R8, R9
+	XORL R9, R8
+	ADDL R13, R13
+	MOVL R8, R10
+	ANDL R13, R10
+	ADDL R8, R10
+	LEAL (R10)(CX*2), R10
+	MOVL R9, R11
+	ANDL R13, R11
+	ADDL R9, R11
+	LEAL 1(R11)(CX*2), R11
+	MOVWLZX (DI)(R10*2), R10
+	MOVWLZX (DI)(R11*2), R11
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	CMOVLCC R9, R8
+	CMOVLCC R11, R10
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVL R8, R14
+	ANDL R13, R14
+	ADDL R8, R14
+	ADDL CX, R14
+	MOVL R10, DX
+	// bit 2
+	CMPL AX, $0x1000000
+	JAE  dm2
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm2:
+	MOVL R13, R9
+	ANDL R8, R9
+	XORL R9, R8
+	ADDL R13, R13
+	MOVL R8, R10
+	ANDL R13, R10
+	ADDL R8, R10
+	LEAL (R10)(CX*2), R10
+	MOVL R9, R11
+	ANDL R13, R11
+	ADDL R9, R11
+	LEAL 1(R11)(CX*2), R11
+	MOVWLZX (DI)(R10*2), R10
+	MOVWLZX (DI)(R11*2), R11
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	CMOVLCC R9, R8
+	CMOVLCC R11, R10
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVL R8, R14
+	ANDL R13, R14
+	ADDL R8, R14
+	ADDL CX, R14
+	MOVL R10, DX
+	// bit 3
+	CMPL AX, $0x1000000
+	JAE  dm3
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm3:
+	MOVL R13, R9
+	ANDL R8, R9
+	XORL R9, R8
+	ADDL R13, R13
+	MOVL R8, R10
+	ANDL R13, R10
+	ADDL R8, R10
+	LEAL (R10)(CX*2), R10
+	MOVL R9, R11
+	ANDL R13, R11
+	ADDL R9, R11
+	LEAL 1(R11)(CX*2), R11
+	MOVWLZX (DI)(R10*2), R10
+	MOVWLZX (DI)(R11*2), R11
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	CMOVLCC R9, R8
+	CMOVLCC R11, R10
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVL R8, R14
+	ANDL R13, R14
+	ADDL R8, R14
+	ADDL CX, R14
+	MOVL R10, DX
+	// bit 4
+	CMPL AX, $0x1000000
+	JAE  dm4
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm4:
+	MOVL R13, R9
+	ANDL R8, R9
+	XORL R9, R8
+	ADDL R13, R13
+	MOVL R8, R10
+	ANDL R13, R10
+	ADDL R8, R10
+	LEAL (R10)(CX*2), R10
+	MOVL R9, R11
+	ANDL R13, R11
+	ADDL R9, R11
+	LEAL 1(R11)(CX*2), R11
+	MOVWLZX (DI)(R10*2), R10
+	MOVWLZX (DI)(R11*2), R11
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	CMOVLCC R9, R8
+	CMOVLCC R11, R10
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVL R8, R14
+	ANDL R13, R14
+	ADDL R8, R14
+	ADDL CX, R14
+	MOVL R10, DX
+	// bit 5
+	CMPL AX, $0x1000000
+	JAE  dm5
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm5:
+	MOVL R13, R9
+	ANDL R8, R9
+	XORL R9, R8
+	ADDL R13, R13
+	MOVL R8, R10
+	ANDL R13, R10
+	ADDL R8, R10
+	LEAL (R10)(CX*2), R10
+	MOVL R9, R11
+	ANDL R13, R11
+	ADDL R9, R11
+	LEAL 1(R11)(CX*2), R11
+	MOVWLZX (DI)(R10*2), R10
+	MOVWLZX (DI)(R11*2), R11
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	CMOVLCC R9, R8
+	CMOVLCC R11, R10
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVL R8, R14
+	ANDL R13, R14
+	ADDL R8, R14
+	ADDL CX, R14
+	MOVL R10, DX
+	// bit 6
+	CMPL AX, $0x1000000
+	JAE  dm6
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm6:
+	MOVL R13, R9
+	ANDL R8, R9
+	XORL R9, R8
+	ADDL R13, R13
+	MOVL R8, R10
+	ANDL R13, R10
+	ADDL R8, R10
+	LEAL (R10)(CX*2), R10
+	MOVL R9, R11
+	ANDL R13, R11
+	ADDL R9, R11
+	LEAL 1(R11)(CX*2), R11
+	MOVWLZX (DI)(R10*2), R10
+	MOVWLZX (DI)(R11*2), R11
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	CMOVLCC R9, R8
+	CMOVLCC R11, R10
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVL R8, R14
+	ANDL R13, R14
+	ADDL R8, R14
+	ADDL CX, R14
+	MOVL R10, DX
+	// bit 7
+	CMPL AX, $0x1000000
+	JAE  dm7
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+dm7:
+	MOVL AX, R12
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R12
+	MOVL BX, R15
+	SUBL AX, BX
+	CMOVLCC R12, AX
+	CMOVLCS R15, BX
+	SBBL R12, R12
+	LEAL 1(CX)(CX*1), CX
+	ADDL R12, CX
+	ANDL $2017, R12
+	ADDL $31, R12
+	SUBL DX, R12
+	SARL $5, R12
+	ADDL DX, R12
+	MOVW R12, (DI)(R14*2)
+	MOVBLZX CX, CX
+	MOVL CX, sym+56(FP)
+	MOVL AX, rng2+60(FP)
+	MOVL BX, code2+64(FP)
+	SUBQ in_base+24(FP), SI
+	MOVQ SI, ip2+72(FP)
+	RET
+
+// func decodeDistanceAsm(probs *[offLiteral]uint16, length uint32, rng, code uint32, in []byte, ip int) (dist, rng2, code2 uint32, ip2 int)
+//
+// The slot tree as decodeByteAsm's (base R14); then for slots 4 to 13
+// the reverse tree of the slot, for higher slots the direct bits and the
+// reverse tree of the aligned bits. A direct bit is a shift of the range,
+// a subtraction and a conditional move of the code; ADC collects the
+// inverted bits. The reverse trees collect their inverted bits from the
+// top of R15 down.
+TEXT ·decodeDistanceAsm(SB), NOSPLIT, $0-80
+	MOVQ probs+0(FP), DI
+	MOVL length+8(FP), CX
+	CMPL CX, $3
+	JBE  lenok
+	MOVL $3, CX
+lenok:
+	SHLL $6, CX
+	LEAQ (const_offDistSlot*2)(DI)(CX*2), R14
+	MOVL rng+12(FP), AX
+	MOVL code+16(FP), BX
+	MOVQ in_base+24(FP), SI
+	ADDQ ip+48(FP), SI
+	MOVL $1, CX
+	MOVWLZX 2(R14), DX
+	MOVL $0x800, R13
+
+	// slot bit 0
+	CMPL AX, $0x1000000
+	JAE  ds0
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+ds0:
+	MOVWLZX (R14)(CX*4), R9
+	MOVWLZX 2(R14)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (R14)(R12*1)
+	MOVL R9, DX
+	// slot bit 1
+	CMPL AX, $0x1000000
+	JAE  ds1
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+ds1:
+	MOVWLZX (R14)(CX*4), R9
+	MOVWLZX 2(R14)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (R14)(R12*1)
+	MOVL R9, DX
+	// slot bit 2
+	CMPL AX, $0x1000000
+	JAE  ds2
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+ds2:
+	MOVWLZX (R14)(CX*4), R9
+	MOVWLZX 2(R14)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (R14)(R12*1)
+	MOVL R9, DX
+	// slot bit 3
+	CMPL AX, $0x1000000
+	JAE  ds3
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+ds3:
+	MOVWLZX (R14)(CX*4), R9
+	MOVWLZX 2(R14)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (R14)(R12*1)
+	MOVL R9, DX
+	// slot bit 4
+	CMPL AX, $0x1000000
+	JAE  ds4
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+ds4:
+	MOVWLZX (R14)(CX*4), R9
+	MOVWLZX 2(R14)(CX*4), R10
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCC R10, R9
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (R14)(R12*1)
+	MOVL R9, DX
+	// slot bit 5
+	CMPL AX, $0x1000000
+	JAE  ds5
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+ds5:
+	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX
+	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, (R14)(R12*1)
+	SUBL $64, CX
+	CMPL CX, $4
+	JAE  dslot4
+	MOVL CX, R9
+	JMP  ddone
+dslot4:
+	// R8 = number of low bits, R9 = (2 | slot&1) << R8
+	MOVL CX, R8
+	SHRL $1, R8
+	DECL R8
+	MOVL CX, R9
+	ANDL $1, R9
+	ORL  $2, R9
+	MOVL CX, R10
+	MOVL R8, CX
+	SHLL CX, R9
+	CMPL R10, $14
+	JAE  ddirect
+	// Reverse tree of R8 bits at probs[offDistSpec + R9 - slot].
+	MOVL R8, dist+56(FP)
+	MOVL R9, R11
+	SUBL R10, R11
+	LEAQ (const_offDistSpec*2)(DI)(R11*2), R14
+	MOVL R8, R10
+	JMP  drev
+ddirect:
+	// Direct bits: R8-4 of them.
+	LEAL -4(R8), R10
+	XORL R15, R15
+ddloop:
+	CMPL AX, $0x1000000
+	JAE  ddn
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R12
+	ORL  R12, BX
+	INCQ SI
+ddn:
+	SHRL $1, AX
+	MOVL BX, R12
+	SUBL AX, R12
+	CMOVLCC R12, BX
+	ADCL R15, R15
+	DECL R10
+	JNZ  ddloop
+	// R15 holds the inverted bits: R9 += ^R15 << 4 (masked to R8-4 bits).
+	LEAL -4(R8), CX
+	MOVL $1, R12
+	SHLL CX, R12
+	DECL R12
+	NOTL R15
+	ANDL R12, R15
+	SHLL $4, R15
+	ADDL R15, R9
+	MOVL $4, R10
+	MOVL $4, dist+56(FP)
+	LEAQ (const_offAlign*2)(DI), R14
+drev:
+	// Reverse tree of R10 bits (R10 also at dist+56(FP)) at R14.
+	MOVL $1, R8
+	XORL R15, R15
+	MOVWLZX 2(R14), DX
+drloop:
+	CMPL AX, $0x1000000
+	JAE  drn
+	SHLL $8, AX
+	SHLL $8, BX
+	MOVBLZX (SI), R13
+	ORL  R13, BX
+	INCQ SI
+drn:
+	MOVWLZX (R14)(R8*4), R11
+	MOVWLZX 2(R14)(R8*4), R12
+	MOVL AX, DI
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, DI
+	MOVL BX, CX
+	SUBL AX, BX
+	CMOVLCC DI, AX
+	CMOVLCS CX, BX
+	CMOVLCC R12, R11
+	SBBL R12, R12
+	MOVL R12, R13
+	ANDL $2017, R13
+	ADDL $31, R13
+	SUBL DX, R13
+	SARL $5, R13
+	ADDL DX, R13
+	MOVW R13, (R14)(R8*2)
+	LEAL 1(R8)(R8*1), R8
+	ADDL R12, R8
+	SHRL $1, R15
+	ANDL $0x80000000, R12
+	ORL  R12, R15
+	MOVL R11, DX
+	DECL R10
+	JNZ  drloop
+	MOVL $32, CX
+	SUBL dist+56(FP), CX
+	NOTL R15
+	SHRL CX, R15
+	ADDL R15, R9
+ddone:
+	MOVL R9, dist+56(FP)
+	MOVL AX, rng2+60(FP)
+	MOVL BX, code2+64(FP)
+	SUBQ in_base+24(FP), SI
+	MOVQ SI, ip2+72(FP)
+	RET
