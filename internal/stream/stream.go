@@ -425,12 +425,13 @@ func zstdError(err error, limit int64) error {
 }
 
 // zstdRunsDecoder decodes, with garc's own decoder (internal/zstd), a
-// zstd file that zstdMostlyRuns found to be mostly RLE blocks. That
-// decoder fills an RLE block with doubling copies where klauspost's
-// writes it a byte at a time, and it reports itself what zstdCheck
-// looks for (a window above the limit, an offset of 0); on sequences it
-// is slower than klauspost's assembly, which is why it decodes only such
-// files.
+// zstd file that zstdMostlyRuns found to be mostly RLE or raw blocks.
+// That decoder fills an RLE block with doubling copies where klauspost's
+// writes it a byte at a time, reads a raw block straight into its window
+// where klauspost's copies it three times, and it reports itself what
+// zstdCheck looks for (a window above the limit, an offset of 0); on
+// sequences it is slower than klauspost's assembly, which is why it
+// decodes only such files.
 type zstdRunsDecoder struct {
 	*zstdParts // nil once closed
 }
