@@ -360,6 +360,10 @@ type zstdParts struct {
 	own *ownzstd.Reader // garc's, made when first needed
 	in  *bufio.Reader   // the file, read ahead of the decoder
 	win []byte          // the window ring given to dec (giveWindow)
+	// look holds the start of a file that starts with a raw block, read
+	// zstdRawLook bytes ahead (newZstdDecoder); lookR reads it.
+	look  []byte
+	lookR bytes.Reader
 }
 
 // zstdInputSize is the buffer the file is read through. The decoder reads

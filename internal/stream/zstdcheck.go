@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -401,33 +400,62 @@ func literalsSectionSize(b []byte) (int, bool) {
 	return h + size, true
 }
 
-// zstdRunsShare is how many times the bytes of compressed blocks the
-// bytes of RLE and raw blocks must be, among the blocks whose headers
-// zstdMostlyRuns sees, for the file to be decoded by zstdRunsDecoder;
-// zstdRunsLeast is the fewest bytes of RLE blocks, zstdRawLeast of raw
-// blocks, it must see. An RLE block costs klauspost's decoder about 0.4
-// ns a byte and the own decoder a tenth of that; a raw block costs
-// klauspost's decoder three copies (through the input buffer, into its
-// block buffer, into the window) and the own decoder one read into its
-// window (garc t of 100 MB of random bytes 0.84x the CPU time); a byte
-// of a compressed block costs the own decoder 1.5-1.7x what it costs
-// klauspost's (3.5 ns more on Go's source tree). The buffer holds the
-// header of one raw block of the largest size and little more: a file
-// that starts with one (incompressible data) is taken for mostly raw.
+// zstdRunsShare is how many times the bytes of the other blocks the
+// bytes of RLE blocks must be, among the blocks whose headers
+// zstdMostlyRuns sees in the first zstdInputSize bytes, for the file to
+// be decoded by zstdRunsDecoder; zstdRunsLeast is the fewest bytes of
+// RLE blocks it must see. An RLE block costs klauspost's decoder about
+// 0.4 ns a byte and the own decoder a tenth of that; a byte of a
+// compressed block costs the own decoder 1.5-1.7x what it costs
+// klauspost's (3.5 ns more on Go's source tree).
+//
+// A raw block costs klauspost's decoder three copies (through the input
+// buffer, into its block buffer, into the window) and the own decoder
+// one read into its window (garc t of 100 MB of random bytes 0.84x the
+// CPU time). The first zstdInputSize bytes hold the header of one raw
+// block of the largest size and little more, too little to tell
+// incompressible data from an incompressible file at the start of a tar
+// (a tar of 300 KB of random bytes and 12 MB of text took the own
+// decoder 1.38x klauspost's CPU time): a file that starts with such a
+// block is read zstdRawLook bytes ahead (newZstdDecoder), and goes to
+// the own decoder when the RLE and raw blocks whose headers are in them
+// are zstdRunsShare times the compressed ones and at least zstdRawLeast
+// bytes (zstdMostlyRaw).
 const (
 	zstdRunsShare = 16
 	zstdRunsLeast = 1 << 20
-	zstdRawLeast  = zstdMaxBlock
+	zstdRawLeast  = 1 << 20
+	zstdRawLook   = 2 << 20
 )
 
-// zstdMostlyRuns peeks at the start of the zstd file in (what its buffer
-// holds, zstdInputSize bytes at most) and reports whether the blocks
-// whose headers are in it are mostly RLE or raw blocks (zstdRunsShare).
-// It follows the frames and their block headers and skips skippable
-// frames.
-func zstdMostlyRuns(in *bufio.Reader) bool {
-	b, _ := in.Peek(zstdInputSize)
-	var runs, raw, other int64
+// zstdMostlyRuns reports whether the blocks whose headers are in b, the
+// start of a zstd file, are mostly RLE blocks (zstdRunsShare).
+func zstdMostlyRuns(b []byte) bool {
+	runs, raw, other, _ := zstdBlockBytes(b)
+	return runs >= zstdRunsLeast && runs >= zstdRunsShare*(raw+other)
+}
+
+// zstdMostlyRaw reports whether the blocks whose headers are in b, the
+// start of a zstd file, are mostly raw or RLE blocks (zstdRunsShare,
+// zstdRawLeast).
+func zstdMostlyRaw(b []byte) bool {
+	runs, raw, other, _ := zstdBlockBytes(b)
+	return runs+raw >= zstdRawLeast && runs+raw >= zstdRunsShare*other
+}
+
+// zstdRawFirst reports whether the first block in b, the start of a zstd
+// file, is a raw block of the largest size.
+func zstdRawFirst(b []byte) bool {
+	_, _, _, first := zstdBlockBytes(b)
+	return first
+}
+
+// zstdBlockBytes adds up the sizes of the RLE, raw and compressed
+// blocks whose headers are in b, the start of a zstd file, and reports
+// whether the first is a raw block of the largest size. It follows the
+// frames and their block headers and skips skippable frames.
+func zstdBlockBytes(b []byte) (runs, raw, other int64, rawFirst bool) {
+	blocks := 0
 	p, frame, checksum := 0, false, false
 	for {
 		if !frame {
@@ -439,7 +467,7 @@ func zstdMostlyRuns(in *bufio.Reader) bool {
 				p += 8 + int(binary.LittleEndian.Uint32(b[p+4:]))
 				continue
 			case m != zstdFrameMagic:
-				return false
+				return 0, 0, 0, false
 			}
 			d := b[p+4]
 			n := 5 + [4]int{0, 1, 2, 4}[d&3] + [4]int{0, 2, 4, 8}[d>>6]
@@ -464,10 +492,12 @@ func zstdMostlyRuns(in *bufio.Reader) bool {
 		case 0:
 			raw += int64(size)
 			p += size
+			rawFirst = rawFirst || blocks == 0 && size == zstdMaxBlock
 		default:
 			other += int64(size)
 			p += size
 		}
+		blocks++
 		if v&1 != 0 {
 			frame = false
 			if checksum {
@@ -475,5 +505,5 @@ func zstdMostlyRuns(in *bufio.Reader) bool {
 			}
 		}
 	}
-	return (runs >= zstdRunsLeast || raw >= zstdRawLeast) && runs+raw >= zstdRunsShare*other
+	return runs, raw, other, rawFirst
 }

@@ -401,20 +401,21 @@ func zstdRunsData() []byte {
 	return b
 }
 
-// TestZstdRunsDecoder: a zstd file of mostly RLE blocks, or starting
-// with a raw block of the largest size (random bytes), is decoded by the
-// own decoder (zstdRunsDecoder), others by klauspost's; both give the
-// data, and the own decoder refuses a window above the limit as the
-// other does.
+// TestZstdRunsDecoder: a zstd file of mostly RLE blocks, or of mostly
+// raw blocks in its first zstdRawLook bytes (random bytes), is decoded by
+// the own decoder (zstdRunsDecoder), others by klauspost's (random bytes
+// of a block or two, then text); both give the data, and the own decoder
+// refuses a window above the limit as the other does.
 func TestZstdRunsDecoder(t *testing.T) {
 	runs := zstdRunsData()
 	mixed := testenv.MixedData(t, 1<<20)
-	random := make([]byte, 1<<20)
+	random := make([]byte, 2<<20)
 	rng := rand.New(rand.NewPCG(9, 10))
 	for i := range random {
 		random[i] = byte(rng.Uint32())
 	}
-	randomText := append(bytes.Clone(random[:100<<10]), mixed...) // a raw block of 100 KiB, then compressed ones
+	randomText := append(bytes.Clone(random[:100<<10]), mixed...)                      // a first block of 100 KiB of random bytes and text
+	randomThenText := append(bytes.Clone(random[:300<<10]), bytes.Repeat(mixed, 2)...) // two raw blocks, then compressed ones
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -426,6 +427,8 @@ func TestZstdRunsDecoder(t *testing.T) {
 		{"mixed, zstd -3", mixed, tool(t, mixed, "zstd", "-c", "-q", "-3"), false},
 		{"random, zstd -3", random, tool(t, random, "zstd", "-c", "-q", "-3"), true},
 		{"random then text, zstd -3", randomText, tool(t, randomText, "zstd", "-c", "-q", "-3"), false},
+		{"300 KiB of random then text, zstd -3", randomThenText, tool(t, randomThenText, "zstd", "-c", "-q", "-3"), false},
+		{"1.5 MiB of random, less than the look ahead", random[:3<<19], tool(t, random[:3<<19], "zstd", "-c", "-q", "-3"), true},
 		{"tiny", []byte("tiny"), tool(t, []byte("tiny"), "zstd", "-c", "-q"), false},
 	} {
 		d, _, err := NewDecoder(Zstd, bytes.NewReader(c.comp), 0, 1)
@@ -444,8 +447,15 @@ func TestZstdRunsDecoder(t *testing.T) {
 			t.Errorf("%s: read after Close", c.name)
 		}
 	}
+	// Cut within the look ahead: an error at the end of the file.
+	cut := tool(t, random, "zstd", "-c", "-q", "-3")[:1<<20+20]
+	_, err := decodeZstd(cut, 0)
+	var ae *archive.Error
+	if !errors.Is(err, archive.ErrFormat) || !errors.As(err, &ae) || ae.Offset != int64(len(cut)) {
+		t.Fatalf("random cut at %d: %v", len(cut), err)
+	}
 	comp := tool(t, runs, "zstd", "-c", "-q", "-3") // a window of 2 MiB or more
-	_, err := decodeZstd(comp, 1<<20)
+	_, err = decodeZstd(comp, 1<<20)
 	var le *archive.LimitError
 	if !errors.Is(err, archive.ErrLimit) || !errors.As(err, &le) || le.Need < 2<<20 || le.Limit != 1<<20 {
 		t.Fatalf("window above the limit: %v", err)

@@ -16,7 +16,9 @@ import (
 
 // newZstdDecoder returns the decoder of the zstd file read from r, whose
 // frames' windows may be up to maxDict bytes: garc's own decoder for a
-// file of mostly RLE blocks (zstdMostlyRuns), klauspost's with a
+// file of mostly RLE blocks (zstdMostlyRuns) or, in the first
+// zstdRawLook bytes of one that starts with a raw block of the largest
+// size, of mostly raw blocks (zstdMostlyRaw), klauspost's with a
 // zstdCheck in front of it for any other.
 func newZstdDecoder(r io.Reader, maxDict int64) (Decoder, Header, error) {
 	h := Header{Size: -1}
@@ -30,15 +32,35 @@ func newZstdDecoder(r io.Reader, maxDict int64) (Decoder, Header, error) {
 	} else {
 		z.in.Reset(r)
 	}
-	if zstdMostlyRuns(z.in) {
+	start, _ := z.in.Peek(zstdInputSize)
+	var src io.Reader = z.in
+	own := zstdMostlyRuns(start)
+	if !own && zstdRawFirst(start) {
+		if z.look == nil {
+			z.look = zstdWindowMemory(z, zstdRawLook)
+		}
+		if z.look != nil {
+			n, err := io.ReadFull(z.in, z.look)
+			start = z.look[:n]
+			z.lookR.Reset(start)
+			var rest io.Reader = z.in
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				rest = zstdFailed{err}
+			}
+			src = io.MultiReader(&z.lookR, rest)
+			own = zstdMostlyRaw(start)
+		}
+	}
+	if own {
 		if z.own == nil {
-			z.own = ownzstd.NewReader(z.in, maxDict)
+			z.own = ownzstd.NewReader(src, maxDict)
 		} else {
-			z.own.Reset(z.in, maxDict)
+			z.own.Reset(src, maxDict)
 		}
 		return &zstdRunsDecoder{zstdParts: z}, h, nil
 	}
-	chk := newZstdCheck(z.in, maxDict)
+	w := zstdFirstWindow(start) // before the decoder reads what start holds
+	chk := newZstdCheck(src, maxDict)
 	var err error
 	if z.dec == nil {
 		z.dec, err = zstd.NewReader(chk, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
@@ -51,11 +73,18 @@ func newZstdDecoder(r io.Reader, maxDict int64) (Decoder, Header, error) {
 		zstdDecoders.Put(z)
 		return nil, h, zstdError(err, maxDict)
 	}
-	if w := zstdFirstWindow(z.in); w <= win {
+	if w <= win {
 		z.giveWindow(w)
 	}
 	return &zstdDecoder{zstdParts: z, chk: chk, limit: maxDict}, h, nil
 }
+
+// zstdFailed is a reader that fails with err: the file after the bytes
+// newZstdDecoder read ahead, when reading them failed.
+type zstdFailed struct{ err error }
+
+// Read fails.
+func (f zstdFailed) Read([]byte) (int, error) { return 0, f.err }
 
 // Window memory. klauspost's decoder keeps a frame's window in a ring
 // (its history's ring field) of the window and two blocks' room, made
@@ -185,9 +214,9 @@ func zstdRing(d *zstd.Decoder) (reflect.Value, bool) {
 }
 
 // zstdFirstWindow returns the window of the first data frame whose header
-// lies in what in holds (past skippable frames), and 0 when there is none.
-func zstdFirstWindow(in *bufio.Reader) uint64 {
-	b, _ := in.Peek(zstdInputSize)
+// lies in b, the start of a zstd file (past skippable frames), and 0
+// when there is none.
+func zstdFirstWindow(b []byte) uint64 {
 	for p := 0; len(b)-p >= 4 && p >= 0; {
 		switch m := binary.LittleEndian.Uint32(b[p:]); {
 		case m&zstdSkipMagicHi == zstdSkipMagic:

@@ -60,6 +60,7 @@ const (
 	minWindow     = 1 << 10
 	copySlack     = 32 // bytes written and read past ends by the copy loops
 	inputBuffer   = 256 << 10
+	fillChunk     = 64 << 10  // the least fill reads at a time
 	histMapped    = 256 << 10 // the smallest window buffer from histMemory
 )
 
@@ -112,7 +113,11 @@ func (z *Reader) fill(n int) (bool, error) {
 		z.ip, z.iend = 0, k
 	}
 	for z.iend < n && !z.eof {
-		k, err := z.r.Read(z.in[z.iend:inputBuffer])
+		// At least fillChunk bytes a read, and no more than n asks
+		// beyond that: the buffer's pages are touched only as far as
+		// the data needs (a raw block reads past it, raw).
+		end := min(inputBuffer, max(n, z.iend+fillChunk))
+		k, err := z.r.Read(z.in[z.iend:end])
 		z.iend += k
 		switch {
 		case err == io.EOF:
