@@ -120,8 +120,6 @@ type mtFinder struct {
 	wb     []match
 	wchunk []uint32
 	wci    int
-	// walks are the worker's tree walks in progress.
-	walks btWalks
 }
 
 // mtBufBytes is the size of an mtFinder's batches and chunks together
@@ -282,12 +280,19 @@ func (t *mtFinder) feed(mf *matchFinder, need int) {
 	}
 }
 
-// produce searches and inserts the positions of the block in order, each
-// from its candidate in the consumer's chunks, up to btLanes walks at a
-// time (btWalks), and hands their match lists on in position order.
-// Before it waits for a chunk or a batch, with no walk left going, it
-// hands over the positions it has done, which the consumer may be waiting
-// for before it hashes more.
+// produce searches and inserts the positions of the block in order, one
+// walk at a time (btFind), each from its candidate in the consumer's
+// chunks, and hands their match lists on in position order. Before it
+// waits for a chunk, it hands over the positions it has done, which the
+// consumer may be waiting for before it hashes more.
+//
+// The walks go one at a time, with the first node and bytes of the
+// position mtAhead on prefetched, rather than side by side (btWalks, as
+// the single-threaded finder walks): on the worker, which does nothing
+// else, the walks side by side cost more CPU time than their overlapped
+// misses saved (4 MiB, -mx5 -mmt2, CPU of the whole encoder: mixed data
+// 0.87 ±0.05 times, logs 0.96 ±0.02, a source tree 0.94 ±0.06, random
+// data 1.03 ±0.05).
 func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, headFree chan []uint32) {
 	defer close(t.done)
 	defer close(full)
@@ -298,9 +303,6 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 	// run is the distance (1-based) of the previous position's match of
 	// its full limit runLimit, 0 if it had none.
 	run, runLimit := uint32(0), 0
-	r := &t.walks
-	r.begin(mf)
-	seq := 0 // positions to walk one at a time (btSerial)
 	perPos := mf.mtPerPos()
 	send := func() bool {
 		select {
@@ -311,132 +313,70 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			return false
 		}
 	}
-	for pos < last || r.n > 0 {
-		if r.n == 0 {
-			// No walk going: the chunk and the batch may change.
-			if ci == len(chunk) {
-				if chunk != nil {
-					headFree <- chunk // never blocks
-					chunk = nil
+	for pos < last {
+		if ci == len(chunk) {
+			if chunk != nil {
+				headFree <- chunk // never blocks
+				chunk = nil
+			}
+			select {
+			case chunk = <-headFull:
+			default:
+				if len(b) > 0 && !send() {
+					goto out
 				}
 				select {
 				case chunk = <-headFull:
-				default:
-					if len(b) > 0 && !send() {
-						goto out
-					}
-					select {
-					case chunk = <-headFull:
-					case <-t.quit:
-						goto out
-					}
-				}
-				ci = 0
-			}
-			if b == nil {
-				select {
-				case b = <-free:
 				case <-t.quit:
 					goto out
 				}
-				b, done = b[:0], 0
 			}
-			cur := uint32(pos) + mf.delta
-			limit := min(end-pos, mf.nice)
-			if d := run; d != 0 && cur-chunk[ci] == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
-				// A long match going on: the previous position
-				// matched its full limit at distance d, this one's
-				// newest candidate is at the same distance and the
-				// match goes on for this one's limit. Its walk
-				// would stop at that first node, report it and
-				// take over its subtrees, so that is done without
-				// the walk (a run of repeated bytes or strings
-				// costs a copy per position). takeOver goes on over
-				// the next positions as long as the match does, in
-				// a loop of its own.
-				rs := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
-				b = mf.takeOver(b, chunk, &rs, d, last)
-				pos, cyc, ci, done, runLimit = rs.pos, rs.cyc, rs.ci, rs.done, rs.limit
-				if done == mtBatchPosition || cap(b)-len(b) < perPos {
-					if !send() {
-						goto out
-					}
-				}
-				continue
-			}
-			if seq > 0 {
-				// One walk at a time (btSerial), the first node and
-				// bytes of a later position prefetched.
-				seq--
-				mf.aheadPrefetch(chunk, ci, pos, cyc)
-				mf.cycPos = cyc
-				hdr := len(b)
-				b = append(b, match{})
-				ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
-				b[hdr].len = uint32(len(ms))
-				b = b[:hdr+1+len(ms)]
-				run = 0
-				if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
-					run, runLimit = ms[n-1].dist+1, limit
-				}
-				ci++
-				pos++
-				if cyc++; cyc == mf.cyclic {
-					cyc = 0
-				}
-				if done++; done == mtBatchPosition || cap(b)-len(b) < perPos {
-					if !send() {
-						goto out
-					}
-				}
-				continue
-			}
+			ci = 0
 		}
-		// Admit positions while the ring, the chunk and the batch have
-		// room, and start those whose tree is not being walked.
-		for seq == 0 && r.n < btRing && r.nwait < btWait && pos < last && ci < len(chunk) &&
-			done+r.n < mtBatchPosition && cap(b)-len(b) >= (r.n+1)*perPos {
-			cur := uint32(pos) + mf.delta
+		if b == nil {
+			select {
+			case b = <-free:
+			case <-t.quit:
+				goto out
+			}
+			b, done = b[:0], 0
+		}
+		cur := uint32(pos) + mf.delta
+		limit := min(end-pos, mf.nice)
+		if d := run; d != 0 && cur-chunk[ci] == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
+			// A long match going on: the previous position
+			// matched its full limit at distance d, this one's
+			// newest candidate is at the same distance and the
+			// match goes on for this one's limit. Its walk
+			// would stop at that first node, report it and
+			// take over its subtrees, so that is done without
+			// the walk (a run of repeated bytes or strings
+			// costs a copy per position). takeOver goes on over
+			// the next positions as long as the match does, in
+			// a loop of its own.
+			rs := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
+			b = mf.takeOver(b, chunk, &rs, d, last)
+			pos, cyc, ci, done, runLimit = rs.pos, rs.cyc, rs.ci, rs.done, rs.limit
+		} else {
 			mf.aheadPrefetch(chunk, ci, pos, cyc)
-			r.admit(mf, pos, cur, cyc, chunk[ci], mf.maxDist(cur), min(end-pos, mf.nice))
+			mf.cycPos = cyc
+			hdr := len(b)
+			b = append(b, match{})
+			ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
+			b[hdr].len = uint32(len(ms))
+			b = b[:hdr+1+len(ms)]
+			run = 0
+			if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
+				run, runLimit = ms[n-1].dist+1, limit
+			}
 			ci++
 			pos++
 			if cyc++; cyc == mf.cyclic {
 				cyc = 0
 			}
-		}
-		r.launch()
-		if r.active > 0 {
-			r.step()
-			if btAdapt && seq == 0 {
-				if r.n < btRing && r.nwait < btWait {
-					// Positions held back by the chunk's or the
-					// batch's end: the ring drains there whatever
-					// the data, so those steps do not count (they
-					// sent a 4 MiB UTF-16 text's positions one at
-					// a time after every batch, 1.8 of its 4.2
-					// million, where one thread walks 12,000 so).
-					r.steps, r.calls = 0, 0
-				} else if r.serial(64) {
-					// The walks wait for each other: the ring
-					// drains, and the next positions go one at a
-					// time.
-					seq = btSeqRun
-				}
-			}
-		}
-		// Hand on the finished walks' lists in position order.
-		for w := r.oldest(); w != nil; w = r.oldest() {
-			b = append(b, match{len: uint32(w.n)})
-			b = append(b, w.out[:w.n]...)
-			run = 0
-			if n := w.n; n > 0 && w.out[n-1].len == uint32(w.limit) {
-				run, runLimit = w.out[n-1].dist+1, w.limit
-			}
-			r.pop()
 			done++
 		}
-		if r.n == 0 && (done == mtBatchPosition || cap(b)-len(b) < perPos) {
+		if done == mtBatchPosition || cap(b)-len(b) < perPos {
 			if !send() {
 				goto out
 			}
@@ -616,35 +556,6 @@ func (mf *matchFinder) shortSkip(pos int, cur uint32) {
 	mf.hcur = cur + 1
 }
 
-// shortTables returns the direct tables' candidates at the consumer's
-// position pos (which has mf.hb bytes), hashing ahead when needed.
-func shortTables(mf *matchFinder, cur uint32) (c2, c3, c4b uint32) {
-	if mf.hcur <= cur {
-		mf.shortAhead()
-	}
-	e := &mf.ph[cur&(hashAhead-1)]
-	return e.c2, e.c3, e.c4b
-}
-
-// consume advances mf (the consumer's finder) over its current position:
-// it looks up and updates the direct tables, and returns the short
-// matches, the position's tree matches from the worker, and the longest
-// short length. With no room for hashing it returns nothing.
-func (t *mtFinder) consume(mf *matchFinder, ms []match) ([]match, []match, int) {
-	pos := mf.pos
-	if mf.end-pos < mf.hb {
-		mf.advance()
-		return ms, nil, 0
-	}
-	cur := uint32(pos) + mf.delta
-	c2, c3, c4b := shortTables(mf, cur)
-	limit := min(mf.end-pos, mf.nice)
-	ms, best := mf.shortMatches(ms, pos, cur, c2, c3, c4b, mf.maxDist(cur), limit)
-	tree := t.list(mf)
-	mf.advance()
-	return ms, tree, best
-}
-
 // skipN advances mf over its next n positions without searching them: it
 // updates the direct tables and drops the positions' tree matches. A
 // position not hashed ahead yet only has its tables updated (shortSkip).
@@ -691,7 +602,8 @@ func (e *encoder) find(dst []match) []match {
 		}
 		return e.mf.find(dst)
 	}
-	// consume, in line: one call less per position.
+	// The direct tables' matches and the worker's list, with no call
+	// but shortMatches in the common case.
 	mf, t := e.mf, e.mt
 	pos := mf.pos
 	if mf.end-pos < mf.hb {
