@@ -51,16 +51,18 @@
 // sequence of offset 0, corrupt by RFC 8878's errata and zstd since
 // 1.5.6 (zstd's golden-decompression-errors/off0.bin.zst), which the
 // decoder copies as offset 1. A file whose first 64 KiB hold mostly RLE
-// or raw blocks (zstdMostlyRuns: 16 times the bytes of the compressed
-// blocks; a first raw block of the largest size, incompressible data, is
-// enough) is decoded by garc's own decoder (internal/zstd's Reader)
-// instead, with no check beside it: it refuses offset 0 and names the
-// window itself, it fills an RLE block by doubling copies where
-// klauspost's decoder writes it a byte at a time (garc t of 100 MB of
-// runs in 0.55x the CPU time), and it reads a raw block straight into
-// its window where klauspost's decoder copies it three times. The check decodes each compressed block's
-// FSE tables and sequence bit stream for the offsets, on its own
-// goroutine once a stream passes 256 KiB, beside the decoder: it costs
+// blocks (zstdMostlyRuns: 16 times the bytes of the other blocks), or
+// that starts with a raw block of the largest size and whose first 2 MiB
+// hold mostly raw blocks (zstdMostlyRaw: incompressible data), is
+// decoded by garc's own decoder (internal/zstd's Reader) instead, with
+// no check beside it: it refuses offset 0 and names the window itself,
+// it fills an RLE block by doubling copies where klauspost's decoder
+// writes it a byte at a time (garc t of 100 MB of runs in 0.55x the CPU
+// time), and it reads a raw block straight into its window where
+// klauspost's decoder copies it three times. The check decodes each
+// compressed block's FSE tables and sequence bit stream for the offsets,
+// on its own goroutine once a stream passes 256 KiB, beside the decoder:
+// it costs
 // from a third of the decoder's CPU time (zstd -19 of text) to two thirds
 // of it (zstd -3 of source code and binaries, a sequence every 17 bytes),
 // which a second processor takes. bzip2, xz and .lzma use garc's own
