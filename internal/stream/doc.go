@@ -62,9 +62,8 @@
 // klauspost's decoder copies it three times. The check decodes each
 // compressed block's FSE tables and sequence bit stream for the offsets,
 // on its own goroutine once a stream passes 256 KiB, beside the decoder:
-// it costs
-// from a third of the decoder's CPU time (zstd -19 of text) to two thirds
-// of it (zstd -3 of source code and binaries, a sequence every 17 bytes),
+// it costs from a third of the decoder's CPU time (zstd -19 of text) to
+// two thirds of it (zstd -3 of source code and binaries, a sequence every 17 bytes),
 // which a second processor takes. bzip2, xz and .lzma use garc's own
 // decoders. zstd decodes on one goroutine: klauspost's
 // WithDecoderConcurrency(2) took as much CPU time or more (t of 177 MB:
