@@ -1,6 +1,10 @@
 package lzma
 
-import "unsafe"
+import (
+	"runtime"
+	"time"
+	"unsafe"
+)
 
 // Pipelined binary-tree match finder
 //
@@ -77,8 +81,20 @@ const (
 	// nearBytes is the distance up to which the consumer does not
 	// prefetch a short candidate's bytes.
 	nearBytes = 1 << 12
+	// Each mtEpoch positions the worker times mtTrial positions walked
+	// one at a time and as many side by side, and walks the rest of
+	// the epoch the cheaper way (produce).
+	mtEpoch = 1 << 16
+	mtTrial = 1 << 11
 	// pfBatch is how many addresses feed prefetches with one call.
 	pfBatch = 32
+)
+
+// The worker's trials (produce).
+const (
+	mtChosen = iota
+	mtSerialTrial
+	mtWalksTrial
 )
 
 // mtPerPos bounds the entries one position adds to a batch: its header
@@ -120,6 +136,8 @@ type mtFinder struct {
 	wb     []match
 	wchunk []uint32
 	wci    int
+	// walks are the worker's tree walks in progress.
+	walks btWalks
 }
 
 // mtBufBytes is the size of an mtFinder's batches and chunks together
@@ -280,22 +298,27 @@ func (t *mtFinder) feed(mf *matchFinder, need int) {
 	}
 }
 
-// produce searches and inserts the positions of the block in order, one
-// walk at a time (btFind), each from its candidate in the consumer's
-// chunks, and hands their match lists on in position order. Before it
-// waits for a chunk, it hands over the positions it has done, which the
-// consumer may be waiting for before it hashes more.
+// produce searches and inserts the positions of the block in order, each
+// from its candidate in the consumer's chunks, up to btLanes walks at a
+// time (btWalks) or one at a time (btFind), and hands their match lists on
+// in position order. Before it waits for a chunk or a batch, with no walk
+// left going, it hands over the positions it has done, which the consumer
+// may be waiting for before it hashes more.
 //
-// The walks go one at a time, with the first node and bytes of the
-// position mtAhead on prefetched, rather than side by side (btWalks, as
-// the single-threaded finder walks): on the worker, which does nothing
-// else, the walks side by side cost more CPU time than their overlapped
-// misses saved (4 MiB, -mx5 -mmt2, CPU of the whole encoder: mixed data
-// 0.87 ±0.05 times, logs 0.96 ±0.02, a source tree 0.94 ±0.06, random
-// data 1.03 ±0.05).
+// Which way is cheaper depends on the data: side by side, the walks'
+// misses overlap, which pays where the nodes lie far apart (a table of
+// numbers: one at a time took 1.4 times the CPU), but taking turns costs
+// more than it saves where they are near (mixed data, logs, source code:
+// side by side took 1.1 to 1.25 times the CPU of one at a time). So each
+// stretch of mtEpoch positions starts with a trial of mtTrial positions
+// each way, timed, and walks the rest the cheaper way (the output is the
+// same either way: only the time depends on the choice).
 func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, headFree chan []uint32) {
 	defer close(t.done)
 	defer close(full)
+	// The trials time the thread's CPU (threadClock).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	buf, end, last := mf.buf, mf.end, t.last
 	pos, cyc := mf.pos, mf.cycPos
 	b := t.wb // nil: no batch held
@@ -303,6 +326,15 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 	// run is the distance (1-based) of the previous position's match of
 	// its full limit runLimit, 0 if it had none.
 	run, runLimit := uint32(0), 0
+	r := &t.walks
+	r.begin(mf)
+	seq := 0 // positions to walk one at a time (btSerial)
+	// The trials (see above): phase, the end of the epoch, the start of
+	// the trial going and the time per position of the serial one.
+	phase, epochEnd, trialPos := mtChosen, pos, pos
+	var trialStart time.Duration
+	var serialNs float64
+	admitEnd := last // positions from here wait for the ring to drain
 	perPos := mf.mtPerPos()
 	send := func() bool {
 		select {
@@ -313,70 +345,148 @@ func (t *mtFinder) produce(mf *matchFinder, full, free chan []match, headFull, h
 			return false
 		}
 	}
-	for pos < last {
-		if ci == len(chunk) {
-			if chunk != nil {
-				headFree <- chunk // never blocks
-				chunk = nil
+	for pos < last || r.n > 0 {
+		if r.n == 0 {
+			// No walk going: the trials change ways here.
+			switch {
+			case phase == mtChosen && pos >= epochEnd:
+				phase, epochEnd, trialPos, trialStart = mtSerialTrial, pos+mtEpoch, pos, threadClock()
+				seq = mtTrial
+			case phase == mtSerialTrial && seq == 0:
+				serialNs = float64(threadClock()-trialStart) / float64(max(pos-trialPos, 1))
+				phase, trialPos, trialStart = mtWalksTrial, pos, threadClock()
+				admitEnd = min(last, pos+mtTrial)
+			case phase == mtWalksTrial && pos >= admitEnd:
+				walksNs := float64(threadClock()-trialStart) / float64(max(pos-trialPos, 1))
+				phase, admitEnd = mtChosen, last
+				if serialNs < walksNs {
+					seq = max(epochEnd-pos, 1)
+				}
 			}
-			select {
-			case chunk = <-headFull:
-			default:
-				if len(b) > 0 && !send() {
-					goto out
+			// No walk going: the chunk and the batch may change.
+			if ci == len(chunk) {
+				if chunk != nil {
+					headFree <- chunk // never blocks
+					chunk = nil
 				}
 				select {
 				case chunk = <-headFull:
+				default:
+					if len(b) > 0 && !send() {
+						goto out
+					}
+					select {
+					case chunk = <-headFull:
+					case <-t.quit:
+						goto out
+					}
+				}
+				ci = 0
+			}
+			if b == nil {
+				select {
+				case b = <-free:
 				case <-t.quit:
 					goto out
 				}
+				b, done = b[:0], 0
 			}
-			ci = 0
-		}
-		if b == nil {
-			select {
-			case b = <-free:
-			case <-t.quit:
-				goto out
+			cur := uint32(pos) + mf.delta
+			limit := min(end-pos, mf.nice)
+			if d := run; d != 0 && cur-chunk[ci] == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
+				// A long match going on: the previous position
+				// matched its full limit at distance d, this one's
+				// newest candidate is at the same distance and the
+				// match goes on for this one's limit. Its walk
+				// would stop at that first node, report it and
+				// take over its subtrees, so that is done without
+				// the walk (a run of repeated bytes or strings
+				// costs a copy per position). takeOver goes on over
+				// the next positions as long as the match does, in
+				// a loop of its own.
+				rs := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
+				b = mf.takeOver(b, chunk, &rs, d, last)
+				pos, cyc, ci, done, runLimit = rs.pos, rs.cyc, rs.ci, rs.done, rs.limit
+				if done == mtBatchPosition || cap(b)-len(b) < perPos {
+					if !send() {
+						goto out
+					}
+				}
+				continue
 			}
-			b, done = b[:0], 0
+			if seq > 0 {
+				// One walk at a time (btSerial), the first node and
+				// bytes of a later position prefetched.
+				seq--
+				mf.aheadPrefetch(chunk, ci, pos, cyc)
+				mf.cycPos = cyc
+				hdr := len(b)
+				b = append(b, match{})
+				ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
+				b[hdr].len = uint32(len(ms))
+				b = b[:hdr+1+len(ms)]
+				run = 0
+				if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
+					run, runLimit = ms[n-1].dist+1, limit
+				}
+				ci++
+				pos++
+				if cyc++; cyc == mf.cyclic {
+					cyc = 0
+				}
+				if done++; done == mtBatchPosition || cap(b)-len(b) < perPos {
+					if !send() {
+						goto out
+					}
+				}
+				continue
+			}
 		}
-		cur := uint32(pos) + mf.delta
-		limit := min(end-pos, mf.nice)
-		if d := run; d != 0 && cur-chunk[ci] == d && (limit < runLimit || buf[pos+limit-1] == buf[pos+limit-1-int(d)]) {
-			// A long match going on: the previous position
-			// matched its full limit at distance d, this one's
-			// newest candidate is at the same distance and the
-			// match goes on for this one's limit. Its walk
-			// would stop at that first node, report it and
-			// take over its subtrees, so that is done without
-			// the walk (a run of repeated bytes or strings
-			// costs a copy per position). takeOver goes on over
-			// the next positions as long as the match does, in
-			// a loop of its own.
-			rs := runState{pos: pos, cyc: cyc, ci: ci, done: done, limit: runLimit}
-			b = mf.takeOver(b, chunk, &rs, d, last)
-			pos, cyc, ci, done, runLimit = rs.pos, rs.cyc, rs.ci, rs.done, rs.limit
-		} else {
+		// Admit positions while the ring, the chunk and the batch have
+		// room, and start those whose tree is not being walked.
+		for seq == 0 && r.n < btRing && r.nwait < btWait && pos < admitEnd && ci < len(chunk) &&
+			done+r.n < mtBatchPosition && cap(b)-len(b) >= (r.n+1)*perPos {
+			cur := uint32(pos) + mf.delta
 			mf.aheadPrefetch(chunk, ci, pos, cyc)
-			mf.cycPos = cyc
-			hdr := len(b)
-			b = append(b, match{})
-			ms := mf.btFind(b[hdr+1:hdr+1], pos, cur, chunk[ci], mf.maxDist(cur), limit, 1)
-			b[hdr].len = uint32(len(ms))
-			b = b[:hdr+1+len(ms)]
-			run = 0
-			if n := len(ms); n > 0 && ms[n-1].len == uint32(limit) {
-				run, runLimit = ms[n-1].dist+1, limit
-			}
+			r.admit(mf, pos, cur, cyc, chunk[ci], mf.maxDist(cur), min(end-pos, mf.nice))
 			ci++
 			pos++
 			if cyc++; cyc == mf.cyclic {
 				cyc = 0
 			}
+		}
+		r.launch()
+		if r.active > 0 {
+			r.step()
+			if btAdapt && seq == 0 && phase == mtChosen {
+				if r.n < btRing && r.nwait < btWait {
+					// Positions held back by the chunk's or the
+					// batch's end: the ring drains there whatever
+					// the data, so those steps do not count (they
+					// sent a 4 MiB UTF-16 text's positions one at
+					// a time after every batch, 1.8 of its 4.2
+					// million, where one thread walks 12,000 so).
+					r.steps, r.calls = 0, 0
+				} else if r.serial(64) {
+					// The walks wait for each other: the ring
+					// drains, and the next positions go one at a
+					// time.
+					seq = btSeqRun
+				}
+			}
+		}
+		// Hand on the finished walks' lists in position order.
+		for w := r.oldest(); w != nil; w = r.oldest() {
+			b = append(b, match{len: uint32(w.n)})
+			b = append(b, w.out[:w.n]...)
+			run = 0
+			if n := w.n; n > 0 && w.out[n-1].len == uint32(w.limit) {
+				run, runLimit = w.out[n-1].dist+1, w.limit
+			}
+			r.pop()
 			done++
 		}
-		if done == mtBatchPosition || cap(b)-len(b) < perPos {
+		if r.n == 0 && (done == mtBatchPosition || cap(b)-len(b) < perPos) {
 			if !send() {
 				goto out
 			}
@@ -390,6 +500,7 @@ out:
 	t.wpos, t.wcyc, t.wb, t.wchunk, t.wci = pos, cyc, b, chunk, ci
 }
 
+// aheadPrefetch prefetches the first node and bytes of the position
 // aheadPrefetch prefetches the first node and bytes of the position
 // mtAhead after pos (buffer index; tree slot cyc), whose candidate is in
 // chunk at ci+mtAhead, if it is.
