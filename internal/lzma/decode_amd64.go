@@ -1,5 +1,7 @@
 package lzma
 
+//go:generate python3 ../../scripts/gen-lzma-decode-asm.py
+
 // decodeByteAsm is decodeByte in assembly (decode_amd64.s): each bit is a
 // compare and conditional moves, as in 7-Zip's LzmaDecOpt.asm, so that the
 // chain through the range is a shift, a multiplication, a subtraction and
