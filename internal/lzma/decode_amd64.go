@@ -11,10 +11,13 @@ package lzma
 //go:noescape
 func decodeByteAsm(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (sym, rng2, code2 uint32, ip2 int)
 
-// decodeLiteral decodes an unmatched literal with the coder probs; in must
-// hold 8 bytes at ip (see decodeByte).
+// decodeLiteral decodes an unmatched literal with the coder probs: in
+// assembly when in holds 8 bytes at ip, as the decoder's loop makes sure,
+// else with decodeByte.
 func decodeLiteral(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	_ = in[ip+7] // the assembly reads up to 8 bytes unchecked
+	if ip < 0 || len(in)-ip < 8 { // the assembly reads up to 8 bytes unchecked
+		return decodeByte(probs, rng, code, in, ip)
+	}
 	return decodeByteAsm(probs, rng, code, in, ip)
 }
 
@@ -25,9 +28,11 @@ func decodeLiteral(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (u
 func decodeMatchedLiteralAsm(probs *[matchedLiteralProbs]uint16, match uint32, rng, code uint32, in []byte, ip int) (sym, rng2, code2 uint32, ip2 int)
 
 // decodeMatchedLit decodes a literal after a match against the byte match
-// (see decodeMatchedLiteral); in must hold 8 bytes at ip.
+// (see decodeMatchedLiteral): in assembly when in holds 8 bytes at ip.
 func decodeMatchedLit(probs *[matchedLiteralProbs]uint16, match uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	_ = in[ip+7] // the assembly reads up to 8 bytes unchecked
+	if ip < 0 || len(in)-ip < 8 { // the assembly reads up to 8 bytes unchecked
+		return decodeMatchedLiteral(probs, match, rng, code, in, ip)
+	}
 	return decodeMatchedLiteralAsm(probs, match, rng, code, in, ip)
 }
 
@@ -39,8 +44,11 @@ func decodeMatchedLit(probs *[matchedLiteralProbs]uint16, match uint32, rng, cod
 func decodeDistanceAsm(probs *[offLiteral]uint16, length uint32, rng, code uint32, in []byte, ip int) (dist, rng2, code2 uint32, ip2 int)
 
 // decodeDist decodes the distance of a simple match whose length
-// (0-based) is length (see decodeDistance); in must hold 36 bytes at ip.
+// (0-based) is length (see decodeDistance): in assembly when in holds 36
+// bytes at ip.
 func decodeDist(probs *[offLiteral]uint16, length uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	_ = in[ip+35] // the assembly reads up to 36 bytes unchecked
+	if ip < 0 || len(in)-ip < 36 { // the assembly reads up to 36 bytes unchecked
+		return decodeDistance(probs[:], length, rng, code, in, ip)
+	}
 	return decodeDistanceAsm(probs, length, rng, code, in, ip)
 }
