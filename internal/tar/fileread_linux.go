@@ -35,6 +35,10 @@ import (
 // it open for the call: a file closed meanwhile fails the read rather
 // than reading whatever file was opened under the same number.
 type fileSection struct {
+	// at answers ReadAt and Size: the same section through os.File, for
+	// decoders that read a file's end first (xz's indexes decide whether
+	// its blocks are worth decoding in parallel).
+	at   *io.SectionReader
 	conn syscall.RawConn
 	name string
 	off  int64 // the next byte's offset
@@ -77,7 +81,7 @@ func newFileSection(src io.ReaderAt, n int64) io.Reader {
 	}); err != nil || !local {
 		return nil
 	}
-	s := &fileSection{conn: conn, name: f.Name(), end: n}
+	s := &fileSection{at: io.NewSectionReader(f, 0, n), conn: conn, name: f.Name(), end: n}
 	s.pread = s.call
 	return s
 }
@@ -116,6 +120,13 @@ func (s *fileSection) Read(p []byte) (int, error) {
 	s.off += int64(s.n)
 	return int(s.n), nil
 }
+
+// ReadAt reads the section at off, as io.SectionReader does; the
+// sequential Read's position does not move.
+func (s *fileSection) ReadAt(p []byte, off int64) (int, error) { return s.at.ReadAt(p, off) }
+
+// Size returns the section's size.
+func (s *fileSection) Size() int64 { return s.end }
 
 // call makes the pread of s.buf at s.off on fd: raw with more than one P.
 func (s *fileSection) call(fd uintptr) bool {

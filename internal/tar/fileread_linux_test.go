@@ -84,6 +84,24 @@ func TestFileSection(t *testing.T) {
 			if k, err := s.Read(buf); k != 0 || err != io.EOF {
 				t.Errorf("after the end: %d, %v; want 0, io.EOF", k, err)
 			}
+			// A sized io.ReaderAt, as io.SectionReader was: xz reads its
+			// indexes at the end through it to decide whether its blocks
+			// are worth decoding in parallel.
+			ra, ok := s.(interface {
+				io.ReaderAt
+				Size() int64
+			})
+			if !ok {
+				t.Fatal("a fileSection is not a sized io.ReaderAt")
+			}
+			if ra.Size() != c.n {
+				t.Errorf("Size %d, want %d", ra.Size(), c.n)
+			}
+			at := int64(len(want)) - 100
+			k, err := ra.ReadAt(buf[:150], at)
+			if k != 100 || err != io.EOF || !bytes.Equal(buf[:k], want[at:]) {
+				t.Errorf("ReadAt of the last 100 bytes: %d, %v", k, err)
+			}
 		})
 	}
 	t.Run("closed", func(t *testing.T) {
