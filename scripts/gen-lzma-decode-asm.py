@@ -34,6 +34,37 @@ def norm(lbl):
 	INCQ SI
 {lbl}:""")
 
+def tree_bit(lbl, probs, last):
+    """One bit of a bit tree whose probabilities are at register probs:
+    normalise, load both children's probabilities (unless last), decode
+    the bit with conditional moves and update the node's probability."""
+    norm(lbl)
+    if not last:
+        w(f"""	MOVWLZX ({probs})(CX*4), R9
+	MOVWLZX 2({probs})(CX*4), R10""")
+    w("""	ADDL CX, CX
+	MOVL AX, R11
+	SHRL $11, AX
+	IMULL DX, AX
+	SUBL AX, R11
+	MOVL BX, R12
+	SUBL AX, BX
+	CMOVLCC R11, AX""")
+    if not last:
+        w("	CMOVLCC R10, R9")
+    w(f"""	CMOVLCS R12, BX
+	MOVL $31, R11
+	CMOVLCS R13, R11
+	MOVL CX, R12
+	SBBL $-1, CX
+	SUBL DX, R11
+	SARL $5, R11
+	ADDL DX, R11
+	MOVW R11, ({probs})(R12*1)""")
+    if not last:
+        w("	MOVL R9, DX")
+
+
 w("""// func decodeByteAsm(probs *[0x100]uint16, rng, code uint32, in []byte, ip int) (sym, rng2, code2 uint32, ip2 int)
 TEXT ·decodeByteAsm(SB), NOSPLIT, $0-72
 	MOVQ probs+0(FP), DI
@@ -47,32 +78,7 @@ TEXT ·decodeByteAsm(SB), NOSPLIT, $0-72
 """)
 for k in range(8):
     w(f"	// bit {k}")
-    norm(f"db{k}")
-    last = k == 7
-    if not last:
-        w("""	MOVWLZX (DI)(CX*4), R9
-	MOVWLZX 2(DI)(CX*4), R10""")
-    w("""	ADDL CX, CX
-	MOVL AX, R11
-	SHRL $11, AX
-	IMULL DX, AX
-	SUBL AX, R11
-	MOVL BX, R12
-	SUBL AX, BX
-	CMOVLCC R11, AX""")
-    if not last:
-        w("	CMOVLCC R10, R9")
-    w("""	CMOVLCS R12, BX
-	MOVL $31, R11
-	CMOVLCS R13, R11
-	MOVL CX, R12
-	SBBL $-1, CX
-	SUBL DX, R11
-	SARL $5, R11
-	ADDL DX, R11
-	MOVW R11, (DI)(R12*1)""")
-    if not last:
-        w("	MOVL R9, DX")
+    tree_bit(f"db{k}", "DI", k == 7)
 w("""	MOVBLZX CX, CX
 	MOVL CX, sym+48(FP)
 	MOVL AX, rng2+52(FP)
@@ -202,40 +208,8 @@ lenok:
 	MOVL $0x800, R13
 """)
 for k in range(6):
-    last = k == 5
     w(f"	// slot bit {k}")
-    w(f"""	CMPL AX, $0x1000000
-	JAE  ds{k}
-	SHLL $8, AX
-	SHLL $8, BX
-	MOVBLZX (SI), R12
-	ORL  R12, BX
-	INCQ SI
-ds{k}:""")
-    if not last:
-        w("""	MOVWLZX (R14)(CX*4), R9
-	MOVWLZX 2(R14)(CX*4), R10""")
-    w("""	ADDL CX, CX
-	MOVL AX, R11
-	SHRL $11, AX
-	IMULL DX, AX
-	SUBL AX, R11
-	MOVL BX, R12
-	SUBL AX, BX
-	CMOVLCC R11, AX""")
-    if not last:
-        w("	CMOVLCC R10, R9")
-    w("""	CMOVLCS R12, BX
-	MOVL $31, R11
-	CMOVLCS R13, R11
-	MOVL CX, R12
-	SBBL $-1, CX
-	SUBL DX, R11
-	SARL $5, R11
-	ADDL DX, R11
-	MOVW R11, (R14)(R12*1)""")
-    if not last:
-        w("	MOVL R9, DX")
+    tree_bit(f"ds{k}", "R14", k == 5)
 w("""	SUBL $64, CX
 	CMPL CX, $4
 	JAE  dslot4
