@@ -10,7 +10,7 @@ import (
 // (CLOCK_THREAD_CPUTIME_ID), which the pipelined finder's worker (locked
 // to its thread) times its trials by, so that other processes taking the
 // processor between its readings do not count. It falls back to the
-// monotonic clock if the call fails.
+// wall clock if the call fails.
 func threadClock() time.Duration {
 	const clockThreadCPUTime = 3
 	var ts syscall.Timespec
