@@ -34,6 +34,19 @@ def norm(lbl):
 	INCQ SI
 {lbl}:""")
 
+def symbol_return(name, at, in_base):
+    """The results of a decoder: the symbol in CX stored as name at
+    frame offset at, then the range, the code and the input position
+    (the slice's base is at in_base), and RET."""
+    w(f"""	MOVL CX, {name}+{at}(FP)
+	MOVL AX, rng2+{at+4}(FP)
+	MOVL BX, code2+{at+8}(FP)
+	SUBQ in_base+{in_base}(FP), SI
+	MOVQ SI, ip2+{at+16}(FP)
+	RET
+""")
+
+
 def tree_bit(lbl, probs, last):
     """One bit of a bit tree whose probabilities are at register probs:
     normalise, load both children's probabilities (unless last), decode
@@ -79,14 +92,8 @@ TEXT ·decodeByteAsm(SB), NOSPLIT, $0-72
 for k in range(8):
     w(f"	// bit {k}")
     tree_bit(f"db{k}", "DI", k == 7)
-w("""	MOVBLZX CX, CX
-	MOVL CX, sym+48(FP)
-	MOVL AX, rng2+52(FP)
-	MOVL BX, code2+56(FP)
-	SUBQ in_base+16(FP), SI
-	MOVQ SI, ip2+64(FP)
-	RET
-""")
+w("\tMOVBLZX CX, CX")
+symbol_return("sym", 48, 16)
 open(target, 'w').write("\n".join(out))
 
 # ---- matched literal
@@ -168,14 +175,8 @@ for k in range(8):
 	ADDL R8, R14
 	ADDL CX, R14
 	MOVL R10, DX""")
-w("""	MOVBLZX CX, CX
-	MOVL CX, sym+56(FP)
-	MOVL AX, rng2+60(FP)
-	MOVL BX, code2+64(FP)
-	SUBQ in_base+24(FP), SI
-	MOVQ SI, ip2+72(FP)
-	RET
-""")
+w("\tMOVBLZX CX, CX")
+symbol_return("sym", 56, 24)
 open(target, 'a').write("\n".join(out2))
 
 # ---- distance
